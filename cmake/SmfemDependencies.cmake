@@ -1,0 +1,48 @@
+# Third-party libraries, all from Debian packages (scripts/setup.sh installs them):
+#   Eigen 3.4 (libeigen3-dev), Spectra (libspectra-dev), nlohmann/json (nlohmann-json3-dev),
+#   GoogleTest (googletest / libgtest-dev).
+# Under Emscripten the host's /usr/include must not be put on the include path (it would
+# shadow Emscripten's libc), so each header-only library gets a private include folder that
+# holds just a link to it.
+
+function(smfem_header_only_target target header_dir link_name)
+  if(NOT EXISTS "${header_dir}")
+    message(FATAL_ERROR "${target}: ${header_dir} is missing; run scripts/setup.sh (or install it by hand)")
+  endif()
+  set(include_root "${PROJECT_BINARY_DIR}/third_party/${target}")
+  file(MAKE_DIRECTORY "${include_root}")
+  file(CREATE_LINK "${header_dir}" "${include_root}/${link_name}" SYMBOLIC)
+  add_library(${target} INTERFACE IMPORTED GLOBAL)
+  target_include_directories(${target} SYSTEM INTERFACE "${include_root}")
+endfunction()
+
+if(EMSCRIPTEN)
+  smfem_header_only_target(smfem_eigen /usr/include/eigen3/Eigen Eigen)
+  smfem_header_only_target(smfem_json /usr/include/nlohmann nlohmann)
+  add_library(Eigen3::Eigen ALIAS smfem_eigen)
+  add_library(nlohmann_json::nlohmann_json ALIAS smfem_json)
+else()
+  find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  smfem_header_only_target(smfem_spectra /usr/include/Spectra Spectra)
+  add_library(Spectra::Spectra ALIAS smfem_spectra)
+  find_package(Threads REQUIRED)
+endif()
+
+if(SMFEM_BUILD_TESTS)
+  if(EMSCRIPTEN)
+    # Debian ships GoogleTest's sources; build them with em++ like any other code.
+    if(NOT SMFEM_WASM_THREADS)
+      set(gtest_disable_pthreads ON CACHE BOOL "" FORCE)
+    else()
+      set(gtest_disable_pthreads OFF CACHE BOOL "" FORCE)
+    endif()
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+    add_subdirectory(/usr/src/googletest "${PROJECT_BINARY_DIR}/third_party/googletest" EXCLUDE_FROM_ALL SYSTEM)
+    add_library(GTest::gtest_main ALIAS gtest_main)
+  else()
+    find_package(GTest REQUIRED)
+  endif()
+  include(GoogleTest)
+endif()

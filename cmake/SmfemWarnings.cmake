@@ -1,0 +1,16 @@
+# Compiler settings every smfem target shares.
+add_library(smfem_warnings INTERFACE)
+target_compile_options(smfem_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                                -Wno-sign-conversion)
+
+if(EMSCRIPTEN)
+  # SIMD everywhere; pthreads only in the threaded flavour (same sources, no forks).
+  add_compile_options(-msimd128)
+  if(SMFEM_WASM_THREADS)
+    add_compile_options(-pthread)
+    add_link_options(-pthread)
+  endif()
+  # Node runs the wasm test executables (Emscripten's toolchain sets the emulator).
+  add_link_options(-sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
+                   -sTOTAL_STACK=1MB)
+endif()
