@@ -1,11 +1,15 @@
-# Compiler settings every smfem target shares.
+# Compiler settings every smfem target shares. Included before the third-party libraries so that
+# under Emscripten they are built with the same features (atomics, SIMD, exceptions).
 add_library(smfem_warnings INTERFACE)
 target_compile_options(smfem_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
                                                 -Wno-sign-conversion)
 
 if(EMSCRIPTEN)
   # SIMD everywhere; pthreads only in the threaded flavour (same sources, no forks).
-  add_compile_options(-msimd128)
+  # Native wasm exceptions: the readers report bad input by throwing, and the bindings turn
+  # that into a JS Error with the same message.
+  add_compile_options(-msimd128 -fwasm-exceptions)
+  add_link_options(-fwasm-exceptions)
   if(SMFEM_WASM_THREADS)
     add_compile_options(-pthread)
     add_link_options(-pthread)

@@ -1,0 +1,19 @@
+#pragma once
+// Whole-token number parsing with std::from_chars: no locale, no allocation, no iostreams.
+#include <string_view>
+
+namespace smfem::mesh::detail {
+
+enum class NumberParse { ok, not_a_number, out_of_range };
+
+// The token must be exactly one number; a leading '+' is accepted (from_chars alone does not).
+NumberParse parse_integer(std::string_view token, long long& value);
+// Accepts what from_chars does in general format, so "nan" and "inf" parse: callers that need
+// finite values check for them and say so, instead of calling them "not a number".
+NumberParse parse_real(std::string_view token, double& value);
+
+// A token as it should appear in a message: quoted, at most 40 characters, bytes that are not
+// printable ASCII shown as \xNN (fuzzed and binary files put anything there).
+std::string quoted(std::string_view token);
+
+}  // namespace smfem::mesh::detail

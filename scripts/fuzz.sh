@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan) and runs each one on its
+# seed corpus. Short run (npm test): scripts/fuzz.sh --seconds 10
+# Long run:  scripts/fuzz.sh --seconds 3600 [target ...]   (findings land in build/fuzz/findings/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=10
+targets=()
+while (($#)); do
+  case $1 in
+    --seconds) seconds=$2; shift 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+
+[[ -f build/fuzz/CMakeCache.txt ]] || cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+if ((${#targets[@]} == 0)); then
+  mapfile -t targets < <(find build/fuzz/bin -maxdepth 1 -name '*_fuzz' -type f -printf '%f\n' | sort)
+fi
+((${#targets[@]})) || { echo "no fuzz targets built" >&2; exit 1; }
+
+mkdir -p build/fuzz/findings
+status=0
+for target in "${targets[@]}"; do
+  corpus=tests/fuzz/corpus/${target%_fuzz}
+  work=build/fuzz/corpus/${target%_fuzz}   # grows across runs; the seed corpus stays untouched
+  mkdir -p "$work"
+  echo "-- $target: ${seconds}s"
+  if ! "build/fuzz/bin/$target" -max_total_time="$seconds" -print_final_stats=1 \
+      -artifact_prefix="build/fuzz/findings/$target-" "$work" "$corpus" 2>"build/fuzz/$target.log"; then
+    echo "$target FAILED: see build/fuzz/$target.log and build/fuzz/findings/" >&2
+    tail -n 30 "build/fuzz/$target.log" >&2
+    status=1
+  else
+    grep -E 'stat::number_of_executed_units|Done' "build/fuzz/$target.log" | tr '\n' ' '
+    echo
+  fi
+done
+exit $status

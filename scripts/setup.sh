@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Sets up everything `npm start`, `npm test` and `npm run build` need, on a fresh Debian 12
+# machine or an existing one, and reuses whatever is already done:
+#   1. Debian packages (apt, when root), 2. npm packages (npm ci), 3. native and wasm builds
+#   (CMake presets; Ninja rebuilds only what changed), which also bake the default assets.
+# Usage: scripts/setup.sh [--for-tests]   (--for-tests also builds the sanitizer preset)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for_tests=0
+[[ "${1:-}" == "--for-tests" ]] && for_tests=1
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# --- 1. Debian packages --------------------------------------------------------------------
+packages=(cmake ninja-build g++ clang libclang-rt-14-dev clang-format emscripten
+          libeigen3-dev libspectra-dev nlohmann-json3-dev googletest libgtest-dev chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    say "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "[setup] missing Debian packages: ${missing[*]}" >&2
+    echo "[setup] install them by hand: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# --- 2. npm packages -------------------------------------------------------------------------
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+# --- 3. builds -------------------------------------------------------------------------------
+export NODE_PATH=/usr/share/nodejs  # Debian's em++ finds acorn there
+build_preset() {
+  local preset=$1
+  if [[ ! -f "build/$preset/CMakeCache.txt" ]]; then
+    say "configuring $preset"
+    cmake --preset "$preset" >/dev/null
+  fi
+  say "building $preset"
+  cmake --build --preset "$preset"
+}
+build_preset native
+build_preset wasm-threads
+build_preset wasm-single
+((for_tests)) && build_preset debug
+say "ready"

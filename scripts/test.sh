@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every layer of tests (after scripts/setup.sh --for-tests has built everything):
+#   1. native C++ (ctest, sanitizer build)   2. the core C++ tests compiled to wasm, under Node
+#   3. Vitest: the wasm module under Node     4. the page in headless Chromium (Vitest + Playwright)
+#   5. a short fuzzing run of every reader
+# Ends with one line "N passed, N failed" counting the layers.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+
+passed=0
+failed=0
+failures=()
+layer() {
+  local name=$1
+  shift
+  printf '\n\033[1m== %s ==\033[0m\n' "$name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+  fi
+}
+
+layer "native C++ tests (ctest, ASan + UBSan)" ctest --preset debug -j2
+layer "core C++ tests in wasm, threaded (ctest, Node)" ctest --preset wasm-threads -j2
+layer "core C++ tests in wasm, single-threaded (ctest, Node)" ctest --preset wasm-single -j2
+layer "production build of the page (vite build)" npx vite build --config web/vite.config.js --logLevel warn
+layer "wasm module and page (vitest: Node and headless Chromium)" npx vitest run --config tests/vitest.config.js
+layer "fuzzing, short run" bash scripts/fuzz.sh --seconds "${SMFEM_FUZZ_SECONDS:-10}"
+
+echo
+((failed)) && printf 'failed layer: %s\n' "${failures[@]}"
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,64 @@
+// The production build (dist/) in headless Chromium, served like two kinds of static host:
+// one that sends the cross-origin isolation headers (threaded build chosen) and one that
+// does not (single-threaded build chosen).
+import { fileURLToPath } from 'node:url';
+import { mkdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic } from './static-server.js';
+import { launchChromium, openPage, waitUntilReady } from './chromium.js';
+
+const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
+
+let browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+  await mkdir(artifacts, { recursive: true });
+});
+afterAll(async () => browser?.close());
+
+describe.each([
+  { isolated: true, expectedBuild: 'threads', expectedThreads: 2 },
+  { isolated: false, expectedBuild: 'single', expectedThreads: 1 },
+])('page served with isolation headers: $isolated', ({ isolated, expectedBuild, expectedThreads }) => {
+  let server;
+  beforeAll(async () => {
+    server = await serveStatic(dist, { isolated });
+  });
+  afterAll(async () => server?.close());
+
+  it(`chooses the ${expectedBuild} build, loads the asset and draws it`, async () => {
+    const { page, errors } = await openPage(browser.context, server.url);
+    const status = await waitUntilReady(page);
+    expect(status.build).toBe(expectedBuild);
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(isolated);
+    await expect.poll(() => page.evaluate(() => window.smfem.status.frame)).toBeGreaterThan(2);
+    const threads = await page.locator('#facts').textContent();
+    expect(threads).toContain(`threads${expectedThreads}`);
+
+    const shot = await page.locator('#view').screenshot({ path: `${artifacts}/example-${expectedBuild}.png` });
+    expect(await nonBackgroundFraction(page, shot)).toBeGreaterThan(0.02);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+// Fraction of a screenshot's pixels that differ clearly from the page background (#15171c),
+// computed in the page itself (no image library needed in Node).
+function nonBackgroundFraction(page, png) {
+  return page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const rgba = context.getImageData(0, 0, image.width, image.height).data;
+    let differing = 0;
+    for (let i = 0; i < rgba.length; i += 4) {
+      const d = Math.abs(rgba[i] - 0x15) + Math.abs(rgba[i + 1] - 0x17) + Math.abs(rgba[i + 2] - 0x1c);
+      if (d > 40) differing += 1;
+    }
+    return differing / (rgba.length / 4);
+  }, png.toString('base64'));
+}

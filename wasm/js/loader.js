@@ -1,0 +1,152 @@
+// The one loader of the smfem WebAssembly module, for Node (tests, CLI) and the browser.
+//
+//   import { loadSmfem } from './wasm/js/loader.js';
+//   const smfem = await loadSmfem();          // picks 'threads' or 'single'
+//   smfem.inspectAsset(bytes, 'crab.smfem');  // validated table of contents and metadata
+//   smfem.dispose();                          // ends the worker threads
+//
+// Flavour: 'threads' (SIMD + pthreads, needs SharedArrayBuffer: Node, or a page that is
+// cross-origin isolated by COOP/COEP headers) or 'single' (SIMD only, works on any host).
+// Under Node the pthread workers are unref'd, so they never keep the process alive.
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+// Literal `new URL(..., import.meta.url)` expressions: Vite copies these files into a
+// production build with content hashes, so a new page never meets an old .wasm.
+const files = {
+  threads: {
+    classic: new URL('../../build/wasm-threads/module/smfem.js', import.meta.url),
+    esm: new URL('../../build/wasm-threads/module/smfem.mjs', import.meta.url),
+    wasm: new URL('../../build/wasm-threads/module/smfem.wasm', import.meta.url),
+    worker: new URL('../../build/wasm-threads/module/smfem.worker.js', import.meta.url),
+  },
+  single: {
+    classic: new URL('../../build/wasm-single/module/smfem.js', import.meta.url),
+    esm: new URL('../../build/wasm-single/module/smfem.mjs', import.meta.url),
+    wasm: new URL('../../build/wasm-single/module/smfem.wasm', import.meta.url),
+  },
+};
+
+/** The flavour this environment can run: 'threads' where shared memory is allowed. */
+export function chooseBuild() {
+  if (isNode) return 'threads';
+  const isolated = globalThis.crossOriginIsolated === true;
+  return isolated && typeof SharedArrayBuffer === 'function' ? 'threads' : 'single';
+}
+
+/**
+ * Loads and instantiates the module.
+ * @param {{build?: 'auto'|'threads'|'single', onProgress?: (loaded: number, total: number) => void}} options
+ */
+export async function loadSmfem({ build = 'auto', onProgress } = {}) {
+  const flavour = build === 'auto' ? chooseBuild() : build;
+  if (!files[flavour]) throw new Error(`smfem: unknown build '${build}' (use auto, threads or single)`);
+  if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
+    throw new Error("smfem: the 'threads' build needs a cross-origin isolated page (COOP/COEP headers)");
+  }
+  const urls = files[flavour];
+  const module = isNode ? await instantiateInNode(urls) : await instantiateInBrowser(urls, onProgress);
+  return wrap(module, flavour);
+}
+
+async function instantiateInNode(urls) {
+  const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:module'),
+    import('node:url'),
+  ]);
+  const paths = Object.fromEntries(Object.entries(urls).map(([k, u]) => [k, fileURLToPath(u)]));
+  const wasmBinary = await readFile(paths.wasm).catch((e) => {
+    throw new Error(`smfem: cannot read ${paths.wasm} (${e.code}); build the wasm module first (npm test or npm start do)`);
+  });
+  const factory = createRequire(import.meta.url)(paths.classic);
+  const module = await factory({
+    wasmBinary,
+    locateFile: (name) => (name.endsWith('.worker.js') ? paths.worker : name),
+    mainScriptUrlOrBlob: paths.classic,
+  });
+  unrefWorkers(module);
+  return module;
+}
+
+// Node: a pthread worker must not keep the process alive once the caller is done.
+function unrefWorkers(module) {
+  const pthreads = module.PThread;
+  if (!pthreads) return;
+  for (const worker of [...pthreads.unusedWorkers, ...pthreads.runningWorkers]) worker.unref?.();
+  const allocate = pthreads.allocateUnusedWorker.bind(pthreads);
+  pthreads.allocateUnusedWorker = () => {
+    allocate();
+    pthreads.unusedWorkers.at(-1)?.unref?.();
+  };
+}
+
+async function instantiateInBrowser(urls, onProgress) {
+  const [wasmBinary, { default: factory }] = await Promise.all([
+    fetchWithProgress(urls.wasm, onProgress),
+    import(/* @vite-ignore */ urls.esm.href),
+  ]);
+  return factory({
+    wasmBinary,
+    locateFile: (name) => (name.endsWith('.worker.js') ? urls.worker.href : name),
+    mainScriptUrlOrBlob: urls.classic.href,
+  });
+}
+
+async function fetchWithProgress(url, onProgress) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`smfem: ${url} answered ${response.status} ${response.statusText}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!onProgress || !response.body) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes.buffer;
+}
+
+// The public API: plain values in and out, no views into the wasm heap.
+function wrap(module, flavour) {
+  let disposed = false;
+  const live = () => {
+    if (disposed) throw new Error('smfem: the module was disposed');
+    return module;
+  };
+  return {
+    build: flavour,
+    version: module.version(),
+    /** Validates asset bytes with the C++ reader; throws an Error naming the problem. */
+    inspectAsset(bytes, sourceName = 'asset') {
+      return JSON.parse(live().inspectAsset(toUint8Array(bytes), sourceName));
+    },
+    /** How many distinct threads ran `count` tasks (1 in the single-threaded build). */
+    distinctWorkerThreads(count) {
+      return live().distinctWorkerThreads(count);
+    },
+    /** Ends the module's worker threads; the object is unusable afterwards. */
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      module.PThread?.terminateAllThreads();
+    },
+  };
+}
+
+function toUint8Array(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new TypeError('smfem: expected a Uint8Array or ArrayBuffer');
+}
