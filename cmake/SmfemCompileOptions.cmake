@@ -6,13 +6,14 @@ target_compile_options(smfem_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshado
 
 if(EMSCRIPTEN)
   # SIMD everywhere; pthreads only in the threaded flavour (same sources, no forks).
-  # Native wasm exceptions: the readers report bad input by throwing, and the bindings turn
-  # that into a JS Error with the same message.
-  add_compile_options(-msimd128 -fwasm-exceptions)
-  add_link_options(-fwasm-exceptions)
+  # Exceptions: the readers report bad input by throwing, and the bindings turn that into a JS
+  # Error with the same message. Emscripten 3.1.6's native wasm exceptions (-fwasm-exceptions)
+  # fail to catch anything once -pthread is on, so both flavours use JS-based -fexceptions.
+  add_compile_options(-msimd128 -fexceptions)
+  add_link_options(-fexceptions)
   if(SMFEM_WASM_THREADS)
     add_compile_options(-pthread)
-    add_link_options(-pthread)
+    add_link_options(-pthread -Wno-pthreads-mem-growth)
   endif()
   # Node runs the wasm test executables (Emscripten's toolchain sets the emulator).
   add_link_options(-sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB

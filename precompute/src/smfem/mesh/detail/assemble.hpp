@@ -15,9 +15,9 @@ namespace smfem::mesh::detail {
 struct ElementOrigin {
   std::string file_name;
   bool binary = false;       // locations are byte offsets, else line numbers
-  std::string section;       // starts each message, e.g. "Tetrahedra", "$Elements", "f"
+  std::string section;       // starts each message, e.g. "Tetrahedra"; empty for none
   int index_base = 0;        // added to a 0-based index to print it as the file wrote it
-  std::size_t end_location;  // the file's last line or size, for "no elements" errors
+  std::size_t end_location = 0;  // the file's last line or size, for "no elements" errors
 };
 
 // A tet mesh as parsed: indices made 0-based by the reader but not yet checked.

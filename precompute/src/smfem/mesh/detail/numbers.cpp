@@ -1,7 +1,6 @@
 #include "smfem/mesh/detail/numbers.hpp"
 
 #include <charconv>
-#include <string>
 
 namespace smfem::mesh::detail {
 namespace {
@@ -31,6 +30,12 @@ NumberParse parse_integer(std::string_view token, long long& value) {
 }
 
 NumberParse parse_real(std::string_view token, double& value) { return parse_whole(token, value); }
+
+std::string format_real(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
 
 std::string quoted(std::string_view token) {
   constexpr std::size_t max_shown = 40;

@@ -1,5 +1,6 @@
 #pragma once
 // Whole-token number parsing with std::from_chars: no locale, no allocation, no iostreams.
+#include <string>
 #include <string_view>
 
 namespace smfem::mesh::detail {
@@ -11,6 +12,9 @@ NumberParse parse_integer(std::string_view token, long long& value);
 // Accepts what from_chars does in general format, so "nan" and "inf" parse: callers that need
 // finite values check for them and say so, instead of calling them "not a number".
 NumberParse parse_real(std::string_view token, double& value);
+
+// The shortest text that reads back as the same double, for messages.
+std::string format_real(double value);
 
 // A token as it should appear in a message: quoted, at most 40 characters, bytes that are not
 // printable ASCII shown as \xNN (fuzzed and binary files put anything there).

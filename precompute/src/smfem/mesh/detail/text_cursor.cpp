@@ -1,6 +1,7 @@
 #include "smfem/mesh/detail/text_cursor.hpp"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "smfem/mesh/detail/numbers.hpp"
@@ -128,6 +129,22 @@ std::size_t TextCursor::to_count(std::string_view token, std::string_view what,
     fail("not a valid " + std::string(what) + ": " + quoted(token));
   }
   return static_cast<std::size_t>(value);
+}
+
+int TextCursor::to_index(std::string_view token, int base) const {
+  const long long index = to_integer(token, "a vertex index") - base;
+  if (index < std::numeric_limits<int>::min() || index > std::numeric_limits<int>::max()) {
+    fail("vertex index " + quoted(token) + " is out of range");
+  }
+  return static_cast<int>(index);
+}
+
+int TextCursor::to_int(std::string_view token, std::string_view what) const {
+  const long long value = to_integer(token, what);
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+    fail(std::string(what) + " " + quoted(token) + " is too large");
+  }
+  return static_cast<int>(value);
 }
 
 void TextCursor::fail_at(std::size_t line, const std::string& problem) const {

@@ -48,6 +48,12 @@ class TextCursor {
   std::size_t to_count(std::string_view token, std::string_view what,
                        std::size_t limit = 2'000'000'000) const;
 
+  // A vertex index written with the given base (0 or 1), returned 0-based; fails only when it
+  // does not fit an int (assemble_*_mesh checks the range once all vertices are known).
+  int to_index(std::string_view token, int base) const;
+  // An integer that fits an int (region labels).
+  int to_int(std::string_view token, std::string_view what) const;
+
   long long integer(std::string_view what) { return to_integer(token(what), what); }
   double finite(std::string_view what) { return to_finite(token(what), what); }
   std::size_t count(std::string_view what) { return to_count(token(what), what); }

@@ -159,8 +159,8 @@ nlohmann::json parse_meta(std::string_view text, const std::string& source) {
   nlohmann::json meta;
   try {
     meta = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    // what() starts with "[json.exception.parse_error.101] "; keep only the description.
+  } catch (const nlohmann::json::exception& error) {  // a syntax error or a number overflow
+    // what() starts with e.g. "[json.exception.parse_error.101] "; keep the description.
     const std::string_view what = error.what();
     const auto start = what.find("] ");
     throw fail("not valid JSON: " +

@@ -1,0 +1,65 @@
+#include "smfem/mesh/read_mesh.hpp"
+
+#include <string>
+
+#include "smfem/mesh/detail/extension.hpp"
+#include "smfem/mesh/error.hpp"
+#include "smfem/mesh/gmsh.hpp"
+#include "smfem/mesh/medit.hpp"
+#include "smfem/mesh/obj.hpp"
+#include "smfem/mesh/off.hpp"
+#include "smfem/mesh/ply.hpp"
+#include "smfem/mesh/stl.hpp"
+#include "smfem/mesh/tetgen.hpp"
+
+namespace smfem::mesh {
+namespace {
+
+constexpr const char* tet_extensions = ".mesh, .msh, .node, .ele";
+constexpr const char* surface_extensions = ".obj, .stl, .off, .ply";
+
+[[noreturn]] void fail_unsupported(const std::filesystem::path& path, const char* kind,
+                                   const char* supported, const char* other_kind,
+                                   bool is_other_kind) {
+  const std::string extension = path.extension().string();
+  std::string problem = extension.empty() ? "no file extension to tell a " + std::string(kind) +
+                                                " mesh format by"
+                                          : "unsupported " + std::string(kind) +
+                                                " mesh extension '" + extension + "'";
+  problem += " (supported: " + std::string(supported) + ")";
+  if (is_other_kind) problem += "; '" + extension + "' is a " + other_kind + " mesh format";
+  throw MeshError::in_file(path.string(), problem);
+}
+
+}  // namespace
+
+bool is_tet_mesh_file(const std::filesystem::path& path) {
+  const std::string extension = detail::lowercase_extension(path);
+  return extension == ".mesh" || extension == ".msh" || extension == ".node" ||
+         extension == ".ele";
+}
+
+bool is_surface_mesh_file(const std::filesystem::path& path) {
+  const std::string extension = detail::lowercase_extension(path);
+  return extension == ".obj" || extension == ".stl" || extension == ".off" ||
+         extension == ".ply";
+}
+
+TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report) {
+  const std::string extension = detail::lowercase_extension(path);
+  if (extension == ".mesh") return read_medit_mesh(path, report);
+  if (extension == ".msh") return read_gmsh_mesh(path, report);
+  if (extension == ".node" || extension == ".ele") return read_tetgen_mesh(path, report);
+  fail_unsupported(path, "tetrahedral", tet_extensions, "surface", is_surface_mesh_file(path));
+}
+
+SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* report) {
+  const std::string extension = detail::lowercase_extension(path);
+  if (extension == ".obj") return read_obj_mesh(path, report);
+  if (extension == ".stl") return read_stl_mesh(path, report);
+  if (extension == ".off") return read_off_mesh(path, report);
+  if (extension == ".ply") return read_ply_mesh(path, report);
+  fail_unsupported(path, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(path));
+}
+
+}  // namespace smfem::mesh

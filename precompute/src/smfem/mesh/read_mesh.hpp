@@ -1,0 +1,23 @@
+#pragma once
+// Reading a mesh file of any supported format, chosen by its extension (in any case).
+//
+//   tetrahedral: .mesh (MEDIT), .msh (Gmsh 2.2 / 4.1 ASCII), .node or .ele (TetGen pair)
+//   surface:     .obj, .stl (ASCII or binary), .off, .ply (ASCII or binary)
+//
+// Each format's own reader (medit.hpp, gmsh.hpp, ...) documents what it accepts.
+#include <filesystem>
+
+#include "smfem/mesh/types.hpp"
+
+namespace smfem::mesh {
+
+// Throws MeshError for an unsupported extension (listing the supported ones) and for any
+// problem in the file.
+TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report = nullptr);
+SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* report = nullptr);
+
+// Whether read_tet_mesh, respectively read_surface_mesh, takes the path's extension.
+bool is_tet_mesh_file(const std::filesystem::path& path);
+bool is_surface_mesh_file(const std::filesystem::path& path);
+
+}  // namespace smfem::mesh

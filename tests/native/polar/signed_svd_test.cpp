@@ -1,0 +1,65 @@
+#include "smfem/polar/signed_svd.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "polar/deformation_samples.hpp"
+
+namespace smfem::test {
+namespace {
+
+std::vector<Deformation> all_deformations() {
+  std::vector<Deformation> cases = smooth_deformations();
+  for (auto& c : degenerate_deformations()) cases.push_back(c);
+  return cases;
+}
+
+TEST(PolarSignedSvd, ReconstructsFWithRotationsAndSignedSingularValues) {
+  for (const auto& [name, F] : all_deformations()) {
+    SCOPED_TRACE(name);
+    const auto svd = polar::signed_svd<double>(F);
+    const double scale = std::max(F.norm(), std::numeric_limits<double>::min());
+    EXPECT_LT((svd.U * svd.sigma.asDiagonal() * svd.V.transpose() - F).norm(), 1e-14 * scale);
+    for (const Eigen::Matrix3d& Q : {svd.U, svd.V}) {
+      EXPECT_LT((Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm(), 1e-14);
+      EXPECT_NEAR(Q.determinant(), 1.0, 1e-14);
+    }
+    EXPECT_GE(svd.sigma(0), svd.sigma(1));
+    EXPECT_GE(svd.sigma(1), std::abs(svd.sigma(2)));
+    if (std::abs(F.determinant()) > 1e-12 * std::pow(scale, 3)) {
+      EXPECT_EQ(svd.sigma(2) < 0, F.determinant() < 0);
+    }
+  }
+}
+
+TEST(PolarSignedSvd, PairSumsAreExactAwayFromZeroAndPositiveNearIt) {
+  const polar::SignedSvd<double> smooth{Eigen::Matrix3d::Identity(), {3.0, 2.0, -0.5},
+                                        Eigen::Matrix3d::Identity()};
+  EXPECT_EQ(polar::clamped_pair_sums(smooth), Eigen::Vector3d(1.5, 2.5, 5.0));
+
+  const polar::SignedSvd<double> cancelling{Eigen::Matrix3d::Identity(), {3.0, 2.0, -2.0},
+                                            Eigen::Matrix3d::Identity()};
+  const Eigen::Vector3d kappa = polar::clamped_pair_sums(cancelling);
+  EXPECT_NEAR(kappa(0), std::sqrt(std::numeric_limits<double>::epsilon()) * 3.0, 1e-20);
+  EXPECT_EQ(kappa.tail<2>(), Eigen::Vector2d(1.0, 5.0));
+
+  const polar::SignedSvd<double> zero{Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(),
+                                      Eigen::Matrix3d::Identity()};
+  EXPECT_GT(polar::clamped_pair_sums(zero).minCoeff(), 0.0);
+}
+
+TEST(PolarSignedSvd, FloatAgreesWithDouble) {
+  for (const auto& [name, F] : smooth_deformations()) {
+    SCOPED_TRACE(name);
+    const auto svd = polar::signed_svd<float>(F.cast<float>());
+    const Eigen::Matrix3d back = (svd.U * svd.sigma.asDiagonal() * svd.V.transpose()).cast<double>();
+    EXPECT_LT((back - F).norm(), 1e-5 * F.norm());
+    EXPECT_LT((svd.sigma.cast<double>() - polar::signed_svd<double>(F).sigma).norm(),
+              1e-5 * F.norm());
+  }
+}
+
+}  // namespace
+}  // namespace smfem::test

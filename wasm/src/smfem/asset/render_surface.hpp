@@ -1,0 +1,41 @@
+#pragma once
+// The "render surface" section group: the triangle mesh the page draws and skins.
+//   render.positions  f32 [nv, 3]  rest positions
+//   render.triangles  u32 [nt, 3]  0-based vertex indices, counter-clockwise seen from outside
+//   render.weights    f32 [nv, m]  optional: per-vertex weights of the m skinning modes
+//   render.normals    f32 [nv, 3]  optional: rest normals
+// All arrays are row-major (one vertex or triangle per row). Rules beyond each section's own:
+// the same nv throughout, nt >= 1, every index < nv, no triangle repeating a vertex.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "smfem/asset/asset.hpp"
+#include "smfem/asset/asset_writer.hpp"
+
+namespace smfem::asset {
+
+inline constexpr const char* kRenderPositions = "render.positions";
+inline constexpr const char* kRenderTriangles = "render.triangles";
+inline constexpr const char* kRenderWeights = "render.weights";
+inline constexpr const char* kRenderNormals = "render.normals";
+
+struct RenderSurface {
+  std::size_t vertex_count = 0;
+  std::size_t triangle_count = 0;
+  std::size_t mode_count = 0;            // m; 0 when the asset has no render.weights
+  std::vector<float> positions;          // vertex_count x 3
+  std::vector<std::uint32_t> triangles;  // triangle_count x 3
+  std::vector<float> weights;            // vertex_count x mode_count (empty when m = 0)
+  std::vector<float> normals;            // vertex_count x 3, or empty when absent
+};
+
+// Reads and cross-checks the group; throws AssetError naming the offending section.
+RenderSurface read_render_surface(const Asset& asset);
+
+// Adds the group (render.weights only when mode_count > 0, render.normals only when given),
+// after the same cross-checks; throws AssetError from "asset writer".
+void add_render_surface(AssetWriter& writer, const RenderSurface& surface);
+
+}  // namespace smfem::asset

@@ -1,0 +1,145 @@
+#include "smfem/polar/polar_derivatives.hpp"
+
+#include <cmath>
+
+#include "smfem/polar/stretch_vector.hpp"
+
+namespace smfem::polar {
+namespace {
+
+// vec(a b^T).
+template <typename Scalar>
+Vector9<Scalar> vec_outer(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
+  Vector9<Scalar> result;
+  for (int c = 0; c < 3; ++c) result.template segment<3>(3 * c) = a * b(c);
+  return result;
+}
+
+// s of the symmetric matrix (a b^T + b a^T) / 2.
+template <typename Scalar>
+Vector6<Scalar> stretch_of_outer(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
+  const Scalar half(0.5);
+  Vector6<Scalar> s;
+  s << a(0) * b(0), a(1) * b(1), a(2) * b(2), half * (a(0) * b(1) + a(1) * b(0)),
+      half * (a(0) * b(2) + a(2) * b(0)), half * (a(1) * b(2) + a(2) * b(1));
+  return s;
+}
+
+// [w]x, the matrix of the cross product w x (.).
+template <typename Scalar>
+Matrix3<Scalar> cross_matrix(const Vector3<Scalar>& w) {
+  Matrix3<Scalar> W;
+  W << Scalar(0), -w(2), w(1),  //
+      w(2), Scalar(0), -w(0),   //
+      -w(1), w(0), Scalar(0);
+  return W;
+}
+
+// ax(X) with [ax(X)]x = X - X^T.
+template <typename Scalar>
+Vector3<Scalar> axial(const Matrix3<Scalar>& X) {
+  return Vector3<Scalar>(X(2, 1) - X(1, 2), X(0, 2) - X(2, 0), X(1, 0) - X(0, 1));
+}
+
+}  // namespace
+
+template <typename Scalar>
+Matrix9<Scalar> drotation_dF(const SignedSvd<Scalar>& svd) {
+  const Vector3<Scalar> kappa = clamped_pair_sums(svd);
+  Matrix9<Scalar> dR = Matrix9<Scalar>::Zero();
+  for (int k = 0; k < 3; ++k) {
+    const int i = (k + 1) % 3;
+    const int j = (k + 2) % 3;
+    // Scaled by 1 / sqrt(kappa) on both sides, so the result is exactly symmetric.
+    const Vector9<Scalar> t = (vec_outer<Scalar>(svd.U.col(i), svd.V.col(j)) -
+                               vec_outer<Scalar>(svd.U.col(j), svd.V.col(i))) /
+                              std::sqrt(kappa(k));
+    dR.noalias() += t * t.transpose();
+  }
+  return dR;
+}
+
+template <typename Scalar>
+Matrix9<Scalar> drotation_dF(const Matrix3<Scalar>& F) {
+  return drotation_dF(signed_svd(F));
+}
+
+template <typename Scalar>
+Matrix6x9<Scalar> dstretch_dF(const SignedSvd<Scalar>& svd) {
+  const Matrix3<Scalar>& U = svd.U;
+  const Matrix3<Scalar>& V = svd.V;
+  const Vector3<Scalar>& sigma = svd.sigma;
+  const Vector3<Scalar> kappa = clamped_pair_sums(svd);
+  Matrix6x9<Scalar> J;
+  // Diagonal of M: dS gains dF^_ii v_i v_i^T.
+  J.noalias() = stretch_of_outer<Scalar>(V.col(0), V.col(0)) *
+                vec_outer<Scalar>(U.col(0), V.col(0)).transpose();
+  for (int i = 1; i < 3; ++i) {
+    J.noalias() += stretch_of_outer<Scalar>(V.col(i), V.col(i)) *
+                   vec_outer<Scalar>(U.col(i), V.col(i)).transpose();
+  }
+  // Off-diagonal pair (i, j): dS gains M_ij (v_i v_j^T + v_j v_i^T).
+  for (int k = 0; k < 3; ++k) {
+    const int i = (k + 1) % 3;
+    const int j = (k + 2) % 3;
+    const Vector9<Scalar> dM = (sigma(i) * vec_outer<Scalar>(U.col(i), V.col(j)) +
+                                sigma(j) * vec_outer<Scalar>(U.col(j), V.col(i))) /
+                               kappa(k);
+    J.noalias() += (Scalar(2) * stretch_of_outer<Scalar>(V.col(i), V.col(j))) * dM.transpose();
+  }
+  return J;
+}
+
+template <typename Scalar>
+Matrix6x9<Scalar> dstretch_dF(const Matrix3<Scalar>& F) {
+  return dstretch_dF(signed_svd(F));
+}
+
+template <typename Scalar>
+Matrix9<Scalar> d2stretch_dF2_contract(const SignedSvd<Scalar>& svd, const Vector6<Scalar>& m) {
+  using Mat3 = Matrix3<Scalar>;
+  using Vec3 = Vector3<Scalar>;
+  const Mat3 R = svd.U * svd.V.transpose();
+  const Mat3 S = svd.V * svd.sigma.asDiagonal() * svd.V.transpose();
+  const Mat3 K_inv =
+      svd.V * clamped_pair_sums(svd).cwiseInverse().asDiagonal() * svd.V.transpose();
+  const Mat3 G = stretch_to_matrix<Scalar>(m.cwiseQuotient(stretch_metric<Scalar>()));
+  const Vec3 q = K_inv * axial<Scalar>(S * G);
+  const Mat3 G_plus_q = G + cross_matrix(q);
+
+  Matrix9<Scalar> H;
+  for (int b = 0; b < 3; ++b) {
+    for (int a = 0; a < 3; ++a) {
+      // Direction dF = e_a e_b^T, so R^T dF has R's row a as its column b.
+      Mat3 Y = Mat3::Zero();
+      Y.col(b) = R.row(a).transpose();
+      const Mat3 W = cross_matrix<Scalar>(K_inv * axial(Y));
+      const Mat3 dS = Y - W * S;
+      const Vec3 dq = K_inv * (axial<Scalar>(dS * G) - (dS.trace() * Mat3::Identity() - dS) * q);
+      const Mat3 dP = R * (W * G_plus_q + cross_matrix(dq));
+      H.col(a + 3 * b) = Eigen::Map<const Vector9<Scalar>>(dP.data());
+    }
+  }
+  // Symmetric in exact arithmetic (and unless a pairwise sum is clamped); make it exactly so.
+  return Scalar(0.5) * (H + H.transpose());
+}
+
+template <typename Scalar>
+Matrix9<Scalar> d2stretch_dF2_contract(const Matrix3<Scalar>& F, const Vector6<Scalar>& m) {
+  return d2stretch_dF2_contract(signed_svd(F), m);
+}
+
+#define SMFEM_INSTANTIATE(Scalar)                                                              \
+  template Matrix9<Scalar> drotation_dF<Scalar>(const Matrix3<Scalar>&);                       \
+  template Matrix9<Scalar> drotation_dF<Scalar>(const SignedSvd<Scalar>&);                     \
+  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const Matrix3<Scalar>&);                      \
+  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const SignedSvd<Scalar>&);                    \
+  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const Matrix3<Scalar>&,              \
+                                                          const Vector6<Scalar>&);             \
+  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const SignedSvd<Scalar>&,            \
+                                                          const Vector6<Scalar>&);
+SMFEM_INSTANTIATE(float)
+SMFEM_INSTANTIATE(double)
+#undef SMFEM_INSTANTIATE
+
+}  // namespace smfem::polar
