@@ -51,9 +51,8 @@ nlohmann::json describe(const Asset& asset) {
 
 void print_info(const Asset& asset) {
   std::printf("file       %s\nversion    %u.%u\nsize       %llu bytes\nsections   %zu\n\n",
-              asset.source_name().c_str(), unsigned{kMajorVersion},
-              unsigned{asset.minor_version()}, static_cast<unsigned long long>(asset.file_size()),
-              asset.sections().size());
+              asset.source_name().c_str(), unsigned{kMajorVersion}, unsigned{asset.minor_version()},
+              static_cast<unsigned long long>(asset.file_size()), asset.sections().size());
   std::printf("%-31s %-5s %-22s %10s %10s  %s\n", "name", "dtype", "shape", "offset", "length",
               "crc32");
   for (const SectionInfo& section : asset.sections()) {

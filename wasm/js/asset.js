@@ -16,12 +16,29 @@ const U64_MAX = (1n << 64n) - 1n;
 
 // Header (64 bytes) and section table entry (80 bytes) field offsets.
 const HEADER = {
-  size: 64, major: 8, minor: 10, byteOrder: 12, sectionCount: 16, tableOffset: 20,
-  entrySize: 24, tableCrc: 28, fileSize: 32, reserved: 40, reservedEnd: 60, headerCrc: 60,
+  size: 64,
+  major: 8,
+  minor: 10,
+  byteOrder: 12,
+  sectionCount: 16,
+  tableOffset: 20,
+  entrySize: 24,
+  tableCrc: 28,
+  fileSize: 32,
+  reserved: 40,
+  reservedEnd: 60,
+  headerCrc: 60,
 };
 const ENTRY = {
-  size: 80, nameCapacity: 32, dtype: 32, rank: 34, shape: 36, dataCrc: 52, offset: 56,
-  length: 64, reserved: 72,
+  size: 80,
+  nameCapacity: 32,
+  dtype: 32,
+  rank: 34,
+  shape: 36,
+  dataCrc: 52,
+  offset: 56,
+  length: 64,
+  reserved: 72,
 };
 
 const DTYPES = new Map([
@@ -209,8 +226,10 @@ function parseMeta(text, source) {
 
 function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer ||
-    (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)) {
+  if (
+    bytes instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)
+  ) {
     return new Uint8Array(bytes);
   }
   throw new TypeError('readAsset: bytes must be an ArrayBuffer or a Uint8Array');
@@ -229,8 +248,11 @@ function validateLayout(u8, source) {
   }
   if (MAGIC.some((byte, i) => u8[i] !== byte)) {
     const found = [...u8.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-    throw fail('header', `bad magic bytes ${found} (expected 89 53 4d 46 45 4d 0d 0a): ` +
-      'not an smfem asset, or mangled by a text-mode transfer');
+    throw fail(
+      'header',
+      `bad magic bytes ${found} (expected 89 53 4d 46 45 4d 0d 0a): ` +
+        'not an smfem asset, or mangled by a text-mode transfer',
+    );
   }
   const byteOrder = view.getUint32(HEADER.byteOrder, true);
   if (byteOrder === 0x04030201) {
@@ -261,8 +283,11 @@ function validateLayout(u8, source) {
   }
   const declaredSize = view.getBigUint64(HEADER.fileSize, true);
   if (declaredSize !== BigInt(size)) {
-    throw fail('header', `file is ${size} bytes but the header says ${declaredSize}` +
-      (BigInt(size) < declaredSize ? ' (truncated?)' : ' (bytes appended?)'));
+    throw fail(
+      'header',
+      `file is ${size} bytes but the header says ${declaredSize}` +
+        (BigInt(size) < declaredSize ? ' (truncated?)' : ' (bytes appended?)'),
+    );
   }
   const minor = view.getUint16(HEADER.minor, true);
   const count = view.getUint32(HEADER.sectionCount, true);
@@ -270,8 +295,11 @@ function validateLayout(u8, source) {
   // Section table. count * 80 < 2^39: exact in a double.
   const tableBytes = count * ENTRY.size;
   if (tableBytes > size - HEADER.size) {
-    throw fail('section table', `${count} entries of ${ENTRY.size} bytes from offset ` +
-      `${HEADER.size} run past the end of the ${size}-byte file`);
+    throw fail(
+      'section table',
+      `${count} entries of ${ENTRY.size} bytes from offset ` +
+        `${HEADER.size} run past the end of the ${size}-byte file`,
+    );
   }
   const tableEnd = HEADER.size + tableBytes;
   const storedTableCrc = view.getUint32(HEADER.tableCrc, true);
@@ -342,15 +370,22 @@ function validateLayout(u8, source) {
       throw failHere(`data offset ${offset} is not a multiple of ${DATA_ALIGNMENT}`);
     }
     if (offset < BigInt(tableEnd)) {
-      throw failHere(`data offset ${offset} lies inside the header or section table ` +
-        `(which end at ${tableEnd})`);
+      throw failHere(
+        `data offset ${offset} lies inside the header or section table ` + `(which end at ${tableEnd})`,
+      );
     }
     if (offset > BigInt(size) || length > BigInt(size) - offset) {
-      throw failHere(`data at offset ${offset}, ${length} bytes long, runs past the end of the ` +
-        `${size}-byte file`);
+      throw failHere(
+        `data at offset ${offset}, ${length} bytes long, runs past the end of the ` + `${size}-byte file`,
+      );
     }
     sections.push({
-      name, dtype: dtype.name, shape, offset: Number(offset), length: Number(length), crc32: storedCrc,
+      name,
+      dtype: dtype.name,
+      shape,
+      offset: Number(offset),
+      length: Number(length),
+      crc32: storedCrc,
     });
   }
 
@@ -360,8 +395,12 @@ function validateLayout(u8, source) {
     const before = byOffset[i - 1];
     const after = byOffset[i];
     if (after.offset < before.offset + before.length) {
-      throw sectionError(source, after.name, `data ${byteRange(after.offset, after.length)} ` +
-        `overlaps section '${before.name}' ${byteRange(before.offset, before.length)}`);
+      throw sectionError(
+        source,
+        after.name,
+        `data ${byteRange(after.offset, after.length)} ` +
+          `overlaps section '${before.name}' ${byteRange(before.offset, before.length)}`,
+      );
     }
   }
   let coveredTo = tableEnd;
@@ -439,11 +478,17 @@ export function readAsset(bytes, sourceName) {
     },
     expect(name, dtype, shape) {
       const info = section(name);
-      const matches = info.dtype === dtype && info.shape.length === shape.length &&
+      const matches =
+        info.dtype === dtype &&
+        info.shape.length === shape.length &&
         shape.every((extent, d) => extent === -1 || extent === info.shape[d]);
       if (!matches) {
         const wanted = `${dtype} [${shape.map((e) => (e === -1 ? 'any' : e)).join(', ')}]`;
-        throw sectionError(source, name, `expected ${wanted}, found ${info.dtype} ${formatShape(info.shape)}`);
+        throw sectionError(
+          source,
+          name,
+          `expected ${wanted}, found ${info.dtype} ${formatShape(info.shape)}`,
+        );
       }
       return { ...info, shape: [...info.shape] };
     },
@@ -486,14 +531,19 @@ export function readRenderSurface(asset) {
     const c = triangles[3 * t + 2];
     for (const index of [a, b, c]) {
       if (index >= vertexCount) {
-        throw fail(`triangle ${t} has vertex index ${index}, but render.positions has ` +
-          `${vertexCount} vertices`);
+        throw fail(
+          `triangle ${t} has vertex index ${index}, but render.positions has ` + `${vertexCount} vertices`,
+        );
       }
     }
     if (a === b || b === c || c === a) throw fail(`triangle ${t} repeats a vertex`);
   }
   const surface = {
-    vertexCount, triangleCount, modeCount, positions: asset.get('render.positions'), triangles,
+    vertexCount,
+    triangleCount,
+    modeCount,
+    positions: asset.get('render.positions'),
+    triangles,
   };
   if (asset.has('render.weights')) surface.weights = asset.get('render.weights');
   if (asset.has('render.normals')) surface.normals = asset.get('render.normals');

@@ -51,7 +51,8 @@ TEST(AssetRefusal, MagicMangledByATextModeTransfer) {
 TEST(AssetRefusal, BigEndianByteOrderMark) {
   Bytes bytes = small_asset();
   for (std::size_t i = 0; i < 4; ++i) bytes[header::kByteOrderAt + i] = std::uint8_t(i + 1);
-  expect_refused(bytes, "header", "byte-order mark reads 0x04030201: the file was written big-endian");
+  expect_refused(bytes, "header",
+                 "byte-order mark reads 0x04030201: the file was written big-endian");
 }
 
 TEST(AssetRefusal, ByteOrderMarkGarbled) {
@@ -65,8 +66,9 @@ TEST(AssetRefusal, OtherMajorVersion) {
     Bytes bytes = small_asset();
     put_u16(bytes, header::kMajorAt, std::uint16_t(major));
     reseal(bytes);
-    expect_refused(bytes, "header", "unsupported major version " + std::to_string(major) +
-                                        " (this reader reads version 1)");
+    expect_refused(
+        bytes, "header",
+        "unsupported major version " + std::to_string(major) + " (this reader reads version 1)");
   }
 }
 
@@ -103,8 +105,9 @@ TEST(AssetRefusal, TableOffsetOrEntrySizeUnexpected) {
 
 TEST(AssetRefusal, TruncatedInsideTheTableOrTheData) {
   const Bytes whole = small_asset();
-  for (const std::size_t length : {std::size_t{64}, std::size_t{100}, entry_at(4),
-                                   std::size_t(data_offset(whole, "a.f32") + 5), whole.size() - 1}) {
+  for (const std::size_t length :
+       {std::size_t{64}, std::size_t{100}, entry_at(4),
+        std::size_t(data_offset(whole, "a.f32") + 5), whole.size() - 1}) {
     expect_refused(Bytes(whole.begin(), whole.begin() + length), "header",
                    "file is " + std::to_string(length) + " bytes but the header says " +
                        size_text(whole) + " (truncated?)");
@@ -128,8 +131,10 @@ TEST(AssetRefusal, TableRunsPastTheEnd) {
     put_u32(bytes, header::kSectionCountAt, count);
     reseal(bytes);
     expect_refused(bytes, "section table",
-                   std::to_string(count) + " entries of 80 bytes from offset 64 run past the end "
-                                           "of the " + size_text(bytes) + "-byte file");
+                   std::to_string(count) +
+                       " entries of 80 bytes from offset 64 run past the end "
+                       "of the " +
+                       size_text(bytes) + "-byte file");
   }
 }
 
@@ -196,7 +201,8 @@ TEST(AssetRefusal, UnusedExtentNonZero) {
   Bytes bytes = small_asset();
   put_u32(bytes, entry_of(bytes, "b.u32") + entry::kShapeAt + 8, 4);
   reseal(bytes);
-  expect_refused(bytes, "section 'b.u32'", "shape[2] is 4 but the rank is 1; unused extents must be zero");
+  expect_refused(bytes, "section 'b.u32'",
+                 "shape[2] is 4 but the rank is 1; unused extents must be zero");
 }
 
 TEST(AssetRefusal, TextOfRankTwo) {
@@ -212,7 +218,8 @@ TEST(AssetRefusal, EntryReservedByteNonZero) {
   Bytes bytes = small_asset();
   bytes[entry_of(bytes, "b.u32") + 75] = 1;
   reseal(bytes);
-  expect_refused(bytes, "section 'b.u32'", "reserved byte at entry offset 75 is 0x01, must be zero");
+  expect_refused(bytes, "section 'b.u32'",
+                 "reserved byte at entry offset 75 is 0x01, must be zero");
 }
 
 TEST(AssetRefusal, LengthDoesNotMatchTheShape) {
@@ -349,7 +356,8 @@ TEST(AssetRefusal, ZeroPaddingAfterTheLastSectionIsAllowed) {
 TEST(AssetRefusal, SectionChecksumWrong) {
   Bytes bytes = small_asset();
   const std::uint64_t a = data_offset(bytes, "a.f32");
-  const std::uint32_t stored = detail::load_u32(&bytes[entry_of(bytes, "a.f32") + entry::kDataCrcAt]);
+  const std::uint32_t stored =
+      detail::load_u32(&bytes[entry_of(bytes, "a.f32") + entry::kDataCrcAt]);
   bytes[a + 5] ^= 0x10;
   const std::uint32_t computed = crc32({bytes.data() + a, 24});
   expect_refused(bytes, "section 'a.f32'",
@@ -359,8 +367,8 @@ TEST(AssetRefusal, SectionChecksumWrong) {
 
 TEST(AssetRefusal, NonFiniteFloats) {
   const std::vector<std::pair<std::uint32_t, std::string>> cases = {
-      {0x7FC00000u, "element 4 is NaN"},   // quiet NaN
-      {0xFF800001u, "element 4 is NaN"},   // signalling NaN, sign set
+      {0x7FC00000u, "element 4 is NaN"},  // quiet NaN
+      {0xFF800001u, "element 4 is NaN"},  // signalling NaN, sign set
       {0x7F800000u, "element 4 is infinite"},
       {0xFF800000u, "element 4 is infinite"}};
   for (const auto& [bits, problem] : cases) {
@@ -390,10 +398,10 @@ TEST(AssetRefusal, NonFiniteDoubles) {
 
 TEST(AssetRefusal, InvalidUtf8Text) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"he\xFFlo", "invalid UTF-8 at byte 2"},       // never valid
-      {"h\xC0\x80lo", "invalid UTF-8 at byte 1"},    // overlong NUL
-      {"\xED\xA0\x80lo", "invalid UTF-8 at byte 0"}, // surrogate
-      {"hell\xC3", "invalid UTF-8 at byte 4"},       // cut short
+      {"he\xFFlo", "invalid UTF-8 at byte 2"},            // never valid
+      {"h\xC0\x80lo", "invalid UTF-8 at byte 1"},         // overlong NUL
+      {"\xED\xA0\x80lo", "invalid UTF-8 at byte 0"},      // surrogate
+      {"hell\xC3", "invalid UTF-8 at byte 4"},            // cut short
       {"h\xF4\x90\x80\x80", "invalid UTF-8 at byte 1"}};  // above U+10FFFF
   for (const auto& [text, problem] : cases) {
     Bytes bytes = small_asset();
@@ -455,15 +463,16 @@ TEST(AssetRefusal, MetaNotJson) {
 
 TEST(AssetRefusal, MetaNotAnObject) {
   expect_refused(with_meta_text("[1, 2]"), "section 'meta'", "JSON must be an object, found array");
-  expect_refused(with_meta_text("\"text\""), "section 'meta'", "JSON must be an object, found string");
+  expect_refused(with_meta_text("\"text\""), "section 'meta'",
+                 "JSON must be an object, found string");
   expect_refused(with_meta_text("null"), "section 'meta'", "JSON must be an object, found null");
 }
 
 TEST(AssetRefusal, MetaWithoutTheRequiredKeys) {
   expect_refused(with_meta_text(R"({"format": "other", "kind": "k", "generator": "g"})"),
                  "section 'meta'", "\"format\" must be \"smfem-asset\"");
-  expect_refused(with_meta_text(R"({"format": "smfem-asset", "generator": "g"})"),
-                 "section 'meta'", "\"kind\" must be a non-empty string");
+  expect_refused(with_meta_text(R"({"format": "smfem-asset", "generator": "g"})"), "section 'meta'",
+                 "\"kind\" must be a non-empty string");
   expect_refused(with_meta_text(R"({"format": "smfem-asset", "kind": "k", "generator": 3})"),
                  "section 'meta'", "\"generator\" must be a non-empty string");
 }

@@ -159,7 +159,8 @@ TEST(AssetAccess, ExpectChecksDTypeAndShape) {
     asset.expect("a.f32", DType::f32, {kAnyExtent, 4});
     FAIL();
   } catch (const AssetError& error) {
-    EXPECT_STREQ(error.what(), "demo.smfem: section 'a.f32': expected f32 [any, 4], found f32 [2, 3]");
+    EXPECT_STREQ(error.what(),
+                 "demo.smfem: section 'a.f32': expected f32 [any, 4], found f32 [2, 3]");
   }
 }
 

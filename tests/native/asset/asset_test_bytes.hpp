@@ -52,9 +52,15 @@ inline std::uint64_t data_offset(const Bytes& bytes, std::string_view name) {
   return detail::load_u64(bytes.data() + entry_at(entry_index(bytes, name)) + entry::kOffsetAt);
 }
 
-inline void put_u16(Bytes& bytes, std::size_t at, std::uint16_t v) { detail::store_u16(&bytes[at], v); }
-inline void put_u32(Bytes& bytes, std::size_t at, std::uint32_t v) { detail::store_u32(&bytes[at], v); }
-inline void put_u64(Bytes& bytes, std::size_t at, std::uint64_t v) { detail::store_u64(&bytes[at], v); }
+inline void put_u16(Bytes& bytes, std::size_t at, std::uint16_t v) {
+  detail::store_u16(&bytes[at], v);
+}
+inline void put_u32(Bytes& bytes, std::size_t at, std::uint32_t v) {
+  detail::store_u32(&bytes[at], v);
+}
+inline void put_u64(Bytes& bytes, std::size_t at, std::uint64_t v) {
+  detail::store_u64(&bytes[at], v);
+}
 
 // Recomputes the data checksums (of entries whose data lies in the file), the table checksum
 // (if the table fits), the file size and the header checksum: after a patch, only the
@@ -71,7 +77,8 @@ inline void reseal(Bytes& bytes, bool fix_file_size = true) {
         detail::store_u32(raw + entry::kDataCrcAt, crc32({bytes.data() + offset, length}));
       }
     }
-    put_u32(bytes, header::kTableCrcAt, crc32({bytes.data() + header::kSize, table_end - header::kSize}));
+    put_u32(bytes, header::kTableCrcAt,
+            crc32({bytes.data() + header::kSize, table_end - header::kSize}));
   }
   if (fix_file_size) put_u64(bytes, header::kFileSizeAt, bytes.size());
   put_u32(bytes, header::kHeaderCrcAt, crc32({bytes.data(), header::kHeaderCrcAt}));

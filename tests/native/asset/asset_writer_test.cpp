@@ -34,7 +34,8 @@ std::string read_file(const fs::path& path) {
 }
 
 std::size_t files_in(const fs::path& dir) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+  return static_cast<std::size_t>(
+      std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
 TEST(AssetWriter, LaysOutMetaFirstThenInOrderAdded) {
@@ -61,9 +62,9 @@ TEST(AssetWriter, RefusesBadNames) {
   expect_writer_error([&] { writer.add("Render", one, {1}); },
                       "asset writer: section 'Render': name has byte 0x52 at position 0 "
                       "(allowed: a-z 0-9 . _ -)");
-  expect_writer_error([&] { writer.add(std::string(32, 'a'), one, {1}); },
-                      "asset writer: section '" + std::string(32, 'a') +
-                          "': name is longer than 31 characters");
+  expect_writer_error(
+      [&] { writer.add(std::string(32, 'a'), one, {1}); },
+      "asset writer: section '" + std::string(32, 'a') + "': name is longer than 31 characters");
   expect_writer_error([&] { writer.add("meta", one, {1}); },
                       "asset writer: section 'meta': name is reserved (use set_meta)");
   writer.add(std::string(31, 'a'), one, {1});
@@ -74,29 +75,42 @@ TEST(AssetWriter, RefusesBadNames) {
 TEST(AssetWriter, RefusesShapesThatDoNotFitTheData) {
   AssetWriter writer;
   const std::vector<float> six(6, 1.0f);
-  expect_writer_error([&] { writer.add("x", six, {2, 2}); },
-                      "asset writer: section 'x': shape [2, 2] does not hold the 6 values given");
+  expect_writer_error(
+      [&] {
+        writer.add("x", six, {2, 2});
+      },
+      "asset writer: section 'x': shape [2, 2] does not hold the 6 values given");
   expect_writer_error([&] { writer.add("x", six, {}); },
                       "asset writer: section 'x': rank 0 is outside 1..4");
-  expect_writer_error([&] { writer.add("x", six, {1, 1, 1, 2, 3}); },
-                      "asset writer: section 'x': rank 5 is outside 1..4");
-  expect_writer_error([&] { writer.add("x", six, {std::uint64_t{1} << 32, 0}); },
-                      "asset writer: section 'x': extent 4294967296 does not fit in 32 bits");
+  expect_writer_error(
+      [&] {
+        writer.add("x", six, {1, 1, 1, 2, 3});
+      },
+      "asset writer: section 'x': rank 5 is outside 1..4");
+  expect_writer_error(
+      [&] {
+        writer.add("x", six, {std::uint64_t{1} << 32, 0});
+      },
+      "asset writer: section 'x': extent 4294967296 does not fit in 32 bits");
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
-  expect_writer_error([&] { writer.add("x", six, {kMax, kMax, kMax}); },
-                      "asset writer: section 'x': shape [4294967295, 4294967295, 4294967295] "
-                      "does not hold the 6 values given");
+  expect_writer_error(
+      [&] {
+        writer.add("x", six, {kMax, kMax, kMax});
+      },
+      "asset writer: section 'x': shape [4294967295, 4294967295, 4294967295] "
+      "does not hold the 6 values given");
   writer.add("x", six, {3, 2});
 }
 
 TEST(AssetWriter, RefusesNonFiniteValuesAndBadText) {
   AssetWriter writer;
   expect_writer_error(
-      [&] { writer.add("f", std::vector<float>{0, std::nanf("")}, {2}); },
+      [&] {
+        writer.add("f", std::vector<float>{0, std::nanf("")}, {2});
+      },
       "asset writer: section 'f': element 1 is NaN");
-  expect_writer_error(
-      [&] { writer.add("d", std::vector<double>{-HUGE_VAL}, {1}); },
-      "asset writer: section 'd': element 0 is infinite");
+  expect_writer_error([&] { writer.add("d", std::vector<double>{-HUGE_VAL}, {1}); },
+                      "asset writer: section 'd': element 0 is infinite");
   expect_writer_error([&] { writer.add_text("t", "ok \xFF"); },
                       "asset writer: section 't': invalid UTF-8 at byte 3");
 }
@@ -105,10 +119,16 @@ TEST(AssetWriter, RefusesBadMetadata) {
   AssetWriter writer;
   expect_writer_error([&] { writer.to_bytes(); },
                       "asset writer: section 'meta': metadata not set (call set_meta)");
-  expect_writer_error([&] { writer.set_meta(nlohmann::json::array({1, 2})); },
-                      "asset writer: section 'meta': JSON must be an object, found array");
-  expect_writer_error([&] { writer.set_meta({{"format", "smfem-asset"}, {"kind", "k"}}); },
-                      "asset writer: section 'meta': \"generator\" must be a non-empty string");
+  expect_writer_error(
+      [&] {
+        writer.set_meta(nlohmann::json::array({1, 2}));
+      },
+      "asset writer: section 'meta': JSON must be an object, found array");
+  expect_writer_error(
+      [&] {
+        writer.set_meta({{"format", "smfem-asset"}, {"kind", "k"}});
+      },
+      "asset writer: section 'meta': \"generator\" must be a non-empty string");
   nlohmann::json bad_text = minimal_meta();
   bad_text["note"] = "\xFF";
   EXPECT_THROW(writer.set_meta(bad_text), AssetError);

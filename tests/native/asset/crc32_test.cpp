@@ -12,9 +12,7 @@ std::span<const std::uint8_t> bytes_of(std::string_view text) {
   return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
 }
 
-TEST(AssetCrc32, MatchesTheZlibCheckValue) {
-  EXPECT_EQ(crc32(bytes_of("123456789")), 0xCBF43926u);
-}
+TEST(AssetCrc32, MatchesTheZlibCheckValue) { EXPECT_EQ(crc32(bytes_of("123456789")), 0xCBF43926u); }
 
 TEST(AssetCrc32, MatchesOtherKnownValues) {
   EXPECT_EQ(crc32(bytes_of("")), 0x00000000u);

@@ -92,18 +92,21 @@ TEST(AssetRenderSurface, RefusesAMissingSection) {
 TEST(AssetRenderSurface, RefusesWrongShapesAndTypes) {
   RawGroup group;
   group.positions_shape = {6, 2};
-  expect_read_refused(group.write(),
-                      "demo.smfem: section 'render.positions': expected f32 [any, 3], found f32 [6, 2]");
+  expect_read_refused(
+      group.write(),
+      "demo.smfem: section 'render.positions': expected f32 [any, 3], found f32 [6, 2]");
   group = RawGroup();
   group.weights_shape = {2, 4};
-  expect_read_refused(group.write(),
-                      "demo.smfem: section 'render.weights': expected f32 [4, any], found f32 [2, 4]");
+  expect_read_refused(
+      group.write(),
+      "demo.smfem: section 'render.weights': expected f32 [4, any], found f32 [2, 4]");
   AssetWriter writer;
   writer.set_meta(minimal_meta());
   writer.add(kRenderPositions, tetrahedron().positions, {4, 3});
   writer.add(kRenderTriangles, std::vector<std::int32_t>(12, 0), {4, 3});
-  expect_read_refused(Asset::from_bytes(writer.to_bytes(), "demo.smfem"),
-                      "demo.smfem: section 'render.triangles': expected u32 [any, 3], found i32 [4, 3]");
+  expect_read_refused(
+      Asset::from_bytes(writer.to_bytes(), "demo.smfem"),
+      "demo.smfem: section 'render.triangles': expected u32 [any, 3], found i32 [4, 3]");
 }
 
 TEST(AssetRenderSurface, RefusesIndicesOutOfRange) {

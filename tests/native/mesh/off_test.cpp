@@ -95,14 +95,14 @@ TEST(OffErrors, IndexOutOfRange) {
   std::string text = cube_off;
   text.replace(text.find("4 1 2 6 5"), 9, "4 1 2 6 8");
   expect_message_has(error_reading("range.off", text),
-                     {"range.off:20: vertex index 8 out of range 0..7"});
+                     {"range.off:19: vertex index 8 out of range 0..7"});
 }
 
 TEST(OffErrors, TruncatedFaces) {
   std::string text = cube_off;
   text = text.substr(0, text.find("4 0 4 7 3"));
   expect_message_has(error_reading("cut.off", text),
-                     {"cut.off:18:", "file ended after 4 of the 6 declared faces"});
+                     {"cut.off:17:", "file ended after 4 of the 6 declared faces"});
 }
 
 TEST(OffErrors, TruncatedVertices) {
@@ -114,28 +114,28 @@ TEST(OffErrors, FaceWithTooFewCorners) {
   std::string text = cube_off;
   text.replace(text.find("4 1 2 6 5"), 9, "2 1 2");
   expect_message_has(error_reading("two.off", text),
-                     {"two.off:20:", "a face needs at least 3 corners, this one has 2"});
+                     {"two.off:19:", "a face needs at least 3 corners, this one has 2"});
 }
 
 TEST(OffErrors, FaceWithMissingIndex) {
   std::string text = cube_off;
   text.replace(text.find("4 1 2 6 5"), 9, "4 1 2 6");
   expect_message_has(error_reading("short.off", text),
-                     {"short.off:20:", "line ended where a vertex index was expected"});
+                     {"short.off:19:", "line ended where a vertex index was expected"});
 }
 
 TEST(OffErrors, RepeatedIndex) {
   std::string text = cube_off;
   text.replace(text.find("4 1 2 6 5"), 9, "3 1 2 1");
   expect_message_has(error_reading("repeat.off", text),
-                     {"repeat.off:20:", "triangle 11 repeats vertex 1"});
+                     {"repeat.off:19:", "triangle 11 repeats vertex 1"});
 }
 
 TEST(OffErrors, NanCoordinate) {
   std::string text = cube_off;
   text.replace(text.find("1 1 1"), 5, "1 NAN 1");
   expect_message_has(error_reading("nan.off", text),
-                     {"nan.off:11:", "y coordinate 'NAN' is not finite"});
+                     {"nan.off:12:", "y coordinate 'NAN' is not finite"});
 }
 
 TEST(OffErrors, UnsupportedVariants) {

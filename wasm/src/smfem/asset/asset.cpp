@@ -22,7 +22,8 @@ std::string describe_shape(DType dtype, std::initializer_list<std::int64_t> shap
 bool shape_matches(const Shape& actual, std::initializer_list<std::int64_t> expected) {
   return std::equal(actual.begin(), actual.end(), expected.begin(), expected.end(),
                     [](std::uint64_t extent, std::int64_t want) {
-                      return want == kAnyExtent || (want >= 0 && extent == static_cast<std::uint64_t>(want));
+                      return want == kAnyExtent ||
+                             (want >= 0 && extent == static_cast<std::uint64_t>(want));
                     });
 }
 
@@ -100,8 +101,8 @@ std::span<const std::uint8_t> Asset::typed_bytes(std::string_view name, DType dt
   const SectionInfo& info = section(name);
   if (info.dtype != dtype) {
     throw AssetError::in_section(source_, info.name,
-                                 "holds " + std::string(dtype_name(info.dtype)) + ", requested as " +
-                                     std::string(dtype_name(dtype)));
+                                 "holds " + std::string(dtype_name(info.dtype)) +
+                                     ", requested as " + std::string(dtype_name(dtype)));
   }
   return bytes(name);
 }

@@ -29,10 +29,10 @@ static_assert(std::endian::native == std::endian::little, "the asset reader assu
 struct SectionInfo {
   std::string name;
   DType dtype = DType::u8;
-  Shape shape;                // rank extents (1..4), row-major
-  std::uint64_t offset = 0;   // of the data from the start of the file, a multiple of 16
-  std::uint64_t length = 0;   // bytes: product(shape) * dtype_size(dtype)
-  std::uint32_t crc32 = 0;    // of the data
+  Shape shape;               // rank extents (1..4), row-major
+  std::uint64_t offset = 0;  // of the data from the start of the file, a multiple of 16
+  std::uint64_t length = 0;  // bytes: product(shape) * dtype_size(dtype)
+  std::uint32_t crc32 = 0;   // of the data
 
   std::uint64_t element_count() const { return length / dtype_size(dtype); }
 };

@@ -105,7 +105,9 @@ void AssetWriter::add_section(std::string_view name, DType dtype, const Shape& s
 std::vector<std::uint8_t> AssetWriter::to_bytes() const {
   if (meta_text_.empty()) throw writer_error(kMetaSection, "metadata not set (call set_meta)");
   std::vector<const Section*> order;  // meta first, then in the order added
-  const Section meta{std::string(kMetaSection), DType::utf8, {meta_text_.size()},
+  const Section meta{std::string(kMetaSection),
+                     DType::utf8,
+                     {meta_text_.size()},
                      {meta_text_.begin(), meta_text_.end()}};
   order.push_back(&meta);
   for (const Section& section : sections_) order.push_back(&section);
@@ -127,7 +129,8 @@ std::vector<std::uint8_t> AssetWriter::to_bytes() const {
     detail::store_u16(raw + entry::kDTypeAt, static_cast<std::uint16_t>(section.dtype));
     detail::store_u16(raw + entry::kRankAt, static_cast<std::uint16_t>(section.shape.size()));
     for (std::size_t d = 0; d < section.shape.size(); ++d) {
-      detail::store_u32(raw + entry::kShapeAt + 4 * d, static_cast<std::uint32_t>(section.shape[d]));
+      detail::store_u32(raw + entry::kShapeAt + 4 * d,
+                        static_cast<std::uint32_t>(section.shape[d]));
     }
     detail::store_u32(raw + entry::kDataCrcAt, crc32(section.data));
     detail::store_u64(raw + entry::kOffsetAt, offsets[i]);
@@ -142,7 +145,8 @@ std::vector<std::uint8_t> AssetWriter::to_bytes() const {
   detail::store_u32(head + header::kSectionCountAt, static_cast<std::uint32_t>(order.size()));
   detail::store_u32(head + header::kTableOffsetAt, header::kSize);
   detail::store_u32(head + header::kEntrySizeAt, entry::kSize);
-  const std::span<const std::uint8_t> table(bytes.data() + header::kSize, table_end - header::kSize);
+  const std::span<const std::uint8_t> table(bytes.data() + header::kSize,
+                                            table_end - header::kSize);
   detail::store_u32(head + header::kTableCrcAt, crc32(table));
   detail::store_u64(head + header::kFileSizeAt, file_size);
   detail::store_u32(head + header::kHeaderCrcAt,
@@ -162,7 +166,8 @@ void AssetWriter::write_file(const std::filesystem::path& path) const {
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw fail("cannot create " + temporary.string());
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) throw fail("cannot write " + temporary.string() + " (disk full?)");
   }

@@ -50,9 +50,9 @@ void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
   const std::size_t nv = surface.vertex_count, nt = surface.triangle_count;
   const auto check_size = [](const char* name, std::size_t actual, std::size_t expected) {
     if (actual != expected) {
-      throw AssetError::in_section("asset writer", name,
-                                   "has " + std::to_string(actual) + " values, expected " +
-                                       std::to_string(expected));
+      throw AssetError::in_section(
+          "asset writer", name,
+          "has " + std::to_string(actual) + " values, expected " + std::to_string(expected));
     }
   };
   check_size(kRenderPositions, surface.positions.size(), 3 * nv);

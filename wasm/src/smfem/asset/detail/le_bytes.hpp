@@ -16,7 +16,8 @@ inline std::uint32_t load_u32(const std::uint8_t* p) {
 }
 
 inline std::uint64_t load_u64(const std::uint8_t* p) {
-  return static_cast<std::uint64_t>(load_u32(p)) | static_cast<std::uint64_t>(load_u32(p + 4)) << 32;
+  return static_cast<std::uint64_t>(load_u32(p)) | static_cast<std::uint64_t>(load_u32(p + 4))
+                                                       << 32;
 }
 
 inline void store_u16(std::uint8_t* p, std::uint16_t value) {

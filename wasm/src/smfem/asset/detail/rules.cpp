@@ -166,7 +166,8 @@ nlohmann::json parse_meta(std::string_view text, const std::string& source) {
     throw fail("not valid JSON: " +
                std::string(start == std::string_view::npos ? what : what.substr(start + 2)));
   }
-  if (!meta.is_object()) throw fail(std::string("JSON must be an object, found ") + meta.type_name());
+  if (!meta.is_object())
+    throw fail(std::string("JSON must be an object, found ") + meta.type_name());
   const auto format = meta.find("format");
   if (format == meta.end() || !format->is_string() ||
       format->get_ref<const std::string&>() != kFormatName) {

@@ -67,8 +67,8 @@ class LayoutValidator {
       throw fail("header", "byte-order mark reads 0x04030201: the file was written big-endian");
     }
     if (byte_order != kByteOrderMark) {
-      throw fail("header", "byte-order mark is " + hex32(byte_order) + ", expected " +
-                               hex32(kByteOrderMark));
+      throw fail("header",
+                 "byte-order mark is " + hex32(byte_order) + ", expected " + hex32(kByteOrderMark));
     }
     const std::uint16_t major = load_u16(at(header::kMajorAt));
     if (major != kMajorVersion) {
@@ -78,7 +78,8 @@ class LayoutValidator {
     }
     const std::uint32_t stored_crc = load_u32(at(header::kHeaderCrcAt));
     const std::uint32_t computed_crc = crc32(bytes_.first(header::kHeaderCrcAt));
-    if (stored_crc != computed_crc) throw fail("header", checksum_mismatch(stored_crc, computed_crc));
+    if (stored_crc != computed_crc)
+      throw fail("header", checksum_mismatch(stored_crc, computed_crc));
     for (std::size_t i = header::kReservedAt; i < header::kReservedEnd; ++i) {
       if (bytes_[i] != 0) {
         throw fail("header", "reserved byte at offset " + std::to_string(i) + " is " +
@@ -128,9 +129,9 @@ class LayoutValidator {
     const auto* end = raw + entry::kNameCapacity;
     const auto* nul = std::find(raw, end, std::uint8_t{0});
     if (nul == end) {
-      throw AssetError(source_, location,
-                       "name is not NUL-terminated within " +
-                           std::to_string(entry::kNameCapacity) + " bytes");
+      throw AssetError(
+          source_, location,
+          "name is not NUL-terminated within " + std::to_string(entry::kNameCapacity) + " bytes");
     }
     std::string name(reinterpret_cast<const char*>(raw), static_cast<std::size_t>(nul - raw));
     if (const auto problem = name_problem(name)) throw AssetError(source_, location, *problem);
@@ -157,8 +158,8 @@ class LayoutValidator {
     section.dtype = *dtype;
     const std::uint16_t rank = load_u16(raw + entry::kRankAt);
     if (rank < 1 || rank > kMaxRank) {
-      throw fail(section, "rank " + std::to_string(rank) + " is outside 1.." +
-                              std::to_string(kMaxRank));
+      throw fail(section,
+                 "rank " + std::to_string(rank) + " is outside 1.." + std::to_string(kMaxRank));
     }
     for (std::size_t d = 0; d < kMaxRank; ++d) {
       const std::uint32_t extent = load_u32(raw + entry::kShapeAt + 4 * d);
@@ -240,8 +241,8 @@ class LayoutValidator {
     const auto check_gap = [&](std::uint64_t gap_end) {
       for (std::uint64_t i = covered_to; i < gap_end; ++i) {
         if (bytes_[i] != 0) {
-          throw fail("padding", "byte at offset " + std::to_string(i) + " is " +
-                                    hex8(bytes_[i]) + "; bytes between sections must be zero");
+          throw fail("padding", "byte at offset " + std::to_string(i) + " is " + hex8(bytes_[i]) +
+                                    "; bytes between sections must be zero");
         }
       }
     };

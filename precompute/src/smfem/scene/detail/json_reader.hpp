@@ -1,0 +1,69 @@
+#pragma once
+// Reading a recipe's JSON with every value checked where it is read, so each error names the
+// file, the JSON pointer and the problem (scene_error.hpp).
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+namespace smfem::scene::detail {
+
+using Json = nlohmann::json;
+
+// Where a value sits in the recipe.
+class Place {
+ public:
+  Place(const std::string& file, std::string pointer) : file_(&file), pointer_(std::move(pointer)) {}
+
+  Place operator/(const std::string& key) const;  // member `key`
+  Place operator/(std::size_t index) const;       // array element
+  const std::string& file() const { return *file_; }
+  const std::string& pointer() const { return pointer_; }
+
+  // Throws SceneError(file, pointer, problem).
+  [[noreturn]] void fail(const std::string& problem) const;
+
+ private:
+  const std::string* file_;
+  std::string pointer_;
+};
+
+// How a value reads in "got ..." messages: numbers and short strings as written, other kinds
+// by name ("an object", "an array").
+std::string describe(const Json& value);
+
+double read_number(const Json& value, const Place& place);  // any finite number
+// A finite number in [lo, hi], or (lo, hi] etc. as the flags say; the message states the range.
+double read_number_in(const Json& value, const Place& place, double lo, double hi,
+                      bool lo_open, bool hi_open);
+double read_positive(const Json& value, const Place& place, double max);  // (0, max]
+int read_integer_in(const Json& value, const Place& place, int lo, int hi);
+std::string read_string(const Json& value, const Place& place, std::size_t max_length);
+// An array of three finite numbers, each within [-max_abs, max_abs].
+Eigen::Vector3d read_vector3(const Json& value, const Place& place, double max_abs);
+// A nonzero read_vector3, normalized.
+Eigen::Vector3d read_direction(const Json& value, const Place& place);
+// A non-empty array (fails otherwise); returns it.
+const Json& read_array(const Json& value, const Place& place, std::size_t min_size);
+
+// One JSON object: rejects keys outside `allowed` on construction, and missing required ones
+// when asked for.
+class ObjectReader {
+ public:
+  ObjectReader(const Json& value, Place place, std::initializer_list<const char*> allowed);
+
+  const Json& required(const char* key) const;
+  const Json* optional(const char* key) const;  // nullptr when absent
+  bool has(const char* key) const { return value_.contains(key); }
+  Place operator/(const char* key) const { return place_ / key; }
+  const Place& place() const { return place_; }
+
+ private:
+  const Json& value_;
+  Place place_;
+};
+
+}  // namespace smfem::scene::detail

@@ -1,0 +1,282 @@
+#include "smfem/scene/load_recipe.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "smfem/scene/detail/geometry_node.hpp"
+#include "smfem/scene/detail/json_reader.hpp"
+#include "smfem/scene/scene_error.hpp"
+
+namespace smfem::scene {
+namespace {
+
+using detail::Json;
+using detail::ObjectReader;
+using detail::Place;
+
+// Physical ranges: wide enough for every scene of the paper (moduli 1e5 to 1e12 Pa), narrow
+// enough to catch a slipped exponent.
+constexpr double kMaxYoungs = 1e15;
+constexpr double kMaxDensity = 1e5;
+constexpr double kMaxStiffness = 1e12;
+constexpr int kMaxModes = 64;
+constexpr int kMaxCubature = 100000;
+constexpr int kMaxIterations = 1000;
+
+Json parse_json(std::string_view text, const std::string& file) {
+  // nlohmann keeps the last of two equal keys; a recipe with both is a mistake worth naming.
+  std::vector<std::set<std::string>> open_objects;
+  std::string duplicate;
+  const Json::parser_callback_t watch = [&](int, Json::parse_event_t event, Json& value) {
+    if (event == Json::parse_event_t::object_start) open_objects.emplace_back();
+    if (event == Json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
+    if (event == Json::parse_event_t::key && !open_objects.empty() && duplicate.empty()) {
+      const std::string& key = value.get_ref<const std::string&>();
+      if (!open_objects.back().insert(key).second) duplicate = key;
+    }
+    return true;
+  };
+  Json root;
+  try {
+    root = Json::parse(text.begin(), text.end(), watch);
+  } catch (const Json::parse_error& error) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
+    std::string message = error.what();
+    const auto bracket = message.find("] ");
+    if (message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
+      message = message.substr(bracket + 2);
+    }
+    throw SceneError(file, "", "invalid JSON: " + message);
+  }
+  if (!duplicate.empty()) {
+    throw SceneError(file, "", "the key \"" + duplicate + "\" appears twice in one object");
+  }
+  if (!root.is_object()) {
+    throw SceneError(file, "", "a recipe must be a JSON object, got " + detail::describe(root));
+  }
+  return root;
+}
+
+Resolution read_resolution(const Json& value, const Place& place) {
+  const ObjectReader r(value, place, {"edge_length", "target_tets"});
+  if (r.has("edge_length") == r.has("target_tets")) {
+    place.fail("give exactly one of \"edge_length\" and \"target_tets\"");
+  }
+  Resolution resolution;
+  if (const Json* v = r.optional("edge_length")) {
+    resolution.edge_length = detail::read_positive(*v, r / "edge_length", detail::kMaxCoordinate);
+  }
+  if (const Json* v = r.optional("target_tets")) {
+    resolution.target_tets = detail::read_integer_in(*v, r / "target_tets", 10, static_cast<int>(kMaxTets));
+  }
+  return resolution;
+}
+
+std::vector<Material> read_materials(const Json& value, const Place& place,
+                                     const std::filesystem::path& folder) {
+  const Json& array = detail::read_array(value, place, 1);
+  std::vector<Material> materials;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const Place at = place / i;
+    const ObjectReader r(array[i], at, {"name", "youngs", "poisson", "density", "where"});
+    Material m;
+    m.name = detail::read_string(r.required("name"), r / "name", 64);
+    if (!names.insert(m.name).second) (r / "name").fail("repeats the name \"" + m.name + "\"");
+    m.youngs = detail::read_positive(r.required("youngs"), r / "youngs", kMaxYoungs);
+    m.poisson = detail::read_number_in(r.required("poisson"), r / "poisson", -1.0, 0.5, true, true);
+    m.density = detail::read_positive(r.required("density"), r / "density", kMaxDensity);
+    if (const Json* v = r.optional("where")) {
+      m.where = detail::read_geometry_node(*v, r / "where", folder);
+    } else if (i + 1 < array.size()) {
+      at.fail("only the last material may omit \"where\" (it takes every tet no earlier "
+              "material claims; materials after it could never apply)");
+    }
+    materials.push_back(std::move(m));
+  }
+  return materials;
+}
+
+std::vector<geometry::Sdf> read_pins(const Json& value, const Place& place,
+                                     const std::filesystem::path& folder) {
+  const Json& array = detail::read_array(value, place, 0);
+  std::vector<geometry::Sdf> pins;
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const ObjectReader r(array[i], place / i, {"where"});
+    pins.push_back(detail::read_geometry_node(r.required("where"), r / "where", folder));
+  }
+  return pins;
+}
+
+std::optional<double> read_release(const ObjectReader& r) {
+  if (const Json* v = r.optional("release")) {
+    return detail::read_number_in(*v, r / "release", 0.0, 1e4, false, false);
+  }
+  return std::nullopt;
+}
+
+Force read_force(const Json& value, const Place& place, const std::filesystem::path& folder) {
+  if (!value.is_object() || value.size() != 1) {
+    place.fail("must be an object with one key naming the force (periodic, twist, pull), got " +
+               detail::describe(value));
+  }
+  const std::string kind = value.items().begin().key();
+  const Json& body = value.items().begin().value();
+  const Place at = place / kind;
+  if (kind == "periodic") {
+    const ObjectReader r(body, at, {"where", "amplitude", "frequency", "direction"});
+    PeriodicForce f{detail::read_number_in(r.required("amplitude"), r / "amplitude", 0, 1e4, false, false),
+                    detail::read_number_in(r.required("frequency"), r / "frequency", 0, 1e3, true, false),
+                    detail::read_direction(r.required("direction"), r / "direction")};
+    return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
+  }
+  if (kind == "twist") {
+    const ObjectReader r(body, at, {"where", "center", "axis", "angle_deg", "stiffness", "release"});
+    TwistForce f{detail::read_vector3(r.required("center"), r / "center", detail::kMaxCoordinate),
+                 detail::read_direction(r.required("axis"), r / "axis"),
+                 detail::read_number_in(r.required("angle_deg"), r / "angle_deg", -3600, 3600, false, false),
+                 detail::read_positive(r.required("stiffness"), r / "stiffness", kMaxStiffness),
+                 read_release(r)};
+    return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
+  }
+  if (kind == "pull") {
+    const ObjectReader r(body, at, {"where", "offset", "stiffness", "release"});
+    PullForce f{detail::read_vector3(r.required("offset"), r / "offset", detail::kMaxCoordinate),
+                detail::read_positive(r.required("stiffness"), r / "stiffness", kMaxStiffness),
+                read_release(r)};
+    return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
+  }
+  at.fail("unknown force (expected one of: periodic, twist, pull)");
+}
+
+SubspaceSettings read_subspace(const Json& value, const Place& place) {
+  const ObjectReader r(value, place, {"modes", "cubature"});
+  return {detail::read_integer_in(r.required("modes"), r / "modes", 1, kMaxModes),
+          detail::read_integer_in(r.required("cubature"), r / "cubature", 1, kMaxCubature)};
+}
+
+SolverSettings read_solver(const Json& value, const Place& place) {
+  const ObjectReader r(value, place, {"method", "iterations", "timestep", "gravity", "material_model"});
+  SolverSettings s;
+  const std::string method = detail::read_string(r.required("method"), r / "method", 16);
+  if (method == "mfem") {
+    s.method = SolverMethod::mfem;
+  } else if (method == "fem") {
+    s.method = SolverMethod::fem;
+  } else {
+    (r / "method").fail("must be \"mfem\" or \"fem\", got " + detail::describe(r.required("method")));
+  }
+  s.iterations = detail::read_integer_in(r.required("iterations"), r / "iterations", 1, kMaxIterations);
+  s.timestep = detail::read_number_in(r.required("timestep"), r / "timestep", 0.0, 1.0, true, false);
+  s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", 1e3);
+  const std::string model = detail::read_string(r.required("material_model"), r / "material_model", 16);
+  if (model == "fcr") {
+    s.material_model = MaterialModel::fcr;
+  } else if (model == "arap") {
+    s.material_model = MaterialModel::arap;
+  } else if (model == "snh") {
+    s.material_model = MaterialModel::snh;
+  } else {
+    (r / "material_model").fail("must be \"fcr\", \"arap\" or \"snh\", got " +
+                                detail::describe(r.required("material_model")));
+  }
+  return s;
+}
+
+Camera read_camera(const Json& value, const Place& place) {
+  const ObjectReader r(value, place, {"position", "target"});
+  Camera c{detail::read_vector3(r.required("position"), r / "position", detail::kMaxCoordinate),
+           detail::read_vector3(r.required("target"), r / "target", detail::kMaxCoordinate)};
+  if (c.position == c.target) (r / "target").fail("must differ from the camera position");
+  return c;
+}
+
+RenderSettings read_render(const Json& value, const Place& place, const std::filesystem::path& folder) {
+  const ObjectReader r(value, place, {"edge_length", "mesh"});
+  if (r.has("edge_length") == r.has("mesh")) place.fail("give exactly one of \"edge_length\" and \"mesh\"");
+  RenderSettings render;
+  if (const Json* v = r.optional("edge_length")) {
+    render.edge_length = detail::read_positive(*v, r / "edge_length", detail::kMaxCoordinate);
+  }
+  if (const Json* v = r.optional("mesh")) {
+    const std::filesystem::path path = detail::resolve_mesh_path(*v, r / "mesh", folder);
+    render.surface = detail::read_surface(path, r / "mesh");
+  }
+  return render;
+}
+
+}  // namespace
+
+const char* to_string(SolverMethod method) { return method == SolverMethod::mfem ? "mfem" : "fem"; }
+
+const char* to_string(MaterialModel model) {
+  switch (model) {
+    case MaterialModel::fcr: return "fcr";
+    case MaterialModel::arap: return "arap";
+    case MaterialModel::snh: return "snh";
+  }
+  return "?";
+}
+
+SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
+                               const std::filesystem::path& folder) {
+  const Json root = parse_json(text, file);
+  const Place top(file, "");
+  const ObjectReader r(root, top,
+                       {"name", "description", "geometry", "resolution", "materials", "pins",
+                        "forces", "subspace", "solver", "camera", "render"});
+  SceneRecipe recipe;
+  recipe.file = file;
+  recipe.name = detail::read_string(r.required("name"), r / "name", 80);
+  recipe.description = detail::read_string(r.required("description"), r / "description", 400);
+  recipe.geometry = detail::read_scene_geometry(r.required("geometry"), r / "geometry", folder);
+  if (recipe.geometry.tet_mesh) {
+    if (r.has("resolution")) {
+      (r / "resolution").fail("a tet mesh is used as it is; remove the resolution");
+    }
+  } else {
+    recipe.resolution = read_resolution(r.required("resolution"), r / "resolution");
+  }
+  recipe.materials = read_materials(r.required("materials"), r / "materials", folder);
+  if (const Json* v = r.optional("pins")) recipe.pins = read_pins(*v, r / "pins", folder);
+  if (const Json* v = r.optional("forces")) {
+    const Json& forces = detail::read_array(*v, r / "forces", 0);
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      recipe.forces.push_back(read_force(forces[i], r / "forces" / i, folder));
+    }
+  }
+  recipe.subspace = read_subspace(r.required("subspace"), r / "subspace");
+  recipe.solver = read_solver(r.required("solver"), r / "solver");
+  if (const Json* v = r.optional("camera")) recipe.camera = read_camera(*v, r / "camera");
+  if (const Json* v = r.optional("render")) {
+    recipe.render = read_render(*v, r / "render", folder);
+    if (recipe.render.edge_length && !recipe.geometry.sdf) {
+      (r / "render" / "edge_length").fail("a finer stuffing needs a shape, not a tet mesh; give \"mesh\"");
+    }
+    if (recipe.render.surface && recipe.geometry.surface) {
+      (r / "render" / "mesh").fail("the geometry's surface mesh already is the render surface");
+    }
+  }
+  return recipe;
+}
+
+SceneRecipe load_scene_recipe(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SceneError(name, "", "cannot open the recipe file");
+  std::string text;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxRecipeBytes) {
+      throw SceneError(name, "", "the recipe is larger than " + std::to_string(kMaxRecipeBytes) +
+                                     " bytes; is it the right file?");
+    }
+  }
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+  return parse_scene_recipe(text, name, folder);
+}
+
+}  // namespace smfem::scene
