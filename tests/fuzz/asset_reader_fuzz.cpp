@@ -21,19 +21,23 @@ using namespace smfem::asset;
 // Recomputes what the checksums and the size field cover, as far as the bytes allow.
 void reseal(std::vector<std::uint8_t>& bytes) {
   if (bytes.size() < header::kSize) return;
-  const std::uint64_t count = detail::load_u32(&bytes[header::kSectionCountAt]);
-  const std::uint64_t table_end = header::kSize + count * entry::kSize;
-  if (table_end <= bytes.size()) {
-    for (std::uint64_t i = 0; i < count; ++i) {
+  const std::size_t count = detail::load_u32(&bytes[header::kSectionCountAt]);
+  // Compared by division: count * 80 may not fit a 32-bit size_t.
+  if (count <= (bytes.size() - header::kSize) / entry::kSize) {
+    const std::size_t table_end = header::kSize + count * entry::kSize;
+    for (std::size_t i = 0; i < count; ++i) {
       std::uint8_t* raw = &bytes[header::kSize + i * entry::kSize];
       const std::uint64_t offset = detail::load_u64(raw + entry::kOffsetAt);
       const std::uint64_t length = detail::load_u64(raw + entry::kLengthAt);
       if (offset <= bytes.size() && length <= bytes.size() - offset) {
-        detail::store_u32(raw + entry::kDataCrcAt, crc32({bytes.data() + offset, length}));
+        const std::span<const std::uint8_t> data(bytes.data() + offset,
+                                                 static_cast<std::size_t>(length));
+        detail::store_u32(raw + entry::kDataCrcAt, crc32(data));
       }
     }
-    detail::store_u32(&bytes[header::kTableCrcAt],
-                      crc32({bytes.data() + header::kSize, table_end - header::kSize}));
+    const std::span<const std::uint8_t> table(bytes.data() + header::kSize,
+                                              table_end - header::kSize);
+    detail::store_u32(&bytes[header::kTableCrcAt], crc32(table));
   }
   detail::store_u64(&bytes[header::kFileSizeAt], bytes.size());
   detail::store_u32(&bytes[header::kHeaderCrcAt], crc32({bytes.data(), header::kHeaderCrcAt}));

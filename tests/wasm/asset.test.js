@@ -17,15 +17,28 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const HEADER_SIZE = 64;
 const ENTRY_SIZE = 80;
 const at = {
-  major: 8, minor: 10, byteOrder: 12, count: 16, tableCrc: 28, fileSize: 32, headerCrc: 60,
-  dtype: 32, rank: 34, shape: 36, dataCrc: 52, offset: 56, length: 64,
+  major: 8,
+  minor: 10,
+  byteOrder: 12,
+  count: 16,
+  tableCrc: 28,
+  fileSize: 32,
+  headerCrc: 60,
+  dtype: 32,
+  rank: 34,
+  shape: 36,
+  dataCrc: 52,
+  offset: 56,
+  length: 64,
 };
 
 let example; // Uint8Array of the C++-written example asset
 
 beforeAll(() => {
   if (!existsSync(assetTool)) {
-    throw new Error(`${assetTool} is missing: build it first (cmake --preset native && cmake --build --preset native)`);
+    throw new Error(
+      `${assetTool} is missing: build it first (cmake --preset native && cmake --build --preset native)`,
+    );
   }
   const file = join(scratch, 'example.smfem');
   execFileSync(assetTool, ['example', file]);
@@ -156,8 +169,16 @@ describe('readAsset on the C++ example', () => {
     expect(asset.meta).toEqual(info.meta);
     expect(asset.sections).toEqual(info.sections);
     expect(asset.sections.map((s) => s.name)).toEqual([
-      'meta', 'render.positions', 'render.triangles', 'render.weights', 'render.normals',
-      'example.eigenvalues', 'example.offsets', 'example.corner_flags', 'example.tensor', 'example.readme',
+      'meta',
+      'render.positions',
+      'render.triangles',
+      'render.weights',
+      'render.normals',
+      'example.eigenvalues',
+      'example.offsets',
+      'example.corner_flags',
+      'example.tensor',
+      'example.readme',
     ]);
     expect(asset.meta).toMatchObject({ format: 'smfem-asset', kind: 'render-surface', m: 2 });
   });
@@ -187,7 +208,9 @@ describe('readAsset on the C++ example', () => {
     expect(eigenvalues.buffer).not.toBe(shifted.buffer);
     expect([...eigenvalues]).toEqual([12.5, 40.25]);
     expect([...unaligned.get('render.positions')]).toEqual([...aligned.get('render.positions')]);
-    expect(readAsset(example.slice().buffer, 'x').get('example.offsets')).toEqual(new Int32Array([-3, -1, 1, 3]));
+    expect(readAsset(example.slice().buffer, 'x').get('example.offsets')).toEqual(
+      new Int32Array([-3, -1, 1, 3]),
+    );
   });
 
   it('refuses what is not bytes', () => {
@@ -197,7 +220,9 @@ describe('readAsset on the C++ example', () => {
 
   it('names missing sections and wrong types', () => {
     const asset = readAsset(example, 'demo.smfem');
-    expect(() => asset.get('render.colors')).toThrow("demo.smfem: section 'render.colors': section is missing");
+    expect(() => asset.get('render.colors')).toThrow(
+      "demo.smfem: section 'render.colors': section is missing",
+    );
     expect(() => asset.text('render.positions')).toThrow(
       "demo.smfem: section 'render.positions': holds f32, requested as utf8",
     );
@@ -219,9 +244,11 @@ describe('readRenderSurface', () => {
     let volume = 0;
     for (let k = 0; k < t.length; k += 3) {
       const [a, b, c] = [3 * t[k], 3 * t[k + 1], 3 * t[k + 2]];
-      volume += (p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
-        p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
-        p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c])) / 6;
+      volume +=
+        (p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+          p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+          p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c])) /
+        6;
     }
     expect(volume).toBeCloseTo(1, 6);
     for (let v = 0; v < 8; v++) {
@@ -268,23 +295,35 @@ describe('both readers refuse damaged files alike', () => {
   };
 
   it('bad magic, and CR LF mangled to LF', () => {
-    expectBothRefuse(patched((b) => (b[0] = 0x58), { seal: false }), 'header',
+    expectBothRefuse(
+      patched((b) => (b[0] = 0x58), { seal: false }),
+      'header',
       'bad magic bytes 58 53 4d 46 45 4d 0d 0a (expected 89 53 4d 46 45 4d 0d 0a): ' +
-      'not an smfem asset, or mangled by a text-mode transfer');
+        'not an smfem asset, or mangled by a text-mode transfer',
+    );
     const mangled = new Uint8Array([...example.subarray(0, 6), ...example.subarray(7)]);
-    expectBothRefuse(mangled, 'header',
+    expectBothRefuse(
+      mangled,
+      'header',
       'bad magic bytes 89 53 4d 46 45 4d 0a 01 (expected 89 53 4d 46 45 4d 0d 0a): ' +
-      'not an smfem asset, or mangled by a text-mode transfer');
+        'not an smfem asset, or mangled by a text-mode transfer',
+    );
   });
 
   it('big-endian byte-order mark', () => {
-    expectBothRefuse(patched((b) => b.set([1, 2, 3, 4], at.byteOrder), { seal: false }), 'header',
-      'byte-order mark reads 0x04030201: the file was written big-endian');
+    expectBothRefuse(
+      patched((b) => b.set([1, 2, 3, 4], at.byteOrder), { seal: false }),
+      'header',
+      'byte-order mark reads 0x04030201: the file was written big-endian',
+    );
   });
 
   it('other major version', () => {
-    expectBothRefuse(patched((b, v) => v.setUint16(at.major, 2, true)), 'header',
-      'unsupported major version 2 (this reader reads version 1)');
+    expectBothRefuse(
+      patched((b, v) => v.setUint16(at.major, 2, true)),
+      'header',
+      'unsupported major version 2 (this reader reads version 1)',
+    );
   });
 
   it('accepts a newer minor version', () => {
@@ -294,88 +333,161 @@ describe('both readers refuse damaged files alike', () => {
   });
 
   it('header checksum, reserved bytes', () => {
-    expectBothRefuse(patched((b) => (b[at.minor] ^= 1), { seal: false }), 'header', /checksum mismatch \(stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\)/);
-    expectBothRefuse(patched((b) => (b[45] = 7)), 'header', 'reserved byte at offset 45 is 0x07, must be zero');
+    expectBothRefuse(
+      patched((b) => (b[at.minor] ^= 1), { seal: false }),
+      'header',
+      /checksum mismatch \(stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\)/,
+    );
+    expectBothRefuse(
+      patched((b) => (b[45] = 7)),
+      'header',
+      'reserved byte at offset 45 is 0x07, must be zero',
+    );
   });
 
   it('truncated inside the table and the data, bytes appended', () => {
     for (const length of [64, 100, example.length - 1]) {
-      expectBothRefuse(example.slice(0, length), 'header',
-        `file is ${length} bytes but the header says ${example.length} (truncated?)`);
+      expectBothRefuse(
+        example.slice(0, length),
+        'header',
+        `file is ${length} bytes but the header says ${example.length} (truncated?)`,
+      );
     }
-    expectBothRefuse(new Uint8Array([...example, 0]), 'header',
-      `file is ${example.length + 1} bytes but the header says ${example.length} (bytes appended?)`);
+    expectBothRefuse(
+      new Uint8Array([...example, 0]),
+      'header',
+      `file is ${example.length + 1} bytes but the header says ${example.length} (bytes appended?)`,
+    );
   });
 
   it('table past the end, table checksum', () => {
-    expectBothRefuse(patched((b, v) => v.setUint32(at.count, 0xffffffff, true)), 'section table',
-      `4294967295 entries of 80 bytes from offset 64 run past the end of the ${example.length}-byte file`);
-    expectBothRefuse(patched((b) => (b[entryAt(1)] = 0x7a), { seal: false }), 'section table', /checksum mismatch/);
+    expectBothRefuse(
+      patched((b, v) => v.setUint32(at.count, 0xffffffff, true)),
+      'section table',
+      `4294967295 entries of 80 bytes from offset 64 run past the end of the ${example.length}-byte file`,
+    );
+    expectBothRefuse(
+      patched((b) => (b[entryAt(1)] = 0x7a), { seal: false }),
+      'section table',
+      /checksum mismatch/,
+    );
   });
 
   it('bad names and duplicates', () => {
-    expectBothRefuse(patched((b) => setName(b, entryAt(1), 'Render')), 'section table entry 1',
-      'name has byte 0x52 at position 0 (allowed: a-z 0-9 . _ -)');
-    expectBothRefuse(patched((b) => setName(b, entryAt(1), '')), 'section table entry 1', 'name is empty');
-    expectBothRefuse(patched((b) => setName(b, entryAt(1), 'x'.repeat(32))), 'section table entry 1',
-      'name is not NUL-terminated within 32 bytes');
-    expectBothRefuse(patched((b) => (b[entryAt(1) + 30] = 0x78)), 'section table entry 1',
-      'name has byte 0x78 after its terminating NUL');
-    expectBothRefuse(patched((b) => setName(b, entryAt(2), 'render.positions')), "section 'render.positions'",
-      'name used by entries 1 and 2');
+    expectBothRefuse(
+      patched((b) => setName(b, entryAt(1), 'Render')),
+      'section table entry 1',
+      'name has byte 0x52 at position 0 (allowed: a-z 0-9 . _ -)',
+    );
+    expectBothRefuse(
+      patched((b) => setName(b, entryAt(1), '')),
+      'section table entry 1',
+      'name is empty',
+    );
+    expectBothRefuse(
+      patched((b) => setName(b, entryAt(1), 'x'.repeat(32))),
+      'section table entry 1',
+      'name is not NUL-terminated within 32 bytes',
+    );
+    expectBothRefuse(
+      patched((b) => (b[entryAt(1) + 30] = 0x78)),
+      'section table entry 1',
+      'name has byte 0x78 after its terminating NUL',
+    );
+    expectBothRefuse(
+      patched((b) => setName(b, entryAt(2), 'render.positions')),
+      "section 'render.positions'",
+      'name used by entries 1 and 2',
+    );
   });
 
   it('unknown dtype, rank 0 and 5, unused extents', () => {
     const entry = entryOf(example, 'render.weights');
-    expectBothRefuse(patched((b, v) => v.setUint16(entry + at.dtype, 9, true)), "section 'render.weights'", 'unknown dtype 9');
+    expectBothRefuse(
+      patched((b, v) => v.setUint16(entry + at.dtype, 9, true)),
+      "section 'render.weights'",
+      'unknown dtype 9',
+    );
     for (const rank of [0, 5]) {
-      expectBothRefuse(patched((b, v) => v.setUint16(entry + at.rank, rank, true)), "section 'render.weights'",
-        `rank ${rank} is outside 1..4`);
+      expectBothRefuse(
+        patched((b, v) => v.setUint16(entry + at.rank, rank, true)),
+        "section 'render.weights'",
+        `rank ${rank} is outside 1..4`,
+      );
     }
-    expectBothRefuse(patched((b, v) => v.setUint32(entry + at.shape + 12, 1, true)), "section 'render.weights'",
-      'shape[3] is 1 but the rank is 2; unused extents must be zero');
+    expectBothRefuse(
+      patched((b, v) => v.setUint32(entry + at.shape + 12, 1, true)),
+      "section 'render.weights'",
+      'shape[3] is 1 but the rank is 2; unused extents must be zero',
+    );
   });
 
   it('length against shape, and shape products that overflow', () => {
     const entry = entryOf(example, 'render.weights');
-    expectBothRefuse(patched((b, v) => v.setUint32(entry + at.shape + 4, 3, true)), "section 'render.weights'",
-      'byte length 64 does not match shape [8, 3] of f32 (96 bytes)');
-    expectBothRefuse(patched((b, v) => {
-      v.setUint32(entry + at.shape, 0xffffffff, true);
-      v.setUint32(entry + at.shape + 4, 0xffffffff, true);
-    }), "section 'render.weights'", 'shape [4294967295, 4294967295] of f32 needs more than 2^64 bytes');
-    expectBothRefuse(patched((b, v) => {
-      v.setUint16(entry + at.dtype, 1, true);
-      v.setUint16(entry + at.rank, 3, true);
-      [6700417, 42009217, 65535].forEach((e, d) => v.setUint32(entry + at.shape + 4 * d, e, true));
-      v.setBigUint64(entry + at.length, (1n << 64n) - 1n, true);
-    }), "section 'render.weights'",
-    `data at offset ${dataOffset(example, 'render.weights')}, 18446744073709551615 bytes long, runs past the end of the ${example.length}-byte file`);
+    expectBothRefuse(
+      patched((b, v) => v.setUint32(entry + at.shape + 4, 3, true)),
+      "section 'render.weights'",
+      'byte length 64 does not match shape [8, 3] of f32 (96 bytes)',
+    );
+    expectBothRefuse(
+      patched((b, v) => {
+        v.setUint32(entry + at.shape, 0xffffffff, true);
+        v.setUint32(entry + at.shape + 4, 0xffffffff, true);
+      }),
+      "section 'render.weights'",
+      'shape [4294967295, 4294967295] of f32 needs more than 2^64 bytes',
+    );
+    expectBothRefuse(
+      patched((b, v) => {
+        v.setUint16(entry + at.dtype, 1, true);
+        v.setUint16(entry + at.rank, 3, true);
+        [6700417, 42009217, 65535].forEach((e, d) => v.setUint32(entry + at.shape + 4 * d, e, true));
+        v.setBigUint64(entry + at.length, (1n << 64n) - 1n, true);
+      }),
+      "section 'render.weights'",
+      `data at offset ${dataOffset(example, 'render.weights')}, 18446744073709551615 bytes long, runs past the end of the ${example.length}-byte file`,
+    );
   });
 
   it('misaligned, inside the table, past the end, overlapping', () => {
     const entry = entryOf(example, 'render.weights');
     const offset = dataOffset(example, 'render.weights');
-    expectBothRefuse(patched((b, v) => v.setBigUint64(entry + at.offset, BigInt(offset + 4), true)),
-      "section 'render.weights'", `data offset ${offset + 4} is not a multiple of 16`);
-    expectBothRefuse(patched((b, v) => v.setBigUint64(entry + at.offset, 64n, true)),
-      "section 'render.weights'", 'data offset 64 lies inside the header or section table (which end at 864)');
-    expectBothRefuse(patched((b, v) => v.setBigUint64(entry + at.offset, 1n << 40n, true)),
+    expectBothRefuse(
+      patched((b, v) => v.setBigUint64(entry + at.offset, BigInt(offset + 4), true)),
       "section 'render.weights'",
-      `data at offset 1099511627776, 64 bytes long, runs past the end of the ${example.length}-byte file`);
+      `data offset ${offset + 4} is not a multiple of 16`,
+    );
+    expectBothRefuse(
+      patched((b, v) => v.setBigUint64(entry + at.offset, 64n, true)),
+      "section 'render.weights'",
+      'data offset 64 lies inside the header or section table (which end at 864)',
+    );
+    expectBothRefuse(
+      patched((b, v) => v.setBigUint64(entry + at.offset, 1n << 40n, true)),
+      "section 'render.weights'",
+      `data at offset 1099511627776, 64 bytes long, runs past the end of the ${example.length}-byte file`,
+    );
     const positions = dataOffset(example, 'render.positions');
-    expectBothRefuse(patched((b, v) => v.setBigUint64(entry + at.offset, BigInt(positions), true)),
+    expectBothRefuse(
+      patched((b, v) => v.setBigUint64(entry + at.offset, BigInt(positions), true)),
       "section 'render.positions'",
-      `data [${positions}, ${positions + 96}) overlaps section 'render.weights' [${positions}, ${positions + 64})`);
+      `data [${positions}, ${positions + 96}) overlaps section 'render.weights' [${positions}, ${positions + 64})`,
+    );
   });
 
   it('non-zero padding', () => {
     const gap = dataOffset(example, 'example.corner_flags') + 8; // 8 bytes, then 8 of padding
-    expectBothRefuse(patched((b) => (b[gap + 2] = 1), { seal: false }), 'padding',
-      `byte at offset ${gap + 2} is 0x01; bytes between sections must be zero`);
+    expectBothRefuse(
+      patched((b) => (b[gap + 2] = 1), { seal: false }),
+      'padding',
+      `byte at offset ${gap + 2} is 0x01; bytes between sections must be zero`,
+    );
     const trailing = reseal(new Uint8Array([...example, 0, 9]));
-    expectBothRefuse(trailing, 'padding',
-      `byte at offset ${example.length + 1} is 0x09; bytes between sections must be zero`);
+    expectBothRefuse(
+      trailing,
+      'padding',
+      `byte at offset ${example.length + 1} is 0x09; bytes between sections must be zero`,
+    );
     const zeroTail = reseal(new Uint8Array([...example, 0, 0]));
     expect(cppVerdict(zeroTail).message).toBeNull();
     expect(jsError(zeroTail, 'x')).toBeNull();
@@ -383,35 +495,69 @@ describe('both readers refuse damaged files alike', () => {
 
   it('data checksum, NaN, infinity, invalid UTF-8', () => {
     const positions = dataOffset(example, 'render.positions');
-    expectBothRefuse(patched((b) => (b[positions + 5] ^= 0x40), { seal: false }), "section 'render.positions'",
-      /checksum mismatch/);
-    expectBothRefuse(patched((b, v) => v.setUint32(positions + 8, 0x7fc00000, true)), "section 'render.positions'",
-      'element 2 is NaN');
-    expectBothRefuse(patched((b, v) => v.setUint32(positions + 8, 0xff800000, true)), "section 'render.positions'",
-      'element 2 is infinite');
+    expectBothRefuse(
+      patched((b) => (b[positions + 5] ^= 0x40), { seal: false }),
+      "section 'render.positions'",
+      /checksum mismatch/,
+    );
+    expectBothRefuse(
+      patched((b, v) => v.setUint32(positions + 8, 0x7fc00000, true)),
+      "section 'render.positions'",
+      'element 2 is NaN',
+    );
+    expectBothRefuse(
+      patched((b, v) => v.setUint32(positions + 8, 0xff800000, true)),
+      "section 'render.positions'",
+      'element 2 is infinite',
+    );
     const eigenvalues = dataOffset(example, 'example.eigenvalues');
-    expectBothRefuse(patched((b, v) => v.setFloat64(eigenvalues + 8, NaN, true)), "section 'example.eigenvalues'",
-      'element 1 is NaN');
+    expectBothRefuse(
+      patched((b, v) => v.setFloat64(eigenvalues + 8, NaN, true)),
+      "section 'example.eigenvalues'",
+      'element 1 is NaN',
+    );
     const readme = dataOffset(example, 'example.readme');
-    expectBothRefuse(patched((b) => b.set([0xed, 0xa0, 0x80], readme + 3)), "section 'example.readme'",
-      'invalid UTF-8 at byte 3');
+    expectBothRefuse(
+      patched((b) => b.set([0xed, 0xa0, 0x80], readme + 3)),
+      "section 'example.readme'",
+      'invalid UTF-8 at byte 3',
+    );
   });
 
   it('metadata: missing, not text, not JSON, not an object, required keys', () => {
-    expectBothRefuse(patched((b) => setName(b, entryOf(b, 'meta'), 'metb')), "section 'meta'", 'section is missing');
-    expectBothRefuse(patched((b, v) => v.setUint16(entryOf(b, 'meta') + at.dtype, 1, true)), "section 'meta'",
-      'must be utf8 text, not u8');
+    expectBothRefuse(
+      patched((b) => setName(b, entryOf(b, 'meta'), 'metb')),
+      "section 'meta'",
+      'section is missing',
+    );
+    expectBothRefuse(
+      patched((b, v) => v.setUint16(entryOf(b, 'meta') + at.dtype, 1, true)),
+      "section 'meta'",
+      'must be utf8 text, not u8',
+    );
     expectBothRefuse(withMetaText('{"format": smfem}'), "section 'meta'", /not valid JSON: /);
-    expectBothRefuse(withMetaText('{"format": "smfem-asset", "kind": "k", "generator": "g", "x": 1e400}'),
-      "section 'meta'", /not valid JSON: /);
-    expectBothRefuse(withMetaText('{"format": "smfem-asset", "kind": "k", "generator": "\\ud800"}'),
-      "section 'meta'", /not valid JSON: /);
+    expectBothRefuse(
+      withMetaText('{"format": "smfem-asset", "kind": "k", "generator": "g", "x": 1e400}'),
+      "section 'meta'",
+      /not valid JSON: /,
+    );
+    expectBothRefuse(
+      withMetaText('{"format": "smfem-asset", "kind": "k", "generator": "\\ud800"}'),
+      "section 'meta'",
+      /not valid JSON: /,
+    );
     expectBothRefuse(withMetaText('[1, 2]'), "section 'meta'", 'JSON must be an object, found array');
-    expectBothRefuse(withMetaText('{"format": "smfem-asset", "kind": "", "generator": "g"}'), "section 'meta'",
-      '"kind" must be a non-empty string');
+    expectBothRefuse(
+      withMetaText('{"format": "smfem-asset", "kind": "", "generator": "g"}'),
+      "section 'meta'",
+      '"kind" must be a non-empty string',
+    );
     expectBothRefuse(withMetaText('\ufeff{}'), "section 'meta'", 'starts with a UTF-8 byte-order mark');
-    expectBothRefuse(withMetaText(`{"a": ${'['.repeat(64)}${']'.repeat(64)}}`), "section 'meta'",
-      'JSON nests deeper than 64 levels');
+    expectBothRefuse(
+      withMetaText(`{"a": ${'['.repeat(64)}${']'.repeat(64)}}`),
+      "section 'meta'",
+      'JSON nests deeper than 64 levels',
+    );
   });
 });
 
@@ -419,9 +565,11 @@ describe('sweeps over the example', () => {
   it('refuses every truncation', () => {
     for (let length = 0; length < example.length; length++) {
       const error = jsError(example.subarray(0, length), 'demo.smfem');
-      expect(error?.problem).toBe(length < 64
-        ? `file is ${length} bytes, shorter than the 64-byte header`
-        : `file is ${length} bytes but the header says ${example.length} (truncated?)`);
+      expect(error?.problem).toBe(
+        length < 64
+          ? `file is ${length} bytes, shorter than the 64-byte header`
+          : `file is ${length} bytes but the header says ${example.length} (truncated?)`,
+      );
     }
   });
 

@@ -286,7 +286,7 @@ TEST(AssetRefusal, OffsetPastTheEnd) {
                      size_text(bytes) + "-byte file");
   // Starts inside the file, ends outside.
   bytes = small_asset();
-  const std::uint64_t last_aligned = bytes.size() / 16 * 16;
+  const std::size_t last_aligned = bytes.size() / 16 * 16;
   put_u64(bytes, entry + entry::kOffsetAt, last_aligned);
   reseal(bytes);
   expect_refused(bytes, "section 'a.f32'",
@@ -315,7 +315,7 @@ TEST(AssetRefusal, LengthOfTwoToThe64MinusOne) {
 
 TEST(AssetRefusal, OverlappingSections) {
   Bytes bytes = small_asset();
-  const std::uint64_t a = data_offset(bytes, "a.f32");
+  const std::size_t a = data_offset(bytes, "a.f32");
   put_u64(bytes, entry_of(bytes, "b.u32") + entry::kOffsetAt, a);
   reseal(bytes);
   const std::string at = std::to_string(a);
@@ -326,7 +326,7 @@ TEST(AssetRefusal, OverlappingSections) {
 
 TEST(AssetRefusal, NonZeroPadding) {
   Bytes bytes = small_asset();
-  const std::uint64_t gap = data_offset(bytes, "a.f32") + 24;  // a.f32 is 24 bytes, then 8 free
+  const std::size_t gap = data_offset(bytes, "a.f32") + 24;  // a.f32 is 24 bytes, then 8 free
   ASSERT_EQ(data_offset(bytes, "b.u32"), gap + 8);
   bytes[gap + 3] = 1;
   expect_refused(bytes, "padding",
@@ -355,7 +355,7 @@ TEST(AssetRefusal, ZeroPaddingAfterTheLastSectionIsAllowed) {
 
 TEST(AssetRefusal, SectionChecksumWrong) {
   Bytes bytes = small_asset();
-  const std::uint64_t a = data_offset(bytes, "a.f32");
+  const std::size_t a = data_offset(bytes, "a.f32");
   const std::uint32_t stored =
       detail::load_u32(&bytes[entry_of(bytes, "a.f32") + entry::kDataCrcAt]);
   bytes[a + 5] ^= 0x10;
@@ -406,7 +406,7 @@ TEST(AssetRefusal, InvalidUtf8Text) {
   for (const auto& [text, problem] : cases) {
     Bytes bytes = small_asset();
     const std::size_t entry = entry_of(bytes, "c.text");
-    const std::uint64_t at = data_offset(bytes, "c.text");
+    const std::size_t at = data_offset(bytes, "c.text");
     bytes.resize(at);
     bytes.insert(bytes.end(), text.begin(), text.end());
     put_u32(bytes, entry + entry::kShapeAt, std::uint32_t(text.size()));
@@ -428,7 +428,7 @@ Bytes with_meta_text(const std::string& text) {
   writer.add("a.f32", std::vector<float>{1, 2}, {2});
   Bytes bytes = writer.to_bytes();
   const std::size_t entry = entry_of(bytes, "meta");
-  const std::uint64_t length = detail::load_u64(&bytes[entry + entry::kLengthAt]);
+  const auto length = static_cast<std::size_t>(detail::load_u64(&bytes[entry + entry::kLengthAt]));
   EXPECT_LE(text.size(), length);
   std::string padded = text;
   padded.resize(length, ' ');

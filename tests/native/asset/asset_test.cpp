@@ -23,9 +23,9 @@ std::vector<T> iota_values(std::size_t count, double start) {
 // Shapes of rank 1..4, including empty ones.
 const std::vector<Shape> kShapes = {{5}, {0}, {2, 3}, {0, 3}, {2, 1, 3}, {2, 2, 1, 3}};
 
-std::uint64_t product(const Shape& shape) {
-  std::uint64_t n = 1;
-  for (const auto extent : shape) n *= extent;
+std::size_t product(const Shape& shape) {
+  std::size_t n = 1;
+  for (const auto extent : shape) n *= static_cast<std::size_t>(extent);
   return n;
 }
 

@@ -48,8 +48,10 @@ inline std::size_t entry_index(const Bytes& bytes, std::string_view name) {
   return 0;
 }
 
-inline std::uint64_t data_offset(const Bytes& bytes, std::string_view name) {
-  return detail::load_u64(bytes.data() + entry_at(entry_index(bytes, name)) + entry::kOffsetAt);
+// Where the data of entry `name` starts (which must lie in the file, so it fits a size_t).
+inline std::size_t data_offset(const Bytes& bytes, std::string_view name) {
+  const std::uint8_t* raw = bytes.data() + entry_at(entry_index(bytes, name));
+  return static_cast<std::size_t>(detail::load_u64(raw + entry::kOffsetAt));
 }
 
 inline void put_u16(Bytes& bytes, std::size_t at, std::uint16_t v) {
@@ -65,22 +67,25 @@ inline void put_u64(Bytes& bytes, std::size_t at, std::uint64_t v) {
 // Recomputes the data checksums (of entries whose data lies in the file), the table checksum
 // (if the table fits), the file size and the header checksum: after a patch, only the
 // patched rule is broken.
-inline void reseal(Bytes& bytes, bool fix_file_size = true) {
+inline void reseal(Bytes& bytes) {
   const std::size_t count = section_count(bytes);
-  const std::size_t table_end = entry_at(count);
-  if (table_end <= bytes.size()) {
+  // Compared by division: count * 80 may not fit a 32-bit size_t (wasm32).
+  if (count <= (bytes.size() - header::kSize) / entry::kSize) {
+    const std::size_t table_end = entry_at(count);
     for (std::size_t i = 0; i < count; ++i) {
       std::uint8_t* raw = &bytes[entry_at(i)];
       const std::uint64_t offset = detail::load_u64(raw + entry::kOffsetAt);
       const std::uint64_t length = detail::load_u64(raw + entry::kLengthAt);
       if (offset <= bytes.size() && length <= bytes.size() - offset) {
-        detail::store_u32(raw + entry::kDataCrcAt, crc32({bytes.data() + offset, length}));
+        const std::span<const std::uint8_t> data(bytes.data() + offset,
+                                                 static_cast<std::size_t>(length));
+        detail::store_u32(raw + entry::kDataCrcAt, crc32(data));
       }
     }
     put_u32(bytes, header::kTableCrcAt,
             crc32({bytes.data() + header::kSize, table_end - header::kSize}));
   }
-  if (fix_file_size) put_u64(bytes, header::kFileSizeAt, bytes.size());
+  put_u64(bytes, header::kFileSizeAt, bytes.size());
   put_u32(bytes, header::kHeaderCrcAt, crc32({bytes.data(), header::kHeaderCrcAt}));
 }
 

@@ -17,8 +17,9 @@ TEST(MaterialArap, KnownValues) {
   EXPECT_NEAR(energies::arap::psi<double>(F, p), 3.0, 1e-14);
   EXPECT_NEAR(energies::arap::psi<double>(polar::symmetric_stretch<double>(F), p), 3.0, 1e-14);
   // Inverted through the plane: sigma = (1, 1, -1), mu (-1 - 1)^2.
-  EXPECT_NEAR(energies::arap::psi<double>(Eigen::Matrix3d(Eigen::Vector3d(1.0, 1.0, -1.0).asDiagonal()), p),
-              12.0, 1e-14);
+  EXPECT_NEAR(
+      energies::arap::psi<double>(Eigen::Matrix3d(Eigen::Vector3d(1.0, 1.0, -1.0).asDiagonal()), p),
+      12.0, 1e-14);
   // The stretch Hessian is 2 mu D everywhere; its projection changes nothing.
   const Vector6d s = (Vector6d() << 0.3, -2.0, 1.0, 0.5, -0.7, 4.0).finished();
   const Matrix6d H = 6.0 * polar::stretch_metric<double>().asDiagonal().toDenseMatrix();

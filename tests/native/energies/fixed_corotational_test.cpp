@@ -19,10 +19,12 @@ TEST(MaterialFixedCorotational, KnownValues) {
   const Eigen::Matrix3d mirror = Q * Eigen::Vector3d(1.0, 1.0, -1.0).asDiagonal();
   EXPECT_NEAR(energies::fixed_corotational::psi<double>(mirror, p), 22.0, 1e-13);
   // Collapsed to a point: mu 3 + lambda / 2.
-  EXPECT_NEAR(energies::fixed_corotational::psi<double>(Eigen::Matrix3d(Eigen::Matrix3d::Zero()), p), 11.5, 1e-13);
+  EXPECT_NEAR(
+      energies::fixed_corotational::psi<double>(Eigen::Matrix3d(Eigen::Matrix3d::Zero()), p), 11.5,
+      1e-13);
   // Uniform compression to half: the stress is mu 2 (1/2 - 1) I + lambda (1/8 - 1) (1/4) I.
-  const Eigen::Matrix3d P =
-      energies::fixed_corotational::dpsi_dF<double>(Eigen::Matrix3d(0.5 * Eigen::Matrix3d::Identity()), p);
+  const Eigen::Matrix3d P = energies::fixed_corotational::dpsi_dF<double>(
+      Eigen::Matrix3d(0.5 * Eigen::Matrix3d::Identity()), p);
   EXPECT_LT((P - (-3.0 - 5.0 * 7.0 / 32.0) * Eigen::Matrix3d::Identity()).norm(), 1e-13);
 }
 

@@ -51,7 +51,8 @@ inline std::vector<Deformation> smooth_deformations() {
   for (const double scale : {1e-3, 1.0, 1e3}) {
     const std::string at = " x" + std::to_string(scale);
     for (int i = 0; i < 3; ++i) {
-      cases.push_back({"near identity" + at, scale * (Eigen::Matrix3d::Identity() + random_matrix(0.1))});
+      cases.push_back(
+          {"near identity" + at, scale * (Eigen::Matrix3d::Identity() + random_matrix(0.1))});
     }
     for (int i = 0; i < 3; ++i) {
       Eigen::Vector3d sigma(uniform(rng), uniform(rng), uniform(rng));
@@ -65,10 +66,11 @@ inline std::vector<Deformation> smooth_deformations() {
       ++found;
     }
     cases.push_back({"near singular" + at, scale * with_singular_values(rng, {1.3, 0.7, 1e-4})});
-    cases.push_back({"near singular, det < 0" + at,
-                     scale * with_singular_values(rng, {2.0, 0.5, -1e-4})});
+    cases.push_back(
+        {"near singular, det < 0" + at, scale * with_singular_values(rng, {2.0, 0.5, -1e-4})});
     cases.push_back({"inverted" + at, scale * with_singular_values(rng, {1.5, 0.9, -0.4})});
-    cases.push_back({"inverted, strongly" + at, scale * with_singular_values(rng, {1.1, 1.0, -0.8})});
+    cases.push_back(
+        {"inverted, strongly" + at, scale * with_singular_values(rng, {1.1, 1.0, -0.8})});
     for (int found = 0; found < 2;) {
       const Eigen::Matrix3d F = random_matrix(1.0);
       if (F.determinant() >= 0 || !smooth_enough(F)) continue;

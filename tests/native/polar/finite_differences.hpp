@@ -7,8 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include <Eigen/Core>
 #include <gtest/gtest.h>
+#include <Eigen/Core>
 
 namespace smfem::test {
 

@@ -121,13 +121,13 @@ TEST(PolarDerivatives, FloatAgreesWithDouble) {
     SCOPED_TRACE(name);
     const Vector6d m = random_multiplier(rng);
     const Eigen::Matrix3f Ff = F.cast<float>();
-    EXPECT_LT(relative_error(polar::dstretch_dF<float>(Ff).cast<double>(),
-                             polar::dstretch_dF<double>(F)),
-              1e-5);
-    EXPECT_LT(relative_error(polar::d2stretch_dF2_contract<float>(Ff, m.cast<float>())
-                                 .cast<double>(),
-                             polar::d2stretch_dF2_contract<double>(F, m)),
-              1e-5);
+    EXPECT_LT(
+        relative_error(polar::dstretch_dF<float>(Ff).cast<double>(), polar::dstretch_dF<double>(F)),
+        1e-5);
+    EXPECT_LT(
+        relative_error(polar::d2stretch_dF2_contract<float>(Ff, m.cast<float>()).cast<double>(),
+                       polar::d2stretch_dF2_contract<double>(F, m)),
+        1e-5);
   }
 }
 

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "polar/deformation_samples.hpp"
 #include "smfem/polar/stretch_vector.hpp"
@@ -35,7 +35,8 @@ TEST(PolarDecomposition, InvertedElementHasOneNegativeStretch) {
   std::mt19937 rng(3);
   const Eigen::Matrix3d F = with_singular_values(rng, {1.5, 0.9, -0.4});
   const Eigen::Matrix3d S = polar::stretch_to_matrix<double>(polar::symmetric_stretch<double>(F));
-  const Eigen::Vector3d eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(S).eigenvalues();
+  const Eigen::Vector3d eigenvalues =
+      Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(S).eigenvalues();
   EXPECT_NEAR(eigenvalues(0), -0.4, 1e-14);
   EXPECT_NEAR(eigenvalues(1), 0.9, 1e-14);
   EXPECT_NEAR(eigenvalues(2), 1.5, 1e-14);
@@ -84,13 +85,13 @@ TEST(PolarDecomposition, FloatAgreesWithDouble) {
   for (const auto& [name, F] : smooth_deformations()) {
     SCOPED_TRACE(name);
     const Eigen::Matrix3f Ff = F.cast<float>();
-    EXPECT_LT((polar::polar_rotation<float>(Ff).cast<double>() - polar::polar_rotation<double>(F))
-                  .norm(),
-              1e-5);
-    EXPECT_LT((polar::symmetric_stretch<float>(Ff).cast<double>() -
-               polar::symmetric_stretch<double>(F))
-                  .norm(),
-              1e-5 * F.norm());
+    EXPECT_LT(
+        (polar::polar_rotation<float>(Ff).cast<double>() - polar::polar_rotation<double>(F)).norm(),
+        1e-5);
+    EXPECT_LT(
+        (polar::symmetric_stretch<float>(Ff).cast<double>() - polar::symmetric_stretch<double>(F))
+            .norm(),
+        1e-5 * F.norm());
   }
 }
 

@@ -35,12 +35,12 @@ TEST(PolarSignedSvd, ReconstructsFWithRotationsAndSignedSingularValues) {
 }
 
 TEST(PolarSignedSvd, PairSumsAreExactAwayFromZeroAndPositiveNearIt) {
-  const polar::SignedSvd<double> smooth{Eigen::Matrix3d::Identity(), {3.0, 2.0, -0.5},
-                                        Eigen::Matrix3d::Identity()};
+  const polar::SignedSvd<double> smooth{
+      Eigen::Matrix3d::Identity(), {3.0, 2.0, -0.5}, Eigen::Matrix3d::Identity()};
   EXPECT_EQ(polar::clamped_pair_sums(smooth), Eigen::Vector3d(1.5, 2.5, 5.0));
 
-  const polar::SignedSvd<double> cancelling{Eigen::Matrix3d::Identity(), {3.0, 2.0, -2.0},
-                                            Eigen::Matrix3d::Identity()};
+  const polar::SignedSvd<double> cancelling{
+      Eigen::Matrix3d::Identity(), {3.0, 2.0, -2.0}, Eigen::Matrix3d::Identity()};
   const Eigen::Vector3d kappa = polar::clamped_pair_sums(cancelling);
   EXPECT_NEAR(kappa(0), std::sqrt(std::numeric_limits<double>::epsilon()) * 3.0, 1e-20);
   EXPECT_EQ(kappa.tail<2>(), Eigen::Vector2d(1.0, 5.0));
@@ -54,7 +54,8 @@ TEST(PolarSignedSvd, FloatAgreesWithDouble) {
   for (const auto& [name, F] : smooth_deformations()) {
     SCOPED_TRACE(name);
     const auto svd = polar::signed_svd<float>(F.cast<float>());
-    const Eigen::Matrix3d back = (svd.U * svd.sigma.asDiagonal() * svd.V.transpose()).cast<double>();
+    const Eigen::Matrix3d back =
+        (svd.U * svd.sigma.asDiagonal() * svd.V.transpose()).cast<double>();
     EXPECT_LT((back - F).norm(), 1e-5 * F.norm());
     EXPECT_LT((svd.sigma.cast<double>() - polar::signed_svd<double>(F).sigma).norm(),
               1e-5 * F.norm());

@@ -21,7 +21,7 @@ GmshVersion read_mesh_format(TextCursor& cursor) {
   const std::string_view first = cursor.token("$MeshFormat");
   if (first == "$NOD") cursor.fail("Gmsh 1.0 files are not supported; save as version 2.2 or 4.1");
   if (first != "$MeshFormat") {
-    cursor.fail("not a Gmsh file: expected $MeshFormat, found " + detail::quoted(first));
+    cursor.fail("not a Gmsh file: expected $MeshFormat, found " + detail::quote_token(first));
   }
   cursor.set_section("$MeshFormat");
   const std::string_view version_token = cursor.token("the format version");
@@ -32,7 +32,7 @@ GmshVersion read_mesh_format(TextCursor& cursor) {
   } else if (std::abs(version - 4.1) < 1e-9) {
     version_read = GmshVersion::v4;
   } else {
-    cursor.fail("unsupported format version " + detail::quoted(version_token) +
+    cursor.fail("unsupported format version " + detail::quote_token(version_token) +
                 " (supported: 2.2 and 4.1)");
   }
   const long long file_type = cursor.integer("the file type");
@@ -76,7 +76,7 @@ TetMesh parse_gmsh_mesh(std::string_view content_text, const std::string& displa
   while (cursor.skip_blank()) {
     const std::string_view token = cursor.token("a section");
     if (token.front() != '$') {
-      cursor.fail("expected a section such as $Nodes, found " + detail::quoted(token));
+      cursor.fail("expected a section such as $Nodes, found " + detail::quote_token(token));
     }
     const std::string_view name = token.substr(1);
     cursor.set_section(std::string(token));

@@ -106,11 +106,11 @@ class MeditParser {
         skip_section(keyword, *shape);
       } else if (starts_like_number(keyword)) {
         cursor_.set_section("");
-        cursor_.fail("expected a keyword, found the number " + detail::quoted(keyword) +
+        cursor_.fail("expected a keyword, found the number " + detail::quote_token(keyword) +
                      " (does the previous section's count match its entries?)");
       } else {
         cursor_.set_section("");
-        cursor_.fail("unknown keyword " + detail::quoted(keyword) +
+        cursor_.fail("unknown keyword " + detail::quote_token(keyword) +
                      " (the size of its entries is not known, so it cannot be skipped)");
       }
       cursor_.set_section("");
@@ -150,7 +150,7 @@ class MeditParser {
     const std::string_view token = cursor_.token("an entry");
     if (!starts_like_number(token) && is_keyword(token)) {
       cursor_.fail("the count says " + std::to_string(count) + " entries but " +
-                   detail::quoted(token) + " follows after " + std::to_string(index));
+                   detail::quote_token(token) + " follows after " + std::to_string(index));
     }
     return token;
   }

@@ -23,10 +23,10 @@ void read_keyword(TextCursor& cursor) {
     if (keyword.substr(0, prefix.size()) == prefix) keyword.remove_prefix(prefix.size());
   }
   if (keyword == "4OFF" || keyword == "nOFF") {
-    cursor.fail(detail::quoted(written) + ": only 3D vertices are supported");
+    cursor.fail(detail::quote_token(written) + ": only 3D vertices are supported");
   }
   if (keyword != "OFF") {
-    cursor.fail("not an OFF file: expected 'OFF', found " + detail::quoted(written));
+    cursor.fail("not an OFF file: expected 'OFF', found " + detail::quote_token(written));
   }
 }
 

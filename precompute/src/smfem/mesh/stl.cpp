@@ -74,7 +74,7 @@ std::size_t read_binary(std::string_view content, const std::string& name, std::
 void expect_keyword(detail::TextCursor& cursor, std::string_view keyword) {
   const std::string_view token = cursor.token("'" + std::string(keyword) + "'");
   if (!equals_ignoring_case(token, keyword)) {
-    cursor.fail("expected '" + std::string(keyword) + "', found " + detail::quoted(token));
+    cursor.fail("expected '" + std::string(keyword) + "', found " + detail::quote_token(token));
   }
 }
 
@@ -97,7 +97,7 @@ std::size_t read_ascii(detail::TextCursor& cursor, detail::ParsedTriangles& pars
       continue;
     }
     if (!equals_ignoring_case(token, "facet")) {
-      cursor.fail("expected 'facet' or 'endsolid', found " + detail::quoted(token));
+      cursor.fail("expected 'facet' or 'endsolid', found " + detail::quote_token(token));
     }
     const std::size_t line = cursor.line();
     expect_keyword(cursor, "normal");

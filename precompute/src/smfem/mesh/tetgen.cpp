@@ -80,7 +80,7 @@ int read_points(TextCursor& cursor, std::vector<double>& coordinates) {
 int region_from_attribute(const TextCursor& cursor, std::string_view token) {
   const double value = cursor.to_finite(token, "the region attribute");
   if (value != std::floor(value) || std::abs(value) > std::numeric_limits<int>::max()) {
-    cursor.fail("region attribute " + detail::quoted(token) + " is not an integer");
+    cursor.fail("region attribute " + detail::quote_token(token) + " is not an integer");
   }
   return static_cast<int>(value);
 }

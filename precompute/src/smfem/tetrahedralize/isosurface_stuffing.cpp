@@ -27,7 +27,7 @@ struct Crossing {
   int outside;
   bool is_long;
   double lo = 0.0, hi = 1.0;  // parameters from the inside end; sdf(lo) < 0 < sdf(hi)
-  double f_lo, f_hi;
+  double f_lo = 0.0, f_hi = 0.0;
   double t = 0.5;             // the root's parameter when done
   int last_side = 0;          // which end the previous step replaced (Illinois)
 };

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+
 namespace smfem::tetrahedralize {
 namespace {
 

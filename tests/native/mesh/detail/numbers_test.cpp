@@ -51,9 +51,9 @@ TEST(Numbers, RealsReadBackExactly) {
 }
 
 TEST(Numbers, QuotedTokensAreShortAndPrintable) {
-  EXPECT_EQ(quoted("abc"), "'abc'");
-  EXPECT_EQ(quoted(std::string_view("a\0\x7f\xff", 4)), "'a\\x00\\x7f\\xff'");
-  EXPECT_EQ(quoted(std::string(50, 'x')), "'" + std::string(40, 'x') + "...'");
+  EXPECT_EQ(quote_token("abc"), "'abc'");
+  EXPECT_EQ(quote_token(std::string_view("a\0\x7f\xff", 4)), "'a\\x00\\x7f\\xff'");
+  EXPECT_EQ(quote_token(std::string(50, 'x')), "'" + std::string(40, 'x') + "...'");
 }
 
 }  // namespace

@@ -94,7 +94,9 @@ const SectionInfo& Asset::expect(std::string_view name, DType dtype,
 
 std::span<const std::uint8_t> Asset::bytes(std::string_view name) const {
   const SectionInfo& info = section(name);
-  return std::span<const std::uint8_t>(bytes_).subspan(info.offset, info.length);
+  // Validated to lie within bytes_, so both fit in a size_t.
+  return std::span<const std::uint8_t>(bytes_).subspan(static_cast<std::size_t>(info.offset),
+                                                       static_cast<std::size_t>(info.length));
 }
 
 std::span<const std::uint8_t> Asset::typed_bytes(std::string_view name, DType dtype) const {

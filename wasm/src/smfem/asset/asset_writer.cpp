@@ -19,7 +19,7 @@ AssetError writer_error(std::string_view section, std::string problem) {
   return AssetError::in_section(kSource, std::string(section), std::move(problem));
 }
 
-std::uint64_t align_up(std::uint64_t offset) {
+std::size_t align_up(std::size_t offset) {
   return (offset + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
 }
 
@@ -112,9 +112,10 @@ std::vector<std::uint8_t> AssetWriter::to_bytes() const {
   order.push_back(&meta);
   for (const Section& section : sections_) order.push_back(&section);
 
-  const std::uint64_t table_end = header::kSize + order.size() * entry::kSize;
-  std::vector<std::uint64_t> offsets;
-  std::uint64_t file_size = table_end;
+  // In memory, so everything is a size_t (also on wasm32).
+  const std::size_t table_end = header::kSize + order.size() * entry::kSize;
+  std::vector<std::size_t> offsets;
+  std::size_t file_size = table_end;
   for (const Section* section : order) {
     offsets.push_back(align_up(file_size));
     file_size = offsets.back() + section->data.size();

@@ -29,11 +29,13 @@ void check_triangles(const RenderSurface& surface, const std::string& source) {
 RenderSurface read_render_surface(const Asset& asset) {
   RenderSurface surface;
   const SectionInfo& positions = asset.expect(kRenderPositions, DType::f32, {kAnyExtent, 3});
-  surface.vertex_count = positions.shape[0];
+  surface.vertex_count = static_cast<std::size_t>(positions.shape[0]);
   const auto nv = static_cast<std::int64_t>(surface.vertex_count);
-  surface.triangle_count = asset.expect(kRenderTriangles, DType::u32, {kAnyExtent, 3}).shape[0];
+  surface.triangle_count = static_cast<std::size_t>(
+      asset.expect(kRenderTriangles, DType::u32, {kAnyExtent, 3}).shape[0]);
   if (asset.has(kRenderWeights)) {
-    surface.mode_count = asset.expect(kRenderWeights, DType::f32, {nv, kAnyExtent}).shape[1];
+    surface.mode_count = static_cast<std::size_t>(
+        asset.expect(kRenderWeights, DType::f32, {nv, kAnyExtent}).shape[1]);
     surface.weights = asset.array<float>(kRenderWeights);
   }
   if (asset.has(kRenderNormals)) {

@@ -28,8 +28,7 @@ template <typename Scalar>
 Matrix6<Scalar> d2psi_ds2(const Vector6<Scalar>& s, const LameParameters<Scalar>& params);
 // Equal to d2psi_ds2 (already positive definite); for a uniform material interface.
 template <typename Scalar>
-Matrix6<Scalar> d2psi_ds2_projected(const Vector6<Scalar>& s,
-                                    const LameParameters<Scalar>& params);
+Matrix6<Scalar> d2psi_ds2_projected(const Vector6<Scalar>& s, const LameParameters<Scalar>& params);
 
 template <typename Scalar>
 Scalar psi(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
@@ -41,7 +40,6 @@ template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
 // Eigenvalues: scaling and flip 2 mu; twist 2 mu (1 - 2 / (sigma_i + sigma_j)), clamped at 0.
 template <typename Scalar>
-Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F,
-                                    const LameParameters<Scalar>& params);
+Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
 
 }  // namespace smfem::energies::arap

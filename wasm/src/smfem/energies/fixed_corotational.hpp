@@ -25,8 +25,7 @@ Vector6<Scalar> dpsi_ds(const Vector6<Scalar>& s, const LameParameters<Scalar>& 
 template <typename Scalar>
 Matrix6<Scalar> d2psi_ds2(const Vector6<Scalar>& s, const LameParameters<Scalar>& params);
 template <typename Scalar>
-Matrix6<Scalar> d2psi_ds2_projected(const Vector6<Scalar>& s,
-                                    const LameParameters<Scalar>& params);
+Matrix6<Scalar> d2psi_ds2_projected(const Vector6<Scalar>& s, const LameParameters<Scalar>& params);
 
 template <typename Scalar>
 Scalar psi(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
@@ -40,7 +39,6 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 // lambda (J - 1) sigma_k, flip 2 mu - lambda (J - 1) sigma_k, and the scaling eigenvalues of
 // 2 mu I + lambda (dJ dJ^T + (J - 1) d^2J) in sigma.
 template <typename Scalar>
-Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F,
-                                    const LameParameters<Scalar>& params);
+Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
 
 }  // namespace smfem::energies::fixed_corotational

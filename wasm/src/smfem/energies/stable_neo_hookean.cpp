@@ -28,8 +28,7 @@ template <typename Scalar>
 Matrix3<Scalar> scaling_hessian(const Vector3<Scalar>& sigma,
                                 const LameParameters<Scalar>& params) {
   const Vector3<Scalar> dJ = detail::ddet_dsigma(sigma);
-  return params.mu * Matrix3<Scalar>::Identity() +
-         shifted_lambda(params) * dJ * dJ.transpose() +
+  return params.mu * Matrix3<Scalar>::Identity() + shifted_lambda(params) * (dJ * dJ.transpose()) +
          dpsi_dJ(sigma.prod(), params) * detail::d2det_dsigma2(sigma);
 }
 
@@ -64,7 +63,7 @@ Vector6<Scalar> dpsi_ds(const Vector6<Scalar>& s, const LameParameters<Scalar>& 
 template <typename Scalar>
 Matrix6<Scalar> d2psi_ds2(const Vector6<Scalar>& s, const LameParameters<Scalar>& params) {
   const Vector6<Scalar> dJ = detail::ddet_ds(s);
-  Matrix6<Scalar> H = shifted_lambda(params) * dJ * dJ.transpose() +
+  Matrix6<Scalar> H = shifted_lambda(params) * (dJ * dJ.transpose()) +
                       dpsi_dJ(detail::det_s(s), params) * detail::d2det_ds2(s);
   H.diagonal() += params.mu * polar::stretch_metric<Scalar>();
   return H;
@@ -95,7 +94,7 @@ template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params) {
   const Matrix3<Scalar> cofactor = detail::ddet_dF(F);
   const Eigen::Map<const Vector9<Scalar>> dJ(cofactor.data());
-  Matrix9<Scalar> H = shifted_lambda(params) * dJ * dJ.transpose() +
+  Matrix9<Scalar> H = shifted_lambda(params) * (dJ * dJ.transpose()) +
                       dpsi_dJ(F.determinant(), params) * detail::d2det_dF2(F);
   H.diagonal().array() += params.mu;
   return H;

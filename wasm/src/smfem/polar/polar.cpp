@@ -25,10 +25,10 @@ Vector6<Scalar> symmetric_stretch(const Matrix3<Scalar>& F) {
   return symmetric_stretch(signed_svd(F));
 }
 
-#define SMFEM_INSTANTIATE(Scalar)                                                    \
-  template Matrix3<Scalar> polar_rotation<Scalar>(const Matrix3<Scalar>&);           \
-  template Matrix3<Scalar> polar_rotation<Scalar>(const SignedSvd<Scalar>&);         \
-  template Vector6<Scalar> symmetric_stretch<Scalar>(const Matrix3<Scalar>&);        \
+#define SMFEM_INSTANTIATE(Scalar)                                             \
+  template Matrix3<Scalar> polar_rotation<Scalar>(const Matrix3<Scalar>&);    \
+  template Matrix3<Scalar> polar_rotation<Scalar>(const SignedSvd<Scalar>&);  \
+  template Vector6<Scalar> symmetric_stretch<Scalar>(const Matrix3<Scalar>&); \
   template Vector6<Scalar> symmetric_stretch<Scalar>(const SignedSvd<Scalar>&);
 SMFEM_INSTANTIATE(float)
 SMFEM_INSTANTIATE(double)

@@ -101,8 +101,7 @@ Matrix9<Scalar> d2stretch_dF2_contract(const SignedSvd<Scalar>& svd, const Vecto
   using Vec3 = Vector3<Scalar>;
   const Mat3 R = svd.U * svd.V.transpose();
   const Mat3 S = svd.V * svd.sigma.asDiagonal() * svd.V.transpose();
-  const Mat3 K_inv =
-      svd.V * clamped_pair_sums(svd).cwiseInverse().asDiagonal() * svd.V.transpose();
+  const Mat3 K_inv = svd.V * clamped_pair_sums(svd).cwiseInverse().asDiagonal() * svd.V.transpose();
   const Mat3 G = stretch_to_matrix<Scalar>(m.cwiseQuotient(stretch_metric<Scalar>()));
   const Vec3 q = K_inv * axial<Scalar>(S * G);
   const Mat3 G_plus_q = G + cross_matrix(q);
@@ -129,14 +128,14 @@ Matrix9<Scalar> d2stretch_dF2_contract(const Matrix3<Scalar>& F, const Vector6<S
   return d2stretch_dF2_contract(signed_svd(F), m);
 }
 
-#define SMFEM_INSTANTIATE(Scalar)                                                              \
-  template Matrix9<Scalar> drotation_dF<Scalar>(const Matrix3<Scalar>&);                       \
-  template Matrix9<Scalar> drotation_dF<Scalar>(const SignedSvd<Scalar>&);                     \
-  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const Matrix3<Scalar>&);                      \
-  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const SignedSvd<Scalar>&);                    \
-  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const Matrix3<Scalar>&,              \
-                                                          const Vector6<Scalar>&);             \
-  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const SignedSvd<Scalar>&,            \
+#define SMFEM_INSTANTIATE(Scalar)                                                   \
+  template Matrix9<Scalar> drotation_dF<Scalar>(const Matrix3<Scalar>&);            \
+  template Matrix9<Scalar> drotation_dF<Scalar>(const SignedSvd<Scalar>&);          \
+  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const Matrix3<Scalar>&);           \
+  template Matrix6x9<Scalar> dstretch_dF<Scalar>(const SignedSvd<Scalar>&);         \
+  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const Matrix3<Scalar>&,   \
+                                                          const Vector6<Scalar>&);  \
+  template Matrix9<Scalar> d2stretch_dF2_contract<Scalar>(const SignedSvd<Scalar>&, \
                                                           const Vector6<Scalar>&);
 SMFEM_INSTANTIATE(float)
 SMFEM_INSTANTIATE(double)

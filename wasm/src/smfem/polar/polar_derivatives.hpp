@@ -7,7 +7,8 @@
 // Kacic-Alesic 2010)
 //
 //   dR = U Omega V^T,  Omega_ij = (dF^_ij - dF^_ji) / (sigma_i + sigma_j)        (skew),
-//   dS = V M V^T,      M_ii = dF^_ii,  M_ij = (sigma_i dF^_ij + sigma_j dF^_ji) / (sigma_i + sigma_j).
+//   dS = V M V^T,      M_ii = dF^_ii,  M_ij = (sigma_i dF^_ij + sigma_j dF^_ji) / (sigma_i +
+//   sigma_j).
 //
 // Only the pairwise sums sigma_i + sigma_j appear (never differences), so repeated singular
 // values (F = I, uniform scaling) are harmless. The sums vanish only where R itself is not

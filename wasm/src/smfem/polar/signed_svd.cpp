@@ -28,8 +28,7 @@ SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
 template <typename Scalar>
 Vector3<Scalar> clamped_pair_sums(const SignedSvd<Scalar>& svd) {
   using limits = std::numeric_limits<Scalar>;
-  const Scalar floor =
-      std::sqrt(limits::epsilon()) * svd.sigma(0) + std::sqrt(limits::min());
+  const Scalar floor = std::sqrt(limits::epsilon()) * svd.sigma(0) + std::sqrt(limits::min());
   const Vector3<Scalar>& sigma = svd.sigma;
   // Summed pairwise, not as tr - sigma_k, to keep full relative accuracy when they cancel.
   return Vector3<Scalar>(std::max(sigma(1) + sigma(2), floor), std::max(sigma(0) + sigma(2), floor),

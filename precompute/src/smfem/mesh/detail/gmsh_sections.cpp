@@ -12,7 +12,7 @@ std::string_view gmsh_entry_start(TextCursor& cursor, std::size_t index, std::si
                              " declared " + std::string(entries);
   if (!cursor.skip_blank()) cursor.fail_at_end("file ended after " + counts);
   const std::string_view token = cursor.token("an entry");
-  if (token.front() == '$') cursor.fail(quoted(token) + " comes after " + counts);
+  if (token.front() == '$') cursor.fail(quote_token(token) + " comes after " + counts);
   return token;
 }
 
@@ -20,15 +20,15 @@ void expect_gmsh_section_end(TextCursor& cursor, std::string_view end_marker) {
   const std::string_view token = cursor.token(end_marker);
   if (token == end_marker) return;
   if (token.front() == '$') {
-    cursor.fail("expected " + std::string(end_marker) + ", found " + quoted(token));
+    cursor.fail("expected " + std::string(end_marker) + ", found " + quote_token(token));
   }
-  cursor.fail("expected " + std::string(end_marker) + ", found " + quoted(token) +
+  cursor.fail("expected " + std::string(end_marker) + ", found " + quote_token(token) +
               " (more entries than the declared count?)");
 }
 
 long long gmsh_node_tag(const TextCursor& cursor, std::string_view token) {
   const long long tag = cursor.to_integer(token, "a node tag");
-  if (tag <= 0) cursor.fail("node tag " + quoted(token) + " is not positive");
+  if (tag <= 0) cursor.fail("node tag " + quote_token(token) + " is not positive");
   return tag;
 }
 
@@ -55,7 +55,7 @@ void read_gmsh_tet(TextCursor& cursor, std::size_t line, int region, GmshContent
     content.parsed.corners.push_back(row);
   }
   if (!cursor.at_line_end()) {
-    cursor.fail("unexpected " + quoted(cursor.token_on_line("")) +
+    cursor.fail("unexpected " + quote_token(cursor.token_on_line("")) +
                 " after the four nodes of a tetrahedron");
   }
   content.parsed.regions.push_back(region);

@@ -37,7 +37,7 @@ std::string format_real(double value) {
   return std::string(buffer, result.ptr);
 }
 
-std::string quoted(std::string_view token) {
+std::string quote_token(std::string_view token) {
   constexpr std::size_t max_shown = 40;
   std::string text = "'";
   for (std::size_t i = 0; i < token.size() && i < max_shown; ++i) {

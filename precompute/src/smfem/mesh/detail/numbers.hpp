@@ -18,6 +18,6 @@ std::string format_real(double value);
 
 // A token as it should appear in a message: quoted, at most 40 characters, bytes that are not
 // printable ASCII shown as \xNN (fuzzed and binary files put anything there).
-std::string quoted(std::string_view token);
+std::string quote_token(std::string_view token);
 
 }  // namespace smfem::mesh::detail

@@ -29,7 +29,7 @@ std::optional<PlyType> type_named(std::string_view name) {
 
 PlyType to_type(const TextCursor& cursor, std::string_view name) {
   const std::optional<PlyType> type = type_named(name);
-  if (!type) cursor.fail("unknown property type " + quoted(name));
+  if (!type) cursor.fail("unknown property type " + quote_token(name));
   return *type;
 }
 
@@ -43,10 +43,10 @@ PlyFormat read_format(TextCursor& cursor) {
   } else if (name == "binary_big_endian") {
     format = PlyFormat::binary_big_endian;
   } else {
-    cursor.fail("unknown data format " + quoted(name));
+    cursor.fail("unknown data format " + quote_token(name));
   }
   const std::string_view version = cursor.token_on_line("the format version");
-  if (version != "1.0") cursor.fail("unsupported PLY version " + quoted(version) + " (1.0)");
+  if (version != "1.0") cursor.fail("unsupported PLY version " + quote_token(version) + " (1.0)");
   return format;
 }
 
@@ -146,7 +146,7 @@ PlyHeader read_ply_header(TextCursor& cursor) {
       if (header.elements.empty()) cursor.fail("a property before any element");
       header.elements.back().properties.push_back(read_property(cursor));
     } else if (keyword != "comment" && keyword != "obj_info") {
-      cursor.fail("unknown header keyword " + quoted(keyword));
+      cursor.fail("unknown header keyword " + quote_token(keyword));
     }
     cursor.skip_line();
   }

@@ -95,11 +95,11 @@ long long TextCursor::to_integer(std::string_view token, std::string_view what) 
     case NumberParse::ok:
       return value;
     case NumberParse::out_of_range:
-      fail(std::string(what) + " " + quoted(token) + " is too large");
+      fail(std::string(what) + " " + quote_token(token) + " is too large");
     case NumberParse::not_a_number:
       break;
   }
-  fail("expected " + std::string(what) + " (an integer), found " + quoted(token));
+  fail("expected " + std::string(what) + " (an integer), found " + quote_token(token));
 }
 
 double TextCursor::to_real(std::string_view token, std::string_view what) const {
@@ -108,16 +108,16 @@ double TextCursor::to_real(std::string_view token, std::string_view what) const 
     case NumberParse::ok:
       return value;
     case NumberParse::out_of_range:
-      fail(std::string(what) + " " + quoted(token) + " is out of the range of a double");
+      fail(std::string(what) + " " + quote_token(token) + " is out of the range of a double");
     case NumberParse::not_a_number:
       break;
   }
-  fail("expected " + std::string(what) + " (a number), found " + quoted(token));
+  fail("expected " + std::string(what) + " (a number), found " + quote_token(token));
 }
 
 double TextCursor::to_finite(std::string_view token, std::string_view what) const {
   const double value = to_real(token, what);
-  if (!std::isfinite(value)) fail(std::string(what) + " " + quoted(token) + " is not finite");
+  if (!std::isfinite(value)) fail(std::string(what) + " " + quote_token(token) + " is not finite");
   return value;
 }
 
@@ -126,7 +126,7 @@ std::size_t TextCursor::to_count(std::string_view token, std::string_view what,
   long long value = 0;
   if (parse_integer(token, value) != NumberParse::ok || value < 0 ||
       static_cast<unsigned long long>(value) > limit) {
-    fail("not a valid " + std::string(what) + ": " + quoted(token));
+    fail("not a valid " + std::string(what) + ": " + quote_token(token));
   }
   return static_cast<std::size_t>(value);
 }
@@ -134,7 +134,7 @@ std::size_t TextCursor::to_count(std::string_view token, std::string_view what,
 int TextCursor::to_index(std::string_view token, int base) const {
   const long long index = to_integer(token, "a vertex index") - base;
   if (index < std::numeric_limits<int>::min() || index > std::numeric_limits<int>::max()) {
-    fail("vertex index " + quoted(token) + " is out of range");
+    fail("vertex index " + quote_token(token) + " is out of range");
   }
   return static_cast<int>(index);
 }
@@ -142,7 +142,7 @@ int TextCursor::to_index(std::string_view token, int base) const {
 int TextCursor::to_int(std::string_view token, std::string_view what) const {
   const long long value = to_integer(token, what);
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-    fail(std::string(what) + " " + quoted(token) + " is too large");
+    fail(std::string(what) + " " + quote_token(token) + " is too large");
   }
   return static_cast<int>(value);
 }

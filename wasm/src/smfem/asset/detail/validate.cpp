@@ -42,9 +42,11 @@ class LayoutValidator {
   AssetError fail(const SectionInfo& section, std::string problem) const {
     return AssetError::in_section(source_, section.name, std::move(problem));
   }
-  const std::uint8_t* at(std::uint64_t offset) const { return bytes_.data() + offset; }
+  // Offsets and lengths within the file, once checked against its size, fit in a size_t.
+  static std::size_t in_file(std::uint64_t offset) { return static_cast<std::size_t>(offset); }
+  const std::uint8_t* at(std::uint64_t offset) const { return bytes_.data() + in_file(offset); }
   std::span<const std::uint8_t> data_of(const SectionInfo& section) const {
-    return bytes_.subspan(section.offset, section.length);
+    return bytes_.subspan(in_file(section.offset), in_file(section.length));
   }
 
   void check_header() {
@@ -117,7 +119,7 @@ class LayoutValidator {
     }
     table_end_ = header::kSize + table_bytes;
     const std::uint32_t stored_crc = load_u32(at(header::kTableCrcAt));
-    const std::uint32_t computed_crc = crc32(bytes_.subspan(header::kSize, table_bytes));
+    const std::uint32_t computed_crc = crc32(bytes_.subspan(header::kSize, in_file(table_bytes)));
     if (stored_crc != computed_crc) {
       throw fail("section table", checksum_mismatch(stored_crc, computed_crc));
     }
@@ -239,7 +241,7 @@ class LayoutValidator {
   void check_padding() const {
     std::uint64_t covered_to = table_end_;
     const auto check_gap = [&](std::uint64_t gap_end) {
-      for (std::uint64_t i = covered_to; i < gap_end; ++i) {
+      for (std::size_t i = in_file(covered_to); i < gap_end; ++i) {
         if (bytes_[i] != 0) {
           throw fail("padding", "byte at offset " + std::to_string(i) + " is " + hex8(bytes_[i]) +
                                     "; bytes between sections must be zero");

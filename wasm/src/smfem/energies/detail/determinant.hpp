@@ -27,9 +27,9 @@ Matrix6<Scalar> d2det_ds2(const Vector6<Scalar>& s) {
   const Scalar z(0);
   const Scalar two(2);
   Matrix6<Scalar> H;
-  H << z, s(2), s(1), z, z, -two * s(5),           //
-      s(2), z, s(0), z, -two * s(4), z,            //
-      s(1), s(0), z, -two * s(3), z, z,            //
+  H << z, s(2), s(1), z, z, -two * s(5),                       //
+      s(2), z, s(0), z, -two * s(4), z,                        //
+      s(1), s(0), z, -two * s(3), z, z,                        //
       z, z, -two * s(3), -two * s(2), two * s(5), two * s(4),  //
       z, -two * s(4), z, two * s(5), -two * s(1), two * s(3),  //
       -two * s(5), z, z, two * s(4), two * s(3), -two * s(0);

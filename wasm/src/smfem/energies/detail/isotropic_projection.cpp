@@ -67,8 +67,7 @@ Matrix6<Scalar> projected_stretch_hessian(const Matrix3<Scalar>& Q, const Matrix
 
   Matrix6<Scalar> modes;
   for (int l = 0; l < 3; ++l) {
-    const Matrix3<Scalar> B =
-        Q * scaling_eigen.eigenvectors().col(l).asDiagonal() * Q.transpose();
+    const Matrix3<Scalar> B = Q * scaling_eigen.eigenvectors().col(l).asDiagonal() * Q.transpose();
     modes.col(l) = clamped_root(scaling_eigen.eigenvalues()(l)) * mode(B);
   }
   for (int k = 0; k < 3; ++k) {
@@ -81,11 +80,11 @@ Matrix6<Scalar> projected_stretch_hessian(const Matrix3<Scalar>& Q, const Matrix
   return modes * modes.transpose();
 }
 
-#define SMFEM_INSTANTIATE(Scalar)                                                               \
-  template Matrix9<Scalar> projected_F_hessian<Scalar>(                                         \
-      const polar::SignedSvd<Scalar>&, const Matrix3<Scalar>&, const Vector3<Scalar>&,          \
-      const Vector3<Scalar>&);                                                                  \
-  template Matrix6<Scalar> projected_stretch_hessian<Scalar>(                                   \
+#define SMFEM_INSTANTIATE(Scalar)                                                      \
+  template Matrix9<Scalar> projected_F_hessian<Scalar>(                                \
+      const polar::SignedSvd<Scalar>&, const Matrix3<Scalar>&, const Vector3<Scalar>&, \
+      const Vector3<Scalar>&);                                                         \
+  template Matrix6<Scalar> projected_stretch_hessian<Scalar>(                          \
       const Matrix3<Scalar>&, const Matrix3<Scalar>&, const Vector3<Scalar>&);
 SMFEM_INSTANTIATE(float)
 SMFEM_INSTANTIATE(double)

@@ -1,0 +1,55 @@
+#pragma once
+// Deformation gradients of the cubature tets as functions of the reduced coordinates, the map
+// u -> F_c(u) of reduced_model.hpp with U the 4m x 3 matrix of u and Yhat = cubature_Y:
+//
+//   F_c(d, j) = delta_dj + u_d . Y_c(:, j) = delta_dj + (Yhat rows 3c..3c+2 * U)(j, d).
+//
+// Per tet and by plain dot products (no matrix product kernels, no allocation), so each tet's
+// result is the same however the tets are split among threads.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/polar/signed_svd.hpp"
+#include "smfem/polar/types.hpp"
+
+namespace smfem::sim {
+
+using CubatureRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ReducedMatrix = Eigen::Matrix<double, Eigen::Dynamic, 3>;  // 4m x 3, column d is u_d
+using StretchField = Eigen::Matrix<double, 6, Eigen::Dynamic>;   // one 6-vector per tet
+
+// F_c - I, linear in U; also the change of F_c along a direction dU.
+inline Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
+                                             const ReducedMatrix& U) {
+  Matrix3<double> G;
+  for (int j = 0; j < 3; ++j) {
+    const auto row = cubature_Y.row(3 * tet + j);
+    for (int d = 0; d < 3; ++d) G(d, j) = row.dot(U.col(d).transpose());
+  }
+  return G;
+}
+
+inline Matrix3<double> deformation_gradient(const CubatureRows& cubature_Y, int tet,
+                                            const ReducedMatrix& U) {
+  return Matrix3<double>::Identity() + displacement_gradient(cubature_Y, tet, U);
+}
+
+// F_c, its signed SVD and its stretch s(F_c) (polar/stretch_vector.hpp) for every tet, at one
+// configuration U. The solvers keep two: at the current iterate and at a line-search trial,
+// swapped when a trial is accepted.
+struct TetKinematics {
+  std::vector<Matrix3<double>> F;
+  std::vector<polar::SignedSvd<double>> svd;
+  StretchField s;
+
+  explicit TetKinematics(int tet_count = 0)
+      : F(static_cast<std::size_t>(tet_count)),
+        svd(static_cast<std::size_t>(tet_count)),
+        s(StretchField::Zero(6, tet_count)) {}
+
+  void evaluate(int tet, const CubatureRows& cubature_Y, const ReducedMatrix& U);
+  void swap(TetKinematics& other) noexcept;
+};
+
+}  // namespace smfem::sim

@@ -1,0 +1,99 @@
+#include "smfem/sim/fem_step.hpp"
+
+#include <cmath>
+
+#include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/sim/line_search.hpp"
+
+namespace smfem::sim {
+
+FemStep::FemStep(int mode_count, int tet_count)
+    : current_(tet_count),
+      trial_(tet_count),
+      psi_(Eigen::VectorXd::Zero(tet_count)),
+      psi_trial_(Eigen::VectorXd::Zero(tet_count)),
+      dynamics_gradient_(ReducedMatrix::Zero(4 * mode_count, 3)),
+      du_(ReducedMatrix::Zero(4 * mode_count, 3)),
+      U_trial_(ReducedMatrix::Zero(4 * mode_count, 3)) {}
+
+void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
+  const int tet_count = static_cast<int>(context.weights.size());
+  const Eigen::VectorXd& w = context.weights;
+  const MaterialModel material = context.material;
+  StiffnessAssembly& assembly = context.system.assembly();
+
+  Stopwatch clock;
+  parallel_for_tets(context.pool, tet_count, [&](int c) {
+    current_.evaluate(c, context.cubature_Y, U);
+    psi_(c) = w(c) * psi(material, Vector6<double>(current_.s.col(c)),
+                         context.lame[static_cast<std::size_t>(c)]);
+  });
+  clock.lap(stats.times.prediction);
+
+  for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
+    parallel_for_tets(context.pool, tet_count, [&](int c) {
+      const auto index = static_cast<std::size_t>(c);
+      const Lame& lame = context.lame[index];
+      const Vector6<double> s = current_.s.col(c);
+      const Vector9<double> dpsi_dF =
+          polar::dstretch_dF(current_.svd[index]).transpose() * dpsi_ds(material, s, lame);
+      assembly.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
+      assembly.set_tet_hessian(c, d2psi_dF2_psd(material, current_.F[index], lame));
+    });
+    clock.lap(stats.times.linearization);
+
+    assembly.assemble(context.pool);
+    clock.lap(stats.times.assembly);
+
+    context.dynamics.gradient(U, dynamics_gradient_);
+    const int shifts = context.system.solve(context.dynamics, dynamics_gradient_, du_);
+    clock.lap(stats.times.solve);
+    if (shifts < 0 || !du_.allFinite()) {
+      stats.failed = true;
+      return;
+    }
+    stats.cholesky_shifts += shifts;
+    ++stats.iterations;
+
+    // du^T (H_u + K) du = du . rhs; the slope grad E . du is its negative.
+    const double decrement_squared = context.system.rhs().cwiseProduct(du_).sum();
+    const double slope = -decrement_squared;
+    const double du_curvature = context.dynamics.curvature(du_);
+    const double du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
+    const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
+    if (iteration == 0) stats.first_decrement = decrement;
+    stats.decrement = decrement;
+    if (context.settings.until_converged &&
+        ((iteration > 0 && decrement <= context.settings.relative_tolerance *
+                                            stats.first_decrement) ||
+         0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
+      stats.converged = true;
+      return;
+    }
+
+    const auto energy_change = [&](double alpha) {
+      U_trial_ = U + alpha * du_;
+      parallel_for_tets(context.pool, tet_count, [&](int c) {
+        trial_.evaluate(c, context.cubature_Y, U_trial_);
+        psi_trial_(c) = w(c) * psi(material, Vector6<double>(trial_.s.col(c)),
+                                   context.lame[static_cast<std::size_t>(c)]);
+      });
+      double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
+      for (int c = 0; c < tet_count; ++c) change += psi_trial_(c) - psi_(c);
+      return change;
+    };
+    const LineSearchResult search =
+        backtracking_line_search(energy_change, slope, context.settings.max_backtracks);
+    stats.backtracks += search.backtracks;
+    clock.lap(stats.times.line_search);
+    if (!search.accepted) {
+      ++stats.line_search_failures;
+      return;
+    }
+    U.swap(U_trial_);
+    psi_.swap(psi_trial_);
+    current_.swap(trial_);
+  }
+}
+
+}  // namespace smfem::sim

@@ -1,0 +1,45 @@
+#pragma once
+// One implicit Euler step by subspace FEM, the baseline: Newton's method on
+//
+//   E(u) = Psi_u(u) + sum_c w_c psi(F_c(u)),
+//
+// on the same subspace and cubature as the mixed solver. Each iteration solves
+//
+//   (H_u + K) du = -grad E,   K = sum_c w_c (I (x) Y_c) Q_c (I (x) Y_c^T),
+//
+// Q_c the PSD part of d2psi/dF2 at F_c (9 x 9), assembled as in stiffness_assembly.hpp. The
+// energy density and its gradient are evaluated through the stretch, psi(s(F)) and
+// dpsi/dF = (ds/dF)^T dpsi/ds, from the SVD each line-search trial computes anyway (equal to
+// the F-form functions for every F, energies/*.hpp); the Hessian comes from the F form.
+//
+// Line search: backtracking Armijo on E (line_search.hpp), slope grad E . du.
+// Newton decrement: delta^2 = du^T (H_u + K) du = -grad E . du.
+//
+// All workspaces are allocated at construction.
+#include <Eigen/Core>
+
+#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/step_context.hpp"
+
+namespace smfem::sim {
+
+class FemStep {
+ public:
+  FemStep(int mode_count, int tet_count);
+
+  // Iterates from U (the step's initial guess on entry, its result on return).
+  void solve(StepContext& context, ReducedMatrix& U, StepStats& stats);
+  // F, SVD and s(F) per tet at the U solve() returned.
+  const TetKinematics& kinematics() const { return current_; }
+
+ private:
+  TetKinematics current_;
+  TetKinematics trial_;
+  Eigen::VectorXd psi_;        // w_c psi(F_c), per tet
+  Eigen::VectorXd psi_trial_;
+  ReducedMatrix dynamics_gradient_;
+  ReducedMatrix du_;
+  ReducedMatrix U_trial_;
+};
+
+}  // namespace smfem::sim

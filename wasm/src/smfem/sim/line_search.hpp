@@ -1,0 +1,45 @@
+#pragma once
+// Backtracking line search with the Armijo (sufficient decrease) condition, shared by both
+// solvers:
+//
+//   accept the first alpha in 1, 1/2, 1/4, ... with  change(alpha) <= c1 alpha slope,
+//
+// change(alpha) = phi(x + alpha p) - phi(x) for the solver's merit phi, slope its directional
+// derivative along p (negative for a descent direction). A non-finite change (a trial state
+// with NaN or infinity anywhere) counts as a failed trial, so such a state is never accepted.
+// The merit is passed as a change rather than two values because the solvers compute it as a
+// sum of per-tet differences, without the cancellation of subtracting two large energies.
+#include <cmath>
+
+namespace smfem::sim {
+
+struct LineSearchResult {
+  double step = 0.0;    // the accepted alpha, 0 if none
+  int backtracks = 0;   // halvings performed
+  bool accepted = false;
+};
+
+inline constexpr double kArmijoConstant = 1e-4;  // c1
+
+// change(alpha) must have the signature double(double). Tries at most max_backtracks + 1
+// step sizes; requires slope < 0 (returns not accepted otherwise).
+template <class Change>
+LineSearchResult backtracking_line_search(Change&& change, double slope, int max_backtracks) {
+  LineSearchResult result;
+  if (!(slope < 0.0)) return result;
+  double alpha = 1.0;
+  for (int trial = 0; trial <= max_backtracks; ++trial) {
+    const double delta = change(alpha);
+    if (std::isfinite(delta) && delta <= kArmijoConstant * alpha * slope) {
+      result.step = alpha;
+      result.backtracks = trial;
+      result.accepted = true;
+      return result;
+    }
+    alpha *= 0.5;
+  }
+  result.backtracks = max_backtracks;
+  return result;
+}
+
+}  // namespace smfem::sim

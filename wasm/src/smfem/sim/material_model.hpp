@@ -1,0 +1,34 @@
+#pragma once
+// The hyperelastic material of a simulation, chosen at run time, in the two forms the solvers
+// need (energies/*.hpp): stretch form for the mixed solver's stretch DOFs (s as in
+// polar/stretch_vector.hpp, derivatives by the six stored components) and F form for the FEM
+// baseline (9 x 9 Hessians on column-major vec(F)). All per unit rest volume.
+#include <optional>
+#include <string_view>
+
+#include <Eigen/Core>
+
+#include "smfem/energies/lame.hpp"
+#include "smfem/polar/types.hpp"
+
+namespace smfem::sim {
+
+enum class MaterialModel { arap, fixed_corotational, stable_neo_hookean };
+
+// "arap", "fixed_corotational", "stable_neo_hookean".
+std::string_view material_model_name(MaterialModel model);
+std::optional<MaterialModel> material_model_from_name(std::string_view name);
+
+using Lame = energies::LameParameters<double>;
+
+double psi(MaterialModel model, const Vector6<double>& s, const Lame& lame);
+Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lame& lame);
+// The positive semi-definite part of d2psi/ds2 (6 x 6). Where the Hessian is already positive
+// definite (a Cholesky factorization succeeds, the common case) it is its own PSD part and is
+// returned as is, skipping the eigensystem of the projection.
+Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame);
+
+// The PSD part of d2psi/dF2 (9 x 9, column-major vec(F)).
+Matrix9<double> d2psi_dF2_psd(MaterialModel model, const Matrix3<double>& F, const Lame& lame);
+
+}  // namespace smfem::sim

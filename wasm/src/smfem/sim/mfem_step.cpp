@@ -1,0 +1,157 @@
+#include "smfem/sim/mfem_step.hpp"
+
+#include <cmath>
+
+#include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/line_search.hpp"
+
+namespace smfem::sim {
+namespace {
+
+// ||D v||_1 with D = diag(1, 1, 1, 2, 2, 2).
+double metric_l1(const Vector6<double>& v) {
+  return v.head<3>().cwiseAbs().sum() + 2.0 * v.tail<3>().cwiseAbs().sum();
+}
+
+}  // namespace
+
+MfemStep::MfemStep(int mode_count, int tet_count)
+    : current_(tet_count),
+      trial_(tet_count),
+      dstretch_dF_(static_cast<std::size_t>(tet_count)),
+      hessian_(static_cast<std::size_t>(tet_count)),
+      grad_psi_(StretchField::Zero(6, tet_count)),
+      violation_(StretchField::Zero(6, tet_count)),
+      dz_(StretchField::Zero(6, tet_count)),
+      lambda_new_(StretchField::Zero(6, tet_count)),
+      z_trial_(StretchField::Zero(6, tet_count)),
+      psi_(Eigen::VectorXd::Zero(tet_count)),
+      penalty_(Eigen::VectorXd::Zero(tet_count)),
+      curvature_(Eigen::VectorXd::Zero(tet_count)),
+      slope_(Eigen::VectorXd::Zero(tet_count)),
+      lambda_max_(Eigen::VectorXd::Zero(tet_count)),
+      psi_trial_(Eigen::VectorXd::Zero(tet_count)),
+      penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
+      dynamics_gradient_(ReducedMatrix::Zero(4 * mode_count, 3)),
+      du_(ReducedMatrix::Zero(4 * mode_count, 3)),
+      U_trial_(ReducedMatrix::Zero(4 * mode_count, 3)) {}
+
+void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z,
+                     StretchField& lambda, StepStats& stats) {
+  const int tet_count = static_cast<int>(context.weights.size());
+  const Eigen::VectorXd& w = context.weights;
+  const MaterialModel material = context.material;
+  const Vector6<double> metric = polar::stretch_metric<double>();
+  StiffnessAssembly& assembly = context.system.assembly();
+
+  Stopwatch clock;
+  parallel_for_tets(context.pool, tet_count,
+                    [&](int c) { current_.evaluate(c, context.cubature_Y, U); });
+  clock.lap(stats.times.prediction);
+
+  double nu = 0.0;
+  for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
+    // Per tet: the constraint Jacobian in F, the stretch energy's derivatives at z_c, and the
+    // tet's share of K and of the right-hand side.
+    parallel_for_tets(context.pool, tet_count, [&](int c) {
+      const auto index = static_cast<std::size_t>(c);
+      const Lame& lame = context.lame[index];
+      const Vector6<double> zc = z.col(c);
+      const Matrix6x9<double> J = polar::dstretch_dF(current_.svd[index]);
+      const Matrix6<double> H = d2psi_ds2_psd(material, zc, lame);
+      const Vector6<double> gpsi = dpsi_ds(material, zc, lame);
+      const Vector6<double> g = current_.s.col(c) - zc;
+      const Vector9<double> force = J.transpose() * (gpsi + H * g);
+      assembly.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
+      const Eigen::Matrix<double, 6, 9> HJ = H * J;
+      assembly.set_tet_hessian(c, J.transpose() * HJ);
+      dstretch_dF_[index] = J;
+      hessian_[index] = H;
+      grad_psi_.col(c) = gpsi;
+      violation_.col(c) = g;
+      psi_(c) = w(c) * psi(material, zc, lame);
+      penalty_(c) = w(c) * metric_l1(g);
+    });
+    clock.lap(stats.times.linearization);
+
+    assembly.assemble(context.pool);
+    clock.lap(stats.times.assembly);
+
+    context.dynamics.gradient(U, dynamics_gradient_);
+    const int shifts = context.system.solve(context.dynamics, dynamics_gradient_, du_);
+    clock.lap(stats.times.solve);
+    if (shifts < 0 || !du_.allFinite()) {
+      stats.failed = true;
+      return;
+    }
+    stats.cholesky_shifts += shifts;
+    ++stats.iterations;
+
+    // Per tet: the stretch and multiplier updates, and the terms of the decrement and slope.
+    parallel_for_tets(context.pool, tet_count, [&](int c) {
+      const auto index = static_cast<std::size_t>(c);
+      const Matrix3<double> dF = displacement_gradient(context.cubature_Y, c, du_);
+      const Vector6<double> dz =
+          violation_.col(c) + dstretch_dF_[index] * Eigen::Map<const Vector9<double>>(dF.data());
+      const Vector6<double> H_dz = hessian_[index] * dz;
+      const Vector6<double> lambda_new = (grad_psi_.col(c) + H_dz).cwiseQuotient(metric);
+      dz_.col(c) = dz;
+      lambda_new_.col(c) = lambda_new;
+      curvature_(c) = w(c) * dz.dot(H_dz);
+      slope_(c) = w(c) * grad_psi_.col(c).dot(dz);
+      lambda_max_(c) = lambda_new.cwiseAbs().maxCoeff();
+    });
+    const double du_curvature = context.dynamics.curvature(du_);
+    const double du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
+    const double decrement_squared = du_curvature + curvature_.sum();
+    nu = std::max(nu, kPenaltyFactor * lambda_max_.maxCoeff());
+    const double slope = du_slope + slope_.sum() - nu * penalty_.sum();
+    clock.lap(stats.times.local_update);
+
+    const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
+    if (iteration == 0) stats.first_decrement = decrement;
+    stats.decrement = decrement;
+    stats.penalty = nu;
+    if (context.settings.until_converged &&
+        ((iteration > 0 && decrement <= context.settings.relative_tolerance *
+                                            stats.first_decrement) ||
+         0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
+      stats.converged = true;
+      return;
+    }
+
+    // phi(alpha) - phi(0), as a sum of per-tet differences; Psi_u's change is exact (quadratic).
+    const auto merit_change = [&](double alpha) {
+      U_trial_ = U + alpha * du_;
+      parallel_for_tets(context.pool, tet_count, [&](int c) {
+        const auto index = static_cast<std::size_t>(c);
+        trial_.evaluate(c, context.cubature_Y, U_trial_);
+        const Vector6<double> zc = z.col(c) + alpha * dz_.col(c);
+        z_trial_.col(c) = zc;
+        psi_trial_(c) = w(c) * psi(material, zc, context.lame[index]);
+        penalty_trial_(c) = w(c) * metric_l1(trial_.s.col(c) - zc);
+      });
+      double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
+      for (int c = 0; c < tet_count; ++c) {
+        change += (psi_trial_(c) - psi_(c)) + nu * (penalty_trial_(c) - penalty_(c));
+      }
+      return change;
+    };
+    const LineSearchResult search =
+        backtracking_line_search(merit_change, slope, context.settings.max_backtracks);
+    stats.backtracks += search.backtracks;
+    clock.lap(stats.times.line_search);
+    if (!search.accepted) {
+      ++stats.line_search_failures;
+      return;
+    }
+    // The last trial evaluated is the accepted one.
+    U.swap(U_trial_);
+    z.swap(z_trial_);
+    lambda += search.step * (lambda_new_ - lambda);
+    current_.swap(trial_);
+  }
+}
+
+}  // namespace smfem::sim

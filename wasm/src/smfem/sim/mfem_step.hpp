@@ -1,0 +1,99 @@
+#pragma once
+// One implicit Euler step by subspace mixed FEM (Trusty et al. 2023, eq. 4-8, Algorithm 1).
+//
+// Unknowns: u (the 4m x 3 matrix U), a stretch z_c in R^6 per cubature tet (stored as in
+// polar/stretch_vector.hpp, warm-started from the previous step) and multipliers lambda_c.
+// With D = diag(1, 1, 1, 2, 2, 2) and s_c(u) = s(F_c(u)), the Lagrangian is
+//
+//   L = Psi_u(u) + sum_c w_c psi(z_c) + sum_c w_c lambda_c^T D (s_c(u) - z_c).
+//
+// Its stationarity conditions: grad Psi_u + sum_c w_c J_c^T D lambda_c = 0,
+// grad psi(z_c) = D lambda_c, s_c(u) = z_c, with J_c = ds/dvec(F) dvec(F)/du (6 x 12m) and
+// grad psi the derivative by the six stored components (so D appears exactly where written).
+// One SQP iteration linearizes them, dropping the constraint curvature
+// sum_c w_c lambda_c^T D d2s_c/du2 from the u block as the paper does (H_u stays constant).
+// With g_c = s_c - z_c, H_c = the PSD part of d2psi/ds2(z_c) and lambda+ the new multipliers:
+//
+//   H_u du + sum_c w_c J_c^T D lambda+_c = -grad Psi_u
+//   H_c dz_c - D lambda+_c = -grad psi(z_c)            (the w_c cancels)
+//   J_c du - dz_c = -g_c.
+//
+// Eliminating dz and lambda+ tet by tet (dz_c = g_c + J_c du, D lambda+_c = grad psi(z_c) +
+// H_c dz_c) leaves the r x r system
+//
+//   (H_u + K) du = -grad Psi_u - sum_c w_c J_c^T (grad psi(z_c) + H_c g_c),
+//   K = sum_c w_c J_c^T H_c J_c = sum_c w_c (I (x) Y_c) Q_c (I (x) Y_c^T),
+//   Q_c = (ds/dF)^T H_c (ds/dF)   (9 x 9),
+//
+// assembled like FEM's (stiffness_assembly.hpp); the per-tet force is (ds/dF)^T (grad psi +
+// H_c g_c). The tests check that this equals Newton on the KKT system without the curvature.
+//
+// Merit and line search. The Lagrangian is no merit function (the paper searches on it; the
+// authors' implementation at 2 iterations gains kinetic energy, then stalls), so the step is
+// accepted on the l1 exact-penalty merit
+//
+//   phi(u, z) = f(u, z) + nu sum_c w_c ||D (s_c(u) - z_c)||_1,   f = Psi_u + sum_c w_c psi(z_c).
+//
+// ||D g||_1 is the entrywise l1 norm of the symmetric matrix S - Z (off-diagonals count twice),
+// and with the constraint written as w_c D g_c = 0 its multiplier is lambda_c: the penalty is
+// exact for nu > max_c ||lambda_c||_inf. nu starts at 0 each step and only grows:
+// nu = max(nu, kPenaltyFactor max_c ||lambda+_c||_inf). Along p = (du, dz) the KKT rows give
+//   grad f . p = -(du^T H_u du + sum_c w_c dz_c^T H_c dz_c) + sum_c w_c lambda+_c^T D g_c,
+// and the penalty decreases at the rate -nu sum_c w_c ||D g_c||_1 (the linearized constraint
+// is met exactly), so the directional derivative
+//   Dphi = grad f . p - nu sum_c w_c ||D g_c||_1
+//       <= -(du^T H_u du + sum_c w_c dz_c^T H_c dz_c) - (nu - max ||lambda+||_inf) sum ||D g||_1
+// is negative whenever p != 0: H_u is positive definite (the mass) and H_c PSD. (H_u + K being
+// positive definite makes the direction unique; it is not what makes it descend.) Dphi is
+// computed from its definition in double, so an inexact (float) K is still judged honestly.
+// Backtracking Armijo on phi (line_search.hpp); u, z move by alpha p and lambda by
+// alpha (lambda+ - lambda).
+//
+// Newton decrement: delta^2 = du^T H_u du + sum_c w_c dz_c^T H_c dz_c, the curvature of the
+// quadratic model along p (= -grad f . p when the constraints hold, and = du^T (H_u + K) du
+// then, FEM's decrement, so the two are comparable).
+//
+// All workspaces are allocated at construction.
+#include <Eigen/Core>
+
+#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/step_context.hpp"
+
+namespace smfem::sim {
+
+inline constexpr double kPenaltyFactor = 1.1;
+
+class MfemStep {
+ public:
+  MfemStep(int mode_count, int tet_count);
+
+  // Iterates from U (the step's initial guess on entry, its result on return), z and lambda.
+  void solve(StepContext& context, ReducedMatrix& U, StretchField& z, StretchField& lambda,
+             StepStats& stats);
+  // F, SVD and s(F) per tet at the U solve() returned.
+  const TetKinematics& kinematics() const { return current_; }
+
+ private:
+  TetKinematics current_;
+  TetKinematics trial_;
+  std::vector<Matrix6x9<double>> dstretch_dF_;
+  std::vector<Matrix6<double>> hessian_;  // H_c
+  StretchField grad_psi_;                 // grad psi(z_c)
+  StretchField violation_;                // g_c = s_c - z_c
+  StretchField dz_;
+  StretchField lambda_new_;
+  StretchField z_trial_;
+  // Per tet, summed in tet order afterwards (so sums do not depend on the thread split).
+  Eigen::VectorXd psi_;            // w_c psi(z_c)
+  Eigen::VectorXd penalty_;        // w_c ||D g_c||_1
+  Eigen::VectorXd curvature_;      // w_c dz_c^T H_c dz_c
+  Eigen::VectorXd slope_;          // w_c grad psi(z_c) . dz_c
+  Eigen::VectorXd lambda_max_;     // ||lambda+_c||_inf
+  Eigen::VectorXd psi_trial_;
+  Eigen::VectorXd penalty_trial_;
+  ReducedMatrix dynamics_gradient_;
+  ReducedMatrix du_;
+  ReducedMatrix U_trial_;
+};
+
+}  // namespace smfem::sim

@@ -1,0 +1,334 @@
+#include "smfem/sim/simulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "smfem/polar/polar.hpp"
+#include "smfem/polar/stretch_vector.hpp"
+
+namespace smfem::sim {
+namespace {
+
+constexpr double kMaxSpringStiffness = 1e12;  // N/m
+constexpr std::uint32_t kStateFormat = 1;
+constexpr char kStateMagic[4] = {'S', 'M', 'F', 'S'};
+
+ReducedModel checked(ReducedModel model) {
+  if (const auto problem = check_reduced_model(model)) {
+    throw std::invalid_argument(model.source + ": " + problem->section + ": " + problem->problem);
+  }
+  return model;
+}
+
+void check_shape(const Eigen::MatrixXd& matrix, Eigen::Index rows, Eigen::Index cols,
+                 const char* what) {
+  if (matrix.rows() != rows || matrix.cols() != cols || !matrix.allFinite()) {
+    throw std::invalid_argument(std::string(what) + " must be " + std::to_string(rows) + " x " +
+                                std::to_string(cols) + " and finite");
+  }
+}
+
+}  // namespace
+
+Simulator::Simulator(ReducedModel model, int thread_count)
+    : Simulator(std::move(model), SolverSettings{}, thread_count) {
+  set_settings(model_.defaults);
+}
+
+Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thread_count)
+    : model_(checked(std::move(model))),
+      settings_(clamp_settings(settings, warnings_)),
+      pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
+      youngs_(model_.cubature_youngs),
+      poisson_(model_.cubature_poisson),
+      lame_(static_cast<std::size_t>(model_.cubature_count())),
+      force_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)),
+      dynamics_(model_.mass_block, settings_.timestep),
+      system_(model_.cubature_Y, model_.cubature_weights, pool_->thread_count()),
+      fem_(model_.mode_count(), model_.cubature_count()),
+      mfem_(model_.mode_count(), model_.cubature_count()),
+      stretch_(StretchField::Zero(6, model_.cubature_count())),
+      diagnostics_workspace_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)) {
+  const int n = 4 * model_.mode_count();
+  const int C = model_.cubature_count();
+  // Clamp the materials region by region, so that one warning names each region once.
+  std::vector<std::uint32_t> warned;
+  for (int c = 0; c < C; ++c) {
+    double youngs = youngs_(c);
+    double poisson = poisson_(c);
+    const std::uint32_t region = model_.cubature_region[static_cast<std::size_t>(c)];
+    std::vector<std::string> messages;
+    clamp_material(youngs, poisson, "region " + std::to_string(region), messages);
+    if (!messages.empty() && std::find(warned.begin(), warned.end(), region) == warned.end()) {
+      warned.push_back(region);
+      warnings_.insert(warnings_.end(), messages.begin(), messages.end());
+    }
+    youngs_(c) = youngs;
+    poisson_(c) = poisson;
+    update_lame(c);
+  }
+  system_.assembly().set_single_precision(settings_.single_precision_stiffness);
+  gravity_force_direction_ = body_force(model_, settings_.gravity);
+
+  state_.U.setZero(n, 3);
+  state_.Udot.setZero(n, 3);
+  state_.z.setZero(6, C);
+  state_.lambda.setZero(6, C);
+  backup_ = state_;
+  make_stretches_consistent();
+  refresh_diagnostics();
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::update_lame(int tet) {
+  lame_[static_cast<std::size_t>(tet)] = energies::lame_from_young_poisson(youngs_(tet),
+                                                                           poisson_(tet));
+}
+
+void Simulator::set_settings(const SolverSettings& settings) {
+  const SolverSettings previous = settings_;
+  settings_ = clamp_settings(settings, warnings_);
+  dynamics_.set_timestep(settings_.timestep);
+  system_.assembly().set_single_precision(settings_.single_precision_stiffness);
+  gravity_force_direction_ = body_force(model_, settings_.gravity);
+  if (settings_.material_model != previous.material_model) make_stretches_consistent();
+  refresh_diagnostics();
+}
+
+void Simulator::set_thread_count(int thread_count) {
+  pool_ = std::make_unique<parallel::ThreadPool>(thread_count);
+  system_.assembly().set_thread_count(pool_->thread_count());
+}
+
+void Simulator::set_region_material(std::uint32_t region, double youngs, double poisson) {
+  clamp_material(youngs, poisson, "region " + std::to_string(region), warnings_);
+  int count = 0;
+  for (int c = 0; c < model_.cubature_count(); ++c) {
+    if (model_.cubature_region[static_cast<std::size_t>(c)] != region) continue;
+    youngs_(c) = youngs;
+    poisson_(c) = poisson;
+    update_lame(c);
+    ++count;
+  }
+  if (count == 0) {
+    warnings_.push_back("region " + std::to_string(region) +
+                        " has no cubature tet; material change ignored");
+  }
+  refresh_diagnostics();
+}
+
+void Simulator::set_external_force(const ExternalForce& force) {
+  const Eigen::Index n = 4 * model_.mode_count();
+  if (force.constant.size() > 0) check_shape(force.constant, n, 3, "external force (constant)");
+  if (force.periodic.size() > 0) check_shape(force.periodic, n, 3, "external force (periodic)");
+  if (!std::isfinite(force.frequency) || !std::isfinite(force.phase)) {
+    throw std::invalid_argument("external force frequency and phase must be finite");
+  }
+  external_force_ = force;
+}
+
+void Simulator::clear_external_force() { external_force_ = ExternalForce{}; }
+
+void Simulator::drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness) {
+  DragSpring spring;
+  spring.basis = render_vertex_basis(model_, render_vertex);
+  spring.rest = model_.render_positions.row(render_vertex).transpose();
+  spring.target = target.allFinite() ? target : dynamics_.spring_point(state_.U);
+  if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
+    const double clamped =
+        std::isnan(stiffness) ? 0.0 : std::clamp(stiffness, 0.0, kMaxSpringStiffness);
+    warnings_.push_back("drag stiffness " + std::to_string(stiffness) + " is outside [0, 1e12]; using " +
+                        std::to_string(clamped));
+    stiffness = clamped;
+  }
+  spring.stiffness = stiffness;
+  dynamics_.set_spring(spring);
+  refresh_diagnostics();
+}
+
+void Simulator::drag_move(const Eigen::Vector3d& target) {
+  if (!dynamics_.has_spring()) return;
+  if (!target.allFinite()) {
+    warnings_.push_back("drag target is not finite; ignored");
+    return;
+  }
+  dynamics_.set_spring_target(target);
+}
+
+void Simulator::drag_end() {
+  dynamics_.clear_spring();
+  refresh_diagnostics();
+}
+
+StepContext Simulator::context() {
+  return StepContext{model_.cubature_Y, model_.cubature_weights, settings_.material_model, lame_,
+                     settings_,         dynamics_,               system_,  *pool_};
+}
+
+const StepReport& Simulator::step() {
+  Stopwatch clock;
+  backup_.U = state_.U;
+  backup_.Udot = state_.Udot;
+  backup_.z = state_.z;
+  backup_.lambda = state_.lambda;
+
+  const double h = settings_.timestep;
+  const double end_time = state_.time + h;
+  force_ = gravity_force_direction_;
+  external_force_.add_to(end_time, force_);
+  dynamics_.begin_step(state_.U, state_.Udot, force_);
+  state_.U = dynamics_.prediction();
+
+  report_.stats = StepStats{};
+  StepContext step_context = context();
+  const TetKinematics* kinematics = nullptr;
+  if (settings_.method == SolverMethod::mfem) {
+    mfem_.solve(step_context, state_.U, state_.z, state_.lambda, report_.stats);
+    kinematics = &mfem_.kinematics();
+  } else {
+    fem_.solve(step_context, state_.U, report_.stats);
+    kinematics = &fem_.kinematics();
+    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
+    state_.z = kinematics->s;
+    for (int c = 0; c < model_.cubature_count(); ++c) {
+      state_.lambda.col(c) =
+          dpsi_ds(settings_.material_model, Vector6<double>(state_.z.col(c)),
+                  lame_[static_cast<std::size_t>(c)])
+              .cwiseQuotient(polar::stretch_metric<double>());
+    }
+  }
+  state_.Udot = (state_.U - backup_.U) / h;
+
+  report_.ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
+               state_.z.allFinite() && state_.lambda.allFinite();
+  if (report_.ok) {
+    state_.time = end_time;
+    ++state_.step_count;
+    stretch_ = kinematics->s;
+    compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
+                        state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
+                        report_.diagnostics);
+  } else {
+    state_.U = backup_.U;
+    state_.Udot = backup_.Udot;
+    state_.z = backup_.z;
+    state_.lambda = backup_.lambda;
+    warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
+                        " produced non-finite values and was undone");
+    refresh_diagnostics();
+  }
+  clock.lap(report_.step_ms);
+  return report_;
+}
+
+void Simulator::make_stretches_consistent() {
+  for (int c = 0; c < model_.cubature_count(); ++c) {
+    const Vector6<double> s =
+        polar::symmetric_stretch(deformation_gradient(model_.cubature_Y, c, state_.U));
+    state_.z.col(c) = s;
+    state_.lambda.col(c) =
+        dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(c)])
+            .cwiseQuotient(polar::stretch_metric<double>());
+  }
+}
+
+void Simulator::refresh_diagnostics() {
+  for (int c = 0; c < model_.cubature_count(); ++c) {
+    stretch_.col(c) =
+        polar::symmetric_stretch(deformation_gradient(model_.cubature_Y, c, state_.U));
+  }
+  compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
+                      state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
+                      report_.diagnostics);
+}
+
+void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
+  const Eigen::Index n = 4 * model_.mode_count();
+  check_shape(U, n, 3, "U");
+  check_shape(Udot, n, 3, "Udot");
+  state_.U = U;
+  state_.Udot = Udot;
+  make_stretches_consistent();
+  refresh_diagnostics();
+}
+
+void Simulator::restore(const SimulatorState& state) {
+  const Eigen::Index n = 4 * model_.mode_count();
+  const Eigen::Index C = model_.cubature_count();
+  check_shape(state.U, n, 3, "U");
+  check_shape(state.Udot, n, 3, "Udot");
+  check_shape(state.z, 6, C, "z");
+  check_shape(state.lambda, 6, C, "lambda");
+  if (!std::isfinite(state.time)) throw std::invalid_argument("time must be finite");
+  state_ = state;
+  refresh_diagnostics();
+}
+
+std::vector<std::uint8_t> Simulator::save_state() const {
+  std::vector<std::uint8_t> bytes;
+  const auto put = [&](const void* data, std::size_t size) {
+    const auto* begin = static_cast<const std::uint8_t*>(data);
+    bytes.insert(bytes.end(), begin, begin + size);
+  };
+  const auto m = static_cast<std::uint32_t>(model_.mode_count());
+  const auto C = static_cast<std::uint32_t>(model_.cubature_count());
+  put(kStateMagic, 4);
+  put(&kStateFormat, 4);
+  put(&m, 4);
+  put(&C, 4);
+  put(&state_.time, 8);
+  put(&state_.step_count, 8);
+  put(state_.U.data(), sizeof(double) * static_cast<std::size_t>(state_.U.size()));
+  put(state_.Udot.data(), sizeof(double) * static_cast<std::size_t>(state_.Udot.size()));
+  put(state_.z.data(), sizeof(double) * static_cast<std::size_t>(state_.z.size()));
+  put(state_.lambda.data(), sizeof(double) * static_cast<std::size_t>(state_.lambda.size()));
+  return bytes;
+}
+
+void Simulator::load_state(std::span<const std::uint8_t> bytes) {
+  const auto n = static_cast<std::size_t>(4 * model_.mode_count());
+  const auto C = static_cast<std::size_t>(model_.cubature_count());
+  const std::size_t expected = 32 + 8 * (2 * 3 * n + 2 * 6 * C);
+  if (bytes.size() != expected) {
+    throw std::invalid_argument("state blob has " + std::to_string(bytes.size()) +
+                                " bytes, expected " + std::to_string(expected));
+  }
+  std::size_t at = 0;
+  const auto get = [&](void* data, std::size_t size) {
+    std::memcpy(data, bytes.data() + at, size);
+    at += size;
+  };
+  char magic[4];
+  std::uint32_t format = 0, m = 0, tets = 0;
+  get(magic, 4);
+  get(&format, 4);
+  get(&m, 4);
+  get(&tets, 4);
+  if (std::memcmp(magic, kStateMagic, 4) != 0 || format != kStateFormat) {
+    throw std::invalid_argument("not a simulator state blob (format 1)");
+  }
+  if (m != static_cast<std::uint32_t>(model_.mode_count()) || tets != C) {
+    throw std::invalid_argument("state blob is for " + std::to_string(m) + " modes and " +
+                                std::to_string(tets) + " cubature tets, the model has " +
+                                std::to_string(model_.mode_count()) + " and " +
+                                std::to_string(C));
+  }
+  SimulatorState state;
+  state.U.resize(static_cast<Eigen::Index>(n), 3);
+  state.Udot.resize(static_cast<Eigen::Index>(n), 3);
+  state.z.resize(6, static_cast<Eigen::Index>(C));
+  state.lambda.resize(6, static_cast<Eigen::Index>(C));
+  get(&state.time, 8);
+  get(&state.step_count, 8);
+  get(state.U.data(), 8 * 3 * n);
+  get(state.Udot.data(), 8 * 3 * n);
+  get(state.z.data(), 8 * 6 * C);
+  get(state.lambda.data(), 8 * 6 * C);
+  restore(state);
+}
+
+}  // namespace smfem::sim

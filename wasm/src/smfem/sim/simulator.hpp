@@ -1,0 +1,153 @@
+#pragma once
+// The reduced stepper behind one façade: a ReducedModel, the solver settings, the dynamic
+// state and the run-time inputs (drag spring, materials, external force), stepped by implicit
+// Euler with subspace mixed FEM or subspace FEM (mfem_step.hpp, fem_step.hpp).
+//
+// State: U, Udot (4m x 3 each, reduced_model.hpp), the stretch DOFs z and multipliers lambda
+// (6 x C), the time and the step count. Each step starts from the inertial prediction
+// u~ = u_n + h udot_n (a step that cannot make progress thus keeps the momentum rather than
+// freezing the body), warm-starts z and lambda, runs the solver and sets
+// udot_{n+1} = (u_{n+1} - u_n) / h. Under FEM, z and lambda track s(F(u)) and
+// D^-1 grad psi(z), so the solver can be switched at any step.
+//
+// Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that meets a
+// non-finite value or an unsolvable system is undone (the state is the last good one, time
+// does not advance), reported (StepReport::ok = false) and warned about.
+// Allocation: everything is allocated at construction (and when the thread count, the spring
+// or the external force changes); step() allocates nothing unless it fails.
+// Determinism: results depend only on the state and the inputs: bit-identical for any thread
+// count and across snapshot/restore (see stiffness_assembly.hpp for why).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/diagnostics.hpp"
+#include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/external_force.hpp"
+#include "smfem/sim/fem_step.hpp"
+#include "smfem/sim/mfem_step.hpp"
+#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/reduced_system.hpp"
+#include "smfem/sim/solver_settings.hpp"
+#include "smfem/sim/step_context.hpp"
+
+namespace smfem::sim {
+
+struct SimulatorState {
+  ReducedMatrix U;
+  ReducedMatrix Udot;
+  StretchField z;
+  StretchField lambda;
+  double time = 0.0;
+  std::int64_t step_count = 0;
+};
+
+struct StepReport {
+  bool ok = true;
+  StepStats stats;
+  Diagnostics diagnostics;  // of the state after the step
+  double step_ms = 0.0;     // wall clock of the whole step() call
+};
+
+class Simulator {
+ public:
+  // Throws std::invalid_argument if check_reduced_model fails. Settings and the model's
+  // materials are clamped (warnings()). thread_count is clamped by ThreadPool.
+  Simulator(ReducedModel model, const SolverSettings& settings, int thread_count = 1);
+  // With the model's defaults as settings.
+  explicit Simulator(ReducedModel model, int thread_count = 1);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  const ReducedModel& model() const { return model_; }
+  const SolverSettings& settings() const { return settings_; }
+  void set_settings(const SolverSettings& settings);
+  int thread_count() const { return pool_->thread_count(); }
+  void set_thread_count(int thread_count);
+
+  // Sets the material of every cubature tet of `region` (clamped with a warning); warns if the
+  // region has no cubature tet.
+  void set_region_material(std::uint32_t region, double youngs, double poisson);
+  // Current (E, nu) of cubature tet c.
+  double tet_youngs(int tet) const { return youngs_(tet); }
+  double tet_poisson(int tet) const { return poisson_(tet); }
+
+  // Replaces the external force (its matrices must be empty or 4m x 3 and finite; throws
+  // std::invalid_argument otherwise).
+  void set_external_force(const ExternalForce& force);
+  void clear_external_force();
+
+  // A spring from render vertex `render_vertex` to `target` (stiffness in N/m, clamped to
+  // [0, 1e12] with a warning). Throws std::out_of_range if the model has no such vertex (or no
+  // render weights). drag_move changes the target only; drag_end removes the spring.
+  void drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness);
+  void drag_move(const Eigen::Vector3d& target);
+  void drag_end();
+  bool dragging() const { return dynamics_.has_spring(); }
+
+  // One implicit Euler step; see the header comment.
+  const StepReport& step();
+  const StepReport& last_report() const { return report_; }
+
+  // The state. set_state takes U and Udot (4m x 3, finite; throws std::invalid_argument) and
+  // makes z and lambda consistent with U (z = s(F(u)), lambda = D^-1 grad psi(z)).
+  const ReducedMatrix& coordinates() const { return state_.U; }
+  const ReducedMatrix& velocities() const { return state_.Udot; }
+  const StretchField& stretches() const { return state_.z; }
+  const StretchField& multipliers() const { return state_.lambda; }
+  double time() const { return state_.time; }
+  std::int64_t step_count() const { return state_.step_count; }
+  void set_state(const ReducedMatrix& U, const ReducedMatrix& Udot);
+
+  // The whole dynamic state; restore() then step() reproduces the original run bit for bit
+  // (given the same inputs: settings, materials, spring, external force).
+  const SimulatorState& snapshot() const { return state_; }
+  void restore(const SimulatorState& state);  // throws std::invalid_argument on size mismatch
+  // The same as bytes: "SMFS", format 1, m, C, time, step count, U, Udot, z, lambda (f64 LE).
+  std::vector<std::uint8_t> save_state() const;
+  void load_state(std::span<const std::uint8_t> bytes);  // throws std::invalid_argument
+
+  // Diagnostics of the current state (the last step's, or recomputed after set_state/restore).
+  const Diagnostics& diagnostics() const { return report_.diagnostics; }
+
+  // Accumulated warnings (clamped parameters, rolled-back steps), oldest first.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  void clear_warnings() { warnings_.clear(); }
+
+ private:
+  void update_lame(int tet);
+  void make_stretches_consistent();  // z = s(F(u)), lambda = D^-1 grad psi(z)
+  void refresh_diagnostics();        // recomputes s(F(u)) serially
+  StepContext context();
+
+  ReducedModel model_;
+  SolverSettings settings_;
+  std::vector<std::string> warnings_;
+  std::unique_ptr<parallel::ThreadPool> pool_;
+
+  Eigen::VectorXd youngs_;
+  Eigen::VectorXd poisson_;
+  std::vector<Lame> lame_;
+  ExternalForce external_force_;
+  ReducedMatrix gravity_force_direction_;  // mass_vector * g^T, from settings
+  ReducedMatrix force_;                    // workspace: the step's total external force
+
+  Dynamics dynamics_;
+  ReducedSystem system_;
+  FemStep fem_;
+  MfemStep mfem_;
+
+  SimulatorState state_;
+  SimulatorState backup_;
+  StretchField stretch_;  // s(F(u)) at the current state
+  ReducedMatrix diagnostics_workspace_;
+  StepReport report_;
+};
+
+}  // namespace smfem::sim

@@ -1,0 +1,76 @@
+#include "smfem/sim/solver_settings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <type_traits>
+
+namespace smfem::sim {
+namespace {
+
+template <class T>
+std::string format(T value) {
+  std::ostringstream out;
+  out.precision(6);
+  out << value;
+  return out.str();
+}
+
+template <class T>
+void clamp_into(T& value, T low, T high, T fallback, std::string_view what,
+                std::vector<std::string>& warnings) {
+  T clamped = value;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) clamped = fallback;
+  }
+  clamped = std::clamp(clamped, low, high);
+  if (clamped != value) {
+    warnings.push_back(std::string(what) + " " + format(value) + " is outside [" + format(low) +
+                       ", " + format(high) + "]; using " + format(clamped));
+    value = clamped;
+  }
+}
+
+}  // namespace
+
+std::string_view solver_method_name(SolverMethod method) {
+  return method == SolverMethod::mfem ? "mfem" : "fem";
+}
+
+std::optional<SolverMethod> solver_method_from_name(std::string_view name) {
+  if (name == "mfem") return SolverMethod::mfem;
+  if (name == "fem") return SolverMethod::fem;
+  return std::nullopt;
+}
+
+SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::string>& warnings) {
+  const SolverSettings defaults;
+  SolverSettings out = settings;
+  clamp_into(out.timestep, kMinTimestep, kMaxTimestep, defaults.timestep, "timestep", warnings);
+  clamp_into(out.iterations, kMinIterations, kMaxIterations, defaults.iterations, "iterations",
+             warnings);
+  clamp_into(out.relative_tolerance, 0.0, 1.0, defaults.relative_tolerance,
+             "relative tolerance", warnings);
+  clamp_into(out.absolute_tolerance, 0.0, 1e300, defaults.absolute_tolerance,
+             "absolute tolerance", warnings);
+  clamp_into(out.max_backtracks, 0, kMaxBacktracks, defaults.max_backtracks, "max backtracks",
+             warnings);
+  if (!out.gravity.allFinite()) {
+    warnings.push_back("gravity is not finite; using the default");
+    out.gravity = defaults.gravity;
+  }
+  return out;
+}
+
+void clamp_material(double& youngs, double& poisson, std::string_view what,
+                    std::vector<std::string>& warnings) {
+  const double youngs_fallback = std::isnan(youngs) ? kMinYoungs
+                                 : youngs > 0.0     ? kMaxYoungs
+                                                    : kMinYoungs;
+  clamp_into(youngs, kMinYoungs, kMaxYoungs, youngs_fallback,
+             std::string(what) + ": Young's modulus", warnings);
+  clamp_into(poisson, kMinPoisson, kMaxPoisson, 0.3, std::string(what) + ": Poisson's ratio",
+             warnings);
+}
+
+}  // namespace smfem::sim

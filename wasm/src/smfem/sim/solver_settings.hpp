@@ -1,0 +1,63 @@
+#pragma once
+// The run-time parameters of the stepper, with their admissible ranges. Out-of-range values
+// are clamped (not rejected) with a warning, so a slider or a hand-edited asset can never put
+// the solver into a state it cannot handle.
+#include <string>
+#include <string_view>
+#include <optional>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/sim/material_model.hpp"
+
+namespace smfem::sim {
+
+enum class SolverMethod {
+  mfem,  // subspace mixed FEM (stretch DOFs at the cubature tets), mfem_step.hpp
+  fem,   // subspace FEM baseline (Newton on the elastic energy in F), fem_step.hpp
+};
+
+std::string_view solver_method_name(SolverMethod method);  // "mfem", "fem"
+std::optional<SolverMethod> solver_method_from_name(std::string_view name);
+
+// Clamping ranges.
+inline constexpr double kMinTimestep = 1e-5, kMaxTimestep = 0.1;  // s
+inline constexpr int kMinIterations = 1, kMaxIterations = 200;
+inline constexpr double kMinYoungs = 1e2, kMaxYoungs = 1e13;      // Pa
+inline constexpr double kMinPoisson = 0.0, kMaxPoisson = 0.49;
+inline constexpr int kMaxBacktracks = 60;
+
+struct SolverSettings {
+  SolverMethod method = SolverMethod::mfem;
+  MaterialModel material_model = MaterialModel::fixed_corotational;
+  double timestep = 1.0 / 60.0;  // h, s
+  // Solver iterations per step: exactly this many (real-time use), or at most this many when
+  // until_converged.
+  int iterations = 2;
+  // Iterate until the Newton decrement delta (see fem_step.hpp, mfem_step.hpp) satisfies
+  //   delta <= relative_tolerance * delta_0   or   delta^2 / 2 <= absolute_tolerance,
+  // delta_0 the decrement of the step's first iteration (delta^2 / 2 is the decrease of the
+  // energy the Newton step predicts, in J).
+  bool until_converged = false;
+  double relative_tolerance = 1e-6;
+  double absolute_tolerance = 1e-14;  // J
+  Eigen::Vector3d gravity{0.0, -9.81, 0.0};  // m/s^2
+  // Assemble the stiffness K in single precision (it only steers the search direction; the
+  // gradients, merit and line search stay in double).
+  bool single_precision_stiffness = false;
+  // Step-size halvings per line search before the iteration gives up (the step then ends).
+  int max_backtracks = 30;
+};
+
+// settings with every parameter clamped into its range (non-finite values replaced by the
+// defaults); one message per change is appended to `warnings`.
+SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::string>& warnings);
+
+// Young's modulus and Poisson's ratio clamped to [kMinYoungs, kMaxYoungs], [kMinPoisson,
+// kMaxPoisson] (non-finite: the nearest bound for E, 0.3 for nu); messages as above, naming
+// `what` (e.g. "region 2").
+void clamp_material(double& youngs, double& poisson, std::string_view what,
+                    std::vector<std::string>& warnings);
+
+}  // namespace smfem::sim

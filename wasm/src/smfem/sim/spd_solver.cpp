@@ -1,0 +1,32 @@
+#include "smfem/sim/spd_solver.hpp"
+
+#include <cmath>
+
+namespace smfem::sim {
+namespace {
+constexpr int kMaxShifts = 8;  // sigma up to 1e4 * mean(diag)
+}
+
+SpdSolver::SpdSolver(int size) : llt_(size) {}
+
+int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>& b,
+                     Eigen::Ref<Eigen::VectorXd> x) {
+  const double mean_diagonal = A.diagonal().mean();
+  if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
+  double shift = 1e-12 * mean_diagonal;
+  for (int shifts = 0; shifts <= kMaxShifts; ++shifts) {
+    if (shifts > 0) {
+      A.diagonal().array() += shift;
+      shift *= 100.0;
+    }
+    llt_.compute(A);
+    if (llt_.info() == Eigen::Success) {
+      x = b;
+      llt_.solveInPlace(x);
+      return shifts;
+    }
+  }
+  return -1;
+}
+
+}  // namespace smfem::sim

@@ -1,0 +1,83 @@
+#pragma once
+// What the two solvers share during a step: the model's cubature data, the per-tet materials,
+// Psi_u, the reduced system and the thread pool; and what they report.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/material_model.hpp"
+#include "smfem/sim/reduced_system.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::sim {
+
+// Wall-clock milliseconds per phase, summed over a step's iterations.
+struct PhaseTimes {
+  double prediction = 0.0;      // kinematics (F, SVD, stretch) at the step's initial guess
+  double linearization = 0.0;   // per-tet gradients and Hessians
+  double assembly = 0.0;        // K and the reduced elastic force
+  double solve = 0.0;           // Psi_u gradient, the r x r system and its Cholesky solve
+  double local_update = 0.0;    // per-tet dz, lambda and the merit's slope (MFEM)
+  double line_search = 0.0;     // trial states and their merits
+
+  double total() const {
+    return prediction + linearization + assembly + solve + local_update + line_search;
+  }
+};
+
+struct StepStats {
+  int iterations = 0;          // iterations that computed a direction
+  bool converged = false;      // the decrement test passed (until_converged only)
+  double first_decrement = 0.0;  // delta of the first iteration
+  double decrement = 0.0;        // delta of the last iteration
+  int backtracks = 0;            // step halvings, all line searches
+  int line_search_failures = 0;  // iterations that ended the step without an acceptable step
+  int cholesky_shifts = 0;
+  double penalty = 0.0;          // MFEM: the last merit penalty nu
+  bool failed = false;           // a non-finite direction or an unsolvable system
+  PhaseTimes times;
+};
+
+struct StepContext {
+  const CubatureRows& cubature_Y;
+  const Eigen::VectorXd& weights;
+  MaterialModel material;
+  const std::vector<Lame>& lame;  // per tet
+  const SolverSettings& settings;
+  Dynamics& dynamics;
+  ReducedSystem& system;
+  parallel::ThreadPool& pool;
+};
+
+// fn(tet) for every tet, the tets split into one contiguous range per thread.
+template <class Fn>
+void parallel_for_tets(parallel::ThreadPool& pool, int tet_count, Fn&& fn) {
+  const int chunks = std::min(pool.thread_count(), std::max(tet_count, 1));
+  pool.parallel_for(chunks, [&](int chunk) {
+    const auto begin = static_cast<int>(std::int64_t(tet_count) * chunk / chunks);
+    const auto end = static_cast<int>(std::int64_t(tet_count) * (chunk + 1) / chunks);
+    for (int tet = begin; tet < end; ++tet) fn(tet);
+  });
+}
+
+// Adds the time since construction, or since the last lap, to a phase.
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  void lap(double& phase_ms) {
+    const auto now = std::chrono::steady_clock::now();
+    phase_ms += std::chrono::duration<double, std::milli>(now - start_).count();
+    start_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace smfem::sim

@@ -1,0 +1,196 @@
+#include "smfem/sim/stiffness_assembly.hpp"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+#include "smfem/sim/detail/gemm_tile.hpp"
+
+namespace smfem::sim {
+namespace {
+
+// Columns per task. A multiple of every tile width (kTileCols is 4..16).
+constexpr int kPanelCols = 32;
+// Tets per batch of the streamed product: the batch's rows of Yhat (3 x 32 x 4m doubles) and
+// its Z panel (3 x 32 x 32) stay in the first-level cache while the tiles sweep over them.
+constexpr int kBatchTets = 32;
+
+constexpr std::array<int, 6> kBlockRow = {0, 1, 2, 0, 0, 1};  // d of block (d, e)
+constexpr std::array<int, 6> kBlockCol = {0, 1, 2, 1, 2, 2};  // e
+constexpr int kBlockCount = 6;
+constexpr int kForceTask = 6;  // tasks kForceTask + d compute force column d
+
+}  // namespace
+
+StiffnessAssembly::StiffnessAssembly(
+    const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>&
+        cubature_Y,
+    const Eigen::Ref<const Eigen::VectorXd>& weights, int thread_count)
+    : cubature_count_(static_cast<int>(weights.size())),
+      block_size_(static_cast<int>(cubature_Y.cols())),
+      stride_((static_cast<int>(cubature_Y.cols()) + kPanelCols - 1) / kPanelCols * kPanelCols),
+      weights_(weights) {
+  const auto rows = static_cast<std::size_t>(3 * cubature_count_);
+  const auto stride = static_cast<std::size_t>(stride_);
+  Y_double_.assign(rows * stride, 0.0);
+  Y_float_.assign(rows * stride, 0.0f);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (int k = 0; k < block_size_; ++k) {
+      const double value = cubature_Y(static_cast<Eigen::Index>(r), k);
+      Y_double_[r * stride + static_cast<std::size_t>(k)] = value;
+      Y_float_[r * stride + static_cast<std::size_t>(k)] = static_cast<float>(value);
+    }
+  }
+  const auto tets = static_cast<std::size_t>(cubature_count_);
+  hessian_double_.assign(tets * kBlockCount * 9, 0.0);
+  hessian_float_.assign(tets * kBlockCount * 9, 0.0f);
+  weighted_gradient_.setZero(3 * cubature_count_, 3);
+  blocks_double_.assign(kBlockCount * stride * stride, 0.0);
+  blocks_float_.assign(kBlockCount * stride * stride, 0.0f);
+  force_.setZero(block_size_, 3);
+  plan(thread_count);
+}
+
+void StiffnessAssembly::set_thread_count(int thread_count) { plan(thread_count); }
+
+void StiffnessAssembly::plan(int thread_count) {
+  std::vector<Task> tasks;
+  const int n = block_size_;
+  const int depth = 3 * cubature_count_;
+  for (int block = 0; block < kBlockCount; ++block) {
+    const bool diagonal = kBlockRow[block] == kBlockCol[block];
+    for (int column = 0; column < n; column += kPanelCols) {
+      const int rows = diagonal ? std::min(n, column + kPanelCols) : n;
+      tasks.push_back({block, column, double(rows) * kPanelCols * depth});
+    }
+  }
+  for (int d = 0; d < 3; ++d) tasks.push_back({kForceTask + d, 0, double(n) * depth});
+
+  // Longest task first onto the least loaded thread. The split only decides who computes
+  // what, never how: any schedule gives the same bits.
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [](const Task& a, const Task& b) { return a.cost > b.cost; });
+  schedule_.assign(static_cast<std::size_t>(std::max(1, thread_count)), {});
+  std::vector<double> load(schedule_.size(), 0.0);
+  for (const Task& task : tasks) {
+    const auto least = static_cast<std::size_t>(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    schedule_[least].push_back(task);
+    load[least] += task.cost;
+  }
+  const auto panel_size = static_cast<std::size_t>(3 * kBatchTets * kPanelCols);
+  panels_double_.assign(schedule_.size(), std::vector<double>(panel_size));
+  panels_float_.assign(schedule_.size(), std::vector<float>(panel_size));
+}
+
+void StiffnessAssembly::set_tet_hessian(int tet, const Matrix9<double>& hessian) {
+  const double w = weights_(tet);
+  const auto base = static_cast<std::size_t>(tet) * kBlockCount * 9;
+  for (int block = 0; block < kBlockCount; ++block) {
+    const int d = kBlockRow[block];
+    const int e = kBlockCol[block];
+    for (int j = 0; j < 3; ++j) {
+      for (int l = 0; l < 3; ++l) {
+        // Column-major vec(F): F(i, j) is entry i + 3 j.
+        const double value = w * hessian(d + 3 * j, e + 3 * l);
+        const std::size_t at = base + static_cast<std::size_t>(block * 9 + 3 * j + l);
+        hessian_double_[at] = value;
+        hessian_float_[at] = static_cast<float>(value);
+      }
+    }
+  }
+}
+
+void StiffnessAssembly::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
+  weighted_gradient_.middleRows<3>(3 * tet) = weights_(tet) * gradient.transpose();
+}
+
+template <typename T>
+void StiffnessAssembly::run_block_task(const Task& task, const T* Y, const T* weighted_blocks,
+                                       T* blocks, T* panel) const {
+  constexpr int kTileCols = detail::kTileCols<T>;
+  const int n = block_size_;
+  const int stride = stride_;
+  const bool diagonal = kBlockRow[task.block] == kBlockCol[task.block];
+  const int column = task.column;
+  T* K = blocks + static_cast<std::size_t>(task.block) * stride * stride;
+
+  const int row_end = diagonal ? std::min(n, column + kPanelCols) : n;
+  for (int a = 0; a < row_end; ++a) std::fill_n(K + a * stride + column, kPanelCols, T(0));
+
+  for (int first = 0; first < cubature_count_; first += kBatchTets) {
+    const int last = std::min(cubature_count_, first + kBatchTets);
+    // Z rows of this batch, panel columns only: Z(3c + j, b) = sum_l wQ^{de}(j, l) Y(3c + l, b).
+    for (int c = first; c < last; ++c) {
+      const T* q = weighted_blocks + (static_cast<std::size_t>(c) * kBlockCount + task.block) * 9;
+      const T* y0 = Y + static_cast<std::size_t>(3 * c) * stride + column;
+      const T* y1 = y0 + stride;
+      const T* y2 = y1 + stride;
+      for (int j = 0; j < 3; ++j) {
+        T* z = panel + (3 * (c - first) + j) * kPanelCols;
+        const T q0 = q[3 * j], q1 = q[3 * j + 1], q2 = q[3 * j + 2];
+        for (int b = 0; b < kPanelCols; ++b) z[b] = q0 * y0[b] + q1 * y1[b] + q2 * y2[b];
+      }
+    }
+    const T* Y_batch = Y + static_cast<std::size_t>(3 * first) * stride;
+    const int depth = 3 * (last - first);
+    for (int tile = 0; tile < kPanelCols; tile += kTileCols) {
+      // In a diagonal block only tiles that reach the upper triangle (a <= b).
+      const int tile_row_end = diagonal ? std::min(n, column + tile + kTileCols) : n;
+      for (int a = 0; a < tile_row_end; a += detail::kTileRows) {
+        detail::gemm_tile_AtB(Y_batch + a, stride, panel + tile, kPanelCols, depth,
+                              K + a * stride + column + tile, stride);
+      }
+    }
+  }
+}
+
+void StiffnessAssembly::run_force_task(int d) {
+  auto force = force_.col(d);
+  force.setZero();
+  const auto stride = static_cast<std::size_t>(stride_);
+  for (int r = 0; r < 3 * cubature_count_; ++r) {
+    const double scale = weighted_gradient_(r, d);
+    const double* y = Y_double_.data() + static_cast<std::size_t>(r) * stride;
+    for (int k = 0; k < block_size_; ++k) force(k) += scale * y[k];
+  }
+}
+
+void StiffnessAssembly::assemble(parallel::ThreadPool& pool) {
+  pool.parallel_for(static_cast<int>(schedule_.size()), [this](int thread) {
+    const auto index = static_cast<std::size_t>(thread);
+    for (const Task& task : schedule_[index]) {
+      if (task.block >= kForceTask) {
+        run_force_task(task.block - kForceTask);
+      } else if (single_precision_) {
+        run_block_task<float>(task, Y_float_.data(), hessian_float_.data(),
+                              blocks_float_.data(), panels_float_[index].data());
+      } else {
+        run_block_task<double>(task, Y_double_.data(), hessian_double_.data(),
+                               blocks_double_.data(), panels_double_[index].data());
+      }
+    }
+  });
+}
+
+void StiffnessAssembly::add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& block,
+                                     Eigen::MatrixXd& system) const {
+  const int n = block_size_;
+  const auto stride = static_cast<std::size_t>(stride_);
+  for (int index = 0; index < kBlockCount; ++index) {
+    const int d = kBlockRow[index];
+    const int e = kBlockCol[index];
+    const std::size_t base = static_cast<std::size_t>(index) * stride * stride;
+    for (int a = 0; a < n; ++a) {
+      for (int b = d == e ? a : 0; b < n; ++b) {
+        const std::size_t at = base + static_cast<std::size_t>(a) * stride + b;
+        double value = single_precision_ ? double(blocks_float_[at]) : blocks_double_[at];
+        if (d == e) value += block(b, a);
+        // K_de(a, b) is system(d n + a, e n + b) = system(e n + b, d n + a), in the lower part.
+        system(e * n + b, d * n + a) = value;
+      }
+    }
+  }
+}
+
+}  // namespace smfem::sim
