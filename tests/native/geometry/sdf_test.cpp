@@ -184,7 +184,9 @@ TEST(SdfCsg, SmoothUnionBlendsOnlyWithinItsRadius) {
   for (int i = 0; i < 2000; ++i) {
     const Vector3d p(x(rng), x(rng), x(rng));
     EXPECT_LE(s(p), u(p));
-    if (s(p) <= 0) EXPECT_TRUE(s.bounds().contains(p)) << p.transpose();
+    if (s(p) <= 0) {
+      EXPECT_TRUE(s.bounds().contains(p)) << p.transpose();
+    }
   }
 }
 

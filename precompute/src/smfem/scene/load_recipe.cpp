@@ -41,8 +41,9 @@ Json parse_json(std::string_view text, const std::string& file) {
   Json root;
   try {
     root = Json::parse(text.begin(), text.end(), watch);
-  } catch (const Json::parse_error& error) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
+  } catch (const Json::exception& error) {
+    // Syntax errors, and numbers too large for a double. Drop nlohmann's
+    // "[json.exception.parse_error.101] " prefix.
     std::string message = error.what();
     const auto bracket = message.find("] ");
     if (message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {

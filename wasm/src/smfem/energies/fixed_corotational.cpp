@@ -1,6 +1,7 @@
 #include "smfem/energies/fixed_corotational.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>  // determinant
 
 #include "smfem/energies/detail/determinant.hpp"
 #include "smfem/energies/detail/instantiate_material.hpp"
@@ -69,7 +70,10 @@ Matrix6<Scalar> d2psi_ds2(const Vector6<Scalar>& s, const LameParameters<Scalar>
 template <typename Scalar>
 Matrix6<Scalar> d2psi_ds2_projected(const Vector6<Scalar>& s,
                                     const LameParameters<Scalar>& params) {
-  const Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> eigen(polar::stretch_to_matrix(s));
+  // Closed-form 3x3 eigensolver (a quarter of the iterative one's cost); the projection is
+  // continuous in the eigenpairs, so its accuracy near repeated eigenvalues is enough.
+  Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> eigen;
+  eigen.computeDirect(polar::stretch_to_matrix(s));
   const Vector3<Scalar>& lambda = eigen.eigenvalues();
   return detail::projected_stretch_hessian<Scalar>(
       eigen.eigenvectors(), scaling_hessian(lambda, params), flip_eigenvalues(lambda, params));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/LU>  // determinant
 #include <Eigen/SVD>
 
 namespace smfem::polar {

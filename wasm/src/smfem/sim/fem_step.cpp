@@ -88,6 +88,8 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
       ++stats.line_search_failures;
+      // Every trial overflowed: the direction itself is unusable (absurd forces, say).
+      stats.failed = search.all_nonfinite;
       return;
     }
     U.swap(U_trial_);

@@ -17,6 +17,7 @@ struct LineSearchResult {
   double step = 0.0;    // the accepted alpha, 0 if none
   int backtracks = 0;   // halvings performed
   bool accepted = false;
+  bool all_nonfinite = false;  // not accepted, and every trial state was non-finite
 };
 
 inline constexpr double kArmijoConstant = 1e-4;  // c1
@@ -28,8 +29,10 @@ LineSearchResult backtracking_line_search(Change&& change, double slope, int max
   LineSearchResult result;
   if (!(slope < 0.0)) return result;
   double alpha = 1.0;
+  bool any_finite = false;
   for (int trial = 0; trial <= max_backtracks; ++trial) {
     const double delta = change(alpha);
+    any_finite = any_finite || std::isfinite(delta);
     if (std::isfinite(delta) && delta <= kArmijoConstant * alpha * slope) {
       result.step = alpha;
       result.backtracks = trial;
@@ -39,6 +42,7 @@ LineSearchResult backtracking_line_search(Change&& change, double slope, int max
     alpha *= 0.5;
   }
   result.backtracks = max_backtracks;
+  result.all_nonfinite = !any_finite;
   return result;
 }
 

@@ -144,6 +144,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z,
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
       ++stats.line_search_failures;
+      // Every trial overflowed: the direction itself is unusable (absurd forces, say).
+      stats.failed = search.all_nonfinite;
       return;
     }
     // The last trial evaluated is the accepted one.

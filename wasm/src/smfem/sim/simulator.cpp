@@ -269,23 +269,26 @@ void Simulator::restore(const SimulatorState& state) {
 }
 
 std::vector<std::uint8_t> Simulator::save_state() const {
-  std::vector<std::uint8_t> bytes;
+  const auto n = static_cast<std::size_t>(state_.U.size());
+  const auto C = static_cast<std::size_t>(model_.cubature_count());
+  std::vector<std::uint8_t> bytes(32 + 8 * (2 * n + 12 * C));
+  std::size_t at = 0;
   const auto put = [&](const void* data, std::size_t size) {
-    const auto* begin = static_cast<const std::uint8_t*>(data);
-    bytes.insert(bytes.end(), begin, begin + size);
+    std::memcpy(bytes.data() + at, data, size);
+    at += size;
   };
   const auto m = static_cast<std::uint32_t>(model_.mode_count());
-  const auto C = static_cast<std::uint32_t>(model_.cubature_count());
+  const auto tets = static_cast<std::uint32_t>(C);
   put(kStateMagic, 4);
   put(&kStateFormat, 4);
   put(&m, 4);
-  put(&C, 4);
+  put(&tets, 4);
   put(&state_.time, 8);
   put(&state_.step_count, 8);
-  put(state_.U.data(), sizeof(double) * static_cast<std::size_t>(state_.U.size()));
-  put(state_.Udot.data(), sizeof(double) * static_cast<std::size_t>(state_.Udot.size()));
-  put(state_.z.data(), sizeof(double) * static_cast<std::size_t>(state_.z.size()));
-  put(state_.lambda.data(), sizeof(double) * static_cast<std::size_t>(state_.lambda.size()));
+  put(state_.U.data(), 8 * n);
+  put(state_.Udot.data(), 8 * n);
+  put(state_.z.data(), 8 * 6 * C);
+  put(state_.lambda.data(), 8 * 6 * C);
   return bytes;
 }
 

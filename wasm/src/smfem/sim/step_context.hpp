@@ -40,7 +40,8 @@ struct StepStats {
   int line_search_failures = 0;  // iterations that ended the step without an acceptable step
   int cholesky_shifts = 0;
   double penalty = 0.0;          // MFEM: the last merit penalty nu
-  bool failed = false;           // a non-finite direction or an unsolvable system
+  // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
+  bool failed = false;
   PhaseTimes times;
 };
 

@@ -3,6 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "smfem/tetrahedralize/isosurface_stuffing.hpp"
 #include "smfem/tetrahedralize/tet_quality.hpp"
 
 // The stencils, derived from the corner signs of a lattice tet (I inside, Z on the surface,
@@ -10,7 +11,8 @@
 // I and Z corners and the cut points on its I-O edges:
 //
 //   no O                 the whole lattice tet
-//   only Z               the whole tet when its centroid is inside, else nothing
+//   only Z               the whole tet when its centroid is inside and its angles are within
+//                        the bound (four warped corners can be nearly coplanar), else nothing
 //   no I otherwise       nothing
 //   1 I                  one tet: the I corner, the Z corners, the cut points of its edges
 //   2 I, 1 Z, 1 O        a pyramid over the quadrilateral on face I I O: 2 tets
@@ -22,11 +24,10 @@
 // same diagonal, so the choice depends on the face alone (dominates()):
 //   - x-y the face's long edge: the shorter diagonal (ties by vertex id);
 //   - x-y a short edge: the diagonal from the apex (the corner opposite the face's long edge)
-//     to the cut point on the long edge. Short-edge quadrilaterals appear only with the
-//     apex rule fixed, so in the 3 I prism the two short-edge faces through the corner on the
-//     long edge with O both have their diagonals leaving from the other two corners; the three
-//     diagonals can never form a cycle, which is what a prism needs to be split without an
-//     extra vertex.
+//     to the cut point on the long edge. (The other fixed choice measures 3 degrees worse.)
+// A prism can be split into three tets without a new vertex only if its three quadrilateral
+// diagonals do not form a cycle. In the 3 I prism, the corner sharing the long edge with O
+// lies on both short-edge faces and loses both (the apex rule), so no cycle can form.
 // The prism's own surface quadrilateral (2 I, 2 O) is not shared; its diagonal is the one
 // giving the better worst dihedral angle when the shared ones leave a choice.
 //
@@ -173,6 +174,17 @@ void fill_three_inside(StuffingState& s, const std::array<int, 3>& x, int o) {
   emit_all(s, prism_tets(top, bottom, order));
 }
 
+// Whether to keep a lattice tet whose corners are all on the surface (see the table above).
+bool keep_all_zero(const StuffingState& s, const std::array<int, 4>& v) {
+  std::array<Eigen::Vector3d, 4> p;
+  for (int k = 0; k < 4; ++k) p[k] = s.position.row(v[k]).transpose();
+  for (double angle : dihedral_angles_deg(p[0], p[1], p[2], p[3])) {
+    if (angle < kMinDihedralBoundDeg || angle > kMaxDihedralBoundDeg) return false;
+  }
+  if (!(signed_volume(p[0], p[1], p[2], p[3]) > 0.0)) return false;
+  return (*s.sdf)(0.25 * (p[0] + p[1] + p[2] + p[3])) < 0.0;
+}
+
 }  // namespace
 
 void fill_lattice_tet(StuffingState& s, const std::array<int, 4>& v) {
@@ -186,11 +198,7 @@ void fill_lattice_tet(StuffingState& s, const std::array<int, 4>& v) {
   if (outside == 4) return;
   const int zero = 4 - inside - outside;
   if (outside == 0 && (inside > 0 || zero == 4)) {
-    if (inside == 0) {
-      Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
-      for (int k = 0; k < 4; ++k) centroid += 0.25 * s.position.row(v[k]).transpose();
-      if (!((*s.sdf)(centroid) < 0.0)) return;
-    }
+    if (inside == 0 && !keep_all_zero(s, v)) return;
     // Lattice tets come positively oriented.
     s.output_tets.push_back({output_id(s, Corner{v[0]}), output_id(s, Corner{v[1]}),
                              output_id(s, Corner{v[2]}), output_id(s, Corner{v[3]})});

@@ -58,7 +58,8 @@ class LayoutValidator {
     if (!std::equal(kMagic.begin(), kMagic.end(), at(header::kMagicAt))) {
       std::string found;
       for (std::size_t i = 0; i < kMagic.size(); ++i) {
-        found += (i ? " " : "") + hex8(bytes_[i]).substr(2);
+        if (i > 0) found += ' ';
+        found += hex8(bytes_[i]).substr(2);
       }
       throw fail("header", "bad magic bytes " + found +
                                " (expected 89 53 4d 46 45 4d 0d 0a): not an smfem asset, or "

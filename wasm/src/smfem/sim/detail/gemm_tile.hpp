@@ -25,7 +25,7 @@ inline constexpr int kTileCols = 2 * kLanes<T>;
 template <typename T>
 void gemm_tile_AtB(const T* __restrict a, int lda, const T* __restrict b, int ldb, int depth,
                    T* __restrict c, int ldc) {
-  using Vec = T __attribute__((vector_size(kVectorBytes)));
+  typedef T Vec __attribute__((vector_size(kVectorBytes)));
   constexpr int L = kLanes<T>;
   Vec c00{}, c01{}, c10{}, c11{}, c20{}, c21{}, c30{}, c31{};
   for (int r = 0; r < depth; ++r) {

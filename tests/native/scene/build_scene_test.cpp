@@ -1,0 +1,170 @@
+#include "smfem/scene/build_scene.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "geometry/surface_shapes.hpp"
+#include "scene/recipe_files.hpp"
+#include "smfem/scene/load_recipe.hpp"
+#include "smfem/scene/metadata.hpp"
+#include "smfem/scene/scene_error.hpp"
+#include "smfem/tetrahedralize/isosurface_stuffing.hpp"
+#include "smfem/tetrahedralize/regions.hpp"
+#include "support/test_paths.hpp"
+
+namespace smfem::scene {
+namespace {
+
+using nlohmann::json;
+
+class BuildScene : public ::testing::Test {
+ protected:
+  void SetUp() override { folder_ = test::scratch_dir("scene"); }
+
+  SceneMesh build(const json& recipe) {
+    return build_scene(parse_scene_recipe(recipe.dump(), "bar.json", folder_));
+  }
+
+  std::string error_of(const json& recipe) {
+    try {
+      build(recipe);
+    } catch (const SceneError& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << "built: " << recipe.dump();
+    return "";
+  }
+
+  std::filesystem::path folder_;
+};
+
+TEST_F(BuildScene, FullRecipeGivesRegionsPinsForcesAndRenderSurface) {
+  const json r = test::base_recipe();
+  const SceneRecipe recipe = parse_scene_recipe(r.dump(), "bar.json", folder_);
+  const SceneMesh scene = build_scene(recipe);
+  const mesh::TetMesh& m = scene.mesh;
+  ASSERT_GT(m.tets.rows(), 1000);
+  ASSERT_TRUE(scene.stuffing.has_value());
+  EXPECT_GE(scene.quality.min_dihedral_deg, tetrahedralize::kMinDihedralBoundDeg);
+
+  // Materials: the core capsule holds the centroids of region-0 tets, no others.
+  const geometry::Points centroids = tetrahedralize::tet_centroids(m);
+  const Eigen::VectorXd core = recipe.materials[0].where->evaluate(centroids);
+  for (Eigen::Index t = 0; t < m.tets.rows(); ++t) {
+    EXPECT_EQ(m.regions[t], core[t] <= 0 ? 0 : 1);
+    EXPECT_EQ(scene.youngs[t], core[t] <= 0 ? 1e8 : 1e5);
+    EXPECT_EQ(scene.poisson[t], core[t] <= 0 ? 0.3 : 0.45);
+    EXPECT_EQ(scene.density[t], core[t] <= 0 ? 1200 : 1000);
+  }
+  EXPECT_GT((m.regions.array() == 0).count(), 50);
+
+  // Pins: exactly the vertices with x <= -0.95.
+  ASSERT_FALSE(scene.pinned.empty());
+  EXPECT_TRUE(std::is_sorted(scene.pinned.begin(), scene.pinned.end()));
+  for (Eigen::Index v = 0; v < m.vertices.rows(); ++v) {
+    const bool pinned = std::binary_search(scene.pinned.begin(), scene.pinned.end(), static_cast<int>(v));
+    EXPECT_EQ(pinned, m.vertices(v, 0) <= -0.95) << m.vertices.row(v);
+  }
+
+  ASSERT_EQ(scene.forces.size(), 1u);
+  for (int v : scene.forces[0].vertices) {
+    EXPECT_LE((m.vertices.row(v) - Eigen::RowVector3d(1, 0, 0)).norm(), 0.3);
+  }
+  // The default render surface is the tet boundary: one-hot rows.
+  EXPECT_GT(scene.render_surface.triangles.rows(), 0);
+  EXPECT_EQ(scene.render_surface.barycentric.col(0).minCoeff(), 1.0);
+
+  const json meta = scene_metadata(recipe, scene);
+  EXPECT_EQ(meta["name"], "bar");
+  EXPECT_EQ(meta["materials"][0]["tets"], (m.regions.array() == 0).count());
+  EXPECT_EQ(meta["solver"]["material_model"], "fcr");
+  EXPECT_EQ(meta["forces"][0]["kind"], "periodic");
+  EXPECT_EQ(meta["forces"][0]["vertices"], scene.forces[0].vertices.size());
+  EXPECT_EQ(meta["mesh"]["pinned"], scene.pinned.size());
+  EXPECT_EQ(meta["camera"]["target"], json({0.0, 0.0, 0.0}));
+}
+
+TEST_F(BuildScene, TargetTetCount) {
+  json r = test::base_recipe();
+  r["resolution"] = {{"target_tets", 8000}};
+  const SceneMesh scene = build(r);
+  EXPECT_NEAR(static_cast<double>(scene.mesh.tets.rows()), 8000.0, 800.0);
+}
+
+TEST_F(BuildScene, RegionsThatCatchNothingAreErrors) {
+  json r = test::base_recipe();
+  r["pins"][0]["where"]["box"]["center"] = {5, 0, 0};
+  EXPECT_EQ(error_of(r), "bar.json: /pins/0/where: catches no vertex of the mesh");
+  r = test::base_recipe();
+  r["forces"][0]["periodic"]["where"]["sphere"]["center"] = {0, 5, 0};
+  EXPECT_EQ(error_of(r), "bar.json: /forces/0/periodic/where: catches no vertex of the mesh");
+  r = test::base_recipe();
+  r["materials"][0]["where"] = {{"sphere", {{"center", {0, 9, 0}}, {"radius", 1}}}};
+  EXPECT_EQ(error_of(r).rfind("bar.json: /materials/0/where: no tet is left for this material", 0), 0u);
+  r = test::base_recipe();
+  r["materials"].erase(1);  // no default: the rubber tets belong to nobody
+  EXPECT_EQ(error_of(r).rfind("bar.json: /materials: the tet with centroid (", 0), 0u);
+  r = test::base_recipe();
+  r["subspace"]["cubature"] = 100000;
+  EXPECT_EQ(error_of(r).rfind("bar.json: /subspace/cubature: 100000 cubature tets, but the mesh has only ", 0), 0u);
+  r = test::base_recipe();
+  r["resolution"]["edge_length"] = 0.002;
+  EXPECT_EQ(error_of(r).rfind("bar.json: /resolution/edge_length: gives about ", 0), 0u);
+  r = test::base_recipe();
+  r["geometry"] = {{"box", {{"center", {0, 0, 0}}, {"half_extents", {1, 1, 0.001}}}}};
+  r["resolution"]["edge_length"] = 0.5;
+  EXPECT_EQ(error_of(r).rfind("bar.json: /geometry: no tet fits inside the shape", 0), 0u);
+}
+
+TEST_F(BuildScene, SurfaceMeshIsFilledAndKeptAsTheRenderSurface) {
+  const mesh::SurfaceMesh ball = test::icosphere(1.0, 3);
+  test::write_text(folder_ / "ball.obj", test::obj_text(ball));
+  json r = test::base_recipe();
+  r["geometry"] = {{"mesh", "ball.obj"}};
+  r["resolution"] = {{"edge_length", 0.2}};
+  r["materials"][0]["where"] = {{"sphere", {{"center", {0, 0, 0}}, {"radius", 0.4}}}};
+  r["pins"][0]["where"] = {{"box", {{"center", {0, -1, 0}}, {"half_extents", {1, 0.1, 1}}}}};
+  r["forces"][0]["periodic"]["where"] = {{"sphere", {{"center", {0, 1, 0}}, {"radius", 0.3}}}};
+  const SceneMesh scene = build(r);
+  EXPECT_EQ(scene.render_surface.vertices.rows(), ball.vertices.rows());
+  EXPECT_EQ(scene.render_surface.triangles, ball.triangles);
+  // Interpolating the tet-mesh positions gives back the surface's (the weights are barycentric).
+  Eigen::MatrixXd positions = scene.mesh.vertices;
+  const Eigen::MatrixXd interpolated = render::render_weights(scene.render_surface, positions);
+  EXPECT_LT((interpolated - Eigen::MatrixXd(scene.render_surface.vertices)).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
+  tetrahedralize::StuffingOptions options;
+  options.edge_length = 0.15;
+  const mesh::TetMesh source = tetrahedralize::stuff_isosurface(
+      geometry::box(Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0.25, 0.25)), options);
+  test::write_text(folder_ / "bar.mesh", test::medit_text(source));
+  json r = test::base_recipe();
+  r["geometry"] = {{"mesh", "bar.mesh"}};
+  EXPECT_EQ(error_of(r), "bar.json: /resolution: a tet mesh is used as it is; remove the resolution");
+  r.erase("resolution");
+  const SceneMesh scene = build(r);
+  EXPECT_EQ(scene.mesh.tets, source.tets);
+  EXPECT_FALSE(scene.stuffing.has_value());
+  EXPECT_GT(scene.quality.min_dihedral_deg, 0.0);
+
+  test::write_text(folder_ / "skin.obj", test::obj_text(test::cube_surface(0.2)));
+  r["render"] = {{"mesh", "skin.obj"}};
+  EXPECT_EQ(build(r).render_surface.vertices.rows(), 8);
+  r["render"] = {{"edge_length", 0.05}};
+  EXPECT_EQ(error_of(r).rfind("bar.json: /render/edge_length: a finer stuffing needs a shape", 0), 0u);
+}
+
+TEST_F(BuildScene, SmoothRenderSurfaceForAShape) {
+  json r = test::base_recipe();
+  r["render"] = {{"edge_length", 0.05}};
+  const SceneMesh scene = build(r);
+  EXPECT_GT(scene.render_surface.triangles.rows(),
+            2 * render::boundary_render_surface(scene.mesh).triangles.rows());
+}
+
+}  // namespace
+}  // namespace smfem::scene

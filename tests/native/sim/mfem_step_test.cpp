@@ -1,0 +1,154 @@
+// The mixed solver's algebra against an independent reference (reference.hpp): one iteration
+// is Newton on the KKT system without the constraint curvature, and a converged step is a
+// stationary point of the Lagrangian.
+#include "smfem/sim/mfem_step.hpp"
+
+#include <Eigen/LU>
+#include <gtest/gtest.h>
+
+#include "sim/reference.hpp"
+#include "sim/test_model.hpp"
+#include "smfem/energies/fixed_corotational.hpp"
+#include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/simulator.hpp"
+
+namespace smfem::sim {
+namespace {
+
+using test::flatten;
+
+SolverSettings mfem_settings() {
+  SolverSettings settings;
+  settings.method = SolverMethod::mfem;
+  settings.material_model = MaterialModel::fixed_corotational;
+  settings.timestep = 1.0 / 60.0;
+  settings.gravity = Eigen::Vector3d(0.0, -9.81, 0.0);
+  return settings;
+}
+
+test::TestModelOptions small_box() {
+  test::TestModelOptions options;
+  options.nx = 2;
+  options.ny = 1;
+  options.nz = 1;
+  options.mode_count = 4;
+  options.youngs[1] = 1e6;
+  return options;
+}
+
+TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
+  const test::TestModel model = test::make_test_model(small_box());
+  SolverSettings settings = mfem_settings();
+  settings.iterations = 1;
+  settings.max_backtracks = 0;  // the comparison needs the full step
+  Simulator simulator(model.model, settings);
+  const int m = model.model.mode_count();
+  const int C = model.model.cubature_count();
+  const double h = settings.timestep;
+
+  SimulatorState start = simulator.snapshot();
+  start.U = test::random_reduced(m, 0.02, 1u);
+  start.Udot = test::random_reduced(m, 0.2, 2u);
+  const Eigen::VectorXd predicted = flatten(start.U + h * start.Udot);
+  const test::Reference reference(model, settings.material_model, h, settings.gravity, predicted);
+  // z off the constraint (g != 0) and arbitrary multipliers, so every term of the system counts.
+  const StretchField noise = 1e-3 * StretchField::Random(6, C);
+  for (int c = 0; c < C; ++c) start.z.col(c) = reference.stretch(c, predicted) + noise.col(c);
+  start.lambda = 1e3 * StretchField::Random(6, C);
+  simulator.restore(start);
+
+  const StepReport& report = simulator.step();
+  ASSERT_TRUE(report.ok);
+  ASSERT_EQ(report.stats.iterations, 1);
+  ASSERT_EQ(report.stats.line_search_failures, 0) << "the full step was not accepted";
+  const Eigen::VectorXd du = flatten(simulator.coordinates()) - predicted;
+  const StretchField dz = simulator.stretches() - start.z;
+  const StretchField lambda_new = simulator.multipliers();
+
+  // KKT system in (du, dz, dlambda), all tets as cubature (weights w_c), at (u~, z, lambda).
+  const int r = 12 * m;
+  const int size = r + 12 * C;
+  Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(size, size);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(size);
+  const Vector6<double> metric = polar::stretch_metric<double>();
+  const Eigen::Matrix<double, 6, 6> D = metric.asDiagonal();
+  kkt.topLeftCorner(r, r) = reference.hessian_psi_u();
+  rhs.head(r) = -reference.grad_psi_u(predicted);
+  for (int c = 0; c < C; ++c) {
+    const double w = reference.weight(c);
+    const Lame& lame = reference.lame[static_cast<std::size_t>(c)];
+    const Vector6<double> zc = start.z.col(c);
+    const Vector6<double> lambda = start.lambda.col(c);
+    const Eigen::MatrixXd J = reference.dstretch_du(c, predicted);  // 6 x r
+    const Matrix6<double> H = energies::fixed_corotational::d2psi_ds2_projected(zc, lame);
+    const Vector6<double> grad_psi = energies::fixed_corotational::dpsi_ds(zc, lame);
+    const Vector6<double> g = reference.stretch(c, predicted) - zc;
+    const int z_at = r + 6 * c;
+    const int lambda_at = r + 6 * C + 6 * c;
+    kkt.block(0, lambda_at, r, 6) = w * J.transpose() * D;
+    kkt.block(lambda_at, 0, 6, r) = w * D * J;
+    kkt.block(z_at, z_at, 6, 6) = w * H;
+    kkt.block(z_at, lambda_at, 6, 6) = -w * D;
+    kkt.block(lambda_at, z_at, 6, 6) = -w * D;
+    rhs.head(r) -= w * J.transpose() * D * lambda;
+    rhs.segment(z_at, 6) = -w * (grad_psi - D * lambda);
+    rhs.segment(lambda_at, 6) = -w * D * g;
+  }
+  const Eigen::VectorXd solution = kkt.partialPivLu().solve(rhs);
+  const Eigen::VectorXd du_ref = solution.head(r);
+  const Eigen::VectorXd dz_ref = solution.segment(r, 6 * C);
+  const Eigen::VectorXd lambda_ref =
+      Eigen::Map<const Eigen::VectorXd>(start.lambda.data(), 6 * C) + solution.tail(6 * C);
+
+  EXPECT_LT((du - du_ref).norm(), 1e-6 * du_ref.norm());
+  const Eigen::Map<const Eigen::VectorXd> dz_flat(dz.data(), 6 * C);
+  EXPECT_LT((dz_flat - dz_ref).norm(), 1e-6 * dz_ref.norm());
+  const Eigen::Map<const Eigen::VectorXd> lambda_flat(lambda_new.data(), 6 * C);
+  EXPECT_LT((lambda_flat - lambda_ref).norm(), 1e-6 * lambda_ref.norm());
+}
+
+TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
+  const test::TestModel model = test::make_test_model(small_box());
+  SolverSettings settings = mfem_settings();
+  settings.until_converged = true;
+  settings.iterations = 100;
+  settings.relative_tolerance = 1e-12;
+  Simulator simulator(model.model, settings);
+  const int m = model.model.mode_count();
+  const int C = model.model.cubature_count();
+  const double h = settings.timestep;
+  simulator.set_state(test::random_reduced(m, 0.05, 3u), test::random_reduced(m, 0.5, 4u));
+  const Eigen::VectorXd predicted =
+      flatten(simulator.coordinates() + h * simulator.velocities());
+  const StepReport& report = simulator.step();
+  ASSERT_TRUE(report.ok);
+  EXPECT_TRUE(report.stats.converged);
+
+  const test::Reference reference(model, settings.material_model, h, settings.gravity, predicted);
+  const Eigen::VectorXd u = flatten(simulator.coordinates());
+  const StretchField& z = simulator.stretches();
+  const StretchField& lambda = simulator.multipliers();
+  const Vector6<double> metric = polar::stretch_metric<double>();
+  // grad_u L = grad Psi_u + sum_c w_c J_c^T D lambda_c, J_c by finite differences.
+  Eigen::VectorXd grad_u = reference.grad_psi_u(u);
+  double constraint = 0.0, grad_z = 0.0, stress = 0.0;
+  for (int c = 0; c < C; ++c) {
+    const double w = reference.weight(c);
+    grad_u += w * reference.dstretch_du(c, u).transpose() *
+              metric.cwiseProduct(Vector6<double>(lambda.col(c)));
+    constraint = std::max(constraint, (reference.stretch(c, u) - z.col(c)).cwiseAbs().maxCoeff());
+    const Vector6<double> grad_psi = energies::fixed_corotational::dpsi_ds(
+        Vector6<double>(z.col(c)), reference.lame[static_cast<std::size_t>(c)]);
+    grad_z = std::max(grad_z, (grad_psi - metric.cwiseProduct(Vector6<double>(lambda.col(c))))
+                                  .cwiseAbs()
+                                  .maxCoeff());
+    stress = std::max(stress, grad_psi.cwiseAbs().maxCoeff());
+  }
+  const double force_scale = (reference.hessian_psi_u() * (u - predicted)).norm();
+  EXPECT_LT(grad_u.norm(), 1e-6 * force_scale);
+  EXPECT_LT(constraint, 1e-9);
+  EXPECT_LT(grad_z, 1e-9 * stress);
+}
+
+}  // namespace
+}  // namespace smfem::sim

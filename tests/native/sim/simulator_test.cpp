@@ -1,0 +1,427 @@
+// Physics and robustness of the stepper as a whole: rest, free fall, momentum, energy,
+// agreement of the two solvers, clamping, rollback, snapshots, determinism, allocation.
+#include "smfem/sim/simulator.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/allocation_counter.hpp"
+#include "sim/test_model.hpp"
+#include "smfem/polar/stretch_vector.hpp"
+
+namespace smfem::sim {
+namespace {
+
+// At most 2 threads in all: the threaded WebAssembly test binary has a pool of 4 pthreads.
+constexpr int kThreads = 2;
+
+SolverSettings converging(SolverMethod method, Eigen::Vector3d gravity = Eigen::Vector3d::Zero()) {
+  SolverSettings settings;
+  settings.method = method;
+  settings.material_model = MaterialModel::fixed_corotational;
+  settings.timestep = 1.0 / 60.0;
+  settings.gravity = gravity;
+  settings.until_converged = true;
+  settings.iterations = 100;
+  settings.relative_tolerance = 1e-10;
+  settings.absolute_tolerance = 1e-20;
+  return settings;
+}
+
+// A velocity field rotating the body about its centroid at omega (rad/s), plus a stretching
+// velocity along x and a bending one (modes 1..3 present in the test basis).
+ReducedMatrix spin_and_stretch(const test::TestModel& model, const Eigen::Vector3d& omega) {
+  const int n = 4 * model.model.mode_count();
+  ReducedMatrix Udot = ReducedMatrix::Zero(n, 3);
+  Eigen::Matrix3d cross;
+  cross << 0, -omega.z(), omega.y(), omega.z(), 0, -omega.x(), -omega.y(), omega.x(), 0;
+  const Eigen::Vector3d c = model.model.rest_centroid;
+  // Mode 0 (weight 1): xdot = A_0 [x; 1] with A_0 = [cross, -cross c].
+  for (int d = 0; d < 3; ++d) {
+    for (int k = 0; k < 3; ++k) Udot(k, d) = cross(d, k);
+    Udot(3, d) = -(cross * c)(d);
+  }
+  Udot(0, 0) += 0.5;      // stretch along x
+  Udot(4 + 3, 1) += 0.3;  // mode 1 (weight ~ x), translation part along y: bending
+  return Udot;
+}
+
+// Full-space sums over the test mesh's vertices (independent of diagnostics.cpp).
+Eigen::Vector3d vertex_momentum(const test::TestModel& model, const ReducedMatrix& Udot) {
+  return (model.basis * Udot).transpose() * model.vertex_mass;
+}
+Eigen::Vector3d vertex_angular_momentum(const test::TestModel& model, const ReducedMatrix& U,
+                                        const ReducedMatrix& Udot) {
+  const Eigen::MatrixXd x = test::vertex_positions(model, U);
+  const Eigen::MatrixXd v = model.basis * Udot;
+  Eigen::Vector3d L = Eigen::Vector3d::Zero();
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    L += model.vertex_mass(i) * Eigen::Vector3d(x.row(i)).cross(Eigen::Vector3d(v.row(i)));
+  }
+  return L;
+}
+
+class BothSolvers : public ::testing::TestWithParam<SolverMethod> {};
+INSTANTIATE_TEST_SUITE_P(Sim, BothSolvers,
+                         ::testing::Values(SolverMethod::mfem, SolverMethod::fem),
+                         [](const auto& info) { return std::string(solver_method_name(info.param)); });
+
+TEST_P(BothSolvers, RestStaysExactlyAtRest) {
+  const test::TestModel model = test::make_test_model();
+  SolverSettings settings = converging(GetParam());
+  settings.until_converged = false;
+  settings.iterations = 3;
+  Simulator simulator(model.model, settings, kThreads);
+  for (int step = 0; step < 10; ++step) ASSERT_TRUE(simulator.step().ok);
+  EXPECT_TRUE(simulator.coordinates().isZero(0.0));
+  EXPECT_TRUE(simulator.velocities().isZero(0.0));
+  for (int c = 0; c < model.model.cubature_count(); ++c) {
+    EXPECT_TRUE(simulator.stretches().col(c) == polar::identity_stretch<double>());
+  }
+  EXPECT_EQ(simulator.diagnostics().total_energy, 0.0);
+}
+
+TEST_P(BothSolvers, FreeFallAcceleratesTheCentroidAtG) {
+  const test::TestModel model = test::make_test_model();
+  const Eigen::Vector3d g(0.5, -9.81, 1.0);
+  Simulator simulator(model.model, converging(GetParam(), g), kThreads);
+  const double h = simulator.settings().timestep;
+  std::vector<Eigen::Vector3d> centroid = {simulator.diagnostics().centroid};
+  for (int step = 0; step < 5; ++step) {
+    ASSERT_TRUE(simulator.step().ok);
+    centroid.push_back(simulator.diagnostics().centroid);
+    const Eigen::Vector3d p = simulator.diagnostics().linear_momentum;
+    EXPECT_LT((p - (step + 1) * h * model.model.total_mass * g).norm(), 1e-9 * p.norm());
+  }
+  for (std::size_t n = 1; n + 1 < centroid.size(); ++n) {
+    const Eigen::Vector3d acceleration = (centroid[n + 1] - 2 * centroid[n] + centroid[n - 1]) / (h * h);
+    EXPECT_LT((acceleration - g).norm(), 1e-6 * g.norm()) << "step " << n;
+  }
+  // A uniform field does not deform the body.
+  EXPECT_LT(simulator.diagnostics().elastic_energy, 1e-12 * simulator.diagnostics().kinetic_energy);
+}
+
+// Implicit Euler conserves linear momentum exactly (internal forces sum to zero) but not
+// angular momentum: with x_{n+1} = x_n + h v_{n+1} and torque-free internal forces,
+//   L_{n+1} - L_n = h sum_v m_v v_{n+1} x v_n,
+// an O(h^2) drift per step. Both hold to solver tolerance at convergence.
+TEST_P(BothSolvers, ConservesMomentumAsImplicitEulerShould) {
+  const test::TestModel model = test::make_test_model();
+  Simulator simulator(model.model, converging(GetParam()), kThreads);
+  const double h = simulator.settings().timestep;
+  simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                      spin_and_stretch(model, Eigen::Vector3d(1.0, 2.0, 3.0)));
+  const Eigen::Vector3d p0 = vertex_momentum(model, simulator.velocities());
+  const double L_scale =
+      vertex_angular_momentum(model, simulator.coordinates(), simulator.velocities()).norm();
+  double worst_p = 0.0, worst_L = 0.0, drift = 0.0;
+  for (int step = 0; step < 100; ++step) {
+    const ReducedMatrix U0 = simulator.coordinates(), V0 = simulator.velocities();
+    const Eigen::Vector3d L0 = vertex_angular_momentum(model, U0, V0);
+    const StepReport& report = simulator.step();
+    ASSERT_TRUE(report.ok);
+    ASSERT_TRUE(report.stats.converged) << "step " << step;
+    const ReducedMatrix& U1 = simulator.coordinates();
+    const ReducedMatrix& V1 = simulator.velocities();
+    const Eigen::Vector3d L1 = vertex_angular_momentum(model, U1, V1);
+    // The implicit Euler defect, from the vertex velocities.
+    const Eigen::MatrixXd v0 = model.basis * V0, v1 = model.basis * V1;
+    Eigen::Vector3d defect = Eigen::Vector3d::Zero();
+    for (Eigen::Index i = 0; i < v0.rows(); ++i) {
+      defect += h * model.vertex_mass(i) * Eigen::Vector3d(v1.row(i)).cross(Eigen::Vector3d(v0.row(i)));
+    }
+    worst_L = std::max(worst_L, (L1 - L0 - defect).norm() / L_scale);
+    drift = std::max(drift, defect.norm() / L_scale);
+    worst_p = std::max(worst_p, (vertex_momentum(model, V1) - p0).norm());
+    // The diagnostics agree with the vertex sums.
+    EXPECT_LT((report.diagnostics.angular_momentum - L1).norm(), 1e-10 * L_scale);
+    EXPECT_LT((report.diagnostics.linear_momentum - vertex_momentum(model, V1)).norm(),
+              1e-10 * model.model.total_mass);
+  }
+  EXPECT_LT(worst_p, 1e-9 * model.model.total_mass);
+  EXPECT_LT(worst_L, 1e-8);
+  EXPECT_GT(drift, 1e-6);  // the defect is real: a test of L alone would have to be loose
+}
+
+TEST_P(BothSolvers, EnergyNeverGrowsAndDecaysSlowlyForSmallSteps) {
+  const test::TestModel model = test::make_test_model();
+  SolverSettings settings = converging(GetParam());
+  settings.timestep = 1e-3;
+  Simulator simulator(model.model, settings, kThreads);
+  simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                      spin_and_stretch(model, Eigen::Vector3d(0.0, 0.0, 2.0)));
+  const double initial = simulator.diagnostics().total_energy;
+  double previous = initial;
+  for (int step = 0; step < 100; ++step) {
+    ASSERT_TRUE(simulator.step().ok);
+    const double energy = simulator.diagnostics().total_energy;
+    EXPECT_LE(energy, previous + 1e-9 * initial) << "step " << step;
+    previous = energy;
+  }
+  EXPECT_GT(previous, 0.9 * initial);  // implicit Euler dissipates, but slowly at h = 1 ms
+}
+
+TEST(Simulator, MixedAndStandardFemReachTheSameConvergedStep) {
+  const test::TestModel model = test::make_test_model({.youngs = {1e5, 1e7}});
+  const int m = model.model.mode_count();
+  ReducedMatrix U0 = test::random_reduced(m, 0.03, 21u);
+  const ReducedMatrix V0 = spin_and_stretch(model, Eigen::Vector3d(3.0, -1.0, 2.0));
+  SolverSettings settings = converging(SolverMethod::mfem, Eigen::Vector3d(0, -9.81, 0));
+  settings.relative_tolerance = 1e-12;
+  Simulator mixed(model.model, settings, kThreads);
+  settings.method = SolverMethod::fem;
+  Simulator standard(model.model, settings, kThreads);
+  mixed.set_state(U0, V0);
+  standard.set_state(U0, V0);
+  ASSERT_TRUE(mixed.step().stats.converged);
+  ASSERT_TRUE(standard.step().stats.converged);
+  const ReducedMatrix& a = mixed.coordinates();
+  const ReducedMatrix& b = standard.coordinates();
+  EXPECT_LT((a - b).norm(), 1e-6 * b.norm());
+  EXPECT_LT((a - b).norm(), 1e-6 * (b - U0).norm());
+}
+
+TEST(Simulator, RealTimeMixedFemDoesNotGainEnergyOnAStronglyHeterogeneousBody) {
+  // Stiff (1e9 Pa) and soft (1e5 Pa) halves, spinning and stretching, 2 iterations per step:
+  // the regime where a line search on the Lagrangian overshoots.
+  const test::TestModel model = test::make_test_model({.mode_count = 6, .youngs = {1e5, 1e9}});
+  SolverSettings settings;
+  settings.method = SolverMethod::mfem;
+  settings.iterations = 2;
+  settings.gravity.setZero();
+  Simulator simulator(model.model, settings, kThreads);
+  simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                      spin_and_stretch(model, Eigen::Vector3d(2.0, 0.0, 4.0)));
+  const double initial = simulator.diagnostics().total_energy;
+  for (int step = 0; step < 120; ++step) {
+    ASSERT_TRUE(simulator.step().ok);
+    EXPECT_LE(simulator.diagnostics().total_energy, 1.01 * initial) << "step " << step;
+  }
+}
+
+TEST(Simulator, ClampsAbsurdParametersWithWarnings) {
+  test::TestModel model = test::make_test_model();
+  model.model.cubature_youngs(0) = 1e20;  // region 0
+  SolverSettings settings;
+  settings.timestep = 10.0;
+  settings.iterations = 1000;
+  settings.gravity = Eigen::Vector3d(0, std::nan(""), 0);
+  Simulator simulator(model.model, settings);
+  EXPECT_EQ(simulator.settings().timestep, kMaxTimestep);
+  EXPECT_EQ(simulator.settings().iterations, kMaxIterations);
+  EXPECT_TRUE(simulator.settings().gravity.allFinite());
+  EXPECT_EQ(simulator.tet_youngs(0), kMaxYoungs);
+  const auto mentions = [&](const std::string& word) {
+    for (const std::string& warning : simulator.warnings()) {
+      if (warning.find(word) != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(mentions("timestep"));
+  EXPECT_TRUE(mentions("iterations"));
+  EXPECT_TRUE(mentions("gravity"));
+  EXPECT_TRUE(mentions("region 0: Young's modulus"));
+
+  simulator.clear_warnings();
+  simulator.set_region_material(1, -3.0, 0.7);
+  EXPECT_TRUE(mentions("region 1: Young's modulus"));
+  EXPECT_TRUE(mentions("region 1: Poisson's ratio"));
+  const int last = model.model.cubature_count() - 1;  // region 1
+  EXPECT_EQ(simulator.tet_youngs(last), kMinYoungs);
+  EXPECT_EQ(simulator.tet_poisson(last), kMaxPoisson);
+  simulator.set_region_material(7, 1e6, 0.3);
+  EXPECT_TRUE(mentions("region 7 has no cubature tet"));
+  EXPECT_TRUE(simulator.step().ok);
+}
+
+TEST(Simulator, AStepThatOverflowsIsUndone) {
+  const test::TestModel model = test::make_test_model();
+  Simulator simulator(model.model, SolverSettings{});
+  for (int step = 0; step < 3; ++step) ASSERT_TRUE(simulator.step().ok);
+  const SimulatorState before = simulator.snapshot();
+
+  ExternalForce force;
+  force.constant = body_force(model.model, Eigen::Vector3d(1e300, 1e300, 0.0));
+  simulator.set_external_force(force);
+  EXPECT_FALSE(simulator.step().ok);
+  EXPECT_TRUE(simulator.coordinates() == before.U);
+  EXPECT_TRUE(simulator.velocities() == before.Udot);
+  EXPECT_TRUE(simulator.stretches() == before.z);
+  EXPECT_EQ(simulator.time(), before.time);
+  EXPECT_EQ(simulator.step_count(), before.step_count);
+  ASSERT_FALSE(simulator.warnings().empty());
+  EXPECT_NE(simulator.warnings().back().find("undone"), std::string::npos);
+
+  simulator.clear_external_force();
+  EXPECT_TRUE(simulator.step().ok);
+  EXPECT_EQ(simulator.step_count(), before.step_count + 1);
+}
+
+TEST(Simulator, RefusesMalformedInputs) {
+  const test::TestModel model = test::make_test_model();
+  Simulator simulator(model.model, SolverSettings{});
+  ExternalForce force;
+  force.constant = ReducedMatrix::Zero(3, 3);
+  EXPECT_THROW(simulator.set_external_force(force), std::invalid_argument);
+  EXPECT_THROW(simulator.set_state(ReducedMatrix::Zero(2, 3), ReducedMatrix::Zero(2, 3)),
+               std::invalid_argument);
+  EXPECT_THROW(simulator.drag_start(100000, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
+  std::vector<std::uint8_t> blob = simulator.save_state();
+  blob.pop_back();
+  EXPECT_THROW(simulator.load_state(blob), std::invalid_argument);
+  ReducedModel broken = model.model;
+  broken.cubature_weights(0) = -1.0;
+  EXPECT_THROW({ Simulator refused(broken, SolverSettings{}); }, std::invalid_argument);
+}
+
+// Runs `steps` steps and returns the concatenated coordinates.
+std::vector<double> trajectory(Simulator& simulator, int steps) {
+  std::vector<double> out;
+  for (int step = 0; step < steps; ++step) {
+    EXPECT_TRUE(simulator.step().ok);
+    const ReducedMatrix& U = simulator.coordinates();
+    out.insert(out.end(), U.data(), U.data() + U.size());
+    const StretchField& z = simulator.stretches();
+    out.insert(out.end(), z.data(), z.data() + z.size());
+  }
+  return out;
+}
+
+SolverSettings real_time(SolverMethod method) {
+  SolverSettings settings;
+  settings.method = method;
+  settings.iterations = 2;
+  return settings;
+}
+
+TEST_P(BothSolvers, SnapshotAndRestoreReproduceBitForBit) {
+  const test::TestModel model = test::make_test_model({.youngs = {1e5, 1e8}});
+  Simulator simulator(model.model, real_time(GetParam()), kThreads);
+  simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                      spin_and_stretch(model, Eigen::Vector3d(1.0, 0.0, 2.0)));
+  trajectory(simulator, 5);
+  const SimulatorState snapshot = simulator.snapshot();
+  const std::vector<std::uint8_t> blob = simulator.save_state();
+  const std::vector<double> original = trajectory(simulator, 5);
+  simulator.restore(snapshot);
+  EXPECT_EQ(trajectory(simulator, 5), original);
+  simulator.load_state(blob);
+  EXPECT_EQ(simulator.step_count(), snapshot.step_count);
+  EXPECT_EQ(trajectory(simulator, 5), original);
+}
+
+TEST_P(BothSolvers, BitIdenticalForAnyThreadCountAndAcrossRuns) {
+  const test::TestModel model = test::make_test_model({.youngs = {1e5, 1e8}});
+  for (bool single_precision : {false, true}) {
+    SolverSettings settings = real_time(GetParam());
+    settings.single_precision_stiffness = single_precision;
+    std::vector<double> reference;
+    for (int threads : {1, 2, 2}) {
+      Simulator simulator(model.model, settings, threads);
+      simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                          spin_and_stretch(model, Eigen::Vector3d(1.0, 0.0, 2.0)));
+      const std::vector<double> run = trajectory(simulator, 8);
+      if (reference.empty()) {
+        reference = run;
+      } else {
+        EXPECT_EQ(run, reference) << threads << " threads, float K " << single_precision;
+      }
+    }
+  }
+}
+
+TEST_P(BothSolvers, StepsAllocateNothingAfterTheFirst) {
+  if (!test::counting_supported()) GTEST_SKIP() << "no allocation counter in this build";
+  const test::TestModel model = test::make_test_model();
+  for (int threads : {1, 2}) {
+    for (bool single_precision : {false, true}) {
+      SolverSettings settings = real_time(GetParam());
+      settings.single_precision_stiffness = single_precision;
+      Simulator simulator(model.model, settings, threads);
+      ExternalForce force;
+      force.periodic = body_force(model.model, Eigen::Vector3d(0.0, 3.0, 0.0));
+      force.frequency = 2.0;
+      simulator.set_external_force(force);
+      simulator.drag_start(3, Eigen::Vector3d(0.0, 0.5, 0.0), 1e3);
+      simulator.step();
+      const test::CountingScope scope;
+      for (int step = 0; step < 3; ++step) {
+        simulator.drag_move(Eigen::Vector3d(0.0, 0.5 + 0.1 * step, 0.0));
+        simulator.step();
+      }
+      EXPECT_EQ(scope.count(), 0) << threads << " threads, float K " << single_precision;
+    }
+  }
+}
+
+TEST(Simulator, DragSpringPullsTheVertexTowardsTheTarget) {
+  const test::TestModel model = test::make_test_model();
+  SolverSettings settings;
+  settings.gravity.setZero();
+  settings.iterations = 3;
+  Simulator simulator(model.model, settings);
+  const int vertex = 10;
+  const Eigen::Vector3d rest = model.model.render_positions.row(vertex).transpose();
+  const Eigen::Vector3d target = rest + Eigen::Vector3d(0.0, 0.3, 0.0);
+  simulator.drag_start(vertex, target, 1e4);
+  EXPECT_TRUE(simulator.dragging());
+  for (int step = 0; step < 30; ++step) ASSERT_TRUE(simulator.step().ok);
+  const Eigen::Vector3d moved =
+      rest + simulator.coordinates().transpose() * render_vertex_basis(model.model, vertex);
+  EXPECT_LT((moved - target).norm(), 0.5 * (rest - target).norm());
+  EXPECT_GT(simulator.diagnostics().spring_energy, 0.0);
+  simulator.drag_end();
+  EXPECT_FALSE(simulator.dragging());
+  EXPECT_EQ(simulator.diagnostics().spring_energy, 0.0);
+}
+
+TEST(Simulator, MaterialChangesTakeEffect) {
+  const test::TestModel model = test::make_test_model();
+  SolverSettings settings;
+  settings.gravity = Eigen::Vector3d(0.0, 0.0, 0.0);
+  Simulator soft(model.model, settings), stiff(model.model, settings);
+  stiff.set_region_material(0, 1e8, 0.3);
+  stiff.set_region_material(1, 1e8, 0.3);
+  EXPECT_EQ(stiff.tet_youngs(0), 1e8);
+  const ReducedMatrix V = spin_and_stretch(model, Eigen::Vector3d::Zero());
+  soft.set_state(ReducedMatrix::Zero(V.rows(), 3), V);
+  stiff.set_state(ReducedMatrix::Zero(V.rows(), 3), V);
+  soft.step();
+  stiff.step();
+  // The stiff body resists the stretch: less displacement in the stretching mode.
+  EXPECT_LT(std::abs(stiff.coordinates()(0, 0)), std::abs(soft.coordinates()(0, 0)));
+}
+
+TEST(Simulator, PeriodicExternalForceMovesTheBody) {
+  const test::TestModel model = test::make_test_model();
+  SolverSettings settings;
+  settings.gravity.setZero();
+  Simulator simulator(model.model, settings);
+  ExternalForce force;
+  force.periodic = body_force(model.model, Eigen::Vector3d(0.0, 2.0, 0.0));
+  force.frequency = 1.0;
+  force.phase = 0.5 * 3.14159265358979323846;  // cos: +2 m/s^2 at t = 0
+  simulator.set_external_force(force);
+  simulator.step();
+  EXPECT_GT(simulator.diagnostics().linear_momentum.y(), 0.0);
+  const ReducedMatrix point = point_force(model.model, 0, Eigen::Vector3d(1.0, 0.0, 0.0));
+  EXPECT_EQ(point.rows(), 4 * model.model.mode_count());
+}
+
+TEST(Simulator, SwitchingSolversKeepsTheStateConsistent) {
+  const test::TestModel model = test::make_test_model();
+  Simulator simulator(model.model, real_time(SolverMethod::fem));
+  simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
+                      spin_and_stretch(model, Eigen::Vector3d(0.0, 1.0, 0.0)));
+  for (int step = 0; step < 3; ++step) simulator.step();
+  EXPECT_LT(simulator.diagnostics().max_constraint_violation, 1e-12);
+  SolverSettings settings = simulator.settings();
+  settings.method = SolverMethod::mfem;
+  simulator.set_settings(settings);
+  for (int step = 0; step < 3; ++step) EXPECT_TRUE(simulator.step().ok);
+}
+
+}  // namespace
+}  // namespace smfem::sim
