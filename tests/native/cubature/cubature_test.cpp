@@ -88,7 +88,9 @@ TEST(Cubature, PartitionsTheMeshIntoClustersEachIntegratedByOneOfItsTets) {
     centroids.row(c) /= count(c);
     EXPECT_EQ(cubature.labels(cubature.tets(c)), c) << "representative outside cluster " << c;
     EXPECT_NEAR(cubature.weights(c), volume(c), 1e-12 * volume(c));
-    if (c > 0) EXPECT_LT(cubature.tets(c - 1), cubature.tets(c));
+    if (c > 0) {
+      EXPECT_LT(cubature.tets(c - 1), cubature.tets(c));
+    }
   }
   for (Eigen::Index t = 0; t < features.rows(); ++t) {
     const Eigen::Index c = cubature.labels(t);

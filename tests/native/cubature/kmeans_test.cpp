@@ -29,7 +29,8 @@ FeatureMatrix random_points(Eigen::Index n, Eigen::Index d, unsigned seed) {
   std::normal_distribution<double> normal(0.0, 1.0);
   FeatureMatrix points(n, d);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index f = 0; f < d; ++f) points(i, f) = normal(bits) * (1.0 + f);
+    for (Eigen::Index f = 0; f < d; ++f)
+      points(i, f) = normal(bits) * (1.0 + static_cast<double>(f));
   }
   return points;
 }

@@ -312,6 +312,7 @@ TYPED_TEST_P(MaterialModel, ProjectedHessiansArePsdAndExactEigenClamps) {
       const Matrix9d H = TypeParam::d2psi_dF2(F, p);
       const Matrix9d projected = TypeParam::d2psi_dF2_projected(F, p);
       EXPECT_GE(min_eigenvalue(projected), -1e-10 * H.norm());
+      EXPECT_LT((projected - projected.transpose()).norm(), 1e-15 * projected.norm());
       const double error = relative_error(projected, eigen_clamped(H, flat));
       worst = std::max(worst, error);
       EXPECT_LT(error, 1e-9);
@@ -321,6 +322,7 @@ TYPED_TEST_P(MaterialModel, ProjectedHessiansArePsdAndExactEigenClamps) {
       const Matrix6d H = TypeParam::d2psi_ds2(s, p);
       const Matrix6d projected = TypeParam::d2psi_ds2_projected(s, p);
       EXPECT_GE(min_eigenvalue(projected), -1e-10 * H.norm());
+      EXPECT_LT((projected - projected.transpose()).norm(), 1e-15 * projected.norm());
       const double error = relative_error(projected, eigen_clamped(H, metric));
       worst = std::max(worst, error);
       EXPECT_LT(error, 1e-9);

@@ -79,6 +79,21 @@ inline void expect_manifold_vertices(const BoundaryTopology& topology) {
   EXPECT_EQ(pinched, 0) << "boundary vertices whose faces form more than one fan";
 }
 
+// Each directed boundary edge has as many faces using it as its reverse: closed and oriented,
+// though an edge may carry four faces where the boundary pinches.
+inline void expect_closed(const BoundaryTopology& topology) {
+  std::map<std::pair<int, int>, int> directed;
+  for (const auto& f : topology.faces) {
+    for (int k = 0; k < 3; ++k) ++directed[{f[k], f[(k + 1) % 3]}];
+  }
+  int problems = 0;
+  for (const auto& [edge, count] : directed) {
+    const auto reverse = directed.find({edge.second, edge.first});
+    if (reverse == directed.end() || reverse->second != count) ++problems;
+  }
+  EXPECT_EQ(problems, 0) << "open boundary edges";
+}
+
 // Positive tets within the angle bounds, conforming, every vertex used.
 inline void expect_valid_tets(const mesh::TetMesh& mesh, double min_angle, double max_angle) {
   ASSERT_GT(mesh.tets.rows(), 0);

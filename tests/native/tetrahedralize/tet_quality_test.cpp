@@ -57,7 +57,8 @@ TEST(TetQuality, MeasuresAMesh) {
   EXPECT_NEAR(q.total_volume, 1.0 / 6.0 + second, 1e-15);
   EXPECT_NEAR(q.min_volume, std::min(1.0 / 6.0, second), 1e-15);
   EXPECT_NEAR(q.max_dihedral_deg, 90.0, 1e-9);
-  EXPECT_NEAR(q.min_dihedral_deg, std::acos(1.0 / 3.0) * kDeg, 1e-9);  // the regular one
+  // The corner tet's slanted face meets the others at acos(1 / sqrt(3)); the other is regular.
+  EXPECT_NEAR(q.min_dihedral_deg, std::acos(1.0 / std::sqrt(3.0)) * kDeg, 1e-9);
 }
 
 }  // namespace

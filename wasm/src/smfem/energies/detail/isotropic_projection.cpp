@@ -32,8 +32,7 @@ Matrix9<Scalar> projected_F_hessian(const polar::SignedSvd<Scalar>& svd,
                                     const Vector3<Scalar>& flip) {
   const Matrix3<Scalar>& U = svd.U;
   const Matrix3<Scalar>& V = svd.V;
-  Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> scaling_eigen;
-  scaling_eigen.computeDirect(scaling);  // closed form: see fixed_corotational.cpp
+  const Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> scaling_eigen(scaling);
   const Scalar inv_sqrt2 = Scalar(1) / std::sqrt(Scalar(2));
 
   Matrix9<Scalar> modes;
@@ -63,8 +62,7 @@ Matrix6<Scalar> projected_stretch_hessian(const Matrix3<Scalar>& Q, const Matrix
   const auto mode = [&](const Matrix3<Scalar>& B) -> Vector6<Scalar> {
     return metric.cwiseProduct(polar::stretch_from_matrix<Scalar>(B));
   };
-  Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> scaling_eigen;
-  scaling_eigen.computeDirect(scaling);  // closed form: see fixed_corotational.cpp
+  const Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> scaling_eigen(scaling);
   const Scalar inv_sqrt2 = Scalar(1) / std::sqrt(Scalar(2));
 
   Matrix6<Scalar> modes;
