@@ -13,7 +13,10 @@
 #endif
 
 #if defined(SMFEM_TEST_ASAN)
-#include <sanitizer/allocator_interface.h>
+// From the sanitizers' public interface (sanitizer/allocator_interface.h, which GCC does not
+// install): hooks called on every allocation and deallocation.
+extern "C" int __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void*, std::size_t), void (*free_hook)(const volatile void*));
 #endif
 
 namespace smfem::sim::test {

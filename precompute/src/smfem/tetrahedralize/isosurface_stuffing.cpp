@@ -16,9 +16,12 @@ namespace {
 
 using detail::Sign;
 
-// Regula falsi (Illinois) steps per cut point; smooth SDFs converge in 3 or 4.
-constexpr int kRootIterations = 12;
-// A cut point is final once |sdf| is below this fraction of the edge length.
+// Root finding per cut point: regula falsi with the Illinois fix converges in 3 or 4 steps on
+// smooth SDFs; every third step bisects instead, so kinks (box edges, CSG creases) and
+// discontinuities (a mesh's holes) still shrink the bracket geometrically.
+constexpr int kRootIterations = 60;
+constexpr int kBisectEvery = 3;
+// A cut point is final once |sdf| or its bracket is below this fraction of the edge length.
 constexpr double kRootTolerance = 1e-10;
 
 // An edge with one inside and one outside end, and the bracket of its root.
@@ -68,10 +71,11 @@ void find_roots(const geometry::Sdf& sdf, const BccLattice& lattice, std::vector
   for (std::size_t i = 0; i < cuts.size(); ++i) active[i] = i;
   for (int iteration = 0; iteration < kRootIterations && !active.empty(); ++iteration) {
     geometry::Points points(static_cast<Eigen::Index>(active.size()), 3);
+    const bool bisect = iteration % kBisectEvery == kBisectEvery - 1;
     for (std::size_t k = 0; k < active.size(); ++k) {
       Crossing& c = cuts[active[k]];
       double t = (c.lo * c.f_hi - c.hi * c.f_lo) / (c.f_hi - c.f_lo);
-      if (!(t > c.lo && t < c.hi)) t = 0.5 * (c.lo + c.hi);
+      if (bisect || !(t > c.lo && t < c.hi)) t = 0.5 * (c.lo + c.hi);
       c.t = t;
       points.row(static_cast<Eigen::Index>(k)) =
           ((1.0 - t) * lattice.position(c.inside) + t * lattice.position(c.outside)).transpose();
@@ -81,7 +85,7 @@ void find_roots(const geometry::Sdf& sdf, const BccLattice& lattice, std::vector
     for (std::size_t k = 0; k < active.size(); ++k) {
       Crossing& c = cuts[active[k]];
       const double f = values[static_cast<Eigen::Index>(k)];
-      if (std::abs(f) <= tolerance || std::isnan(f)) continue;
+      if (std::abs(f) <= tolerance || std::isnan(f) || c.hi - c.lo <= kRootTolerance) continue;
       if (f < 0.0) {
         c.lo = c.t, c.f_lo = f;
         if (c.last_side < 0) c.f_hi *= 0.5;

@@ -1,0 +1,48 @@
+#include "smfem/sim/line_search.hpp"
+
+#include <limits>
+
+#include <gtest/gtest.h>
+
+namespace smfem::sim {
+namespace {
+
+// phi(alpha) = (alpha - a)^2 - a^2 along a descent direction with slope -2a.
+TEST(LineSearch, AcceptsTheFullStepWhenItDecreasesEnough) {
+  const double a = 1.0;
+  const auto change = [&](double alpha) { return (alpha - a) * (alpha - a) - a * a; };
+  const LineSearchResult result = backtracking_line_search(change, -2.0 * a, 10);
+  EXPECT_TRUE(result.accepted);
+  EXPECT_EQ(result.step, 1.0);
+  EXPECT_EQ(result.backtracks, 0);
+}
+
+TEST(LineSearch, HalvesAnOvershootingStep) {
+  const double a = 0.1;  // the minimum is at alpha = 0.1: alpha = 1 and 1/2 increase phi
+  const auto change = [&](double alpha) { return (alpha - a) * (alpha - a) - a * a; };
+  const LineSearchResult result = backtracking_line_search(change, -2.0 * a, 10);
+  EXPECT_TRUE(result.accepted);
+  EXPECT_EQ(result.step, 0.125);
+  EXPECT_EQ(result.backtracks, 3);
+}
+
+TEST(LineSearch, RejectsNonFiniteTrialsAndNonDescentDirections) {
+  int calls = 0;
+  const auto overflow = [&](double alpha) {
+    ++calls;
+    return alpha > 0.3 ? std::numeric_limits<double>::infinity() : -alpha;
+  };
+  const LineSearchResult result = backtracking_line_search(overflow, -1.0, 10);
+  EXPECT_TRUE(result.accepted);
+  EXPECT_EQ(result.step, 0.25);
+  const auto always_nan = [](double) { return std::numeric_limits<double>::quiet_NaN(); };
+  const LineSearchResult failed = backtracking_line_search(always_nan, -1.0, 4);
+  EXPECT_FALSE(failed.accepted);
+  EXPECT_TRUE(failed.all_nonfinite);
+  calls = 0;
+  EXPECT_FALSE(backtracking_line_search(overflow, 0.0, 10).accepted);
+  EXPECT_EQ(calls, 0);
+}
+
+}  // namespace
+}  // namespace smfem::sim
