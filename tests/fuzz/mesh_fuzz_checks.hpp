@@ -27,10 +27,10 @@ inline void check_mesh(const mesh::TetMesh& tets) {
   check_elements(tets.vertices, tets.tets, tets.regions);
   for (Eigen::Index t = 0; t < tets.tets.rows(); ++t) {
     const Eigen::RowVector3d x0 = tets.vertices.row(tets.tets(t, 0));
-    const Eigen::Matrix3d edges = (Eigen::Matrix3d() << tets.vertices.row(tets.tets(t, 1)) - x0,
-                                   tets.vertices.row(tets.tets(t, 2)) - x0,
-                                   tets.vertices.row(tets.tets(t, 3)) - x0)
-                                      .finished();
+    const Eigen::Matrix3d edges =
+        (Eigen::Matrix3d() << tets.vertices.row(tets.tets(t, 1)) - x0,
+         tets.vertices.row(tets.tets(t, 2)) - x0, tets.vertices.row(tets.tets(t, 3)) - x0)
+            .finished();
     if (!(edges.determinant() > 0)) std::abort();
   }
 }

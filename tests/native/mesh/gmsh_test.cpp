@@ -165,9 +165,10 @@ std::string to_gmsh_v22(const TetMesh& mesh) {
 std::string to_gmsh_v41(const TetMesh& mesh) {
   const std::string nodes = std::to_string(mesh.vertices.rows());
   const std::string tets = std::to_string(mesh.tets.rows());
-  std::string text = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Entities\n0 0 0 1\n"
-                     "1 -100 -100 -100 200 200 200 1 7 0\n$EndEntities\n$Nodes\n1 " +
-                     nodes + " 1 " + nodes + "\n3 1 0 " + nodes + "\n";
+  std::string text =
+      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Entities\n0 0 0 1\n"
+      "1 -100 -100 -100 200 200 200 1 7 0\n$EndEntities\n$Nodes\n1 " +
+      nodes + " 1 " + nodes + "\n3 1 0 " + nodes + "\n";
   for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) text += std::to_string(v + 1) + "\n";
   for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
     text += exact(mesh.vertices(v, 0)) + " " + exact(mesh.vertices(v, 1)) + " " +
@@ -196,8 +197,9 @@ TEST(Gmsh, ReadsVersion22WithPhysicalGroupsAndMixedElements) {
   EXPECT_EQ(report.reoriented_tets, 0u);
   // One note per skipped element type: 1 (line), 2 (triangle), 15 (point).
   ASSERT_EQ(report.notes.size(), 3u);
-  EXPECT_EQ(report.notes[1], "skipped 3 elements of Gmsh type 2 (only type 4, the 4-node "
-                             "tetrahedron, is kept)");
+  EXPECT_EQ(report.notes[1],
+            "skipped 3 elements of Gmsh type 2 (only type 4, the 4-node "
+            "tetrahedron, is kept)");
 }
 
 TEST(Gmsh, ReadsVersion41WithRegionsFromEntities) {
@@ -256,9 +258,10 @@ $EndElements
   EXPECT_EQ(mesh.vertices.row(1), Eigen::RowVector3d(1, 0, 0));
   EXPECT_EQ(mesh.tets.row(0), Eigen::RowVector4i(0, 1, 2, 3));
 
-  const std::string v22 = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n"
-                          "1000000 0 0 0\n3 1 0 0\n2000000 0 1 0\n1 0 0 1\n$EndNodes\n"
-                          "$Elements\n1\n1 4 2 0 1 1 2000000 1000000 3\n$EndElements\n";
+  const std::string v22 =
+      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n"
+      "1000000 0 0 0\n3 1 0 0\n2000000 0 1 0\n1 0 0 1\n$EndNodes\n"
+      "$Elements\n1\n1 4 2 0 1 1 2000000 1000000 3\n$EndElements\n";
   // Corners (0,0,1), (0,1,0), (0,0,0), (1,0,0) are inverted: corners 1 and 2 swap.
   ReadReport report;
   const TetMesh sparse = read_text("sparse.msh", v22, &report);
@@ -269,7 +272,8 @@ $EndElements
 TEST(Gmsh, BunnyThroughBothVersionsMatchesTheMeditRead) {
   SMFEM_REQUIRE_SHARED_FILE(test::bunny_path());
   TetMesh bunny = read_medit_mesh(test::bunny_path());
-  for (Eigen::Index t = 0; t < bunny.regions.size(); ++t) bunny.regions(t) = static_cast<int>(1 + t % 3);
+  for (Eigen::Index t = 0; t < bunny.regions.size(); ++t)
+    bunny.regions(t) = static_cast<int>(1 + t % 3);
 
   const TetMesh v22 = read_text("bunny22.msh", to_gmsh_v22(bunny));
   EXPECT_EQ(v22.vertices, bunny.vertices);
@@ -312,17 +316,17 @@ TEST(GmshErrors, TruncatedElements) {
 TEST(GmshErrors, ElementCountLargerThanTheEntries) {
   std::string text = cube_v22;
   text.replace(text.find("$Elements\n11"), 12, "$Elements\n12");
-  expect_message_has(error_reading("count.msh", text),
-                     {"count.msh:35:",
-                      "$Elements: '$EndElements' comes after 11 of the 12 declared elements"});
+  expect_message_has(
+      error_reading("count.msh", text),
+      {"count.msh:35:", "$Elements: '$EndElements' comes after 11 of the 12 declared elements"});
 }
 
 TEST(GmshErrors, NodeCountSmallerThanTheEntries) {
   std::string text = cube_v22;
   text.replace(text.find("$Nodes\n8"), 8, "$Nodes\n7");
-  expect_message_has(error_reading("count.msh", text),
-                     {"count.msh:20:", "expected $EndNodes, found '8'",
-                      "more entries than the declared count"});
+  expect_message_has(
+      error_reading("count.msh", text),
+      {"count.msh:20:", "expected $EndNodes, found '8'", "more entries than the declared count"});
 }
 
 TEST(GmshErrors, Version41BlockTotalsMustMatchTheHeader) {
@@ -388,9 +392,10 @@ TEST(GmshErrors, ElementsBeforeNodes) {
 }
 
 TEST(GmshErrors, OnlySecondOrderTets) {
-  const std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n"
-                           "$EndNodes\n$Elements\n1\n1 11 0 1 1 1 1 1 1 1 1 1 1\n"
-                           "$EndElements\n";
+  const std::string text =
+      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n"
+      "$EndNodes\n$Elements\n1\n1 11 0 1 1 1 1 1 1 1 1 1 1\n"
+      "$EndElements\n";
   expect_message_has(error_reading("p2.msh", text),
                      {"p2.msh:11:", "only 10-node tetrahedra in the file"});
 }

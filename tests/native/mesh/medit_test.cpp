@@ -66,7 +66,8 @@ TEST(Medit, ReadsTheCoarseBunnyAsWritten) {
   ASSERT_EQ(mesh.vertices.rows(), 699);
   ASSERT_EQ(mesh.tets.rows(), 2274);
   ASSERT_EQ(mesh.regions.size(), 2274);
-  EXPECT_EQ(mesh.vertices.colwise().minCoeff(), Eigen::RowVector3d(-96.778641, 29.085777, -69.916603));
+  EXPECT_EQ(mesh.vertices.colwise().minCoeff(),
+            Eigen::RowVector3d(-96.778641, 29.085777, -69.916603));
   EXPECT_EQ(mesh.vertices.colwise().maxCoeff(), Eigen::RowVector3d(62.946636, 191.598602, 59.6945));
   // First vertex and first and last tets of the file, made 0-based.
   EXPECT_EQ(mesh.vertices.row(0), Eigen::RowVector3d(-96.77864099999999, 115.49807, 39.554291));
@@ -203,16 +204,17 @@ TEST(MeditErrors, TruncatedInsideAnEntry) {
 TEST(MeditErrors, CountLargerThanTheEntries) {
   std::string text = two_tets;
   text.replace(text.find("Vertices\n6"), 10, "Vertices\n7");
-  expect_message_has(error_reading("count.mesh", text),
-                     {"count.mesh:11:", "the count says 7 entries but 'Tetrahedra' follows after 6"});
+  expect_message_has(
+      error_reading("count.mesh", text),
+      {"count.mesh:11:", "the count says 7 entries but 'Tetrahedra' follows after 6"});
 }
 
 TEST(MeditErrors, CountSmallerThanTheEntries) {
   std::string text = two_tets;
   text.replace(text.find("Vertices\n6"), 10, "Vertices\n5");
-  expect_message_has(error_reading("count.mesh", text),
-                     {"count.mesh:10:", "expected a keyword, found the number '9'",
-                      "count match its entries"});
+  expect_message_has(
+      error_reading("count.mesh", text),
+      {"count.mesh:10:", "expected a keyword, found the number '9'", "count match its entries"});
 }
 
 TEST(MeditErrors, IndexZeroInAOneBasedFormat) {
@@ -289,9 +291,8 @@ TEST(MeditErrors, UnknownKeywordCannotBeSkipped) {
 
 TEST(MeditErrors, AbsurdCountFailsAtTheEndInsteadOfAllocating) {
   // Reserving 4e9 vertices would abort under AddressSanitizer (and exhaust memory without it).
-  expect_message_has(
-      error_reading("absurd.mesh", "Vertices\n2000000000\n0 0 0 0\n"),
-      {"absurd.mesh:3:", "file ended after 1 of the 2000000000 declared entries"});
+  expect_message_has(error_reading("absurd.mesh", "Vertices\n2000000000\n0 0 0 0\n"),
+                     {"absurd.mesh:3:", "file ended after 1 of the 2000000000 declared entries"});
   expect_message_has(error_reading("huge.mesh", "Tetrahedra\n99999999999\n"),
                      {"huge.mesh:2:", "not a valid entry count: '99999999999'"});
 }

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include <Eigen/Geometry>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/medit.hpp"
@@ -104,8 +104,8 @@ inline mesh::Triangles boundary_triangles(const mesh::TetMesh& mesh) {
 // The unit cube's corners in the order
 // (0,0,0) (1,0,0) (1,1,0) (0,1,0) (0,0,1) (1,0,1) (1,1,1) (0,1,1).
 inline const mesh::Vertices& unit_cube() {
-  static const mesh::Vertices cube = (mesh::Vertices(8, 3) << 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0,
-                                      0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1)
+  static const mesh::Vertices cube = (mesh::Vertices(8, 3) << 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0,
+                                      0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1)
                                          .finished();
   return cube;
 }

@@ -68,9 +68,8 @@ std::string to_obj(const Vertices& vertices, const Triangles& triangles) {
             exact(vertices(v, 2)) + "\n";
   }
   for (Eigen::Index f = 0; f < triangles.rows(); ++f) {
-    text += "f " + std::to_string(triangles(f, 0) + 1) + " " +
-            std::to_string(triangles(f, 1) + 1) + " " + std::to_string(triangles(f, 2) + 1) +
-            "\n";
+    text += "f " + std::to_string(triangles(f, 0) + 1) + " " + std::to_string(triangles(f, 1) + 1) +
+            " " + std::to_string(triangles(f, 2) + 1) + "\n";
   }
   return text;
 }
@@ -88,8 +87,9 @@ TEST(Obj, ReadsQuadsInEveryCornerFormAndRelativeIndices) {
 }
 
 TEST(Obj, RelativeIndicesCountFromTheLatestVertex) {
-  const std::string text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n"
-                           "v 0 0 1\nv 1 0 1\nv 0 1 1\nf -3 -2 -1\nf 1 -1 -3\n";
+  const std::string text =
+      "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n"
+      "v 0 0 1\nv 1 0 1\nv 0 1 1\nf -3 -2 -1\nf 1 -1 -3\n";
   const SurfaceMesh mesh = read_text("relative.obj", text);
   ASSERT_EQ(mesh.triangles.rows(), 3);
   EXPECT_EQ(mesh.triangles.row(0), Eigen::RowVector3i(0, 1, 2));
@@ -105,8 +105,7 @@ TEST(Obj, FansPolygonsAroundTheirFirstCorner) {
 }
 
 TEST(Obj, AcceptsForwardReferencesAndCrLf) {
-  const SurfaceMesh mesh =
-      read_text("crlf.obj", "f 1 2 3\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\n");
+  const SurfaceMesh mesh = read_text("crlf.obj", "f 1 2 3\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\n");
   EXPECT_EQ(mesh.triangles.row(0), Eigen::RowVector3i(0, 1, 2));
   EXPECT_EQ(mesh.vertices.row(1), Eigen::RowVector3d(1, 0, 0));
 }

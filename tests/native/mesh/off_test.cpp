@@ -48,11 +48,11 @@ constexpr const char* cube_off = R"(OFF
 
 // OFF writer for the tests: counts on the keyword's line, as libigl writes them.
 std::string to_off(const Vertices& vertices, const Triangles& triangles) {
-  std::string text = "OFF " + std::to_string(vertices.rows()) + " " +
-                     std::to_string(triangles.rows()) + " 0\n";
+  std::string text =
+      "OFF " + std::to_string(vertices.rows()) + " " + std::to_string(triangles.rows()) + " 0\n";
   for (Eigen::Index v = 0; v < vertices.rows(); ++v) {
-    text += exact(vertices(v, 0)) + " " + exact(vertices(v, 1)) + " " + exact(vertices(v, 2)) +
-            "\n";
+    text +=
+        exact(vertices(v, 0)) + " " + exact(vertices(v, 1)) + " " + exact(vertices(v, 2)) + "\n";
   }
   for (Eigen::Index f = 0; f < triangles.rows(); ++f) {
     text += "3 " + std::to_string(triangles(f, 0)) + " " + std::to_string(triangles(f, 1)) + " " +
@@ -71,9 +71,10 @@ TEST(Off, ReadsQuadsWithComments) {
 }
 
 TEST(Off, ReadsColouredVariantsWithCountsOnTheKeywordLine) {
-  const std::string text = "COFF 4 2 5\n0 0 0 255 0 0 255\n1 0 0 0 255 0 255\n"
-                           "0 1 0 0 0 255 255\n5 5 5 1 1 1 1\n"
-                           "3 0 1 2 0.5 0.5 0.5\n3 2 1 0\n";
+  const std::string text =
+      "COFF 4 2 5\n0 0 0 255 0 0 255\n1 0 0 0 255 0 255\n"
+      "0 1 0 0 0 255 255\n5 5 5 1 1 1 1\n"
+      "3 0 1 2 0.5 0.5 0.5\n3 2 1 0\n";
   ReadReport report;
   const SurfaceMesh mesh = read_text("colour.off", text, &report);
   EXPECT_EQ(mesh.vertices.row(3), Eigen::RowVector3d(5, 5, 5));

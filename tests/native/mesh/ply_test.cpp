@@ -81,13 +81,15 @@ std::string to_ply(const Vertices& vertices, const std::vector<std::vector<int>>
   for (const char* axis : {"x", "y", "z"}) {
     bytes += "property " + layout.coordinate_type + " " + axis + "\n";
   }
-  bytes += "property float nx\nproperty float ny\nproperty float nz\n"
-           "property list uchar float uv\n"
-           "obj_info some exporters write this\n"
-           "element face " + std::to_string(faces.size()) + "\nproperty list " +
-           layout.count_type + " " + layout.index_type + " " + layout.index_name +
-           "\nproperty int flags\n"
-           "element edge 1\nproperty int vertex1\nproperty int vertex2\nend_header\n";
+  bytes +=
+      "property float nx\nproperty float ny\nproperty float nz\n"
+      "property list uchar float uv\n"
+      "obj_info some exporters write this\n"
+      "element face " +
+      std::to_string(faces.size()) + "\nproperty list " + layout.count_type + " " +
+      layout.index_type + " " + layout.index_name +
+      "\nproperty int flags\n"
+      "element edge 1\nproperty int vertex1\nproperty int vertex2\nend_header\n";
   append_value(bytes, "uchar", 7, layout);
   append_value(bytes, "float", 0.5, layout);
   end_entry(bytes, layout);
@@ -134,8 +136,7 @@ void expect_cube(const SurfaceMesh& mesh) {
 
 TEST(Ply, ReadsAsciiWithExtraPropertiesAndElements) {
   ReadReport report;
-  expect_cube(read_bytes("ascii.ply", to_ply(test::unit_cube(), cube_quads(), {"ascii"}),
-                         &report));
+  expect_cube(read_bytes("ascii.ply", to_ply(test::unit_cube(), cube_quads(), {"ascii"}), &report));
   ASSERT_EQ(report.notes.size(), 2u);
   EXPECT_EQ(report.notes[0], "skipped 1 entries of element material");
 }
@@ -170,8 +171,8 @@ TEST(Ply, BunnyBoundaryMatchesTheMeditRead) {
   const Triangles boundary = test::boundary_triangles(bunny);
   for (const char* format : {"ascii", "binary_little_endian", "binary_big_endian"}) {
     const PlyLayout layout{format, "double"};
-    const SurfaceMesh mesh =
-        read_bytes(std::string(format) + ".ply", to_ply(bunny.vertices, as_faces(boundary), layout));
+    const SurfaceMesh mesh = read_bytes(std::string(format) + ".ply",
+                                        to_ply(bunny.vertices, as_faces(boundary), layout));
     EXPECT_EQ(mesh.vertices, bunny.vertices) << format;
     EXPECT_EQ(mesh.triangles, boundary) << format;
   }
@@ -198,8 +199,9 @@ TEST(PlyErrors, UnknownFormatAndType) {
 }
 
 TEST(PlyErrors, VertexWithoutZ) {
-  const std::string text = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
-                           "property float y\nend_header\n0 0\n";
+  const std::string text =
+      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+      "property float y\nend_header\n0 0\n";
   expect_message_has(error_reading("noz.ply", text),
                      {"noz.ply:3:", "element vertex has no scalar property z"});
 }
@@ -225,9 +227,9 @@ TEST(PlyErrors, BinaryIndexOutOfRangeNamesTheFacesByte) {
   const std::string bytes = to_ply(test::unit_cube(), faces, {"binary_little_endian"});
   // Data: material 5 bytes, 8 vertices of 1 + 12 + 12 + 1 + 8 bytes, then faces of 21 bytes.
   const std::size_t face_2 = bytes.find("end_header\n") + 11 + 5 + 8 * 34 + 2 * 21;
-  expect_message_has(error_reading("range.ply", bytes),
-                     {"range.ply: byte " + std::to_string(face_2) +
-                      ": face: vertex index 8 out of range 0..7"});
+  expect_message_has(
+      error_reading("range.ply", bytes),
+      {"range.ply: byte " + std::to_string(face_2) + ": face: vertex index 8 out of range 0..7"});
 }
 
 TEST(PlyErrors, NanCoordinate) {

@@ -14,19 +14,22 @@ using test::mesh_error_of;
 
 constexpr const char* tet_medit =
     "Vertices 4\n0 0 0 0\n1 0 0 0\n0 1 0 0\n0 0 1 0\nTetrahedra 1\n1 2 3 4 5\nEnd\n";
-constexpr const char* tet_gmsh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n"
-                                 "2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n"
-                                 "1 4 2 5 1 1 2 3 4\n$EndElements\n";
+constexpr const char* tet_gmsh =
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n"
+    "2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n"
+    "1 4 2 5 1 1 2 3 4\n$EndElements\n";
 constexpr const char* tet_node = "4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n";
 constexpr const char* tet_ele = "1 4 1\n1 1 2 3 4 5\n";
 constexpr const char* triangle_obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
-constexpr const char* triangle_stl = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"
-                                     "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
+constexpr const char* triangle_stl =
+    "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"
+    "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
 constexpr const char* triangle_off = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
-constexpr const char* triangle_ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
-                                     "property float y\nproperty float z\nelement face 1\n"
-                                     "property list uchar int vertex_indices\nend_header\n"
-                                     "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+constexpr const char* triangle_ply =
+    "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+    "property float y\nproperty float z\nelement face 1\n"
+    "property list uchar int vertex_indices\nend_header\n"
+    "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
 
 std::filesystem::path write(const std::string& name, const std::string& text) {
   const auto path = test::scratch_dir("dispatch") / name;

@@ -143,8 +143,7 @@ TEST(Stl, BunnyBoundaryMatchesTheMeditRead) {
     for (int c = 0; c < 3; ++c) {
       const Eigen::RowVector3d original = bunny.vertices.row(boundary(f, c));
       EXPECT_EQ(ascii.vertices.row(ascii.triangles(f, c)), original);
-      EXPECT_EQ(binary.vertices.row(binary.triangles(f, c)),
-                original.cast<float>().cast<double>());
+      EXPECT_EQ(binary.vertices.row(binary.triangles(f, c)), original.cast<float>().cast<double>());
     }
   }
   EXPECT_EQ(ascii.vertices.rows(), binary.vertices.rows());  // welded to the boundary vertices

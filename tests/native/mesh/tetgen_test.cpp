@@ -90,11 +90,13 @@ TEST(Tetgen, FindsTheNodeFileFromTheEleFile) {
 }
 
 TEST(Tetgen, ReadsZeroBasedFilesWithShortHeadersAndComments) {
-  const std::string node = "# cube, 0-based (tetgen -z)\n\n8 3\n"
-                           "0 0 0 0\n1 1 0 0\n2 1 1 0\n3 0 1 0\n# top\n"
-                           "4 0 0 1\n5 1 0 1\n6 1 1 1\n7 0 1 1\n";
-  const std::string ele = "6 4 0\n0 0 1 2 6\n1 0 2 3 6\n2 0 3 7 6\n"
-                          "3 0 7 4 6\n4 0 4 5 6\n5 0 5 6 1  # inverted on purpose\n";
+  const std::string node =
+      "# cube, 0-based (tetgen -z)\n\n8 3\n"
+      "0 0 0 0\n1 1 0 0\n2 1 1 0\n3 0 1 0\n# top\n"
+      "4 0 0 1\n5 1 0 1\n6 1 1 1\n7 0 1 1\n";
+  const std::string ele =
+      "6 4 0\n0 0 1 2 6\n1 0 2 3 6\n2 0 3 7 6\n"
+      "3 0 7 4 6\n4 0 4 5 6\n5 0 5 6 1  # inverted on purpose\n";
   const auto dir = write_pair("kuhn", node, ele);
   ReadReport report;
   const TetMesh mesh = read_tetgen_mesh(dir / "kuhn.node", &report);

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "smfem/sim/cubature_kinematics.hpp"
 #include "smfem/sim/reduced_model.hpp"
 
 namespace smfem::sim::test {

@@ -58,7 +58,8 @@ void skip_section(TextCursor& cursor, std::string_view name) {
 void note_skipped_elements(const GmshContent& content, ReadReport& report) {
   for (const auto& [type, count] : content.skipped_elements_by_type) {
     report.notes.push_back("skipped " + std::to_string(count) + " elements of Gmsh type " +
-                           std::to_string(type) + " (only type 4, the 4-node tetrahedron, is kept)");
+                           std::to_string(type) +
+                           " (only type 4, the 4-node tetrahedron, is kept)");
   }
 }
 

@@ -18,9 +18,9 @@ using detail::TextCursor;
 
 // Numbers per entry of a counted section; "dimension" sizes grow with the Dimension keyword.
 struct SectionShape {
-  std::string_view name;   // lower case
-  int fixed_tokens;        // integers (and reals) per entry
-  int dimension_tokens;    // plus this many times the dimension
+  std::string_view name;  // lower case
+  int fixed_tokens;       // integers (and reals) per entry
+  int dimension_tokens;   // plus this many times the dimension
 };
 
 // Entry sizes from libMeshb's keyword table; counted sections only.
@@ -78,8 +78,7 @@ std::optional<SectionShape> section_shape(std::string_view lower) {
 bool is_keyword(std::string_view token) {
   const std::string lower = lower_case(token);
   return lower == "end" || section_shape(lower) ||
-         std::find(header_keywords.begin(), header_keywords.end(), lower) !=
-             header_keywords.end();
+         std::find(header_keywords.begin(), header_keywords.end(), lower) != header_keywords.end();
 }
 
 class MeditParser {
@@ -184,8 +183,8 @@ class MeditParser {
       for (int corner = 1; corner < 4; ++corner) {
         parsed_.corners.push_back(cursor_.to_index(cursor_.token("a vertex index"), 1));
       }
-      parsed_.regions.push_back(cursor_.to_int(cursor_.token("reference label"),
-                                               "reference label"));
+      parsed_.regions.push_back(
+          cursor_.to_int(cursor_.token("reference label"), "reference label"));
     }
   }
 

@@ -21,13 +21,16 @@ constexpr std::array<std::string_view, 10> ignored_statements{"vt", "vn", "vp", 
 // The 0-based vertex of a face corner such as "7", "7/2", "7/2/5", "7//5" or "-1".
 int corner_vertex(const TextCursor& cursor, std::string_view corner, std::size_t vertex_count) {
   const std::string_view index_text = corner.substr(0, corner.find('/'));
-  if (index_text.empty()) cursor.fail("face corner " + detail::quote_token(corner) + " has no vertex");
+  if (index_text.empty()) {
+    cursor.fail("face corner " + detail::quote_token(corner) + " has no vertex");
+  }
   const long long index = cursor.to_integer(index_text, "a vertex index");
   if (index >= 0) return cursor.to_index(index_text, 1);  // checked once all vertices are read
   const long long resolved = static_cast<long long>(vertex_count) + index;
   if (resolved < 0) {
-    cursor.fail("relative vertex index " + std::to_string(index) + " reaches before the first "
-                "vertex (only " + std::to_string(vertex_count) + " so far)");
+    cursor.fail("relative vertex index " + std::to_string(index) +
+                " reaches before the first vertex (only " + std::to_string(vertex_count) +
+                " so far)");
   }
   return static_cast<int>(resolved);
 }

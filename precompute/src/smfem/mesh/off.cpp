@@ -39,8 +39,8 @@ void start_entry(TextCursor& cursor, std::size_t index, std::size_t count,
 }
 
 void read_vertices(TextCursor& cursor, std::size_t count, std::vector<double>& coordinates) {
-  coordinates.reserve(3 * detail::plausible_count(count, cursor.remaining_bytes(),
-                                                  min_vertex_bytes));
+  coordinates.reserve(3 *
+                      detail::plausible_count(count, cursor.remaining_bytes(), min_vertex_bytes));
   for (std::size_t i = 0; i < count; ++i) {
     start_entry(cursor, i, count, "vertices");
     coordinates.push_back(cursor.finite("x coordinate"));

@@ -22,8 +22,8 @@ void skip_property(Values& values, const PlyProperty& property, std::size_t loca
   if (!property.is_list) return values.skip(property.value_type, 1);
   const long long length = values.integer(property.count_type, "a list length");
   if (length < 0) {
-    values.fail_at(location, "list " + property.name + " has a negative length " +
-                                 std::to_string(length));
+    values.fail_at(location,
+                   "list " + property.name + " has a negative length " + std::to_string(length));
   }
   values.skip(property.value_type, static_cast<std::size_t>(length));
 }
@@ -32,9 +32,9 @@ void skip_property(Values& values, const PlyProperty& property, std::size_t loca
 template <class Values, class T>
 void reserve_entries(const Values& values, const PlyElement& element, std::size_t per_entry,
                      std::vector<T>& storage) {
-  storage.reserve(storage.size() + per_entry * detail::plausible_count(
-                                                  element.count, values.remaining_bytes(),
-                                                  values.min_entry_bytes(element)));
+  storage.reserve(storage.size() +
+                  per_entry * detail::plausible_count(element.count, values.remaining_bytes(),
+                                                      values.min_entry_bytes(element)));
 }
 
 template <class Values>
@@ -57,8 +57,9 @@ void read_vertices(Values& values, const PlyElement& element, std::vector<double
     }
     for (double coordinate : position) {
       if (!std::isfinite(coordinate)) {
-        values.fail_at(location, "vertex " + std::to_string(i) + " has a coordinate that is "
-                                 "not finite (" + detail::format_real(coordinate) + ")");
+        values.fail_at(location, "vertex " + std::to_string(i) +
+                                     " has a coordinate that is not finite (" +
+                                     detail::format_real(coordinate) + ")");
       }
     }
     coordinates.insert(coordinates.end(), position, position + 3);
@@ -82,8 +83,8 @@ void read_faces(Values& values, const PlyElement& element, detail::ParsedTriangl
       }
       const long long corners = values.integer(property.count_type, "a corner count");
       if (corners < 3) {
-        values.fail_at(location, "face " + std::to_string(i) + " has " +
-                                     std::to_string(corners) + " corners; a face needs 3 or more");
+        values.fail_at(location, "face " + std::to_string(i) + " has " + std::to_string(corners) +
+                                     " corners; a face needs 3 or more");
       }
       for (long long c = 0; c < corners; ++c) {
         const long long index = values.integer(property.value_type, "a vertex index");
@@ -101,7 +102,9 @@ template <class Values>
 void skip_element(Values& values, const PlyElement& element) {
   for (std::size_t i = 0; i < element.count; ++i) {
     const std::size_t location = values.start_entry(i, element.count, element.name);
-    for (const PlyProperty& property : element.properties) skip_property(values, property, location);
+    for (const PlyProperty& property : element.properties) {
+      skip_property(values, property, location);
+    }
   }
 }
 

@@ -22,10 +22,10 @@ constexpr const char* surface_extensions = ".obj, .stl, .off, .ply";
                                    const char* supported, const char* other_kind,
                                    bool is_other_kind) {
   const std::string extension = path.extension().string();
-  std::string problem = extension.empty() ? "no file extension to tell a " + std::string(kind) +
-                                                " mesh format by"
-                                          : "unsupported " + std::string(kind) +
-                                                " mesh extension '" + extension + "'";
+  std::string problem =
+      extension.empty()
+          ? "no file extension to tell a " + std::string(kind) + " mesh format by"
+          : "unsupported " + std::string(kind) + " mesh extension '" + extension + "'";
   problem += " (supported: " + std::string(supported) + ")";
   if (is_other_kind) problem += "; '" + extension + "' is a " + other_kind + " mesh format";
   throw MeshError::in_file(path.string(), problem);
@@ -35,14 +35,12 @@ constexpr const char* surface_extensions = ".obj, .stl, .off, .ply";
 
 bool is_tet_mesh_file(const std::filesystem::path& path) {
   const std::string extension = detail::lowercase_extension(path);
-  return extension == ".mesh" || extension == ".msh" || extension == ".node" ||
-         extension == ".ele";
+  return extension == ".mesh" || extension == ".msh" || extension == ".node" || extension == ".ele";
 }
 
 bool is_surface_mesh_file(const std::filesystem::path& path) {
   const std::string extension = detail::lowercase_extension(path);
-  return extension == ".obj" || extension == ".stl" || extension == ".off" ||
-         extension == ".ply";
+  return extension == ".obj" || extension == ".stl" || extension == ".off" || extension == ".ply";
 }
 
 TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report) {

@@ -80,9 +80,8 @@ void expect_keyword(detail::TextCursor& cursor, std::string_view keyword) {
 
 std::size_t read_ascii(detail::TextCursor& cursor, detail::ParsedTriangles& parsed) {
   detail::VertexWelder welder(parsed.coordinates);
-  const std::size_t reservable =
-      detail::plausible_count(cursor.remaining_bytes(), cursor.remaining_bytes(),
-                              ascii_min_facet_bytes);
+  const std::size_t reservable = detail::plausible_count(
+      cursor.remaining_bytes(), cursor.remaining_bytes(), ascii_min_facet_bytes);
   parsed.corners.reserve(3 * reservable);
   std::size_t dropped = 0;
   expect_keyword(cursor, "solid");
@@ -143,9 +142,10 @@ std::optional<std::size_t> binary_triangle_count(std::string_view content,
     throw MeshError::at_line(name, 1, "the file is empty");
   }
   if (!declared) {
-    throw MeshError::at_byte(name, 0, "not an STL file: shorter than a binary STL header (" +
-                                          std::to_string(binary_header_bytes) +
-                                          " bytes) and not starting with 'solid'");
+    throw MeshError::at_byte(name, 0,
+                             "not an STL file: shorter than a binary STL header (" +
+                                 std::to_string(binary_header_bytes) +
+                                 " bytes) and not starting with 'solid'");
   }
   const std::size_t expected = binary_header_bytes + binary_facet_bytes * *declared;
   throw MeshError::at_byte(name, binary_count_offset,

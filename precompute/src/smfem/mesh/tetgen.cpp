@@ -36,8 +36,8 @@ void start_entry(TextCursor& cursor, std::size_t index, std::size_t count,
 int read_points(TextCursor& cursor, std::vector<double>& coordinates) {
   if (!cursor.skip_blank()) cursor.fail("the file is empty");
   const std::size_t count = cursor.count("point count");
-  const long long dimension = cursor.to_integer(cursor.token_on_line("the dimension"),
-                                                "the dimension");
+  const long long dimension =
+      cursor.to_integer(cursor.token_on_line("the dimension"), "the dimension");
   if (dimension != 3) {
     cursor.fail("dimension " + std::to_string(dimension) + ": only 3D meshes are supported");
   }
@@ -47,8 +47,8 @@ int read_points(TextCursor& cursor, std::vector<double>& coordinates) {
   if (count == 0) cursor.fail("no points (TetGen keeps them in the .poly file then)");
   cursor.skip_line();
 
-  coordinates.reserve(3 * detail::plausible_count(count, cursor.remaining_bytes(),
-                                                  min_point_bytes));
+  coordinates.reserve(3 *
+                      detail::plausible_count(count, cursor.remaining_bytes(), min_point_bytes));
   int base = 0;
   for (std::size_t i = 0; i < count; ++i) {
     start_entry(cursor, i, count, "points");
@@ -88,11 +88,12 @@ int region_from_attribute(const TextCursor& cursor, std::string_view token) {
 void read_tets(TextCursor& cursor, int base, detail::ParsedTets& parsed) {
   if (!cursor.skip_blank()) cursor.fail("the file is empty");
   const std::size_t count = cursor.count("tetrahedron count");
-  const long long nodes = cursor.to_integer(cursor.token_on_line("nodes per tetrahedron"),
-                                            "nodes per tetrahedron");
+  const long long nodes =
+      cursor.to_integer(cursor.token_on_line("nodes per tetrahedron"), "nodes per tetrahedron");
   if (nodes != 4) {
-    cursor.fail(std::to_string(nodes) + " nodes per tetrahedron: only 4-node tetrahedra are "
-                "supported (run TetGen without -o2)");
+    cursor.fail(std::to_string(nodes) +
+                " nodes per tetrahedron: only 4-node tetrahedra are supported (run TetGen "
+                "without -o2)");
   }
   const std::size_t attributes = optional_header_count(cursor, "attribute count");
   cursor.skip_line();
@@ -131,8 +132,9 @@ bool is_node_path(const std::filesystem::path& path) {
 std::filesystem::path sibling_path(const std::filesystem::path& path) {
   const std::string extension = path.extension().string();
   const bool upper = extension.size() > 1 && extension[1] >= 'A' && extension[1] <= 'Z';
-  if (is_node_path(path)) return std::filesystem::path(path).replace_extension(upper ? ".ELE" : ".ele");
-  return std::filesystem::path(path).replace_extension(upper ? ".NODE" : ".node");
+  const char* sibling_extension =
+      is_node_path(path) ? (upper ? ".ELE" : ".ele") : (upper ? ".NODE" : ".node");
+  return std::filesystem::path(path).replace_extension(sibling_extension);
 }
 
 }  // namespace

@@ -2,18 +2,11 @@
 
 #include <cmath>
 
+#include "smfem/polar/small_matrix.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 
 namespace smfem::polar {
 namespace {
-
-// vec(a b^T).
-template <typename Scalar>
-Vector9<Scalar> vec_outer(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
-  Vector9<Scalar> result;
-  for (int c = 0; c < 3; ++c) result.template segment<3>(3 * c) = a * b(c);
-  return result;
-}
 
 // s of the symmetric matrix (a b^T + b a^T) / 2.
 template <typename Scalar>
@@ -23,22 +16,6 @@ Vector6<Scalar> stretch_of_outer(const Vector3<Scalar>& a, const Vector3<Scalar>
   s << a(0) * b(0), a(1) * b(1), a(2) * b(2), half * (a(0) * b(1) + a(1) * b(0)),
       half * (a(0) * b(2) + a(2) * b(0)), half * (a(1) * b(2) + a(2) * b(1));
   return s;
-}
-
-// [w]x, the matrix of the cross product w x (.).
-template <typename Scalar>
-Matrix3<Scalar> cross_matrix(const Vector3<Scalar>& w) {
-  Matrix3<Scalar> W;
-  W << Scalar(0), -w(2), w(1),  //
-      w(2), Scalar(0), -w(0),   //
-      -w(1), w(0), Scalar(0);
-  return W;
-}
-
-// ax(X) with [ax(X)]x = X - X^T.
-template <typename Scalar>
-Vector3<Scalar> axial(const Matrix3<Scalar>& X) {
-  return Vector3<Scalar>(X(2, 1) - X(1, 2), X(0, 2) - X(2, 0), X(1, 0) - X(0, 1));
 }
 
 }  // namespace
@@ -70,11 +47,9 @@ Matrix6x9<Scalar> dstretch_dF(const SignedSvd<Scalar>& svd) {
   const Matrix3<Scalar>& V = svd.V;
   const Vector3<Scalar>& sigma = svd.sigma;
   const Vector3<Scalar> kappa = clamped_pair_sums(svd);
-  Matrix6x9<Scalar> J;
+  Matrix6x9<Scalar> J = Matrix6x9<Scalar>::Zero();
   // Diagonal of M: dS gains dF^_ii v_i v_i^T.
-  J.noalias() = stretch_of_outer<Scalar>(V.col(0), V.col(0)) *
-                vec_outer<Scalar>(U.col(0), V.col(0)).transpose();
-  for (int i = 1; i < 3; ++i) {
+  for (int i = 0; i < 3; ++i) {
     J.noalias() += stretch_of_outer<Scalar>(V.col(i), V.col(i)) *
                    vec_outer<Scalar>(U.col(i), V.col(i)).transpose();
   }

@@ -46,9 +46,8 @@ void check_corners(const int* corners, int corner_count, std::size_t vertex_coun
     for (int j = 0; j < i; ++j) {
       if (corners[j] == index) {
         fail_at(origin, location,
-                std::string(element_word) + " " + std::to_string(element + 1) +
-                    " repeats vertex " + index_as_written(index, origin) +
-                    " (an element needs distinct corners)");
+                std::string(element_word) + " " + std::to_string(element + 1) + " repeats vertex " +
+                    index_as_written(index, origin) + " (an element needs distinct corners)");
       }
     }
   }
@@ -91,7 +90,8 @@ TetMesh assemble_tet_mesh(ParsedTets&& parsed, const ElementOrigin& origin, Read
     const Eigen::RowVector3d e3 = mesh.vertices.row(corners[3]) - x0;
     const double volume = e1.cross(e2).dot(e3) / 6.0;
     const double mean_edge = (e1.norm() + e2.norm() + e3.norm() + (e2 - e1).norm() +
-                              (e3 - e1).norm() + (e3 - e2).norm()) / 6.0;
+                              (e3 - e1).norm() + (e3 - e2).norm()) /
+                             6.0;
     if (!(std::abs(volume) > degenerate_ratio * mean_edge * mean_edge * mean_edge)) {
       fail_at(origin, parsed.locations[t],
               "tet " + std::to_string(t + 1) + " is degenerate (volume " + format_real(volume) +
@@ -102,8 +102,8 @@ TetMesh assemble_tet_mesh(ParsedTets&& parsed, const ElementOrigin& origin, Read
       ++report.reoriented_tets;
     }
   }
-  mesh.tets = Eigen::Map<const Tets>(parsed.corners.data(), static_cast<Eigen::Index>(tet_count),
-                                     4);
+  mesh.tets =
+      Eigen::Map<const Tets>(parsed.corners.data(), static_cast<Eigen::Index>(tet_count), 4);
   mesh.regions = to_regions(parsed.regions);
   report.unreferenced_vertices = count_unreferenced(vertex_count, parsed.corners);
   return mesh;

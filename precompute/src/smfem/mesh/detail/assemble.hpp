@@ -14,9 +14,9 @@ namespace smfem::mesh::detail {
 // How to point back into the file that held the elements.
 struct ElementOrigin {
   std::string file_name;
-  bool binary = false;       // locations are byte offsets, else line numbers
-  std::string section;       // starts each message, e.g. "Tetrahedra"; empty for none
-  int index_base = 0;        // added to a 0-based index to print it as the file wrote it
+  bool binary = false;           // locations are byte offsets, else line numbers
+  std::string section;           // starts each message, e.g. "Tetrahedra"; empty for none
+  int index_base = 0;            // added to a 0-based index to print it as the file wrote it
   std::size_t end_location = 0;  // the file's last line or size, for "no elements" errors
 };
 

@@ -13,8 +13,8 @@
 namespace smfem::mesh::detail {
 namespace {
 
-constexpr std::size_t min_node_bytes = 8;       // a tag line and a coordinate line
-constexpr std::size_t min_element_bytes = 10;   // "1 2 3 4 5\n"
+constexpr std::size_t min_node_bytes = 8;      // a tag line and a coordinate line
+constexpr std::size_t min_element_bytes = 10;  // "1 2 3 4 5\n"
 constexpr int volume_dimension = 3;
 
 // Skips `count` tokens that the reader has no use for (bounding boxes, bounding entities).
@@ -75,7 +75,8 @@ void read_nodes_v4(TextCursor& cursor, GmshContent& content) {
       cursor.fail("entity dimension " + std::to_string(dimension) + " is not 0 to 3");
     }
     cursor.integer("entity tag");
-    const bool parametric = cursor.to_count(cursor.token("parametric flag"), "parametric flag", 1) == 1;
+    const bool parametric =
+        cursor.to_count(cursor.token("parametric flag"), "parametric flag", 1) == 1;
     const std::size_t count = cursor.count("node count");
     for (std::size_t i = 0; i < count; ++i) {
       content.nodes.add(gmsh_node_tag(cursor, gmsh_entry_start(cursor, i, count, "node tags")));

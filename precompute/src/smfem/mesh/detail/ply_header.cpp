@@ -12,11 +12,21 @@ namespace smfem::mesh::detail {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, PlyType>, 16> type_names{{
-    {"char", PlyType::int8},     {"int8", PlyType::int8},       {"uchar", PlyType::uint8},
-    {"uint8", PlyType::uint8},   {"short", PlyType::int16},     {"int16", PlyType::int16},
-    {"ushort", PlyType::uint16}, {"uint16", PlyType::uint16},   {"int", PlyType::int32},
-    {"int32", PlyType::int32},   {"uint", PlyType::uint32},     {"uint32", PlyType::uint32},
-    {"float", PlyType::float32}, {"float32", PlyType::float32}, {"double", PlyType::float64},
+    {"char", PlyType::int8},
+    {"int8", PlyType::int8},
+    {"uchar", PlyType::uint8},
+    {"uint8", PlyType::uint8},
+    {"short", PlyType::int16},
+    {"int16", PlyType::int16},
+    {"ushort", PlyType::uint16},
+    {"uint16", PlyType::uint16},
+    {"int", PlyType::int32},
+    {"int32", PlyType::int32},
+    {"uint", PlyType::uint32},
+    {"uint32", PlyType::uint32},
+    {"float", PlyType::float32},
+    {"float32", PlyType::float32},
+    {"double", PlyType::float64},
     {"float64", PlyType::float64},
 }};
 

@@ -23,8 +23,7 @@ class AsciiPlyValues {
   std::size_t start_entry(std::size_t index, std::size_t count, std::string_view element) {
     if (!cursor_.skip_blank()) {
       cursor_.fail_at_end("file ended after " + std::to_string(index) + " of the " +
-                          std::to_string(count) + " declared " + std::string(element) +
-                          " entries");
+                          std::to_string(count) + " declared " + std::string(element) + " entries");
     }
     return cursor_.line();
   }

@@ -148,7 +148,8 @@ int TextCursor::to_int(std::string_view token, std::string_view what) const {
 }
 
 void TextCursor::fail_at(std::size_t line, const std::string& problem) const {
-  throw MeshError::at_line(file_name_, line, section_.empty() ? problem : section_ + ": " + problem);
+  throw MeshError::at_line(file_name_, line,
+                           section_.empty() ? problem : section_ + ": " + problem);
 }
 
 }  // namespace smfem::mesh::detail

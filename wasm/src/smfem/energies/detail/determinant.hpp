@@ -2,6 +2,7 @@
 // J = det, with its first and second derivatives, in the three variables the materials use:
 // the stored stretch 6-vector s (stretch_vector.hpp), the principal stretches sigma, and
 // vec(F) (column-major). All are polynomials, exact for every input.
+#include "smfem/polar/small_matrix.hpp"
 #include "smfem/polar/types.hpp"
 
 namespace smfem::energies::detail {
@@ -67,16 +68,9 @@ Matrix3<Scalar> ddet_dF(const Matrix3<Scalar>& F) {
 //   | -[f1]x   [f0]x     0   |
 template <typename Scalar>
 Matrix9<Scalar> d2det_dF2(const Matrix3<Scalar>& F) {
-  const auto cross_matrix = [](const Vector3<Scalar>& w) {
-    Matrix3<Scalar> W;
-    W << Scalar(0), -w(2), w(1),  //
-        w(2), Scalar(0), -w(0),   //
-        -w(1), w(0), Scalar(0);
-    return W;
-  };
   Matrix9<Scalar> H = Matrix9<Scalar>::Zero();
   for (int j = 0; j < 3; ++j) {
-    const Matrix3<Scalar> W = cross_matrix(F.col(j));
+    const Matrix3<Scalar> W = polar::cross_matrix<Scalar>(F.col(j));
     // Block (a, b) with (a, b, j) an even permutation of (0, 1, 2) is -[f_j]x.
     const int a = (j + 1) % 3;
     const int b = (j + 2) % 3;

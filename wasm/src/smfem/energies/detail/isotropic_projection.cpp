@@ -5,17 +5,11 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "smfem/polar/small_matrix.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 
 namespace smfem::energies::detail {
 namespace {
-
-template <typename Scalar>
-Vector9<Scalar> vec_outer(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
-  Vector9<Scalar> result;
-  for (int c = 0; c < 3; ++c) result.template segment<3>(3 * c) = a * b(c);
-  return result;
-}
 
 // sqrt(max(eigenvalue, 0)): a mode's column weight, so that modes * modes^T sums
 // max(eigenvalue, 0) q q^T.
@@ -39,14 +33,14 @@ Matrix9<Scalar> projected_F_hessian(const polar::SignedSvd<Scalar>& svd,
   for (int l = 0; l < 3; ++l) {
     const Vector3<Scalar> a = scaling_eigen.eigenvectors().col(l);
     Vector9<Scalar> q = Vector9<Scalar>::Zero();
-    for (int i = 0; i < 3; ++i) q += a(i) * vec_outer<Scalar>(U.col(i), V.col(i));
+    for (int i = 0; i < 3; ++i) q += a(i) * polar::vec_outer<Scalar>(U.col(i), V.col(i));
     modes.col(l) = clamped_root(scaling_eigen.eigenvalues()(l)) * q;
   }
   for (int k = 0; k < 3; ++k) {
     const int i = (k + 1) % 3;
     const int j = (k + 2) % 3;
-    const Vector9<Scalar> x = vec_outer<Scalar>(U.col(i), V.col(j));
-    const Vector9<Scalar> y = vec_outer<Scalar>(U.col(j), V.col(i));
+    const Vector9<Scalar> x = polar::vec_outer<Scalar>(U.col(i), V.col(j));
+    const Vector9<Scalar> y = polar::vec_outer<Scalar>(U.col(j), V.col(i));
     modes.col(3 + k) = (clamped_root(twist(k)) * inv_sqrt2) * (x - y);
     modes.col(6 + k) = (clamped_root(flip(k)) * inv_sqrt2) * (x + y);
   }
