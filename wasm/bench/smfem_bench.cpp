@@ -120,7 +120,8 @@ int main(int argc, char** argv) {
     }
   }
   if (asset_path.empty() == (synthetic_m == 0)) usage("give an asset or --synthetic m C");
-  if (synthetic_m != 0 && (synthetic_m < 1 || synthetic_C < 1)) usage("--synthetic needs m, C >= 1");
+  if (synthetic_m != 0 && (synthetic_m < 1 || synthetic_C < 1))
+    usage("--synthetic needs m, C >= 1");
   if (steps < 1) usage("--steps must be at least 1");
 
   try {

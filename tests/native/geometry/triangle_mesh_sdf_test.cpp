@@ -31,8 +31,8 @@ TEST(TriangleMeshSdf, CubeMatchesTheBoxPrimitive) {
   EXPECT_FALSE(cube.inward());
   for (const Vector3d& p : random_points(3000, 2.0, 1)) {
     EXPECT_NEAR(cube.signed_distance(p), reference(p), 1e-12) << p.transpose();
-    EXPECT_NEAR(cube.winding_number(p), std::abs(p.maxCoeff()) < 1 && std::abs(p.minCoeff()) < 1
-                                            ? 1.0 : 0.0, 0.02);
+    const bool inside = p.cwiseAbs().maxCoeff() < 1;
+    EXPECT_NEAR(cube.winding_number(p), inside ? 1.0 : 0.0, 0.05);
   }
 }
 
@@ -56,7 +56,7 @@ TEST(TriangleMeshSdf, HierarchicalWindingNumberIsCloseToExact) {
   for (const Vector3d& p : random_points(300, 1.5, 3)) {
     worst = std::max(worst, std::abs(sdf.winding_number(p) - sdf.exact_winding_number(p)));
   }
-  EXPECT_LT(worst, 0.02);
+  EXPECT_LT(worst, 0.05);
 }
 
 TEST(TriangleMeshSdf, CubeWithAMissingTriangleKeepsItsSigns) {

@@ -53,7 +53,8 @@ TEST(ThreadPool, RunsEveryChunkOnceOnItsFixedThread) {
 TEST(ThreadPool, UsesSeveralThreadsWhenItHasThem) {
   ThreadPool pool(test_threads());
   std::vector<std::thread::id> owner(2);
-  pool.parallel_for(2, [&](int chunk) { owner[static_cast<std::size_t>(chunk)] = std::this_thread::get_id(); });
+  pool.parallel_for(
+      2, [&](int chunk) { owner[static_cast<std::size_t>(chunk)] = std::this_thread::get_id(); });
   EXPECT_EQ(owner[0] != owner[1], pool.thread_count() > 1);
 }
 

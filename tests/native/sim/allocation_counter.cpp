@@ -15,8 +15,9 @@
 #if defined(SMFEM_TEST_ASAN)
 // From the sanitizers' public interface (sanitizer/allocator_interface.h, which GCC does not
 // install): hooks called on every allocation and deallocation.
-extern "C" int __sanitizer_install_malloc_and_free_hooks(
-    void (*malloc_hook)(const volatile void*, std::size_t), void (*free_hook)(const volatile void*));
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                             std::size_t),
+                                                         void (*free_hook)(const volatile void*));
 #endif
 
 namespace smfem::sim::test {

@@ -38,7 +38,8 @@ TEST(Dynamics, GradientAndCurvatureMatchTheEnergy) {
   const double E0 = f.dynamics.energy(U);
   for (double alpha : {1e-3, 0.5, 2.0}) {
     const ReducedMatrix moved = U + alpha * dU;
-    const double expected = alpha * gradient.cwiseProduct(dU).sum() + 0.5 * alpha * alpha * curvature;
+    const double expected =
+        alpha * gradient.cwiseProduct(dU).sum() + 0.5 * alpha * alpha * curvature;
     EXPECT_NEAR(f.dynamics.energy(moved) - E0, expected, 1e-9 * std::abs(E0));
   }
   // The minimizer without forces or springs is the prediction.

@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include <Eigen/Cholesky>
 #include <gtest/gtest.h>
+#include <Eigen/Cholesky>
 
 #include "sim/reference.hpp"
 #include "sim/test_model.hpp"
@@ -60,11 +60,11 @@ TEST(FemStep, ReferenceGradientMatchesFiniteDifferences) {
     Eigen::VectorXd direction(u.size());
     for (Eigen::Index i = 0; i < u.size(); ++i) direction(i) = normal(generator);
     const double h = 1e-5;
-    const double fd = (-reference.fem_energy(u + 2 * h * direction) +
-                       8 * reference.fem_energy(u + h * direction) -
-                       8 * reference.fem_energy(u - h * direction) +
-                       reference.fem_energy(u - 2 * h * direction)) /
-                      (12 * h);
+    const double fd =
+        (-reference.fem_energy(u + 2 * h * direction) +
+         8 * reference.fem_energy(u + h * direction) - 8 * reference.fem_energy(u - h * direction) +
+         reference.fem_energy(u - 2 * h * direction)) /
+        (12 * h);
     EXPECT_NEAR(fd, gradient.dot(direction), 1e-6 * std::abs(fd));
   }
 }
@@ -78,8 +78,7 @@ TEST(FemStep, OneIterationIsNewtonOnTheEnergy) {
   const int m = model.model.mode_count();
   const double h = settings.timestep;
   simulator.set_state(expanded(m, 8u), test::random_reduced(m, 0.01, 9u));
-  const Eigen::VectorXd predicted =
-      flatten(simulator.coordinates() + h * simulator.velocities());
+  const Eigen::VectorXd predicted = flatten(simulator.coordinates() + h * simulator.velocities());
   const StepReport& report = simulator.step();
   ASSERT_TRUE(report.ok);
   ASSERT_EQ(report.stats.iterations, 1);
@@ -105,8 +104,7 @@ TEST(FemStep, AConvergedStepIsStationary) {
   const int m = model.model.mode_count();
   const double h = settings.timestep;
   simulator.set_state(test::random_reduced(m, 0.05, 10u), test::random_reduced(m, 0.5, 11u));
-  const Eigen::VectorXd predicted =
-      flatten(simulator.coordinates() + h * simulator.velocities());
+  const Eigen::VectorXd predicted = flatten(simulator.coordinates() + h * simulator.velocities());
   const StepReport& report = simulator.step();
   ASSERT_TRUE(report.ok);
   EXPECT_TRUE(report.stats.converged);

@@ -1,7 +1,7 @@
 #include "smfem/sim/material_model.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "smfem/energies/fixed_corotational.hpp"
 #include "smfem/energies/stable_neo_hookean.hpp"
@@ -29,8 +29,8 @@ TEST(MaterialModel, PsdStretchHessianEqualsTheProjection) {
     if (sample % 3 == 0) F.col(0) *= 0.3;   // strongly compressed
     if (sample % 7 == 0) F.col(1) *= -1.0;  // inverted
     const Vector6<double> s = polar::symmetric_stretch(F);
-    for (MaterialModel model : {MaterialModel::fixed_corotational,
-                                MaterialModel::stable_neo_hookean}) {
+    for (MaterialModel model :
+         {MaterialModel::fixed_corotational, MaterialModel::stable_neo_hookean}) {
       const Matrix6<double> projected =
           model == MaterialModel::fixed_corotational
               ? energies::fixed_corotational::d2psi_ds2_projected(s, lame)

@@ -3,8 +3,8 @@
 // stationary point of the Lagrangian.
 #include "smfem/sim/mfem_step.hpp"
 
-#include <Eigen/LU>
 #include <gtest/gtest.h>
+#include <Eigen/LU>
 
 #include "sim/reference.hpp"
 #include "sim/test_model.hpp"
@@ -118,8 +118,7 @@ TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
   const int C = model.model.cubature_count();
   const double h = settings.timestep;
   simulator.set_state(test::random_reduced(m, 0.05, 3u), test::random_reduced(m, 0.5, 4u));
-  const Eigen::VectorXd predicted =
-      flatten(simulator.coordinates() + h * simulator.velocities());
+  const Eigen::VectorXd predicted = flatten(simulator.coordinates() + h * simulator.velocities());
   const StepReport& report = simulator.step();
   ASSERT_TRUE(report.ok);
   EXPECT_TRUE(report.stats.converged);
@@ -139,9 +138,9 @@ TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
     constraint = std::max(constraint, (reference.stretch(c, u) - z.col(c)).cwiseAbs().maxCoeff());
     const Vector6<double> grad_psi = energies::fixed_corotational::dpsi_ds(
         Vector6<double>(z.col(c)), reference.lame[static_cast<std::size_t>(c)]);
-    grad_z = std::max(grad_z, (grad_psi - metric.cwiseProduct(Vector6<double>(lambda.col(c))))
-                                  .cwiseAbs()
-                                  .maxCoeff());
+    grad_z = std::max(
+        grad_z,
+        (grad_psi - metric.cwiseProduct(Vector6<double>(lambda.col(c)))).cwiseAbs().maxCoeff());
     stress = std::max(stress, grad_psi.cwiseAbs().maxCoeff());
   }
   const double force_scale = (reference.hessian_psi_u() * (u - predicted)).norm();

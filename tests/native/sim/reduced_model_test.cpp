@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/test_model.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/asset_error.hpp"
-#include "sim/test_model.hpp"
 
 namespace smfem::sim {
 namespace {

@@ -18,7 +18,10 @@ ReducedMatrix unflatten(const Eigen::VectorXd& u) {
 
 Reference::Reference(const TestModel& model_, MaterialModel material_, double timestep_,
                      const Eigen::Vector3d& gravity_, const Eigen::VectorXd& predicted_)
-    : model(model_), material(material_), timestep(timestep_), gravity(gravity_),
+    : model(model_),
+      material(material_),
+      timestep(timestep_),
+      gravity(gravity_),
       predicted(predicted_) {
   for (int t = 0; t < tet_count(); ++t) {
     lame.push_back(energies::lame_from_young_poisson(model.model.cubature_youngs(t),
@@ -93,18 +96,24 @@ namespace {
 
 double psi_F(MaterialModel material, const Matrix3<double>& F, const Lame& lame) {
   switch (material) {
-    case MaterialModel::arap: return energies::arap::psi(F, lame);
-    case MaterialModel::fixed_corotational: return energies::fixed_corotational::psi(F, lame);
-    case MaterialModel::stable_neo_hookean: return energies::stable_neo_hookean::psi(F, lame);
+    case MaterialModel::arap:
+      return energies::arap::psi(F, lame);
+    case MaterialModel::fixed_corotational:
+      return energies::fixed_corotational::psi(F, lame);
+    case MaterialModel::stable_neo_hookean:
+      return energies::stable_neo_hookean::psi(F, lame);
   }
   return 0.0;
 }
 
 Matrix3<double> dpsi_dF(MaterialModel material, const Matrix3<double>& F, const Lame& lame) {
   switch (material) {
-    case MaterialModel::arap: return energies::arap::dpsi_dF(F, lame);
-    case MaterialModel::fixed_corotational: return energies::fixed_corotational::dpsi_dF(F, lame);
-    case MaterialModel::stable_neo_hookean: return energies::stable_neo_hookean::dpsi_dF(F, lame);
+    case MaterialModel::arap:
+      return energies::arap::dpsi_dF(F, lame);
+    case MaterialModel::fixed_corotational:
+      return energies::fixed_corotational::dpsi_dF(F, lame);
+    case MaterialModel::stable_neo_hookean:
+      return energies::stable_neo_hookean::dpsi_dF(F, lame);
   }
   return Matrix3<double>::Zero();
 }

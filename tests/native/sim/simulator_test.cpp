@@ -64,9 +64,10 @@ Eigen::Vector3d vertex_angular_momentum(const test::TestModel& model, const Redu
 }
 
 class BothSolvers : public ::testing::TestWithParam<SolverMethod> {};
-INSTANTIATE_TEST_SUITE_P(Sim, BothSolvers,
-                         ::testing::Values(SolverMethod::mfem, SolverMethod::fem),
-                         [](const auto& info) { return std::string(solver_method_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Sim, BothSolvers, ::testing::Values(SolverMethod::mfem, SolverMethod::fem),
+                         [](const auto& case_info) {
+                           return std::string(solver_method_name(case_info.param));
+                         });
 
 TEST_P(BothSolvers, RestStaysExactlyAtRest) {
   const test::TestModel model = test::make_test_model();
@@ -96,7 +97,8 @@ TEST_P(BothSolvers, FreeFallAcceleratesTheCentroidAtG) {
     EXPECT_LT((p - (step + 1) * h * model.model.total_mass * g).norm(), 1e-9 * p.norm());
   }
   for (std::size_t n = 1; n + 1 < centroid.size(); ++n) {
-    const Eigen::Vector3d acceleration = (centroid[n + 1] - 2 * centroid[n] + centroid[n - 1]) / (h * h);
+    const Eigen::Vector3d acceleration =
+        (centroid[n + 1] - 2 * centroid[n] + centroid[n - 1]) / (h * h);
     EXPECT_LT((acceleration - g).norm(), 1e-6 * g.norm()) << "step " << n;
   }
   // A uniform field does not deform the body.
@@ -130,7 +132,8 @@ TEST_P(BothSolvers, ConservesMomentumAsImplicitEulerShould) {
     const Eigen::MatrixXd v0 = model.basis * V0, v1 = model.basis * V1;
     Eigen::Vector3d defect = Eigen::Vector3d::Zero();
     for (Eigen::Index i = 0; i < v0.rows(); ++i) {
-      defect += h * model.vertex_mass(i) * Eigen::Vector3d(v1.row(i)).cross(Eigen::Vector3d(v0.row(i)));
+      defect +=
+          h * model.vertex_mass(i) * Eigen::Vector3d(v1.row(i)).cross(Eigen::Vector3d(v0.row(i)));
     }
     worst_L = std::max(worst_L, (L1 - L0 - defect).norm() / L_scale);
     drift = std::max(drift, defect.norm() / L_scale);

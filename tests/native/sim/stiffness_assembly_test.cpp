@@ -58,8 +58,7 @@ Naive naive(const Inputs& in) {
     const Eigen::MatrixXd B = dF_du(in, c);
     result.K += in.weights(c) * B.transpose() * in.hessians[static_cast<std::size_t>(c)] * B;
     const Matrix3<double>& P = in.gradients[static_cast<std::size_t>(c)];
-    result.force +=
-        in.weights(c) * B.transpose() * Eigen::Map<const Vector9<double>>(P.data());
+    result.force += in.weights(c) * B.transpose() * Eigen::Map<const Vector9<double>>(P.data());
   }
   return result;
 }

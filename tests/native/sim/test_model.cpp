@@ -12,16 +12,26 @@ namespace {
 // Weight function i at scaled coordinates p (centred on the box, unit half-extent).
 double weight(int i, const Eigen::Vector3d& p) {
   switch (i) {
-    case 0: return 1.0;
-    case 1: return p.x();
-    case 2: return p.y();
-    case 3: return p.z();
-    case 4: return p.x() * p.x();
-    case 5: return p.y() * p.y();
-    case 6: return p.z() * p.z();
-    case 7: return p.x() * p.y();
-    case 8: return p.y() * p.z();
-    default: return p.z() * p.x();
+    case 0:
+      return 1.0;
+    case 1:
+      return p.x();
+    case 2:
+      return p.y();
+    case 3:
+      return p.z();
+    case 4:
+      return p.x() * p.x();
+    case 5:
+      return p.y() * p.y();
+    case 6:
+      return p.z() * p.z();
+    case 7:
+      return p.x() * p.y();
+    case 8:
+      return p.y() * p.z();
+    default:
+      return p.z() * p.x();
   }
 }
 
@@ -39,8 +49,8 @@ TestModel make_test_model(const TestModelOptions& options) {
     for (int j = 0; j <= ny; ++j) {
       for (int i = 0; i <= nx; ++i) {
         result.rest.row(vertex_id(i, j, k)) =
-            (options.lower + Eigen::Vector3d(i * size.x() / nx, j * size.y() / ny,
-                                             k * size.z() / nz))
+            (options.lower +
+             Eigen::Vector3d(i * size.x() / nx, j * size.y() / ny, k * size.z() / nz))
                 .transpose();
       }
     }
@@ -105,7 +115,8 @@ TestModel make_test_model(const TestModelOptions& options) {
   const double middle = centre.x();
   for (int t = 0; t < T; ++t) {
     fem::TetCorners X;
-    for (int corner = 0; corner < 4; ++corner) X.row(corner) = result.rest.row(result.tets(t, corner));
+    for (int corner = 0; corner < 4; ++corner)
+      X.row(corner) = result.rest.row(result.tets(t, corner));
     const double volume = fem::linear_tet_volume(X);
     const fem::TetCorners G = fem::linear_tet_dphi_dX(X);
     // Y_c = sum_j b_j grad phi_j^T (4m x 3), stored transposed in rows 3c..3c+2.
@@ -165,8 +176,8 @@ std::vector<std::uint8_t> model_asset_bytes(const ReducedModel& model,
   for (std::uint64_t c = 0; c < C; ++c) {
     for (std::uint64_t k = 0; k < n; ++k) {
       for (std::uint64_t j = 0; j < 3; ++j) {
-        Y[(c * n + k) * 3 + j] = model.cubature_Y(static_cast<Eigen::Index>(3 * c + j),
-                                                  static_cast<Eigen::Index>(k));
+        Y[(c * n + k) * 3 + j] =
+            model.cubature_Y(static_cast<Eigen::Index>(3 * c + j), static_cast<Eigen::Index>(k));
       }
     }
   }

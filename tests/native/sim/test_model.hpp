@@ -29,8 +29,8 @@ struct TestModel {
   ReducedModel model;
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> rest;  // nv x 3
   Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> tets;     // T x 4
-  Eigen::VectorXd vertex_mass;                                       // nv
-  Eigen::MatrixXd basis;  // nv x 4m, row v = b_v^T
+  Eigen::VectorXd vertex_mass;                                     // nv
+  Eigen::MatrixXd basis;                                           // nv x 4m, row v = b_v^T
 };
 
 TestModel make_test_model(const TestModelOptions& options = {});

@@ -44,8 +44,9 @@ mesh::TetMesh mesh_geometry(const SceneRecipe& recipe,
   try {
     if (recipe.resolution.edge_length) {
       options.edge_length = *recipe.resolution.edge_length;
-      const double estimate =
-          tetrahedralize::estimate_tet_count(tetrahedralize::estimate_volume(sdf), options.edge_length);
+      // A coarse volume is enough to refuse absurd resolutions before meshing.
+      const double estimate = tetrahedralize::estimate_tet_count(
+          tetrahedralize::estimate_volume(sdf, 32), options.edge_length);
       if (estimate > kMaxTets) {
         fail(recipe, "/resolution/edge_length",
              "gives about " + with_commas(estimate) + " tets, more than the limit of " +

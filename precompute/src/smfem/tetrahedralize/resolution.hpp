@@ -9,9 +9,10 @@
 
 namespace smfem::tetrahedralize {
 
-// Volume of {sdf < 0}, counting the inside points of a grid of about samples^3 cells over the
-// shape's bounds (relative error ~ 1 / samples for smooth shapes).
-double estimate_volume(const geometry::Sdf& sdf, int samples = 96);
+// Volume of {sdf < 0}, counting the inside points of a grid of `samples` cells along the
+// longest side of the shape's bounds (relative error ~ 1 / samples for smooth shapes; each
+// sample is one SDF evaluation, which matters for mesh SDFs).
+double estimate_volume(const geometry::Sdf& sdf, int samples = 48);
 
 // About how many tets stuffing gives at spacing h: 12 V / h^3 (the lattice has 12 tets per
 // cube; the cut boundary layer adds a few percent).

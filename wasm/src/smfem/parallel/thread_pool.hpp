@@ -42,9 +42,10 @@ class ThreadPool {
   template <class Fn>
   void parallel_for(int chunk_count, Fn&& fn) {
     using Callable = std::remove_reference_t<Fn>;
-    run(chunk_count, [](void* context, int chunk) noexcept {
-      (*static_cast<Callable*>(context))(chunk);
-    }, const_cast<void*>(static_cast<const void*>(&fn)));
+    run(
+        chunk_count,
+        [](void* context, int chunk) noexcept { (*static_cast<Callable*>(context))(chunk); },
+        const_cast<void*>(static_cast<const void*>(&fn)));
   }
 
  private:

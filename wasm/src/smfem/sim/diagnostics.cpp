@@ -20,8 +20,8 @@ void compute_diagnostics(const ReducedModel& model, MaterialModel material,
     const double w = model.cubature_weights(c);
     out.elastic_energy += w * psi(material, Vector6<double>(stretch.col(c)), parameters);
     out.stretch_energy += w * psi(material, Vector6<double>(z.col(c)), parameters);
-    out.max_constraint_violation = std::max(out.max_constraint_violation,
-                                            (stretch.col(c) - z.col(c)).cwiseAbs().maxCoeff());
+    out.max_constraint_violation =
+        std::max(out.max_constraint_violation, (stretch.col(c) - z.col(c)).cwiseAbs().maxCoeff());
   }
 
   const double M = model.total_mass;
@@ -42,8 +42,7 @@ void compute_diagnostics(const ReducedModel& model, MaterialModel material,
   for (int d = 0; d < 3; ++d) out.linear_momentum(d) = Udot.col(d).dot(model.mass_vector);
   // L_a = eps_abc (udot_c . S_b + u_b . mass_block udot_c), (a, b, c) cyclic minus anticyclic.
   const auto moment = [&](int b, int c) {
-    return Udot.col(c).dot(model.first_moment.row(b).transpose()) +
-           U.col(b).dot(workspace.col(c));
+    return Udot.col(c).dot(model.first_moment.row(b).transpose()) + U.col(b).dot(workspace.col(c));
   };
   out.angular_momentum << moment(1, 2) - moment(2, 1), moment(2, 0) - moment(0, 2),
       moment(0, 1) - moment(1, 0);

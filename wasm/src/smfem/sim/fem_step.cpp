@@ -64,8 +64,8 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
     if (context.settings.until_converged &&
-        ((iteration > 0 && decrement <= context.settings.relative_tolerance *
-                                            stats.first_decrement) ||
+        ((iteration > 0 &&
+          decrement <= context.settings.relative_tolerance * stats.first_decrement) ||
          0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
       stats.converged = true;
       return;

@@ -35,7 +35,7 @@ class FemStep {
  private:
   TetKinematics current_;
   TetKinematics trial_;
-  Eigen::VectorXd psi_;        // w_c psi(F_c), per tet
+  Eigen::VectorXd psi_;  // w_c psi(F_c), per tet
   Eigen::VectorXd psi_trial_;
   ReducedMatrix dynamics_gradient_;
   ReducedMatrix du_;

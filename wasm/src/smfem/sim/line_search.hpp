@@ -14,8 +14,8 @@
 namespace smfem::sim {
 
 struct LineSearchResult {
-  double step = 0.0;    // the accepted alpha, 0 if none
-  int backtracks = 0;   // halvings performed
+  double step = 0.0;   // the accepted alpha, 0 if none
+  int backtracks = 0;  // halvings performed
   bool accepted = false;
   bool all_nonfinite = false;  // not accepted, and every trial state was non-finite
 };

@@ -10,9 +10,12 @@ namespace smfem::sim {
 
 std::string_view material_model_name(MaterialModel model) {
   switch (model) {
-    case MaterialModel::arap: return "arap";
-    case MaterialModel::fixed_corotational: return "fixed_corotational";
-    case MaterialModel::stable_neo_hookean: return "stable_neo_hookean";
+    case MaterialModel::arap:
+      return "arap";
+    case MaterialModel::fixed_corotational:
+      return "fixed_corotational";
+    case MaterialModel::stable_neo_hookean:
+      return "stable_neo_hookean";
   }
   return "?";
 }
@@ -27,18 +30,24 @@ std::optional<MaterialModel> material_model_from_name(std::string_view name) {
 
 double psi(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
   switch (model) {
-    case MaterialModel::arap: return energies::arap::psi(s, lame);
-    case MaterialModel::fixed_corotational: return energies::fixed_corotational::psi(s, lame);
-    case MaterialModel::stable_neo_hookean: return energies::stable_neo_hookean::psi(s, lame);
+    case MaterialModel::arap:
+      return energies::arap::psi(s, lame);
+    case MaterialModel::fixed_corotational:
+      return energies::fixed_corotational::psi(s, lame);
+    case MaterialModel::stable_neo_hookean:
+      return energies::stable_neo_hookean::psi(s, lame);
   }
   return 0.0;
 }
 
 Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
   switch (model) {
-    case MaterialModel::arap: return energies::arap::dpsi_ds(s, lame);
-    case MaterialModel::fixed_corotational: return energies::fixed_corotational::dpsi_ds(s, lame);
-    case MaterialModel::stable_neo_hookean: return energies::stable_neo_hookean::dpsi_ds(s, lame);
+    case MaterialModel::arap:
+      return energies::arap::dpsi_ds(s, lame);
+    case MaterialModel::fixed_corotational:
+      return energies::fixed_corotational::dpsi_ds(s, lame);
+    case MaterialModel::stable_neo_hookean:
+      return energies::stable_neo_hookean::dpsi_ds(s, lame);
   }
   return Vector6<double>::Zero();
 }
@@ -46,7 +55,8 @@ Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lam
 Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
   Matrix6<double> hessian;
   switch (model) {
-    case MaterialModel::arap: return energies::arap::d2psi_ds2(s, lame);  // 2 mu D
+    case MaterialModel::arap:
+      return energies::arap::d2psi_ds2(s, lame);  // 2 mu D
     case MaterialModel::fixed_corotational:
       hessian = energies::fixed_corotational::d2psi_ds2(s, lame);
       break;
@@ -56,7 +66,8 @@ Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, con
   }
   if (Eigen::LLT<Matrix6<double>>(hessian).info() == Eigen::Success) return hessian;
   switch (model) {
-    case MaterialModel::arap: break;
+    case MaterialModel::arap:
+      break;
     case MaterialModel::fixed_corotational:
       return energies::fixed_corotational::d2psi_ds2_projected(s, lame);
     case MaterialModel::stable_neo_hookean:
@@ -67,7 +78,8 @@ Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, con
 
 Matrix9<double> d2psi_dF2_psd(MaterialModel model, const Matrix3<double>& F, const Lame& lame) {
   switch (model) {
-    case MaterialModel::arap: return energies::arap::d2psi_dF2_projected(F, lame);
+    case MaterialModel::arap:
+      return energies::arap::d2psi_dF2_projected(F, lame);
     case MaterialModel::fixed_corotational:
       return energies::fixed_corotational::d2psi_dF2_projected(F, lame);
     case MaterialModel::stable_neo_hookean:

@@ -37,8 +37,8 @@ MfemStep::MfemStep(int mode_count, int tet_count)
       du_(ReducedMatrix::Zero(4 * mode_count, 3)),
       U_trial_(ReducedMatrix::Zero(4 * mode_count, 3)) {}
 
-void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z,
-                     StretchField& lambda, StepStats& stats) {
+void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, StretchField& lambda,
+                     StepStats& stats) {
   const int tet_count = static_cast<int>(context.weights.size());
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
@@ -114,8 +114,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z,
     stats.decrement = decrement;
     stats.penalty = nu;
     if (context.settings.until_converged &&
-        ((iteration > 0 && decrement <= context.settings.relative_tolerance *
-                                            stats.first_decrement) ||
+        ((iteration > 0 &&
+          decrement <= context.settings.relative_tolerance * stats.first_decrement) ||
          0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
       stats.converged = true;
       return;

@@ -84,11 +84,11 @@ class MfemStep {
   StretchField lambda_new_;
   StretchField z_trial_;
   // Per tet, summed in tet order afterwards (so sums do not depend on the thread split).
-  Eigen::VectorXd psi_;            // w_c psi(z_c)
-  Eigen::VectorXd penalty_;        // w_c ||D g_c||_1
-  Eigen::VectorXd curvature_;      // w_c dz_c^T H_c dz_c
-  Eigen::VectorXd slope_;          // w_c grad psi(z_c) . dz_c
-  Eigen::VectorXd lambda_max_;     // ||lambda+_c||_inf
+  Eigen::VectorXd psi_;         // w_c psi(z_c)
+  Eigen::VectorXd penalty_;     // w_c ||D g_c||_1
+  Eigen::VectorXd curvature_;   // w_c dz_c^T H_c dz_c
+  Eigen::VectorXd slope_;       // w_c grad psi(z_c) . dz_c
+  Eigen::VectorXd lambda_max_;  // ||lambda+_c||_inf
   Eigen::VectorXd psi_trial_;
   Eigen::VectorXd penalty_trial_;
   ReducedMatrix dynamics_gradient_;

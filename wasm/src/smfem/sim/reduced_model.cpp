@@ -37,8 +37,8 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
   if (!solver.is_object()) throw AssetError::in_section(source, "meta", "solver is not an object");
 
   if (const auto it = solver.find("method"); it != solver.end()) {
-    const auto method = it->is_string() ? solver_method_from_name(it->get<std::string>())
-                                        : std::nullopt;
+    const auto method =
+        it->is_string() ? solver_method_from_name(it->get<std::string>()) : std::nullopt;
     if (!method) throw fail("method must be \"mfem\" or \"fem\"");
     settings.method = *method;
   }
@@ -59,11 +59,12 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
     }
   }
   if (const auto it = solver.find("material_model"); it != solver.end()) {
-    const auto model = it->is_string() ? material_model_from_name(it->get<std::string>())
-                                       : std::nullopt;
+    const auto model =
+        it->is_string() ? material_model_from_name(it->get<std::string>()) : std::nullopt;
     if (!model) {
-      throw fail("material_model must be \"arap\", \"fixed_corotational\" or "
-                 "\"stable_neo_hookean\"");
+      throw fail(
+          "material_model must be \"arap\", \"fixed_corotational\" or "
+          "\"stable_neo_hookean\"");
     }
     settings.material_model = *model;
   }
@@ -125,14 +126,13 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (m < 1) return problem("subspace.eigenvalues", "there must be at least one mode");
   if (!all_finite(model.eigenvalues)) return problem("subspace.eigenvalues", "not finite");
   if (model.mass_block.rows() != n || model.mass_block.cols() != n) {
-    return problem("subspace.mass_block", "is " + size_text(model.mass_block.rows(),
-                                                            model.mass_block.cols()) +
-                                              ", expected " + size_text(n, n));
+    return problem("subspace.mass_block",
+                   "is " + size_text(model.mass_block.rows(), model.mass_block.cols()) +
+                       ", expected " + size_text(n, n));
   }
   if (!all_finite(model.mass_block)) return problem("subspace.mass_block", "not finite");
   const double mass_scale = model.mass_block.cwiseAbs().maxCoeff();
-  if ((model.mass_block - model.mass_block.transpose()).cwiseAbs().maxCoeff() >
-      1e-9 * mass_scale) {
+  if ((model.mass_block - model.mass_block.transpose()).cwiseAbs().maxCoeff() > 1e-9 * mass_scale) {
     return problem("subspace.mass_block", "is not symmetric");
   }
   if (Eigen::LLT<Eigen::MatrixXd>(model.mass_block).info() != Eigen::Success) {
@@ -140,12 +140,12 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
                    "is not positive definite (a mode without mass: all its vertices pinned?)");
   }
   if (model.mass_vector.size() != n || !all_finite(model.mass_vector)) {
-    return problem("subspace.mass_vector", "must hold 4m = " + std::to_string(n) +
-                                               " finite values");
+    return problem("subspace.mass_vector",
+                   "must hold 4m = " + std::to_string(n) + " finite values");
   }
   if (model.first_moment.cols() != n || !all_finite(model.first_moment)) {
-    return problem("subspace.first_moment", "must be 3 x 4m = 3 x " + std::to_string(n) +
-                                                " finite values");
+    return problem("subspace.first_moment",
+                   "must be 3 x 4m = 3 x " + std::to_string(n) + " finite values");
   }
   if (!(model.total_mass > 0.0 && std::isfinite(model.total_mass))) {
     return problem("subspace.total_mass", "must be positive and finite");
@@ -154,10 +154,9 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
   if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != n) {
-    return problem("cubature.Y", "holds " + size_text(model.cubature_Y.rows(),
-                                                      model.cubature_Y.cols()) +
-                                     " rows x columns, expected 3C x 4m = " +
-                                     size_text(3 * C, n));
+    return problem("cubature.Y", "holds " +
+                                     size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
+                                     " rows x columns, expected 3C x 4m = " + size_text(3 * C, n));
   }
   if (!all_finite(model.cubature_Y)) return problem("cubature.Y", "not finite");
   if (!(model.cubature_weights.array() > 0.0).all() || !all_finite(model.cubature_weights)) {
@@ -165,13 +164,13 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   }
   if (model.cubature_youngs.size() != C || !(model.cubature_youngs.array() > 0.0).all() ||
       !all_finite(model.cubature_youngs)) {
-    return problem("cubature.youngs", "must hold C = " + std::to_string(C) +
-                                          " positive finite values");
+    return problem("cubature.youngs",
+                   "must hold C = " + std::to_string(C) + " positive finite values");
   }
   if (model.cubature_poisson.size() != C ||
       !(model.cubature_poisson.array() > -1.0 && model.cubature_poisson.array() < 0.5).all()) {
-    return problem("cubature.poisson", "must hold C = " + std::to_string(C) +
-                                           " values in (-1, 0.5)");
+    return problem("cubature.poisson",
+                   "must hold C = " + std::to_string(C) + " values in (-1, 0.5)");
   }
   if (static_cast<Eigen::Index>(model.cubature_region.size()) != C) {
     return problem("cubature.region", "must hold C = " + std::to_string(C) + " values");
@@ -234,8 +233,8 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
     asset.expect("render.weights", DType::f32, {nv, m});
     const std::vector<float> positions = asset.array<float>("render.positions");
     model.render_positions =
-        Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor>>(
-            positions.data(), nv, 3)
+        Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor>>(positions.data(),
+                                                                                   nv, 3)
             .cast<double>();
     const std::vector<float> weights = asset.array<float>("render.weights");
     model.render_weights = Eigen::Map<const RowMatrixXf>(weights.data(), nv, m);

@@ -55,9 +55,9 @@ struct MaterialRegion {
 struct ReducedModel {
   std::string source;  // names the model in messages (the asset's file name)
 
-  Eigen::VectorXd eigenvalues;                        // m
-  Eigen::MatrixXd mass_block;                         // 4m x 4m
-  Eigen::VectorXd mass_vector;                        // 4m
+  Eigen::VectorXd eigenvalues;                            // m
+  Eigen::MatrixXd mass_block;                             // 4m x 4m
+  Eigen::VectorXd mass_vector;                            // 4m
   Eigen::Matrix<double, 3, Eigen::Dynamic> first_moment;  // 3 x 4m
   double total_mass = 0.0;
   Eigen::Vector3d rest_centroid = Eigen::Vector3d::Zero();
@@ -65,9 +65,9 @@ struct ReducedModel {
   // Y_c stacked by tets: rows 3c, 3c + 1, 3c + 2 hold the columns of Y_c,
   // cubature_Y(3c + j, k) = (Y_c)(k, j). 3C x 4m.
   RowMatrixXd cubature_Y;
-  Eigen::VectorXd cubature_weights;  // C
-  Eigen::VectorXd cubature_youngs;   // C
-  Eigen::VectorXd cubature_poisson;  // C
+  Eigen::VectorXd cubature_weights;            // C
+  Eigen::VectorXd cubature_youngs;             // C
+  Eigen::VectorXd cubature_poisson;            // C
   std::vector<std::uint32_t> cubature_region;  // C
   std::vector<std::uint32_t> cubature_tets;    // C
 

@@ -4,8 +4,7 @@ namespace smfem::sim {
 
 ReducedSystem::ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights,
                              int thread_count)
-    : assembly_(cubature_Y, weights, thread_count),
-      spd_(3 * static_cast<int>(cubature_Y.cols())) {
+    : assembly_(cubature_Y, weights, thread_count), spd_(3 * static_cast<int>(cubature_Y.cols())) {
   const Eigen::Index n = cubature_Y.cols();
   matrix_.setZero(3 * n, 3 * n);
   rhs_.setZero(n, 3);

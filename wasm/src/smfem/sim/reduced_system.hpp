@@ -18,8 +18,7 @@ namespace smfem::sim {
 
 class ReducedSystem {
  public:
-  ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights,
-                int thread_count);
+  ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights, int thread_count);
 
   StiffnessAssembly& assembly() { return assembly_; }
   const StiffnessAssembly& assembly() const { return assembly_; }

@@ -85,8 +85,8 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
 Simulator::~Simulator() = default;
 
 void Simulator::update_lame(int tet) {
-  lame_[static_cast<std::size_t>(tet)] = energies::lame_from_young_poisson(youngs_(tet),
-                                                                           poisson_(tet));
+  lame_[static_cast<std::size_t>(tet)] =
+      energies::lame_from_young_poisson(youngs_(tet), poisson_(tet));
 }
 
 void Simulator::set_settings(const SolverSettings& settings) {
@@ -141,8 +141,8 @@ void Simulator::drag_start(int render_vertex, const Eigen::Vector3d& target, dou
   if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
     const double clamped =
         std::isnan(stiffness) ? 0.0 : std::clamp(stiffness, 0.0, kMaxSpringStiffness);
-    warnings_.push_back("drag stiffness " + std::to_string(stiffness) + " is outside [0, 1e12]; using " +
-                        std::to_string(clamped));
+    warnings_.push_back("drag stiffness " + std::to_string(stiffness) +
+                        " is outside [0, 1e12]; using " + std::to_string(clamped));
     stiffness = clamped;
   }
   spring.stiffness = stiffness;
@@ -165,8 +165,14 @@ void Simulator::drag_end() {
 }
 
 StepContext Simulator::context() {
-  return StepContext{model_.cubature_Y, model_.cubature_weights, settings_.material_model, lame_,
-                     settings_,         dynamics_,               system_,  *pool_};
+  return StepContext{model_.cubature_Y,
+                     model_.cubature_weights,
+                     settings_.material_model,
+                     lame_,
+                     settings_,
+                     dynamics_,
+                     system_,
+                     *pool_};
 }
 
 const StepReport& Simulator::step() {
@@ -195,10 +201,9 @@ const StepReport& Simulator::step() {
     // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
     state_.z = kinematics->s;
     for (int c = 0; c < model_.cubature_count(); ++c) {
-      state_.lambda.col(c) =
-          dpsi_ds(settings_.material_model, Vector6<double>(state_.z.col(c)),
-                  lame_[static_cast<std::size_t>(c)])
-              .cwiseQuotient(polar::stretch_metric<double>());
+      state_.lambda.col(c) = dpsi_ds(settings_.material_model, Vector6<double>(state_.z.col(c)),
+                                     lame_[static_cast<std::size_t>(c)])
+                                 .cwiseQuotient(polar::stretch_metric<double>());
     }
   }
   state_.Udot = (state_.U - backup_.U) / h;
@@ -230,9 +235,8 @@ void Simulator::make_stretches_consistent() {
     const Vector6<double> s =
         polar::symmetric_stretch(deformation_gradient(model_.cubature_Y, c, state_.U));
     state_.z.col(c) = s;
-    state_.lambda.col(c) =
-        dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(c)])
-            .cwiseQuotient(polar::stretch_metric<double>());
+    state_.lambda.col(c) = dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(c)])
+                               .cwiseQuotient(polar::stretch_metric<double>());
   }
 }
 
@@ -317,8 +321,7 @@ void Simulator::load_state(std::span<const std::uint8_t> bytes) {
   if (m != static_cast<std::uint32_t>(model_.mode_count()) || tets != C) {
     throw std::invalid_argument("state blob is for " + std::to_string(m) + " modes and " +
                                 std::to_string(tets) + " cubature tets, the model has " +
-                                std::to_string(model_.mode_count()) + " and " +
-                                std::to_string(C));
+                                std::to_string(model_.mode_count()) + " and " + std::to_string(C));
   }
   SimulatorState state;
   state.U.resize(static_cast<Eigen::Index>(n), 3);

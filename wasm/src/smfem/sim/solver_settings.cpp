@@ -49,10 +49,10 @@ SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::s
   clamp_into(out.timestep, kMinTimestep, kMaxTimestep, defaults.timestep, "timestep", warnings);
   clamp_into(out.iterations, kMinIterations, kMaxIterations, defaults.iterations, "iterations",
              warnings);
-  clamp_into(out.relative_tolerance, 0.0, 1.0, defaults.relative_tolerance,
-             "relative tolerance", warnings);
-  clamp_into(out.absolute_tolerance, 0.0, 1e300, defaults.absolute_tolerance,
-             "absolute tolerance", warnings);
+  clamp_into(out.relative_tolerance, 0.0, 1.0, defaults.relative_tolerance, "relative tolerance",
+             warnings);
+  clamp_into(out.absolute_tolerance, 0.0, 1e300, defaults.absolute_tolerance, "absolute tolerance",
+             warnings);
   clamp_into(out.max_backtracks, 0, kMaxBacktracks, defaults.max_backtracks, "max backtracks",
              warnings);
   if (!out.gravity.allFinite()) {

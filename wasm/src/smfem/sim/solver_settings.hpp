@@ -2,9 +2,9 @@
 // The run-time parameters of the stepper, with their admissible ranges. Out-of-range values
 // are clamped (not rejected) with a warning, so a slider or a hand-edited asset can never put
 // the solver into a state it cannot handle.
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -24,7 +24,7 @@ std::optional<SolverMethod> solver_method_from_name(std::string_view name);
 // Clamping ranges.
 inline constexpr double kMinTimestep = 1e-5, kMaxTimestep = 0.1;  // s
 inline constexpr int kMinIterations = 1, kMaxIterations = 200;
-inline constexpr double kMinYoungs = 1e2, kMaxYoungs = 1e13;      // Pa
+inline constexpr double kMinYoungs = 1e2, kMaxYoungs = 1e13;  // Pa
 inline constexpr double kMinPoisson = 0.0, kMaxPoisson = 0.49;
 inline constexpr int kMaxBacktracks = 60;
 
@@ -41,7 +41,7 @@ struct SolverSettings {
   // energy the Newton step predicts, in J).
   bool until_converged = false;
   double relative_tolerance = 1e-6;
-  double absolute_tolerance = 1e-14;  // J
+  double absolute_tolerance = 1e-14;         // J
   Eigen::Vector3d gravity{0.0, -9.81, 0.0};  // m/s^2
   // Assemble the stiffness K in single precision (it only steers the search direction; the
   // gradients, merit and line search stay in double).

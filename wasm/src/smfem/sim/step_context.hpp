@@ -19,12 +19,12 @@ namespace smfem::sim {
 
 // Wall-clock milliseconds per phase, summed over a step's iterations.
 struct PhaseTimes {
-  double prediction = 0.0;      // kinematics (F, SVD, stretch) at the step's initial guess
-  double linearization = 0.0;   // per-tet gradients and Hessians
-  double assembly = 0.0;        // K and the reduced elastic force
-  double solve = 0.0;           // Psi_u gradient, the r x r system and its Cholesky solve
-  double local_update = 0.0;    // per-tet dz, lambda and the merit's slope (MFEM)
-  double line_search = 0.0;     // trial states and their merits
+  double prediction = 0.0;     // kinematics (F, SVD, stretch) at the step's initial guess
+  double linearization = 0.0;  // per-tet gradients and Hessians
+  double assembly = 0.0;       // K and the reduced elastic force
+  double solve = 0.0;          // Psi_u gradient, the r x r system and its Cholesky solve
+  double local_update = 0.0;   // per-tet dz, lambda and the merit's slope (MFEM)
+  double line_search = 0.0;    // trial states and their merits
 
   double total() const {
     return prediction + linearization + assembly + solve + local_update + line_search;
@@ -32,14 +32,14 @@ struct PhaseTimes {
 };
 
 struct StepStats {
-  int iterations = 0;          // iterations that computed a direction
-  bool converged = false;      // the decrement test passed (until_converged only)
+  int iterations = 0;            // iterations that computed a direction
+  bool converged = false;        // the decrement test passed (until_converged only)
   double first_decrement = 0.0;  // delta of the first iteration
   double decrement = 0.0;        // delta of the last iteration
   int backtracks = 0;            // step halvings, all line searches
   int line_search_failures = 0;  // iterations that ended the step without an acceptable step
   int cholesky_shifts = 0;
-  double penalty = 0.0;          // MFEM: the last merit penalty nu
+  double penalty = 0.0;  // MFEM: the last merit penalty nu
   // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
   bool failed = false;
   PhaseTimes times;

@@ -73,8 +73,8 @@ void StiffnessAssembly::plan(int thread_count) {
   schedule_.assign(static_cast<std::size_t>(std::max(1, thread_count)), {});
   std::vector<double> load(schedule_.size(), 0.0);
   for (const Task& task : tasks) {
-    const auto least = static_cast<std::size_t>(
-        std::min_element(load.begin(), load.end()) - load.begin());
+    const auto least =
+        static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     schedule_[least].push_back(task);
     load[least] += task.cost;
   }
@@ -163,8 +163,8 @@ void StiffnessAssembly::assemble(parallel::ThreadPool& pool) {
       if (task.block >= kForceTask) {
         run_force_task(task.block - kForceTask);
       } else if (single_precision_) {
-        run_block_task<float>(task, Y_float_.data(), hessian_float_.data(),
-                              blocks_float_.data(), panels_float_[index].data());
+        run_block_task<float>(task, Y_float_.data(), hessian_float_.data(), blocks_float_.data(),
+                              panels_float_[index].data());
       } else {
         run_block_task<double>(task, Y_double_.data(), hessian_double_.data(),
                                blocks_double_.data(), panels_double_[index].data());

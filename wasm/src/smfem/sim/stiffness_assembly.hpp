@@ -66,9 +66,9 @@ class StiffnessAssembly {
 
  private:
   struct Task {
-    int block;     // 0..5: (0,0) (1,1) (2,2) (0,1) (0,2) (1,2); 6..8: force column block - 6
-    int column;    // first column of the panel
-    double cost;   // for the schedule
+    int block;    // 0..5: (0,0) (1,1) (2,2) (0,1) (0,2) (1,2); 6..8: force column block - 6
+    int column;   // first column of the panel
+    double cost;  // for the schedule
   };
 
   template <typename T>
@@ -78,8 +78,8 @@ class StiffnessAssembly {
   void plan(int thread_count);
 
   int cubature_count_ = 0;
-  int block_size_ = 0;   // n = 4m
-  int stride_ = 0;       // n rounded up to a whole number of panels
+  int block_size_ = 0;  // n = 4m
+  int stride_ = 0;      // n rounded up to a whole number of panels
   bool single_precision_ = false;
   Eigen::VectorXd weights_;
 
