@@ -58,6 +58,9 @@ mesh::TetMesh mesh_geometry(const SceneRecipe& recipe,
                                               &*report);
   } catch (const geometry::GeometryError& error) {
     fail(recipe, "/geometry", error.what());
+  } catch (const std::invalid_argument& error) {
+    // The lattice over the shape's bounding box would be too large.
+    fail(recipe, "/resolution", error.what());
   }
 }
 

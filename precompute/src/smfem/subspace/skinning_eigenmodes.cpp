@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -40,16 +41,39 @@ Eigen::SparseMatrix<double> free_block(const Eigen::SparseMatrix<double>& H,
   return block;
 }
 
-// A fixed pseudo-random vector in [-1/2, 1/2)^n. The bits of mt19937_64 are specified by the
-// standard; the conversion to double is written out (std::uniform_real_distribution is not
-// portable across standard libraries).
-Eigen::VectorXd start_vector(Eigen::Index n) {
-  std::mt19937_64 bits(0x5eed);
+// A fixed pseudo-random vector in [-1/2, 1/2)^n, one per run. The bits of mt19937_64 are
+// specified by the standard; the conversion to double is written out
+// (std::uniform_real_distribution is not portable across standard libraries).
+Eigen::VectorXd start_vector(Eigen::Index n, int run) {
+  std::mt19937_64 bits(0x5eed + static_cast<std::uint64_t>(run));
   Eigen::VectorXd x(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     x(i) = static_cast<double>(bits() >> 11) * 0x1.0p-53 - 0.5;
   }
   return x;
+}
+
+// The eigenvectors of op's count largest eigenvalues (orthonormal columns, n x count), by
+// Spectra's implicitly restarted Lanczos from start_vector(run) projected off the deflated set.
+Eigen::MatrixXd lanczos_largest(detail::ShiftInvertOperator& op, int count, double shift, int run,
+                                const EigenmodeOptions& options) {
+  // Lanczos basis size: ARPACK's usual 2 nev + 1, at least 20, at most the dimension left once
+  // the deflated vectors are projected out.
+  const Eigen::Index space = op.rows() - op.deflated();
+  const auto basis_size = std::min<Eigen::Index>(std::max(2 * count + 1, 20), space);
+  Spectra::SymEigsShiftSolver<detail::ShiftInvertOperator> solver(op, count, basis_size, shift);
+  Eigen::VectorXd start = start_vector(op.rows(), run);
+  op.project(start);
+  solver.init(start.data());
+  solver.compute(Spectra::SortRule::LargestMagn, options.max_restarts, options.tolerance,
+                 Spectra::SortRule::SmallestAlge);
+  if (solver.info() != Spectra::CompInfo::Successful) {
+    throw std::runtime_error(std::string(kCaller) + ": the Lanczos iteration did not converge to " +
+                             std::to_string(count) + " eigenpairs within " +
+                             std::to_string(options.max_restarts) + " restarts (tolerance " +
+                             std::to_string(options.tolerance) + ")");
+  }
+  return solver.eigenvectors();
 }
 
 // Flips w so that its largest-magnitude entry (the first one on ties) is positive.
@@ -133,41 +157,46 @@ SkinningModes skinning_eigenmodes(const Eigen::SparseMatrix<double>& H,
   const int wanted = modes - constant_count;
   if (wanted == 0) return result;
 
-  detail::ShiftInvertOperator op(H_free, free_mass, null_vectors);
-  // Lanczos basis size: ARPACK's usual 2 nev + 1, at least 20, at most the space left once the
-  // null vectors are projected out.
-  const int basis_size = std::min(std::max(2 * wanted + 1, 20), free_count - constant_count);
-  Spectra::SymEigsShiftSolver<detail::ShiftInvertOperator> solver(op, wanted, basis_size, shift);
-  Eigen::VectorXd start = start_vector(free_count);
-  op.project(start);
-  solver.init(start.data());
-  solver.compute(Spectra::SortRule::LargestMagn, options.max_restarts, options.tolerance,
-                 Spectra::SortRule::SmallestAlge);
-  if (solver.info() != Spectra::CompInfo::Successful) {
-    throw std::runtime_error(std::string(kCaller) + ": the Lanczos iteration did not converge to " +
-                             std::to_string(wanted) + " eigenpairs within " +
-                             std::to_string(options.max_restarts) + " restarts (tolerance " +
-                             std::to_string(options.tolerance) + ")");
+  detail::ShiftInvertOperator op(H_free, free_mass);
+  op.deflate(null_vectors);
+  // Found modes as w = M^-1/2 v, with Rayleigh quotients as eigenvalues (more accurate than
+  // 1/theta + sigma for the smallest ones); each batch is deflated before the next run.
+  Eigen::MatrixXd found(free_count, 0);
+  std::vector<double> found_eigenvalues;
+  const auto keep = [&](const Eigen::MatrixXd& vectors) {
+    for (Eigen::Index c = 0; c < vectors.cols(); ++c) {
+      const Eigen::VectorXd w = vectors.col(c).cwiseQuotient(free_mass.cwiseSqrt());
+      found.conservativeResize(Eigen::NoChange, found.cols() + 1);
+      found.rightCols<1>() = w;
+      found_eigenvalues.push_back(w.dot(H_free * w) / w.dot(free_mass.cwiseProduct(w)));
+    }
+    op.deflate(vectors);
+  };
+  keep(lanczos_largest(op, wanted, shift, 0, options));
+  // A single-vector Lanczos sees one direction of an exactly repeated eigenvalue (symmetric
+  // meshes have them) and may stop before rounding reveals the others. A run on what is left
+  // after deflating everything found must then find nothing below the m-th eigenvalue; if it
+  // does, that mode was missed: keep it and look again.
+  for (int round = 1; round <= wanted && op.rows() - op.deflated() >= 2; ++round) {
+    std::vector<double> sorted = found_eigenvalues;
+    std::nth_element(sorted.begin(), sorted.begin() + (wanted - 1), sorted.end());
+    const double mth = sorted[wanted - 1];
+    const Eigen::MatrixXd next = lanczos_largest(op, 1, shift, round, options);
+    const Eigen::VectorXd w = next.col(0).cwiseQuotient(free_mass.cwiseSqrt());
+    const double eigenvalue = w.dot(H_free * w) / w.dot(free_mass.cwiseProduct(w));
+    if (!(eigenvalue < mth * (1.0 - 1e-6))) break;
+    keep(next);
   }
 
-  // Back to w = M^-1/2 v; eigenvalues as Rayleigh quotients (more accurate than 1/theta +
-  // sigma for the smallest ones), ascending.
-  Eigen::MatrixXd free_weights = solver.eigenvectors();
-  free_weights.array().colwise() /= free_mass.array().sqrt();
-  Eigen::VectorXd rayleigh(wanted);
-  for (int i = 0; i < wanted; ++i) {
-    const auto w = free_weights.col(i);
-    rayleigh(i) = w.dot(H_free * w) / w.dot(free_mass.cwiseProduct(w));
-  }
-  std::vector<int> order(wanted);
+  std::vector<int> order(found_eigenvalues.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return rayleigh(a) < rayleigh(b); });
+                   [&](int a, int b) { return found_eigenvalues[a] < found_eigenvalues[b]; });
   for (int i = 0; i < wanted; ++i) {
     const int column = constant_count + i;
-    result.eigenvalues(column) = rayleigh(order[i]);
+    result.eigenvalues(column) = found_eigenvalues[order[i]];
     for (int f = 0; f < free_count; ++f) {
-      result.weights(free_vertices[f], column) = free_weights(f, order[i]);
+      result.weights(free_vertices[f], column) = found(f, order[i]);
     }
     fix_sign(result.weights.col(column));
   }

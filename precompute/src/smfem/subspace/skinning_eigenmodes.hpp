@@ -17,7 +17,10 @@
 // for the local frequency of the softest / stiffest place): small enough to sit below the
 // wanted eigenvalues, large enough that H - sigma M stays safely positive definite in double
 // precision (1e-12 is thousands of times machine epsilon, relative to the stiffest scale).
-// The start vector is a fixed pseudo-random vector, so results are deterministic.
+// Exactly repeated eigenvalues (symmetric meshes) can hide from a single-vector Lanczos, so
+// after the main run further one-mode runs on the complement of everything found must find
+// nothing below the m-th eigenvalue (relative margin 1e-6); a mode they do find is kept and the
+// check repeats. Start vectors are fixed pseudo-random vectors, so results are deterministic.
 //
 // Output conventions: W is |V| x m, column i = mode i, eigenvalues ascending, W^T M W = I.
 // Each column's sign makes its largest-magnitude entry positive (the first one on ties).

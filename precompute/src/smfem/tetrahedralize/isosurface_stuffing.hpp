@@ -48,9 +48,10 @@ struct StuffingReport {
 };
 
 // Throws std::invalid_argument for a bad edge length or alphas (each in (0, 1/2)), or when
-// the lattice would exceed kMaxLatticeVertices; geometry::GeometryError when the shape is
-// empty or contains no tet at this edge length. Regions are all 0 (see regions.hpp).
-inline constexpr std::size_t kMaxLatticeVertices = 200'000'000;
+// the lattice over the shape's bounds would exceed kMaxLatticeVertices (about 45 bytes
+// each); geometry::GeometryError when the shape is empty or contains no tet at this edge
+// length. Regions are all 0 (see regions.hpp).
+inline constexpr std::size_t kMaxLatticeVertices = 30'000'000;
 mesh::TetMesh stuff_isosurface(const geometry::Sdf& sdf, const StuffingOptions& options,
                                StuffingReport* report = nullptr);
 

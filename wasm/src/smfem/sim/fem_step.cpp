@@ -63,6 +63,11 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
+    // Nothing left to do (at rest, say): converged whatever the mode.
+    if (decrement_squared == 0.0) {
+      stats.converged = true;
+      return;
+    }
     if (context.settings.until_converged &&
         ((iteration > 0 &&
           decrement <= context.settings.relative_tolerance * stats.first_decrement) ||

@@ -113,6 +113,11 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
     stats.penalty = nu;
+    // Nothing left to do (at rest, say): converged whatever the mode.
+    if (decrement_squared == 0.0) {
+      stats.converged = true;
+      return;
+    }
     if (context.settings.until_converged &&
         ((iteration > 0 &&
           decrement <= context.settings.relative_tolerance * stats.first_decrement) ||

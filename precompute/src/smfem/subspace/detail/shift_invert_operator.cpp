@@ -5,11 +5,11 @@
 namespace smfem::subspace::detail {
 
 ShiftInvertOperator::ShiftInvertOperator(const Eigen::SparseMatrix<double>& H,
-                                         const Eigen::VectorXd& mass,
-                                         const Eigen::MatrixXd& null_vectors)
-    : H_(H), mass_(mass), null_vectors_(null_vectors), sqrt_mass_(mass.cwiseSqrt()) {}
+                                         const Eigen::VectorXd& mass)
+    : H_(H), mass_(mass), sqrt_mass_(mass.cwiseSqrt()), deflated_(H.rows(), 0) {}
 
 void ShiftInvertOperator::set_shift(const double& sigma) {
+  if (factored_shift_ == sigma) return;
   Eigen::SparseMatrix<double> shifted = H_;
   shifted.diagonal() -= sigma * mass_;
   cholesky_.compute(shifted);
@@ -18,10 +18,20 @@ void ShiftInvertOperator::set_shift(const double& sigma) {
         "skinning_eigenmodes: sparse Cholesky of H - sigma M failed (the Laplacian is not "
         "positive semi-definite, or its entries are not finite)");
   }
+  factored_shift_ = sigma;
+}
+
+void ShiftInvertOperator::deflate(const Eigen::Ref<const Eigen::MatrixXd>& vectors) {
+  for (Eigen::Index c = 0; c < vectors.cols(); ++c) {
+    Eigen::VectorXd v = vectors.col(c);
+    project(v);
+    deflated_.conservativeResize(Eigen::NoChange, deflated_.cols() + 1);
+    deflated_.rightCols<1>() = v.normalized();
+  }
 }
 
 void ShiftInvertOperator::project(Eigen::Ref<Eigen::VectorXd> x) const {
-  if (null_vectors_.cols() > 0) x -= null_vectors_ * (null_vectors_.transpose() * x);
+  if (deflated_.cols() > 0) x -= deflated_ * (deflated_.transpose() * x);
 }
 
 void ShiftInvertOperator::perform_op(const double* x_in, double* y_out) const {

@@ -5,10 +5,14 @@
 //
 //   op(x) = P (A - sigma I)^-1 P x = P M^1/2 (H - sigma M)^-1 M^1/2 P x,
 //
-// P = I - N N^T projects out N, the known null vectors of A (one per floating component,
-// orthonormal columns), so their huge eigenvalue 1/|sigma| never competes with the wanted
-// modes and exactly repeated zeros cause no trouble. H - sigma M (sigma < 0) is factored once
-// by sparse Cholesky (AMD ordering) when Spectra sets the shift.
+// P = I - N N^T projects out N, a growing set of orthonormal eigenvectors of A that are already
+// known: first the null vectors (one per floating component), so their huge eigenvalue
+// 1/|sigma| never competes with the wanted modes, then modes found by earlier Lanczos runs, so
+// that a later run sees only what is still missing. H - sigma M (sigma < 0) is factored by
+// sparse Cholesky (AMD ordering) the first time Spectra sets a shift, and again only if the
+// shift changes.
+#include <optional>
+
 #include <Eigen/Core>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -19,10 +23,9 @@ class ShiftInvertOperator {
  public:
   using Scalar = double;  // what Spectra expects
 
-  // H: n x n free block of the Laplacian; mass: its n positive masses; null_vectors: n x c
-  // orthonormal (c may be 0). All three must outlive the operator.
-  ShiftInvertOperator(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& mass,
-                      const Eigen::MatrixXd& null_vectors);
+  // H: n x n free block of the Laplacian; mass: its n positive masses. Both must outlive the
+  // operator.
+  ShiftInvertOperator(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& mass);
 
   Eigen::Index rows() const { return H_.rows(); }
   Eigen::Index cols() const { return H_.cols(); }
@@ -33,14 +36,22 @@ class ShiftInvertOperator {
   // y_out = op(x_in), both of length rows().
   void perform_op(const double* x_in, double* y_out) const;
 
-  // x minus its components along the null vectors.
+  // Adds eigenvectors of A (n x k, orthonormal) to N; they are orthonormalized against N
+  // once more, so rounding in the caller's vectors does not accumulate.
+  void deflate(const Eigen::Ref<const Eigen::MatrixXd>& vectors);
+
+  // The number of columns of N.
+  Eigen::Index deflated() const { return deflated_.cols(); }
+
+  // x minus its components along N.
   void project(Eigen::Ref<Eigen::VectorXd> x) const;
 
  private:
   const Eigen::SparseMatrix<double>& H_;
   const Eigen::VectorXd& mass_;
-  const Eigen::MatrixXd& null_vectors_;
   Eigen::VectorXd sqrt_mass_;
+  Eigen::MatrixXd deflated_;
+  std::optional<double> factored_shift_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>>
       cholesky_;
   mutable Eigen::VectorXd work_;
