@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   const Eigen::VectorXd volumes = subspace::tet_rest_volumes(box);
   const double mass_s = clock.lap();
   const subspace::SkinningModes modes =
-      subspace::skinning_eigenmodes(H, mass, args.modes, Eigen::VectorXi());
+      subspace::skinning_eigenmodes(H, mass, box.vertices, args.modes, Eigen::VectorXi());
   const double eigenmodes_s = clock.lap();
   const Eigen::MatrixXd tet_weights = subspace::tet_averaged_weights(box, modes.weights);
   cubature::CubatureOptions options;

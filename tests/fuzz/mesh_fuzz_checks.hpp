@@ -1,8 +1,9 @@
 #pragma once
 // What every mesh a reader returns must satisfy, checked on each fuzz input that parses: the
 // readers promise checked meshes, so a violation is a bug even without a crash.
-#include <cmath>
 #include <cstdlib>
+
+#include <Eigen/Geometry>
 
 #include "smfem/mesh/types.hpp"
 
@@ -27,11 +28,10 @@ inline void check_mesh(const mesh::TetMesh& tets) {
   check_elements(tets.vertices, tets.tets, tets.regions);
   for (Eigen::Index t = 0; t < tets.tets.rows(); ++t) {
     const Eigen::RowVector3d x0 = tets.vertices.row(tets.tets(t, 0));
-    const Eigen::Matrix3d edges =
-        (Eigen::Matrix3d() << tets.vertices.row(tets.tets(t, 1)) - x0,
-         tets.vertices.row(tets.tets(t, 2)) - x0, tets.vertices.row(tets.tets(t, 3)) - x0)
-            .finished();
-    if (!(edges.determinant() > 0)) std::abort();
+    const Eigen::RowVector3d e1 = tets.vertices.row(tets.tets(t, 1)) - x0;
+    const Eigen::RowVector3d e2 = tets.vertices.row(tets.tets(t, 2)) - x0;
+    const Eigen::RowVector3d e3 = tets.vertices.row(tets.tets(t, 3)) - x0;
+    if (!(e1.cross(e2).dot(e3) > 0)) std::abort();
   }
 }
 

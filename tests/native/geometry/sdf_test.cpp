@@ -22,14 +22,14 @@ double sampled_ellipsoid_distance(const Vector3d& p, const Vector3d& r) {
     return Vector3d(r.x() * std::cos(u) * std::sin(v), r.y() * std::sin(u) * std::sin(v),
                     r.z() * std::cos(v));
   };
-  for (int i = 0; i < 720; ++i) {
-    for (int j = 0; j <= 360; ++j) {
-      const double u = 2 * pi * i / 720, v = pi * j / 360;
+  for (int i = 0; i < 360; ++i) {
+    for (int j = 0; j <= 180; ++j) {
+      const double u = 2 * pi * i / 360, v = pi * j / 180;
       const double d = (at(u, v) - p).norm();
       if (d < best) best = d, best_u = u, best_v = v;
     }
   }
-  for (double span = pi / 360; span > 1e-9; span *= 0.5) {
+  for (double span = pi / 180; span > 1e-9; span *= 0.5) {
     for (int di = -2; di <= 2; ++di) {
       for (int dj = -2; dj <= 2; ++dj) {
         const double u = best_u + di * span, v = best_v + dj * span;
@@ -43,16 +43,16 @@ double sampled_ellipsoid_distance(const Vector3d& p, const Vector3d& r) {
 
 TEST(SdfBox, DistancesAtKnownPoints) {
   const Sdf b = box(Vector3d(1, 2, 3), Vector3d(1, 2, 3));
-  EXPECT_NEAR(b(Vector3d(1, 2, 3)), -1.0, 1e-15);             // centre: nearest face x
-  EXPECT_NEAR(b(Vector3d(3.5, 2, 3)), 1.5, 1e-15);            // beyond the +x face
-  EXPECT_NEAR(b(Vector3d(1, 2, 5.5)), -0.5, 1e-15);           // inside near +z face
-  EXPECT_NEAR(b(Vector3d(3, 5, 7)), std::sqrt(3.0), 1e-15);   // beyond the (+,+,+) corner
-  EXPECT_NEAR(b(Vector3d(2, 4, 6)), 0.0, 1e-15);              // on the corner
+  EXPECT_NEAR(b(Vector3d(1, 2, 3)), -1.0, 1e-15);            // centre: nearest face x
+  EXPECT_NEAR(b(Vector3d(3.5, 2, 3)), 1.5, 1e-15);           // beyond the +x face
+  EXPECT_NEAR(b(Vector3d(1, 2, 5.5)), -0.5, 1e-15);          // inside near +z face
+  EXPECT_NEAR(b(Vector3d(3, 5, 7)), std::sqrt(3.0), 1e-15);  // beyond the (+,+,+) corner
+  EXPECT_NEAR(b(Vector3d(2, 4, 6)), 0.0, 1e-15);             // on the corner
 }
 
 TEST(SdfBox, RoundingKeepsExtentsAndRoundsCorners) {
   const Sdf b = box(Vector3d::Zero(), Vector3d(1, 1, 1), 0.25);
-  EXPECT_NEAR(b(Vector3d(1, 0, 0)), 0.0, 1e-15);   // face centre unchanged
+  EXPECT_NEAR(b(Vector3d(1, 0, 0)), 0.0, 1e-15);  // face centre unchanged
   EXPECT_NEAR(b(Vector3d(2, 0, 0)), 1.0, 1e-15);
   // The corner is a sphere of radius 0.25 around (0.75, 0.75, 0.75).
   const Vector3d corner(1, 1, 1);
@@ -63,7 +63,7 @@ TEST(SdfCapsule, DistancesAndSphereCase) {
   const Sdf c = capsule(Vector3d(0, 0, 0), Vector3d(2, 0, 0), 0.5);
   EXPECT_NEAR(c(Vector3d(1, 0, 0)), -0.5, 1e-15);
   EXPECT_NEAR(c(Vector3d(1, 3, 0)), 2.5, 1e-15);
-  EXPECT_NEAR(c(Vector3d(-1, 0, 0)), 0.5, 1e-15);   // beyond the round end
+  EXPECT_NEAR(c(Vector3d(-1, 0, 0)), 0.5, 1e-15);  // beyond the round end
   EXPECT_NEAR(c(Vector3d(3, 1, 1)), std::sqrt(3.0) - 0.5, 1e-14);
   const Sdf s = capsule(Vector3d(1, 1, 1), Vector3d(1, 1, 1), 2.0);
   EXPECT_NEAR(s(Vector3d(1, 1, 4)), 1.0, 1e-15);
@@ -72,10 +72,10 @@ TEST(SdfCapsule, DistancesAndSphereCase) {
 TEST(SdfCylinder, SideCapAndRim) {
   const Sdf c = cylinder(Vector3d(0, 0, -1), Vector3d(0, 0, 1), 0.5);
   EXPECT_NEAR(c(Vector3d(0, 0, 0)), -0.5, 1e-15);
-  EXPECT_NEAR(c(Vector3d(0, 0, 0.9)), -0.1, 1e-15);   // nearest the cap
+  EXPECT_NEAR(c(Vector3d(0, 0, 0.9)), -0.1, 1e-15);  // nearest the cap
   EXPECT_NEAR(c(Vector3d(2, 0, 0)), 1.5, 1e-15);
-  EXPECT_NEAR(c(Vector3d(0, 0, 3)), 2.0, 1e-15);       // above the flat cap
-  EXPECT_NEAR(c(Vector3d(3.5, 0, 5)), 5.0, 1e-14);     // from the rim: (3, 4)
+  EXPECT_NEAR(c(Vector3d(0, 0, 3)), 2.0, 1e-15);    // above the flat cap
+  EXPECT_NEAR(c(Vector3d(3.5, 0, 5)), 5.0, 1e-14);  // from the rim: (3, 4)
   // A tilted copy agrees after rotating the query.
   const Sdf tilted = cylinder(Vector3d(-1, 0, 0), Vector3d(1, 0, 0), 0.5);
   EXPECT_NEAR(tilted(Vector3d(5, 0, 3.5)), 5.0, 1e-14);
@@ -88,7 +88,7 @@ TEST(SdfEllipsoid, ExactOnAxesAndSignEverywhere) {
   EXPECT_NEAR(e(Vector3d(0, -4, 0)), 2.0, 1e-14);
   EXPECT_NEAR(e(Vector3d(0, 0, 1.5)), 0.5, 1e-14);
   EXPECT_NEAR(e(Vector3d(0, 0, 0.5)), -0.5, 1e-14);
-  EXPECT_NEAR(e(Vector3d::Zero()), -1.0, 1e-15);   // deepest point: -min radius
+  EXPECT_NEAR(e(Vector3d::Zero()), -1.0, 1e-15);  // deepest point: -min radius
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-4, 4);
   for (int i = 0; i < 2000; ++i) {
@@ -130,8 +130,8 @@ TEST(SdfGradient, UnitNormAwayFromCreases) {
       {cylinder(Vector3d::Zero(), Vector3d(0, 2, 0), 0.5), Vector3d(0.1, 2.7, 0.1)},
       {transform(box(Vector3d::Zero(), Vector3d(1, 1, 1)),
                  {rotation_from_euler_deg(Vector3d(30, 40, 50)), Vector3d(1, 2, 3), 2.5}),
-       Vector3d(1, 2, 3) + 2.5 * rotation_from_euler_deg(Vector3d(30, 40, 50)) *
-                               Vector3d(0.2, 0.1, 1.5)},
+       Vector3d(1, 2, 3) +
+           2.5 * rotation_from_euler_deg(Vector3d(30, 40, 50)) * Vector3d(0.2, 0.1, 1.5)},
   };
   for (const auto& [sdf, p] : cases) {
     EXPECT_NEAR(sdf.gradient(p, kStep).norm(), 1.0, 1e-5) << p.transpose();
@@ -239,8 +239,7 @@ TEST(SdfPrimitives, RejectBadParameters) {
   EXPECT_THROW(ellipsoid(Vector3d(NAN, 0, 0), Vector3d(1, 1, 1)), std::invalid_argument);
   EXPECT_THROW(cylinder(Vector3d::Zero(), Vector3d::Zero(), 1), std::invalid_argument);
   EXPECT_THROW(unite({}), std::invalid_argument);
-  EXPECT_THROW(smooth_unite({box(Vector3d::Zero(), Vector3d(1, 1, 1))}, 0),
-               std::invalid_argument);
+  EXPECT_THROW(smooth_unite({box(Vector3d::Zero(), Vector3d(1, 1, 1))}, 0), std::invalid_argument);
   EXPECT_THROW(transform(box(Vector3d::Zero(), Vector3d(1, 1, 1)),
                          {Eigen::Matrix3d::Identity() * 2, Vector3d::Zero(), 1}),
                std::invalid_argument);

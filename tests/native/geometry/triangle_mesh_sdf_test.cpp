@@ -14,7 +14,9 @@ namespace {
 
 using Eigen::Vector3d;
 
-TriangleMeshSdf make(const mesh::SurfaceMesh& s) { return TriangleMeshSdf(s.vertices, s.triangles); }
+TriangleMeshSdf make(const mesh::SurfaceMesh& s) {
+  return TriangleMeshSdf(s.vertices, s.triangles);
+}
 
 std::vector<Vector3d> random_points(int count, double extent, unsigned seed) {
   std::mt19937 rng(seed);
@@ -114,12 +116,11 @@ TEST(TriangleMeshSdf, RejectsBrokenInput) {
 
 TEST(TriangleMeshSdf, UsableAsAnSdfNode) {
   auto surface = std::make_shared<const TriangleMeshSdf>(make(test::cube_surface(1.0)));
-  const Sdf moved = transform(triangle_mesh(surface), {Eigen::Matrix3d::Identity(),
-                                                       Vector3d(3, 0, 0), 2.0});
+  const Sdf moved =
+      transform(triangle_mesh(surface), {Eigen::Matrix3d::Identity(), Vector3d(3, 0, 0), 2.0});
   EXPECT_NEAR(moved(Vector3d(3, 0, 0)), -2.0, 1e-12);
   EXPECT_NEAR(moved(Vector3d(6, 0, 0)), 1.0, 1e-12);
-  EXPECT_TRUE(moved.bounds().isApprox(
-      Eigen::AlignedBox3d(Vector3d(1, -2, -2), Vector3d(5, 2, 2))));
+  EXPECT_TRUE(moved.bounds().isApprox(Eigen::AlignedBox3d(Vector3d(1, -2, -2), Vector3d(5, 2, 2))));
 }
 
 }  // namespace

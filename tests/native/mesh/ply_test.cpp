@@ -165,6 +165,12 @@ TEST(Ply, ReadsCrLfHeaders) {
   expect_cube(read_bytes("crlf.ply", with_cr + bytes.substr(data)));
 }
 
+TEST(Ply, SkipsElementsWithoutPropertiesWhateverTheirCount) {
+  std::string text = to_ply(test::unit_cube(), cube_quads(), {"ascii"});
+  text.insert(text.find("element vertex"), "element marker 4000000000\n");
+  expect_cube(read_bytes("marker.ply", text));
+}
+
 TEST(Ply, BunnyBoundaryMatchesTheMeditRead) {
   SMFEM_REQUIRE_SHARED_FILE(test::bunny_path());
   const TetMesh bunny = read_medit_mesh(test::bunny_path());

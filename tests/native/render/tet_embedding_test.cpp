@@ -18,8 +18,8 @@ using Eigen::Vector3d;
 mesh::TetMesh stuffed_sphere() {
   tetrahedralize::StuffingOptions options;
   options.edge_length = 0.25;
-  return tetrahedralize::stuff_isosurface(geometry::capsule(Vector3d::Zero(), Vector3d::Zero(), 1.0),
-                                          options);
+  return tetrahedralize::stuff_isosurface(
+      geometry::capsule(Vector3d::Zero(), Vector3d::Zero(), 1.0), options);
 }
 
 Vector3d reproduced(const mesh::TetMesh& m, const TetEmbedding& e, Eigen::Index i) {
@@ -72,8 +72,9 @@ TEST(TetEmbedding, OutsidePointsUseTheNearestTetAndStillReproduce) {
         return boundary.vertices.row(boundary.triangles(f, k)).transpose();
       };
       const Vector3d p = points.row(i).transpose();
-      nearest = std::min(nearest, (geometry::closest_point_on_triangle(p, corner(0), corner(1),
-                                                                       corner(2)) - p).norm());
+      nearest = std::min(
+          nearest,
+          (geometry::closest_point_on_triangle(p, corner(0), corner(1), corner(2)) - p).norm());
     }
     EXPECT_NEAR(e.distance[i], nearest, 1e-12);
   }

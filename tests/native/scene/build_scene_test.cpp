@@ -65,7 +65,8 @@ TEST_F(BuildScene, FullRecipeGivesRegionsPinsForcesAndRenderSurface) {
   EXPECT_TRUE(std::is_sorted(scene.pinned.begin(), scene.pinned.end()));
   const Eigen::VectorXd pin = recipe.pins[0].evaluate(m.vertices);
   for (Eigen::Index v = 0; v < m.vertices.rows(); ++v) {
-    const bool pinned = std::binary_search(scene.pinned.begin(), scene.pinned.end(), static_cast<int>(v));
+    const bool pinned =
+        std::binary_search(scene.pinned.begin(), scene.pinned.end(), static_cast<int>(v));
     EXPECT_EQ(pinned, pin[v] <= 0.0);
     if (pinned) {
       EXPECT_LT(m.vertices(v, 0), -0.95 + 1e-12);
@@ -106,13 +107,16 @@ TEST_F(BuildScene, RegionsThatCatchNothingAreErrors) {
   EXPECT_EQ(error_of(r), "bar.json: /forces/0/periodic/where: catches no vertex of the mesh");
   r = test::base_recipe();
   r["materials"][0]["where"] = {{"sphere", {{"center", {0, 9, 0}}, {"radius", 1}}}};
-  EXPECT_EQ(error_of(r).rfind("bar.json: /materials/0/where: no tet is left for this material", 0), 0u);
+  EXPECT_EQ(error_of(r).rfind("bar.json: /materials/0/where: no tet is left for this material", 0),
+            0u);
   r = test::base_recipe();
   r["materials"].erase(1);  // no default: the rubber tets belong to nobody
   EXPECT_EQ(error_of(r).rfind("bar.json: /materials: the tet with centroid (", 0), 0u);
   r = test::base_recipe();
   r["subspace"]["cubature"] = 100000;
-  EXPECT_EQ(error_of(r).rfind("bar.json: /subspace/cubature: 100000 cubature tets, but the mesh has only ", 0), 0u);
+  EXPECT_EQ(error_of(r).rfind(
+                "bar.json: /subspace/cubature: 100000 cubature tets, but the mesh has only ", 0),
+            0u);
   r = test::base_recipe();
   r["resolution"]["edge_length"] = 0.002;
   EXPECT_EQ(error_of(r).rfind("bar.json: /resolution/edge_length: gives about ", 0), 0u);
@@ -137,7 +141,8 @@ TEST_F(BuildScene, SurfaceMeshIsFilledAndKeptAsTheRenderSurface) {
   // Interpolating the tet-mesh positions gives back the surface's (the weights are barycentric).
   Eigen::MatrixXd positions = scene.mesh.vertices;
   const Eigen::MatrixXd interpolated = render::render_weights(scene.render_surface, positions);
-  EXPECT_LT((interpolated - Eigen::MatrixXd(scene.render_surface.vertices)).cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_LT((interpolated - Eigen::MatrixXd(scene.render_surface.vertices)).cwiseAbs().maxCoeff(),
+            1e-6);
 }
 
 TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
@@ -148,7 +153,8 @@ TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
   test::write_text(folder_ / "bar.mesh", test::medit_text(source));
   json r = test::base_recipe();
   r["geometry"] = {{"mesh", "bar.mesh"}};
-  EXPECT_EQ(error_of(r), "bar.json: /resolution: a tet mesh is used as it is; remove the resolution");
+  EXPECT_EQ(error_of(r),
+            "bar.json: /resolution: a tet mesh is used as it is; remove the resolution");
   r.erase("resolution");
   const SceneMesh scene = build(r);
   EXPECT_EQ(scene.mesh.tets, source.tets);
@@ -159,7 +165,8 @@ TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
   r["render"] = {{"mesh", "skin.obj"}};
   EXPECT_EQ(build(r).render_surface.vertices.rows(), 8);
   r["render"] = {{"edge_length", 0.05}};
-  EXPECT_EQ(error_of(r).rfind("bar.json: /render/edge_length: a finer stuffing needs a shape", 0), 0u);
+  EXPECT_EQ(error_of(r).rfind("bar.json: /render/edge_length: a finer stuffing needs a shape", 0),
+            0u);
 }
 
 TEST_F(BuildScene, SmoothRenderSurfaceForAShape) {

@@ -69,7 +69,8 @@ TEST_F(RecipeErrors, BadNumbers) {
   EXPECT_EQ(error_of(r), "crab.json: /materials/0/poisson: must be a number in (-1, 0.5), got 0.5");
   r = test::base_recipe();
   r["materials"][0]["density"] = 1e9;
-  EXPECT_EQ(error_of(r), "crab.json: /materials/0/density: must be at most 100000, got 1000000000.0");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /materials/0/density: must be at most 100000, got 1000000000.0");
   r = test::base_recipe();
   r["subspace"]["modes"] = 65;
   EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got 65");
@@ -100,14 +101,16 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got \"16\"");
   r = test::base_recipe();
   r["camera"]["position"] = {0, 1};
-  EXPECT_EQ(error_of(r), "crab.json: /camera/position: must be an array of 3 numbers, got an array");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /camera/position: must be an array of 3 numbers, got an array");
   r = test::base_recipe();
   r["colour"] = "red";
   EXPECT_EQ(error_of(r).rfind("crab.json: /colour: unknown key (expected one of: name, ", 0), 0u);
   r = test::base_recipe();
   r["materials"][0]["young"] = 1;
-  EXPECT_EQ(error_of(r), "crab.json: /materials/0/young: unknown key (expected one of: name, "
-                         "youngs, poisson, density, where)");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /materials/0/young: unknown key (expected one of: name, "
+            "youngs, poisson, density, where)");
   r = test::base_recipe();
   r.erase("solver");
   EXPECT_EQ(error_of(r), "crab.json: missing required key \"solver\"");
@@ -127,8 +130,9 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
             "crab.json: /resolution: give exactly one of \"edge_length\" and \"target_tets\"");
   r = test::base_recipe();
   r["forces"][0] = {{"gust", json::object()}};
-  EXPECT_EQ(error_of(r), "crab.json: /forces/0/gust: unknown force (expected one of: periodic, "
-                         "twist, pull)");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /forces/0/gust: unknown force (expected one of: periodic, "
+            "twist, pull)");
 }
 
 TEST_F(RecipeErrors, MaterialsOrder) {
@@ -146,20 +150,25 @@ TEST_F(RecipeErrors, MaterialsOrder) {
 TEST_F(RecipeErrors, GeometryNodes) {
   json r = test::base_recipe();
   r["geometry"] = {{"cube", {{"size", 1}}}};
-  EXPECT_EQ(error_of(r).rfind("crab.json: /geometry/cube: unknown shape (expected one of: box, ", 0), 0u);
+  EXPECT_EQ(
+      error_of(r).rfind("crab.json: /geometry/cube: unknown shape (expected one of: box, ", 0), 0u);
   r["geometry"] = {{"sphere", {{"center", {0, 0, 0}}, {"radius", 1}}}, {"box", json::object()}};
   EXPECT_EQ(error_of(r).rfind("crab.json: /geometry: must be an object with one key", 0), 0u);
   r["geometry"] = {{"union", {{{"sphere", {{"center", {0, 0, 0}}, {"radius", -1}}}}}}};
-  EXPECT_EQ(error_of(r), "crab.json: /geometry/union/0/sphere/radius: must be a positive number, got -1");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /geometry/union/0/sphere/radius: must be a positive number, got -1");
   r["geometry"] = {{"box", {{"center", {0, 0, 0}}, {"half_extents", {1, 1, 1}}, {"rounding", 2}}}};
   EXPECT_EQ(error_of(r), "crab.json: /geometry/box/rounding: must be a number in [0, 1], got 2");
   r["geometry"] = {{"difference", {{{"sphere", {{"center", {0, 0, 0}}, {"radius", 1}}}}}}};
   EXPECT_EQ(error_of(r), "crab.json: /geometry/difference: must have at least 2 elements");
   r["geometry"] = {{"transform",
-                    {{"rotate_deg", {0, 0, 90}}, {"rotate_axis", {0, 0, 1}}, {"rotate_angle_deg", 90},
+                    {{"rotate_deg", {0, 0, 90}},
+                     {"rotate_axis", {0, 0, 1}},
+                     {"rotate_angle_deg", 90},
                      {"of", {{"sphere", {{"center", {0, 0, 0}}, {"radius", 1}}}}}}}};
-  EXPECT_EQ(error_of(r), "crab.json: /geometry/transform/rotate_deg: give either rotate_deg or "
-                         "rotate_axis with rotate_angle_deg, not both");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /geometry/transform/rotate_deg: give either rotate_deg or "
+            "rotate_axis with rotate_angle_deg, not both");
   json deep = {{"sphere", {{"center", {0, 0, 0}}, {"radius", 1}}}};
   for (int i = 0; i < 40; ++i) deep = {{"union", {deep}}};
   r["geometry"] = deep;
@@ -169,8 +178,9 @@ TEST_F(RecipeErrors, GeometryNodes) {
 TEST_F(RecipeErrors, MeshPaths) {
   json r = test::base_recipe();
   r["geometry"] = {{"mesh", "../ball.obj"}};
-  EXPECT_EQ(error_of(r), "crab.json: /geometry/mesh: must stay inside the recipe's folder, got "
-                         "\"../ball.obj\"");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /geometry/mesh: must stay inside the recipe's folder, got "
+            "\"../ball.obj\"");
   r["geometry"] = {{"mesh", "/etc/passwd.obj"}};
   EXPECT_EQ(error_of(r).rfind("crab.json: /geometry/mesh: must be a path relative to", 0), 0u);
   r["geometry"] = {{"mesh", "missing.obj"}};
@@ -189,7 +199,9 @@ TEST_F(RecipeErrors, MeshPaths) {
 }
 
 TEST_F(RecipeErrors, NotJsonOrNotARecipe) {
-  EXPECT_EQ(error_of_text("{\"name\": \"x\",\n  }").rfind("crab.json: invalid JSON: parse error at line 2, column 3", 0), 0u);
+  EXPECT_EQ(error_of_text("{\"name\": \"x\",\n  }")
+                .rfind("crab.json: invalid JSON: parse error at line 2, column 3", 0),
+            0u);
   EXPECT_EQ(error_of_text("[1, 2]"), "crab.json: a recipe must be a JSON object, got an array");
   std::string twice = test::base_recipe().dump();
   twice.insert(1, "\"name\": \"other\", ");

@@ -55,8 +55,8 @@ inline std::string obj_text(const mesh::SurfaceMesh& surface) {
 
 // MEDIT .mesh text of a tet mesh (1-based, region references).
 inline std::string medit_text(const mesh::TetMesh& m) {
-  std::string text = "MeshVersionFormatted 1\nDimension 3\nVertices\n" +
-                     std::to_string(m.vertices.rows()) + "\n";
+  std::string text =
+      "MeshVersionFormatted 1\nDimension 3\nVertices\n" + std::to_string(m.vertices.rows()) + "\n";
   for (Eigen::Index v = 0; v < m.vertices.rows(); ++v) {
     text += std::to_string(m.vertices(v, 0)) + " " + std::to_string(m.vertices(v, 1)) + " " +
             std::to_string(m.vertices(v, 2)) + " 0\n";

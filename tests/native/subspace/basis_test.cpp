@@ -33,7 +33,7 @@ Subspace make_subspace(int m, bool pinned) {
   s.mass = lumped_mass(s.mesh, Eigen::VectorXd::Constant(tets, 1200.0));
   Eigen::VectorXi pins(pinned ? 1 : 0);
   if (pinned) pins(0) = 0;
-  s.modes = skinning_eigenmodes(H, s.mass, m, pins);
+  s.modes = skinning_eigenmodes(H, s.mass, s.mesh.vertices, m, pins);
   return s;
 }
 

@@ -147,8 +147,9 @@ TEST(ElasticLaplacian, ScalesAsTheoryPredictsUnderUniformMeshScaling) {
 
   const int modes = 6;
   const Eigen::VectorXi no_pins(0);
-  const SkinningModes base = skinning_eigenmodes(H, M, modes, no_pins);
-  const SkinningModes big = skinning_eigenmodes(H_scaled, M_scaled, modes, no_pins);
+  const SkinningModes base = skinning_eigenmodes(H, M, mesh.vertices, modes, no_pins);
+  const SkinningModes big =
+      skinning_eigenmodes(H_scaled, M_scaled, scaled.vertices, modes, no_pins);
   for (int i = 1; i < modes; ++i) {
     EXPECT_NEAR(big.eigenvalues(i) * s * s, base.eigenvalues(i), 1e-8 * base.eigenvalues(i));
   }

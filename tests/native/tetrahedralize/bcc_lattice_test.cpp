@@ -62,7 +62,8 @@ TEST(BccLattice, EdgesCoverEveryTetEdgeOnce) {
   std::map<int, int> degree;
   for (const auto& [a, b] : edges) ++degree[a], ++degree[b];
   EXPECT_EQ(std::max_element(degree.begin(), degree.end(),
-                             [](auto& x, auto& y) { return x.second < y.second; })->second,
+                             [](auto& x, auto& y) { return x.second < y.second; })
+                ->second,
             14);
 }
 

@@ -12,9 +12,9 @@ namespace {
 using Eigen::Vector3d;
 
 TEST(Resolution, VolumeEstimateAndTetCountTarget) {
-  const geometry::Sdf shape = geometry::unite(
-      {geometry::box(Vector3d::Zero(), Vector3d(1, 0.5, 0.5)),
-       geometry::capsule(Vector3d(1, 0, 0), Vector3d(1, 1, 0), 0.3)});
+  const geometry::Sdf shape =
+      geometry::unite({geometry::box(Vector3d::Zero(), Vector3d(1, 0.5, 0.5)),
+                       geometry::capsule(Vector3d(1, 0, 0), Vector3d(1, 1, 0), 0.3)});
   const double box_volume = 2.0 * 1.0 * 1.0;
   const double volume = estimate_volume(shape);
   EXPECT_GT(volume, box_volume);
@@ -33,13 +33,13 @@ TEST(Resolution, VolumeEstimateAndTetCountTarget) {
 TEST(Regions, ByCentroid) {
   StuffingOptions options;
   options.edge_length = 0.2;
-  mesh::TetMesh mesh = stuff_isosurface(geometry::box(Vector3d::Zero(), Vector3d(1, 1, 1)), options);
+  mesh::TetMesh mesh =
+      stuff_isosurface(geometry::box(Vector3d::Zero(), Vector3d(1, 1, 1)), options);
   const geometry::Points centroids = tet_centroids(mesh);
   ASSERT_EQ(centroids.rows(), mesh.tets.rows());
-  EXPECT_TRUE(centroids.row(0).isApprox(0.25 * (mesh.vertices.row(mesh.tets(0, 0)) +
-                                                mesh.vertices.row(mesh.tets(0, 1)) +
-                                                mesh.vertices.row(mesh.tets(0, 2)) +
-                                                mesh.vertices.row(mesh.tets(0, 3)))));
+  EXPECT_TRUE(centroids.row(0).isApprox(
+      0.25 * (mesh.vertices.row(mesh.tets(0, 0)) + mesh.vertices.row(mesh.tets(0, 1)) +
+              mesh.vertices.row(mesh.tets(0, 2)) + mesh.vertices.row(mesh.tets(0, 3)))));
   assign_regions(mesh, [](const Vector3d& c) { return c.x() < 0 ? 7 : 3; });
   for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
     EXPECT_EQ(mesh.regions[t], centroids(t, 0) < 0 ? 7 : 3);

@@ -38,7 +38,8 @@ std::array<std::array<Tally, 5>, 5> search(double alpha_long, double alpha_short
   std::array<int, 4> tet{};
   bool found = false;
   lattice.for_each_tet([&](const std::array<int, 4>& t) {
-    if (!found && lattice.doubled_coordinates(t[0]) == Eigen::Vector3i(4, 4, 4)) tet = t, found = true;
+    if (!found && lattice.doubled_coordinates(t[0]) == Eigen::Vector3i(4, 4, 4))
+      tet = t, found = true;
   });
   std::vector<CornerState> on_surface = {{Sign::zero}};
   for (int a = 0; a < 3; ++a) {
@@ -55,6 +56,7 @@ std::array<std::array<Tally, 5>, 5> search(double alpha_long, double alpha_short
     for (double f : {0.5, 0.999999}) on_surface.push_back({Sign::zero, diagonal * f * alpha_short});
   }
   const geometry::Sdf everything = geometry::box(Vector3d::Zero(), Vector3d(100, 100, 100));
+  const geometry::Points lattice_positions = lattice.positions();
 
   std::array<std::array<Tally, 5>, 5> tallies{};  // [inside][zero]
   for (int pattern = 0; pattern < 81; ++pattern) {
@@ -77,7 +79,7 @@ std::array<std::array<Tally, 5>, 5> search(double alpha_long, double alpha_short
       StuffingState s(lattice);
       s.sdf = &everything;
       s.sign.assign(static_cast<std::size_t>(lattice.vertex_count()), Sign::outside);
-      s.position = lattice.positions();
+      s.position = lattice_positions;
       for (int k = 0; k < 4; ++k) {
         s.sign[tet[k]] = code[k] == 0 ? Sign::inside : code[k] == 1 ? Sign::outside : Sign::zero;
       }
@@ -89,9 +91,9 @@ std::array<std::array<Tally, 5>, 5> search(double alpha_long, double alpha_short
         const double alpha =
             lattice.is_black(tet[a]) == lattice.is_black(tet[b]) ? alpha_long : alpha_short;
         const double t = std::array<double, 3>{alpha, 0.5, 1.0 - alpha}[digit[zeros.size() + i]];
-        s.cuts.emplace(s.edge_key(tet[a], tet[b]),
-                       Cut{tet[a], tet[b],
-                           (1 - t) * lattice.position(tet[a]) + t * lattice.position(tet[b])});
+        s.cuts.emplace(
+            s.edge_key(tet[a], tet[b]),
+            Cut{tet[a], tet[b], (1 - t) * lattice.position(tet[a]) + t * lattice.position(tet[b])});
       }
       s.output_of_vertex.assign(static_cast<std::size_t>(lattice.vertex_count()), -1);
       fill_lattice_tet(s, tet);
@@ -110,7 +112,8 @@ std::array<std::array<Tally, 5>, 5> search(double alpha_long, double alpha_short
         }
       }
       std::size_t i = 0;
-      while (i < digit.size() && ++digit[i] == (i < zeros.size() ? static_cast<int>(on_surface.size()) : 3)) {
+      while (i < digit.size() &&
+             ++digit[i] == (i < zeros.size() ? static_cast<int>(on_surface.size()) : 3)) {
         digit[i++] = 0;
       }
       if (i == digit.size()) break;
@@ -146,7 +149,8 @@ TEST(Stencils, AllZeroTetsAreKeptOnlyWhenGood) {
   std::array<int, 4> tet{};
   bool found = false;
   lattice.for_each_tet([&](const std::array<int, 4>& t) {
-    if (!found && lattice.doubled_coordinates(t[0]) == Eigen::Vector3i(4, 4, 4)) tet = t, found = true;
+    if (!found && lattice.doubled_coordinates(t[0]) == Eigen::Vector3i(4, 4, 4))
+      tet = t, found = true;
   });
   const geometry::Sdf everything = geometry::box(Vector3d::Zero(), Vector3d(100, 100, 100));
   std::mt19937 rng(17);

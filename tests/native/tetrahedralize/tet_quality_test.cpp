@@ -24,8 +24,9 @@ TEST(TetQuality, RegularAndCornerTets) {
   // At the edges from the origin 90 degrees; along the slanted face acos(1/sqrt(3)).
   for (int e : {0, 1, 2}) EXPECT_NEAR(corner[e], 90.0, 1e-10);
   for (int e : {3, 4, 5}) EXPECT_NEAR(corner[e], std::acos(1 / std::sqrt(3.0)) * kDeg, 1e-10);
-  EXPECT_NEAR(signed_volume(Vector3d::Zero(), Vector3d::UnitX(), Vector3d::UnitY(), Vector3d::UnitZ()),
-              1.0 / 6.0, 1e-15);
+  EXPECT_NEAR(
+      signed_volume(Vector3d::Zero(), Vector3d::UnitX(), Vector3d::UnitY(), Vector3d::UnitZ()),
+      1.0 / 6.0, 1e-15);
 }
 
 TEST(TetQuality, SineMatchesTheAnglesAndFlatTetsGiveZero) {
@@ -40,9 +41,9 @@ TEST(TetQuality, SineMatchesTheAnglesAndFlatTetsGiveZero) {
     }
     EXPECT_NEAR(min_dihedral_sine(a, b, c, d), smallest, 1e-9);
   }
-  EXPECT_EQ(min_dihedral_sine(Vector3d::Zero(), Vector3d::UnitX(), Vector3d::UnitY(),
-                              Vector3d(1, 1, 0)),
-            0.0);
+  EXPECT_EQ(
+      min_dihedral_sine(Vector3d::Zero(), Vector3d::UnitX(), Vector3d::UnitY(), Vector3d(1, 1, 0)),
+      0.0);
 }
 
 TEST(TetQuality, MeasuresAMesh) {
@@ -51,8 +52,8 @@ TEST(TetQuality, MeasuresAMesh) {
   mesh.vertices << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1;
   mesh.tets.resize(2, 4);
   mesh.tets << 0, 1, 2, 3, 1, 2, 3, 4;
-  const double second = signed_volume(Vector3d(1, 0, 0), Vector3d(0, 1, 0), Vector3d(0, 0, 1),
-                                      Vector3d(1, 1, 1));
+  const double second =
+      signed_volume(Vector3d(1, 0, 0), Vector3d(0, 1, 0), Vector3d(0, 0, 1), Vector3d(1, 1, 1));
   const TetQuality q = measure_quality(mesh);
   EXPECT_NEAR(q.total_volume, 1.0 / 6.0 + second, 1e-15);
   EXPECT_NEAR(q.min_volume, std::min(1.0 / 6.0, second), 1e-15);

@@ -18,6 +18,7 @@ namespace {
 
 using Index = std::ptrdiff_t;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr int kBlock = 8;  // centers per register block in full scans
 
 double distance(const double* a, const double* b, Index d) {
   double sum = 0.0;
@@ -104,7 +105,7 @@ class Clustering {
       Eigen::VectorXd shift(k);
       for (Index j = 0; j < k; ++j) shift(j) = distance(next.row(j).data(), center(j), d_);
       centers_ = std::move(next);
-      centers_by_feature_ = centers_;
+      store_centers_by_feature();
       Index farthest = 0;
       const double largest_shift = shift.maxCoeff(&farthest);
       shift(farthest) = -kInfinity;
@@ -114,7 +115,7 @@ class Clustering {
 
       detail::parallel_chunks(n_, threads_, [&](Index chunk, Index begin, Index end) {
         moved[chunk].clear();
-        std::vector<double> to_center(k);
+        std::vector<double> to_center(centers_by_feature_.rows());
         for (Index i = begin; i < end; ++i) {
           const int own = at_.label(i);
           at_.upper(i) += shift(own);
@@ -206,18 +207,23 @@ class Clustering {
     double second_distance;  // to the next nearest center (infinite if there is none)
   };
 
-  // The nearest center of x by a full scan; the squared distances are summed feature by
-  // feature over a center-major copy, so the inner loop runs along the centers.
+  // The nearest center of x by a full scan. Squared distances are summed over a feature-major
+  // copy of the centers, a block of kBlock centers at a time, so the partial sums stay in
+  // registers and the inner loop runs along the centers (vectorized).
   Nearest nearest_two(const double* x, std::vector<double>& to_center) const {
-    const Index k = centers_.rows();
-    std::fill(to_center.begin(), to_center.end(), 0.0);
-    for (Index f = 0; f < d_; ++f) {
-      const double* feature = centers_by_feature_.col(f).data();
-      for (Index j = 0; j < k; ++j) {
-        const double difference = x[f] - feature[j];
-        to_center[j] += difference * difference;
+    const Index padded = centers_by_feature_.rows();
+    for (Index j0 = 0; j0 < padded; j0 += kBlock) {
+      double sum[kBlock] = {};
+      for (Index f = 0; f < d_; ++f) {
+        const double* feature = centers_by_feature_.col(f).data() + j0;
+        for (int b = 0; b < kBlock; ++b) {
+          const double difference = x[f] - feature[b];
+          sum[b] += difference * difference;
+        }
       }
+      std::copy(sum, sum + kBlock, to_center.begin() + j0);
     }
+    const int k = static_cast<int>(centers_.rows());
     int nearest = 0;
     double second = kInfinity;
     for (int j = 1; j < k; ++j) {
@@ -229,6 +235,16 @@ class Clustering {
       }
     }
     return {nearest, std::sqrt(to_center[nearest]), std::sqrt(second)};
+  }
+
+  // centers_ in the layout nearest_two reads: padded to whole blocks with copies of the first
+  // center (never nearer than it, and ignored by index anyway).
+  void store_centers_by_feature() {
+    const Index k = centers_.rows();
+    const Index padded = (k + kBlock - 1) / kBlock * kBlock;
+    centers_by_feature_.resize(padded, d_);
+    centers_by_feature_.topRows(k) = centers_;
+    for (Index j = k; j < padded; ++j) centers_by_feature_.row(j) = centers_.row(0);
   }
 
   Eigen::VectorXd half_distance_to_nearest_other_center() const {
@@ -295,7 +311,7 @@ class Clustering {
   Index d_;
   int threads_;
   FeatureMatrix centers_;
-  Eigen::MatrixXd centers_by_feature_;  // k x d column-major: feature f of all centers in a row
+  Eigen::MatrixXd centers_by_feature_;  // k' x d column-major (k' = k padded to kBlock)
   Assignment at_;
   FeatureMatrix sums_;
   Eigen::VectorXi count_;

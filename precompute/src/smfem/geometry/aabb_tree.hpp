@@ -12,9 +12,9 @@ class AabbTree {
  public:
   struct Node {
     Eigen::AlignedBox3d box;
-    int left = -1;   // child node indices; -1 in a leaf
+    int left = -1;  // child node indices; -1 in a leaf
     int right = -1;
-    int begin = 0;   // leaf: primitives order()[begin, end)
+    int begin = 0;  // leaf: primitives order()[begin, end)
     int end = 0;
     bool is_leaf() const { return left < 0; }
   };

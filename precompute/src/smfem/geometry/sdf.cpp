@@ -70,8 +70,7 @@ void Sdf::evaluate(Eigen::Ref<const Points> points, Eigen::Ref<Eigen::VectorXd> 
   detail::parallel_for(count, 4096, [&](std::size_t begin, std::size_t end) {
     if (begin == end) return;
     if (contiguous) {
-      detail::run_program(*program_, points.data() + 3 * begin, values.data() + begin,
-                          end - begin);
+      detail::run_program(*program_, points.data() + 3 * begin, values.data() + begin, end - begin);
     } else {
       Points slab = points.middleRows(static_cast<Eigen::Index>(begin),
                                       static_cast<Eigen::Index>(end - begin));

@@ -82,9 +82,9 @@ Sdf cylinder(const Eigen::Vector3d& from, const Eigen::Vector3d& to, double radi
 Sdf triangle_mesh(std::shared_ptr<const TriangleMeshSdf> surface);
 
 // Combinations. Each throws std::invalid_argument when given no operand.
-Sdf unite(const std::vector<Sdf>& operands);       // min
-Sdf intersect(const std::vector<Sdf>& operands);   // max
-Sdf subtract(const Sdf& body, const Sdf& removed); // max(body, -removed)
+Sdf unite(const std::vector<Sdf>& operands);        // min
+Sdf intersect(const std::vector<Sdf>& operands);    // max
+Sdf subtract(const Sdf& body, const Sdf& removed);  // max(body, -removed)
 // Polynomial smooth minimum with blend radius k > 0: smin(a, b) = min(a, b) - h^2 k / 4 with
 // h = max(k - |a - b|, 0) / k; it fills creases within about k and bulges out by at most k/4.
 // Applied left to right over the operands.

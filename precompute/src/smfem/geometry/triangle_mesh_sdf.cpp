@@ -93,10 +93,10 @@ void TriangleMeshSdf::build_dipoles() {
       const auto l = static_cast<std::size_t>(node.left), r = static_cast<std::size_t>(node.right);
       const double area = areas[l] + areas[r];
       dipole.area_normal = dipoles_[l].area_normal + dipoles_[r].area_normal;
-      dipole.centre = area > 0.0 ? Eigen::Vector3d((areas[l] * dipoles_[l].centre +
-                                                    areas[r] * dipoles_[r].centre) /
-                                                   area)
-                                 : node.box.center();
+      dipole.centre =
+          area > 0.0 ? Eigen::Vector3d(
+                           (areas[l] * dipoles_[l].centre + areas[r] * dipoles_[r].centre) / area)
+                     : node.box.center();
       dipole.radius = std::max((dipole.centre - dipoles_[l].centre).norm() + dipoles_[l].radius,
                                (dipole.centre - dipoles_[r].centre).norm() + dipoles_[r].radius);
       areas[n] = area;
@@ -140,8 +140,7 @@ double TriangleMeshSdf::measure_surface_winding() const {
   double weighted = 0.0, total_area = 0.0;
   for (Eigen::Index t = 0; t < count; t += stride) {
     const int triangle = static_cast<int>(t);
-    const Eigen::Vector3d a = corner(triangle, 0), b = corner(triangle, 1),
-                          c = corner(triangle, 2);
+    const Eigen::Vector3d a = corner(triangle, 0), b = corner(triangle, 1), c = corner(triangle, 2);
     const double area = 0.5 * (b - a).cross(c - a).norm();
     if (area <= 0.0) continue;
     weighted += area * raw_winding_number((a + b + c) / 3.0, triangle);

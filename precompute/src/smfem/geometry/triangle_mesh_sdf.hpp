@@ -43,7 +43,7 @@ class TriangleMeshSdf {
 
   const Eigen::AlignedBox3d& bounds() const { return bounds_; }
   double surface_winding() const { return surface_winding_; }  // the mean measured above
-  bool inward() const { return orientation_ < 0.0; }            // input faced inward
+  bool inward() const { return orientation_ < 0.0; }           // input faced inward
 
  private:
   struct Dipole {

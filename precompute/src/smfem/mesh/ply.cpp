@@ -100,6 +100,9 @@ void read_faces(Values& values, const PlyElement& element, detail::ParsedTriangl
 
 template <class Values>
 void skip_element(Values& values, const PlyElement& element) {
+  // Entries without properties take no bytes: nothing to skip, and looping over a declared
+  // count of billions would only spin.
+  if (element.properties.empty()) return;
   for (std::size_t i = 0; i < element.count; ++i) {
     const std::size_t location = values.start_entry(i, element.count, element.name);
     for (const PlyProperty& property : element.properties) {

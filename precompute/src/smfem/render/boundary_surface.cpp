@@ -38,8 +38,8 @@ BoundarySurface boundary_surface(const mesh::TetMesh& mesh) {
     std::size_t j = i + 1;
     while (j < faces.size() && faces[j].key == faces[i].key) ++j;
     if (j - i > 2) {
-      throw std::invalid_argument("boundary_surface: a face is shared by " +
-                                  std::to_string(j - i) + " tets");
+      throw std::invalid_argument("boundary_surface: a face is shared by " + std::to_string(j - i) +
+                                  " tets");
     }
     if (j - i == 1) boundary.push_back(&faces[i]);
     i = j;

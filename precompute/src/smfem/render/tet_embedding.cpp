@@ -35,9 +35,9 @@ double distance_to_tet(const mesh::TetMesh& mesh, int t, const Eigen::Vector3d& 
     const auto corner = [&](int k) -> Eigen::Vector3d {
       return mesh.vertices.row(mesh.tets(t, face[k])).transpose();
     };
-    nearest = std::min(nearest,
-                       (geometry::closest_point_on_triangle(p, corner(0), corner(1), corner(2)) - p)
-                           .norm());
+    nearest = std::min(
+        nearest,
+        (geometry::closest_point_on_triangle(p, corner(0), corner(1), corner(2)) - p).norm());
   }
   return nearest;
 }

@@ -116,7 +116,8 @@ void assign_materials(const SceneRecipe& recipe, SceneMesh& scene) {
 }
 
 render::RenderSurface render_surface(const SceneRecipe& recipe, const mesh::TetMesh& mesh) {
-  if (recipe.geometry.surface) return render::embedded_render_surface(mesh, *recipe.geometry.surface);
+  if (recipe.geometry.surface)
+    return render::embedded_render_surface(mesh, *recipe.geometry.surface);
   if (recipe.render.surface) return render::embedded_render_surface(mesh, *recipe.render.surface);
   if (recipe.render.edge_length) {
     try {
@@ -133,7 +134,8 @@ render::RenderSurface render_surface(const SceneRecipe& recipe, const mesh::TetM
 SceneMesh build_scene(const SceneRecipe& recipe) {
   SceneMesh scene;
   scene.mesh = mesh_geometry(recipe, scene.stuffing);
-  scene.quality = scene.stuffing ? scene.stuffing->quality : tetrahedralize::measure_quality(scene.mesh);
+  scene.quality =
+      scene.stuffing ? scene.stuffing->quality : tetrahedralize::measure_quality(scene.mesh);
   assign_materials(recipe, scene);
 
   std::vector<int> pinned;

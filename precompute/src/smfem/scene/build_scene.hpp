@@ -21,12 +21,12 @@ struct SceneForce {
 };
 
 struct SceneMesh {
-  mesh::TetMesh mesh;       // regions[t]: index into the recipe's materials
-  Eigen::VectorXd youngs;   // |T|, Pa
-  Eigen::VectorXd poisson;  // |T|
-  Eigen::VectorXd density;  // |T|, kg / m^3
-  std::vector<int> pinned;  // sorted vertex ids inside any pin region
-  std::vector<SceneForce> forces;            // in recipe order
+  mesh::TetMesh mesh;              // regions[t]: index into the recipe's materials
+  Eigen::VectorXd youngs;          // |T|, Pa
+  Eigen::VectorXd poisson;         // |T|
+  Eigen::VectorXd density;         // |T|, kg / m^3
+  std::vector<int> pinned;         // sorted vertex ids inside any pin region
+  std::vector<SceneForce> forces;  // in recipe order
   render::RenderSurface render_surface;
   std::optional<tetrahedralize::StuffingReport> stuffing;  // absent for a tet mesh file
   tetrahedralize::TetQuality quality;

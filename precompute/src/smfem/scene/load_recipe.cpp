@@ -1,6 +1,7 @@
 #include "smfem/scene/load_recipe.hpp"
 
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -18,6 +19,7 @@ using detail::Place;
 
 // Physical ranges: wide enough for every scene of the paper (moduli 1e5 to 1e12 Pa), narrow
 // enough to catch a slipped exponent.
+constexpr double kMinPositive = std::numeric_limits<double>::min();
 constexpr double kMaxYoungs = 1e15;
 constexpr double kMaxDensity = 1e5;
 constexpr double kMaxStiffness = 1e12;
@@ -67,10 +69,11 @@ Resolution read_resolution(const Json& value, const Place& place) {
   }
   Resolution resolution;
   if (const Json* v = r.optional("edge_length")) {
-    resolution.edge_length = detail::read_positive(*v, r / "edge_length", detail::kMaxCoordinate);
+    resolution.edge_length = detail::read_length(*v, r / "edge_length");
   }
   if (const Json* v = r.optional("target_tets")) {
-    resolution.target_tets = detail::read_integer_in(*v, r / "target_tets", 10, static_cast<int>(kMaxTets));
+    resolution.target_tets =
+        detail::read_integer_in(*v, r / "target_tets", 10, static_cast<int>(kMaxTets));
   }
   return resolution;
 }
@@ -86,14 +89,16 @@ std::vector<Material> read_materials(const Json& value, const Place& place,
     Material m;
     m.name = detail::read_string(r.required("name"), r / "name", 64);
     if (!names.insert(m.name).second) (r / "name").fail("repeats the name \"" + m.name + "\"");
-    m.youngs = detail::read_positive(r.required("youngs"), r / "youngs", kMaxYoungs);
+    m.youngs = detail::read_positive(r.required("youngs"), r / "youngs", kMinPositive, kMaxYoungs);
     m.poisson = detail::read_number_in(r.required("poisson"), r / "poisson", -1.0, 0.5, true, true);
-    m.density = detail::read_positive(r.required("density"), r / "density", kMaxDensity);
+    m.density =
+        detail::read_positive(r.required("density"), r / "density", kMinPositive, kMaxDensity);
     if (const Json* v = r.optional("where")) {
       m.where = detail::read_geometry_node(*v, r / "where", folder);
     } else if (i + 1 < array.size()) {
-      at.fail("only the last material may omit \"where\" (it takes every tet no earlier "
-              "material claims; materials after it could never apply)");
+      at.fail(
+          "only the last material may omit \"where\" (it takes every tet no earlier "
+          "material claims; materials after it could never apply)");
     }
     materials.push_back(std::move(m));
   }
@@ -128,24 +133,29 @@ Force read_force(const Json& value, const Place& place, const std::filesystem::p
   const Place at = place / kind;
   if (kind == "periodic") {
     const ObjectReader r(body, at, {"where", "amplitude", "frequency", "direction"});
-    PeriodicForce f{detail::read_number_in(r.required("amplitude"), r / "amplitude", 0, 1e4, false, false),
-                    detail::read_number_in(r.required("frequency"), r / "frequency", 0, 1e3, true, false),
-                    detail::read_direction(r.required("direction"), r / "direction")};
+    PeriodicForce f{
+        detail::read_number_in(r.required("amplitude"), r / "amplitude", 0, 1e4, false, false),
+        detail::read_number_in(r.required("frequency"), r / "frequency", 0, 1e3, true, false),
+        detail::read_direction(r.required("direction"), r / "direction")};
     return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
   }
   if (kind == "twist") {
-    const ObjectReader r(body, at, {"where", "center", "axis", "angle_deg", "stiffness", "release"});
-    TwistForce f{detail::read_vector3(r.required("center"), r / "center", detail::kMaxCoordinate),
-                 detail::read_direction(r.required("axis"), r / "axis"),
-                 detail::read_number_in(r.required("angle_deg"), r / "angle_deg", -3600, 3600, false, false),
-                 detail::read_positive(r.required("stiffness"), r / "stiffness", kMaxStiffness),
-                 read_release(r)};
+    const ObjectReader r(body, at,
+                         {"where", "center", "axis", "angle_deg", "stiffness", "release"});
+    TwistForce f{
+        detail::read_vector3(r.required("center"), r / "center", detail::kMaxCoordinate),
+        detail::read_direction(r.required("axis"), r / "axis"),
+        detail::read_number_in(r.required("angle_deg"), r / "angle_deg", -3600, 3600, false, false),
+        detail::read_positive(r.required("stiffness"), r / "stiffness", kMinPositive,
+                              kMaxStiffness),
+        read_release(r)};
     return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
   }
   if (kind == "pull") {
     const ObjectReader r(body, at, {"where", "offset", "stiffness", "release"});
     PullForce f{detail::read_vector3(r.required("offset"), r / "offset", detail::kMaxCoordinate),
-                detail::read_positive(r.required("stiffness"), r / "stiffness", kMaxStiffness),
+                detail::read_positive(r.required("stiffness"), r / "stiffness", kMinPositive,
+                                      kMaxStiffness),
                 read_release(r)};
     return {detail::read_geometry_node(r.required("where"), r / "where", folder), f};
   }
@@ -159,7 +169,8 @@ SubspaceSettings read_subspace(const Json& value, const Place& place) {
 }
 
 SolverSettings read_solver(const Json& value, const Place& place) {
-  const ObjectReader r(value, place, {"method", "iterations", "timestep", "gravity", "material_model"});
+  const ObjectReader r(value, place,
+                       {"method", "iterations", "timestep", "gravity", "material_model"});
   SolverSettings s;
   const std::string method = detail::read_string(r.required("method"), r / "method", 16);
   if (method == "mfem") {
@@ -167,12 +178,16 @@ SolverSettings read_solver(const Json& value, const Place& place) {
   } else if (method == "fem") {
     s.method = SolverMethod::fem;
   } else {
-    (r / "method").fail("must be \"mfem\" or \"fem\", got " + detail::describe(r.required("method")));
+    (r / "method")
+        .fail("must be \"mfem\" or \"fem\", got " + detail::describe(r.required("method")));
   }
-  s.iterations = detail::read_integer_in(r.required("iterations"), r / "iterations", 1, kMaxIterations);
-  s.timestep = detail::read_number_in(r.required("timestep"), r / "timestep", 0.0, 1.0, true, false);
+  s.iterations =
+      detail::read_integer_in(r.required("iterations"), r / "iterations", 1, kMaxIterations);
+  s.timestep =
+      detail::read_number_in(r.required("timestep"), r / "timestep", 0.0, 1.0, true, false);
   s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", 1e3);
-  const std::string model = detail::read_string(r.required("material_model"), r / "material_model", 16);
+  const std::string model =
+      detail::read_string(r.required("material_model"), r / "material_model", 16);
   if (model == "fcr") {
     s.material_model = MaterialModel::fcr;
   } else if (model == "arap") {
@@ -180,8 +195,9 @@ SolverSettings read_solver(const Json& value, const Place& place) {
   } else if (model == "snh") {
     s.material_model = MaterialModel::snh;
   } else {
-    (r / "material_model").fail("must be \"fcr\", \"arap\" or \"snh\", got " +
-                                detail::describe(r.required("material_model")));
+    (r / "material_model")
+        .fail("must be \"fcr\", \"arap\" or \"snh\", got " +
+              detail::describe(r.required("material_model")));
   }
   return s;
 }
@@ -194,12 +210,14 @@ Camera read_camera(const Json& value, const Place& place) {
   return c;
 }
 
-RenderSettings read_render(const Json& value, const Place& place, const std::filesystem::path& folder) {
+RenderSettings read_render(const Json& value, const Place& place,
+                           const std::filesystem::path& folder) {
   const ObjectReader r(value, place, {"edge_length", "mesh"});
-  if (r.has("edge_length") == r.has("mesh")) place.fail("give exactly one of \"edge_length\" and \"mesh\"");
+  if (r.has("edge_length") == r.has("mesh"))
+    place.fail("give exactly one of \"edge_length\" and \"mesh\"");
   RenderSettings render;
   if (const Json* v = r.optional("edge_length")) {
-    render.edge_length = detail::read_positive(*v, r / "edge_length", detail::kMaxCoordinate);
+    render.edge_length = detail::read_length(*v, r / "edge_length");
   }
   if (const Json* v = r.optional("mesh")) {
     const std::filesystem::path path = detail::resolve_mesh_path(*v, r / "mesh", folder);
@@ -214,9 +232,12 @@ const char* to_string(SolverMethod method) { return method == SolverMethod::mfem
 
 const char* to_string(MaterialModel model) {
   switch (model) {
-    case MaterialModel::fcr: return "fcr";
-    case MaterialModel::arap: return "arap";
-    case MaterialModel::snh: return "snh";
+    case MaterialModel::fcr:
+      return "fcr";
+    case MaterialModel::arap:
+      return "arap";
+    case MaterialModel::snh:
+      return "snh";
   }
   return "?";
 }
@@ -254,7 +275,8 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
   if (const Json* v = r.optional("render")) {
     recipe.render = read_render(*v, r / "render", folder);
     if (recipe.render.edge_length && !recipe.geometry.sdf) {
-      (r / "render" / "edge_length").fail("a finer stuffing needs a shape, not a tet mesh; give \"mesh\"");
+      (r / "render" / "edge_length")
+          .fail("a finer stuffing needs a shape, not a tet mesh; give \"mesh\"");
     }
     if (recipe.render.surface && recipe.geometry.surface) {
       (r / "render" / "mesh").fail("the geometry's surface mesh already is the render surface");
@@ -272,8 +294,9 @@ SceneRecipe load_scene_recipe(const std::filesystem::path& file) {
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxRecipeBytes) {
-      throw SceneError(name, "", "the recipe is larger than " + std::to_string(kMaxRecipeBytes) +
-                                     " bytes; is it the right file?");
+      throw SceneError(name, "",
+                       "the recipe is larger than " + std::to_string(kMaxRecipeBytes) +
+                           " bytes; is it the right file?");
     }
   }
   const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";

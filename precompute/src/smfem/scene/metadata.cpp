@@ -14,16 +14,21 @@ Json force_json(const SceneForce& force) {
       [](const auto& f) -> Json {
         using Kind = std::decay_t<decltype(f)>;
         if constexpr (std::is_same_v<Kind, PeriodicForce>) {
-          return {{"kind", "periodic"}, {"amplitude", f.amplitude}, {"frequency", f.frequency},
+          return {{"kind", "periodic"},
+                  {"amplitude", f.amplitude},
+                  {"frequency", f.frequency},
                   {"direction", vector_json(f.direction)}};
         } else if constexpr (std::is_same_v<Kind, TwistForce>) {
-          Json j = {{"kind", "twist"},           {"center", vector_json(f.center)},
-                    {"axis", vector_json(f.axis)}, {"angle_deg", f.angle_deg},
+          Json j = {{"kind", "twist"},
+                    {"center", vector_json(f.center)},
+                    {"axis", vector_json(f.axis)},
+                    {"angle_deg", f.angle_deg},
                     {"stiffness", f.stiffness}};
           if (f.release) j["release"] = *f.release;
           return j;
         } else {
-          Json j = {{"kind", "pull"}, {"offset", vector_json(f.offset)}, {"stiffness", f.stiffness}};
+          Json j = {
+              {"kind", "pull"}, {"offset", vector_json(f.offset)}, {"stiffness", f.stiffness}};
           if (f.release) j["release"] = *f.release;
           return j;
         }

@@ -35,9 +35,9 @@ struct Resolution {
 
 struct Material {
   std::string name;
-  double youngs;   // Pa
-  double poisson;  // in (-1, 1/2)
-  double density;  // kg / m^3
+  double youngs;                       // Pa
+  double poisson;                      // in (-1, 1/2)
+  double density;                      // kg / m^3
   std::optional<geometry::Sdf> where;  // none: every tet (only the last material)
 };
 
@@ -82,8 +82,8 @@ enum class MaterialModel { fcr, arap, snh };
 
 struct SolverSettings {
   SolverMethod method;
-  int iterations;  // per time step
-  double timestep; // s
+  int iterations;           // per time step
+  double timestep;          // s
   Eigen::Vector3d gravity;  // m / s^2
   MaterialModel material_model;
 };
@@ -96,8 +96,8 @@ struct Camera {
 // How to get the surface the page draws (render_surface.hpp); the tet mesh's boundary when
 // neither is given (or the surface mesh itself, for surface-mesh geometry).
 struct RenderSettings {
-  std::optional<double> edge_length;              // a finer stuffing of the SDF
-  std::optional<mesh::SurfaceMesh> surface;       // a finer surface for a tet mesh
+  std::optional<double> edge_length;         // a finer stuffing of the SDF
+  std::optional<mesh::SurfaceMesh> surface;  // a finer surface for a tet mesh
 };
 
 struct SceneRecipe {

@@ -7,11 +7,13 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <Spectra/SymEigsShiftSolver.h>
 
 #include "smfem/subspace/detail/floating_components.hpp"
+#include "smfem/subspace/detail/nested_dissection.hpp"
 #include "smfem/subspace/detail/shift_invert_operator.hpp"
 
 namespace smfem::subspace {
@@ -86,7 +88,8 @@ void fix_sign(Eigen::Ref<Eigen::VectorXd> w) {
 }  // namespace
 
 SkinningModes skinning_eigenmodes(const Eigen::SparseMatrix<double>& H,
-                                  const Eigen::Ref<const Eigen::VectorXd>& mass, int modes,
+                                  const Eigen::Ref<const Eigen::VectorXd>& mass,
+                                  const Eigen::Ref<const mesh::Vertices>& positions, int modes,
                                   const Eigen::Ref<const Eigen::VectorXi>& pinned_vertices,
                                   const EigenmodeOptions& options) {
   const int n = static_cast<int>(H.rows());
@@ -96,6 +99,11 @@ SkinningModes skinning_eigenmodes(const Eigen::SparseMatrix<double>& H,
     refuse("mass has " + std::to_string(mass.size()) + " entries, H has " + std::to_string(n) +
            " rows");
   }
+  if (positions.rows() != n) {
+    refuse("positions has " + std::to_string(positions.rows()) + " rows, H has " +
+           std::to_string(n));
+  }
+  if (!positions.allFinite()) refuse("a vertex position is not finite");
   if (modes < 1) refuse("asked for " + std::to_string(modes) + " modes, need at least 1");
 
   std::vector<bool> pinned(n, false);
@@ -157,7 +165,13 @@ SkinningModes skinning_eigenmodes(const Eigen::SparseMatrix<double>& H,
   const int wanted = modes - constant_count;
   if (wanted == 0) return result;
 
-  detail::ShiftInvertOperator op(H_free, free_mass);
+  mesh::Vertices free_positions(free_count, 3);
+  for (int f = 0; f < free_count; ++f) free_positions.row(f) = positions.row(free_vertices[f]);
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  detail::ShiftInvertOperator op(H_free, free_mass,
+                                 detail::nested_dissection(H_free, free_positions), threads);
   op.deflate(null_vectors);
   // Found modes as w = M^-1/2 v, with Rayleigh quotients as eigenvalues (more accurate than
   // 1/theta + sigma for the smallest ones); each batch is deflated before the next run.

@@ -59,7 +59,8 @@ class BccLattice {
 
 // Around a black edge along `axis`, the four red cube centres in cyclic order, as offsets of
 // the cube index on the two other axes.
-inline constexpr std::array<std::array<int, 2>, 4> kRedRing = {{{0, 0}, {-1, 0}, {-1, -1}, {0, -1}}};
+inline constexpr std::array<std::array<int, 2>, 4> kRedRing = {
+    {{0, 0}, {-1, 0}, {-1, -1}, {0, -1}}};
 
 template <class F>
 void BccLattice::for_each_tet(F&& f) const {

@@ -31,8 +31,8 @@ struct Crossing {
   bool is_long;
   double lo = 0.0, hi = 1.0;  // parameters from the inside end; sdf(lo) < 0 < sdf(hi)
   double f_lo = 0.0, f_hi = 0.0;
-  double t = 0.5;             // the root's parameter when done
-  int last_side = 0;          // which end the previous step replaced (Illinois)
+  double t = 0.5;     // the root's parameter when done
+  int last_side = 0;  // which end the previous step replaced (Illinois)
 };
 
 void validate(const StuffingOptions& options) {
@@ -54,8 +54,8 @@ Sign sign_of(double value) {
 bool border_is_outside(const BccLattice& lattice, const std::vector<Sign>& sign) {
   for (int v = 0; v < lattice.vertex_count(); ++v) {
     const Eigen::Vector3i c = lattice.doubled_coordinates(v);
-    const Eigen::Vector3i last = 2 * lattice.cells() - Eigen::Vector3i::Constant(
-                                                           lattice.is_black(v) ? 0 : 1);
+    const Eigen::Vector3i last =
+        2 * lattice.cells() - Eigen::Vector3i::Constant(lattice.is_black(v) ? 0 : 1);
     const Eigen::Vector3i first = Eigen::Vector3i::Constant(lattice.is_black(v) ? 0 : 1);
     const bool on_border = (c.array() == first.array()).any() || (c.array() == last.array()).any();
     if (on_border && sign[static_cast<std::size_t>(v)] != Sign::outside) return false;
@@ -205,7 +205,8 @@ mesh::TetMesh stuff_isosurface(const geometry::Sdf& sdf, const StuffingOptions& 
     }
     mesh.tets.resize(static_cast<Eigen::Index>(state.output_tets.size()), 4);
     for (std::size_t t = 0; t < state.output_tets.size(); ++t) {
-      for (int k = 0; k < 4; ++k) mesh.tets(static_cast<Eigen::Index>(t), k) = state.output_tets[t][k];
+      for (int k = 0; k < 4; ++k)
+        mesh.tets(static_cast<Eigen::Index>(t), k) = state.output_tets[t][k];
     }
     mesh.regions = Eigen::VectorXi::Zero(mesh.tets.rows());
 

@@ -35,14 +35,14 @@ inline constexpr double kMinDihedralBoundDeg = 10.5;
 inline constexpr double kMaxDihedralBoundDeg = 163.8;
 
 struct StuffingOptions {
-  double edge_length = 0.0;  // h: the lattice spacing (long edges; short ones are h sqrt(3)/2)
+  double edge_length = 0.0;   // h: the lattice spacing (long edges; short ones are h sqrt(3)/2)
   double alpha_long = 0.28;   // warp threshold on long edges, a fraction of the edge
   double alpha_short = 0.40;  // on short edges
 };
 
 struct StuffingReport {
   std::size_t lattice_vertices = 0;
-  std::size_t cut_points = 0;      // kept as mesh vertices
+  std::size_t cut_points = 0;  // kept as mesh vertices
   std::size_t warped_vertices = 0;
   TetQuality quality;
 };

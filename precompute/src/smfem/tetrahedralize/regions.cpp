@@ -5,8 +5,9 @@ namespace smfem::tetrahedralize {
 geometry::Points tet_centroids(const mesh::TetMesh& mesh) {
   geometry::Points centroids(mesh.tets.rows(), 3);
   for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
-    centroids.row(t) = 0.25 * (mesh.vertices.row(mesh.tets(t, 0)) + mesh.vertices.row(mesh.tets(t, 1)) +
-                               mesh.vertices.row(mesh.tets(t, 2)) + mesh.vertices.row(mesh.tets(t, 3)));
+    centroids.row(t) =
+        0.25 * (mesh.vertices.row(mesh.tets(t, 0)) + mesh.vertices.row(mesh.tets(t, 1)) +
+                mesh.vertices.row(mesh.tets(t, 2)) + mesh.vertices.row(mesh.tets(t, 3)));
   }
   return centroids;
 }

@@ -11,6 +11,9 @@
 namespace smfem::cubature::detail {
 
 inline constexpr std::ptrdiff_t kChunkSize = 2048;
+// Fewer chunks than this per thread are run on fewer threads: starting a thread costs about as
+// much as a few chunks of light work.
+inline constexpr std::ptrdiff_t kMinChunksPerThread = 8;
 
 inline std::ptrdiff_t chunk_count(std::ptrdiff_t count) {
   return (count + kChunkSize - 1) / kChunkSize;
@@ -32,7 +35,8 @@ void parallel_chunks(std::ptrdiff_t count, int threads, const Work& work) {
       work(c, c * kChunkSize, std::min(count, (c + 1) * kChunkSize));
     }
   };
-  const int helpers = static_cast<int>(std::min<std::ptrdiff_t>(threads, chunks)) - 1;
+  const auto useful = std::max<std::ptrdiff_t>(1, chunks / kMinChunksPerThread);
+  const int helpers = static_cast<int>(std::min<std::ptrdiff_t>(threads, useful)) - 1;
   std::vector<std::thread> pool;
   pool.reserve(std::max(helpers, 0));
   for (int h = 0; h < helpers; ++h) pool.emplace_back(run);

@@ -14,8 +14,8 @@ namespace smfem::geometry::detail {
 template <class Body>
 void parallel_for(std::size_t count, std::size_t min_per_thread, Body&& body) {
   const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers =
-      std::min(hardware, std::max<std::size_t>(1, count / std::max<std::size_t>(1, min_per_thread)));
+  const std::size_t workers = std::min(
+      hardware, std::max<std::size_t>(1, count / std::max<std::size_t>(1, min_per_thread)));
   if (workers <= 1) {
     body(std::size_t{0}, count);
     return;

@@ -64,13 +64,11 @@ class BlockMachine {
     const Frame& f = frames_[frame_];
     double* v = push();
     for (std::size_t i = 0; i < n_; ++i) {
-      const double px = f.x[i] - op.from.x(), py = f.y[i] - op.from.y(),
-                   pz = f.z[i] - op.from.z();
-      const double along = (px * op.axis.x() + py * op.axis.y() + pz * op.axis.z()) *
-                           op.inverse_axis_squared;
+      const double px = f.x[i] - op.from.x(), py = f.y[i] - op.from.y(), pz = f.z[i] - op.from.z();
+      const double along =
+          (px * op.axis.x() + py * op.axis.y() + pz * op.axis.z()) * op.inverse_axis_squared;
       const double h = std::clamp(along, 0.0, 1.0);
-      const double dx = px - op.axis.x() * h, dy = py - op.axis.y() * h,
-                   dz = pz - op.axis.z() * h;
+      const double dx = px - op.axis.x() * h, dy = py - op.axis.y() * h, dz = pz - op.axis.z() * h;
       v[i] = std::sqrt(dx * dx + dy * dy + dz * dz) - op.radius;
     }
   }
@@ -204,8 +202,7 @@ void finish_program(Program& program) {
   require(values == 1 && frames == 0);
 }
 
-void run_program(const Program& program, const double* points, double* values,
-                 std::size_t count) {
+void run_program(const Program& program, const double* points, double* values, std::size_t count) {
   BlockMachine machine(program);
   for (std::size_t begin = 0; begin < count; begin += kBlock) {
     const std::size_t n = std::min(kBlock, count - begin);

@@ -24,7 +24,7 @@ struct BoxOp {
 
 struct CapsuleOp {
   Eigen::Vector3d from;
-  Eigen::Vector3d axis;  // to - from
+  Eigen::Vector3d axis;         // to - from
   double inverse_axis_squared;  // 0 for a sphere
   double radius;
 };
@@ -37,7 +37,7 @@ struct EllipsoidOp {
 };
 
 struct CylinderOp {
-  Eigen::Vector3d middle;     // midpoint of the axis segment
+  Eigen::Vector3d middle;  // midpoint of the axis segment
   Eigen::Vector3d unit_axis;
   double half_length;
   double radius;

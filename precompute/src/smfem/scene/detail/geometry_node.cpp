@@ -21,7 +21,7 @@ Eigen::Vector3d point(const ObjectReader& r, const char* key) {
 }
 
 double length(const ObjectReader& r, const char* key) {
-  return read_positive(r.required(key), r / key, kMaxCoordinate);
+  return read_length(r.required(key), r / key);
 }
 
 std::vector<geometry::Sdf> read_operands(const Json& value, const Place& place,
@@ -37,12 +37,14 @@ std::vector<geometry::Sdf> read_operands(const Json& value, const Place& place,
 
 geometry::Sdf read_transform(const Json& value, const Place& place,
                              const std::filesystem::path& folder, int depth) {
-  const ObjectReader r(value, place,
-                       {"translate", "rotate_deg", "rotate_axis", "rotate_angle_deg", "scale", "of"});
+  const ObjectReader r(
+      value, place, {"translate", "rotate_deg", "rotate_axis", "rotate_angle_deg", "scale", "of"});
   geometry::Similarity t;
-  if (const Json* v = r.optional("translate")) t.translation = read_vector3(*v, r / "translate", kMaxCoordinate);
+  if (const Json* v = r.optional("translate"))
+    t.translation = read_vector3(*v, r / "translate", kMaxCoordinate);
   if (r.has("rotate_deg") && (r.has("rotate_axis") || r.has("rotate_angle_deg"))) {
-    (r / "rotate_deg").fail("give either rotate_deg or rotate_axis with rotate_angle_deg, not both");
+    (r / "rotate_deg")
+        .fail("give either rotate_deg or rotate_axis with rotate_angle_deg, not both");
   }
   if (const Json* v = r.optional("rotate_deg")) {
     t.rotation = geometry::rotation_from_euler_deg(read_vector3(*v, r / "rotate_deg", 36000.0));
@@ -52,8 +54,8 @@ geometry::Sdf read_transform(const Json& value, const Place& place,
   }
   if (r.has("rotate_axis")) {
     const Eigen::Vector3d axis = read_direction(r.required("rotate_axis"), r / "rotate_axis");
-    const double angle =
-        read_number_in(r.required("rotate_angle_deg"), r / "rotate_angle_deg", -36000, 36000, false, false);
+    const double angle = read_number_in(r.required("rotate_angle_deg"), r / "rotate_angle_deg",
+                                        -36000, 36000, false, false);
     t.rotation = geometry::rotation_from_axis_angle_deg(axis, angle);
   }
   if (const Json* v = r.optional("scale")) {
@@ -67,8 +69,7 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
   if (kind == "box") {
     const ObjectReader r(value, place, {"center", "half_extents", "rounding"});
     const Eigen::Vector3d center = point(r, "center");
-    const Eigen::Vector3d half = read_vector3(r.required("half_extents"), r / "half_extents", kMaxCoordinate);
-    if (!(half.minCoeff() > 0.0)) (r / "half_extents").fail("must be positive in every axis");
+    const Eigen::Vector3d half = read_lengths(r.required("half_extents"), r / "half_extents");
     double rounding = 0.0;
     if (const Json* v = r.optional("rounding")) {
       rounding = read_number_in(*v, r / "rounding", 0.0, half.minCoeff(), false, false);
@@ -91,8 +92,7 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
   if (kind == "ellipsoid") {
     const ObjectReader r(value, place, {"center", "radii"});
     const Eigen::Vector3d center = point(r, "center");
-    const Eigen::Vector3d radii = read_vector3(r.required("radii"), r / "radii", kMaxCoordinate);
-    if (!(radii.minCoeff() > 0.0)) (r / "radii").fail("must be positive in every axis");
+    const Eigen::Vector3d radii = read_lengths(r.required("radii"), r / "radii");
     return geometry::ellipsoid(center, radii);
   }
   if (kind == "mesh") {
@@ -109,7 +109,8 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
     }
   }
   if (kind == "union") return geometry::unite(read_operands(value, place, folder, depth, 1));
-  if (kind == "intersection") return geometry::intersect(read_operands(value, place, folder, depth, 1));
+  if (kind == "intersection")
+    return geometry::intersect(read_operands(value, place, folder, depth, 1));
   if (kind == "difference") {
     // The first operand minus all the others.
     std::vector<geometry::Sdf> operands = read_operands(value, place, folder, depth, 2);
@@ -120,13 +121,28 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
   if (kind == "smooth_union") {
     const ObjectReader r(value, place, {"radius", "of"});
     const double radius = length(r, "radius");
-    return geometry::smooth_unite(read_operands(r.required("of"), r / "of", folder, depth, 1), radius);
+    return geometry::smooth_unite(read_operands(r.required("of"), r / "of", folder, depth, 1),
+                                  radius);
   }
   if (kind == "transform") return read_transform(value, place, folder, depth);
   place.fail("unknown shape (expected one of: " + std::string(kNodeKinds) + ")");
 }
 
 }  // namespace
+
+double read_length(const Json& value, const Place& place) {
+  return read_positive(value, place, kMinLength, kMaxCoordinate);
+}
+
+Eigen::Vector3d read_lengths(const Json& value, const Place& place) {
+  if (!value.is_array() || value.size() != 3) {
+    place.fail("must be an array of 3 numbers, got " + describe(value));
+  }
+  Eigen::Vector3d v;
+  for (std::size_t i = 0; i < 3; ++i)
+    v[static_cast<Eigen::Index>(i)] = read_length(value[i], place / i);
+  return v;
+}
 
 geometry::Sdf read_geometry_node(const Json& node, const Place& place,
                                  const std::filesystem::path& folder, int depth) {

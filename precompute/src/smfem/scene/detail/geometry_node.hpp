@@ -11,8 +11,15 @@ namespace smfem::scene::detail {
 
 // Nodes nest at most this deep (a recipe is written by hand; this bounds the recursion).
 inline constexpr int kMaxNodeDepth = 32;
-// Coordinates and sizes beyond this many metres are taken for mistakes.
+// Coordinates and sizes beyond this many metres, and sizes below kMinLength, are taken for
+// mistakes.
 inline constexpr double kMaxCoordinate = 1e4;
+inline constexpr double kMinLength = 1e-6;
+
+// A length (size, radius, edge length) in [kMinLength, kMaxCoordinate].
+double read_length(const Json& value, const Place& place);
+// Three lengths, as for half extents and radii.
+Eigen::Vector3d read_lengths(const Json& value, const Place& place);
 
 // A node as an Sdf. Mesh nodes must name closed surface meshes; `folder` is the recipe's.
 geometry::Sdf read_geometry_node(const Json& node, const Place& place,

@@ -45,20 +45,22 @@ Place Place::operator/(std::size_t index) const {
   return Place(*file_, pointer_ + "/" + std::to_string(index));
 }
 
-void Place::fail(const std::string& problem) const {
-  throw SceneError(*file_, pointer_, problem);
-}
+void Place::fail(const std::string& problem) const { throw SceneError(*file_, pointer_, problem); }
 
 std::string describe(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::null: return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::null:
+      return "null";
     case Json::value_t::string: {
       const std::string text = value.dump();
       return text.size() <= 40 ? text : text.substr(0, 37) + "...\"";
     }
-    default: return value.dump();
+    default:
+      return value.dump();
   }
 }
 
@@ -80,10 +82,14 @@ double read_number_in(const Json& value, const Place& place, double lo, double h
   return x;
 }
 
-double read_positive(const Json& value, const Place& place, double max) {
+double read_positive(const Json& value, const Place& place, double min, double max) {
   if (!value.is_number()) place.fail("must be a positive number, got " + describe(value));
   const double x = value.get<double>();
-  if (!(std::isfinite(x) && x > 0.0)) place.fail("must be a positive number, got " + describe(value));
+  if (!(std::isfinite(x) && x > 0.0))
+    place.fail("must be a positive number, got " + describe(value));
+  if (x < min) {
+    place.fail("must be at least " + format_number(min) + ", got " + describe(value));
+  }
   if (x > max) {
     place.fail("must be at most " + format_number(max) + ", got " + describe(value));
   }
@@ -91,8 +97,8 @@ double read_positive(const Json& value, const Place& place, double max) {
 }
 
 int read_integer_in(const Json& value, const Place& place, int lo, int hi) {
-  const std::string wanted = "must be an integer in [" + std::to_string(lo) + ", " +
-                             std::to_string(hi) + "]";
+  const std::string wanted =
+      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   if (!value.is_number_integer()) {
     // 16.0 is still the integer 16 in JSON's eyes.
     if (!(value.is_number_float() && std::isfinite(value.get<double>()) &&

@@ -16,7 +16,8 @@ using Json = nlohmann::json;
 // Where a value sits in the recipe.
 class Place {
  public:
-  Place(const std::string& file, std::string pointer) : file_(&file), pointer_(std::move(pointer)) {}
+  Place(const std::string& file, std::string pointer)
+      : file_(&file), pointer_(std::move(pointer)) {}
 
   Place operator/(const std::string& key) const;  // member `key`
   Place operator/(std::size_t index) const;       // array element
@@ -37,9 +38,10 @@ std::string describe(const Json& value);
 
 double read_number(const Json& value, const Place& place);  // any finite number
 // A finite number in [lo, hi], or (lo, hi] etc. as the flags say; the message states the range.
-double read_number_in(const Json& value, const Place& place, double lo, double hi,
-                      bool lo_open, bool hi_open);
-double read_positive(const Json& value, const Place& place, double max);  // (0, max]
+double read_number_in(const Json& value, const Place& place, double lo, double hi, bool lo_open,
+                      bool hi_open);
+// A number > 0 within [min, max]; "must be a positive number" when it is not > 0.
+double read_positive(const Json& value, const Place& place, double min, double max);
 int read_integer_in(const Json& value, const Place& place, int lo, int hi);
 std::string read_string(const Json& value, const Place& place, std::size_t max_length);
 // An array of three finite numbers, each within [-max_abs, max_abs].

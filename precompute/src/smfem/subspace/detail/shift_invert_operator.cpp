@@ -1,19 +1,27 @@
 #include "smfem/subspace/detail/shift_invert_operator.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace smfem::subspace::detail {
 
 ShiftInvertOperator::ShiftInvertOperator(const Eigen::SparseMatrix<double>& H,
-                                         const Eigen::VectorXd& mass)
-    : H_(H), mass_(mass), sqrt_mass_(mass.cwiseSqrt()), deflated_(H.rows(), 0) {}
+                                         const Eigen::VectorXd& mass, DissectionTree tree,
+                                         int threads)
+    : H_(H),
+      mass_(mass),
+      sqrt_mass_(mass.cwiseSqrt()),
+      deflated_(H.rows(), 0),
+      tree_(std::move(tree)),
+      threads_(threads) {}
 
 void ShiftInvertOperator::set_shift(const double& sigma) {
   if (factored_shift_ == sigma) return;
   Eigen::SparseMatrix<double> shifted = H_;
   shifted.diagonal() -= sigma * mass_;
-  cholesky_.compute(shifted);
-  if (cholesky_.info() != Eigen::Success) {
+  try {
+    cholesky_.factor(shifted, tree_, threads_);
+  } catch (const std::runtime_error&) {
     throw std::runtime_error(
         "skinning_eigenmodes: sparse Cholesky of H - sigma M failed (the Laplacian is not "
         "positive semi-definite, or its entries are not finite)");
@@ -37,7 +45,9 @@ void ShiftInvertOperator::project(Eigen::Ref<Eigen::VectorXd> x) const {
 void ShiftInvertOperator::perform_op(const double* x_in, double* y_out) const {
   work_ = Eigen::Map<const Eigen::VectorXd>(x_in, rows());
   project(work_);
-  work_ = cholesky_.solve(work_.cwiseProduct(sqrt_mass_)).cwiseProduct(sqrt_mass_);
+  work_.array() *= sqrt_mass_.array();
+  cholesky_.solve(work_);
+  work_.array() *= sqrt_mass_.array();
   project(work_);
   Eigen::Map<Eigen::VectorXd>(y_out, rows()) = work_;
 }

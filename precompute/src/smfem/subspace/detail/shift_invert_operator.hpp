@@ -10,12 +10,15 @@
 // 1/|sigma| never competes with the wanted modes, then modes found by earlier Lanczos runs, so
 // that a later run sees only what is still missing. H - sigma M (sigma < 0) is factored by
 // sparse Cholesky (AMD ordering) the first time Spectra sets a shift, and again only if the
-// shift changes.
+// shift changes, by the multifrontal method on a nested-dissection tree of the free vertices
+// (multifrontal_cholesky.hpp), which keeps the factor sparse and its arithmetic dense.
 #include <optional>
 
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
+
+#include "smfem/subspace/detail/multifrontal_cholesky.hpp"
+#include "smfem/subspace/detail/nested_dissection.hpp"
 
 namespace smfem::subspace::detail {
 
@@ -23,9 +26,10 @@ class ShiftInvertOperator {
  public:
   using Scalar = double;  // what Spectra expects
 
-  // H: n x n free block of the Laplacian; mass: its n positive masses. Both must outlive the
-  // operator.
-  ShiftInvertOperator(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& mass);
+  // H: n x n free block of the Laplacian; mass: its n positive masses; tree: the elimination
+  // order; threads: for the factorization (>= 1). H and mass must outlive the operator.
+  ShiftInvertOperator(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& mass,
+                      DissectionTree tree, int threads);
 
   Eigen::Index rows() const { return H_.rows(); }
   Eigen::Index cols() const { return H_.cols(); }
@@ -51,9 +55,10 @@ class ShiftInvertOperator {
   const Eigen::VectorXd& mass_;
   Eigen::VectorXd sqrt_mass_;
   Eigen::MatrixXd deflated_;
+  DissectionTree tree_;
+  int threads_;
   std::optional<double> factored_shift_;
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>>
-      cholesky_;
+  MultifrontalCholesky cholesky_;
   mutable Eigen::VectorXd work_;
 };
 

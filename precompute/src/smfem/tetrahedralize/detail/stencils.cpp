@@ -80,8 +80,8 @@ bool reference_negative(const StuffingState& s, const Tet& t) {
 
 void emit(StuffingState& s, Tet t) {
   if (reference_negative(s, t)) std::swap(t[2], t[3]);
-  s.output_tets.push_back({output_id(s, t[0]), output_id(s, t[1]), output_id(s, t[2]),
-                           output_id(s, t[3])});
+  s.output_tets.push_back(
+      {output_id(s, t[0]), output_id(s, t[1]), output_id(s, t[2]), output_id(s, t[3])});
 }
 
 // The worst dihedral sine of a candidate set of tets after warping; -1 if one is inverted.
@@ -147,14 +147,15 @@ void fill_two_inside_two_outside(StuffingState& s, int a, int b, int c, int d) {
   const std::array<Corner, 3> bottom = {Corner{b}, Corner{b, c}, Corner{b, d}};
   const bool first_over_c = dominates(s, a, b, c), first_over_d = dominates(s, a, b, d);
   if (first_over_c != first_over_d) {
-    emit_all(s, prism_tets(top, bottom, first_over_c ? std::array<int, 3>{2, 0, 1}
-                                                     : std::array<int, 3>{1, 0, 2}));
+    emit_all(s,
+             prism_tets(top, bottom,
+                        first_over_c ? std::array<int, 3>{2, 0, 1} : std::array<int, 3>{1, 0, 2}));
     return;
   }
-  const auto one = prism_tets(top, bottom, first_over_c ? std::array<int, 3>{0, 1, 2}
-                                                        : std::array<int, 3>{1, 2, 0});
-  const auto other = prism_tets(top, bottom, first_over_c ? std::array<int, 3>{0, 2, 1}
-                                                          : std::array<int, 3>{2, 1, 0});
+  const auto one = prism_tets(
+      top, bottom, first_over_c ? std::array<int, 3>{0, 1, 2} : std::array<int, 3>{1, 2, 0});
+  const auto other = prism_tets(
+      top, bottom, first_over_c ? std::array<int, 3>{0, 2, 1} : std::array<int, 3>{2, 1, 0});
   emit_all(s, worst_sine(s, one) >= worst_sine(s, other) ? one : other);
 }
 

@@ -35,11 +35,11 @@ struct StuffingState {
 
   const BccLattice& lattice;
   const geometry::Sdf* sdf = nullptr;
-  std::vector<Sign> sign;              // per lattice vertex, after warping
-  geometry::Points position;           // per lattice vertex, after warping
+  std::vector<Sign> sign;                       // per lattice vertex, after warping
+  geometry::Points position;                    // per lattice vertex, after warping
   std::unordered_map<std::uint64_t, Cut> cuts;  // surviving cut points by edge_key()
 
-  std::vector<int> output_of_vertex;   // per lattice vertex: mesh vertex id or -1
+  std::vector<int> output_of_vertex;  // per lattice vertex: mesh vertex id or -1
   std::vector<Eigen::Vector3d> output_positions;
   std::vector<std::array<int, 4>> output_tets;
 
