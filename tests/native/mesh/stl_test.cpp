@@ -160,6 +160,13 @@ TEST(StlErrors, BinaryWithWrongSize) {
   EXPECT_EQ(error.line(), 0u);
 }
 
+TEST(StlErrors, TruncatedBinaryWhoseHeaderSaysSolidIsNotReadAsAscii) {
+  std::string bytes = to_binary_stl(test::unit_cube(), test::unit_cube_fans(), "solid Part1");
+  bytes.resize(bytes.size() - 50);
+  expect_message_has(error_reading("cut_solid.stl", bytes),
+                     {"cut_solid.stl: byte 80: binary STL size mismatch"});
+}
+
 TEST(StlErrors, NanInBinaryNamesTheByte) {
   std::string bytes = to_binary_stl(test::unit_cube(), test::unit_cube_fans());
   const float nan = std::numeric_limits<float>::quiet_NaN();

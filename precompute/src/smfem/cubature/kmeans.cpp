@@ -18,7 +18,8 @@ namespace {
 
 using Index = std::ptrdiff_t;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr int kBlock = 8;  // centers per register block in full scans
+constexpr int kBlock = 8;         // centers per register block in full scans
+constexpr Index kNeighbors = 32;  // nearest other centers listed per center
 
 double distance(const double* a, const double* b, Index d) {
   double sum = 0.0;
@@ -111,7 +112,7 @@ class Clustering {
       shift(farthest) = -kInfinity;
       const double second_shift = k > 1 ? shift.maxCoeff() : 0.0;
       shift(farthest) = largest_shift;
-      const Eigen::VectorXd half_gap = half_distance_to_nearest_other_center();
+      store_center_neighbors();
 
       detail::parallel_chunks(n_, threads_, [&](Index chunk, Index begin, Index end) {
         moved[chunk].clear();
@@ -120,11 +121,14 @@ class Clustering {
           const int own = at_.label(i);
           at_.upper(i) += shift(own);
           at_.lower(i) -= own == farthest ? second_shift : largest_shift;
-          const double bound = std::max(half_gap(own), at_.lower(i));
+          // Hamerly: no other center is nearer than half the gap to the nearest other center,
+          // nor nearer than the lower bound.
+          const double half_gap = k > 1 ? 0.5 * neighbor_distance_(own, 0) : kInfinity;
+          const double bound = std::max(half_gap, at_.lower(i));
           if (at_.upper(i) <= bound) continue;
           at_.upper(i) = distance(point(i), center(own), d_);
           if (at_.upper(i) <= bound) continue;
-          const Nearest nearest = nearest_two(point(i), to_center);
+          const Nearest nearest = nearest_around(point(i), own, at_.upper(i), to_center);
           at_.upper(i) = nearest.distance;
           at_.lower(i) = nearest.second_distance;
           if (nearest.cluster != own) {
@@ -212,16 +216,13 @@ class Clustering {
   // registers and the inner loop runs along the centers (vectorized).
   Nearest nearest_two(const double* x, std::vector<double>& to_center) const {
     const Index padded = centers_by_feature_.rows();
+    using Block = Eigen::Array<double, kBlock, 1>;
     for (Index j0 = 0; j0 < padded; j0 += kBlock) {
-      double sum[kBlock] = {};
+      Block sum = Block::Zero();
       for (Index f = 0; f < d_; ++f) {
-        const double* feature = centers_by_feature_.col(f).data() + j0;
-        for (int b = 0; b < kBlock; ++b) {
-          const double difference = x[f] - feature[b];
-          sum[b] += difference * difference;
-        }
+        sum += (x[f] - Eigen::Map<const Block>(centers_by_feature_.col(f).data() + j0)).square();
       }
-      std::copy(sum, sum + kBlock, to_center.begin() + j0);
+      Eigen::Map<Block>(to_center.data() + j0) = sum;
     }
     const int k = static_cast<int>(centers_.rows());
     int nearest = 0;
@@ -247,19 +248,50 @@ class Clustering {
     for (Index j = k; j < padded; ++j) centers_by_feature_.row(j) = centers_.row(0);
   }
 
-  Eigen::VectorXd half_distance_to_nearest_other_center() const {
+  // For each center, its nearest other centers (up to kNeighbors), ascending by distance.
+  void store_center_neighbors() {
     const Index k = centers_.rows();
-    Eigen::VectorXd half_gap = Eigen::VectorXd::Constant(k, kInfinity);
+    const Index listed = std::min<Index>(k - 1, kNeighbors);
+    neighbors_.resize(k, listed);
+    neighbor_distance_.resize(k, listed);
     detail::parallel_chunks(k, threads_, [&](Index, Index begin, Index end) {
-      for (Index j = begin; j < end; ++j) {
-        for (Index other = 0; other < k; ++other) {
-          if (other != j) {
-            half_gap(j) = std::min(half_gap(j), 0.5 * distance(center(j), center(other), d_));
-          }
+      std::vector<std::pair<double, int>> others;
+      for (Index a = begin; a < end; ++a) {
+        others.clear();
+        for (Index j = 0; j < k; ++j) {
+          if (j != a) others.emplace_back(distance(center(a), center(j), d_), static_cast<int>(j));
+        }
+        std::partial_sort(others.begin(), others.begin() + listed, others.end());
+        for (Index l = 0; l < listed; ++l) {
+          neighbor_distance_(a, l) = others[l].first;
+          neighbors_(a, l) = others[l].second;
         }
       }
     });
-    return half_gap;
+  }
+
+  // The nearest and second-nearest centers of x, given its own center and the exact distance to
+  // it. Centers are tried in order of distance from the own one: a center j is at least
+  // |c_own - c_j| - own_distance from x, so once that reaches the second-nearest distance so
+  // far, no further center can change either result. Falls back to a full scan if the
+  // neighbor list runs out first.
+  Nearest nearest_around(const double* x, int own, double own_distance,
+                         std::vector<double>& to_center) const {
+    Nearest out{own, own_distance, kInfinity};
+    for (Index l = 0; l < neighbors_.cols(); ++l) {
+      if (neighbor_distance_(own, l) - own_distance >= out.second_distance) return out;
+      const int j = neighbors_(own, l);
+      const double to_j = distance(x, center(j), d_);
+      if (to_j < out.distance || (to_j == out.distance && j < out.cluster)) {
+        out.second_distance = out.distance;
+        out.cluster = j;
+        out.distance = to_j;
+      } else {
+        out.second_distance = std::min(out.second_distance, to_j);
+      }
+    }
+    if (neighbors_.cols() == centers_.rows() - 1) return out;
+    return nearest_two(x, to_center);
   }
 
   void recompute_sums() {
@@ -311,6 +343,8 @@ class Clustering {
   Index d_;
   int threads_;
   FeatureMatrix centers_;
+  Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> neighbors_;
+  FeatureMatrix neighbor_distance_;     // k x listed, row-major like neighbors_
   Eigen::MatrixXd centers_by_feature_;  // k' x d column-major (k' = k padded to kBlock)
   Assignment at_;
   FeatureMatrix sums_;

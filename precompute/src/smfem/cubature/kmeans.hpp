@@ -10,7 +10,10 @@
 //
 // Lloyd iterations with Hamerly's bounds (Hamerly 2010): per point an upper bound on the
 // distance to its center and a lower bound on the distance to every other one skip most
-// distance computations once clusters settle. A cluster that becomes empty takes the point
+// distance computations once clusters settle. A point that fails the test looks for its
+// nearest center among its own center's nearest neighbors first, in order, stopping as soon as
+// the triangle inequality rules out the rest (the idea of Newling and Fleuret's Exponion,
+// 2016), so it rarely scans all k centers. A cluster that becomes empty takes the point
 // farthest from its center (among clusters of two or more points). Iterations stop when no
 // label changes (converged) or after max_iterations. Ties go to the lowest cluster index.
 //
