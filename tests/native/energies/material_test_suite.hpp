@@ -260,7 +260,9 @@ TYPED_TEST_P(MaterialModel, FFormIsIsotropic) {
     SCOPED_TRACE(name);
     const Eigen::Matrix3d Q = random_rotation(rng);
     const double psi = TypeParam::psi(F, p);
-    const double tolerance = 1e-12 * (std::abs(psi) + p.mu * F.squaredNorm());
+    // Near-singular cases lose a few digits to cancellation in det(S) - 1; how many depends on
+    // the SIMD width Eigen vectorizes with, so wasm and native differ in the last bits.
+    const double tolerance = 1e-11 * (std::abs(psi) + p.mu * F.squaredNorm());
     // psi(Q F) = psi(F) (frame indifference) and psi(F Q) = psi(F) (isotropy).
     EXPECT_NEAR(TypeParam::psi(Eigen::Matrix3d(Q * F), p), psi, tolerance);
     EXPECT_NEAR(TypeParam::psi(Eigen::Matrix3d(F * Q), p), psi, tolerance);
@@ -286,7 +288,7 @@ TYPED_TEST_P(MaterialModel, StretchAndFFormsAgree) {
       SCOPED_TRACE(name + ", " + describe(p));
       const Vector6d s = polar::symmetric_stretch<double>(F);
       const double psi = TypeParam::psi(F, p);
-      EXPECT_NEAR(TypeParam::psi(s, p), psi, 1e-12 * std::abs(psi));
+      EXPECT_NEAR(TypeParam::psi(s, p), psi, 1e-11 * std::abs(psi));
       const Eigen::Matrix<double, 6, 9> J = polar::dstretch_dF<double>(F);
       const Vector6d g = TypeParam::dpsi_ds(s, p);
       const double gradient_error =

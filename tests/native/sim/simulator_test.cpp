@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include <Eigen/Geometry>
 #include <gtest/gtest.h>
 
 #include "sim/allocation_counter.hpp"
