@@ -13,7 +13,7 @@ for_tests=0
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- 1. Debian packages --------------------------------------------------------------------
-packages=(cmake ninja-build g++ clang libclang-rt-14-dev clang-format emscripten
+packages=(cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format emscripten
           libeigen3-dev libspectra-dev nlohmann-json3-dev googletest libgtest-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
