@@ -25,6 +25,8 @@ export default defineConfig({
     strictPort: true,
     headers: isolationHeaders,
   },
+  // The solver worker is an ES module (it imports the loader, which imports the module lazily).
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
