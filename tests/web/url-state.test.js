@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatState, limits, parseState } from '../../web/src/state/urlState.js';
+
+const names = ['crab', 'bunny'];
+
+describe('URL state', () => {
+  it('round-trips every setting', () => {
+    const state = {
+      scene: 'crab',
+      solver: 'fem',
+      iterations: 4,
+      timestep: 0.01,
+      speed: 0.5,
+      gravity: -9.8,
+      youngs: { 0: 1e10, 2: 1e6 },
+      embed: true,
+      compare: true,
+    };
+    expect(parseState(formatState(state), names)).toEqual(state);
+  });
+
+  it('ignores unknown scenes and solvers and clamps numbers to the sliders', () => {
+    const state = parseState('?scene=nope&solver=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc', names);
+    expect(state).toEqual({
+      iterations: limits.iterations.max,
+      timestep: limits.timestep.min,
+      youngs: { 0: limits.youngs.max },
+    });
+  });
+
+  it('is empty for an empty query', () => {
+    expect(parseState('', names)).toEqual({});
+    expect(formatState({})).toBe('');
+  });
+});

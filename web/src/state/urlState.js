@@ -1,0 +1,69 @@
+// The page's settings mirrored in the URL (?scene=crab&solver=fem&iters=2...), so a copied
+// link reopens the same setup. Unknown or out-of-range values fall back to the scene's
+// defaults instead of failing: links outlive the page's versions.
+
+// Bounds shared with the controls (a slider cannot leave them either).
+export const limits = {
+  iterations: { min: 1, max: 50 },
+  timestep: { min: 1e-3, max: 0.05 },
+  speed: { min: 0.05, max: 4 },
+  youngs: { min: 1e3, max: 1e12 },
+  gravity: { min: -30, max: 30 },
+};
+
+const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
+
+function number(text, range) {
+  if (text === null || text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? clamp(value, range) : undefined;
+}
+
+/**
+ * Reads the state from a query string. Result keys are absent when the URL does not set them:
+ * scene, solver ('mfem' | 'fem'), iterations, timestep, speed, gravity (y component, m/s^2),
+ * youngs ({ region: Pa }), embed, compare (side by side), paused.
+ */
+export function parseState(search, sceneNames) {
+  const params = new URLSearchParams(search);
+  const state = {};
+  const scene = params.get('scene');
+  if (scene && sceneNames.includes(scene)) state.scene = scene;
+  const solver = params.get('solver');
+  if (solver === 'mfem' || solver === 'fem') state.solver = solver;
+  const iterations = number(params.get('iters'), limits.iterations);
+  if (iterations !== undefined) state.iterations = Math.round(iterations);
+  const timestep = number(params.get('dt'), limits.timestep);
+  if (timestep !== undefined) state.timestep = timestep;
+  const speed = number(params.get('speed'), limits.speed);
+  if (speed !== undefined) state.speed = speed;
+  const gravity = number(params.get('g'), limits.gravity);
+  if (gravity !== undefined) state.gravity = gravity;
+  for (const [key, text] of params) {
+    const match = /^E(\d+)$/.exec(key);
+    if (!match) continue;
+    const youngs = number(text, limits.youngs);
+    if (youngs !== undefined) (state.youngs ??= {})[Number(match[1])] = youngs;
+  }
+  for (const flag of ['embed', 'compare', 'paused']) {
+    if (params.get(flag) === '1') state[flag] = true;
+  }
+  return state;
+}
+
+/** The query string of a state (only the keys it has), in a stable order. */
+export function formatState(state) {
+  const params = new URLSearchParams();
+  if (state.scene) params.set('scene', state.scene);
+  if (state.solver) params.set('solver', state.solver);
+  if (state.iterations !== undefined) params.set('iters', String(state.iterations));
+  if (state.timestep !== undefined) params.set('dt', String(state.timestep));
+  if (state.speed !== undefined) params.set('speed', String(state.speed));
+  if (state.gravity !== undefined) params.set('g', String(state.gravity));
+  for (const [region, youngs] of Object.entries(state.youngs ?? {})) {
+    params.set(`E${region}`, youngs.toPrecision(3));
+  }
+  for (const flag of ['embed', 'compare', 'paused']) if (state[flag]) params.set(flag, '1');
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
