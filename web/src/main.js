@@ -1,70 +1,218 @@
-// The page: loads the wasm module (threaded where the page is cross-origin isolated) and a
-// baked asset, validates the asset with the C++ reader inside the module, reads its render
-// surface with the JS reader and draws it.
-import { loadSmfem } from '../../wasm/js/loader.js';
+// The demo page: a baked scene, simulated in a worker by the wasm module (threaded where the
+// page is cross-origin isolated) and skinned on the GPU by three.js.
 import { readAsset, readRenderSurface } from '../../wasm/js/asset.js';
-import { SurfaceView } from './SurfaceView.js';
+import { missingCapabilities } from './capabilities.js';
+import { SkinnedSurface } from './render/SkinnedSurface.js';
+import { View } from './render/View.js';
+import { defaultScene, scenes } from './scenes.js';
+import { SimulationClient } from './sim/SimulationClient.js';
+import { StepClock } from './sim/StepClock.js';
+import { formatState, parseState } from './state/urlState.js';
+import { Controls } from './ui/Controls.js';
+import { DragController } from './ui/DragController.js';
+import { fetchBytes } from '../../wasm/js/fetchBytes.js';
+import { StatusBoard } from './status.js';
 
-const assetUrl = new URL('../../build/native/assets/example.smfem', import.meta.url);
+const sceneNames = Object.keys(scenes);
+const urlState = parseState(location.search, sceneNames);
+const status = new StatusBoard(document.getElementById('status'));
+window.smfem = { get status() { return status.snapshot(); } };
 
-// Read-only status for people and for automation (tests poll it).
-const status = { ready: false, scene: 'example', build: null, frame: 0, lastError: null };
-window.smfem = { get status() { return { ...status }; } };
-
-const statusLine = document.getElementById('status');
 const progress = document.getElementById('progress');
-const facts = document.getElementById('facts');
+const description = document.getElementById('description');
+document.body.classList.toggle('embed', urlState.embed === true);
 
-function showFact(term, value) {
-  const dt = document.createElement('dt');
-  const dd = document.createElement('dd');
-  dt.textContent = term;
-  dd.textContent = value;
-  facts.append(dt, dd);
+// Settings of the running scene: the asset's defaults overridden by the URL and the controls.
+function settingsFor(meta, overrides) {
+  const solver = meta.solver ?? {};
+  const youngs = {};
+  (meta.materials ?? []).forEach((material, index) => {
+    const region = material.region ?? index;
+    youngs[region] = overrides.youngs?.[region] ?? material.youngs;
+  });
+  return {
+    solver: overrides.solver ?? solver.method ?? 'mfem',
+    iterations: overrides.iterations ?? solver.iterations ?? 2,
+    timestep: overrides.timestep ?? solver.timestep ?? 1 / 60,
+    gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
+    speed: overrides.speed ?? 1,
+    youngs,
+  };
 }
 
-function fail(error) {
-  status.lastError = String(error?.message ?? error);
-  statusLine.textContent = status.lastError;
-  statusLine.classList.add('error');
-  console.error(error);
+function simulatorParameters(settings, gravityVector) {
+  return {
+    solver: settings.solver,
+    iterations: settings.iterations,
+    timestep: settings.timestep,
+    gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
+    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({ region: Number(region), youngs })),
+  };
 }
 
-async function fetchBytes(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.pathname}: ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
+class Demo {
+  constructor() {
+    this.view = new View(document.getElementById('view'));
+    this.client = new SimulationClient();
+    this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
+    this.controls = new Controls(document.getElementById('controls'), {
+      onPlayPause: () => this.setPaused(!this.paused),
+      onStep: () => this.stepOnce(),
+      onReset: () => this.reset(),
+      onChange: (change) => this.change(change),
+      onScene: (name) => this.open(name, {}),
+    });
+    this.drag = new DragController(this.view, this.client, (error) => status.fail(error));
+    this.paused = urlState.paused === true;
+    this.onScreen = true;
+    this.inFlight = false;
+    this.surface = null;
+    this.clock = new StepClock({ timestep: 1 / 60 });
+    this.watchVisibility();
+  }
+
+  showProgress(fraction) {
+    progress.hidden = false;
+    progress.value = Math.max(progress.value, fraction);
+  }
+
+  async open(name, overrides) {
+    status.loading(name);
+    progress.value = 0;
+    this.showProgress(0);
+    const url = scenes[name].url;
+    const bytes = await fetchBytes(url, (loaded, total) => this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)));
+    const asset = readAsset(bytes, `${name}.smfem`);
+    const surface = readRenderSurface(asset);
+    this.meta = asset.meta;
+    this.settings = settingsFor(this.meta, overrides);
+    this.gravityVector = this.meta.solver?.gravity ?? [0, -9.8, 0];
+
+    const loaded = await this.client.load({
+      asset: bytes.slice(),
+      sourceName: `${name}.smfem`,
+      parameters: simulatorParameters(this.settings, this.gravityVector),
+    });
+    this.surface?.dispose();
+    this.surface = new SkinnedSurface(surface);
+    this.view.setBody(this.surface.mesh, this.surface.restBounds, this.meta.camera ?? null);
+    // A drag spring that moves the whole body at a few hertz: k = mass (2 pi 2 Hz)^2.
+    const mass = asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1;
+    this.drag.attach(surface, mass * (4 * Math.PI) ** 2);
+    this.show(loaded.u);
+
+    this.scene = name;
+    this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
+    description.textContent = this.meta.description ?? '';
+    this.controls.build({
+      scene: name,
+      scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
+      settings: this.settings,
+      materials: (this.meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
+      paused: this.paused,
+    });
+    progress.hidden = true;
+    status.ready(name, loaded.build);
+    this.writeUrl();
+  }
+
+  writeUrl() {
+    const state = { ...this.settings, scene: this.scene, embed: urlState.embed, paused: this.paused };
+    history.replaceState(null, '', formatState(state) || location.pathname);
+  }
+
+  async change(change) {
+    if (change.youngs) change = { youngs: { ...this.settings.youngs, ...change.youngs } };
+    Object.assign(this.settings, change);
+    this.clock.timestep = this.settings.timestep;
+    this.clock.speed = this.settings.speed;
+    this.writeUrl();
+    if (!('speed' in change)) {
+      await this.client.setParameters(simulatorParameters(this.settings, this.gravityVector)).catch((e) => status.fail(e));
+    }
+  }
+
+  setPaused(paused) {
+    this.paused = paused;
+    this.clock.restart();
+    this.controls.setPaused(paused);
+    this.writeUrl();
+  }
+
+  async stepOnce() {
+    if (!this.paused) this.setPaused(true);
+    await this.advance(1);
+  }
+
+  // Draws the state u (12m reduced coordinates).
+  show(u) {
+    this.surface.setReducedCoordinates(u);
+    this.drag.setCoordinates(u);
+  }
+
+  async reset() {
+    const answer = await this.client.reset();
+    this.show(answer.u);
+    status.resetTime();
+  }
+
+  async advance(steps) {
+    if (this.inFlight) return;
+    this.inFlight = true;
+    try {
+      const answer = await this.client.advance(steps);
+      for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
+      status.stepped(answer.report, answer.stepMs);
+      if (answer.report && !answer.report.ok) {
+        // A blow-up: start the scene over rather than freeze on a broken state.
+        await this.reset();
+        status.notice('The simulation became unstable and was reset. Try a smaller time step or more iterations.');
+      } else {
+        this.show(answer.u);
+      }
+    } catch (error) {
+      status.fail(error);
+      this.paused = true;
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  // Runs only while visible: a hidden tab stops animation frames; an off-screen embed pauses.
+  watchVisibility() {
+    document.addEventListener('visibilitychange', () => this.clock.restart());
+    new IntersectionObserver(([entry]) => {
+      this.onScreen = entry.isIntersecting;
+      this.clock.restart();
+    }).observe(this.view.renderer.domElement);
+  }
+
+  run() {
+    const frame = (now) => {
+      requestAnimationFrame(frame);
+      if (!this.surface) return;
+      if (!this.paused && this.onScreen && !this.inFlight) {
+        const steps = this.clock.tick(now / 1000);
+        if (steps > 0) this.advance(steps);
+      }
+      if (this.onScreen) {
+        this.view.render();
+        status.framed(now);
+      }
+    };
+    requestAnimationFrame(frame);
+  }
 }
 
 async function start() {
-  if (!document.createElement('canvas').getContext('webgl2')) {
-    throw new Error('This page needs WebGL2, which this browser does not offer.');
-  }
-  const view = new SurfaceView(document.getElementById('view'));
-  const [smfem, bytes] = await Promise.all([
-    loadSmfem({ onProgress: (loaded, total) => (progress.value = total ? loaded / total : 0) }),
-    fetchBytes(assetUrl),
-  ]);
-  status.build = smfem.build;
-  const name = assetUrl.pathname.split('/').pop();
-  const contents = smfem.inspectAsset(bytes, name);
-  const surface = readRenderSurface(readAsset(bytes, name));
-  view.setSurface(surface.positions, surface.triangles);
-
-  progress.hidden = true;
-  statusLine.textContent = 'Ready.';
-  showFact('build', `${smfem.build} (module ${smfem.version})`);
-  showFact('threads', String(smfem.distinctWorkerThreads(2)));
-  showFact('asset', `${name}, ${contents.sections.length} sections`);
-  showFact('surface', `${surface.vertexCount} vertices, ${surface.triangleCount} triangles`);
-  status.ready = true;
-
-  const loop = () => {
-    view.render();
-    status.frame += 1;
-    requestAnimationFrame(loop);
-  };
-  loop();
+  const problems = missingCapabilities();
+  if (problems.length) throw new Error(problems.join(' '));
+  const demo = new Demo();
+  await demo.open(urlState.scene ?? defaultScene, urlState);
+  demo.run();
 }
 
-start().catch(fail);
+start().catch((error) => {
+  progress.hidden = true;
+  status.fail(error);
+});

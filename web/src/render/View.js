@@ -1,8 +1,8 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
-/** A three.js view of one triangle surface: lights, a ground reference and orbit controls. */
-export class SurfaceView {
+/** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
+export class View {
   constructor(canvas) {
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
@@ -29,29 +29,20 @@ export class SurfaceView {
     this.ground.receiveShadow = true;
     this.scene.add(this.ground);
     this.grid = null;
-    this.mesh = null;
+    this.body = null;
   }
 
-  /** Shows a surface: positions (n x 3 floats) and triangles (t x 3 indices, 0-based). */
-  setSurface(positions, triangles) {
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-    geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
-    geometry.computeVertexNormals();
-    geometry.computeBoundingBox();
-    const material = new THREE.MeshStandardMaterial({ color: 0xe0785a, roughness: 0.55, metalness: 0.05 });
-    if (this.mesh) {
-      this.scene.remove(this.mesh);
-      this.mesh.geometry.dispose();
-    }
-    this.mesh = new THREE.Mesh(geometry, material);
-    this.mesh.castShadow = true;
-    this.scene.add(this.mesh);
-    this.frame(geometry.boundingBox);
+  /** Shows a body (replacing the previous one) and frames it by its rest bounds. */
+  setBody(object, restBounds, camera = null) {
+    if (this.body) this.scene.remove(this.body);
+    this.body = object;
+    this.scene.add(object);
+    this.frame(restBounds, camera);
   }
 
-  // Places camera, light and ground around the body's bounding box.
-  frame(box) {
+  // Places camera, light and ground around the body's bounding box; camera: the scene's
+  // { position, target } when its recipe gives one.
+  frame(box, camera) {
     const size = box.getSize(new THREE.Vector3());
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(size.length() / 2, 1e-6);
@@ -63,9 +54,14 @@ export class SurfaceView {
     this.scene.add(this.grid);
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
-    this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
+    if (camera) {
+      this.camera.position.fromArray(camera.position);
+      this.controls.target.fromArray(camera.target);
+    } else {
+      this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
+      this.controls.target.copy(center);
+    }
     this.camera.updateProjectionMatrix();
-    this.controls.target.copy(center);
     this.controls.update();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
     this.sun.target.position.copy(center);

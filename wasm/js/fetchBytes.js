@@ -1,0 +1,24 @@
+/** Downloads a file as bytes, reporting progress (total 0 when the server gives no length). */
+export async function fetchBytes(url, onProgress) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname ?? url}: ${response.status} ${response.statusText}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress?.(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,69 @@
+// The page's status: a line for people and a read-only object for automation
+// (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
+// steps), fps, lastError.
+const recent = 120; // steps and frames the medians and rates look back over
+
+function median(values) {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle]);
+}
+
+export class StatusBoard {
+  constructor(line) {
+    this.line = line;
+    this.state = { ready: false, scene: null, build: null, frame: 0, simTime: 0, stepMs: null, fps: null, lastError: null };
+    this.stepTimes = [];
+    this.frameTimes = [];
+  }
+
+  snapshot() {
+    return { ...this.state };
+  }
+
+  say(text, isError = false) {
+    this.line.textContent = text;
+    this.line.classList.toggle('error', isError);
+  }
+
+  loading(scene) {
+    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null });
+    this.stepTimes = [];
+    this.say(`Loading ${scene}…`);
+  }
+
+  ready(scene, build) {
+    Object.assign(this.state, { ready: true, scene, build });
+    this.say(`${scene}: ${build === 'threads' ? 'threaded' : 'single-threaded'} build`);
+  }
+
+  stepped(report, stepMs) {
+    if (report) this.state.simTime = report.time;
+    this.stepTimes.push(...stepMs);
+    this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
+    this.state.stepMs = median(this.stepTimes);
+  }
+
+  resetTime() {
+    this.state.simTime = 0;
+  }
+
+  framed(now) {
+    this.state.frame += 1;
+    this.frameTimes.push(now);
+    this.frameTimes.splice(0, Math.max(0, this.frameTimes.length - recent));
+    const span = (this.frameTimes.at(-1) - this.frameTimes[0]) / 1000;
+    if (span > 0) this.state.fps = (this.frameTimes.length - 1) / span;
+  }
+
+  notice(text) {
+    this.say(text);
+  }
+
+  fail(error) {
+    this.state.lastError = String(error?.message ?? error);
+    this.say(this.state.lastError, true);
+    console.error(error);
+  }
+}

@@ -1,0 +1,150 @@
+// The control panel: plain buttons, selects and range inputs, so every control works from the
+// keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
+// limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
+import { limits } from '../state/urlState.js';
+
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function formatModulus(pascals) {
+  const exponent = Math.floor(Math.log10(pascals));
+  const mantissa = pascals / 10 ** exponent;
+  return `${mantissa.toFixed(1)}e${exponent} Pa`;
+}
+
+/** A labelled range input; `toValue` / `fromValue` map between slider position and value. */
+function slider({ label, id, min, max, step, value, format, toValue = (x) => x, fromValue = (x) => x, onInput }) {
+  const input = element('input', { type: 'range', id, min, max, step, value: fromValue(value) });
+  const output = element('output', { for: id, text: format(value) });
+  input.addEventListener('input', () => {
+    const next = toValue(Number(input.value));
+    output.textContent = format(next);
+    onInput(next);
+  });
+  const set = (next) => {
+    input.value = fromValue(next);
+    output.textContent = format(next);
+  };
+  return { node: element('label', { class: 'control' }, [element('span', { text: label }), input, output]), set };
+}
+
+export class Controls {
+  /**
+   * @param root the element to fill
+   * @param handlers { onPlayPause, onStep, onReset, onChange(partialSettings), onScene(name) }
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+  }
+
+  /**
+   * Rebuilds the panel for a scene. settings: { solver, iterations, timestep, speed, gravity,
+   * youngs: { region: Pa } }; materials: [{ name, region }]; scenes: [[name, title]].
+   */
+  build({ scene, scenes, settings, materials, paused }) {
+    const { handlers } = this;
+    this.root.replaceChildren();
+
+    const sceneSelect = element(
+      'select',
+      { id: 'scene-select', 'aria-label': 'scene' },
+      scenes.map(([name, title]) => element('option', { value: name, text: title })),
+    );
+    sceneSelect.value = scene;
+    sceneSelect.addEventListener('change', () => handlers.onScene(sceneSelect.value));
+
+    this.playButton = element('button', { type: 'button', id: 'play' });
+    this.setPaused(paused);
+    this.playButton.addEventListener('click', () => handlers.onPlayPause());
+    const stepButton = element('button', { type: 'button', id: 'step', text: 'Step' });
+    stepButton.addEventListener('click', () => handlers.onStep());
+    const resetButton = element('button', { type: 'button', id: 'reset', text: 'Reset' });
+    resetButton.addEventListener('click', () => handlers.onReset());
+
+    const solverSelect = element('select', { id: 'solver', 'aria-label': 'solver' }, [
+      element('option', { value: 'mfem', text: 'Mixed FEM (MFEM)' }),
+      element('option', { value: 'fem', text: 'FEM' }),
+    ]);
+    solverSelect.value = settings.solver;
+    solverSelect.addEventListener('change', () => handlers.onChange({ solver: solverSelect.value }));
+
+    const sliders = [
+      slider({
+        label: 'Iterations',
+        id: 'iterations',
+        ...limits.iterations,
+        step: 1,
+        value: settings.iterations,
+        format: (v) => String(v),
+        onInput: (iterations) => handlers.onChange({ iterations }),
+      }),
+      slider({
+        label: 'Time step',
+        id: 'timestep',
+        min: Math.log10(limits.timestep.min),
+        max: Math.log10(limits.timestep.max),
+        step: 0.01,
+        value: settings.timestep,
+        format: (v) => `${(v * 1000).toFixed(1)} ms`,
+        toValue: (x) => 10 ** x,
+        fromValue: Math.log10,
+        onInput: (timestep) => handlers.onChange({ timestep }),
+      }),
+      slider({
+        label: 'Speed',
+        id: 'speed',
+        min: Math.log10(limits.speed.min),
+        max: Math.log10(limits.speed.max),
+        step: 0.01,
+        value: settings.speed,
+        format: (v) => `${v.toFixed(2)}x`,
+        toValue: (x) => 10 ** x,
+        fromValue: Math.log10,
+        onInput: (speed) => handlers.onChange({ speed }),
+      }),
+      slider({
+        label: 'Gravity',
+        id: 'gravity',
+        ...limits.gravity,
+        step: 0.1,
+        value: settings.gravity,
+        format: (v) => `${v.toFixed(1)} m/s²`,
+        onInput: (gravity) => handlers.onChange({ gravity }),
+      }),
+      ...materials.map(({ name, region }) =>
+        slider({
+          label: `E ${name}`,
+          id: `youngs-${region}`,
+          min: Math.log10(limits.youngs.min),
+          max: Math.log10(limits.youngs.max),
+          step: 0.05,
+          value: settings.youngs[region],
+          format: formatModulus,
+          toValue: (x) => 10 ** x,
+          fromValue: Math.log10,
+          onInput: (youngs) => handlers.onChange({ youngs: { [region]: youngs } }),
+        }),
+      ),
+    ];
+
+    this.root.append(
+      element('div', { class: 'row' }, [sceneSelect]),
+      element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
+      element('div', { class: 'row' }, [solverSelect]),
+      ...sliders.map((s) => s.node),
+    );
+  }
+
+  setPaused(paused) {
+    this.playButton.textContent = paused ? 'Play' : 'Pause';
+    this.playButton.setAttribute('aria-pressed', String(!paused));
+  }
+}
