@@ -1,0 +1,132 @@
+#include "smfem/bake/asset_sections.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "smfem/asset/render_surface.hpp"
+#include "smfem/config.hpp"
+
+namespace smfem::bake {
+namespace {
+
+using asset::Shape;
+using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+std::vector<double> row_major(const Eigen::Ref<const Eigen::MatrixXd>& matrix) {
+  const RowMatrixXd rows = matrix;
+  return {rows.data(), rows.data() + rows.size()};
+}
+
+template <class Indices>
+std::vector<std::uint32_t> as_u32(const Indices& indices) {
+  std::vector<std::uint32_t> out;
+  out.reserve(static_cast<std::size_t>(indices.size()));
+  for (const auto index : indices) out.push_back(static_cast<std::uint32_t>(index));
+  return out;
+}
+
+std::uint64_t extent(Eigen::Index n) { return static_cast<std::uint64_t>(n); }
+
+asset::RenderSurface render_group(const BakeInput& input, const BakeResult& result) {
+  const render::RenderSurface& surface = input.render_surface;
+  asset::RenderSurface group;
+  group.vertex_count = static_cast<std::size_t>(surface.vertices.rows());
+  group.triangle_count = static_cast<std::size_t>(surface.triangles.rows());
+  group.mode_count = static_cast<std::size_t>(result.render_weights.cols());
+  group.positions.assign(surface.vertices.data(), surface.vertices.data() + surface.vertices.size());
+  group.triangles = as_u32(std::span(surface.triangles.data(), static_cast<std::size_t>(surface.triangles.size())));
+  const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
+      result.render_weights.cast<float>();
+  group.weights.assign(weights.data(), weights.data() + weights.size());
+  return group;
+}
+
+}  // namespace
+
+nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
+                             const BakeSettings& settings) {
+  nlohmann::json meta = input.scene;
+  meta["format"] = "smfem-asset";
+  meta["kind"] = "scene";
+  meta["generator"] = std::string("smfem-bake ") + config::version;
+  meta["units"] = "SI (m, s, kg, Pa)";
+  meta["source"] = {{"file", input.source}, {"kind", input.kind}};
+  nlohmann::json materials = nlohmann::json::array();
+  for (const MaterialInfo& material : input.materials) {
+    materials.push_back({{"name", material.name},
+                         {"region", material.region},
+                         {"youngs", material.youngs},
+                         {"poisson", material.poisson},
+                         {"density", material.density},
+                         {"tets", (input.mesh.regions.array() == material.region).count()}});
+  }
+  meta["materials"] = materials;
+  meta["per_tet_youngs"] = settings.youngs_per_tet.has_value();
+  meta["subspace"] = {{"modes", input.modes},
+                      {"cubature", result.cubature.tets.size()},
+                      {"constant_modes", result.modes.constant_modes},
+                      {"components", result.components},
+                      {"seed", settings.seed}};
+  meta["mesh"] = {{"vertices", input.mesh.vertices.rows()},
+                  {"tets", input.mesh.tets.rows()},
+                  {"pinned", input.pinned.size()},
+                  {"volume", result.tet_volumes.sum()},
+                  {"min_dihedral_deg", input.quality.min_dihedral_deg},
+                  {"max_dihedral_deg", input.quality.max_dihedral_deg}};
+  return meta;
+}
+
+asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
+                              const BakeSettings& settings) {
+  asset::AssetWriter writer;
+  writer.set_meta(bake_metadata(input, result, settings));
+  const Eigen::Index m = result.modes.eigenvalues.size();
+  const Eigen::Index r4 = 4 * m;
+  const Eigen::Index C = result.cubature.tets.size();
+
+  const Eigen::VectorXd& eigenvalues = result.modes.eigenvalues;
+  writer.add("subspace.eigenvalues", std::span(eigenvalues.data(), eigenvalues.size()), Shape{extent(m)});
+  writer.add("subspace.mass_block", row_major(result.mass_block), Shape{extent(r4), extent(r4)});
+  writer.add("subspace.mass_vector", std::span(result.mass_vector.data(), result.mass_vector.size()),
+             Shape{extent(r4)});
+  writer.add("subspace.first_moment", row_major(result.first_moment), Shape{3, extent(r4)});
+  const double total_mass = result.total_mass;
+  writer.add("subspace.total_mass", std::span(&total_mass, 1), Shape{1});
+  writer.add("subspace.rest_centroid", std::span(result.rest_centroid.data(), 3), Shape{3});
+  writer.add("subspace.pinned", as_u32(input.pinned), Shape{input.pinned.size()});
+
+  // Y_c of DESIGN §2 (lower case: section names allow a-z 0-9 . _ - only). TetBasisGradients
+  // is (C 4m) x 3 row-major: exactly the [C, 4m, 3] layout.
+  writer.add("cubature.y", std::span(result.Y.data(), static_cast<std::size_t>(result.Y.size())),
+             Shape{extent(C), extent(r4), 3});
+  writer.add("cubature.weights", std::span(result.cubature.weights.data(), static_cast<std::size_t>(C)),
+             Shape{extent(C)});
+  std::vector<double> youngs, poisson;
+  std::vector<std::uint32_t> regions;
+  for (const int t : result.cubature.tets) {
+    youngs.push_back(input.youngs(t));
+    poisson.push_back(input.poisson(t));
+    regions.push_back(static_cast<std::uint32_t>(input.mesh.regions(t)));
+  }
+  writer.add("cubature.youngs", youngs, Shape{extent(C)});
+  writer.add("cubature.poisson", poisson, Shape{extent(C)});
+  writer.add("cubature.region", regions, Shape{extent(C)});
+  writer.add("cubature.tets", as_u32(result.cubature.tets), Shape{extent(C)});
+  writer.add("cubature.cluster_of_tet", as_u32(result.cubature.labels),
+             Shape{extent(result.cubature.labels.size())});
+
+  for (std::size_t f = 0; f < result.forces.size(); ++f) {
+    const ReducedForce& force = result.forces[f];
+    const std::string prefix = "force." + std::to_string(f) + ".";
+    writer.add(prefix + "mass_vector", std::span(force.mass_vector.data(), force.mass_vector.size()),
+               Shape{extent(r4)});
+    if (force.mass_block.size() == 0) continue;
+    writer.add(prefix + "mass_block", row_major(force.mass_block), Shape{extent(r4), extent(r4)});
+    writer.add(prefix + "rest_offset", row_major(force.rest_offset), Shape{extent(r4), 3});
+  }
+
+  asset::add_render_surface(writer, render_group(input, result));
+  return writer;
+}
+
+}  // namespace smfem::bake

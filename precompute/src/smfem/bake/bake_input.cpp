@@ -1,0 +1,242 @@
+#include "smfem/bake/bake_input.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "smfem/bake/bake_error.hpp"
+#include "smfem/bake/input_files.hpp"
+#include "smfem/geometry/error.hpp"
+#include "smfem/geometry/triangle_mesh_sdf.hpp"
+#include "smfem/mesh/read_mesh.hpp"
+#include "smfem/scene/load_recipe.hpp"
+#include "smfem/scene/metadata.hpp"
+
+namespace smfem::bake {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The stepper's names (sim/material_model.hpp) for the recipe's short ones.
+const char* stepper_material_model(scene::MaterialModel model) {
+  switch (model) {
+    case scene::MaterialModel::fcr:
+      return "fixed_corotational";
+    case scene::MaterialModel::arap:
+      return "arap";
+    case scene::MaterialModel::snh:
+      return "stable_neo_hookean";
+  }
+  return "fixed_corotational";
+}
+
+nlohmann::json default_scene_json(const std::string& name) {
+  return {{"name", name},
+          {"description", "Baked from " + name + " with default settings."},
+          {"solver",
+           {{"method", "mfem"},
+            {"iterations", 2},
+            {"timestep", 1.0 / 60.0},
+            {"gravity", {0.0, -9.8, 0.0}},
+            {"material_model", "fixed_corotational"}}}};
+}
+
+// Drops the vertices no tet uses (tet mesh files may carry surface-only or stray points: they
+// would have no mass). Returns old index -> new index, -1 for a dropped vertex.
+std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
+  const Eigen::Index n = mesh.vertices.rows();
+  std::vector<int> new_index(static_cast<std::size_t>(n), -1);
+  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+    for (int k = 0; k < 4; ++k) new_index[static_cast<std::size_t>(mesh.tets(t, k))] = 0;
+  }
+  int kept = 0;
+  for (auto& index : new_index) {
+    if (index == 0) index = kept++;
+  }
+  if (kept == n) return new_index;
+  mesh::Vertices vertices(kept, 3);
+  for (Eigen::Index v = 0; v < n; ++v) {
+    if (new_index[static_cast<std::size_t>(v)] >= 0) {
+      vertices.row(new_index[static_cast<std::size_t>(v)]) = mesh.vertices.row(v);
+    }
+  }
+  mesh.vertices = std::move(vertices);
+  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+    for (int k = 0; k < 4; ++k) mesh.tets(t, k) = new_index[static_cast<std::size_t>(mesh.tets(t, k))];
+  }
+  return new_index;
+}
+
+void load_recipe(const std::filesystem::path& file, BakeInput& input, int& recipe_modes,
+                 int& recipe_cubature) {
+  auto start = Clock::now();
+  const scene::SceneRecipe recipe = scene::load_scene_recipe(file);
+  input.read_seconds = seconds_since(start);
+  start = Clock::now();
+  scene::SceneMesh built = scene::build_scene(recipe);
+  input.tetrahedralize_seconds = seconds_since(start);
+
+  input.kind = "recipe";
+  input.scene = scene::scene_metadata(recipe, built);
+  input.scene.erase("materials");  // rewritten with regions and overrides applied
+  input.scene.erase("subspace");   // rewritten with the values actually baked
+  input.scene["solver"]["material_model"] = stepper_material_model(recipe.solver.material_model);
+  for (std::size_t m = 0; m < recipe.materials.size(); ++m) {
+    const scene::Material& material = recipe.materials[m];
+    input.materials.push_back({material.name, static_cast<int>(m), material.youngs,
+                               material.poisson, material.density});
+  }
+  input.mesh = std::move(built.mesh);
+  input.pinned = std::move(built.pinned);
+  input.forces = std::move(built.forces);
+  input.render_surface = std::move(built.render_surface);
+  input.quality = built.quality;
+  recipe_modes = recipe.subspace.modes;
+  recipe_cubature = recipe.subspace.cubature;
+}
+
+std::vector<int> load_tet_mesh(const std::filesystem::path& file, BakeInput& input) {
+  const auto start = Clock::now();
+  input.kind = "tet mesh";
+  input.mesh = mesh::read_tet_mesh(file);
+  const std::vector<int> new_index = drop_unused_vertices(input.mesh);
+  std::map<int, Eigen::Index> region_tets;
+  for (Eigen::Index t = 0; t < input.mesh.regions.size(); ++t) ++region_tets[input.mesh.regions(t)];
+  for (const auto& [region, count] : region_tets) {
+    if (region < 0) {
+      throw BakeInputError(file.string() + ": region " + std::to_string(region) + " of " +
+                           std::to_string(count) + " tets is negative; regions must be >= 0");
+    }
+    input.materials.push_back({"region " + std::to_string(region), region, kDefaultYoungs,
+                               kDefaultPoisson, kDefaultDensity});
+  }
+  input.render_surface = render::boundary_render_surface(input.mesh);
+  input.quality = tetrahedralize::measure_quality(input.mesh);
+  input.scene = default_scene_json(file.filename().string());
+  input.read_seconds = seconds_since(start);
+  return new_index;
+}
+
+void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& settings,
+                       BakeInput& input) {
+  auto start = Clock::now();
+  input.kind = "surface mesh";
+  scene::SceneRecipe recipe;
+  recipe.file = file.string();
+  recipe.name = file.filename().string();
+  recipe.geometry.surface = mesh::read_surface_mesh(file);
+  try {
+    recipe.geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
+        recipe.geometry.surface->vertices, recipe.geometry.surface->triangles));
+  } catch (const geometry::GeometryError& error) {
+    throw BakeInputError(file.string() + ": " + error.what());
+  }
+  input.read_seconds = seconds_since(start);
+
+  start = Clock::now();
+  recipe.resolution.target_tets = settings.target_tets.value_or(kDefaultTargetTets);
+  recipe.materials.push_back({"body", kDefaultYoungs, kDefaultPoisson, kDefaultDensity, {}});
+  recipe.subspace = {kDefaultModes, 1};
+  scene::SceneMesh built = scene::build_scene(recipe);
+  input.tetrahedralize_seconds = seconds_since(start);
+  input.materials.push_back({"body", 0, kDefaultYoungs, kDefaultPoisson, kDefaultDensity});
+  input.mesh = std::move(built.mesh);
+  input.render_surface = std::move(built.render_surface);
+  input.quality = built.quality;
+  input.scene = default_scene_json(recipe.name);
+}
+
+void apply_region_materials(const std::filesystem::path& file, BakeInput& input) {
+  for (const RegionMaterial& line : read_region_materials(file)) {
+    const auto found = std::find_if(input.materials.begin(), input.materials.end(),
+                                    [&](const MaterialInfo& m) { return m.region == line.region; });
+    if (found == input.materials.end()) {
+      throw BakeInputError(file.string() + ": region " + std::to_string(line.region) +
+                           " has no tet in " + input.source);
+    }
+    *found = {line.name, line.region, line.youngs, line.poisson, line.density};
+  }
+}
+
+}  // namespace
+
+BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings& settings) {
+  if (!std::filesystem::is_regular_file(file)) {
+    throw BakeInputError(file.string() + ": no such file");
+  }
+  BakeInput input;
+  input.source = file.filename().string();
+  int modes = kDefaultModes;
+  int cubature = 0;
+  std::vector<int> file_to_mesh;  // for pin files on tet meshes with dropped vertices
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".json") {
+    load_recipe(file, input, modes, cubature);
+  } else if (mesh::is_tet_mesh_file(file)) {
+    file_to_mesh = load_tet_mesh(file, input);
+  } else if (mesh::is_surface_mesh_file(file)) {
+    load_surface_mesh(file, settings, input);
+  } else {
+    throw BakeInputError(file.string() +
+                         ": unknown input type; expected a scene recipe (.json), a tet mesh "
+                         "(.mesh .msh .node .ele) or a surface mesh (.obj .stl .off .ply)");
+  }
+  if (settings.target_tets && input.kind != "surface mesh") {
+    throw BakeInputError("--target-tets applies to surface meshes only (" + input.source +
+                         " is a " + input.kind + ")");
+  }
+
+  if (settings.region_materials) apply_region_materials(*settings.region_materials, input);
+  for (MaterialInfo& material : input.materials) {
+    if (settings.youngs) material.youngs = *settings.youngs;
+    if (settings.poisson) material.poisson = *settings.poisson;
+    if (settings.density) material.density = *settings.density;
+  }
+  const Eigen::Index tets = input.mesh.tets.rows();
+  input.youngs.resize(tets);
+  input.poisson.resize(tets);
+  input.density.resize(tets);
+  std::map<int, const MaterialInfo*> by_region;
+  for (const MaterialInfo& material : input.materials) by_region[material.region] = &material;
+  for (Eigen::Index t = 0; t < tets; ++t) {
+    const MaterialInfo& material = *by_region.at(input.mesh.regions(t));
+    input.youngs(t) = material.youngs;
+    input.poisson(t) = material.poisson;
+    input.density(t) = material.density;
+  }
+  if (settings.youngs_per_tet) input.youngs = read_youngs_per_tet(*settings.youngs_per_tet, tets);
+
+  if (settings.pin_file) {
+    const Eigen::Index numbered =
+        file_to_mesh.empty() ? input.mesh.vertices.rows() : static_cast<Eigen::Index>(file_to_mesh.size());
+    for (int v : read_pin_file(*settings.pin_file, numbered)) {
+      const int mapped = file_to_mesh.empty() ? v : file_to_mesh[static_cast<std::size_t>(v)];
+      if (mapped >= 0) input.pinned.push_back(mapped);  // a vertex of no tet never moves anyway
+    }
+    std::sort(input.pinned.begin(), input.pinned.end());
+    input.pinned.erase(std::unique(input.pinned.begin(), input.pinned.end()), input.pinned.end());
+  }
+
+  input.modes = settings.modes.value_or(modes);
+  if (input.modes < 1) throw BakeInputError("--modes must be at least 1");
+  if (settings.cubature) {
+    if (*settings.cubature < 1 || *settings.cubature > tets) {
+      throw BakeInputError("--cubature " + std::to_string(*settings.cubature) +
+                           ": must be in 1.." + std::to_string(tets) + " (the mesh's tet count)");
+    }
+    input.cubature = *settings.cubature;
+  } else {
+    input.cubature = cubature > 0 ? cubature
+                                  : static_cast<int>(std::min<Eigen::Index>(20 * input.modes, tets));
+  }
+  return input;
+}
+
+}  // namespace smfem::bake

@@ -1,0 +1,90 @@
+#pragma once
+// Stage 1 of the bake: from the input file and the command-line settings to a tet mesh with a
+// material per tet, pinned vertices, forces and a render surface.
+//
+// Inputs, by extension:
+//   - a scene recipe (.json, assets/scenes/README.md): meshed and assigned by build_scene();
+//   - a tet mesh (.mesh, .msh, .node, .ele): used as it is; its file regions become material
+//     regions (one material per region present, named "region <r>"); vertices used by no tet
+//     are dropped (pin-file indices still refer to the file's numbering);
+//   - a closed surface mesh (.obj, .stl, .off, .ply): filled by isosurface stuffing to about
+//     `target_tets` tets, its own triangles kept as the render surface (embedded in the tets).
+// Overrides, applied in this order: --region-materials (values per region: for recipes the
+// region of a material is its index in the recipe), then --youngs / --poisson / --density (the
+// value of every material), then --youngs-per-tet (Young's modulus per tet). --pin-file adds
+// pinned vertices to the recipe's.
+//
+// A body of several tet-connected parts is accepted: each part without a pinned vertex gets a
+// constant mode of its own (skinning_eigenmodes.hpp), so m must be at least their number; the
+// run stage refuses fewer with a message saying so.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include "smfem/cubature/kmeans.hpp"
+#include "smfem/mesh/types.hpp"
+#include "smfem/render/render_surface.hpp"
+#include "smfem/scene/build_scene.hpp"
+#include "smfem/tetrahedralize/tet_quality.hpp"
+
+namespace smfem::bake {
+
+// Defaults for mesh-file inputs (recipes carry their own).
+inline constexpr int kDefaultModes = 16;
+inline constexpr double kDefaultYoungs = 1e6;     // Pa
+inline constexpr double kDefaultPoisson = 0.45;
+inline constexpr double kDefaultDensity = 1000;   // kg / m^3
+inline constexpr double kDefaultTargetTets = 30000;  // for surface meshes
+
+struct BakeSettings {
+  std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes)
+  std::optional<int> cubature;  // --cubature (default: the recipe's, else 20 m capped by |T|)
+  std::optional<double> youngs;
+  std::optional<double> poisson;
+  std::optional<double> density;
+  std::optional<std::filesystem::path> youngs_per_tet;
+  std::optional<std::filesystem::path> region_materials;
+  std::optional<std::filesystem::path> pin_file;
+  std::optional<double> target_tets;  // --target-tets, surface meshes only
+  std::uint64_t seed = cubature::kDefaultSeed;
+  int threads = 0;  // 0: one per hardware thread
+};
+
+struct MaterialInfo {
+  std::string name;
+  int region = 0;  // the value in mesh.regions of its tets
+  double youngs = 0.0;
+  double poisson = 0.0;
+  double density = 0.0;
+};
+
+struct BakeInput {
+  std::string source;            // the input file's name, for messages and metadata
+  std::string kind;              // "recipe", "tet mesh" or "surface mesh"
+  mesh::TetMesh mesh;            // regions[t]: the material region of tet t
+  Eigen::VectorXd youngs;        // |T|, Pa
+  Eigen::VectorXd poisson;       // |T|
+  Eigen::VectorXd density;       // |T|, kg / m^3
+  std::vector<MaterialInfo> materials;
+  std::vector<int> pinned;       // sorted, unique vertex ids of `mesh`
+  std::vector<scene::SceneForce> forces;
+  render::RenderSurface render_surface;
+  tetrahedralize::TetQuality quality;
+  int modes = 0;     // m
+  int cubature = 0;  // |C|
+  // The page's settings: name, description, solver, camera, forces (scene_metadata's keys).
+  nlohmann::json scene;
+  double read_seconds = 0.0;
+  double tetrahedralize_seconds = 0.0;  // 0 for a tet mesh
+};
+
+// Throws BakeInputError, scene::SceneError, mesh::MeshError or geometry::GeometryError for bad
+// input, each naming the file (or option) and the problem.
+BakeInput load_bake_input(const std::filesystem::path& input, const BakeSettings& settings);
+
+}  // namespace smfem::bake

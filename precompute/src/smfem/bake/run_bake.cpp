@@ -1,0 +1,107 @@
+#include "smfem/bake/run_bake.hpp"
+
+#include <chrono>
+#include <numeric>
+#include <sstream>
+
+#include "smfem/subspace/elastic_laplacian.hpp"
+#include "smfem/subspace/lumped_mass.hpp"
+
+namespace smfem::bake {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+int find_root(std::vector<int>& parent, int v) {
+  while (parent[static_cast<std::size_t>(v)] != v) {
+    parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    v = parent[static_cast<std::size_t>(v)];
+  }
+  return v;
+}
+
+}  // namespace
+
+int connected_components(const mesh::TetMesh& mesh) {
+  std::vector<int> parent(static_cast<std::size_t>(mesh.vertices.rows()));
+  std::iota(parent.begin(), parent.end(), 0);
+  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+    const int a = find_root(parent, mesh.tets(t, 0));
+    for (int k = 1; k < 4; ++k) {
+      const int b = find_root(parent, mesh.tets(t, k));
+      if (a != b) parent[static_cast<std::size_t>(b)] = a;
+    }
+  }
+  // One root per part; count each the first time a tet reaches it.
+  std::vector<bool> root_seen(parent.size(), false);
+  int parts = 0;
+  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+    const auto root = static_cast<std::size_t>(find_root(parent, mesh.tets(t, 0)));
+    if (!root_seen[root]) {
+      root_seen[root] = true;
+      ++parts;
+    }
+  }
+  return parts;
+}
+
+BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
+                    const Progress& progress) {
+  const auto say = [&](const std::string& message) {
+    if (progress) progress(message);
+  };
+  const mesh::TetMesh& mesh = input.mesh;
+  BakeResult result;
+  result.components = connected_components(mesh);
+
+  say("Laplacian and lumped mass of " + std::to_string(mesh.tets.rows()) + " tets");
+  auto start = Clock::now();
+  const Eigen::SparseMatrix<double> H = subspace::elastic_laplacian(mesh, input.youngs, input.poisson);
+  result.tet_volumes = subspace::tet_rest_volumes(mesh);
+  result.vertex_mass = subspace::lumped_mass(mesh, input.density);
+  result.seconds.laplacian = seconds_since(start);
+
+  say("eigensolve: " + std::to_string(input.modes) + " modes, " +
+      std::to_string(mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size())) +
+      " free vertices");
+  start = Clock::now();
+  subspace::EigenmodeOptions eigen_options;
+  eigen_options.threads = settings.threads;
+  const Eigen::VectorXi pinned =
+      Eigen::Map<const Eigen::VectorXi>(input.pinned.data(), static_cast<Eigen::Index>(input.pinned.size()));
+  result.modes = subspace::skinning_eigenmodes(H, result.vertex_mass, mesh.vertices, input.modes,
+                                               pinned, eigen_options);
+  const subspace::RowMatrixXd B = subspace::vertex_basis(mesh, result.modes.weights);
+  result.mass_block = subspace::reduced_mass(B, result.vertex_mass);
+  result.mass_vector = subspace::reduced_gravity(B, result.vertex_mass);
+  result.first_moment = mesh.vertices.transpose() * result.vertex_mass.asDiagonal() * B;
+  result.total_mass = result.vertex_mass.sum();
+  result.rest_centroid =
+      (mesh.vertices.transpose() * result.vertex_mass) / result.total_mass;
+  result.forces = reduced_forces(input.forces, mesh, B, result.vertex_mass);
+  result.seconds.eigensolve = seconds_since(start);
+
+  say("cubature: " + std::to_string(input.cubature) + " clusters");
+  start = Clock::now();
+  cubature::CubatureOptions cubature_options;
+  cubature_options.clusters = input.cubature;
+  cubature_options.seed = settings.seed;
+  cubature_options.threads = settings.threads;
+  result.cubature = cubature::kmeans_cubature(
+      result.tet_volumes, subspace::tet_averaged_weights(mesh, result.modes.weights),
+      result.modes.eigenvalues, cubature_options);
+  result.Y = subspace::tet_basis_gradients(mesh, result.modes.weights, result.cubature.tets);
+  result.seconds.cubature = seconds_since(start);
+
+  say("render weights of " + std::to_string(input.render_surface.vertices.rows()) + " vertices");
+  start = Clock::now();
+  result.render_weights = render::render_weights(input.render_surface, result.modes.weights);
+  result.seconds.render = seconds_since(start);
+  return result;
+}
+
+}  // namespace smfem::bake

@@ -1,0 +1,210 @@
+// smfem-bake: a tet mesh, a closed surface mesh or a scene recipe in, a baked subspace asset
+// out (paper 000, section 5; assets/FORMAT.md). Exit status: 0 done, 2 bad input (a message
+// on stderr names the problem), 1 internal error. The asset is written to a temporary file and
+// renamed, so a failed bake never leaves a half-written or clobbered file.
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "smfem/asset/asset_error.hpp"
+#include "smfem/bake/asset_sections.hpp"
+#include "smfem/bake/bake_error.hpp"
+#include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/input_files.hpp"
+#include "smfem/bake/run_bake.hpp"
+#include "smfem/geometry/error.hpp"
+#include "smfem/mesh/error.hpp"
+#include "smfem/scene/scene_error.hpp"
+
+namespace {
+
+using smfem::bake::BakeInputError;
+
+constexpr const char* kUsage =
+    "usage: smfem-bake <mesh file | scene recipe .json> -o <out.smfem>\n"
+    "                  [--modes M] [--cubature K] [--youngs E] [--poisson NU] [--density RHO]\n"
+    "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
+    "                  [--target-tets N] [--seed S] [--threads T] [--json] [--quiet]\n";
+
+struct Options {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  smfem::bake::BakeSettings settings;
+  bool json = false;
+  bool quiet = false;
+};
+
+long long parse_integer(std::string_view option, const std::string& text, long long low,
+                        long long high) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || value < low ||
+      value > high) {
+    throw BakeInputError(std::string(option) + ": expected an integer in [" +
+                         std::to_string(low) + ", " + std::to_string(high) + "], got \"" + text +
+                         "\"");
+  }
+  return value;
+}
+
+double parse_real(std::string_view option, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
+    throw BakeInputError(std::string(option) + ": expected a finite number, got \"" + text + "\"");
+  }
+  return value;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options options;
+  auto& s = options.settings;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw BakeInputError(std::string(arg) + ": missing its value");
+      return argv[++i];
+    };
+    if (arg == "-o" || arg == "--output") {
+      options.output = value();
+    } else if (arg == "--modes") {
+      s.modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+    } else if (arg == "--cubature") {
+      s.cubature = static_cast<int>(parse_integer(arg, value(), 1, 1'000'000));
+    } else if (arg == "--youngs") {
+      s.youngs = parse_real(arg, value());
+      smfem::bake::check_youngs(*s.youngs, "--youngs");
+    } else if (arg == "--poisson") {
+      s.poisson = parse_real(arg, value());
+      smfem::bake::check_poisson(*s.poisson, "--poisson");
+    } else if (arg == "--density") {
+      s.density = parse_real(arg, value());
+      smfem::bake::check_density(*s.density, "--density");
+    } else if (arg == "--youngs-per-tet") {
+      s.youngs_per_tet = value();
+    } else if (arg == "--region-materials") {
+      s.region_materials = value();
+    } else if (arg == "--pin-file") {
+      s.pin_file = value();
+    } else if (arg == "--target-tets") {
+      s.target_tets = static_cast<double>(parse_integer(arg, value(), 10, 5'000'000));
+    } else if (arg == "--seed") {
+      s.seed = static_cast<std::uint64_t>(parse_integer(arg, value(), 0, (1LL << 62)));
+    } else if (arg == "--threads") {
+      s.threads = static_cast<int>(parse_integer(arg, value(), 0, 1024));
+    } else if (arg == "--json") {
+      options.json = true;
+    } else if (arg == "--quiet") {
+      options.quiet = true;
+    } else if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (!arg.empty() && arg.front() == '-') {
+      throw BakeInputError("unknown option " + std::string(arg));
+    } else if (options.input.empty()) {
+      options.input = arg;
+    } else {
+      throw BakeInputError("more than one input file: " + options.input.string() + " and " +
+                           std::string(arg));
+    }
+  }
+  if (options.input.empty()) throw BakeInputError("no input file");
+  if (options.output.empty()) throw BakeInputError("no output file (-o <out.smfem>)");
+  const std::filesystem::path folder =
+      options.output.has_parent_path() ? options.output.parent_path() : ".";
+  if (!std::filesystem::is_directory(folder)) {
+    throw BakeInputError(options.output.string() + ": the folder " + folder.string() +
+                         " does not exist");
+  }
+  return options;
+}
+
+using Clock = std::chrono::steady_clock;
+
+int bake(const Options& options) {
+  const auto progress = [&](const std::string& message) {
+    if (!options.quiet) std::cerr << "[smfem-bake] " << message << std::endl;
+  };
+  progress("reading " + options.input.string());
+  const smfem::bake::BakeInput input = smfem::bake::load_bake_input(options.input, options.settings);
+  progress(std::to_string(input.mesh.vertices.rows()) + " vertices, " +
+           std::to_string(input.mesh.tets.rows()) + " tets, " +
+           std::to_string(input.pinned.size()) + " pinned");
+  const smfem::bake::BakeResult result = smfem::bake::run_bake(input, options.settings, progress);
+
+  progress("writing " + options.output.string());
+  const auto start = Clock::now();
+  smfem::bake::bake_asset(input, result, options.settings).write_file(options.output);
+  const double write_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  const smfem::bake::StageTimes& t = result.seconds;
+  const nlohmann::json timings = {{"read", input.read_seconds},
+                                  {"tetrahedralize", input.tetrahedralize_seconds},
+                                  {"laplacian", t.laplacian},
+                                  {"eigensolve", t.eigensolve},
+                                  {"cubature", t.cubature},
+                                  {"render", t.render},
+                                  {"write", write_seconds}};
+  double total = 0.0;
+  for (const auto& [stage, seconds] : timings.items()) total += seconds.get<double>();
+  progress("done in " + std::to_string(total) + " s");
+  if (options.json) {
+    std::vector<double> eigenvalues(result.modes.eigenvalues.begin(), result.modes.eigenvalues.end());
+    const nlohmann::json summary = {{"input", options.input.string()},
+                                    {"output", options.output.string()},
+                                    {"vertices", input.mesh.vertices.rows()},
+                                    {"tets", input.mesh.tets.rows()},
+                                    {"pinned", input.pinned.size()},
+                                    {"components", result.components},
+                                    {"modes", input.modes},
+                                    {"constant_modes", result.modes.constant_modes},
+                                    {"cubature", result.cubature.tets.size()},
+                                    {"render_vertices", input.render_surface.vertices.rows()},
+                                    {"eigenvalues", eigenvalues},
+                                    {"timings_s", timings},
+                                    {"total_s", total}};
+    std::cout << summary.dump(2) << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const BakeInputError& error) {
+    std::cerr << "smfem-bake: " << error.what() << "\n" << kUsage;
+    return 2;
+  }
+  try {
+    return bake(options);
+  } catch (const BakeInputError& error) {
+    std::cerr << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::scene::SceneError& error) {
+    std::cerr << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::mesh::MeshError& error) {
+    std::cerr << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::geometry::GeometryError& error) {
+    std::cerr << "smfem-bake: " << options.input.string() << ": " << error.what() << std::endl;
+  } catch (const std::invalid_argument& error) {
+    // The solvers' refusals of what this input asks (more modes than free vertices, fewer
+    // modes than unpinned parts, ...).
+    std::cerr << "smfem-bake: " << options.input.string() << ": " << error.what() << std::endl;
+  } catch (const std::exception& error) {
+    std::cerr << "smfem-bake: internal error: " << error.what() << std::endl;
+    return 1;
+  }
+  return 2;
+}

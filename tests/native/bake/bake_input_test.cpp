@@ -1,0 +1,107 @@
+#include "smfem/bake/bake_input.hpp"
+
+#include <gtest/gtest.h>
+
+#include "bake/bake_files.hpp"
+#include "smfem/bake/bake_error.hpp"
+#include "subspace/box_mesh.hpp"
+#include "support/test_paths.hpp"
+
+namespace smfem::bake {
+namespace {
+
+// Expects load_bake_input to throw BakeInputError with `part` in its message.
+void expect_refusal(const std::filesystem::path& file, const BakeSettings& settings,
+                    const std::string& part) {
+  try {
+    load_bake_input(file, settings);
+    FAIL() << "accepted; expected a refusal mentioning \"" << part << "\"";
+  } catch (const BakeInputError& error) {
+    EXPECT_NE(std::string(error.what()).find(part), std::string::npos) << error.what();
+  }
+}
+
+mesh::TetMesh two_region_box() {
+  mesh::TetMesh box = test::box_mesh({4, 1, 1}, {2, 0.5, 0.5});
+  for (Eigen::Index t = 0; t < box.tets.rows(); ++t) {
+    box.regions(t) = test::tet_centroid(box, t).x() < 1.0 ? 3 : 7;
+  }
+  return box;
+}
+
+TEST(BakeInput, TetMeshRegionsBecomeMaterialsAndOverridesApplyInOrder) {
+  const auto dir = test::scratch_dir("regions");
+  const auto mesh_file = test::write_medit(dir / "bar.mesh", two_region_box());
+  BakeSettings settings;
+  settings.region_materials =
+      test::write_text(dir / "materials.txt", "# region E nu rho name\n3 1e10 0.3 2000 bone\n");
+  settings.poisson = 0.4;
+  const BakeInput input = load_bake_input(mesh_file, settings);
+  ASSERT_EQ(input.materials.size(), 2u);
+  EXPECT_EQ(input.materials[0].name, "bone");
+  EXPECT_EQ(input.materials[0].youngs, 1e10);
+  EXPECT_EQ(input.materials[1].youngs, kDefaultYoungs);
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+    EXPECT_EQ(input.youngs(t), input.mesh.regions(t) == 3 ? 1e10 : kDefaultYoungs);
+    EXPECT_EQ(input.poisson(t), 0.4);  // --poisson after the region file
+    EXPECT_EQ(input.density(t), input.mesh.regions(t) == 3 ? 2000.0 : kDefaultDensity);
+  }
+  EXPECT_EQ(input.modes, kDefaultModes);
+  EXPECT_EQ(input.cubature, std::min<Eigen::Index>(20 * kDefaultModes, input.mesh.tets.rows()));
+
+  std::string per_tet;
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) per_tet += std::to_string(1e5 + t) + "\n";
+  settings.youngs_per_tet = test::write_text(dir / "youngs.txt", per_tet);
+  const BakeInput per_tet_input = load_bake_input(mesh_file, settings);
+  EXPECT_EQ(per_tet_input.youngs(5), 1e5 + 5);
+}
+
+TEST(BakeInput, VerticesOfNoTetAreDroppedAndPinIndicesFollow) {
+  const auto dir = test::scratch_dir("unused");
+  mesh::TetMesh box = test::box_mesh({1, 1, 1}, {1, 1, 1});
+  // A stray vertex at index 0: every tet index moves up by one.
+  mesh::Vertices vertices(box.vertices.rows() + 1, 3);
+  vertices << Eigen::RowVector3d(5, 5, 5), box.vertices;
+  box.vertices = vertices;
+  box.tets.array() += 1;
+  BakeSettings settings;
+  settings.pin_file = test::write_text(dir / "pins.txt", "0\n1\n");
+  const BakeInput input = load_bake_input(test::write_medit(dir / "box.mesh", box), settings);
+  EXPECT_EQ(input.mesh.vertices.rows(), 8);
+  ASSERT_EQ(input.pinned.size(), 1u);  // file vertex 0 is gone, file vertex 1 is now 0
+  EXPECT_EQ(input.pinned[0], 0);
+  EXPECT_EQ(input.mesh.vertices.row(0), Eigen::RowVector3d(0, 0, 0));
+}
+
+TEST(BakeInput, RefusesBadFilesNamingTheProblem) {
+  const auto dir = test::scratch_dir("bad");
+  const auto mesh_file = test::write_medit(dir / "bar.mesh", two_region_box());
+  expect_refusal(dir / "missing.mesh", {}, "no such file");
+  expect_refusal(test::write_text(dir / "notes.txt", "hello"), {}, "unknown input type");
+
+  BakeSettings settings;
+  settings.pin_file = test::write_text(dir / "pins.txt", "1\n100000\n");
+  expect_refusal(mesh_file, settings, "pins.txt:2: vertex 100000 is not in");
+  settings.pin_file = test::write_text(dir / "pins.txt", "1.5\n");
+  expect_refusal(mesh_file, settings, "not a non-negative integer");
+
+  settings = {};
+  settings.youngs_per_tet = test::write_text(dir / "youngs.txt", "1e6\n2e6\n");
+  expect_refusal(mesh_file, settings, "holds 2 values, the mesh has 24 tets");
+
+  settings = {};
+  settings.region_materials = test::write_text(dir / "materials.txt", "3 1e6 0.6 1000\n");
+  expect_refusal(mesh_file, settings, "materials.txt:1: Poisson's ratio");
+  settings.region_materials = test::write_text(dir / "materials.txt", "9 1e6 0.3 1000\n");
+  expect_refusal(mesh_file, settings, "region 9 has no tet");
+
+  settings = {};
+  settings.cubature = 1000;
+  expect_refusal(mesh_file, settings, "--cubature 1000");
+  settings = {};
+  settings.target_tets = 100;
+  expect_refusal(mesh_file, settings, "--target-tets applies to surface meshes only");
+}
+
+}  // namespace
+}  // namespace smfem::bake

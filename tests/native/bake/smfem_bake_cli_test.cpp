@@ -1,0 +1,112 @@
+// The smfem-bake executable: exit codes, messages, the --json summary, and that a failed bake
+// leaves an existing output file alone.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "bake/bake_files.hpp"
+#include "subspace/box_mesh.hpp"
+#include "support/test_paths.hpp"
+
+namespace smfem::bake {
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs smfem-bake with the arguments (each quoted), capturing stdout and stderr.
+Run run_bake_tool(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+  std::string command = std::string("'") + SMFEM_BAKE_EXECUTABLE + "'";
+  for (const std::string& arg : args) command += " '" + arg + "'";
+  command += " 2> '" + (dir / "stderr.txt").string() + "'";
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer{};
+  for (std::size_t got; (got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) {
+    run.out.append(buffer.data(), got);
+  }
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(dir / "stderr.txt");
+  run.err.assign(std::istreambuf_iterator<char>(err), {});
+  return run;
+}
+
+std::string read_all(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+int files_in(const std::filesystem::path& dir) {
+  return static_cast<int>(std::distance(std::filesystem::directory_iterator(dir), {}));
+}
+
+TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
+  const auto dir = test::scratch_dir("ok");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
+  const Run run = run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(), "--modes",
+                                      "4", "--cubature", "10", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json summary = nlohmann::json::parse(run.out);
+  EXPECT_EQ(summary["modes"], 4);
+  EXPECT_EQ(summary["cubature"], 10);
+  EXPECT_EQ(summary["tets"], 72);
+  EXPECT_EQ(summary["vertices"], 36);
+  ASSERT_EQ(summary["eigenvalues"].size(), 4u);
+  EXPECT_EQ(summary["eigenvalues"][0], 0.0);
+  for (const char* stage : {"read", "tetrahedralize", "laplacian", "eigensolve", "cubature",
+                            "render", "write"}) {
+    EXPECT_TRUE(summary["timings_s"].contains(stage)) << stage;
+  }
+  EXPECT_NE(run.err.find("[smfem-bake] eigensolve"), std::string::npos);  // progress
+  EXPECT_TRUE(std::filesystem::exists(dir / "box.smfem"));
+
+  const Run quiet = run_bake_tool(dir, {mesh.string(), "-o", (dir / "quiet.smfem").string(),
+                                        "--modes", "4", "--quiet"});
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(quiet.out, "");
+}
+
+TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
+  const auto dir = test::scratch_dir("bad");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 1, 1}));
+  const auto out = test::write_text(dir / "old.smfem", "an older asset");
+  const std::string target = out.string();
+  const auto broken = test::write_text(dir / "broken.json", "{\"name\": ");
+  const auto pins = test::write_text(dir / "pins.txt", "999\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{(dir / "nothing.mesh").string(), "-o", target}, "nothing.mesh: no such file"},
+      {{mesh.string(), "-o", target, "--modes", "many"}, "--modes: expected an integer"},
+      {{mesh.string(), "-o", target, "--poisson", "0.5"}, "Poisson's ratio must be in"},
+      {{mesh.string(), "-o", target, "--frobnicate"}, "unknown option --frobnicate"},
+      {{mesh.string()}, "no output file"},
+      {{mesh.string(), "-o", (dir / "no" / "such" / "x.smfem").string()}, "does not exist"},
+      {{broken.string(), "-o", target}, "broken.json: invalid JSON"},
+      {{mesh.string(), "-o", target, "--pin-file", pins.string()}, "vertex 999 is not in"},
+      {{mesh.string(), "-o", target, "--modes", "40"}, "only 27 vertices are free"},
+  };
+  const int files_before = files_in(dir);
+  for (const Case& c : cases) {
+    const Run run = run_bake_tool(dir, c.args);
+    EXPECT_EQ(run.status, 2) << c.message << "\n" << run.err;
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
+    EXPECT_EQ(read_all(out), "an older asset");
+    EXPECT_EQ(files_in(dir), files_before + 1) << "left a file behind (besides stderr.txt)";
+  }
+}
+
+}  // namespace
+}  // namespace smfem::bake
