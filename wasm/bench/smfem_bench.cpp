@@ -3,31 +3,36 @@
 //   smfem-bench <asset.smfem> [options]
 //   smfem-bench --synthetic <m> <C> [options]
 //
-//   --solver mfem|fem   solver (default: the asset's, or mfem)
+//   --solver mfem|fem   solver (default: the asset's, or mfem). The full-space references
+//                       (full-mfem, full-fem) are not implemented yet and are refused.
 //   --iters N           iterations per step (fixed count; default 2)
 //   --steps S           timed steps (default 200), after 5 untimed warm-up steps
 //   --threads T         threads in all (default 1)
 //   --float             single-precision stiffness assembly
 //   --json              one line of JSON (default: the same, indented)
+//   --write-asset FILE  with --synthetic: write the model as an asset and exit
 //
-// The synthetic model has m modes and C cubature tets with random Y_c (entries ~ N(0, 1/4), a
-// realistic scale for a body about a metre across), a random SPD mass block and fixed
-// corotational material (E = 1e6 Pa): the costs are those of a real model of the same size.
-// Per-iteration times are the phases of the solver iterations divided by the iterations run;
-// the prediction (one kinematics pass per step) is reported per step.
+// The synthetic model is the procedural box of sim/box_model.hpp (synthetic_box_options: m
+// polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),
+// the same model the wasm CLI builds (`npx smfem bench --synthetic m C`). The scene, also the
+// same: gravity and a drag spring (1e4 N/m) pulling render vertex 0 up by 0.2 m, so that every
+// iteration has work to do. Per-iteration times are the phases of the solver iterations
+// divided by the iterations run; the prediction (one kinematics pass per step) is per step.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/sim/box_model.hpp"
 #include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/reduced_model_writer.hpp"
 #include "smfem/sim/simulator.hpp"
 
 namespace {
@@ -37,35 +42,8 @@ using namespace smfem;
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "smfem-bench: " << problem << "\n"
             << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] "
-               "[--iters N] [--steps S] [--threads T] [--float] [--json]\n";
+               "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE]\n";
   std::exit(2);
-}
-
-sim::ReducedModel synthetic_model(int m, int C) {
-  std::mt19937 generator(2023u);
-  std::normal_distribution<double> normal;
-  const int n = 4 * m;
-  sim::ReducedModel model;
-  model.source = "synthetic";
-  model.eigenvalues = Eigen::VectorXd::LinSpaced(m, 0.0, m - 1.0);
-  Eigen::MatrixXd A(n, n);
-  for (Eigen::Index i = 0; i < A.size(); ++i) A.data()[i] = normal(generator);
-  model.mass_block = 100.0 * (A * A.transpose() / n + 0.1 * Eigen::MatrixXd::Identity(n, n));
-  model.mass_vector = model.mass_block.col(0);
-  model.first_moment = model.mass_block.topRows(3);
-  model.total_mass = 100.0;
-  model.rest_centroid.setZero();
-  model.cubature_Y.resize(3 * C, n);
-  for (Eigen::Index i = 0; i < model.cubature_Y.size(); ++i) {
-    model.cubature_Y.data()[i] = 0.5 * normal(generator);
-  }
-  model.cubature_weights.setConstant(C, 1e-4);
-  model.cubature_youngs.setConstant(C, 1e6);
-  model.cubature_poisson.setConstant(C, 0.3);
-  model.cubature_region.assign(static_cast<std::size_t>(C), 0u);
-  model.cubature_tets.resize(static_cast<std::size_t>(C));
-  for (int c = 0; c < C; ++c) model.cubature_tets[static_cast<std::size_t>(c)] = std::uint32_t(c);
-  return model;
 }
 
 struct Summary {
@@ -88,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string asset_path;
   int synthetic_m = 0, synthetic_C = 0;
-  std::string solver;
+  std::string solver, write_asset;
   int iterations = 2, steps = 200, threads = 1;
   bool single_precision = false, json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -111,6 +89,9 @@ int main(int argc, char** argv) {
       threads = next_int("--threads");
     } else if (arg == "--float") {
       single_precision = true;
+    } else if (arg == "--write-asset") {
+      if (i + 1 >= args.size()) usage("--write-asset needs a file");
+      write_asset = args[++i];
     } else if (arg == "--json") {
       json = true;
     } else if (!arg.empty() && arg[0] != '-' && asset_path.empty()) {
@@ -123,11 +104,24 @@ int main(int argc, char** argv) {
   if (synthetic_m != 0 && (synthetic_m < 1 || synthetic_C < 1))
     usage("--synthetic needs m, C >= 1");
   if (steps < 1) usage("--steps must be at least 1");
+  if (solver == "full-mfem" || solver == "full-fem") {
+    usage("the full-space references (" + solver + ") are not implemented yet");
+  }
+  if (!write_asset.empty() && synthetic_m == 0) usage("--write-asset needs --synthetic m C");
 
   try {
-    sim::ReducedModel model = asset_path.empty()
-                                  ? synthetic_model(synthetic_m, synthetic_C)
-                                  : sim::load_reduced_model(asset::Asset::from_file(asset_path));
+    sim::ReducedModel model =
+        asset_path.empty()
+            ? sim::make_box_model(sim::synthetic_box_options(synthetic_m, synthetic_C)).model
+            : sim::load_reduced_model(asset::Asset::from_file(asset_path));
+    if (!write_asset.empty()) {
+      const std::vector<std::uint8_t> bytes = sim::reduced_model_asset_bytes(model);
+      std::ofstream file(write_asset, std::ios::binary);
+      file.write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()));
+      if (!file.flush()) throw std::runtime_error("cannot write " + write_asset);
+      return 0;
+    }
     sim::SolverSettings settings = model.defaults;
     if (!solver.empty()) {
       const auto method = sim::solver_method_from_name(solver);
@@ -143,13 +137,11 @@ int main(int argc, char** argv) {
     for (const std::string& warning : simulator.warnings()) {
       std::cerr << "smfem-bench: warning: " << warning << "\n";
     }
-    // Moving and deforming, so that the solver iterations have work to do.
-    sim::ReducedMatrix velocity(4 * m, 3);
-    std::mt19937 generator(7u);
-    std::normal_distribution<double> normal(0.0, 0.05);
-    for (Eigen::Index i = 0; i < velocity.size(); ++i) velocity.data()[i] = normal(generator);
-    simulator.set_state(sim::ReducedMatrix::Zero(4 * m, 3), velocity);
-
+    // Pull render vertex 0 up (as the wasm CLI does), so that every iteration has work to do.
+    if (simulator.model().render_positions.rows() > 0) {
+      const Eigen::Vector3d rest = simulator.model().render_positions.row(0).transpose();
+      simulator.drag_start(0, rest + Eigen::Vector3d(0.0, 0.2, 0.0), 1e4);
+    }
     constexpr int kWarmUp = 5;
     for (int step = 0; step < kWarmUp; ++step) simulator.step();
     std::vector<double> per_iteration, step_ms, prediction, linearization, assembly, solve,

@@ -8,7 +8,7 @@ namespace smfem::sim {
 namespace {
 
 struct Fixture {
-  test::TestModel model = test::make_test_model();
+  BoxModel model = make_box_model();
   int n = 4 * model.model.mode_count();
   double h = 0.01;
   Dynamics dynamics{model.model.mass_block, h};

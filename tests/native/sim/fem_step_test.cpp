@@ -26,9 +26,9 @@ SolverSettings fem_settings() {
   return settings;
 }
 
-test::TestModelOptions small_box() {
-  test::TestModelOptions options;
-  options.nx = 2;
+BoxModelOptions small_box() {
+  BoxModelOptions options;
+  options.nx = 4;  // 20 vertices: enough for 4m = 16 independent reduced coordinates
   options.ny = 1;
   options.nz = 1;
   options.mode_count = 4;
@@ -46,7 +46,7 @@ ReducedMatrix expanded(int m, unsigned seed) {
 }
 
 TEST(FemStep, ReferenceGradientMatchesFiniteDifferences) {
-  const test::TestModel model = test::make_test_model(small_box());
+  const BoxModel model = make_box_model(small_box());
   const SolverSettings settings = fem_settings();
   const int m = model.model.mode_count();
   const Eigen::VectorXd predicted = flatten(expanded(m, 5u));
@@ -70,7 +70,7 @@ TEST(FemStep, ReferenceGradientMatchesFiniteDifferences) {
 }
 
 TEST(FemStep, OneIterationIsNewtonOnTheEnergy) {
-  const test::TestModel model = test::make_test_model(small_box());
+  const BoxModel model = make_box_model(small_box());
   SolverSettings settings = fem_settings();
   settings.iterations = 1;
   settings.max_backtracks = 0;
@@ -95,7 +95,7 @@ TEST(FemStep, OneIterationIsNewtonOnTheEnergy) {
 }
 
 TEST(FemStep, AConvergedStepIsStationary) {
-  const test::TestModel model = test::make_test_model(small_box());
+  const BoxModel model = make_box_model(small_box());
   SolverSettings settings = fem_settings();
   settings.until_converged = true;
   settings.iterations = 100;

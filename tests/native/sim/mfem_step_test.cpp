@@ -26,9 +26,9 @@ SolverSettings mfem_settings() {
   return settings;
 }
 
-test::TestModelOptions small_box() {
-  test::TestModelOptions options;
-  options.nx = 2;
+BoxModelOptions small_box() {
+  BoxModelOptions options;
+  options.nx = 4;  // 20 vertices: enough for 4m = 16 independent reduced coordinates
   options.ny = 1;
   options.nz = 1;
   options.mode_count = 4;
@@ -37,7 +37,7 @@ test::TestModelOptions small_box() {
 }
 
 TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
-  const test::TestModel model = test::make_test_model(small_box());
+  const BoxModel model = make_box_model(small_box());
   SolverSettings settings = mfem_settings();
   settings.iterations = 1;
   settings.max_backtracks = 0;  // the comparison needs the full step
@@ -108,7 +108,7 @@ TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
 }
 
 TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
-  const test::TestModel model = test::make_test_model(small_box());
+  const BoxModel model = make_box_model(small_box());
   SolverSettings settings = mfem_settings();
   settings.until_converged = true;
   settings.iterations = 100;

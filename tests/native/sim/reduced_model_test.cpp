@@ -13,8 +13,8 @@ asset::Asset as_asset(const std::vector<std::uint8_t>& bytes) {
   return asset::Asset::from_bytes(bytes, "model.smfem");
 }
 
-TEST(ReducedModel, TheTestModelIsConsistent) {
-  const test::TestModel test_model = test::make_test_model();
+TEST(ReducedModel, TheBoxModelIsConsistent) {
+  const BoxModel test_model = make_box_model();
   EXPECT_FALSE(check_reduced_model(test_model.model).has_value());
   // Definitions of reduced_model.hpp, checked against the vertices: the centroid and total
   // mass, and x_v = X_v + U^T b_v reproducing the render vertex basis.
@@ -26,7 +26,7 @@ TEST(ReducedModel, TheTestModelIsConsistent) {
 }
 
 TEST(ReducedModel, RoundTripsThroughAnAsset) {
-  const test::TestModel test_model = test::make_test_model({.mode_count = 5});
+  const BoxModel test_model = make_box_model({.mode_count = 5});
   const ReducedModel& model = test_model.model;
   const nlohmann::json meta = {
       {"solver",
@@ -38,7 +38,7 @@ TEST(ReducedModel, RoundTripsThroughAnAsset) {
       {"materials",
        {{{"name", "soft"}, {"region", 0}, {"youngs", 1e5}, {"poisson", 0.3}, {"density", 1000}},
         {{"name", "hard"}, {"region", 1}, {"youngs", 1e9}, {"poisson", 0.4}, {"density", 2000}}}}};
-  const ReducedModel loaded = load_reduced_model(as_asset(test::model_asset_bytes(model, meta)));
+  const ReducedModel loaded = load_reduced_model(as_asset(reduced_model_asset_bytes(model, meta)));
   EXPECT_EQ(loaded.mode_count(), 5);
   EXPECT_EQ(loaded.cubature_count(), model.cubature_count());
   EXPECT_EQ(loaded.source, "model.smfem");
@@ -69,11 +69,11 @@ TEST(ReducedModel, RoundTripsThroughAnAsset) {
 }
 
 TEST(ReducedModel, WithoutRenderWeightsOrMeta) {
-  test::TestModel test_model = test::make_test_model();
+  BoxModel test_model = make_box_model();
   test_model.model.render_positions.resize(0, 3);
   test_model.model.render_weights.resize(0, 0);
   const ReducedModel loaded =
-      load_reduced_model(as_asset(test::model_asset_bytes(test_model.model)));
+      load_reduced_model(as_asset(reduced_model_asset_bytes(test_model.model)));
   EXPECT_EQ(loaded.render_weights.rows(), 0);
   EXPECT_EQ(loaded.defaults.method, SolverSettings{}.method);
   EXPECT_TRUE(loaded.materials.empty());
@@ -83,10 +83,10 @@ TEST(ReducedModel, WithoutRenderWeightsOrMeta) {
 // The AssetError for a model broken by `breakage`, or a failure if none is thrown.
 template <class Breakage>
 asset::AssetError load_error(Breakage breakage, const nlohmann::json& meta = {}) {
-  test::TestModel test_model = test::make_test_model();
+  BoxModel test_model = make_box_model();
   breakage(test_model.model);
   try {
-    load_reduced_model(as_asset(test::model_asset_bytes(test_model.model, meta)));
+    load_reduced_model(as_asset(reduced_model_asset_bytes(test_model.model, meta)));
   } catch (const asset::AssetError& error) {
     return error;
   }
@@ -122,12 +122,12 @@ TEST(ReducedModel, RefusesInconsistentModelsNamingTheSection) {
 }
 
 TEST(ReducedModel, RefusesMissingAndMisshapenSections) {
-  const test::TestModel test_model = test::make_test_model();
+  const BoxModel test_model = make_box_model();
   // A mass vector of the wrong length: the shape check names the section.
   ReducedModel model = test_model.model;
   model.mass_vector.conservativeResize(model.mass_vector.size() - 1);
   try {
-    load_reduced_model(as_asset(test::model_asset_bytes(model)));
+    load_reduced_model(as_asset(reduced_model_asset_bytes(model)));
     ADD_FAILURE() << "no AssetError";
   } catch (const asset::AssetError& error) {
     EXPECT_EQ(error.section(), "subspace.mass_vector");
@@ -135,11 +135,11 @@ TEST(ReducedModel, RefusesMissingAndMisshapenSections) {
 }
 
 TEST(ReducedModel, CheckNamesHandBuiltInconsistencies) {
-  ReducedModel model = test::make_test_model().model;
+  ReducedModel model = make_box_model().model;
   model.cubature_Y.conservativeResize(model.cubature_Y.rows() - 3, Eigen::NoChange);
   const auto problem = check_reduced_model(model);
   ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(problem->section, "cubature.Y");
+  EXPECT_EQ(problem->section, "cubature.y");
 }
 
 }  // namespace

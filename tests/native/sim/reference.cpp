@@ -16,7 +16,7 @@ ReducedMatrix unflatten(const Eigen::VectorXd& u) {
   return Eigen::Map<const ReducedMatrix>(u.data(), u.size() / 3, 3);
 }
 
-Reference::Reference(const TestModel& model_, MaterialModel material_, double timestep_,
+Reference::Reference(const BoxModel& model_, MaterialModel material_, double timestep_,
                      const Eigen::Vector3d& gravity_, const Eigen::VectorXd& predicted_)
     : model(model_),
       material(material_),

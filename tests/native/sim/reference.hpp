@@ -1,6 +1,6 @@
 #pragma once
 // An independent, slow evaluation of the step's energies for the solver tests: deformation
-// gradients from the test mesh's vertex positions (not from cubature.Y), the energies from
+// gradients from the test mesh's vertex positions (not from cubature.y), the energies from
 // energies/*.hpp, derivatives by finite differences where the solver uses closed forms.
 // u is the 12m vector vec(U).
 #include <vector>
@@ -13,14 +13,14 @@
 namespace smfem::sim::test {
 
 struct Reference {
-  const TestModel& model;
+  const BoxModel& model;
   MaterialModel material;
   double timestep;
   Eigen::Vector3d gravity;
   Eigen::VectorXd predicted;  // u~
   std::vector<Lame> lame;     // per tet
 
-  Reference(const TestModel& model, MaterialModel material, double timestep,
+  Reference(const BoxModel& model, MaterialModel material, double timestep,
             const Eigen::Vector3d& gravity, const Eigen::VectorXd& predicted);
 
   int size() const { return static_cast<int>(predicted.size()); }

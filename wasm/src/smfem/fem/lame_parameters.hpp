@@ -1,18 +1,15 @@
 #pragma once
-// Lamé parameters of an isotropic material from Young's modulus E and Poisson's ratio nu:
-//   mu = E / (2 (1 + nu)),   lambda = E nu / ((1 + nu) (1 - 2 nu)).
-// Valid (positive definite linear elasticity) for E > 0 and -1 < nu < 1/2; callers check.
+// The fem/ spelling of energies/lame.hpp, kept only because the precompute tool's elastic
+// Laplacian calls it: one formula in one place (energies::lame_from_young_poisson, which also
+// refuses E <= 0 and nu outside (-1, 1/2)). New code should include energies/lame.hpp.
+#include "smfem/energies/lame.hpp"
+
 namespace smfem::fem {
 
-struct LameParameters {
-  double mu;
-  double lambda;
-};
+using LameParameters = energies::LameParameters<double>;
 
 inline LameParameters lame_parameters(double youngs_modulus, double poisson_ratio) {
-  const double nu = poisson_ratio;
-  return {youngs_modulus / (2.0 * (1.0 + nu)),
-          youngs_modulus * nu / ((1.0 + nu) * (1.0 - 2.0 * nu))};
+  return energies::lame_from_young_poisson(youngs_modulus, poisson_ratio);
 }
 
 }  // namespace smfem::fem

@@ -60,6 +60,11 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     const double slope = -decrement_squared;
     const double du_curvature = context.dynamics.curvature(du_);
     const double du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
+    // A direction whose curvature or slope overflowed (absurd forces, say) is unusable.
+    if (!std::isfinite(decrement_squared) || !std::isfinite(slope)) {
+      stats.failed = true;
+      return;
+    }
     const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
@@ -91,6 +96,12 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
         backtracking_line_search(energy_change, slope, context.settings.max_backtracks);
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
+    if (!search.accepted &&
+        lost_in_rounding(0.5 * decrement_squared,
+                         std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum())) {
+      stats.converged = true;
+      return;
+    }
     if (!search.accepted) {
       ++stats.line_search_failures;
       // Every trial overflowed: the direction itself is unusable (absurd forces, say).

@@ -108,6 +108,11 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     nu = std::max(nu, kPenaltyFactor * lambda_max_.maxCoeff());
     const double slope = du_slope + slope_.sum() - nu * penalty_.sum();
     clock.lap(stats.times.local_update);
+    // A direction whose curvature or slope overflowed (absurd forces, say) is unusable.
+    if (!std::isfinite(decrement_squared) || !std::isfinite(slope)) {
+      stats.failed = true;
+      return;
+    }
 
     const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
     if (iteration == 0) stats.first_decrement = decrement;
@@ -147,6 +152,13 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
         backtracking_line_search(merit_change, slope, context.settings.max_backtracks);
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
+    if (!search.accepted &&
+        lost_in_rounding(0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) +
+                                                      psi_.cwiseAbs().sum() +
+                                                      nu * penalty_.sum())) {
+      stats.converged = true;
+      return;
+    }
     if (!search.accepted) {
       ++stats.line_search_failures;
       // Every trial overflowed: the direction itself is unusable (absurd forces, say).

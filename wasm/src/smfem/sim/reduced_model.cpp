@@ -154,11 +154,11 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
   if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != n) {
-    return problem("cubature.Y", "holds " +
+    return problem("cubature.y", "holds " +
                                      size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
                                      " rows x columns, expected 3C x 4m = " + size_text(3 * C, n));
   }
-  if (!all_finite(model.cubature_Y)) return problem("cubature.Y", "not finite");
+  if (!all_finite(model.cubature_Y)) return problem("cubature.y", "not finite");
   if (!(model.cubature_weights.array() > 0.0).all() || !all_finite(model.cubature_weights)) {
     return problem("cubature.weights", "must be positive and finite");
   }
@@ -208,9 +208,9 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   model.total_mass = read_vector(asset, "subspace.total_mass", 1)(0);
   model.rest_centroid = read_vector(asset, "subspace.rest_centroid", 3);
 
-  const auto& y_info = asset.expect("cubature.Y", DType::f64, {kAnyExtent, n, 3});
+  const auto& y_info = asset.expect("cubature.y", DType::f64, {kAnyExtent, n, 3});
   const auto C = static_cast<std::int64_t>(y_info.shape[0]);
-  const std::vector<double> Y = asset.array<double>("cubature.Y");
+  const std::vector<double> Y = asset.array<double>("cubature.y");
   model.cubature_Y.resize(3 * C, n);
   for (std::int64_t c = 0; c < C; ++c) {
     for (std::int64_t k = 0; k < n; ++k) {

@@ -17,7 +17,7 @@
 //   subspace.first_moment   [3, 4m]     row b: sum_v m_v X_v,b b_v (angular momentum)
 //   subspace.total_mass     [1]         kg
 //   subspace.rest_centroid  [3]         mass-weighted, m
-//   cubature.Y              [C, 4m, 3]  Y_c
+//   cubature.y              [C, 4m, 3]  Y_c
 //   cubature.weights        [C]         rest volume each tet stands for, m^3
 //   cubature.youngs         [C]         Pa
 //   cubature.poisson        [C]

@@ -260,6 +260,15 @@ void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
   refresh_diagnostics();
 }
 
+void Simulator::reset() {
+  state_.U.setZero();
+  state_.Udot.setZero();
+  state_.time = 0.0;
+  state_.step_count = 0;
+  make_stretches_consistent();
+  refresh_diagnostics();
+}
+
 void Simulator::restore(const SimulatorState& state) {
   const Eigen::Index n = 4 * model_.mode_count();
   const Eigen::Index C = model_.cubature_count();

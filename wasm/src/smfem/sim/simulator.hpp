@@ -104,6 +104,9 @@ class Simulator {
   double time() const { return state_.time; }
   std::int64_t step_count() const { return state_.step_count; }
   void set_state(const ReducedMatrix& U, const ReducedMatrix& Udot);
+  // Back to rest (U = Udot = 0, consistent z and lambda) at time 0, step count 0. Settings,
+  // materials, the drag spring and the external force are kept.
+  void reset();
 
   // The whole dynamic state; restore() then step() reproduces the original run bit for bit
   // (given the same inputs: settings, materials, spring, external force).
@@ -127,8 +130,8 @@ class Simulator {
   StepContext context();
 
   ReducedModel model_;
+  std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
   SolverSettings settings_;
-  std::vector<std::string> warnings_;
   std::unique_ptr<parallel::ThreadPool> pool_;
 
   Eigen::VectorXd youngs_;
