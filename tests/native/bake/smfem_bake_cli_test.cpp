@@ -16,18 +16,18 @@
 namespace smfem::bake {
 namespace {
 
-struct Run {
+struct ToolRun {
   int status = -1;
   std::string out;
   std::string err;
 };
 
 // Runs smfem-bake with the arguments (each quoted), capturing stdout and stderr.
-Run run_bake_tool(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+ToolRun run_bake_tool(const std::filesystem::path& dir, const std::vector<std::string>& args) {
   std::string command = std::string("'") + SMFEM_BAKE_EXECUTABLE + "'";
   for (const std::string& arg : args) command += " '" + arg + "'";
   command += " 2> '" + (dir / "stderr.txt").string() + "'";
-  Run run;
+  ToolRun run;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer{};
   for (std::size_t got; (got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) {
@@ -52,7 +52,7 @@ int files_in(const std::filesystem::path& dir) {
 TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   const auto dir = test::scratch_dir("ok");
   const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
-  const Run run = run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(), "--modes",
+  const ToolRun run = run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(), "--modes",
                                       "4", "--cubature", "10", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json summary = nlohmann::json::parse(run.out);
@@ -69,7 +69,7 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_NE(run.err.find("[smfem-bake] eigensolve"), std::string::npos);  // progress
   EXPECT_TRUE(std::filesystem::exists(dir / "box.smfem"));
 
-  const Run quiet = run_bake_tool(dir, {mesh.string(), "-o", (dir / "quiet.smfem").string(),
+  const ToolRun quiet = run_bake_tool(dir, {mesh.string(), "-o", (dir / "quiet.smfem").string(),
                                         "--modes", "4", "--quiet"});
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err, "");
@@ -100,7 +100,7 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {
-    const Run run = run_bake_tool(dir, c.args);
+    const ToolRun run = run_bake_tool(dir, c.args);
     EXPECT_EQ(run.status, 2) << c.message << "\n" << run.err;
     EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
     EXPECT_EQ(read_all(out), "an older asset");
