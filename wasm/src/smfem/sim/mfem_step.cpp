@@ -132,12 +132,17 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     }
 
     // phi(alpha) - phi(0), as a sum of per-tet differences; Psi_u's change is exact (quadratic).
-    const auto merit_change = [&](double alpha) {
+    // With `corrected`, z moves to s(F(u + alpha du)) - (1 - alpha) g instead of z + alpha dz:
+    // the second-order correction of the constraint (see below).
+    const auto merit_change = [&](double alpha, bool corrected) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
         const auto index = static_cast<std::size_t>(c);
         trial_.evaluate(c, context.cubature_Y, U_trial_);
-        const Vector6<double> zc = z.col(c) + alpha * dz_.col(c);
+        const Vector6<double> zc = corrected
+                                       ? Vector6<double>(trial_.s.col(c) -
+                                                         (1.0 - alpha) * violation_.col(c))
+                                       : Vector6<double>(z.col(c) + alpha * dz_.col(c));
         z_trial_.col(c) = zc;
         psi_trial_(c) = w(c) * psi(material, zc, context.lame[index]);
         penalty_trial_(c) = w(c) * metric_l1(trial_.s.col(c) - zc);
@@ -148,8 +153,26 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
       return change;
     };
-    const LineSearchResult search =
-        backtracking_line_search(merit_change, slope, context.settings.max_backtracks);
+    LineSearchResult search = backtracking_line_search(
+        [&](double alpha) { return merit_change(alpha, false); }, slope,
+        context.settings.max_backtracks);
+    // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
+    // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
+    // the stresses, charges more than the step gains), and the iteration stalls on tiny steps.
+    // Then the full step is retried with z placed to leave exactly the linearized violation
+    // (1 - alpha) g = 0, the second-order correction of Nocedal & Wright (§15.6). Only in the
+    // tail (decrement already 1e-3 of the first): far from the solution z keeps its own update,
+    // which is what distinguishes the mixed method.
+    if ((!search.accepted || search.step < 1.0) && iteration > 0 &&
+        decrement <= 1e-3 * stats.first_decrement) {
+      const double change = merit_change(1.0, true);
+      if (std::isfinite(change) && change <= kArmijoConstant * slope) {
+        search = LineSearchResult{1.0, search.backtracks, true, false};
+      } else if (search.accepted) {
+        // Re-evaluate the plain trial the search accepted: the trial buffers hold the corrected one.
+        merit_change(search.step, false);
+      }
+    }
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
     if (!search.accepted &&

@@ -47,7 +47,9 @@
 // positive definite makes the direction unique; it is not what makes it descend.) Dphi is
 // computed from its definition in double, so an inexact (float) K is still judged honestly.
 // Backtracking Armijo on phi (line_search.hpp); u, z move by alpha p and lambda by
-// alpha (lambda+ - lambda).
+// alpha (lambda+ - lambda). In the convergence tail a rejected full step is retried with the
+// second-order correction of z (mfem_step.cpp), so that the l1 merit does not stall the
+// iteration (the Maratos effect).
 //
 // Newton decrement: delta^2 = du^T H_u du + sum_c w_c dz_c^T H_c dz_c, the curvature of the
 // quadratic model along p (= -grad f . p when the constraints hold, and = du^T (H_u + K) du
