@@ -1,11 +1,16 @@
-// The JS boundary of the WebAssembly module (embind). Kept narrow: plain values and copies in
-// and out, never views into the wasm heap. wasm/js/loader.js wraps it in the public API.
+// The JS boundary of the WebAssembly module (embind). Kept narrow: plain values, JSON text and
+// copies in and out, never views into the wasm heap. wasm/js/loader.js wraps it in the public
+// API (loader.d.ts documents the shapes of the JSON).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,10 +19,16 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/config.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/box_model.hpp"
+#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/simulator.hpp"
 
 namespace {
 
 using emscripten::val;
+using nlohmann::json;
 
 // Rethrows any C++ exception as a JS Error carrying the same message.
 template <class Fn>
@@ -31,13 +42,23 @@ auto js_errors(Fn&& fn) {
 
 std::string build_flavour() { return SMFEM_WASM_THREADS ? "threads" : "single"; }
 
+std::vector<std::uint8_t> to_bytes(const val& bytes) {
+  return emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+}
+
+val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
+  // A copy: the typed_memory_view is only valid until the heap grows.
+  return val::global("Uint8Array")
+      .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
+      .call<val>("slice");
+}
+
 // Validates asset bytes with the reader the stepper uses; returns the table of contents and
 // the metadata as JSON text.
 std::string inspect_asset(const val& bytes, const std::string& source_name) {
   return js_errors([&] {
-    auto asset = smfem::asset::Asset::from_bytes(
-        emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes), source_name);
-    nlohmann::json sections = nlohmann::json::array();
+    auto asset = smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name);
+    json sections = json::array();
     for (const auto& s : asset.sections()) {
       sections.push_back({{"name", s.name},
                           {"dtype", smfem::asset::dtype_name(s.dtype)},
@@ -45,7 +66,7 @@ std::string inspect_asset(const val& bytes, const std::string& source_name) {
                           {"offset", s.offset},
                           {"length", s.length}});
     }
-    return nlohmann::json{{"meta", asset.meta()}, {"sections", sections}}.dump();
+    return json{{"meta", asset.meta()}, {"sections", sections}}.dump();
   });
 }
 
@@ -66,11 +87,326 @@ int distinct_worker_threads(int count) {
   return static_cast<int>(seen.size());
 }
 
+// The asset of a procedural box model (sim/box_model.hpp, synthetic_box_options): the same
+// bytes as `smfem-bench --synthetic m C --write-asset`, for tests and benchmarks without files.
+val box_model_asset(int mode_count, int cubature_count) {
+  return js_errors([&] {
+    const smfem::sim::BoxModel box =
+        smfem::sim::make_box_model(smfem::sim::synthetic_box_options(mode_count, cubature_count));
+    return to_uint8_array(smfem::sim::reduced_model_asset_bytes(box.model));
+  });
+}
+
+// Emscripten's pthread pool is fixed (SMFEM_WASM_POOL_SIZE workers): simulators share it, and
+// a pool that asked for more workers than remain would block forever. Each simulator takes
+// its workers from this budget and gives them back on delete().
+int free_workers = smfem::parallel::ThreadPool::max_thread_count() - 1;
+
+[[noreturn]] void bad_parameter(const std::string& key, const std::string& problem) {
+  throw std::invalid_argument("parameter " + key + ": " + problem);
+}
+
+double number(const json& value, const std::string& key) {
+  if (!value.is_number()) bad_parameter(key, "must be a number");
+  return value.get<double>();
+}
+
+Eigen::Vector3d vector3(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 3) bad_parameter(key, "must be an array of 3 numbers");
+  return {number(value[0], key), number(value[1], key), number(value[2], key)};
+}
+
+// Applies the JS parameters (loader.d.ts: SimulatorParameters) to settings. Unknown keys and
+// wrong types throw (naming the key); out-of-range values are clamped later with warnings.
+void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settings) {
+  using namespace smfem::sim;
+  if (!parameters.is_object()) throw std::invalid_argument("parameters must be an object");
+  for (const auto& [key, value] : parameters.items()) {
+    if (key == "solver") {
+      const auto method =
+          value.is_string() ? solver_method_from_name(value.get<std::string>()) : std::nullopt;
+      if (!method) bad_parameter(key, "must be \"mfem\" or \"fem\"");
+      settings.method = *method;
+    } else if (key == "materialModel") {
+      const auto model =
+          value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
+      if (!model)
+        bad_parameter(key, "must be \"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"");
+      settings.material_model = *model;
+    } else if (key == "iterations") {
+      if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
+      settings.iterations =
+          static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+    } else if (key == "timestep") {
+      settings.timestep = number(value, key);
+    } else if (key == "gravity") {
+      settings.gravity = vector3(value, key);
+    } else if (key == "untilConverged") {
+      if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
+      settings.until_converged = value.get<bool>();
+    } else if (key == "relativeTolerance") {
+      settings.relative_tolerance = number(value, key);
+    } else if (key == "absoluteTolerance") {
+      settings.absolute_tolerance = number(value, key);
+    } else if (key == "floatStiffness") {
+      if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
+      settings.single_precision_stiffness = value.get<bool>();
+    } else if (key == "maxBacktracks") {
+      if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
+      settings.max_backtracks =
+          static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+    } else if (key != "materials") {
+      bad_parameter(key, "is not a simulator parameter");
+    }
+  }
+}
+
+json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+json diagnostics_json(const smfem::sim::Diagnostics& d) {
+  return {{"energy",
+           {{"kinetic", d.kinetic_energy},
+            {"elastic", d.elastic_energy},
+            {"stretch", d.stretch_energy},
+            {"gravity", d.gravity_potential},
+            {"spring", d.spring_energy},
+            {"total", d.total_energy}}},
+          {"linearMomentum", vector_json(d.linear_momentum)},
+          {"angularMomentum", vector_json(d.angular_momentum)},
+          {"centroid", vector_json(d.centroid)},
+          {"maxConstraintViolation", d.max_constraint_violation}};
+}
+
+json report_json(const smfem::sim::StepReport& report, double time) {
+  const smfem::sim::StepStats& s = report.stats;
+  json out = diagnostics_json(report.diagnostics);
+  out["ok"] = report.ok;
+  out["time"] = time;
+  out["iterations"] = s.iterations;
+  out["converged"] = s.converged;
+  out["firstDecrement"] = s.first_decrement;
+  out["decrement"] = s.decrement;
+  out["lineSearchSteps"] = s.backtracks;
+  out["lineSearchFailures"] = s.line_search_failures;
+  out["choleskyShifts"] = s.cholesky_shifts;
+  out["stepMs"] = report.step_ms;
+  out["phasesMs"] = {
+      {"prediction", s.times.prediction},    {"linearization", s.times.linearization},
+      {"assembly", s.times.assembly},        {"solve", s.times.solve},
+      {"localUpdate", s.times.local_update}, {"lineSearch", s.times.line_search}};
+  return out;
+}
+
+// One simulator behind the JS API (loader.js: Simulator).
+class JsSimulator {
+ public:
+  // Throws C++ exceptions (create_simulator turns them into JS Errors after unwinding, so a
+  // half-built simulator never keeps its threads).
+  JsSimulator(const std::vector<std::uint8_t>& bytes, const std::string& source_name,
+              const json& options) {
+    if (!options.is_object()) throw std::invalid_argument("options must be an object");
+    for (const auto& [key, value] : options.items()) {
+      if (key != "threads" && key != "parameters") {
+        throw std::invalid_argument("option " + key + " is not a simulator option");
+      }
+    }
+    const json parameters = options.value("parameters", json::object());
+    smfem::sim::ReducedModel model =
+        smfem::sim::load_reduced_model(smfem::asset::Asset::from_bytes(bytes, source_name));
+    smfem::sim::SolverSettings settings = model.defaults;
+    apply_parameters(parameters, settings);
+    int threads = SMFEM_WASM_THREADS ? 2 : 1;
+    if (options.contains("threads")) {
+      if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
+      threads = static_cast<int>(
+          std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
+    }
+    if (threads - 1 > free_workers) {
+      warnings_.push_back("threads " + std::to_string(threads) + ": only " +
+                          std::to_string(free_workers) + " worker threads are free; using " +
+                          std::to_string(1 + free_workers));
+      threads = 1 + free_workers;
+    }
+    simulator_ = std::make_unique<smfem::sim::Simulator>(std::move(model), settings, threads);
+    apply_materials(parameters);
+    workers_ = simulator_->thread_count() - 1;
+    free_workers -= workers_;
+  }
+  ~JsSimulator() { free_workers += workers_; }
+  JsSimulator(const JsSimulator&) = delete;
+  JsSimulator& operator=(const JsSimulator&) = delete;
+
+  std::string info() const {
+    const smfem::sim::ReducedModel& model = simulator_->model();
+    return json{{"modes", model.mode_count()},
+                {"cubature", model.cubature_count()},
+                {"threads", simulator_->thread_count()},
+                {"renderVertices", model.render_positions.rows()},
+                {"source", model.source},
+                {"parameters", parameters_json()}}
+        .dump();
+  }
+
+  void set_parameters(const std::string& parameters_json) {
+    js_errors([&] {
+      const json parameters = json::parse(parameters_json);
+      smfem::sim::SolverSettings settings = simulator_->settings();
+      apply_parameters(parameters, settings);
+      simulator_->set_settings(settings);
+      apply_materials(parameters);
+      return 0;
+    });
+  }
+
+  // Runs `count` steps (stopping at the first that fails) and returns their reports as JSON.
+  std::string step(int count) {
+    return js_errors([&] {
+      if (count < 0 || count > 100000) {
+        throw std::invalid_argument("step count " + std::to_string(count) +
+                                    " is outside [0, 100000]");
+      }
+      json reports = json::array();
+      for (int i = 0; i < count; ++i) {
+        const smfem::sim::StepReport& report = simulator_->step();
+        reports.push_back(report_json(report, simulator_->time()));
+        if (!report.ok) break;
+      }
+      return reports.dump();
+    });
+  }
+
+  // u = vec(U) (12m, column-major 4m x 3: u[4m d + 4i + k] = (A_i)_{dk}) as a new Float32Array.
+  val coordinates() const {
+    const smfem::sim::ReducedMatrix& U = simulator_->coordinates();
+    const Eigen::VectorXf u = Eigen::Map<const Eigen::VectorXd>(U.data(), U.size()).cast<float>();
+    return val::global("Float32Array")
+        .new_(emscripten::typed_memory_view(static_cast<std::size_t>(u.size()), u.data()))
+        .call<val>("slice");
+  }
+  // The same in double precision (tests compare trajectories across builds).
+  val coordinates_f64() const {
+    const smfem::sim::ReducedMatrix& U = simulator_->coordinates();
+    return val::global("Float64Array")
+        .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
+        .call<val>("slice");
+  }
+
+  std::string diagnostics() const {
+    json out = diagnostics_json(simulator_->diagnostics());
+    out["time"] = simulator_->time();
+    out["stepCount"] = simulator_->step_count();
+    return out.dump();
+  }
+
+  void drag_start(int vertex, double x, double y, double z, double stiffness) {
+    js_errors([&] {
+      simulator_->drag_start(vertex, Eigen::Vector3d(x, y, z), stiffness);
+      return 0;
+    });
+  }
+  void drag_move(double x, double y, double z) { simulator_->drag_move(Eigen::Vector3d(x, y, z)); }
+  void drag_end() { simulator_->drag_end(); }
+
+  void reset() { simulator_->reset(); }
+  val snapshot() const { return to_uint8_array(simulator_->save_state()); }
+  void restore(const val& bytes) {
+    js_errors([&] {
+      simulator_->load_state(to_bytes(bytes));
+      return 0;
+    });
+  }
+
+  // Warnings since the last call (clamped parameters, undone steps), oldest first, as JSON.
+  std::string take_warnings() {
+    std::vector<std::string> all = std::move(warnings_);
+    warnings_.clear();
+    all.insert(all.end(), simulator_->warnings().begin(), simulator_->warnings().end());
+    simulator_->clear_warnings();
+    return json(all).dump();
+  }
+
+ private:
+  // "materials": [{"region", "youngs", "poisson"}], per region (clamped by the simulator).
+  void apply_materials(const json& parameters) {
+    const auto found = parameters.find("materials");
+    if (found == parameters.end()) return;
+    if (!found->is_array()) bad_parameter("materials", "must be an array");
+    for (const json& entry : *found) {
+      if (!entry.is_object() || !entry.contains("region") ||
+          !entry["region"].is_number_unsigned()) {
+        bad_parameter("materials", "each entry needs a non-negative integer region");
+      }
+      const auto region = entry["region"].get<std::uint32_t>();
+      double youngs = 0.0, poisson = 0.0;
+      bool have_youngs = false, have_poisson = false;
+      for (int c = 0; c < simulator_->model().cubature_count(); ++c) {
+        if (simulator_->model().cubature_region[static_cast<std::size_t>(c)] != region) continue;
+        youngs = simulator_->tet_youngs(c);
+        poisson = simulator_->tet_poisson(c);
+        break;
+      }
+      if (entry.contains("youngs")) {
+        youngs = number(entry["youngs"], "materials.youngs");
+        have_youngs = true;
+      }
+      if (entry.contains("poisson")) {
+        poisson = number(entry["poisson"], "materials.poisson");
+        have_poisson = true;
+      }
+      if (!have_youngs && !have_poisson) {
+        bad_parameter("materials", "each entry needs youngs or poisson");
+      }
+      simulator_->set_region_material(region, youngs, poisson);
+    }
+  }
+
+  json parameters_json() const {
+    const smfem::sim::SolverSettings& s = simulator_->settings();
+    return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
+            {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
+            {"iterations", s.iterations},
+            {"timestep", s.timestep},
+            {"gravity", vector_json(s.gravity)},
+            {"untilConverged", s.until_converged},
+            {"relativeTolerance", s.relative_tolerance},
+            {"absoluteTolerance", s.absolute_tolerance},
+            {"floatStiffness", s.single_precision_stiffness},
+            {"maxBacktracks", s.max_backtracks}};
+  }
+
+  std::unique_ptr<smfem::sim::Simulator> simulator_;
+  int workers_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+JsSimulator* create_simulator(const val& bytes, const std::string& source_name,
+                              const std::string& options_json) {
+  return js_errors(
+      [&] { return new JsSimulator(to_bytes(bytes), source_name, json::parse(options_json)); });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(smfem) {
-  emscripten::function("version", +[] { return std::string(smfem::config::version); });
+  emscripten::function(
+      "version", +[] { return std::string(smfem::config::version); });
   emscripten::function("build", &build_flavour);
   emscripten::function("inspectAsset", &inspect_asset);
   emscripten::function("distinctWorkerThreads", &distinct_worker_threads);
+  emscripten::function("boxModelAsset", &box_model_asset);
+  emscripten::class_<JsSimulator>("Simulator")
+      .constructor(&create_simulator, emscripten::allow_raw_pointers())
+      .function("info", &JsSimulator::info)
+      .function("setParameters", &JsSimulator::set_parameters)
+      .function("step", &JsSimulator::step)
+      .function("coordinates", &JsSimulator::coordinates)
+      .function("coordinatesF64", &JsSimulator::coordinates_f64)
+      .function("diagnostics", &JsSimulator::diagnostics)
+      .function("dragStart", &JsSimulator::drag_start)
+      .function("dragMove", &JsSimulator::drag_move)
+      .function("dragEnd", &JsSimulator::drag_end)
+      .function("reset", &JsSimulator::reset)
+      .function("snapshot", &JsSimulator::snapshot)
+      .function("restore", &JsSimulator::restore)
+      .function("takeWarnings", &JsSimulator::take_warnings);
 }

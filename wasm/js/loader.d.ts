@@ -8,6 +8,121 @@ export interface AssetContents {
   sections: Array<{ name: string; dtype: string; shape: number[]; offset: number; length: number }>;
 }
 
+export type Vec3 = [number, number, number];
+
+/** Run-time parameters; every key optional. Out-of-range values are clamped with a warning. */
+export interface SimulatorParameters {
+  /** 'mfem' (subspace mixed FEM, default) or 'fem' (the subspace FEM baseline). */
+  solver?: 'mfem' | 'fem';
+  materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
+  /** Solver iterations per step (exactly, or at most with untilConverged), 1..200. */
+  iterations?: number;
+  /** Seconds, 1e-5..0.1. */
+  timestep?: number;
+  /** m/s^2. */
+  gravity?: Vec3;
+  /** Iterate until the Newton decrement meets the tolerances (offline use). */
+  untilConverged?: boolean;
+  relativeTolerance?: number;
+  /** Joules. */
+  absoluteTolerance?: number;
+  /** Assemble the stiffness in single precision (it only steers the search direction). */
+  floatStiffness?: boolean;
+  maxBacktracks?: number;
+  /** Per material region: Young's modulus (Pa, 1e2..1e13) and Poisson's ratio (0..0.49). */
+  materials?: Array<{ region: number; youngs?: number; poisson?: number }>;
+}
+
+export interface SimulatorOptions {
+  /** Names the asset in error messages. */
+  sourceName?: string;
+  /** Threads in all (default 2 in 'threads', 1 in 'single'); limited by the free pthreads. */
+  threads?: number;
+  /** Overrides of the asset's solver defaults. */
+  parameters?: SimulatorParameters;
+}
+
+export interface Diagnostics {
+  /** Joules: kinetic, elastic (cubature, at s(F(u))), stretch (at the stretch DOFs), gravity potential, drag spring, total. */
+  energy: {
+    kinetic: number;
+    elastic: number;
+    stretch: number;
+    gravity: number;
+    spring: number;
+    total: number;
+  };
+  /** kg m/s. */
+  linearMomentum: Vec3;
+  /** kg m^2/s, about the origin. */
+  angularMomentum: Vec3;
+  centroid: Vec3;
+  maxConstraintViolation: number;
+}
+
+export interface StepReport extends Diagnostics {
+  /** False if the step met a non-finite value: the state was rolled back (see warnings()). */
+  ok: boolean;
+  /** Simulated time after the step, s. */
+  time: number;
+  iterations: number;
+  converged: boolean;
+  firstDecrement: number;
+  /** Newton decrement of the last iteration (sqrt of J). */
+  decrement: number;
+  /** Step-size halvings in all line searches of the step. */
+  lineSearchSteps: number;
+  lineSearchFailures: number;
+  choleskyShifts: number;
+  /** Wall clock of the step and per phase (summed over iterations), ms. */
+  stepMs: number;
+  phasesMs: {
+    prediction: number;
+    linearization: number;
+    assembly: number;
+    solve: number;
+    localUpdate: number;
+    lineSearch: number;
+  };
+}
+
+export interface SimulatorInfo {
+  modes: number;
+  cubature: number;
+  threads: number;
+  renderVertices: number;
+  source: string;
+  parameters: Required<Omit<SimulatorParameters, 'materials'>>;
+}
+
+export interface Simulator {
+  readonly info: SimulatorInfo;
+  setParameters(parameters: SimulatorParameters): void;
+  /** Runs `count` steps (default 1); one report per step run, stopping after a failed one. */
+  step(count?: number): StepReport[];
+  /**
+   * u, 12m floats, a copy: u[4m d + 4i + k] = (A_i)[d][k] for mode i's 3x4 affine matrix A_i,
+   * so a vertex moves to x = X + sum_i w_i(X) A_i [X; 1].
+   */
+  coordinates(): Float32Array;
+  /** u in double precision, a copy. */
+  coordinatesF64(): Float64Array;
+  diagnostics(): Diagnostics & { time: number; stepCount: number };
+  /** A spring (N/m) from render vertex `renderVertex` to `target`. */
+  dragStart(renderVertex: number, target: Vec3, stiffness: number): void;
+  dragMove(target: Vec3): void;
+  dragEnd(): void;
+  /** Back to rest at time 0; parameters, materials and the drag spring are kept. */
+  reset(): void;
+  /** The dynamic state as bytes; restore() then step() reproduces the run bit for bit. */
+  snapshot(): Uint8Array;
+  restore(bytes: Uint8Array | ArrayBuffer): void;
+  /** Warnings since the last call, oldest first. */
+  warnings(): string[];
+  /** Frees the simulator and its worker threads. */
+  dispose(): void;
+}
+
 export interface Smfem {
   /** Which flavour was loaded. */
   readonly build: SmfemBuild;
@@ -17,7 +132,11 @@ export interface Smfem {
   inspectAsset(bytes: Uint8Array | ArrayBuffer, sourceName?: string): AssetContents;
   /** Runs `count` tasks on threads; returns how many distinct threads ran them (1 in 'single'). */
   distinctWorkerThreads(count: number): number;
-  /** Ends the worker threads. The object must not be used afterwards. */
+  /** The asset of a procedural box (m modes, C cubature tets, regions 1e5 and 1e7 Pa). */
+  boxModelAsset(modes: number, cubature: number): Uint8Array;
+  /** A simulator of an asset; throws an Error naming the problem for a bad asset or option. */
+  createSimulator(bytes: Uint8Array | ArrayBuffer, options?: SimulatorOptions): Simulator;
+  /** Disposes the simulators and ends the worker threads. The object must not be used afterwards. */
   dispose(): void;
 }
 

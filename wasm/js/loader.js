@@ -3,7 +3,9 @@
 //   import { loadSmfem } from './wasm/js/loader.js';
 //   const smfem = await loadSmfem();          // picks 'threads' or 'single'
 //   smfem.inspectAsset(bytes, 'crab.smfem');  // validated table of contents and metadata
-//   smfem.dispose();                          // ends the worker threads
+//   const sim = smfem.createSimulator(bytes, { parameters: { solver: 'mfem', iterations: 2 } });
+//   sim.step(1); const u = sim.coordinates();  // Float32Array copy for the GPU
+//   smfem.dispose();                          // ends the simulators and worker threads
 //
 // Flavour: 'threads' (SIMD + pthreads, needs SharedArrayBuffer: Node, or a page that is
 // cross-origin isolated by COOP/COEP headers) or 'single' (SIMD only, works on any host).
@@ -57,7 +59,9 @@ async function instantiateInNode(urls) {
   ]);
   const paths = Object.fromEntries(Object.entries(urls).map(([k, u]) => [k, fileURLToPath(u)]));
   const wasmBinary = await readFile(paths.wasm).catch((e) => {
-    throw new Error(`smfem: cannot read ${paths.wasm} (${e.code}); build the wasm module first (npm test or npm start do)`);
+    throw new Error(
+      `smfem: cannot read ${paths.wasm} (${e.code}); build the wasm module first (npm test or npm start do)`,
+    );
   });
   const factory = createRequire(import.meta.url)(paths.classic);
   const module = await factory({
@@ -120,6 +124,7 @@ async function fetchWithProgress(url, onProgress) {
 // The public API: plain values in and out, no views into the wasm heap.
 function wrap(module, flavour) {
   let disposed = false;
+  const simulators = new Set();
   const live = () => {
     if (disposed) throw new Error('smfem: the module was disposed');
     return module;
@@ -135,13 +140,112 @@ function wrap(module, flavour) {
     distinctWorkerThreads(count) {
       return live().distinctWorkerThreads(count);
     },
-    /** Ends the module's worker threads; the object is unusable afterwards. */
+    /** The asset of the procedural box model with m modes and C cubature tets (tests, benchmarks). */
+    boxModelAsset(modes, cubature) {
+      return live().boxModelAsset(modes, cubature);
+    },
+    /** A simulator of the scene in `bytes` (an asset); see loader.d.ts for the options. */
+    createSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
+      const options = { parameters: parameters ?? {} };
+      if (threads !== undefined) options.threads = threads;
+      const native = new (live().Simulator)(toUint8Array(bytes), sourceName, JSON.stringify(options));
+      const simulator = new Simulator(native, () => simulators.delete(simulator));
+      simulators.add(simulator);
+      return simulator;
+    },
+    /** Ends the module's worker threads (disposing its simulators); the object is unusable afterwards. */
     dispose() {
       if (disposed) return;
+      for (const simulator of [...simulators]) simulator.dispose();
       disposed = true;
       module.PThread?.terminateAllThreads();
     },
   };
+}
+
+// One simulator: JSON and copies across the boundary (the C++ side is wasm/bindings/bindings.cpp).
+class Simulator {
+  #native;
+  #onDispose;
+
+  constructor(native, onDispose) {
+    this.#native = native;
+    this.#onDispose = onDispose;
+  }
+
+  #live() {
+    if (!this.#native) throw new Error('smfem: the simulator was disposed');
+    return this.#native;
+  }
+
+  /** Sizes, threads and the current parameters. */
+  get info() {
+    return JSON.parse(this.#live().info());
+  }
+
+  /** Changes some parameters; out-of-range values are clamped (see warnings()). */
+  setParameters(parameters) {
+    this.#live().setParameters(JSON.stringify(parameters));
+  }
+
+  /** Runs `count` steps; returns one report per step run (stops after a failed step). */
+  step(count = 1) {
+    return JSON.parse(this.#live().step(count));
+  }
+
+  /** The reduced coordinates u (12m floats), a copy. */
+  coordinates() {
+    return this.#live().coordinates();
+  }
+
+  /** u in double precision, a copy. */
+  coordinatesF64() {
+    return this.#live().coordinatesF64();
+  }
+
+  /** Diagnostics of the current state. */
+  diagnostics() {
+    return JSON.parse(this.#live().diagnostics());
+  }
+
+  dragStart(renderVertex, [x, y, z], stiffness) {
+    this.#live().dragStart(renderVertex, x, y, z, stiffness);
+  }
+
+  dragMove([x, y, z]) {
+    this.#live().dragMove(x, y, z);
+  }
+
+  dragEnd() {
+    this.#live().dragEnd();
+  }
+
+  /** Back to rest at time 0 (parameters, materials, drag spring kept). */
+  reset() {
+    this.#live().reset();
+  }
+
+  /** The whole dynamic state as bytes, for restore(). */
+  snapshot() {
+    return this.#live().snapshot();
+  }
+
+  restore(bytes) {
+    this.#live().restore(toUint8Array(bytes));
+  }
+
+  /** Warnings since the last call (clamped parameters, undone steps). */
+  warnings() {
+    return JSON.parse(this.#live().takeWarnings());
+  }
+
+  /** Frees the simulator and returns its worker threads to the module. */
+  dispose() {
+    if (!this.#native) return;
+    this.#native.delete();
+    this.#native = null;
+    this.#onDispose();
+  }
 }
 
 function toUint8Array(bytes) {

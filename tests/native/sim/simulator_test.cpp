@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include <Eigen/Geometry>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "sim/allocation_counter.hpp"
 #include "sim/test_model.hpp"

@@ -20,9 +20,9 @@ double weight(int i, const Eigen::Vector3d& p) {
   // Every direction varies along x, the long axis: a wave along a short axis alone would take
   // only a few distinct values on a coarse grid and make modes dependent there.
   static constexpr int kDirections[kMaxBoxModes - 1][3] = {
-      {1, 0, 0},  {1, 1, 0},  {1, 0, 1},  {1, -1, 0}, {1, 0, -1}, {1, 1, 1},  {1, -1, 1},
-      {2, 1, 0},  {2, 0, 1},  {1, 1, -1}, {2, -1, 1}, {1, 2, 0},  {1, 0, 2},  {2, 1, 1},
-      {1, -2, 0}, {1, 0, -2}, {2, -1, -1}, {1, 2, 1}, {3, 1, 0}};
+      {1, 0, 0},  {1, 1, 0},  {1, 0, 1},   {1, -1, 0}, {1, 0, -1}, {1, 1, 1}, {1, -1, 1},
+      {2, 1, 0},  {2, 0, 1},  {1, 1, -1},  {2, -1, 1}, {1, 2, 0},  {1, 0, 2}, {2, 1, 1},
+      {1, -2, 0}, {1, 0, -2}, {2, -1, -1}, {1, 2, 1},  {3, 1, 0}};
   const int* d = kDirections[i - 1];
   const double frequency = 1.3 + 0.23 * i;
   const double phase = 0.7 * i;
@@ -40,9 +40,9 @@ BoxModelOptions synthetic_box_options(int mode_count, int cubature_count) {
   // Refine (x by 5, y and z by 2 cubes each round) until the mesh has enough tets and vertices;
   // bounded, since make_box_model refuses absurd counts anyway.
   const auto vertices = [&] { return (options.nx + 1) * (options.ny + 1) * (options.nz + 1); };
-  while ((6 * options.nx * options.ny * options.nz < cubature_count ||
-          vertices() < 4 * mode_count) &&
-         options.nx < 1000) {
+  while (
+      (6 * options.nx * options.ny * options.nz < cubature_count || vertices() < 4 * mode_count) &&
+      options.nx < 1000) {
     options.nx += 5;
     options.ny += 2;
     options.nz += 2;
@@ -60,8 +60,8 @@ BoxModel make_box_model(const BoxModelOptions& options) {
   const Eigen::Vector3d size = options.upper - options.lower;
   if (nx < 1 || ny < 1 || nz < 1) throw std::invalid_argument("box model: grid must be >= 1");
   if (m < 1 || m > kMaxBoxModes) {
-    throw std::invalid_argument("box model: mode count " + std::to_string(m) +
-                                " is outside 1.." + std::to_string(kMaxBoxModes));
+    throw std::invalid_argument("box model: mode count " + std::to_string(m) + " is outside 1.." +
+                                std::to_string(kMaxBoxModes));
   }
   if (!(size.minCoeff() > 0.0) || !size.allFinite()) {
     throw std::invalid_argument("box model: upper must exceed lower on every axis");

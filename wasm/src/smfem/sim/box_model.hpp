@@ -1,11 +1,11 @@
 #pragma once
 // A procedural reduced model built from the definitions of reduced_model.hpp, independently of
 // the bake tool: a box of Kuhn-split cubes, weights W = [1, plane waves] (box_model.cpp; up to
-// 20 functions; the constant one makes every affine map reachable), lumped vertex masses, and as cubature either every tet (weighted by its volume) or
-// an evenly spaced subset whose weights are scaled to the body's volume. Two material regions
-// (x below / above the middle). Used by the tests (which also need the mesh, kept here), by the
-// benchmarks (`--synthetic m C`) and by the wasm module, so that the same inputs can be run
-// natively and in WebAssembly.
+// 20 functions; the constant one makes every affine map reachable), lumped vertex masses, and as
+// cubature either every tet (weighted by its volume) or an evenly spaced subset whose weights are
+// scaled to the body's volume. Two material regions (x below / above the middle). Used by the tests
+// (which also need the mesh, kept here), by the benchmarks (`--synthetic m C`) and by the wasm
+// module, so that the same inputs can be run natively and in WebAssembly.
 #include <Eigen/Core>
 
 #include "smfem/sim/cubature_kinematics.hpp"

@@ -139,10 +139,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       parallel_for_tets(context.pool, tet_count, [&](int c) {
         const auto index = static_cast<std::size_t>(c);
         trial_.evaluate(c, context.cubature_Y, U_trial_);
-        const Vector6<double> zc = corrected
-                                       ? Vector6<double>(trial_.s.col(c) -
-                                                         (1.0 - alpha) * violation_.col(c))
-                                       : Vector6<double>(z.col(c) + alpha * dz_.col(c));
+        const Vector6<double> zc =
+            corrected ? Vector6<double>(trial_.s.col(c) - (1.0 - alpha) * violation_.col(c))
+                      : Vector6<double>(z.col(c) + alpha * dz_.col(c));
         z_trial_.col(c) = zc;
         psi_trial_(c) = w(c) * psi(material, zc, context.lame[index]);
         penalty_trial_(c) = w(c) * metric_l1(trial_.s.col(c) - zc);
@@ -153,9 +152,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
       return change;
     };
-    LineSearchResult search = backtracking_line_search(
-        [&](double alpha) { return merit_change(alpha, false); }, slope,
-        context.settings.max_backtracks);
+    LineSearchResult search =
+        backtracking_line_search([&](double alpha) { return merit_change(alpha, false); }, slope,
+                                 context.settings.max_backtracks);
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
     // the stresses, charges more than the step gains), and the iteration stalls on tiny steps.
@@ -169,16 +168,16 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       if (std::isfinite(change) && change <= kArmijoConstant * slope) {
         search = LineSearchResult{1.0, search.backtracks, true, false};
       } else if (search.accepted) {
-        // Re-evaluate the plain trial the search accepted: the trial buffers hold the corrected one.
+        // Re-evaluate the plain trial the search accepted: the trial buffers hold the corrected
+        // one.
         merit_change(search.step, false);
       }
     }
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
-    if (!search.accepted &&
-        lost_in_rounding(0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) +
-                                                      psi_.cwiseAbs().sum() +
-                                                      nu * penalty_.sum())) {
+    if (!search.accepted && lost_in_rounding(0.5 * decrement_squared,
+                                             std::abs(context.dynamics.energy(U)) +
+                                                 psi_.cwiseAbs().sum() + nu * penalty_.sum())) {
       stats.converged = true;
       return;
     }

@@ -1,0 +1,197 @@
+// The stepper's JS API (wasm/js/loader.js: createSimulator) in both builds, against the native
+// build: the same asset and inputs must give the same trajectory (build/bin/smfem-run).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSmfem } from '../../wasm/js/loader.js';
+
+const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
+
+// A small box: 4 modes, 48 cubature tets, soft and stiff halves (1e5 / 1e7 Pa).
+const MODES = 4;
+const CUBATURE = 48;
+const PARAMETERS = { solver: 'mfem', iterations: 2, timestep: 1 / 60, gravity: [0, -9.81, 0] };
+const DRAG = { vertex: 0, offset: [0, 0.2, 0], stiffness: 1e4 };
+const STEPS = 12;
+
+function nativeTrajectory(parameters) {
+  const out = execFileSync(runTool, [
+    '--synthetic',
+    String(MODES),
+    String(CUBATURE),
+    '--steps',
+    String(STEPS),
+    '--parameters',
+    JSON.stringify(parameters),
+    '--drag',
+    String(DRAG.vertex),
+    ...dragTarget().map(String),
+    String(DRAG.stiffness),
+  ]);
+  return JSON.parse(out.toString());
+}
+
+// The box's render vertex 0 is its corner at the origin (sim/box_model.cpp).
+const dragTarget = () => DRAG.offset;
+
+const relativeDifference = (a, b) => {
+  let difference = 0,
+    norm = 0;
+  for (let i = 0; i < a.length; ++i) {
+    difference = Math.max(difference, Math.abs(a[i] - b[i]));
+    norm = Math.max(norm, Math.abs(b[i]));
+  }
+  return difference / norm;
+};
+
+describe.each(['threads', 'single'])('simulator, %s build', (build) => {
+  let smfem;
+  let asset;
+  beforeAll(async () => {
+    smfem = await loadSmfem({ build });
+    asset = smfem.boxModelAsset(MODES, CUBATURE);
+  });
+  afterAll(() => smfem?.dispose());
+
+  it('describes itself and starts at rest', () => {
+    const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    const info = simulator.info;
+    expect(info.modes).toBe(MODES);
+    expect(info.cubature).toBe(CUBATURE);
+    expect(info.threads).toBe(build === 'threads' ? 2 : 1);
+    expect(info.parameters.solver).toBe('mfem');
+    const u = simulator.coordinates();
+    expect(u).toBeInstanceOf(Float32Array);
+    expect(u.length).toBe(12 * MODES);
+    expect(u.every((x) => x === 0)).toBe(true);
+    expect(simulator.diagnostics().energy.total).toBe(0);
+    simulator.dispose();
+  });
+
+  for (const solver of ['mfem', 'fem']) {
+    it(`follows the native trajectory (${solver}, ${STEPS} steps, drag and gravity) to 1e-12`, () => {
+      const parameters = { ...PARAMETERS, solver };
+      const native = nativeTrajectory(parameters);
+      const simulator = smfem.createSimulator(asset, { parameters });
+      simulator.dragStart(DRAG.vertex, dragTarget(), DRAG.stiffness);
+      let worst = 0;
+      for (const reference of native.steps) {
+        const [report] = simulator.step(1);
+        expect(report.ok).toBe(true);
+        expect(report.iterations).toBe(reference.iterations);
+        worst = Math.max(worst, relativeDifference(simulator.coordinatesF64(), reference.u));
+      }
+      expect(worst).toBeLessThan(1e-12);
+      simulator.dispose();
+    });
+  }
+
+  it('reports diagnostics per step', () => {
+    const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    const reports = simulator.step(3);
+    expect(reports).toHaveLength(3);
+    const [first] = reports;
+    expect(first.ok).toBe(true);
+    expect(first.iterations).toBe(2);
+    expect(first.decrement).toBeGreaterThan(0);
+    expect(first.lineSearchSteps).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(first.phasesMs).sort()).toEqual([
+      'assembly',
+      'lineSearch',
+      'linearization',
+      'localUpdate',
+      'prediction',
+      'solve',
+    ]);
+    // Falling under gravity: momentum points down, energy is in the expected terms.
+    expect(reports[2].linearMomentum[1]).toBeLessThan(0);
+    expect(reports[2].energy.kinetic).toBeGreaterThan(0);
+    expect(reports[2].time).toBeCloseTo(3 / 60, 12);
+    expect(simulator.diagnostics().stepCount).toBe(3);
+    simulator.dispose();
+  });
+
+  it('snapshots, restores bit for bit and resets', () => {
+    const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    simulator.dragStart(0, dragTarget(), DRAG.stiffness);
+    simulator.step(4);
+    const snapshot = simulator.snapshot();
+    expect(snapshot).toBeInstanceOf(Uint8Array);
+    simulator.step(3);
+    const after = simulator.coordinatesF64();
+    simulator.restore(snapshot);
+    simulator.step(3);
+    expect(simulator.coordinatesF64()).toEqual(after);
+    simulator.reset();
+    expect(simulator.coordinates().every((x) => x === 0)).toBe(true);
+    expect(simulator.diagnostics().time).toBe(0);
+    expect(() => simulator.restore(snapshot.subarray(1))).toThrow(/state blob has/);
+    simulator.dispose();
+  });
+
+  it('changes parameters and materials at run time, clamping absurd values with warnings', () => {
+    const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    simulator.setParameters({
+      solver: 'fem',
+      iterations: 5000,
+      timestep: -1,
+      materials: [{ region: 1, youngs: 1e30 }],
+    });
+    const { parameters } = simulator.info;
+    expect(parameters.solver).toBe('fem');
+    expect(parameters.iterations).toBe(200);
+    expect(parameters.timestep).toBe(1e-5);
+    const warnings = simulator.warnings().join('\n');
+    expect(warnings).toMatch(/iterations/);
+    expect(warnings).toMatch(/timestep/);
+    expect(warnings).toMatch(/region 1: Young's modulus/);
+    expect(simulator.warnings()).toEqual([]);
+    expect(() => simulator.setParameters({ solver: 'magic' })).toThrow(/parameter solver/);
+    expect(() => simulator.setParameters({ speed: 3 })).toThrow(/speed is not a simulator parameter/);
+    simulator.dispose();
+  });
+
+  it('drags a surface point towards the target', () => {
+    const simulator = smfem.createSimulator(asset, { parameters: { ...PARAMETERS, gravity: [0, 0, 0] } });
+    simulator.dragStart(0, [0, 0.3, 0], 1e4);
+    simulator.step(30);
+    expect(simulator.diagnostics().energy.spring).toBeGreaterThan(0);
+    const moved = simulator.diagnostics().centroid[1];
+    expect(moved).toBeGreaterThan(0);
+    simulator.dragMove([0, 0.6, 0]);
+    simulator.step(5);
+    simulator.dragEnd();
+    expect(simulator.diagnostics().energy.spring).toBe(0);
+    expect(() => simulator.dragStart(1e9, [0, 0, 0], 1)).toThrow(/render vertex/);
+    simulator.dispose();
+  });
+
+  it('refuses a corrupt asset with the reader error, and bad options', () => {
+    const broken = asset.slice();
+    broken[broken.length - 5] ^= 0x10;
+    expect(() => smfem.createSimulator(broken, { sourceName: 'broken.smfem' })).toThrow(
+      /broken\.smfem.*checksum/,
+    );
+    expect(() => smfem.createSimulator(asset, { threads: 'many' })).toThrow(/threads/);
+    expect(() => smfem.createSimulator(asset, { parameters: { gravity: [0, 1] } })).toThrow(/gravity/);
+  });
+
+  it('gives worker threads back on dispose, never blocking on an exhausted pool', () => {
+    const simulators = [];
+    for (let i = 0; i < 6; ++i) simulators.push(smfem.createSimulator(asset, { threads: 2 }));
+    const threads = simulators.map((s) => s.info.threads);
+    if (build === 'threads') {
+      expect(threads.slice(0, 4)).toEqual([2, 2, 2, 2]);
+      expect(threads.slice(4)).toEqual([1, 1]);
+      expect(simulators[4].warnings().join()).toMatch(/worker threads are free/);
+    } else {
+      expect(threads).toEqual([1, 1, 1, 1, 1, 1]);
+    }
+    for (const s of simulators) s.step(1);
+    for (const s of simulators) s.dispose();
+    const again = smfem.createSimulator(asset, { threads: 2 });
+    expect(again.info.threads).toBe(build === 'threads' ? 2 : 1);
+    again.dispose();
+    expect(() => again.step(1)).toThrow(/disposed/);
+  });
+});

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// The wasm module from the command line (package.json "bin": `npx smfem ...`):
+//
+//   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
+//               [--threads T] [--float] [--build threads|single] [--json]
+//
+// The same measurement as the native build/bin/smfem-bench (wasm/bench/smfem_bench.cpp): the
+// same scene (a drag spring on render vertex 0 pulled 0.2 m up, gravity), 5 untimed warm-up
+// steps, then per-iteration and per-phase medians of S steps, as JSON.
+import { readFile } from 'node:fs/promises';
+import { loadSmfem } from './loader.js';
+
+function usage(problem) {
+  process.stderr.write(
+    `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
+      `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n`,
+  );
+  process.exit(2);
+}
+
+function parseBenchArgs(args) {
+  const options = {
+    solver: undefined,
+    iters: 2,
+    steps: 200,
+    threads: undefined,
+    float: false,
+    build: 'threads',
+    json: false,
+  };
+  const integer = (i, name) => {
+    const value = Number(args[i]);
+    if (!Number.isInteger(value)) usage(`${name} needs an integer`);
+    return value;
+  };
+  for (let i = 0; i < args.length; ++i) {
+    const arg = args[i];
+    if (arg === '--synthetic') {
+      options.synthetic = [integer(++i, arg), integer(++i, arg)];
+    } else if (arg === '--solver') {
+      options.solver = args[++i];
+      if (options.solver !== 'mfem' && options.solver !== 'fem')
+        usage('--solver must be mfem or fem (the full-space references are native only)');
+    } else if (arg === '--iters') {
+      options.iters = integer(++i, arg);
+    } else if (arg === '--steps') {
+      options.steps = integer(++i, arg);
+    } else if (arg === '--threads') {
+      options.threads = integer(++i, arg);
+    } else if (arg === '--float') {
+      options.float = true;
+    } else if (arg === '--build') {
+      options.build = args[++i];
+    } else if (arg === '--json') {
+      options.json = true;
+    } else if (!arg.startsWith('-') && options.asset === undefined) {
+      options.asset = arg;
+    } else {
+      usage(`unknown argument ${arg}`);
+    }
+  }
+  if ((options.asset === undefined) === (options.synthetic === undefined))
+    usage('give an asset or --synthetic m C');
+  if (options.steps < 1) usage('--steps must be at least 1');
+  return options;
+}
+
+const median = (values) => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const summary = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
+
+async function bench(args) {
+  const options = parseBenchArgs(args);
+  const smfem = await loadSmfem({ build: options.build });
+  try {
+    const bytes = options.asset ? await readFile(options.asset) : smfem.boxModelAsset(...options.synthetic);
+    const parameters = { iterations: options.iters, untilConverged: false, floatStiffness: options.float };
+    if (options.solver) parameters.solver = options.solver;
+    const simulator = smfem.createSimulator(bytes, {
+      sourceName: options.asset ?? 'synthetic',
+      threads: options.threads,
+      parameters,
+    });
+    for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
+    const info = simulator.info;
+    // The native bench's scene: pull render vertex 0 up, so every iteration has work to do.
+    if (info.renderVertices > 0) {
+      const rest = restPosition(smfem, bytes);
+      simulator.dragStart(0, [rest[0], rest[1] + 0.2, rest[2]], 1e4);
+    }
+    simulator.step(5);
+    const perIteration = [],
+      stepMs = [],
+      prediction = [],
+      phases = { linearization: [], assembly: [], solve: [], localUpdate: [], lineSearch: [] };
+    let iterationsRun = 0,
+      backtracks = 0,
+      failures = 0;
+    for (let step = 0; step < options.steps; ++step) {
+      const [report] = simulator.step(1);
+      if (!report.ok) ++failures;
+      const t = report.phasesMs;
+      stepMs.push(report.stepMs);
+      prediction.push(t.prediction);
+      iterationsRun += report.iterations;
+      backtracks += report.lineSearchSteps;
+      if (report.iterations === 0) continue;
+      const k = report.iterations;
+      const total = t.linearization + t.assembly + t.solve + t.localUpdate + t.lineSearch;
+      perIteration.push(total / k);
+      for (const name of Object.keys(phases)) phases[name].push(t[name] / k);
+    }
+    const out = {
+      build: `wasm-${smfem.build}`,
+      solver: simulator.info.parameters.solver,
+      modes: info.modes,
+      cubature: info.cubature,
+      threads: info.threads,
+      float_stiffness: options.float,
+      iterations_per_step: options.iters,
+      steps: options.steps,
+      iterations_run: iterationsRun,
+      backtracks,
+      failed_steps: failures,
+      per_iteration_ms: summary(perIteration),
+      step_ms: summary(stepMs),
+      phases_ms: {
+        prediction_per_step: median(prediction),
+        linearization: median(phases.linearization),
+        assembly: median(phases.assembly),
+        solve: median(phases.solve),
+        local_update: median(phases.localUpdate),
+        line_search: median(phases.lineSearch),
+      },
+    };
+    process.stdout.write(`${options.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
+    simulator.dispose();
+  } finally {
+    smfem.dispose();
+  }
+}
+
+// Render vertex 0's rest position, from the asset's render.positions section (f32, little-endian).
+function restPosition(smfem, bytes) {
+  const section = smfem.inspectAsset(bytes).sections.find((s) => s.name === 'render.positions');
+  const view = new DataView(bytes.buffer, bytes.byteOffset + section.offset, 12);
+  return [0, 1, 2].map((d) => view.getFloat32(4 * d, true));
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'bench') {
+  bench(rest).catch((error) => {
+    process.stderr.write(`smfem: ${error.message}\n`);
+    process.exit(1);
+  });
+} else {
+  usage(command ? `unknown command ${command}` : 'give a command');
+}
