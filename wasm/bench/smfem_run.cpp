@@ -32,7 +32,7 @@ using nlohmann::json;
   std::exit(2);
 }
 
-void apply(const json& parameters, sim::SolverSettings& settings) {
+void apply_parameters(const json& parameters, sim::SolverSettings& settings) {
   for (const auto& [key, value] : parameters.items()) {
     if (key == "solver") {
       const auto method = sim::solver_method_from_name(value.get<std::string>());
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
             ? sim::make_box_model(sim::synthetic_box_options(synthetic_m, synthetic_C)).model
             : sim::load_reduced_model(asset::Asset::from_file(asset_path));
     sim::SolverSettings settings = model.defaults;
-    apply(parameters, settings);
+    apply_parameters(parameters, settings);
     sim::Simulator simulator(std::move(model), settings, threads);
     if (drag) simulator.drag_start(drag_vertex, drag_target, drag_stiffness);
     json out = {{"modes", simulator.model().mode_count()},
