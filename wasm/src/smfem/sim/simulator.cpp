@@ -190,6 +190,7 @@ const StepReport& Simulator::step() {
   state_.U = dynamics_.prediction();
 
   report_.stats = StepStats{};
+  report_.step_ms = 0.0;  // the stopwatch adds to it
   StepContext step_context = context();
   const TetKinematics* kinematics = nullptr;
   if (settings_.method == SolverMethod::mfem) {
