@@ -5,6 +5,7 @@
 #include <string>
 
 #include "smfem/mesh/types.hpp"
+#include "support/text_file.hpp"
 
 namespace smfem::test {
 
@@ -22,11 +23,6 @@ inline std::filesystem::path write_medit(const std::filesystem::path& file, cons
     out << mesh.regions(t) << "\n";
   }
   out << "End\n";
-  return file;
-}
-
-inline std::filesystem::path write_text(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream(file) << text;
   return file;
 }
 

@@ -13,9 +13,12 @@
 namespace smfem::bake {
 namespace {
 
-// A 2 x 1 x 1 box of 4 x 2 x 2 cells (96 tets), slightly warped so that no eigenvalue repeats.
+// A 2 x 1 x 1 box of 4 x 2 x 2 cells (96 tets), slightly warped so that no eigenvalue repeats,
+// then scaled (the warp is not scale-equivariant, so scaling comes last).
 mesh::TetMesh small_box(double scale = 1.0) {
-  return test::warped(test::box_mesh({4, 2, 2}, {2.0 * scale, scale, scale}), 0.03 * scale);
+  mesh::TetMesh box = test::warped(test::box_mesh({4, 2, 2}, {2.0, 1.0, 1.0}), 0.03);
+  box.vertices *= scale;
+  return box;
 }
 
 BakeInput box_input(const std::string& name, const mesh::TetMesh& mesh, BakeSettings settings = {}) {

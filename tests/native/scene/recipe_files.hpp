@@ -7,13 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/mesh/types.hpp"
+#include "support/text_file.hpp"
 
 namespace smfem::test {
-
-inline void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
 
 // A small, valid recipe: a rounded box with a stiff capsule inside, pinned at one end.
 inline nlohmann::json base_recipe() {
