@@ -10,6 +10,7 @@ export const scenes = {
   swordsman: { title: 'Swordsman', url: new URL('../../build/native/assets/swordsman.smfem', import.meta.url) },
   creature: { title: 'Creature', url: new URL('../../build/native/assets/creature.smfem', import.meta.url) },
   beam: { title: 'Beam', url: new URL('../../build/native/assets/beam.smfem', import.meta.url) },
+  materials: { title: 'Materials', url: new URL('../../build/native/assets/materials.smfem', import.meta.url) },
 };
 
 export const defaultScene = 'crab';
