@@ -14,8 +14,8 @@ while (($#)); do
   esac
 done
 
-[[ -f build/fuzz/CMakeCache.txt ]] || cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+cmake --preset fuzz >/dev/null  # seconds; applies preset changes
+cmake --build --preset fuzz --target fuzzers
 if ((${#targets[@]} == 0)); then
   mapfile -t targets < <(find build/fuzz/bin -maxdepth 1 -name '*_fuzz' -type f -printf '%f\n' | sort)
 fi
