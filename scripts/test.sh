@@ -2,7 +2,7 @@
 # Runs every layer of tests (after scripts/setup.sh --for-tests has built everything):
 #   1. native C++ (ctest, sanitizer build)   2. the core C++ tests compiled to wasm, under Node
 #   3. Vitest: the wasm module under Node     4. the page in headless Chromium (Vitest + Playwright)
-#   5. a short fuzzing run of every reader
+#   5. a short fuzzing run of every reader   6. the tree is formatted (clang-format, Prettier)
 # Ends with one line "N passed, N failed" counting the layers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,7 @@ layer "core C++ tests in wasm, single-threaded (ctest, Node)" ctest --preset was
 layer "production build of the page (vite build)" npx vite build --config web/vite.config.js --logLevel warn
 layer "wasm module and page (vitest: Node and headless Chromium)" npx vitest run --config tests/vitest.config.js
 layer "fuzzing, short run" bash scripts/fuzz.sh --seconds "${SMFEM_FUZZ_SECONDS:-10}"
+layer "formatting (clang-format, Prettier; fix with npm run format)" bash scripts/format.sh --check
 
 echo
 ((failed)) && printf 'failed layer: %s\n' "${failures[@]}"

@@ -2,8 +2,8 @@
 // out (paper 000, section 5; assets/FORMAT.md). Exit status: 0 done, 2 bad input (a message
 // on stderr names the problem), 1 internal error. The asset is written to a temporary file and
 // renamed, so a failed bake never leaves a half-written or clobbered file.
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -50,9 +50,8 @@ long long parse_integer(std::string_view option, const std::string& text, long l
   const long long value = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || end != text.c_str() + text.size() || errno != 0 || value < low ||
       value > high) {
-    throw BakeInputError(std::string(option) + ": expected an integer in [" +
-                         std::to_string(low) + ", " + std::to_string(high) + "], got \"" + text +
-                         "\"");
+    throw BakeInputError(std::string(option) + ": expected an integer in [" + std::to_string(low) +
+                         ", " + std::to_string(high) + "], got \"" + text + "\"");
   }
   return value;
 }
@@ -136,7 +135,8 @@ int bake(const Options& options) {
     if (!options.quiet) std::cerr << "[smfem-bake] " << message << std::endl;
   };
   progress("reading " + options.input.string());
-  const smfem::bake::BakeInput input = smfem::bake::load_bake_input(options.input, options.settings);
+  const smfem::bake::BakeInput input =
+      smfem::bake::load_bake_input(options.input, options.settings);
   progress(std::to_string(input.mesh.vertices.rows()) + " vertices, " +
            std::to_string(input.mesh.tets.rows()) + " tets, " +
            std::to_string(input.pinned.size()) + " pinned");
@@ -148,18 +148,17 @@ int bake(const Options& options) {
   const double write_seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   const smfem::bake::StageTimes& t = result.seconds;
-  const nlohmann::json timings = {{"read", input.read_seconds},
-                                  {"tetrahedralize", input.tetrahedralize_seconds},
-                                  {"laplacian", t.laplacian},
-                                  {"eigensolve", t.eigensolve},
-                                  {"cubature", t.cubature},
-                                  {"render", t.render},
-                                  {"write", write_seconds}};
+  const nlohmann::json timings = {
+      {"read", input.read_seconds}, {"tetrahedralize", input.tetrahedralize_seconds},
+      {"laplacian", t.laplacian},   {"eigensolve", t.eigensolve},
+      {"cubature", t.cubature},     {"render", t.render},
+      {"write", write_seconds}};
   double total = 0.0;
   for (const auto& [stage, seconds] : timings.items()) total += seconds.get<double>();
   progress("done in " + std::to_string(total) + " s");
   if (options.json) {
-    std::vector<double> eigenvalues(result.modes.eigenvalues.begin(), result.modes.eigenvalues.end());
+    std::vector<double> eigenvalues(result.modes.eigenvalues.begin(),
+                                    result.modes.eigenvalues.end());
     const nlohmann::json summary = {{"input", options.input.string()},
                                     {"output", options.output.string()},
                                     {"vertices", input.mesh.vertices.rows()},

@@ -43,7 +43,9 @@ export async function openPage(context, url) {
 
 /** Waits until window.smfem.status.ready, or fails with the page's own lastError. */
 export async function waitUntilReady(page, timeout = 30000) {
-  await page.waitForFunction(() => window.smfem?.status.ready || window.smfem?.status.lastError, null, { timeout });
+  await page.waitForFunction(() => window.smfem?.status.ready || window.smfem?.status.lastError, null, {
+    timeout,
+  });
   const status = await page.evaluate(() => window.smfem.status);
   if (!status.ready) throw new Error(`page failed: ${status.lastError}`);
   return status;

@@ -50,7 +50,9 @@ describe('loader under Node', () => {
       const contents = smfem.inspectAsset(bytes, 'example.smfem');
       const positions = contents.sections.find((s) => s.name === 'render.positions');
       bytes[positions.offset] ^= 0x40;
-      expect(() => smfem.inspectAsset(bytes, 'broken.smfem')).toThrow(/broken\.smfem.*render\.positions.*checksum/);
+      expect(() => smfem.inspectAsset(bytes, 'broken.smfem')).toThrow(
+        /broken\.smfem.*render\.positions.*checksum/,
+      );
     });
   });
 

@@ -16,7 +16,11 @@ import { StatusBoard } from './status.js';
 const sceneNames = Object.keys(scenes);
 const urlState = parseState(location.search, sceneNames);
 const status = new StatusBoard(document.getElementById('status'));
-window.smfem = { get status() { return status.snapshot(); } };
+window.smfem = {
+  get status() {
+    return status.snapshot();
+  },
+};
 
 const progress = document.getElementById('progress');
 const description = document.getElementById('description');
@@ -46,7 +50,10 @@ function simulatorParameters(settings, gravityVector) {
     iterations: settings.iterations,
     timestep: settings.timestep,
     gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
-    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({ region: Number(region), youngs })),
+    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({
+      region: Number(region),
+      youngs,
+    })),
   };
 }
 
@@ -81,7 +88,9 @@ class Demo {
     progress.value = 0;
     this.showProgress(0);
     const url = scenes[name].url;
-    const bytes = await fetchBytes(url, (loaded, total) => this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)));
+    const bytes = await fetchBytes(url, (loaded, total) =>
+      this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)),
+    );
     const asset = readAsset(bytes, `${name}.smfem`);
     const surface = readRenderSurface(asset);
     this.meta = asset.meta;
@@ -128,7 +137,9 @@ class Demo {
     this.clock.speed = this.settings.speed;
     this.writeUrl();
     if (!('speed' in change)) {
-      await this.client.setParameters(simulatorParameters(this.settings, this.gravityVector)).catch((e) => status.fail(e));
+      await this.client
+        .setParameters(simulatorParameters(this.settings, this.gravityVector))
+        .catch((e) => status.fail(e));
     }
   }
 
@@ -166,7 +177,9 @@ class Demo {
       if (answer.report && !answer.report.ok) {
         // A blow-up: start the scene over rather than freeze on a broken state.
         await this.reset();
-        status.notice('The simulation became unstable and was reset. Try a smaller time step or more iterations.');
+        status.notice(
+          'The simulation became unstable and was reset. Try a smaller time step or more iterations.',
+        );
       } else {
         this.show(answer.u);
       }

@@ -7,10 +7,16 @@ export const scenes = {
   candy: { title: 'Candy', url: new URL('../../build/native/assets/candy.smfem', import.meta.url) },
   pendulum: { title: 'Pendulum', url: new URL('../../build/native/assets/pendulum.smfem', import.meta.url) },
   octobot: { title: 'Octobot', url: new URL('../../build/native/assets/octobot.smfem', import.meta.url) },
-  swordsman: { title: 'Swordsman', url: new URL('../../build/native/assets/swordsman.smfem', import.meta.url) },
+  swordsman: {
+    title: 'Swordsman',
+    url: new URL('../../build/native/assets/swordsman.smfem', import.meta.url),
+  },
   creature: { title: 'Creature', url: new URL('../../build/native/assets/creature.smfem', import.meta.url) },
   beam: { title: 'Beam', url: new URL('../../build/native/assets/beam.smfem', import.meta.url) },
-  materials: { title: 'Materials', url: new URL('../../build/native/assets/materials.smfem', import.meta.url) },
+  materials: {
+    title: 'Materials',
+    url: new URL('../../build/native/assets/materials.smfem', import.meta.url),
+  },
 };
 
 export const defaultScene = 'crab';

@@ -13,7 +13,16 @@ function median(values) {
 export class StatusBoard {
   constructor(line) {
     this.line = line;
-    this.state = { ready: false, scene: null, build: null, frame: 0, simTime: 0, stepMs: null, fps: null, lastError: null };
+    this.state = {
+      ready: false,
+      scene: null,
+      build: null,
+      frame: 0,
+      simTime: 0,
+      stepMs: null,
+      fps: null,
+      lastError: null,
+    };
     this.stepTimes = [];
     this.frameTimes = [];
   }

@@ -24,9 +24,10 @@ Baked bake_box(const std::filesystem::path& dir) {
   Baked baked;
   baked.settings.modes = 3;
   baked.settings.cubature = 12;
-  baked.input = load_bake_input(
-      test::write_medit(dir / "box.mesh", test::warped(test::box_mesh({3, 2, 2}, {1.5, 1, 1}), 0.02)),
-      baked.settings);
+  baked.input =
+      load_bake_input(test::write_medit(dir / "box.mesh",
+                                        test::warped(test::box_mesh({3, 2, 2}, {1.5, 1, 1}), 0.02)),
+                      baked.settings);
   baked.result = run_bake(baked.input, baked.settings);
   return baked;
 }
@@ -63,7 +64,8 @@ TEST(BakeAsset, WritesTheStepperSectionsWithTheirShapesAndRoundTrips) {
 
   const asset::RenderSurface render = asset::read_render_surface(a);
   EXPECT_EQ(render.mode_count, 3u);
-  EXPECT_EQ(render.vertex_count, static_cast<std::size_t>(baked.input.render_surface.vertices.rows()));
+  EXPECT_EQ(render.vertex_count,
+            static_cast<std::size_t>(baked.input.render_surface.vertices.rows()));
 
   const nlohmann::json& meta = a.meta();
   EXPECT_EQ(meta["kind"], "scene");

@@ -10,12 +10,14 @@
 namespace smfem::test {
 
 // A MEDIT .mesh file of the tet mesh (1-based, regions as references).
-inline std::filesystem::path write_medit(const std::filesystem::path& file, const mesh::TetMesh& mesh) {
+inline std::filesystem::path write_medit(const std::filesystem::path& file,
+                                         const mesh::TetMesh& mesh) {
   std::ofstream out(file);
   out.precision(17);
   out << "MeshVersionFormatted 2\nDimension 3\nVertices\n" << mesh.vertices.rows() << "\n";
   for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
-    out << mesh.vertices(v, 0) << " " << mesh.vertices(v, 1) << " " << mesh.vertices(v, 2) << " 0\n";
+    out << mesh.vertices(v, 0) << " " << mesh.vertices(v, 1) << " " << mesh.vertices(v, 2)
+        << " 0\n";
   }
   out << "Tetrahedra\n" << mesh.tets.rows() << "\n";
   for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {

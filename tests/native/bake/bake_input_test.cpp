@@ -50,7 +50,8 @@ TEST(BakeInput, TetMeshRegionsBecomeMaterialsAndOverridesApplyInOrder) {
   EXPECT_EQ(input.cubature, std::min<Eigen::Index>(20 * kDefaultModes, input.mesh.tets.rows()));
 
   std::string per_tet;
-  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) per_tet += std::to_string(1e5 + static_cast<double>(t)) + "\n";
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t)
+    per_tet += std::to_string(1e5 + static_cast<double>(t)) + "\n";
   settings.youngs_per_tet = test::write_text(dir / "youngs.txt", per_tet);
   const BakeInput per_tet_input = load_bake_input(mesh_file, settings);
   EXPECT_EQ(per_tet_input.youngs(5), 100005.0);

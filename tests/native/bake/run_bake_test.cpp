@@ -21,7 +21,8 @@ mesh::TetMesh small_box(double scale = 1.0) {
   return box;
 }
 
-BakeInput box_input(const std::string& name, const mesh::TetMesh& mesh, BakeSettings settings = {}) {
+BakeInput box_input(const std::string& name, const mesh::TetMesh& mesh,
+                    BakeSettings settings = {}) {
   const auto dir = test::scratch_dir(name);
   return load_bake_input(test::write_medit(dir / "box.mesh", mesh), settings);
 }
@@ -41,7 +42,8 @@ TEST(RunBake, EigenpairsSolveTheGeneralizedProblemAndStartWithTheConstantMode) {
   EXPECT_LT((W.col(0).array() - W(0, 0)).abs().maxCoeff(), 1e-12 * std::abs(W(0, 0)));
   for (int i = 1; i < 6; ++i) {
     EXPECT_GT(gamma(i), gamma(i - 1));
-    const Eigen::VectorXd residual = H * W.col(i) - gamma(i) * result.vertex_mass.cwiseProduct(W.col(i));
+    const Eigen::VectorXd residual =
+        H * W.col(i) - gamma(i) * result.vertex_mass.cwiseProduct(W.col(i));
     EXPECT_LT(residual.norm(), 1e-7 * gamma(i) * result.vertex_mass.cwiseProduct(W.col(i)).norm());
   }
   const Eigen::MatrixXd gram = W.transpose() * result.vertex_mass.asDiagonal() * W;
@@ -66,7 +68,8 @@ TEST(RunBake, ReducedMassDataMatchTheirDefinitions) {
     EXPECT_NEAR(result.first_moment(d, 3), w0 * result.total_mass * result.rest_centroid(d),
                 1e-9 * std::abs(w0) * result.total_mass);
   }
-  EXPECT_NEAR(result.mass_vector(3), w0 * result.total_mass, 1e-9 * std::abs(w0) * result.total_mass);
+  EXPECT_NEAR(result.mass_vector(3), w0 * result.total_mass,
+              1e-9 * std::abs(w0) * result.total_mass);
 }
 
 TEST(RunBake, UniformScalingScalesEigenvaluesByTheInverseSquareAndKeepsTheWeightShapes) {

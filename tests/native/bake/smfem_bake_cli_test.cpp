@@ -2,10 +2,10 @@
 // leaves an existing output file alone.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -52,8 +52,8 @@ int files_in(const std::filesystem::path& dir) {
 TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   const auto dir = test::scratch_dir("ok");
   const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
-  const ToolRun run = run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(), "--modes",
-                                      "4", "--cubature", "10", "--json"});
+  const ToolRun run = run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(),
+                                          "--modes", "4", "--cubature", "10", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json summary = nlohmann::json::parse(run.out);
   EXPECT_EQ(summary["modes"], 4);
@@ -62,15 +62,15 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_EQ(summary["vertices"], 36);
   ASSERT_EQ(summary["eigenvalues"].size(), 4u);
   EXPECT_EQ(summary["eigenvalues"][0], 0.0);
-  for (const char* stage : {"read", "tetrahedralize", "laplacian", "eigensolve", "cubature",
-                            "render", "write"}) {
+  for (const char* stage :
+       {"read", "tetrahedralize", "laplacian", "eigensolve", "cubature", "render", "write"}) {
     EXPECT_TRUE(summary["timings_s"].contains(stage)) << stage;
   }
   EXPECT_NE(run.err.find("[smfem-bake] eigensolve"), std::string::npos);  // progress
   EXPECT_TRUE(std::filesystem::exists(dir / "box.smfem"));
 
-  const ToolRun quiet = run_bake_tool(dir, {mesh.string(), "-o", (dir / "quiet.smfem").string(),
-                                        "--modes", "4", "--quiet"});
+  const ToolRun quiet = run_bake_tool(
+      dir, {mesh.string(), "-o", (dir / "quiet.smfem").string(), "--modes", "4", "--quiet"});
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(quiet.out, "");

@@ -27,7 +27,7 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
 }  // namespace smfem::test
 
 // Skips (never passes) a test whose third-party file is absent.
-#define SMFEM_REQUIRE_SHARED_FILE(path)                                   \
-  do {                                                                    \
+#define SMFEM_REQUIRE_SHARED_FILE(path)                                       \
+  do {                                                                        \
     if (!std::filesystem::exists(path)) GTEST_SKIP() << "missing " << (path); \
   } while (0)

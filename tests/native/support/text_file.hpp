@@ -8,7 +8,8 @@
 namespace smfem::test {
 
 // Returns the path, so a test can write and pass a file in one expression.
-inline std::filesystem::path write_text(const std::filesystem::path& path, const std::string& text) {
+inline std::filesystem::path write_text(const std::filesystem::path& path,
+                                        const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return path;

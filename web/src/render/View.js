@@ -78,7 +78,10 @@ export class View {
     const canvas = this.renderer.domElement;
     const width = canvas.clientWidth;
     const height = canvas.clientHeight;
-    if (canvas.width !== Math.floor(width * this.renderer.getPixelRatio()) || canvas.height !== Math.floor(height * this.renderer.getPixelRatio())) {
+    if (
+      canvas.width !== Math.floor(width * this.renderer.getPixelRatio()) ||
+      canvas.height !== Math.floor(height * this.renderer.getPixelRatio())
+    ) {
       this.renderer.setSize(width, height, false);
       this.camera.aspect = width / Math.max(height, 1);
       this.camera.updateProjectionMatrix();

@@ -20,7 +20,18 @@ function formatModulus(pascals) {
 }
 
 /** A labelled range input; `toValue` / `fromValue` map between slider position and value. */
-function slider({ label, id, min, max, step, value, format, toValue = (x) => x, fromValue = (x) => x, onInput }) {
+function slider({
+  label,
+  id,
+  min,
+  max,
+  step,
+  value,
+  format,
+  toValue = (x) => x,
+  fromValue = (x) => x,
+  onInput,
+}) {
   const input = element('input', { type: 'range', id, min, max, step, value: fromValue(value) });
   const output = element('output', { for: id, text: format(value) });
   input.addEventListener('input', () => {
@@ -32,7 +43,10 @@ function slider({ label, id, min, max, step, value, format, toValue = (x) => x, 
     input.value = fromValue(next);
     output.textContent = format(next);
   };
-  return { node: element('label', { class: 'control' }, [element('span', { text: label }), input, output]), set };
+  return {
+    node: element('label', { class: 'control' }, [element('span', { text: label }), input, output]),
+    set,
+  };
 }
 
 export class Controls {

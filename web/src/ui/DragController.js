@@ -29,7 +29,10 @@ export class DragController {
     this.surface = surface;
     this.stiffness = stiffness;
     const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3));
+    geometry.setAttribute(
+      'position',
+      new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
+    );
     geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
     this.pickMesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
   }
@@ -55,7 +58,13 @@ export class DragController {
     const out = this.pickMesh.geometry.attributes.position;
     const moved = new Float64Array(3);
     for (let v = 0; v < vertexCount; v++) {
-      skinVertex(positions.subarray(3 * v, 3 * v + 3), weights.subarray(v * modeCount, (v + 1) * modeCount), this.u, modeCount, moved);
+      skinVertex(
+        positions.subarray(3 * v, 3 * v + 3),
+        weights.subarray(v * modeCount, (v + 1) * modeCount),
+        this.u,
+        modeCount,
+        moved,
+      );
       out.setXYZ(v, moved[0], moved[1], moved[2]);
     }
     out.needsUpdate = true;
@@ -81,7 +90,10 @@ export class DragController {
     this.canvas.setPointerCapture(event.pointerId);
     this.pointer = event.pointerId;
     this.view.controls.enabled = false;
-    this.plane.setFromNormalAndCoplanarPoint(this.view.camera.getWorldDirection(new THREE.Vector3()), grabbed);
+    this.plane.setFromNormalAndCoplanarPoint(
+      this.view.camera.getWorldDirection(new THREE.Vector3()),
+      grabbed,
+    );
     this.client.dragStart(vertex, grabbed.toArray(), this.stiffness).catch(this.onError);
   }
 

@@ -33,8 +33,10 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   group.vertex_count = static_cast<std::size_t>(surface.vertices.rows());
   group.triangle_count = static_cast<std::size_t>(surface.triangles.rows());
   group.mode_count = static_cast<std::size_t>(result.render_weights.cols());
-  group.positions.assign(surface.vertices.data(), surface.vertices.data() + surface.vertices.size());
-  group.triangles = as_u32(std::span(surface.triangles.data(), static_cast<std::size_t>(surface.triangles.size())));
+  group.positions.assign(surface.vertices.data(),
+                         surface.vertices.data() + surface.vertices.size());
+  group.triangles = as_u32(
+      std::span(surface.triangles.data(), static_cast<std::size_t>(surface.triangles.size())));
   const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
       result.render_weights.cast<float>();
   group.weights.assign(weights.data(), weights.data() + weights.size());
@@ -85,10 +87,11 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   const Eigen::Index C = result.cubature.tets.size();
 
   const Eigen::VectorXd& eigenvalues = result.modes.eigenvalues;
-  writer.add("subspace.eigenvalues", std::span(eigenvalues.data(), eigenvalues.size()), Shape{extent(m)});
+  writer.add("subspace.eigenvalues", std::span(eigenvalues.data(), eigenvalues.size()),
+             Shape{extent(m)});
   writer.add("subspace.mass_block", row_major(result.mass_block), Shape{extent(r4), extent(r4)});
-  writer.add("subspace.mass_vector", std::span(result.mass_vector.data(), result.mass_vector.size()),
-             Shape{extent(r4)});
+  writer.add("subspace.mass_vector",
+             std::span(result.mass_vector.data(), result.mass_vector.size()), Shape{extent(r4)});
   writer.add("subspace.first_moment", row_major(result.first_moment), Shape{3, extent(r4)});
   const double total_mass = result.total_mass;
   writer.add("subspace.total_mass", std::span(&total_mass, 1), Shape{1});
@@ -99,7 +102,8 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   // is (C 4m) x 3 row-major: exactly the [C, 4m, 3] layout.
   writer.add("cubature.y", std::span(result.Y.data(), static_cast<std::size_t>(result.Y.size())),
              Shape{extent(C), extent(r4), 3});
-  writer.add("cubature.weights", std::span(result.cubature.weights.data(), static_cast<std::size_t>(C)),
+  writer.add("cubature.weights",
+             std::span(result.cubature.weights.data(), static_cast<std::size_t>(C)),
              Shape{extent(C)});
   std::vector<double> youngs, poisson;
   std::vector<std::uint32_t> regions;
@@ -118,8 +122,8 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   for (std::size_t f = 0; f < result.forces.size(); ++f) {
     const ReducedForce& force = result.forces[f];
     const std::string prefix = "force." + std::to_string(f) + ".";
-    writer.add(prefix + "mass_vector", std::span(force.mass_vector.data(), force.mass_vector.size()),
-               Shape{extent(r4)});
+    writer.add(prefix + "mass_vector",
+               std::span(force.mass_vector.data(), force.mass_vector.size()), Shape{extent(r4)});
     if (force.mass_block.size() == 0) continue;
     writer.add(prefix + "mass_block", row_major(force.mass_block), Shape{extent(r4), extent(r4)});
     writer.add(prefix + "rest_offset", row_major(force.rest_offset), Shape{extent(r4), 3});

@@ -67,7 +67,8 @@ std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
   }
   mesh.vertices = std::move(vertices);
   for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
-    for (int k = 0; k < 4; ++k) mesh.tets(t, k) = new_index[static_cast<std::size_t>(mesh.tets(t, k))];
+    for (int k = 0; k < 4; ++k)
+      mesh.tets(t, k) = new_index[static_cast<std::size_t>(mesh.tets(t, k))];
   }
   return new_index;
 }
@@ -88,8 +89,8 @@ void load_recipe(const std::filesystem::path& file, BakeInput& input, int& recip
   input.scene["solver"]["material_model"] = stepper_material_model(recipe.solver.material_model);
   for (std::size_t m = 0; m < recipe.materials.size(); ++m) {
     const scene::Material& material = recipe.materials[m];
-    input.materials.push_back({material.name, static_cast<int>(m), material.youngs,
-                               material.poisson, material.density});
+    input.materials.push_back(
+        {material.name, static_cast<int>(m), material.youngs, material.poisson, material.density});
   }
   input.mesh = std::move(built.mesh);
   input.pinned = std::move(built.pinned);
@@ -214,8 +215,9 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   if (settings.youngs_per_tet) input.youngs = read_youngs_per_tet(*settings.youngs_per_tet, tets);
 
   if (settings.pin_file) {
-    const Eigen::Index numbered =
-        file_to_mesh.empty() ? input.mesh.vertices.rows() : static_cast<Eigen::Index>(file_to_mesh.size());
+    const Eigen::Index numbered = file_to_mesh.empty()
+                                      ? input.mesh.vertices.rows()
+                                      : static_cast<Eigen::Index>(file_to_mesh.size());
     for (int v : read_pin_file(*settings.pin_file, numbered)) {
       const int mapped = file_to_mesh.empty() ? v : file_to_mesh[static_cast<std::size_t>(v)];
       if (mapped >= 0) input.pinned.push_back(mapped);  // a vertex of no tet never moves anyway
@@ -228,13 +230,13 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   if (input.modes < 1) throw BakeInputError("--modes must be at least 1");
   if (settings.cubature) {
     if (*settings.cubature < 1 || *settings.cubature > tets) {
-      throw BakeInputError("--cubature " + std::to_string(*settings.cubature) +
-                           ": must be in 1.." + std::to_string(tets) + " (the mesh's tet count)");
+      throw BakeInputError("--cubature " + std::to_string(*settings.cubature) + ": must be in 1.." +
+                           std::to_string(tets) + " (the mesh's tet count)");
     }
     input.cubature = *settings.cubature;
   } else {
-    input.cubature = cubature > 0 ? cubature
-                                  : static_cast<int>(std::min<Eigen::Index>(20 * input.modes, tets));
+    input.cubature =
+        cubature > 0 ? cubature : static_cast<int>(std::min<Eigen::Index>(20 * input.modes, tets));
   }
   return input;
 }

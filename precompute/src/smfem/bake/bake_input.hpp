@@ -36,9 +36,9 @@ namespace smfem::bake {
 
 // Defaults for mesh-file inputs (recipes carry their own).
 inline constexpr int kDefaultModes = 16;
-inline constexpr double kDefaultYoungs = 1e6;     // Pa
+inline constexpr double kDefaultYoungs = 1e6;  // Pa
 inline constexpr double kDefaultPoisson = 0.45;
-inline constexpr double kDefaultDensity = 1000;   // kg / m^3
+inline constexpr double kDefaultDensity = 1000;      // kg / m^3
 inline constexpr double kDefaultTargetTets = 30000;  // for surface meshes
 
 struct BakeSettings {
@@ -64,14 +64,14 @@ struct MaterialInfo {
 };
 
 struct BakeInput {
-  std::string source;            // the input file's name, for messages and metadata
-  std::string kind;              // "recipe", "tet mesh" or "surface mesh"
-  mesh::TetMesh mesh;            // regions[t]: the material region of tet t
-  Eigen::VectorXd youngs;        // |T|, Pa
-  Eigen::VectorXd poisson;       // |T|
-  Eigen::VectorXd density;       // |T|, kg / m^3
+  std::string source;       // the input file's name, for messages and metadata
+  std::string kind;         // "recipe", "tet mesh" or "surface mesh"
+  mesh::TetMesh mesh;       // regions[t]: the material region of tet t
+  Eigen::VectorXd youngs;   // |T|, Pa
+  Eigen::VectorXd poisson;  // |T|
+  Eigen::VectorXd density;  // |T|, kg / m^3
   std::vector<MaterialInfo> materials;
-  std::vector<int> pinned;       // sorted, unique vertex ids of `mesh`
+  std::vector<int> pinned;  // sorted, unique vertex ids of `mesh`
   std::vector<scene::SceneForce> forces;
   render::RenderSurface render_surface;
   tetrahedralize::TetQuality quality;

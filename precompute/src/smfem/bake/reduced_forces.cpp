@@ -27,7 +27,8 @@ std::vector<ReducedForce> reduced_forces(const std::vector<scene::SceneForce>& f
       const Eigen::Vector3d X = mesh.vertices.row(v).transpose();
       Eigen::Vector3d offset;
       if (const auto* twist = std::get_if<scene::TwistForce>(&force.kind)) {
-        const Eigen::Matrix3d R = geometry::rotation_from_axis_angle_deg(twist->axis, twist->angle_deg);
+        const Eigen::Matrix3d R =
+            geometry::rotation_from_axis_angle_deg(twist->axis, twist->angle_deg);
         offset = twist->center + R * (X - twist->center) - X;
       } else {
         offset = std::get<scene::PullForce>(force.kind).offset;

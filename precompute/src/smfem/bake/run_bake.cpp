@@ -18,7 +18,8 @@ double seconds_since(Clock::time_point start) {
 
 int find_root(std::vector<int>& parent, int v) {
   while (parent[static_cast<std::size_t>(v)] != v) {
-    parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    parent[static_cast<std::size_t>(v)] =
+        parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
     v = parent[static_cast<std::size_t>(v)];
   }
   return v;
@@ -60,7 +61,8 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
 
   say("Laplacian and lumped mass of " + std::to_string(mesh.tets.rows()) + " tets");
   auto start = Clock::now();
-  const Eigen::SparseMatrix<double> H = subspace::elastic_laplacian(mesh, input.youngs, input.poisson);
+  const Eigen::SparseMatrix<double> H =
+      subspace::elastic_laplacian(mesh, input.youngs, input.poisson);
   result.tet_volumes = subspace::tet_rest_volumes(mesh);
   result.vertex_mass = subspace::lumped_mass(mesh, input.density);
   result.seconds.laplacian = seconds_since(start);
@@ -71,8 +73,8 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
   start = Clock::now();
   subspace::EigenmodeOptions eigen_options;
   eigen_options.threads = settings.threads;
-  const Eigen::VectorXi pinned =
-      Eigen::Map<const Eigen::VectorXi>(input.pinned.data(), static_cast<Eigen::Index>(input.pinned.size()));
+  const Eigen::VectorXi pinned = Eigen::Map<const Eigen::VectorXi>(
+      input.pinned.data(), static_cast<Eigen::Index>(input.pinned.size()));
   result.modes = subspace::skinning_eigenmodes(H, result.vertex_mass, mesh.vertices, input.modes,
                                                pinned, eigen_options);
   const subspace::RowMatrixXd B = subspace::vertex_basis(mesh, result.modes.weights);
@@ -80,8 +82,7 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
   result.mass_vector = subspace::reduced_gravity(B, result.vertex_mass);
   result.first_moment = mesh.vertices.transpose() * result.vertex_mass.asDiagonal() * B;
   result.total_mass = result.vertex_mass.sum();
-  result.rest_centroid =
-      (mesh.vertices.transpose() * result.vertex_mass) / result.total_mass;
+  result.rest_centroid = (mesh.vertices.transpose() * result.vertex_mass) / result.total_mass;
   result.forces = reduced_forces(input.forces, mesh, B, result.vertex_mass);
   result.seconds.eigensolve = seconds_since(start);
 
