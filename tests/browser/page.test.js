@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './static-server.js';
 import { launchChromium, openPage, waitUntilReady } from './chromium.js';
+import { nonBackgroundFraction } from './screenshots.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
@@ -44,23 +45,3 @@ describe.each([
     await page.close();
   });
 });
-
-// Fraction of a screenshot's pixels that differ clearly from the page background (#15171c),
-// computed in the page itself (no image library needed in Node).
-function nonBackgroundFraction(page, png) {
-  return page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const canvas = new OffscreenCanvas(image.width, image.height);
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const rgba = context.getImageData(0, 0, image.width, image.height).data;
-    let differing = 0;
-    for (let i = 0; i < rgba.length; i += 4) {
-      const d = Math.abs(rgba[i] - 0x15) + Math.abs(rgba[i + 1] - 0x17) + Math.abs(rgba[i + 2] - 0x1c);
-      if (d > 40) differing += 1;
-    }
-    return differing / (rgba.length / 4);
-  }, png.toString('base64'));
-}

@@ -59,7 +59,11 @@ function simulatorParameters(settings, gravityVector) {
 
 class Demo {
   constructor() {
-    this.view = new View(document.getElementById('view'));
+    this.view = new View(document.getElementById('view'), (lost) =>
+      status.notice(
+        lost ? 'The graphics context was lost; waiting for the browser to restore it…' : 'Graphics restored.',
+      ),
+    );
     this.client = new SimulationClient();
     this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
     this.controls = new Controls(document.getElementById('controls'), {
@@ -69,7 +73,12 @@ class Demo {
       onChange: (change) => this.change(change),
       onScene: (name) => this.open(name, {}),
     });
-    this.drag = new DragController(this.view, this.client, (error) => status.fail(error));
+    this.drag = new DragController(
+      this.view,
+      this.client,
+      (error) => status.fail(error),
+      (active) => status.dragging(active),
+    );
     this.paused = urlState.paused === true;
     this.onScreen = true;
     this.inFlight = false;

@@ -1,6 +1,6 @@
 // The page's status: a line for people and a read-only object for automation
 // (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
-// steps), fps, lastError.
+// steps), fps, lastError, and dragging (a pointer holds the body).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -22,6 +22,7 @@ export class StatusBoard {
       stepMs: null,
       fps: null,
       lastError: null,
+      dragging: false,
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -64,6 +65,10 @@ export class StatusBoard {
     this.frameTimes.splice(0, Math.max(0, this.frameTimes.length - recent));
     const span = (this.frameTimes.at(-1) - this.frameTimes[0]) / 1000;
     if (span > 0) this.state.fps = (this.frameTimes.length - 1) / span;
+  }
+
+  dragging(active) {
+    this.state.dragging = active;
   }
 
   notice(text) {

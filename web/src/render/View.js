@@ -3,8 +3,15 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
 export class View {
-  constructor(canvas) {
+  /** onContextChange(lost): the GPU context was lost (true) or restored (false). */
+  constructor(canvas, onContextChange = () => {}) {
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+    // three.js rebuilds its GPU state on restore; the page only has to say what happened.
+    canvas.addEventListener('webglcontextlost', (event) => {
+      event.preventDefault();
+      onContextChange(true);
+    });
+    canvas.addEventListener('webglcontextrestored', () => onContextChange(false));
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = THREE.PCFSoftShadowMap;

@@ -2,6 +2,7 @@
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
 // limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
 import { limits } from '../state/urlState.js';
+import { sharingButtons } from './sharing.js';
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -154,6 +155,7 @@ export class Controls {
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
       element('div', { class: 'row' }, [solverSelect]),
       ...sliders.map((s) => s.node),
+      element('div', { class: 'row sharing' }, sharingButtons(document.getElementById('app'))),
     );
   }
 

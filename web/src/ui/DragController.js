@@ -8,10 +8,12 @@ import * as THREE from 'three';
 import { skinVertex } from '../render/skinning.js';
 
 export class DragController {
-  constructor(view, client, onError) {
+  /** onDrag(active): a drag started (true) or ended (false). */
+  constructor(view, client, onError, onDrag = () => {}) {
     this.view = view;
     this.client = client;
     this.onError = onError;
+    this.onDrag = onDrag;
     this.canvas = view.renderer.domElement;
     this.canvas.style.touchAction = 'none';
     this.raycaster = new THREE.Raycaster();
@@ -95,6 +97,7 @@ export class DragController {
       grabbed,
     );
     this.client.dragStart(vertex, grabbed.toArray(), this.stiffness).catch(this.onError);
+    this.onDrag(true);
   }
 
   move(event) {
@@ -108,5 +111,6 @@ export class DragController {
     this.pointer = null;
     this.view.controls.enabled = true;
     this.client.dragEnd().catch(this.onError);
+    this.onDrag(false);
   }
 }

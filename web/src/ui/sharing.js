@@ -1,0 +1,42 @@
+// Sharing and embedding: the page's own URL (its settings are mirrored there), an iframe
+// snippet for course pages and articles, and fullscreen for the canvas's container.
+
+/** The iframe snippet that embeds the current setup with minimal controls. */
+export function embedSnippet(location) {
+  const url = new URL(location.href);
+  url.searchParams.set('embed', '1');
+  return (
+    `<iframe src="${url.href}" width="800" height="500" style="border:0" ` +
+    `allow="fullscreen" loading="lazy" title="Subspace Mixed FEM demo"></iframe>`
+  );
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = 'Copied';
+  } catch {
+    // No clipboard permission (an embed, an old browser): show the text to copy by hand.
+    window.prompt('Copy this:', text);
+  }
+}
+
+/** Buttons: copy link, copy embed snippet, fullscreen (of `target`). */
+export function sharingButtons(target) {
+  const make = (id, text, onClick) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.id = id;
+    button.textContent = text;
+    button.addEventListener('click', () => onClick(button));
+    return button;
+  };
+  return [
+    make('copy-link', 'Link', (b) => copy(location.href, b)),
+    make('copy-embed', 'Embed', (b) => copy(embedSnippet(location), b)),
+    make('fullscreen', 'Fullscreen', () => {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else target.requestFullscreen?.();
+    }),
+  ];
+}
