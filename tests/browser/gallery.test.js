@@ -74,6 +74,17 @@ describe('interaction', () => {
     await page.close();
   });
 
+  it('runs MFEM and FEM side by side in lockstep', async () => {
+    const { page, errors } = await openPage(browser.context, `${server.url}?scene=crab&compare=1`);
+    const status = await waitUntilReady(page);
+    expect(status.solvers).toEqual(['mfem', 'fem']);
+    expect(await page.locator('#compare').isChecked()).toBe(true);
+    await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
+    await page.locator('#view').screenshot({ path: `${artifacts}/compare-crab.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('restores its settings from the URL', async () => {
     const { page, errors } = await openPage(
       browser.context,

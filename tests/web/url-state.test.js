@@ -8,6 +8,7 @@ describe('URL state', () => {
     const state = {
       scene: 'crab',
       solver: 'fem',
+      materialModel: 'stable_neo_hookean',
       iterations: 4,
       timestep: 0.01,
       speed: 0.5,

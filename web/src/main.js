@@ -1,5 +1,6 @@
 // The demo page: a baked scene, simulated in a worker by the wasm module (threaded where the
 // page is cross-origin isolated) and skinned on the GPU by three.js.
+import * as THREE from 'three';
 import { readAsset, readRenderSurface } from '../../wasm/js/asset.js';
 import { missingCapabilities } from './capabilities.js';
 import { SkinnedSurface } from './render/SkinnedSurface.js';
@@ -9,7 +10,10 @@ import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
 import { formatState, parseState } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
+import { CanvasRecorder } from './ui/CanvasRecorder.js';
+import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
+import { Plots } from './ui/Plots.js';
 import { fetchBytes } from '../../wasm/js/fetchBytes.js';
 import { StatusBoard } from './status.js';
 
@@ -36,17 +40,32 @@ function settingsFor(meta, overrides) {
   });
   return {
     solver: overrides.solver ?? solver.method ?? 'mfem',
+    materialModel: overrides.materialModel ?? solver.material_model ?? 'fixed_corotational',
     iterations: overrides.iterations ?? solver.iterations ?? 2,
     timestep: overrides.timestep ?? solver.timestep ?? 1 / 60,
     gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
     speed: overrides.speed ?? 1,
+    compare: overrides.compare ?? false,
     youngs,
   };
+}
+
+// One parameter set per simulator: side by side, MFEM on the left and FEM on the right, with
+// everything else the same.
+function parameterSets(settings, gravityVector) {
+  const shared = simulatorParameters(settings, gravityVector);
+  return settings.compare
+    ? [
+        { ...shared, solver: 'mfem' },
+        { ...shared, solver: 'fem' },
+      ]
+    : [shared];
 }
 
 function simulatorParameters(settings, gravityVector) {
   return {
     solver: settings.solver,
+    materialModel: settings.materialModel,
     iterations: settings.iterations,
     timestep: settings.timestep,
     gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
@@ -79,10 +98,17 @@ class Demo {
       (error) => status.fail(error),
       (active) => status.dragging(active),
     );
+    this.plots = new Plots(document.getElementById('plots'));
+    document
+      .getElementById('export-csv')
+      .addEventListener('click', () =>
+        download(new Blob([this.plots.csv()], { type: 'text/csv' }), `${this.scene}.csv`),
+      );
+    this.recorder = new CanvasRecorder(this.view.renderer.domElement, document.getElementById('record'));
     this.paused = urlState.paused === true;
     this.onScreen = true;
     this.inFlight = false;
-    this.surface = null;
+    this.surfaces = [];
     this.clock = new StepClock({ timestep: 1 / 60 });
     this.watchVisibility();
   }
@@ -109,19 +135,35 @@ class Demo {
     const loaded = await this.client.load({
       asset: bytes.slice(),
       sourceName: `${name}.smfem`,
-      parameters: simulatorParameters(this.settings, this.gravityVector),
+      parameterSets: parameterSets(this.settings, this.gravityVector),
     });
-    this.surface?.dispose();
-    this.surface = new SkinnedSurface(surface);
-    this.view.setBody(this.surface.mesh, this.surface.restBounds, this.meta.camera ?? null);
+    for (const old of this.surfaces) old.dispose();
+    this.surfaces = loaded.u.map(() => new SkinnedSurface(surface));
+    // Side by side, the bodies stand apart along x by 1.3 times the body's width.
+    const rest = this.surfaces[0].restBounds;
+    const spacing = 1.3 * (rest.max.x - rest.min.x);
+    const offsets = this.surfaces.map(
+      (_, i) => new THREE.Vector3((i - (this.surfaces.length - 1) / 2) * spacing, 0, 0),
+    );
+    const group = new THREE.Group();
+    const bounds = new THREE.Box3();
+    this.surfaces.forEach((skinned, i) => {
+      skinned.mesh.position.copy(offsets[i]);
+      group.add(skinned.mesh);
+      bounds.union(rest.clone().translate(offsets[i]));
+    });
+    this.view.setBody(group, bounds, this.settings.compare ? null : (this.meta.camera ?? null));
     // A drag spring that moves the whole body at a few hertz: k = mass (2 pi 2 Hz)^2.
     const mass = asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1;
-    this.drag.attach(surface, mass * (4 * Math.PI) ** 2);
+    this.drag.attach(surface, mass * (4 * Math.PI) ** 2, offsets);
     this.show(loaded.u);
+    this.plots.reset(loaded.info.map((info) => info.parameters.solver));
 
     this.scene = name;
     this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
-    description.textContent = this.meta.description ?? '';
+    description.textContent =
+      (this.meta.description ?? '') +
+      (this.settings.compare ? ' Left: mixed FEM; right: FEM, same inputs.' : '');
     this.controls.build({
       scene: name,
       scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
@@ -130,7 +172,11 @@ class Demo {
       paused: this.paused,
     });
     progress.hidden = true;
-    status.ready(name, loaded.build);
+    status.ready(
+      name,
+      loaded.build,
+      loaded.info.map((info) => info.parameters.solver),
+    );
     this.writeUrl();
   }
 
@@ -140,6 +186,12 @@ class Demo {
   }
 
   async change(change) {
+    if ('compare' in change) {
+      // Side by side needs a second simulator: load the scene again with the new layout.
+      this.settings.compare = change.compare;
+      await this.open(this.scene, this.settings).catch((e) => status.fail(e));
+      return;
+    }
     if (change.youngs) change = { youngs: { ...this.settings.youngs, ...change.youngs } };
     Object.assign(this.settings, change);
     this.clock.timestep = this.settings.timestep;
@@ -147,7 +199,7 @@ class Demo {
     this.writeUrl();
     if (!('speed' in change)) {
       await this.client
-        .setParameters(simulatorParameters(this.settings, this.gravityVector))
+        .setParameters(parameterSets(this.settings, this.gravityVector))
         .catch((e) => status.fail(e));
     }
   }
@@ -164,15 +216,16 @@ class Demo {
     await this.advance(1);
   }
 
-  // Draws the state u (12m reduced coordinates).
-  show(u) {
-    this.surface.setReducedCoordinates(u);
-    this.drag.setCoordinates(u);
+  // Draws the states (12m reduced coordinates per simulator).
+  show(us) {
+    us.forEach((u, i) => this.surfaces[i].setReducedCoordinates(u));
+    this.drag.setCoordinates(us);
   }
 
   async reset() {
     const answer = await this.client.reset();
     this.show(answer.u);
+    this.plots.reset(this.plots.solvers);
     status.resetTime();
   }
 
@@ -182,8 +235,9 @@ class Demo {
     try {
       const answer = await this.client.advance(steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
-      status.stepped(answer.report, answer.stepMs);
-      if (answer.report && !answer.report.ok) {
+      status.stepped(answer.reports[0]);
+      this.plots.record(answer.reports);
+      if (answer.reports.some((list) => list.some((report) => !report.ok))) {
         // A blow-up: start the scene over rather than freeze on a broken state.
         await this.reset();
         status.notice(
@@ -212,12 +266,13 @@ class Demo {
   run() {
     const frame = (now) => {
       requestAnimationFrame(frame);
-      if (!this.surface) return;
+      if (!this.surfaces.length) return;
       if (!this.paused && this.onScreen && !this.inFlight) {
         const steps = this.clock.tick(now / 1000);
         if (steps > 0) this.advance(steps);
       }
       if (this.onScreen) {
+        this.plots.draw();
         this.view.render();
         status.framed(now);
       }

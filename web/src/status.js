@@ -1,6 +1,6 @@
 // The page's status: a line for people and a read-only object for automation
 // (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
-// steps), fps, lastError, and dragging (a pointer holds the body).
+// steps), fps, lastError, and dragging (a pointer holds the body), solvers (one per body shown).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -23,6 +23,7 @@ export class StatusBoard {
       fps: null,
       lastError: null,
       dragging: false,
+      solvers: [],
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -43,14 +44,15 @@ export class StatusBoard {
     this.say(`Loading ${scene}…`);
   }
 
-  ready(scene, build) {
-    Object.assign(this.state, { ready: true, scene, build });
+  ready(scene, build, solvers) {
+    Object.assign(this.state, { ready: true, scene, build, solvers });
     this.say(`${scene}: ${build === 'threads' ? 'threaded' : 'single-threaded'} build`);
   }
 
-  stepped(report, stepMs) {
-    if (report) this.state.simTime = report.time;
-    this.stepTimes.push(...stepMs);
+  /** reports: the steps just taken (StepReport of loader.d.ts), oldest first. */
+  stepped(reports) {
+    if (reports.length) this.state.simTime = reports.at(-1).time;
+    this.stepTimes.push(...reports.map((r) => r.stepMs));
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
   }

@@ -35,25 +35,29 @@ export class SimulationClient {
     });
   }
 
-  /** Loads an asset (bytes are handed over to the worker). */
-  load({ asset, sourceName, parameters, build = 'auto', threads }) {
-    return this.request('load', { asset, sourceName, parameters, build, threads }, [asset.buffer]);
+  /**
+   * Loads an asset as one simulator per parameter set, stepped in lockstep (the bytes are
+   * handed over to the worker).
+   */
+  load({ asset, sourceName, parameterSets, build = 'auto', threads }) {
+    return this.request('load', { asset, sourceName, parameterSets, build, threads }, [asset.buffer]);
   }
 
   advance(steps) {
     return this.request('advance', { steps });
   }
 
-  setParameters(parameters) {
-    return this.request('setParameters', { parameters });
+  setParameters(parameterSets) {
+    return this.request('setParameters', { parameterSets });
   }
 
-  dragStart(vertex, target, stiffness) {
-    return this.request('dragStart', { vertex, target, stiffness });
+  /** targets: one point per simulator. */
+  dragStart(vertex, targets, stiffness) {
+    return this.request('dragStart', { vertex, targets, stiffness });
   }
 
-  dragMove(target) {
-    return this.request('dragMove', { target });
+  dragMove(targets) {
+    return this.request('dragMove', { targets });
   }
 
   dragEnd() {
@@ -62,14 +66,6 @@ export class SimulationClient {
 
   reset() {
     return this.request('reset');
-  }
-
-  snapshot() {
-    return this.request('snapshot');
-  }
-
-  restore(bytes) {
-    return this.request('restore', { bytes });
   }
 
   async dispose() {

@@ -1,87 +1,91 @@
 // The solver's home off the page's main thread: loads the wasm module (threaded where the page
 // is cross-origin isolated; its pthread pool then hangs off this worker, so the main thread
-// never blocks on a join), owns one simulator and answers SimulationClient's requests.
+// never blocks on a join), owns the scene's simulators and answers SimulationClient's requests.
 //
-// Every request carries an id; every answer echoes it as { id, ok: true, ... } or
+// A scene runs one simulator, or several of the same asset in lockstep (MFEM and FEM side by
+// side): every request applies to all of them, in order, with per-simulator arguments where
+// they differ. Every request carries an id; every answer echoes it as { id, ok: true, ... } or
 // { id, ok: false, error }.
 import { loadSmfem } from '../../../wasm/js/loader.js';
 
 let smfem = null;
-let simulator = null;
+let simulators = [];
 
-function requireSimulator() {
-  if (!simulator) throw new Error('no scene is loaded');
-  return simulator;
+function requireSimulators() {
+  if (!simulators.length) throw new Error('no scene is loaded');
+  return simulators;
 }
 
-// The last report of a batch of steps, and the batch's step times (for a median upstream).
-function summarize(reports) {
-  const last = reports.at(-1) ?? null;
-  return { report: last, stepMs: reports.map((r) => r.stepMs) };
+function disposeSimulators() {
+  for (const simulator of simulators) simulator.dispose();
+  simulators = [];
 }
 
 const handlers = {
-  async load({ build, asset, sourceName, parameters, threads }) {
+  async load({ build, asset, sourceName, parameterSets, threads }) {
     smfem ??= await loadSmfem({
       build,
       onProgress: (loaded, total) => postMessage({ type: 'progress', loaded, total }),
     });
-    simulator?.dispose();
-    simulator = null;
-    simulator = smfem.createSimulator(asset, { sourceName, parameters, threads });
-    return { build: smfem.build, version: smfem.version, info: simulator.info, u: simulator.coordinates() };
+    disposeSimulators();
+    // Side by side, the simulators share the pool: each gets its share of the threads.
+    const share = threads ?? Math.max(1, Math.floor(2 / parameterSets.length));
+    simulators = parameterSets.map((parameters) =>
+      smfem.createSimulator(asset, { sourceName, parameters, threads: share }),
+    );
+    return {
+      build: smfem.build,
+      version: smfem.version,
+      info: simulators.map((s) => s.info),
+      u: simulators.map((s) => s.coordinates()),
+    };
   },
 
+  // Steps every simulator; answers every step's report, per simulator.
   advance({ steps }) {
-    const sim = requireSimulator();
-    const reports = sim.step(steps);
-    return { ...summarize(reports), u: sim.coordinates(), warnings: sim.warnings() };
+    const reports = requireSimulators().map((s) => s.step(steps));
+    return {
+      reports,
+      u: simulators.map((s) => s.coordinates()),
+      warnings: simulators.flatMap((s) => s.warnings()),
+    };
   },
 
-  setParameters({ parameters }) {
-    const sim = requireSimulator();
-    sim.setParameters(parameters);
-    return { info: sim.info, warnings: sim.warnings() };
+  setParameters({ parameterSets }) {
+    requireSimulators().forEach((s, i) => s.setParameters(parameterSets[i]));
+    return { warnings: simulators.flatMap((s) => s.warnings()) };
   },
 
-  dragStart({ vertex, target, stiffness }) {
-    requireSimulator().dragStart(vertex, target, stiffness);
+  dragStart({ vertex, targets, stiffness }) {
+    requireSimulators().forEach((s, i) => s.dragStart(vertex, targets[i], stiffness));
     return {};
   },
-  dragMove({ target }) {
-    requireSimulator().dragMove(target);
+  dragMove({ targets }) {
+    requireSimulators().forEach((s, i) => s.dragMove(targets[i]));
     return {};
   },
   dragEnd() {
-    requireSimulator().dragEnd();
+    requireSimulators().forEach((s) => s.dragEnd());
     return {};
   },
 
   reset() {
-    const sim = requireSimulator();
-    sim.reset();
-    return { u: sim.coordinates() };
-  },
-  snapshot() {
-    return { bytes: requireSimulator().snapshot() };
-  },
-  restore({ bytes }) {
-    const sim = requireSimulator();
-    sim.restore(bytes);
-    return { u: sim.coordinates() };
+    requireSimulators().forEach((s) => s.reset());
+    return { u: simulators.map((s) => s.coordinates()) };
   },
 
   dispose() {
+    disposeSimulators();
     smfem?.dispose();
     smfem = null;
-    simulator = null;
     return {};
   },
 };
 
-// Typed arrays in an answer move to the page instead of being copied.
+// Typed arrays in an answer (also inside arrays) move to the page instead of being copied.
 function transferables(answer) {
   return Object.values(answer)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
     .filter((value) => ArrayBuffer.isView(value))
     .map((value) => value.buffer);
 }

@@ -11,6 +11,8 @@ export const limits = {
   gravity: { min: -30, max: 30 },
 };
 
+export const materialModels = ['arap', 'fixed_corotational', 'stable_neo_hookean'];
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 
 function number(text, range) {
@@ -21,7 +23,7 @@ function number(text, range) {
 
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
- * scene, solver ('mfem' | 'fem'), iterations, timestep, speed, gravity (y component, m/s^2),
+ * scene, solver ('mfem' | 'fem'), materialModel (materialModels), iterations, timestep, speed, gravity (y component, m/s^2),
  * youngs ({ region: Pa }), embed, compare (side by side), paused.
  */
 export function parseState(search, sceneNames) {
@@ -31,6 +33,8 @@ export function parseState(search, sceneNames) {
   if (scene && sceneNames.includes(scene)) state.scene = scene;
   const solver = params.get('solver');
   if (solver === 'mfem' || solver === 'fem') state.solver = solver;
+  const model = params.get('model');
+  if (materialModels.includes(model)) state.materialModel = model;
   const iterations = number(params.get('iters'), limits.iterations);
   if (iterations !== undefined) state.iterations = Math.round(iterations);
   const timestep = number(params.get('dt'), limits.timestep);
@@ -56,6 +60,7 @@ export function formatState(state) {
   const params = new URLSearchParams();
   if (state.scene) params.set('scene', state.scene);
   if (state.solver) params.set('solver', state.solver);
+  if (state.materialModel) params.set('model', state.materialModel);
   if (state.iterations !== undefined) params.set('iters', String(state.iterations));
   if (state.timestep !== undefined) params.set('dt', String(state.timestep));
   if (state.speed !== undefined) params.set('speed', String(state.speed));

@@ -1,7 +1,7 @@
 // The control panel: plain buttons, selects and range inputs, so every control works from the
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
 // limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
-import { limits } from '../state/urlState.js';
+import { limits, materialModels } from '../state/urlState.js';
 import { sharingButtons } from './sharing.js';
 
 function element(tag, attributes = {}, children = []) {
@@ -89,7 +89,25 @@ export class Controls {
       element('option', { value: 'fem', text: 'FEM' }),
     ]);
     solverSelect.value = settings.solver;
+    solverSelect.disabled = settings.compare;
     solverSelect.addEventListener('change', () => handlers.onChange({ solver: solverSelect.value }));
+    const modelNames = {
+      arap: 'ARAP',
+      fixed_corotational: 'Fixed corotational',
+      stable_neo_hookean: 'Stable neo-Hookean',
+    };
+    const modelSelect = element(
+      'select',
+      { id: 'material-model', 'aria-label': 'material model' },
+      materialModels.map((model) => element('option', { value: model, text: modelNames[model] })),
+    );
+    modelSelect.value = settings.materialModel;
+    modelSelect.addEventListener('change', () => handlers.onChange({ materialModel: modelSelect.value }));
+    // The paper's central comparison, live: both solvers on the same scene in lockstep.
+    const compare = element('input', { type: 'checkbox', id: 'compare' });
+    compare.checked = settings.compare;
+    compare.addEventListener('change', () => handlers.onChange({ compare: compare.checked }));
+    const compareLabel = element('label', { class: 'toggle' }, [compare, ' MFEM | FEM side by side']);
 
     const sliders = [
       slider({
@@ -153,7 +171,8 @@ export class Controls {
     this.root.append(
       element('div', { class: 'row' }, [sceneSelect]),
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
-      element('div', { class: 'row' }, [solverSelect]),
+      element('div', { class: 'row' }, [solverSelect, compareLabel]),
+      element('div', { class: 'row' }, [modelSelect]),
       ...sliders.map((s) => s.node),
       element('div', { class: 'row sharing' }, sharingButtons(document.getElementById('app'))),
     );

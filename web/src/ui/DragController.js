@@ -1,9 +1,10 @@
-// Grab and pull the body with mouse, pen or finger. A press on the body attaches a spring
-// (in the solver, reduced through the render weights) from the vertex nearest the press to a
-// target that follows the pointer on the plane facing the camera; a press elsewhere orbits.
+// Grab and pull the body with mouse, pen or finger. A press on a body attaches a spring (in the
+// solver, reduced through the render weights) from the vertex nearest the press to a target
+// that follows the pointer on the plane facing the camera; a press elsewhere orbits. Side by
+// side, every body gets the same spring at the same place relative to itself (same inputs).
 //
-// Picking needs the deformed surface, which only the GPU holds: on press, the surface is
-// skinned once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
+// Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
+// once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
 import * as THREE from 'three';
 import { skinVertex } from '../render/skinning.js';
 
@@ -18,30 +19,43 @@ export class DragController {
     this.canvas.style.touchAction = 'none';
     this.raycaster = new THREE.Raycaster();
     this.plane = new THREE.Plane();
-    this.pointer = null; // id of the pointer holding the body
-    this.u = null;
+    this.pointer = null; // id of the pointer holding a body
+    this.bodies = [];
     this.canvas.addEventListener('pointerdown', (event) => this.press(event));
     this.canvas.addEventListener('pointermove', (event) => this.move(event));
     this.canvas.addEventListener('pointerup', (event) => this.release(event));
     this.canvas.addEventListener('pointercancel', (event) => this.release(event));
   }
 
-  /** The scene's render surface (rest positions, weights) and the drag spring's N/m. */
-  attach(surface, stiffness) {
+  /**
+   * The scene's render surface (rest positions, weights), the drag spring's N/m, and where each
+   * body is drawn (a THREE.Vector3 offset per simulator).
+   */
+  attach(surface, stiffness, offsets) {
     this.surface = surface;
     this.stiffness = stiffness;
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute(
-      'position',
-      new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
-    );
-    geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
-    this.pickMesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+    this.bodies = offsets.map((offset) => {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute(
+        'position',
+        new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
+      );
+      geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
+      const mesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+      return { offset, mesh, u: null };
+    });
   }
 
-  /** The latest reduced coordinates (what the GPU draws). */
-  setCoordinates(u) {
-    this.u = u;
+  /** The latest reduced coordinates of each body (what the GPU draws). */
+  setCoordinates(us) {
+    us.forEach((u, i) => (this.bodies[i].u = u));
+  }
+
+  // A world point near body `from`, in the simulators' own (undisplaced) coordinates: the same
+  // target for every simulator.
+  targets(point, from) {
+    const local = point.clone().sub(from.offset).toArray();
+    return this.bodies.map(() => local);
   }
 
   ray(event) {
@@ -54,56 +68,61 @@ export class DragController {
     return this.raycaster.ray;
   }
 
-  // Skins every render vertex once into the pick mesh.
-  deformPickMesh() {
+  // Skins every render vertex of a body once into its pick mesh.
+  deformPickMesh(body) {
     const { positions, weights, modeCount, vertexCount } = this.surface;
-    const out = this.pickMesh.geometry.attributes.position;
+    const out = body.mesh.geometry.attributes.position;
     const moved = new Float64Array(3);
     for (let v = 0; v < vertexCount; v++) {
       skinVertex(
         positions.subarray(3 * v, 3 * v + 3),
         weights.subarray(v * modeCount, (v + 1) * modeCount),
-        this.u,
+        body.u,
         modeCount,
         moved,
       );
-      out.setXYZ(v, moved[0], moved[1], moved[2]);
+      out.setXYZ(v, moved[0] + body.offset.x, moved[1] + body.offset.y, moved[2] + body.offset.z);
     }
     out.needsUpdate = true;
-    this.pickMesh.geometry.computeBoundingSphere();
-    this.pickMesh.geometry.computeBoundingBox();
+    body.mesh.geometry.computeBoundingSphere();
+    body.mesh.geometry.computeBoundingBox();
   }
 
   press(event) {
-    if (this.pointer !== null || !this.surface || !this.u || event.button > 0) return;
-    this.deformPickMesh();
+    if (this.pointer !== null || !this.bodies.length || event.button > 0) return;
+    if (this.bodies.some((body) => !body.u)) return;
     this.ray(event);
-    const [hit] = this.raycaster.intersectObject(this.pickMesh, false);
-    if (!hit) return; // orbit instead
-    const face = hit.face;
-    const position = this.pickMesh.geometry.attributes.position;
-    const corners = [face.a, face.b, face.c];
+    let best = null;
+    for (const body of this.bodies) {
+      this.deformPickMesh(body);
+      const [hit] = this.raycaster.intersectObject(body.mesh, false);
+      if (hit && (!best || hit.distance < best.hit.distance)) best = { body, hit };
+    }
+    if (!best) return; // orbit instead
+    const { body, hit } = best;
+    const position = body.mesh.geometry.attributes.position;
     const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(hit.point);
-    const vertex = corners.reduce((best, v) => (distance(v) < distance(best) ? v : best));
+    const vertex = [hit.face.a, hit.face.b, hit.face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
     const grabbed = new THREE.Vector3().fromBufferAttribute(position, vertex);
 
     event.preventDefault();
     event.stopImmediatePropagation();
     this.canvas.setPointerCapture(event.pointerId);
     this.pointer = event.pointerId;
+    this.held = body;
     this.view.controls.enabled = false;
     this.plane.setFromNormalAndCoplanarPoint(
       this.view.camera.getWorldDirection(new THREE.Vector3()),
       grabbed,
     );
-    this.client.dragStart(vertex, grabbed.toArray(), this.stiffness).catch(this.onError);
+    this.client.dragStart(vertex, this.targets(grabbed, body), this.stiffness).catch(this.onError);
     this.onDrag(true);
   }
 
   move(event) {
     if (event.pointerId !== this.pointer) return;
     const target = this.ray(event).intersectPlane(this.plane, new THREE.Vector3());
-    if (target) this.client.dragMove(target.toArray()).catch(this.onError);
+    if (target) this.client.dragMove(this.targets(target, this.held)).catch(this.onError);
   }
 
   release(event) {
