@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every layer of tests (after scripts/setup.sh --for-tests has built everything):
-#   1. native C++ (ctest, sanitizer build)   2. the core C++ tests compiled to wasm, under Node
+#   1. native C++ (ctest, sanitizer build)   2. the core C++ tests compiled to wasm (threaded
+#      build), under Node; the single-threaded module is exercised by Vitest
 #   3. Vitest: the wasm module under Node     4. the page in headless Chromium (Vitest + Playwright)
 #   5. a short fuzzing run of every reader   6. the tree is formatted (clang-format, Prettier)
 # Ends with one line "N passed, N failed" counting the layers.
@@ -25,7 +26,6 @@ layer() {
 
 layer "native C++ tests (ctest, ASan + UBSan)" ctest --preset debug -j2
 layer "core C++ tests in wasm, threaded (ctest, Node)" ctest --preset wasm-threads -j2
-layer "core C++ tests in wasm, single-threaded (ctest, Node)" ctest --preset wasm-single -j2
 layer "production build of the page (vite build)" npx vite build --config web/vite.config.js --logLevel warn
 layer "wasm module and page (vitest: Node and headless Chromium)" npx vitest run --config tests/vitest.config.js
 layer "fuzzing, short run" bash scripts/fuzz.sh --seconds "${SMFEM_FUZZ_SECONDS:-10}"
