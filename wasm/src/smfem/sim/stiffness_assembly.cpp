@@ -11,14 +11,15 @@ namespace {
 
 // Columns per task. A multiple of every tile width (kTileCols is 4..16).
 constexpr int kPanelCols = 32;
-// Tets per batch of the streamed product: the batch's rows of Yhat (3 x 32 x 4m doubles) and
-// its Z panel (3 x 32 x 32) stay in the first-level cache while the tiles sweep over them.
+// Tets per batch of the streamed product: the batch's rows of Yhat (3 x 32 x 4m) stay in the
+// second-level cache for all of a thread's panels, its Z panel (3 x 32 x 32) and the few rows of
+// Yhat one row group of tiles reads stay in the first-level cache.
 constexpr int kBatchTets = 32;
 
 constexpr std::array<int, 6> kBlockRow = {0, 1, 2, 0, 0, 1};  // d of block (d, e)
 constexpr std::array<int, 6> kBlockCol = {0, 1, 2, 1, 2, 2};  // e
 constexpr int kBlockCount = 6;
-constexpr int kForceTask = 6;  // tasks kForceTask + d compute force column d
+constexpr int kForceTask = 6;  // the task that computes the three force columns
 
 }  // namespace
 
@@ -39,6 +40,17 @@ StiffnessAssembly::StiffnessAssembly(
       const double value = cubature_Y(static_cast<Eigen::Index>(r), k);
       Y_double_[r * stride + static_cast<std::size_t>(k)] = value;
       Y_float_[r * stride + static_cast<std::size_t>(k)] = static_cast<float>(value);
+    }
+  }
+  Y_packed_double_.assign(rows * stride, 0.0);
+  Y_packed_float_.assign(rows * stride, 0.0f);
+  constexpr int kGroup = detail::kTileRows;
+  for (int k = 0; k < block_size_; ++k) {
+    const std::size_t group_start = static_cast<std::size_t>(k / kGroup) * rows * kGroup;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t at = group_start + r * kGroup + static_cast<std::size_t>(k % kGroup);
+      Y_packed_double_[at] = Y_double_[r * stride + static_cast<std::size_t>(k)];
+      Y_packed_float_[at] = Y_float_[r * stride + static_cast<std::size_t>(k)];
     }
   }
   const auto tets = static_cast<std::size_t>(cubature_count_);
@@ -64,7 +76,7 @@ void StiffnessAssembly::plan(int thread_count) {
       tasks.push_back({block, column, double(rows) * kPanelCols * depth});
     }
   }
-  for (int d = 0; d < 3; ++d) tasks.push_back({kForceTask + d, 0, double(n) * depth});
+  tasks.push_back({kForceTask, 0, 3.0 * n * depth});
 
   // Longest task first onto the least loaded thread. The split only decides who computes
   // what, never how: any schedule gives the same bits.
@@ -106,8 +118,9 @@ void StiffnessAssembly::set_tet_gradient(int tet, const Matrix3<double>& gradien
 }
 
 template <typename T>
-void StiffnessAssembly::run_block_task(const Task& task, const T* Y, const T* weighted_blocks,
-                                       T* blocks, T* panel) const {
+void StiffnessAssembly::add_block_batch(const Task& task, int first, int last, const T* Y,
+                                        const T* Y_packed, const T* weighted_blocks, T* blocks,
+                                        T* panel) const {
   constexpr int kTileCols = detail::kTileCols<T>;
   const int n = block_size_;
   const int stride = stride_;
@@ -115,60 +128,91 @@ void StiffnessAssembly::run_block_task(const Task& task, const T* Y, const T* we
   const int column = task.column;
   T* K = blocks + static_cast<std::size_t>(task.block) * stride * stride;
 
-  const int row_end = diagonal ? std::min(n, column + kPanelCols) : n;
-  for (int a = 0; a < row_end; ++a) std::fill_n(K + a * stride + column, kPanelCols, T(0));
-
-  for (int first = 0; first < cubature_count_; first += kBatchTets) {
-    const int last = std::min(cubature_count_, first + kBatchTets);
-    // Z rows of this batch, panel columns only: Z(3c + j, b) = sum_l wQ^{de}(j, l) Y(3c + l, b).
-    for (int c = first; c < last; ++c) {
-      const T* q = weighted_blocks + (static_cast<std::size_t>(c) * kBlockCount + task.block) * 9;
-      const T* y0 = Y + static_cast<std::size_t>(3 * c) * stride + column;
-      const T* y1 = y0 + stride;
-      const T* y2 = y1 + stride;
-      for (int j = 0; j < 3; ++j) {
-        T* z = panel + (3 * (c - first) + j) * kPanelCols;
-        const T q0 = q[3 * j], q1 = q[3 * j + 1], q2 = q[3 * j + 2];
-        for (int b = 0; b < kPanelCols; ++b) z[b] = q0 * y0[b] + q1 * y1[b] + q2 * y2[b];
-      }
+  // Z rows of this batch, panel columns only: Z(3c + j, b) = sum_l wQ^{de}(j, l) Y(3c + l, b).
+  for (int c = first; c < last; ++c) {
+    const T* q = weighted_blocks + (static_cast<std::size_t>(c) * kBlockCount + task.block) * 9;
+    const T* y0 = Y + static_cast<std::size_t>(3 * c) * stride + column;
+    const T* y1 = y0 + stride;
+    const T* y2 = y1 + stride;
+    for (int j = 0; j < 3; ++j) {
+      T* z = panel + (3 * (c - first) + j) * kPanelCols;
+      const T q0 = q[3 * j], q1 = q[3 * j + 1], q2 = q[3 * j + 2];
+      for (int b = 0; b < kPanelCols; ++b) z[b] = q0 * y0[b] + q1 * y1[b] + q2 * y2[b];
     }
-    const T* Y_batch = Y + static_cast<std::size_t>(3 * first) * stride;
-    const int depth = 3 * (last - first);
-    for (int tile = 0; tile < kPanelCols; tile += kTileCols) {
-      // In a diagonal block only tiles that reach the upper triangle (a <= b).
-      const int tile_row_end = diagonal ? std::min(n, column + tile + kTileCols) : n;
-      for (int a = 0; a < tile_row_end; a += detail::kTileRows) {
-        detail::gemm_tile_AtB(Y_batch + a, stride, panel + tile, kPanelCols, depth,
-                              K + a * stride + column + tile, stride);
-      }
+  }
+  // K panel += Yhat_batch^T Z, one row group of tiles at a time (its packed rows of Yhat are
+  // reused by every tile of the row). In a diagonal block only tiles that reach the upper
+  // triangle.
+  constexpr int kGroup = detail::kTileRows;
+  const auto rows = static_cast<std::size_t>(3 * cubature_count_);
+  const int depth = 3 * (last - first);
+  const int row_end = diagonal ? std::min(n, column + kPanelCols) : n;
+  for (int a = 0; a < row_end; a += kGroup) {
+    const T* A = Y_packed + static_cast<std::size_t>(a / kGroup) * rows * kGroup +
+                 static_cast<std::size_t>(3 * first) * kGroup;
+    const int first_tile = diagonal ? std::max(0, (a - column) / kTileCols * kTileCols) : 0;
+    for (int tile = first_tile; tile < kPanelCols; tile += kTileCols) {
+      detail::gemm_tile_AtB(A, kGroup, panel + tile, kPanelCols, depth,
+                            K + a * stride + column + tile, stride);
     }
   }
 }
 
-void StiffnessAssembly::run_force_task(int d) {
-  auto force = force_.col(d);
-  force.setZero();
+void StiffnessAssembly::add_force_batch(int first, int last) {
   const auto stride = static_cast<std::size_t>(stride_);
-  for (int r = 0; r < 3 * cubature_count_; ++r) {
-    const double scale = weighted_gradient_(r, d);
+  double* force0 = force_.col(0).data();
+  double* force1 = force_.col(1).data();
+  double* force2 = force_.col(2).data();
+  for (int r = 3 * first; r < 3 * last; ++r) {
+    const double g0 = weighted_gradient_(r, 0);
+    const double g1 = weighted_gradient_(r, 1);
+    const double g2 = weighted_gradient_(r, 2);
     const double* y = Y_double_.data() + static_cast<std::size_t>(r) * stride;
-    for (int k = 0; k < block_size_; ++k) force(k) += scale * y[k];
+    for (int k = 0; k < block_size_; ++k) {
+      force0[k] += g0 * y[k];
+      force1[k] += g1 * y[k];
+      force2[k] += g2 * y[k];
+    }
+  }
+}
+
+template <typename T>
+void StiffnessAssembly::run_thread(int thread, const T* Y, const T* Y_packed,
+                                   const T* weighted_blocks, T* blocks, T* panel) {
+  const std::vector<Task>& tasks = schedule_[static_cast<std::size_t>(thread)];
+  const int n = block_size_;
+  const int stride = stride_;
+  for (const Task& task : tasks) {
+    if (task.block == kForceTask) {
+      force_.setZero();
+      continue;
+    }
+    const bool diagonal = kBlockRow[task.block] == kBlockCol[task.block];
+    T* K = blocks + static_cast<std::size_t>(task.block) * stride * stride;
+    const int row_end = diagonal ? std::min(n, task.column + kPanelCols) : n;
+    for (int a = 0; a < row_end; ++a) std::fill_n(K + a * stride + task.column, kPanelCols, T(0));
+  }
+  for (int first = 0; first < cubature_count_; first += kBatchTets) {
+    const int last = std::min(cubature_count_, first + kBatchTets);
+    for (const Task& task : tasks) {
+      if (task.block == kForceTask) {
+        add_force_batch(first, last);
+      } else {
+        add_block_batch<T>(task, first, last, Y, Y_packed, weighted_blocks, blocks, panel);
+      }
+    }
   }
 }
 
 void StiffnessAssembly::assemble(parallel::ThreadPool& pool) {
   pool.parallel_for(static_cast<int>(schedule_.size()), [this](int thread) {
     const auto index = static_cast<std::size_t>(thread);
-    for (const Task& task : schedule_[index]) {
-      if (task.block >= kForceTask) {
-        run_force_task(task.block - kForceTask);
-      } else if (single_precision_) {
-        run_block_task<float>(task, Y_float_.data(), hessian_float_.data(), blocks_float_.data(),
-                              panels_float_[index].data());
-      } else {
-        run_block_task<double>(task, Y_double_.data(), hessian_double_.data(),
-                               blocks_double_.data(), panels_double_[index].data());
-      }
+    if (single_precision_) {
+      run_thread<float>(thread, Y_float_.data(), Y_packed_float_.data(), hessian_float_.data(),
+                        blocks_float_.data(), panels_float_[index].data());
+    } else {
+      run_thread<double>(thread, Y_double_.data(), Y_packed_double_.data(), hessian_double_.data(),
+                         blocks_double_.data(), panels_double_[index].data());
     }
   });
 }

@@ -17,11 +17,15 @@
 // 6 x 12m constraint Jacobians are never formed.
 //
 // Parallel and deterministic: the work is split by output (column panels of the blocks, and
-// the three force columns), never by tets, so no partial sums are reduced and every entry is
-// computed by the same operations in the same order whatever the thread count: results are
-// bit-identical for any number of threads. Z is formed panel by panel in a small per-thread
-// buffer while streaming over the tets. Optional single precision (K only steers the solver's
-// search direction): Yhat and the weighted blocks are then floats and so is the sum.
+// the force), never by tets, so no partial sums are reduced and every entry is computed by the
+// same operations in the same order whatever the thread count: results are bit-identical for
+// any number of threads. Each thread streams once over the tets in batches; per batch it forms
+// Z for each of its panels in a small buffer and adds the batch's product to the panel, so a
+// batch's rows of Yhat are fetched once and stay in cache for all of the thread's panels.
+// Inside a panel the micro-kernel (detail/gemm_tile.hpp) sweeps the tiles of one row group at
+// a time, so the Z panel and a few rows of Yhat stay in the first-level cache. Optional single
+// precision (K only steers the solver's search direction): Yhat and the weighted blocks are
+// then floats and so is the sum.
 //
 // All storage is allocated at construction; assemble() allocates nothing.
 #include <cstdint>
@@ -66,15 +70,20 @@ class StiffnessAssembly {
 
  private:
   struct Task {
-    int block;    // 0..5: (0,0) (1,1) (2,2) (0,1) (0,2) (1,2); 6..8: force column block - 6
+    int block;    // 0..5: (0,0) (1,1) (2,2) (0,1) (0,2) (1,2); 6: the force (all three columns)
     int column;   // first column of the panel
     double cost;  // for the schedule
   };
 
+  // Everything one thread computes, in precision T.
   template <typename T>
-  void run_block_task(const Task& task, const T* Y, const T* weighted_blocks, T* blocks,
-                      T* panel) const;
-  void run_force_task(int d);
+  void run_thread(int thread, const T* Y, const T* Y_packed, const T* weighted_blocks, T* blocks,
+                  T* panel);
+  // One batch of tets [first, last) added to a task's panel.
+  template <typename T>
+  void add_block_batch(const Task& task, int first, int last, const T* Y, const T* Y_packed,
+                       const T* weighted_blocks, T* blocks, T* panel) const;
+  void add_force_batch(int first, int last);
   void plan(int thread_count);
 
   int cubature_count_ = 0;
@@ -85,6 +94,10 @@ class StiffnessAssembly {
 
   std::vector<double> Y_double_;  // Yhat, 3C x stride_ row-major, zero padded
   std::vector<float> Y_float_;
+  // Yhat packed for the micro-kernel by groups of kTileRows columns: group g, then row r, then
+  // i < kTileRows holds Yhat(r, kTileRows g + i), so a tile's reads are contiguous.
+  std::vector<double> Y_packed_double_;
+  std::vector<float> Y_packed_float_;
   std::vector<double> hessian_double_;  // C x 6 x 3 x 3: w_c Q_c^{de}(j, l)
   std::vector<float> hessian_float_;
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> weighted_gradient_;  // 3C x 3
