@@ -19,10 +19,6 @@ async function decode(page, pngs) {
   );
 }
 
-// Two pixels differ clearly when their RGB distance (sum of absolute differences) exceeds 40.
-const differs = (a, b, i) =>
-  Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) > 40;
-
 /** Fraction of pixels that differ clearly from the page background (#15171c). */
 export async function nonBackgroundFraction(page, png) {
   const [rgba] = await decode(page, [png]);
@@ -36,12 +32,4 @@ export async function nonBackgroundFraction(page, png) {
     if (d > 40) count += 1;
   }
   return count / (rgba.length / 4);
-}
-
-/** Fraction of pixels that differ clearly between two screenshots of the same size. */
-export async function pixelDifference(page, pngA, pngB) {
-  const [a, b] = await decode(page, [pngA, pngB]);
-  let count = 0;
-  for (let i = 0; i < a.length; i += 4) if (differs(a, b, i)) count += 1;
-  return count / (a.length / 4);
 }
