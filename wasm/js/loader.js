@@ -11,6 +11,8 @@
 // cross-origin isolated by COOP/COEP headers) or 'single' (SIMD only, works on any host).
 // Under Node the pthread workers are unref'd, so they never keep the process alive.
 
+import { fetchBytes } from './fetchBytes.js';
+
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 // Literal `new URL(..., import.meta.url)` expressions: Vite copies these files into a
@@ -87,7 +89,7 @@ function unrefWorkers(module) {
 
 async function instantiateInBrowser(urls, onProgress) {
   const [wasmBinary, { default: factory }] = await Promise.all([
-    fetchWithProgress(urls.wasm, onProgress),
+    fetchBytes(urls.wasm, onProgress),
     import(/* @vite-ignore */ urls.esm.href),
   ]);
   return factory({
@@ -95,30 +97,6 @@ async function instantiateInBrowser(urls, onProgress) {
     locateFile: (name) => (name.endsWith('.worker.js') ? urls.worker.href : name),
     mainScriptUrlOrBlob: urls.classic.href,
   });
-}
-
-async function fetchWithProgress(url, onProgress) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`smfem: ${url} answered ${response.status} ${response.statusText}`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  if (!onProgress || !response.body) return response.arrayBuffer();
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress(loaded, total);
-  }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes.buffer;
 }
 
 // The public API: plain values in and out, no views into the wasm heap.
