@@ -2,13 +2,13 @@
 // creature to a target tet count, and (given a tet mesh file) stuffing its boundary surface
 // through the winding-number SDF. Prints counts, seconds and the dihedral angle range.
 //   smfem-bench-stuffing [target_tets=500000] [mesh file for the surface test]
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "smfem/bake/stage_clock.hpp"
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/geometry/triangle_mesh_sdf.hpp"
 #include "smfem/mesh/read_mesh.hpp"
@@ -19,12 +19,9 @@
 namespace {
 
 using namespace smfem;
-using Clock = std::chrono::steady_clock;
 using Eigen::Vector3d;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using smfem::bake::Clock;
+using smfem::bake::seconds_since;
 
 // A body, eight legs and a head, blended: the kind of shape the scenes are built from.
 geometry::Sdf creature() {

@@ -3,7 +3,6 @@
 // on stderr names the problem), 1 internal error. The asset is written to a temporary file and
 // renamed, so a failed bake never leaves a half-written or clobbered file.
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +20,7 @@
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/input_files.hpp"
 #include "smfem/bake/run_bake.hpp"
+#include "smfem/bake/stage_clock.hpp"
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/scene/scene_error.hpp"
@@ -128,8 +128,8 @@ Options parse_options(int argc, char** argv) {
   return options;
 }
 
-using Clock = std::chrono::steady_clock;
-
+using smfem::bake::Clock;
+using smfem::bake::seconds_since;
 int bake(const Options& options) {
   const auto progress = [&](const std::string& message) {
     if (!options.quiet) std::cerr << "[smfem-bake] " << message << std::endl;
@@ -145,7 +145,7 @@ int bake(const Options& options) {
   progress("writing " + options.output.string());
   const auto start = Clock::now();
   smfem::bake::bake_asset(input, result, options.settings).write_file(options.output);
-  const double write_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double write_seconds = seconds_since(start);
 
   const smfem::bake::StageTimes& t = result.seconds;
   const nlohmann::json timings = {

@@ -1,12 +1,12 @@
 #include "smfem/bake/bake_input.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <memory>
 
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/input_files.hpp"
+#include "smfem/bake/stage_clock.hpp"
 #include "smfem/geometry/error.hpp"
 #include "smfem/geometry/triangle_mesh_sdf.hpp"
 #include "smfem/mesh/read_mesh.hpp"
@@ -15,12 +15,6 @@
 
 namespace smfem::bake {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The stepper's names (sim/material_model.hpp) for the recipe's short ones.
 const char* stepper_material_model(scene::MaterialModel model) {

@@ -1,20 +1,14 @@
 #include "smfem/bake/run_bake.hpp"
 
-#include <chrono>
 #include <numeric>
 #include <sstream>
 
+#include "smfem/bake/stage_clock.hpp"
 #include "smfem/subspace/elastic_laplacian.hpp"
 #include "smfem/subspace/lumped_mass.hpp"
 
 namespace smfem::bake {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 int find_root(std::vector<int>& parent, int v) {
   while (parent[static_cast<std::size_t>(v)] != v) {
