@@ -111,6 +111,17 @@ double number(const json& value, const std::string& key) {
   return value.get<double>();
 }
 
+// Integers are clamped to a range wide enough for any clamp the settings apply later.
+int integer(const json& value, const std::string& key) {
+  if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
+  return static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+}
+
+bool boolean(const json& value, const std::string& key) {
+  if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
+  return value.get<bool>();
+}
+
 Eigen::Vector3d vector3(const json& value, const std::string& key) {
   if (!value.is_array() || value.size() != 3) bad_parameter(key, "must be an array of 3 numbers");
   return {number(value[0], key), number(value[1], key), number(value[2], key)};
@@ -134,27 +145,21 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
         bad_parameter(key, "must be \"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"");
       settings.material_model = *model;
     } else if (key == "iterations") {
-      if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
-      settings.iterations =
-          static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+      settings.iterations = integer(value, key);
     } else if (key == "timestep") {
       settings.timestep = number(value, key);
     } else if (key == "gravity") {
       settings.gravity = vector3(value, key);
     } else if (key == "untilConverged") {
-      if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
-      settings.until_converged = value.get<bool>();
+      settings.until_converged = boolean(value, key);
     } else if (key == "relativeTolerance") {
       settings.relative_tolerance = number(value, key);
     } else if (key == "absoluteTolerance") {
       settings.absolute_tolerance = number(value, key);
     } else if (key == "floatStiffness") {
-      if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
-      settings.single_precision_stiffness = value.get<bool>();
+      settings.single_precision_stiffness = boolean(value, key);
     } else if (key == "maxBacktracks") {
-      if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
-      settings.max_backtracks =
-          static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+      settings.max_backtracks = integer(value, key);
     } else if (key != "materials") {
       bad_parameter(key, "is not a simulator parameter");
     }
