@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "smfem/fem/lame_parameters.hpp"
+#include "smfem/energies/lame.hpp"
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/subspace/detail/check_inputs.hpp"
 
@@ -33,7 +33,8 @@ Eigen::SparseMatrix<double> elastic_laplacian(
     fem::TetCorners X;
     for (int j = 0; j < 4; ++j) X.row(j) = mesh.vertices.row(mesh.tets(t, j));
     const fem::TetCorners G = fem::linear_tet_dphi_dX(X);
-    const auto [mu, lambda] = fem::lame_parameters(youngs_modulus(t), poisson_ratio(t));
+    const auto [mu, lambda] =
+        energies::lame_from_young_poisson(youngs_modulus(t), poisson_ratio(t));
     const Eigen::Matrix4d H_t =
         (fem::linear_tet_volume(X) * (4.0 * mu + lambda)) * G * G.transpose();
     // One value per unordered pair, so that H is symmetric bit for bit.
