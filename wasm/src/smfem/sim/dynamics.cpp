@@ -29,11 +29,24 @@ void Dynamics::clear_spring() {
   rebuild_hessian();
 }
 
+void Dynamics::set_anchors(const Eigen::MatrixXd& block, const ReducedMatrix& pull) {
+  anchor_block_ = block;
+  anchor_pull_ = pull;
+  has_anchors_ = true;
+  rebuild_hessian();
+}
+
+void Dynamics::clear_anchors() {
+  has_anchors_ = false;
+  rebuild_hessian();
+}
+
 void Dynamics::rebuild_hessian() {
   hessian_block_ = mass_block_ / (timestep_ * timestep_);
   if (has_spring_) {
     hessian_block_.noalias() += spring_.stiffness * spring_.basis * spring_.basis.transpose();
   }
+  if (has_anchors_) hessian_block_ += anchor_block_;
 }
 
 void Dynamics::begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n,
@@ -54,6 +67,10 @@ double Dynamics::energy(const ReducedMatrix& U) {
   if (has_spring_) {
     energy += 0.5 * spring_.stiffness * (spring_point(U) - spring_.target).squaredNorm();
   }
+  if (has_anchors_) {
+    product_.noalias() = anchor_block_ * U;
+    energy += (0.5 * product_ - anchor_pull_).cwiseProduct(U).sum();
+  }
   return energy;
 }
 
@@ -65,6 +82,10 @@ void Dynamics::gradient(const ReducedMatrix& U, ReducedMatrix& out) {
   if (has_spring_) {
     const Eigen::Vector3d stretch = spring_point(U) - spring_.target;
     out.noalias() += spring_.stiffness * spring_.basis * stretch.transpose();
+  }
+  if (has_anchors_) {
+    out.noalias() += anchor_block_ * U;
+    out -= anchor_pull_;
   }
 }
 

@@ -1,14 +1,17 @@
 #pragma once
 // The quadratic part of the implicit Euler step energy (reduced coordinates, in J):
 //
-//   Psi_u(u) = 1/(2 h^2) (u - u~)^T M (u - u~) - f . u + k/2 |x_p(u) - t|^2,
+//   Psi_u(u) = 1/(2 h^2) (u - u~)^T M (u - u~) - f . u + k/2 |x_p(u) - t|^2
+//              + 1/2 tr(U^T A U) - tr(U^T P),
 //
 // u~ = u_n + h udot_n (the inertial prediction), M = I_3 (x) mass_block, f the reduced
-// external force (gravity and ExternalForce, evaluated at the end of the step), and an
-// optional drag spring of stiffness k pulling the surface point x_p(u) = X_p + U^T b_p
-// towards a target t. Its Hessian is H_u = I_3 (x) H_block with
+// external force (gravity and ExternalForce, evaluated at the end of the step), an optional
+// drag spring of stiffness k pulling the surface point x_p(u) = X_p + U^T b_p towards a target
+// t, and optional anchor springs: the scene's zero-length springs on whole regions
+// (scene_loads.hpp) reduced to a 4m x 4m block A and a 4m x 3 pull P (their energy up to a
+// constant). Its Hessian is H_u = I_3 (x) H_block with
 //
-//   H_block = mass_block / h^2 + k b_p b_p^T   (4m x 4m),
+//   H_block = mass_block / h^2 + k b_p b_p^T + A   (4m x 4m),
 //
 // the same for the three coordinate blocks and constant within a step: it is rebuilt only
 // when h or the spring changes, never per iteration. (Energies are kept in joules, not scaled
@@ -42,6 +45,10 @@ class Dynamics {
   void set_spring_target(const Eigen::Vector3d& target) { spring_.target = target; }
   bool has_spring() const { return has_spring_; }
   const DragSpring& spring() const { return spring_; }
+  // Anchor springs: block A (4m x 4m, symmetric PSD) and pull P (4m x 3); rebuilds H_block.
+  void set_anchors(const Eigen::MatrixXd& block, const ReducedMatrix& pull);
+  void clear_anchors();
+  bool has_anchors() const { return has_anchors_; }
 
   // Fixes u~ = U_n + h Udot_n and f (4m x 3, column d the force on u_d) for the step.
   void begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n,
@@ -66,6 +73,9 @@ class Dynamics {
   double timestep_ = 0.0;
   DragSpring spring_;
   bool has_spring_ = false;
+  Eigen::MatrixXd anchor_block_;
+  ReducedMatrix anchor_pull_;
+  bool has_anchors_ = false;
   Eigen::MatrixXd hessian_block_;
   ReducedMatrix predicted_;
   ReducedMatrix force_;

@@ -185,6 +185,23 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   }
   if (!all_finite(model.render_positions)) return problem("render.positions", "not finite");
   if (!all_finite(model.render_weights)) return problem("render.weights", "not finite");
+
+  for (std::size_t i = 0; i < model.loads.size(); ++i) {
+    const SceneLoad& load = model.loads[i];
+    const std::string prefix = "force." + std::to_string(i) + ".";
+    if (load.mass_vector.size() != n || !all_finite(load.mass_vector)) {
+      return problem(prefix + "mass_vector",
+                     "must hold 4m = " + std::to_string(n) + " finite values");
+    }
+    if (load.kind != SceneLoad::Kind::springs) continue;
+    if (load.mass_block.rows() != n || load.mass_block.cols() != n ||
+        !all_finite(load.mass_block)) {
+      return problem(prefix + "mass_block", "must be 4m x 4m finite values");
+    }
+    if (load.rest_offset.rows() != n || !all_finite(load.rest_offset)) {
+      return problem(prefix + "rest_offset", "must be 4m x 3 finite values");
+    }
+  }
   return std::nullopt;
 }
 
@@ -242,6 +259,7 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
 
   model.defaults = read_solver_defaults(asset.meta(), source);
   model.materials = read_materials(asset.meta(), source);
+  model.loads = read_scene_loads(asset, n);
 
   if (const auto problem = check_reduced_model(model)) {
     throw AssetError::in_section(source, problem->section, problem->problem);

@@ -25,6 +25,7 @@
 //   cubature.tets           u32 [C]     tet ids in the source mesh (informational)
 //   render.positions        f32 [nv, 3] optional (with render.weights): drag springs
 //   render.weights          f32 [nv, m]
+//   force.<i>.*             the scene's loads, with meta "forces" (scene_loads.hpp)
 // and in meta (all optional): "solver": {"method": "mfem" | "fem", "iterations": int,
 // "timestep": s, "gravity": [x, y, z], "material_model": name (material_model.hpp)},
 // "materials": [{"name", "region", "youngs", "poisson", "density"}].
@@ -36,6 +37,7 @@
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/sim/scene_loads.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::sim {
@@ -75,6 +77,7 @@ struct ReducedModel {
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> render_positions;  // nv x 3
   RowMatrixXf render_weights;                                                  // nv x m
 
+  std::vector<SceneLoad> loads;
   std::vector<MaterialRegion> materials;
   SolverSettings defaults;  // SolverSettings{} overridden by meta "solver"
 
@@ -91,7 +94,8 @@ struct ModelProblem {
 
 // Checks sizes against each other and values: m >= 1, C >= 1, finite arrays, symmetric
 // positive definite mass block, positive total mass and cubature weights, Young's moduli > 0,
-// Poisson's ratios in (-1, 0.5), render positions and weights of matching sizes.
+// Poisson's ratios in (-1, 0.5), render positions and weights of matching sizes, scene loads
+// of 4m rows with finite values.
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
 // Reads the sections above (render.* optional as a pair) and meta's defaults; throws

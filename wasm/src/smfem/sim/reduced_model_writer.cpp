@@ -1,6 +1,8 @@
 #include "smfem/sim/reduced_model_writer.hpp"
 
+#include <cmath>
 #include <span>
+#include <string>
 
 #include "smfem/asset/asset_writer.hpp"
 
@@ -12,10 +14,10 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
   nlohmann::json meta = {
       {"format", "smfem-asset"}, {"kind", "scene"}, {"generator", "smfem reduced model writer"}};
   if (!meta_extra.is_null()) meta.update(meta_extra);
-  writer.set_meta(meta);
   const auto n = static_cast<std::uint64_t>(4 * model.mode_count());
   const auto C = static_cast<std::uint64_t>(model.cubature_count());
-  const auto add = [&](const char* name, const Eigen::MatrixXd& values, const asset::Shape& shape) {
+  const auto add = [&](const std::string& name, const Eigen::MatrixXd& values,
+                       const asset::Shape& shape) {
     // Eigen is column-major: the transpose's storage is the row-major order.
     const Eigen::MatrixXd transposed = values.transpose();
     writer.add(name, std::span<const double>(transposed.data(), transposed.size()), shape);
@@ -43,6 +45,26 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
   add("cubature.poisson", model.cubature_poisson, {C});
   writer.add("cubature.region", std::span<const std::uint32_t>(model.cubature_region), {C});
   writer.add("cubature.tets", std::span<const std::uint32_t>(model.cubature_tets), {C});
+  if (!model.loads.empty()) meta["forces"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < model.loads.size(); ++i) {
+    const SceneLoad& load = model.loads[i];
+    const std::string prefix = "force." + std::to_string(i) + ".";
+    add(prefix + "mass_vector", load.mass_vector, {n});
+    if (load.kind == SceneLoad::Kind::periodic) {
+      const Eigen::Vector3d& d = load.direction;
+      meta["forces"].push_back({{"kind", "periodic"},
+                                {"amplitude", load.amplitude},
+                                {"frequency", load.frequency},
+                                {"direction", {d.x(), d.y(), d.z()}}});
+      continue;
+    }
+    nlohmann::json entry = {{"kind", "pull"}, {"stiffness", load.stiffness}};
+    if (std::isfinite(load.release)) entry["release"] = load.release;
+    meta["forces"].push_back(entry);
+    add(prefix + "mass_block", load.mass_block, {n, n});
+    add(prefix + "rest_offset", load.rest_offset, {n, 3});
+  }
+  writer.set_meta(meta);
   if (model.render_weights.rows() > 0) {
     const auto nv = static_cast<std::uint64_t>(model.render_positions.rows());
     const Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor> positions =

@@ -13,7 +13,8 @@
 namespace smfem::sim {
 
 // meta is {"format": "smfem-asset", "kind": "scene", "generator": "smfem reduced model
-// writer"} with `meta_extra` merged in (e.g. "solver", "materials").
+// writer"} with `meta_extra` merged in (e.g. "solver", "materials"), and "forces" with the
+// model's scene loads (springs written as kind "pull").
 std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
                                                     const nlohmann::json& meta_extra = {});
 

@@ -46,6 +46,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
       poisson_(model_.cubature_poisson),
       lame_(static_cast<std::size_t>(model_.cubature_count())),
       force_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)),
+      springs_active_(model_.loads.size(), 0),
       dynamics_(model_.mass_block, settings_.timestep),
       system_(model_.cubature_Y, model_.cubature_weights, pool_->thread_count()),
       fem_(model_.mode_count(), model_.cubature_count()),
@@ -186,6 +187,8 @@ const StepReport& Simulator::step() {
   const double end_time = state_.time + h;
   force_ = gravity_force_direction_;
   external_force_.add_to(end_time, force_);
+  add_periodic_loads(model_.loads, end_time, force_);
+  apply_scene_springs(end_time);
   dynamics_.begin_step(state_.U, state_.Udot, force_);
   state_.U = dynamics_.prediction();
 
@@ -229,6 +232,22 @@ const StepReport& Simulator::step() {
   }
   clock.lap(report_.step_ms);
   return report_;
+}
+
+void Simulator::apply_scene_springs(double time) {
+  bool changed = false;
+  for (std::size_t i = 0; i < model_.loads.size(); ++i) {
+    const SceneLoad& load = model_.loads[i];
+    const char active = load.kind == SceneLoad::Kind::springs && load.active(time);
+    changed = changed || active != springs_active_[i];
+    springs_active_[i] = active;
+  }
+  if (!changed) return;
+  if (active_anchors(model_.loads, time, anchor_block_, anchor_pull_)) {
+    dynamics_.set_anchors(anchor_block_, anchor_pull_);
+  } else {
+    dynamics_.clear_anchors();
+  }
 }
 
 void Simulator::make_stretches_consistent() {

@@ -1,7 +1,8 @@
 #pragma once
 // The reduced stepper behind one façade: a ReducedModel, the solver settings, the dynamic
-// state and the run-time inputs (drag spring, materials, external force), stepped by implicit
-// Euler with subspace mixed FEM or subspace FEM (mfem_step.hpp, fem_step.hpp).
+// state and the run-time inputs (drag spring, materials, external force; the scene's baked
+// loads, scene_loads.hpp, act by themselves), stepped by implicit Euler with subspace mixed FEM or
+// subspace FEM (mfem_step.hpp, fem_step.hpp).
 //
 // State: U, Udot (4m x 3 each, reduced_model.hpp), the stretch DOFs z and multipliers lambda
 // (6 x C), the time and the step count. Each step starts from the inertial prediction
@@ -13,8 +14,9 @@
 // Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that meets a
 // non-finite value or an unsolvable system is undone (the state is the last good one, time
 // does not advance), reported (StepReport::ok = false) and warned about.
-// Allocation: everything is allocated at construction (and when the thread count, the spring
-// or the external force changes); step() allocates nothing unless it fails.
+// Allocation: everything is allocated at construction (and when the thread count, the spring,
+// the external force or the set of active scene springs changes); step() allocates nothing
+// unless it fails.
 // Determinism: results depend only on the state and the inputs: bit-identical for any thread
 // count and across snapshot/restore (see stiffness_assembly.hpp for why).
 #include <cstdint>
@@ -125,6 +127,8 @@ class Simulator {
 
  private:
   void update_lame(int tet);
+  // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
+  void apply_scene_springs(double time);
   void make_stretches_consistent();  // z = s(F(u)), lambda = D^-1 grad psi(z)
   void refresh_diagnostics();        // recomputes s(F(u)) serially
   StepContext context();
@@ -140,6 +144,10 @@ class Simulator {
   ExternalForce external_force_;
   ReducedMatrix gravity_force_direction_;  // mass_vector * g^T, from settings
   ReducedMatrix force_;                    // workspace: the step's total external force
+  // Which of model_.loads act as anchor springs in dynamics_ now (they depend on time only).
+  std::vector<char> springs_active_;
+  Eigen::MatrixXd anchor_block_;
+  ReducedMatrix anchor_pull_;
 
   Dynamics dynamics_;
   ReducedSystem system_;

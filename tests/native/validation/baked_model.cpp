@@ -1,0 +1,22 @@
+#include "validation/baked_model.hpp"
+
+#include "smfem/asset/asset.hpp"
+#include "smfem/bake/asset_sections.hpp"
+#include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/run_bake.hpp"
+#include "support/test_paths.hpp"
+#include "support/text_file.hpp"
+
+namespace smfem::test {
+
+sim::ReducedModel bake_recipe(const std::string& name, const nlohmann::json& recipe) {
+  const auto path = scratch_dir(name) / (name + ".json");
+  write_text(path, recipe.dump(2));
+  const bake::BakeSettings settings;
+  const bake::BakeInput input = bake::load_bake_input(path, settings);
+  const bake::BakeResult result = bake::run_bake(input, settings);
+  return sim::load_reduced_model(
+      asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(), name));
+}
+
+}  // namespace smfem::test
