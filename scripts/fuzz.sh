@@ -22,20 +22,34 @@ fi
 ((${#targets[@]})) || { echo "no fuzz targets built" >&2; exit 1; }
 
 mkdir -p build/fuzz/findings
-status=0
-for target in "${targets[@]}"; do
-  corpus=tests/fuzz/corpus/${target%_fuzz}
-  work=build/fuzz/corpus/${target%_fuzz}   # grows across runs; the seed corpus stays untouched
+# One target per core at a time; each prints its summary when it ends.
+run_target() {
+  local target=$1
+  local corpus=tests/fuzz/corpus/${target%_fuzz}
+  local work=build/fuzz/corpus/${target%_fuzz}   # grows across runs; the seed corpus stays untouched
   mkdir -p "$work"
-  echo "-- $target: ${seconds}s"
   if ! "build/fuzz/bin/$target" -max_total_time="$seconds" -print_final_stats=1 \
       -artifact_prefix="build/fuzz/findings/$target-" "$work" "$corpus" 2>"build/fuzz/$target.log"; then
-    echo "$target FAILED: see build/fuzz/$target.log and build/fuzz/findings/" >&2
+    echo "-- $target FAILED: see build/fuzz/$target.log and build/fuzz/findings/" >&2
     tail -n 30 "build/fuzz/$target.log" >&2
-    status=1
-  else
-    grep -E 'stat::number_of_executed_units|Done' "build/fuzz/$target.log" | tr '\n' ' '
-    echo
+    return 1
   fi
+  echo "-- $target (${seconds}s): $(grep -E 'stat::number_of_executed_units|Done' "build/fuzz/$target.log" | tr '\n' ' ')"
+}
+
+slots=$(nproc)
+running=0
+status=0
+for target in "${targets[@]}"; do
+  if ((running >= slots)); then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  run_target "$target" &
+  running=$((running + 1))
+done
+while ((running > 0)); do
+  wait -n || status=1
+  running=$((running - 1))
 done
 exit $status
