@@ -19,14 +19,3 @@ if(EMSCRIPTEN)
   add_link_options(-sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB
                    -sTOTAL_STACK=1MB)
 endif()
-
-# Eigen, nlohmann/json and GoogleTest take about 2.5 s to parse per file (measured in the
-# sanitizer build), a third of a cold build's compile time; each target parses them once, into a
-# precompiled header. GCC builds only (native and sanitizer): ccache reuses GCC's PCH compiles
-# across build folders with the sloppiness set in CMakeLists.txt, and the WebAssembly builds
-# (clang) stay plain, which also keeps every file's own includes honest.
-function(smfem_precompile_headers target)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    target_precompile_headers(${target} PRIVATE ${ARGN})
-  endif()
-endfunction()

@@ -50,3 +50,14 @@ export async function waitUntilReady(page, timeout = 30000) {
   if (!status.ready) throw new Error(`page failed: ${status.lastError}`);
   return status;
 }
+
+/** Runs fn({ page, errors }) on a fresh page and closes it whatever happens (a failed test
+ * must not leave a page simulating and rendering beside the next ones). */
+export async function withPage(context, url, fn) {
+  const { page, errors } = await openPage(context, url);
+  try {
+    return await fn({ page, errors });
+  } finally {
+    await page.close();
+  }
+}

@@ -1,8 +1,15 @@
-// Pixel statistics of screenshots, computed in the page itself (no image library in Node).
+// Pixel statistics of screenshots, computed in the page itself (no image library in Node; only
+// the resulting number crosses back, not megabytes of pixels). Two colours differ clearly when
+// their RGB distance (sum of absolute differences) exceeds 40.
 
-async function decode(page, pngs) {
+/**
+ * Decodes the PNGs in the page and returns the fraction of pixels for which `kind` holds:
+ * 'background' counts pixels that differ clearly from the page background (#15171c) in the
+ * first image, 'difference' pixels that differ clearly between the first two (same size).
+ */
+async function fraction(page, kind, pngs) {
   return page.evaluate(
-    async (images) => {
+    async ({ kind, images }) => {
       const pixels = [];
       for (const base64 of images) {
         const image = new Image();
@@ -11,25 +18,29 @@ async function decode(page, pngs) {
         const canvas = new OffscreenCanvas(image.width, image.height);
         const context = canvas.getContext('2d');
         context.drawImage(image, 0, 0);
-        pixels.push(Array.from(context.getImageData(0, 0, image.width, image.height).data));
+        pixels.push(context.getImageData(0, 0, image.width, image.height).data);
       }
-      return pixels;
+      const [a, b] = pixels;
+      const reference = kind === 'background' ? null : b;
+      const background = [0x15, 0x17, 0x1c];
+      let count = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        const other = (k) => (reference ? reference[i + k] : background[k]);
+        const d = Math.abs(a[i] - other(0)) + Math.abs(a[i + 1] - other(1)) + Math.abs(a[i + 2] - other(2));
+        if (d > 40) count += 1;
+      }
+      return count / (a.length / 4);
     },
-    pngs.map((png) => png.toString('base64')),
+    { kind, images: pngs.map((png) => png.toString('base64')) },
   );
 }
 
-/** Fraction of pixels that differ clearly from the page background (#15171c). */
-export async function nonBackgroundFraction(page, png) {
-  const [rgba] = await decode(page, [png]);
-  const background = [0x15, 0x17, 0x1c];
-  let count = 0;
-  for (let i = 0; i < rgba.length; i += 4) {
-    const d =
-      Math.abs(rgba[i] - background[0]) +
-      Math.abs(rgba[i + 1] - background[1]) +
-      Math.abs(rgba[i + 2] - background[2]);
-    if (d > 40) count += 1;
-  }
-  return count / (rgba.length / 4);
+/** Fraction of pixels that differ clearly from the page background. */
+export function nonBackgroundFraction(page, png) {
+  return fraction(page, 'background', [png]);
+}
+
+/** Fraction of pixels that differ clearly between two screenshots of the same size. */
+export function pixelDifference(page, pngA, pngB) {
+  return fraction(page, 'difference', [pngA, pngB]);
 }

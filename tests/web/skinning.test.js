@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   affineRows,
+  modeWeightScale,
   packWeights,
   skinVertex,
   texelsPerVertex,
@@ -65,5 +66,14 @@ describe('skinning layout', () => {
     // Mode 0 with weight 1 everywhere; its affine matrix translates by (1, 2, 3).
     [1, 2, 3].forEach((t, d) => (u[4 * m * d + 3] = t));
     expect(Array.from(skinVertex([0.5, -1, 2], [1, 0.3], u, m))).toEqual([1.5, 1, 5]);
+  });
+});
+
+describe('colour by mode weight', () => {
+  it('scales a mode by its largest weight magnitude, and a null mode by zero', () => {
+    // 3 vertices x 2 modes, row-major.
+    const weights = Float32Array.from([0.5, 0, -2, 0, 1, 0]);
+    expect(modeWeightScale(weights, 3, 2, 0)).toBe(0.5);
+    expect(modeWeightScale(weights, 3, 2, 1)).toBe(0);
   });
 });

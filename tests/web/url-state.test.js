@@ -13,16 +13,19 @@ describe('URL state', () => {
       timestep: 0.01,
       speed: 0.5,
       gravity: -9.8,
+      mode: 3,
       youngs: { 0: 1e10, 2: 1e6 },
       embed: true,
       compare: true,
+      clusters: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
   });
 
   it('ignores unknown scenes and solvers and clamps numbers to the sliders', () => {
-    const state = parseState('?scene=nope&solver=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc', names);
+    const state = parseState('?scene=nope&solver=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999', names);
     expect(state).toEqual({
+      mode: limits.mode.max,
       iterations: limits.iterations.max,
       timestep: limits.timestep.min,
       youngs: { 0: limits.youngs.max },

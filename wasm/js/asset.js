@@ -521,6 +521,7 @@ export function readRenderSurface(asset) {
     modeCount = asset.expect('render.weights', 'f32', [vertexCount, -1]).shape[1];
   }
   if (asset.has('render.normals')) asset.expect('render.normals', 'f32', [vertexCount, 3]);
+  if (asset.has('render.clusters')) asset.expect('render.clusters', 'u32', [vertexCount]);
 
   const triangles = asset.get('render.triangles');
   const fail = (problem) => sectionError(asset.source, 'render.triangles', problem);
@@ -547,5 +548,6 @@ export function readRenderSurface(asset) {
   };
   if (asset.has('render.weights')) surface.weights = asset.get('render.weights');
   if (asset.has('render.normals')) surface.normals = asset.get('render.normals');
+  if (asset.has('render.clusters')) surface.clusters = asset.get('render.clusters');
   return surface;
 }

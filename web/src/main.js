@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { readAsset, readRenderSurface } from '../../wasm/js/asset.js';
 import { missingCapabilities } from './capabilities.js';
+import { readCubatureMarkers } from './render/CubatureMarkers.js';
 import { SkinnedSurface } from './render/SkinnedSurface.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -46,6 +47,10 @@ function settingsFor(meta, overrides) {
     gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
     speed: overrides.speed ?? 1,
     compare: overrides.compare ?? false,
+    // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
+    mode: overrides.mode ?? 0,
+    // Colour by cubature cluster and show the representative tets (over `mode`).
+    clusters: overrides.clusters ?? false,
     youngs,
   };
 }
@@ -78,10 +83,15 @@ function simulatorParameters(settings, gravityVector) {
 
 class Demo {
   constructor() {
-    this.view = new View(document.getElementById('view'), (lost) =>
-      status.notice(
-        lost ? 'The graphics context was lost; waiting for the browser to restore it…' : 'Graphics restored.',
-      ),
+    this.view = new View(
+      document.getElementById('view'),
+      (lost) =>
+        status.notice(
+          lost
+            ? 'The graphics context was lost; waiting for the browser to restore it…'
+            : 'Graphics restored.',
+        ),
+      document.getElementById('panel'),
     );
     this.client = new SimulationClient();
     this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
@@ -138,7 +148,8 @@ class Demo {
       parameterSets: parameterSets(this.settings, this.gravityVector),
     });
     for (const old of this.surfaces) old.dispose();
-    this.surfaces = loaded.u.map(() => new SkinnedSurface(surface));
+    const markers = readCubatureMarkers(asset);
+    this.surfaces = loaded.u.map(() => new SkinnedSurface(surface, { markers }));
     // Side by side, the bodies stand apart along x by 1.3 times the body's width.
     const rest = this.surfaces[0].restBounds;
     const spacing = 1.3 * (rest.max.x - rest.min.x);
@@ -157,6 +168,7 @@ class Demo {
     const mass = asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1;
     this.drag.attach(surface, mass * (4 * Math.PI) ** 2, offsets);
     this.show(loaded.u);
+    this.applyColouring();
     this.plots.reset(loaded.info.map((info) => info.parameters.solver));
 
     this.scene = name;
@@ -169,6 +181,8 @@ class Demo {
       scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
       settings: this.settings,
       materials: (this.meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
+      modeCount: surface.modeCount,
+      hasClusters: this.surfaces[0].hasClusters,
       paused: this.paused,
     });
     progress.hidden = true;
@@ -197,10 +211,22 @@ class Demo {
     this.clock.timestep = this.settings.timestep;
     this.clock.speed = this.settings.speed;
     this.writeUrl();
+    if ('mode' in change || 'clusters' in change) {
+      this.applyColouring();
+      return;
+    }
     if (!('speed' in change)) {
       await this.client
         .setParameters(parameterSets(this.settings, this.gravityVector))
         .catch((e) => status.fail(e));
+    }
+  }
+
+  // The teaching views: clusters over a mode's weight over the material's colour.
+  applyColouring() {
+    for (const skinned of this.surfaces) {
+      skinned.showClusters(this.settings.clusters);
+      skinned.colourByMode(this.settings.clusters ? -1 : this.settings.mode - 1);
     }
   }
 

@@ -73,12 +73,29 @@ TEST(AssetRenderSurface, OptionalSections) {
   surface.mode_count = 0;
   surface.weights.clear();
   surface.normals = {-1, -1, -1, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  surface.clusters = {0, 3, 3, 1};
   const Asset asset = write_and_read(surface);
   EXPECT_FALSE(asset.has(kRenderWeights));
   const RenderSurface read = read_render_surface(asset);
   EXPECT_EQ(read.mode_count, 0u);
   EXPECT_TRUE(read.weights.empty());
   EXPECT_EQ(read.normals, surface.normals);
+  EXPECT_EQ(read.clusters, surface.clusters);
+  EXPECT_TRUE(read_render_surface(write_and_read(tetrahedron())).clusters.empty());
+}
+
+TEST(AssetRenderSurface, RefusesClustersOfTheWrongCount) {
+  AssetWriter writer;
+  writer.set_meta(minimal_meta());
+  writer.add(kRenderPositions, tetrahedron().positions, {4, 3});
+  writer.add(kRenderTriangles, tetrahedron().triangles, {4, 3});
+  writer.add(kRenderClusters, std::vector<std::uint32_t>{0, 1, 2}, {3});
+  expect_read_refused(Asset::from_bytes(writer.to_bytes(), "demo.smfem"),
+                      "demo.smfem: section 'render.clusters': expected u32 [4], found u32 [3]");
+  RenderSurface surface = tetrahedron();
+  surface.clusters = {1, 2};
+  AssetWriter refused;
+  EXPECT_THROW(add_render_surface(refused, surface), AssetError);
 }
 
 TEST(AssetRenderSurface, RefusesAMissingSection) {

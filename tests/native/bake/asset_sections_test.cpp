@@ -67,6 +67,28 @@ TEST(BakeAsset, WritesTheStepperSectionsWithTheirShapesAndRoundTrips) {
   EXPECT_EQ(render.vertex_count,
             static_cast<std::size_t>(baked.input.render_surface.vertices.rows()));
 
+  // The display aids: every render vertex in a cluster, and each representative tet's centroid
+  // and weights (the mean over its vertices).
+  ASSERT_EQ(render.clusters.size(), render.vertex_count);
+  for (const std::uint32_t cluster : render.clusters)
+    EXPECT_LT(cluster, static_cast<std::uint32_t>(C));
+  a.expect("cubature.centroids", DType::f32, {C, 3});
+  a.expect("cubature.centroid_weights", DType::f32, {C, m});
+  const std::vector<float> centroids = a.array<float>("cubature.centroids");
+  const std::vector<float> centroid_weights = a.array<float>("cubature.centroid_weights");
+  for (std::int64_t c = 0; c < C; ++c) {
+    const int tet = baked.result.cubature.tets(c);
+    Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+    Eigen::VectorXd weights = Eigen::VectorXd::Zero(m);
+    for (int k = 0; k < 4; ++k) {
+      const int v = baked.input.mesh.tets(tet, k);
+      centroid += 0.25 * baked.input.mesh.vertices.row(v).transpose();
+      weights += 0.25 * baked.result.modes.weights.row(v).transpose();
+    }
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(centroids[3 * c + d], centroid(d), 1e-6);
+    for (int i = 0; i < m; ++i) EXPECT_NEAR(centroid_weights[m * c + i], weights(i), 1e-6);
+  }
+
   const nlohmann::json& meta = a.meta();
   EXPECT_EQ(meta["kind"], "scene");
   EXPECT_EQ(meta["solver"]["material_model"], "fixed_corotational");

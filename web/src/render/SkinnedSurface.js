@@ -1,5 +1,17 @@
 import * as THREE from 'three';
-import { addSkinning, affineRows, packWeights, weightTextureSize } from './skinning.js';
+import { CubatureMarkers } from './CubatureMarkers.js';
+import { addSkinning, affineRows, modeWeightScale, packWeights, weightTextureSize } from './skinning.js';
+
+// Distinct colours for neighbouring cluster ids: hues spaced by the golden angle.
+function clusterColours(clusters) {
+  const colours = new Float32Array(3 * clusters.length);
+  const colour = new THREE.Color();
+  clusters.forEach((cluster, v) => {
+    colour.setHSL((cluster * 0.618034) % 1, 0.55, 0.6, THREE.SRGBColorSpace);
+    colours.set([colour.r, colour.g, colour.b], 3 * v);
+  });
+  return colours;
+}
 
 /**
  * The render surface of a baked asset, skinned on the GPU: nothing mesh-sized is touched on the
@@ -9,9 +21,9 @@ export class SkinnedSurface {
   /**
    * @param surface the asset's render surface (readRenderSurface): positions, triangles,
    *   weights (nv x m), vertexCount, modeCount
-   * @param options { color, roughness, metalness }
+   * @param options { color, roughness, metalness, markers (readCubatureMarkers, or null) }
    */
-  constructor(surface, { color = 0xe0785a, roughness = 0.55, metalness = 0.05 } = {}) {
+  constructor(surface, { color = 0xe0785a, roughness = 0.55, metalness = 0.05, markers = null } = {}) {
     const m = surface.modeCount;
     if (!(m > 0)) throw new Error('the asset has no skinning weights (render.weights)');
     this.modeCount = m;
@@ -34,15 +46,19 @@ export class SkinnedSurface {
     );
     weights.needsUpdate = true;
     this.rows = new Float32Array(12 * m);
+    this.surface = surface;
     this.uniforms = {
       smfemWeights: { value: weights },
       smfemRows: { value: this.rows },
+      smfemColourMode: { value: -1 },
+      smfemModeScale: { value: 0 },
     };
 
     const material = addSkinning(
       new THREE.MeshStandardMaterial({ color, roughness, metalness, precision: 'highp' }),
       this.uniforms,
       m,
+      { colourByMode: true },
     );
     this.mesh = new THREE.Mesh(geometry, material);
     this.mesh.customDepthMaterial = addSkinning(
@@ -53,6 +69,40 @@ export class SkinnedSurface {
     this.mesh.castShadow = true;
     // The GPU moves the vertices; the rest-state bounds would cull a body that fell away.
     this.mesh.frustumCulled = false;
+    this.color = new THREE.Color(color);
+
+    if (markers) {
+      const size = new THREE.Vector3();
+      geometry.boundingBox.getSize(size);
+      this.markers = new CubatureMarkers(markers, 0.012 * size.length());
+      this.mesh.add(this.markers.mesh);
+    }
+  }
+
+  /** Whether the asset has what the cluster view needs. */
+  get hasClusters() {
+    return Boolean(this.surface.clusters);
+  }
+
+  /**
+   * Paints each cubature cluster in its own colour and shows the representative tets (the
+   * view where one sees what the cubature samples), or goes back to the material's colour.
+   */
+  showClusters(on) {
+    const show = on && this.hasClusters;
+    const { geometry, material } = this.mesh;
+    if (show && !geometry.getAttribute('color')) {
+      geometry.setAttribute('color', new THREE.BufferAttribute(clusterColours(this.surface.clusters), 3));
+    }
+    if (material.vertexColors !== show) {
+      material.vertexColors = show;
+      material.needsUpdate = true;
+    }
+    material.color.set(show ? 0xffffff : this.color);
+    if (this.markers) {
+      this.markers.mesh.visible = show;
+      this.markers.update(this.u ?? new Float32Array(12 * this.modeCount));
+    }
   }
 
   /** Rest-state bounding box (for framing the camera). */
@@ -60,9 +110,23 @@ export class SkinnedSurface {
     return this.mesh.geometry.boundingBox;
   }
 
+  /**
+   * Paints the surface by the weight of mode `mode` (0-based; blue negative, red positive), or
+   * in the material's colour for -1. One pass over the weights, only when the choice changes.
+   */
+  colourByMode(mode) {
+    const valid = Number.isInteger(mode) && mode >= 0 && mode < this.modeCount;
+    this.uniforms.smfemColourMode.value = valid ? mode : -1;
+    this.uniforms.smfemModeScale.value = valid
+      ? modeWeightScale(this.surface.weights, this.surface.vertexCount, this.modeCount, mode)
+      : 0;
+  }
+
   /** Sets the deformation: u, the 12m reduced coordinates (any array-like of numbers). */
   setReducedCoordinates(u) {
     affineRows(u, this.modeCount, this.rows);
+    this.u = u;
+    this.markers?.update(u);
   }
 
   dispose() {
@@ -70,5 +134,6 @@ export class SkinnedSurface {
     this.mesh.material.dispose();
     this.mesh.customDepthMaterial.dispose();
     this.uniforms.smfemWeights.value.dispose();
+    this.markers?.dispose();
   }
 }

@@ -3,8 +3,14 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
 export class View {
-  /** onContextChange(lost): the GPU context was lost (true) or restored (false). */
-  constructor(canvas, onContextChange = () => {}) {
+  /**
+   * onContextChange(lost): the GPU context was lost (true) or restored (false). overlay: an
+   * element floating over the canvas's left side (the control panel); the view centres the body
+   * in the part of the canvas it leaves free.
+   */
+  constructor(canvas, onContextChange = () => {}, overlay = null) {
+    this.overlay = overlay;
+    this.inset = 0;
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
     // three.js rebuilds its GPU state on restore; the page only has to say what happened.
     canvas.addEventListener('webglcontextlost', (event) => {
@@ -81,16 +87,35 @@ export class View {
     shadow.updateProjectionMatrix();
   }
 
+  // How far the overlay reaches into the canvas from the left, when it is a side panel (not a
+  // bar across a narrow screen); 0 otherwise.
+  overlayInset(width) {
+    if (!this.overlay || this.overlay.hidden) return 0;
+    const canvas = this.renderer.domElement.getBoundingClientRect();
+    const panel = this.overlay.getBoundingClientRect();
+    const reach = panel.right - canvas.left;
+    const sidePanel = panel.left - canvas.left < 40 && reach > 0 && reach < 0.45 * width;
+    return sidePanel ? Math.round(reach) : 0;
+  }
+
   resize() {
     const canvas = this.renderer.domElement;
     const width = canvas.clientWidth;
     const height = canvas.clientHeight;
+    const inset = this.overlayInset(width);
     if (
       canvas.width !== Math.floor(width * this.renderer.getPixelRatio()) ||
-      canvas.height !== Math.floor(height * this.renderer.getPixelRatio())
+      canvas.height !== Math.floor(height * this.renderer.getPixelRatio()) ||
+      inset !== this.inset
     ) {
       this.renderer.setSize(width, height, false);
       this.camera.aspect = width / Math.max(height, 1);
+      // Shrink the picture to the free width and shift it right by half the inset: what the
+      // camera frames fills the part of the canvas the panel leaves free.
+      this.inset = inset;
+      this.camera.zoom = (width - inset) / width;
+      if (inset > 0) this.camera.setViewOffset(width, height, -inset / 2, 0, width, height);
+      else this.camera.clearViewOffset();
       this.camera.updateProjectionMatrix();
     }
   }

@@ -107,13 +107,46 @@ vec4 smfemX = vec4(position, 1.0);
 vec3 transformed = position + vec3(dot(smfemR0, smfemX), dot(smfemR1, smfemX), dot(smfemR2, smfemX));
 `;
 
+// Colouring by the weight of one mode (a teaching view): the vertex passes w_j on, the fragment
+// maps it through a diverging blue-grey-red scale, w_j / max_v |w_j| in [-1, 1].
+const modeWeightDeclarations = /* glsl */ `
+uniform int smfemColourMode;  // j, or -1 for the material's own colour
+varying float smfemModeWeight;
+`;
+
+const modeWeightVertexChunk = /* glsl */ `
+if (smfemColourMode >= 0) {
+  int texel = gl_VertexID * SMFEM_TEXELS + smfemColourMode / 4;
+  int width = textureSize(smfemWeights, 0).x;
+  smfemModeWeight = texelFetch(smfemWeights, ivec2(texel % width, texel / width), 0)[smfemColourMode % 4];
+}
+`;
+
+const modeWeightFragmentChunk = /* glsl */ `
+#include <color_fragment>
+if (smfemColourMode >= 0) {
+  float t = clamp(smfemModeWeight * smfemModeScale, -1.0, 1.0);
+  vec3 neutral = vec3(0.86);
+  diffuseColor.rgb = t < 0.0 ? mix(neutral, vec3(0.23, 0.30, 0.75), -t)
+                             : mix(neutral, vec3(0.71, 0.02, 0.15), t);
+}
+`;
+
+/** 1 / max_v |w_vj|: the scale that maps mode j's weights onto [-1, 1] (0 for a null mode). */
+export function modeWeightScale(weights, vertexCount, modeCount, mode) {
+  let largest = 0;
+  for (let v = 0; v < vertexCount; v++) largest = Math.max(largest, Math.abs(weights[v * modeCount + mode]));
+  return largest > 0 ? 1 / largest : 0;
+}
+
 /**
  * Makes a built-in three.js material (standard, depth, ...) skin its vertices by the shared
  * uniforms { smfemWeights, smfemRows }. Works for materials whose vertex shader computes the
  * normal, if at all, before the position (all of three's lit and depth materials do); the blend
- * then runs once.
+ * then runs once. With `colourByMode` (lit materials), the uniforms { smfemColourMode,
+ * smfemModeScale } can also paint the surface by one mode's weight.
  */
-export function addSkinning(material, uniforms, modeCount) {
+export function addSkinning(material, uniforms, modeCount, { colourByMode = false } = {}) {
   const texels = texelsPerVertex(modeCount);
   material.defines = { ...material.defines, SMFEM_MODES: modeCount, SMFEM_TEXELS: texels };
   material.onBeforeCompile = (shader) => {
@@ -122,7 +155,14 @@ export function addSkinning(material, uniforms, modeCount) {
       .replace('void main() {', `${declarations}\nvoid main() {`)
       .replace('#include <beginnormal_vertex>', `${normalChunk}\n#define SMFEM_BLENDED`)
       .replace('#include <begin_vertex>', positionChunk);
+    if (!colourByMode) return;
+    shader.vertexShader = shader.vertexShader
+      .replace('void main() {', `${modeWeightDeclarations}\nvoid main() {`)
+      .replace(/}\s*$/, `${modeWeightVertexChunk}\n}`);
+    shader.fragmentShader = shader.fragmentShader
+      .replace('void main() {', `${modeWeightDeclarations}\nuniform float smfemModeScale;\nvoid main() {`)
+      .replace('#include <color_fragment>', modeWeightFragmentChunk);
   };
-  material.customProgramCacheKey = () => `smfem-skinning-${modeCount}`;
+  material.customProgramCacheKey = () => `smfem-skinning-${modeCount}-${colourByMode}`;
   return material;
 }

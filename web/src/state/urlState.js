@@ -9,6 +9,7 @@ export const limits = {
   speed: { min: 0.05, max: 4 },
   youngs: { min: 1e3, max: 1e12 },
   gravity: { min: -30, max: 30 },
+  mode: { min: 0, max: 64 },
 };
 
 export const materialModels = ['arap', 'fixed_corotational', 'stable_neo_hookean'];
@@ -24,7 +25,8 @@ function number(text, range) {
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
  * scene, solver ('mfem' | 'fem'), materialModel (materialModels), iterations, timestep, speed, gravity (y component, m/s^2),
- * youngs ({ region: Pa }), embed, compare (side by side), paused.
+ * youngs ({ region: Pa }), mode (colour by this mode's weight, 1-based; 0: off), clusters
+ * (colour by cubature cluster), embed, compare (side by side), paused.
  */
 export function parseState(search, sceneNames) {
   const params = new URLSearchParams(search);
@@ -43,13 +45,15 @@ export function parseState(search, sceneNames) {
   if (speed !== undefined) state.speed = speed;
   const gravity = number(params.get('g'), limits.gravity);
   if (gravity !== undefined) state.gravity = gravity;
+  const mode = number(params.get('mode'), limits.mode);
+  if (mode !== undefined) state.mode = Math.round(mode);
   for (const [key, text] of params) {
     const match = /^E(\d+)$/.exec(key);
     if (!match) continue;
     const youngs = number(text, limits.youngs);
     if (youngs !== undefined) (state.youngs ??= {})[Number(match[1])] = youngs;
   }
-  for (const flag of ['embed', 'compare', 'paused']) {
+  for (const flag of ['embed', 'compare', 'paused', 'clusters']) {
     if (params.get(flag) === '1') state[flag] = true;
   }
   return state;
@@ -65,10 +69,11 @@ export function formatState(state) {
   if (state.timestep !== undefined) params.set('dt', String(state.timestep));
   if (state.speed !== undefined) params.set('speed', String(state.speed));
   if (state.gravity !== undefined) params.set('g', String(state.gravity));
+  if (state.mode) params.set('mode', String(state.mode));
   for (const [region, youngs] of Object.entries(state.youngs ?? {})) {
     params.set(`E${region}`, youngs.toPrecision(3));
   }
-  for (const flag of ['embed', 'compare', 'paused']) if (state[flag]) params.set(flag, '1');
+  for (const flag of ['embed', 'compare', 'paused', 'clusters']) if (state[flag]) params.set(flag, '1');
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -62,9 +62,10 @@ export class Controls {
 
   /**
    * Rebuilds the panel for a scene. settings: { solver, iterations, timestep, speed, gravity,
-   * youngs: { region: Pa } }; materials: [{ name, region }]; scenes: [[name, title]].
+   * mode, youngs: { region: Pa } }; materials: [{ name, region }]; scenes: [[name, title]];
+   * modeCount: m; hasClusters: whether the asset has the cluster view's data.
    */
-  build({ scene, scenes, settings, materials, paused }) {
+  build({ scene, scenes, settings, materials, modeCount, hasClusters, paused }) {
     const { handlers } = this;
     this.root.replaceChildren();
 
@@ -108,6 +109,24 @@ export class Controls {
     compare.checked = settings.compare;
     compare.addEventListener('change', () => handlers.onChange({ compare: compare.checked }));
     const compareLabel = element('label', { class: 'toggle' }, [compare, ' MFEM | FEM side by side']);
+    // Teaching views: where each skinning mode acts (blue negative, red positive weights), and
+    // what the cubature samples (its clusters, and the representative tets as dots).
+    const modeSelect = element('select', { id: 'colour-mode', 'aria-label': 'colour by' }, [
+      element('option', { value: '0', text: 'Colour: material' }),
+      ...(hasClusters ? [element('option', { value: 'clusters', text: 'Colour: cubature clusters' })] : []),
+      ...Array.from({ length: modeCount }, (_, i) =>
+        element('option', { value: String(i + 1), text: `Colour: weight of mode ${i + 1}` }),
+      ),
+    ]);
+    modeSelect.value =
+      settings.clusters && hasClusters ? 'clusters' : String(Math.min(settings.mode, modeCount));
+    modeSelect.addEventListener('change', () =>
+      handlers.onChange(
+        modeSelect.value === 'clusters'
+          ? { clusters: true, mode: 0 }
+          : { clusters: false, mode: Number(modeSelect.value) },
+      ),
+    );
 
     const sliders = [
       slider({
@@ -173,6 +192,7 @@ export class Controls {
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
       element('div', { class: 'row' }, [solverSelect, compareLabel]),
       element('div', { class: 'row' }, [modelSelect]),
+      element('div', { class: 'row' }, [modeSelect]),
       ...sliders.map((s) => s.node),
       element('div', { class: 'row sharing' }, sharingButtons(document.getElementById('app'))),
     );

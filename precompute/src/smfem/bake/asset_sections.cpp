@@ -40,7 +40,44 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
       result.render_weights.cast<float>();
   group.weights.assign(weights.data(), weights.data() + weights.size());
+
+  // For display: each tet-mesh vertex takes the cluster of (the last) tet using it, each render
+  // vertex that of its strongest barycentric vertex.
+  std::vector<std::uint32_t> vertex_cluster(static_cast<std::size_t>(input.mesh.vertices.rows()));
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+    for (int k = 0; k < 4; ++k) {
+      vertex_cluster[static_cast<std::size_t>(input.mesh.tets(t, k))] =
+          static_cast<std::uint32_t>(result.cubature.labels(t));
+    }
+  }
+  for (Eigen::Index v = 0; v < surface.vertices.rows(); ++v) {
+    Eigen::Index strongest = 0;
+    surface.barycentric.row(v).maxCoeff(&strongest);
+    group.clusters.push_back(
+        vertex_cluster[static_cast<std::size_t>(surface.tet_vertices(v, strongest))]);
+  }
   return group;
+}
+
+// Where the representative tets are, for display: rest centroids (C x 3) and the skinning
+// weights there (C x m, the mean of the tet's vertex weights), both row-major f32.
+void add_cubature_markers(asset::AssetWriter& writer, const BakeInput& input,
+                          const BakeResult& result) {
+  const Eigen::MatrixXd& W = result.modes.weights;
+  std::vector<float> centroids, weights;
+  for (const int t : result.cubature.tets) {
+    Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
+    Eigen::RowVectorXd weight = Eigen::RowVectorXd::Zero(W.cols());
+    for (int k = 0; k < 4; ++k) {
+      centroid += 0.25 * input.mesh.vertices.row(input.mesh.tets(t, k));
+      weight += 0.25 * W.row(input.mesh.tets(t, k));
+    }
+    for (const double x : centroid) centroids.push_back(static_cast<float>(x));
+    for (const double w : weight) weights.push_back(static_cast<float>(w));
+  }
+  const auto C = static_cast<std::uint64_t>(result.cubature.tets.size());
+  writer.add("cubature.centroids", centroids, Shape{C, 3});
+  writer.add("cubature.centroid_weights", weights, Shape{C, static_cast<std::uint64_t>(W.cols())});
 }
 
 }  // namespace
@@ -118,6 +155,7 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   writer.add("cubature.tets", as_u32(result.cubature.tets), Shape{extent(C)});
   writer.add("cubature.cluster_of_tet", as_u32(result.cubature.labels),
              Shape{extent(result.cubature.labels.size())});
+  add_cubature_markers(writer, input, result);
 
   for (std::size_t f = 0; f < result.forces.size(); ++f) {
     const ReducedForce& force = result.forces[f];

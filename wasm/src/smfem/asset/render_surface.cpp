@@ -42,6 +42,10 @@ RenderSurface read_render_surface(const Asset& asset) {
     asset.expect(kRenderNormals, DType::f32, {nv, 3});
     surface.normals = asset.array<float>(kRenderNormals);
   }
+  if (asset.has(kRenderClusters)) {
+    asset.expect(kRenderClusters, DType::u32, {nv});
+    surface.clusters = asset.array<std::uint32_t>(kRenderClusters);
+  }
   surface.positions = asset.array<float>(kRenderPositions);
   surface.triangles = asset.array<std::uint32_t>(kRenderTriangles);
   check_triangles(surface, asset.source_name());
@@ -61,11 +65,13 @@ void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
   check_size(kRenderTriangles, surface.triangles.size(), 3 * nt);
   check_size(kRenderWeights, surface.weights.size(), surface.mode_count * nv);
   if (!surface.normals.empty()) check_size(kRenderNormals, surface.normals.size(), 3 * nv);
+  if (!surface.clusters.empty()) check_size(kRenderClusters, surface.clusters.size(), nv);
   check_triangles(surface, "asset writer");
   writer.add(kRenderPositions, surface.positions, {nv, 3});
   writer.add(kRenderTriangles, surface.triangles, {nt, 3});
   if (surface.mode_count > 0) writer.add(kRenderWeights, surface.weights, {nv, surface.mode_count});
   if (!surface.normals.empty()) writer.add(kRenderNormals, surface.normals, {nv, 3});
+  if (!surface.clusters.empty()) writer.add(kRenderClusters, surface.clusters, {nv});
 }
 
 }  // namespace smfem::asset

@@ -40,10 +40,10 @@ class LoadReader {
     } else {
       throw fail("kind \"" + name + "\" is not periodic, twist or pull");
     }
-    load.mass_vector = matrix(prefix_ + "mass_vector", {n_});
+    load.mass_vector = matrix(prefix_ + "mass_vector", n_);
     if (load.kind == SceneLoad::Kind::springs) {
-      load.mass_block = matrix(prefix_ + "mass_block", {n_, n_});
-      load.rest_offset = matrix(prefix_ + "rest_offset", {n_, 3});
+      load.mass_block = matrix(prefix_ + "mass_block", n_, n_);
+      load.rest_offset = matrix(prefix_ + "rest_offset", n_, 3);
     }
     return load;
   }
@@ -79,14 +79,16 @@ class LoadReader {
     return d.normalized();
   }
 
-  // A row-major f64 section of the given shape (a vector when one extent is given).
-  Eigen::MatrixXd matrix(const std::string& name, std::initializer_list<std::int64_t> shape) const {
-    asset_.expect(name, DType::f64, shape);
+  // A row-major f64 section of shape [rows, cols], or [rows] for a vector (cols = 0).
+  Eigen::MatrixXd matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols = 0) const {
+    if (cols == 0) {
+      asset_.expect(name, DType::f64, {rows});
+    } else {
+      asset_.expect(name, DType::f64, {rows, cols});
+    }
     const std::vector<double> values = asset_.array<double>(name);
-    const Eigen::Index rows = *shape.begin();
-    const Eigen::Index cols = shape.size() == 1 ? 1 : *(shape.begin() + 1);
     return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-        values.data(), rows, cols);
+        values.data(), rows, cols == 0 ? 1 : cols);
   }
 
   const asset::Asset& asset_;
