@@ -1,6 +1,7 @@
 // The page's status: a line for people and a read-only object for automation
 // (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
-// steps), fps, lastError, and dragging (a pointer holds the body), solvers (one per body shown).
+// steps), fps, lastError, and dragging (a pointer holds the body), solvers (one per body shown),
+// firstFrameMs (from navigation to the first frame drawn after a simulated step).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -24,6 +25,7 @@ export class StatusBoard {
       lastError: null,
       dragging: false,
       solvers: [],
+      firstFrameMs: null,
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -61,8 +63,10 @@ export class StatusBoard {
     this.state.simTime = 0;
   }
 
+  /** now: the frame's time stamp (requestAnimationFrame's, from navigation start), ms. */
   framed(now) {
     this.state.frame += 1;
+    if (this.state.firstFrameMs === null && this.state.simTime > 0) this.state.firstFrameMs = now;
     this.frameTimes.push(now);
     this.frameTimes.splice(0, Math.max(0, this.frameTimes.length - recent));
     const span = (this.frameTimes.at(-1) - this.frameTimes[0]) / 1000;
