@@ -179,14 +179,23 @@ TEST(Simulator, MixedAndStandardFemReachTheSameConvergedStep) {
   ReducedMatrix U0 = test::random_reduced(m, 0.03, 21u);
   const ReducedMatrix V0 = spin_and_stretch(model, Eigen::Vector3d(3.0, -1.0, 2.0));
   SolverSettings settings = converging(SolverMethod::mfem, Eigen::Vector3d(0, -9.81, 0));
-  settings.relative_tolerance = 1e-12;
+  // 1e-10, not tighter: with fused multiply-adds (-march=native) the mixed solver's decrement
+  // bottoms out near 2e-12 of the first at rounding level, where its line search only takes
+  // tiny steps. The states agree far below the 1e-6 checked.
+  settings.relative_tolerance = 1e-10;
   Simulator mixed(model.model, settings, kThreads);
   settings.method = SolverMethod::fem;
   Simulator standard(model.model, settings, kThreads);
   mixed.set_state(U0, V0);
   standard.set_state(U0, V0);
-  ASSERT_TRUE(mixed.step().stats.converged);
-  ASSERT_TRUE(standard.step().stats.converged);
+  for (Simulator* simulator : {&mixed, &standard}) {
+    const StepStats& stats = simulator->step().stats;
+    ASSERT_TRUE(stats.converged) << solver_method_name(simulator->settings().method) << ": "
+                                 << stats.iterations << " iterations, decrement " << stats.decrement
+                                 << " of " << stats.first_decrement << ", " << stats.backtracks
+                                 << " backtracks, " << stats.line_search_failures
+                                 << " line-search failures";
+  }
   const ReducedMatrix& a = mixed.coordinates();
   const ReducedMatrix& b = standard.coordinates();
   EXPECT_LT((a - b).norm(), 1e-6 * b.norm());
