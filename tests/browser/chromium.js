@@ -32,7 +32,7 @@ export async function launchChromium() {
 }
 
 /** Opens a page and collects its console errors and uncaught exceptions. */
-export async function openPage(context, url) {
+async function openPage(context, url) {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));

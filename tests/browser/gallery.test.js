@@ -7,20 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './static-server.js';
 import { launchChromium, waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction, pixelDifference } from './screenshots.js';
+import { scenes } from '../../web/src/scenes.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
-const sceneNames = [
-  'bunny',
-  'crab',
-  'candy',
-  'pendulum',
-  'octobot',
-  'swordsman',
-  'creature',
-  'beam',
-  'materials',
-];
+const sceneNames = Object.keys(scenes);
 
 let browser;
 let server;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './static-server.js';
-import { launchChromium, openPage, waitUntilReady } from './chromium.js';
+import { launchChromium, waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction } from './screenshots.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -29,19 +29,21 @@ describe.each([
   afterAll(async () => server?.close());
 
   it(`chooses the ${expectedBuild} build, loads a scene and simulates it`, async () => {
-    const { page, errors } = await openPage(browser.context, `${server.url}?scene=bunny`);
-    const status = await waitUntilReady(page);
-    expect(status.build).toBe(expectedBuild);
-    expect(status.scene).toBe('bunny');
-    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(isolated);
-    // Frames are drawn and simulated time advances (the worker steps the solver).
-    await expect.poll(() => page.evaluate(() => window.smfem.status.frame)).toBeGreaterThan(2);
-    await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.1);
-    expect(await page.evaluate(() => window.smfem.status.stepMs)).toBeGreaterThan(0);
+    await withPage(browser.context, `${server.url}?scene=bunny`, async ({ page, errors }) => {
+      const status = await waitUntilReady(page);
+      expect(status.build).toBe(expectedBuild);
+      expect(status.scene).toBe('bunny');
+      expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(isolated);
+      // Frames are drawn and simulated time advances (the worker steps the solver).
+      await expect.poll(() => page.evaluate(() => window.smfem.status.frame)).toBeGreaterThan(2);
+      await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.1);
+      expect(await page.evaluate(() => window.smfem.status.stepMs)).toBeGreaterThan(0);
 
-    const shot = await page.locator('#view').screenshot({ path: `${artifacts}/bunny-${expectedBuild}.png` });
-    expect(await nonBackgroundFraction(page, shot)).toBeGreaterThan(0.02);
-    expect(errors).toEqual([]);
-    await page.close();
+      const shot = await page
+        .locator('#view')
+        .screenshot({ path: `${artifacts}/bunny-${expectedBuild}.png` });
+      expect(await nonBackgroundFraction(page, shot)).toBeGreaterThan(0.02);
+      expect(errors).toEqual([]);
+    });
   });
 });

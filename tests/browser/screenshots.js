@@ -3,13 +3,12 @@
 // their RGB distance (sum of absolute differences) exceeds 40.
 
 /**
- * Decodes the PNGs in the page and returns the fraction of pixels for which `kind` holds:
- * 'background' counts pixels that differ clearly from the page background (#15171c) in the
- * first image, 'difference' pixels that differ clearly between the first two (same size).
+ * Decodes the PNGs in the page and returns the fraction of pixels of the first that differ
+ * clearly from the second, or from the page background (#15171c) when only one is given.
  */
-async function fraction(page, kind, pngs) {
+async function fraction(page, pngs) {
   return page.evaluate(
-    async ({ kind, images }) => {
+    async (images) => {
       const pixels = [];
       for (const base64 of images) {
         const image = new Image();
@@ -21,26 +20,25 @@ async function fraction(page, kind, pngs) {
         pixels.push(context.getImageData(0, 0, image.width, image.height).data);
       }
       const [a, b] = pixels;
-      const reference = kind === 'background' ? null : b;
       const background = [0x15, 0x17, 0x1c];
       let count = 0;
       for (let i = 0; i < a.length; i += 4) {
-        const other = (k) => (reference ? reference[i + k] : background[k]);
-        const d = Math.abs(a[i] - other(0)) + Math.abs(a[i + 1] - other(1)) + Math.abs(a[i + 2] - other(2));
+        let d = 0;
+        for (let k = 0; k < 3; k++) d += Math.abs(a[i + k] - (b ? b[i + k] : background[k]));
         if (d > 40) count += 1;
       }
       return count / (a.length / 4);
     },
-    { kind, images: pngs.map((png) => png.toString('base64')) },
+    pngs.map((png) => png.toString('base64')),
   );
 }
 
 /** Fraction of pixels that differ clearly from the page background. */
 export function nonBackgroundFraction(page, png) {
-  return fraction(page, 'background', [png]);
+  return fraction(page, [png]);
 }
 
 /** Fraction of pixels that differ clearly between two screenshots of the same size. */
 export function pixelDifference(page, pngA, pngB) {
-  return fraction(page, 'difference', [pngA, pngB]);
+  return fraction(page, [pngA, pngB]);
 }

@@ -78,6 +78,18 @@ export interface RenderSurface {
   weights?: Float32Array;
   /** [vertexCount, 3] rest normals, when the asset has them. */
   normals?: Float32Array;
+  /** [vertexCount] cubature cluster of each vertex (for display), when the asset has them. */
+  clusters?: Uint32Array;
+}
+
+/** The cubature's representative tets, for display. */
+export interface CubatureMarkers {
+  /** [count, 3] rest centroids. */
+  centroids: Float32Array;
+  /** [count, modeCount] skinning weights at the centroids. */
+  weights: Float32Array;
+  count: number;
+  modeCount: number;
 }
 
 /**
@@ -87,3 +99,9 @@ export interface RenderSurface {
  * @throws AssetError
  */
 export function readRenderSurface(asset: Asset): RenderSurface;
+
+/**
+ * Reads cubature.centroids and cubature.centroid_weights, or returns null when the asset has
+ * neither. @throws AssetError on a wrong dtype or shape.
+ */
+export function readCubatureMarkers(asset: Asset): CubatureMarkers | null;

@@ -551,3 +551,19 @@ export function readRenderSurface(asset) {
   if (asset.has('render.clusters')) surface.clusters = asset.get('render.clusters');
   return surface;
 }
+
+/**
+ * Where the cubature's representative tets are, for display (cubature.centroids [C, 3] and
+ * cubature.centroid_weights [C, m], f32), or null when the asset has neither.
+ */
+export function readCubatureMarkers(asset) {
+  if (!asset.has('cubature.centroids') || !asset.has('cubature.centroid_weights')) return null;
+  const count = asset.expect('cubature.centroids', 'f32', [-1, 3]).shape[0];
+  const modeCount = asset.expect('cubature.centroid_weights', 'f32', [count, -1]).shape[1];
+  return {
+    centroids: asset.get('cubature.centroids'),
+    weights: asset.get('cubature.centroid_weights'),
+    count,
+    modeCount,
+  };
+}

@@ -1,9 +1,8 @@
 // The demo page: a baked scene, simulated in a worker by the wasm module (threaded where the
 // page is cross-origin isolated) and skinned on the GPU by three.js.
 import * as THREE from 'three';
-import { readAsset, readRenderSurface } from '../../wasm/js/asset.js';
+import { readAsset, readCubatureMarkers, readRenderSurface } from '../../wasm/js/asset.js';
 import { missingCapabilities } from './capabilities.js';
-import { readCubatureMarkers } from './render/CubatureMarkers.js';
 import { SkinnedSurface } from './render/SkinnedSurface.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -169,7 +168,8 @@ class Demo {
     this.drag.attach(surface, mass * (4 * Math.PI) ** 2, offsets);
     this.show(loaded.u);
     this.applyColouring();
-    this.plots.reset(loaded.info.map((info) => info.parameters.solver));
+    const solvers = loaded.info.map((info) => info.parameters.solver);
+    this.plots.reset(solvers);
 
     this.scene = name;
     this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
@@ -186,11 +186,7 @@ class Demo {
       paused: this.paused,
     });
     progress.hidden = true;
-    status.ready(
-      name,
-      loaded.build,
-      loaded.info.map((info) => info.parameters.solver),
-    );
+    status.ready(name, loaded.build, solvers);
     this.writeUrl();
   }
 

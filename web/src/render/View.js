@@ -10,7 +10,6 @@ export class View {
    */
   constructor(canvas, onContextChange = () => {}, overlay = null) {
     this.overlay = overlay;
-    this.inset = 0;
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
     // three.js rebuilds its GPU state on restore; the page only has to say what happened.
     canvas.addEventListener('webglcontextlost', (event) => {
@@ -19,6 +18,11 @@ export class View {
     });
     canvas.addEventListener('webglcontextrestored', () => onContextChange(false));
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    // Layout is read only when the canvas or the panel changed size, not every frame.
+    this.layoutChanged = true;
+    const observer = new ResizeObserver(() => (this.layoutChanged = true));
+    observer.observe(canvas);
+    if (overlay) observer.observe(overlay);
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = THREE.PCFSoftShadowMap;
 
@@ -99,25 +103,20 @@ export class View {
   }
 
   resize() {
+    if (!this.layoutChanged) return;
+    this.layoutChanged = false;
     const canvas = this.renderer.domElement;
     const width = canvas.clientWidth;
     const height = canvas.clientHeight;
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / Math.max(height, 1);
+    // Shrink the picture to the free width and shift it right by half the inset: what the
+    // camera frames fills the part of the canvas the panel leaves free.
     const inset = this.overlayInset(width);
-    if (
-      canvas.width !== Math.floor(width * this.renderer.getPixelRatio()) ||
-      canvas.height !== Math.floor(height * this.renderer.getPixelRatio()) ||
-      inset !== this.inset
-    ) {
-      this.renderer.setSize(width, height, false);
-      this.camera.aspect = width / Math.max(height, 1);
-      // Shrink the picture to the free width and shift it right by half the inset: what the
-      // camera frames fills the part of the canvas the panel leaves free.
-      this.inset = inset;
-      this.camera.zoom = (width - inset) / width;
-      if (inset > 0) this.camera.setViewOffset(width, height, -inset / 2, 0, width, height);
-      else this.camera.clearViewOffset();
-      this.camera.updateProjectionMatrix();
-    }
+    this.camera.zoom = width > 0 ? (width - inset) / width : 1;
+    if (inset > 0) this.camera.setViewOffset(width, height, -inset / 2, 0, width, height);
+    else this.camera.clearViewOffset();
+    this.camera.updateProjectionMatrix();
   }
 
   render() {

@@ -62,6 +62,24 @@ export function skinVertex(rest, weights, u, modeCount, out = new Float64Array(3
   return out;
 }
 
+/**
+ * skinVertex for `count` points (rest: count x 3, weights: count x m) with a callback per
+ * point: visit(index, x, y, z). The CPU path for the few points the page moves itself.
+ */
+export function skinPoints(rest, weights, u, modeCount, count, visit) {
+  const moved = new Float64Array(3);
+  for (let p = 0; p < count; p++) {
+    skinVertex(
+      rest.subarray(3 * p, 3 * p + 3),
+      weights.subarray(modeCount * p, modeCount * (p + 1)),
+      u,
+      modeCount,
+      moved,
+    );
+    visit(p, moved[0], moved[1], moved[2]);
+  }
+}
+
 const declarations = /* glsl */ `
 uniform highp sampler2D smfemWeights;
 uniform vec4 smfemRows[3 * SMFEM_MODES];

@@ -28,8 +28,8 @@ const handlers = {
       onProgress: (loaded, total) => postMessage({ type: 'progress', loaded, total }),
     });
     disposeSimulators();
-    // Side by side, the simulators share the pool: each gets its share of the threads.
-    const share = threads ?? Math.max(1, Math.floor(2 / parameterSets.length));
+    // Side by side, the simulators share the pool: one thread each. Alone, the build's default.
+    const share = threads ?? (parameterSets.length > 1 ? 1 : undefined);
     simulators = parameterSets.map((parameters) =>
       smfem.createSimulator(asset, { sourceName, parameters, threads: share }),
     );

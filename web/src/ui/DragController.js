@@ -6,7 +6,7 @@
 // Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
 // once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
 import * as THREE from 'three';
-import { skinVertex } from '../render/skinning.js';
+import { skinPoints } from '../render/skinning.js';
 
 export class DragController {
   /** onDrag(active): a drag started (true) or ended (false). */
@@ -72,17 +72,10 @@ export class DragController {
   deformPickMesh(body) {
     const { positions, weights, modeCount, vertexCount } = this.surface;
     const out = body.mesh.geometry.attributes.position;
-    const moved = new Float64Array(3);
-    for (let v = 0; v < vertexCount; v++) {
-      skinVertex(
-        positions.subarray(3 * v, 3 * v + 3),
-        weights.subarray(v * modeCount, (v + 1) * modeCount),
-        body.u,
-        modeCount,
-        moved,
-      );
-      out.setXYZ(v, moved[0] + body.offset.x, moved[1] + body.offset.y, moved[2] + body.offset.z);
-    }
+    const { x: dx, y: dy, z: dz } = body.offset;
+    skinPoints(positions, weights, body.u, modeCount, vertexCount, (v, x, y, z) =>
+      out.setXYZ(v, x + dx, y + dy, z + dz),
+    );
     out.needsUpdate = true;
     body.mesh.geometry.computeBoundingSphere();
     body.mesh.geometry.computeBoundingBox();

@@ -60,24 +60,21 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
 }
 
 // Where the representative tets are, for display: rest centroids (C x 3) and the skinning
-// weights there (C x m, the mean of the tet's vertex weights), both row-major f32.
+// weights there (C x m, the tet-averaged weights), both row-major f32.
 void add_cubature_markers(asset::AssetWriter& writer, const BakeInput& input,
                           const BakeResult& result) {
-  const Eigen::MatrixXd& W = result.modes.weights;
-  std::vector<float> centroids, weights;
+  std::vector<float> centroids;
   for (const int t : result.cubature.tets) {
     Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
-    Eigen::RowVectorXd weight = Eigen::RowVectorXd::Zero(W.cols());
-    for (int k = 0; k < 4; ++k) {
-      centroid += 0.25 * input.mesh.vertices.row(input.mesh.tets(t, k));
-      weight += 0.25 * W.row(input.mesh.tets(t, k));
-    }
+    for (int k = 0; k < 4; ++k) centroid += 0.25 * input.mesh.vertices.row(input.mesh.tets(t, k));
     for (const double x : centroid) centroids.push_back(static_cast<float>(x));
-    for (const double w : weight) weights.push_back(static_cast<float>(w));
   }
-  const auto C = static_cast<std::uint64_t>(result.cubature.tets.size());
+  const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
+      result.representative_weights.cast<float>();
+  const auto C = static_cast<std::uint64_t>(weights.rows());
   writer.add("cubature.centroids", centroids, Shape{C, 3});
-  writer.add("cubature.centroid_weights", weights, Shape{C, static_cast<std::uint64_t>(W.cols())});
+  writer.add("cubature.centroid_weights", std::span(weights.data(), weights.size()),
+             Shape{C, static_cast<std::uint64_t>(weights.cols())});
 }
 
 }  // namespace

@@ -86,9 +86,10 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
   cubature_options.clusters = input.cubature;
   cubature_options.seed = settings.seed;
   cubature_options.threads = settings.threads;
-  result.cubature = cubature::kmeans_cubature(
-      result.tet_volumes, subspace::tet_averaged_weights(mesh, result.modes.weights),
-      result.modes.eigenvalues, cubature_options);
+  const Eigen::MatrixXd tet_weights = subspace::tet_averaged_weights(mesh, result.modes.weights);
+  result.cubature = cubature::kmeans_cubature(result.tet_volumes, tet_weights,
+                                              result.modes.eigenvalues, cubature_options);
+  result.representative_weights = tet_weights(result.cubature.tets, Eigen::all);
   result.Y = subspace::tet_basis_gradients(mesh, result.modes.weights, result.cubature.tets);
   result.seconds.cubature = seconds_since(start);
 

@@ -26,19 +26,20 @@ struct StageTimes {
 // Shapes: m modes, r4 = 4m, C cubature tets, |V| / |T| of the input mesh. The conventions are
 // those of subspace/basis.hpp: b_v[4i + k] = W_vi [X_v; 1]_k.
 struct BakeResult {
-  subspace::SkinningModes modes;     // W (|V| x m, M-orthonormal), eigenvalues ascending
-  int components = 0;                // tet-connected parts of the mesh
-  Eigen::VectorXd tet_volumes;       // |T|
-  Eigen::VectorXd vertex_mass;       // |V|, lumped, kg
-  Eigen::MatrixXd mass_block;        // r4 x r4, sum_v m_v b_v b_v^T
-  Eigen::VectorXd mass_vector;       // r4, sum_v m_v b_v
-  Eigen::MatrixXd first_moment;      // 3 x r4, row d: sum_v m_v X_v,d b_v
-  double total_mass = 0.0;           // kg
-  Eigen::Vector3d rest_centroid;     // mass-weighted
-  std::vector<ReducedForce> forces;  // one per input.forces
-  cubature::Cubature cubature;       // representatives, weights, labels per tet
-  subspace::TetBasisGradients Y;     // (C r4) x 3, Y_c of cubature tet c
-  Eigen::MatrixXd render_weights;    // |Vr| x m
+  subspace::SkinningModes modes;           // W (|V| x m, M-orthonormal), eigenvalues ascending
+  int components = 0;                      // tet-connected parts of the mesh
+  Eigen::VectorXd tet_volumes;             // |T|
+  Eigen::VectorXd vertex_mass;             // |V|, lumped, kg
+  Eigen::MatrixXd mass_block;              // r4 x r4, sum_v m_v b_v b_v^T
+  Eigen::VectorXd mass_vector;             // r4, sum_v m_v b_v
+  Eigen::MatrixXd first_moment;            // 3 x r4, row d: sum_v m_v X_v,d b_v
+  double total_mass = 0.0;                 // kg
+  Eigen::Vector3d rest_centroid;           // mass-weighted
+  std::vector<ReducedForce> forces;        // one per input.forces
+  cubature::Cubature cubature;             // representatives, weights, labels per tet
+  subspace::TetBasisGradients Y;           // (C r4) x 3, Y_c of cubature tet c
+  Eigen::MatrixXd representative_weights;  // C x m, W averaged onto each representative tet
+  Eigen::MatrixXd render_weights;          // |Vr| x m
   StageTimes seconds;
 };
 

@@ -48,7 +48,6 @@ class Dynamics {
   // Anchor springs: block A (4m x 4m, symmetric PSD) and pull P (4m x 3); rebuilds H_block.
   void set_anchors(const Eigen::MatrixXd& block, const ReducedMatrix& pull);
   void clear_anchors();
-  bool has_anchors() const { return has_anchors_; }
 
   // Fixes u~ = U_n + h Udot_n and f (4m x 3, column d the force on u_d) for the step.
   void begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n,

@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/sim/detail/asset_arrays.hpp"
 
 namespace smfem::sim {
 namespace {
@@ -15,6 +16,8 @@ namespace {
 using asset::AssetError;
 using asset::DType;
 using asset::kAnyExtent;
+using detail::read_f64_matrix;
+using detail::read_f64_vector;
 
 std::string size_text(Eigen::Index rows, Eigen::Index cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -105,12 +108,6 @@ std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std
     materials.push_back(std::move(material));
   }
   return materials;
-}
-
-Eigen::VectorXd read_vector(const asset::Asset& asset, const char* name, std::int64_t size) {
-  asset.expect(name, DType::f64, {size});
-  const std::vector<double> values = asset.array<double>(name);
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
 }  // namespace
@@ -213,17 +210,13 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   const auto& eigenvalue_info = asset.expect("subspace.eigenvalues", DType::f64, {kAnyExtent});
   const auto m = static_cast<std::int64_t>(eigenvalue_info.shape[0]);
   const std::int64_t n = 4 * m;
-  model.eigenvalues = read_vector(asset, "subspace.eigenvalues", m);
+  model.eigenvalues = read_f64_vector(asset, "subspace.eigenvalues", m);
 
-  asset.expect("subspace.mass_block", DType::f64, {n, n});
-  const std::vector<double> mass_block = asset.array<double>("subspace.mass_block");
-  model.mass_block = Eigen::Map<const RowMatrixXd>(mass_block.data(), n, n);
-  model.mass_vector = read_vector(asset, "subspace.mass_vector", n);
-  asset.expect("subspace.first_moment", DType::f64, {3, n});
-  const std::vector<double> first_moment = asset.array<double>("subspace.first_moment");
-  model.first_moment = Eigen::Map<const RowMatrixXd>(first_moment.data(), 3, n);
-  model.total_mass = read_vector(asset, "subspace.total_mass", 1)(0);
-  model.rest_centroid = read_vector(asset, "subspace.rest_centroid", 3);
+  model.mass_block = read_f64_matrix(asset, "subspace.mass_block", n, n);
+  model.mass_vector = read_f64_vector(asset, "subspace.mass_vector", n);
+  model.first_moment = read_f64_matrix(asset, "subspace.first_moment", 3, n);
+  model.total_mass = read_f64_vector(asset, "subspace.total_mass", 1)(0);
+  model.rest_centroid = read_f64_vector(asset, "subspace.rest_centroid", 3);
 
   const auto& y_info = asset.expect("cubature.y", DType::f64, {kAnyExtent, n, 3});
   const auto C = static_cast<std::int64_t>(y_info.shape[0]);
@@ -236,9 +229,9 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
       }
     }
   }
-  model.cubature_weights = read_vector(asset, "cubature.weights", C);
-  model.cubature_youngs = read_vector(asset, "cubature.youngs", C);
-  model.cubature_poisson = read_vector(asset, "cubature.poisson", C);
+  model.cubature_weights = read_f64_vector(asset, "cubature.weights", C);
+  model.cubature_youngs = read_f64_vector(asset, "cubature.youngs", C);
+  model.cubature_poisson = read_f64_vector(asset, "cubature.poisson", C);
   asset.expect("cubature.region", DType::u32, {C});
   model.cubature_region = asset.array<std::uint32_t>("cubature.region");
   asset.expect("cubature.tets", DType::u32, {C});

@@ -3,11 +3,12 @@
 #include <cmath>
 #include <string>
 
+#include "smfem/sim/detail/asset_arrays.hpp"
+
 namespace smfem::sim {
 namespace {
 
 using asset::AssetError;
-using asset::DType;
 using Json = nlohmann::json;
 
 // The bounds of assets/scenes/README.md (the recipe reader enforces them too): a hand-made
@@ -40,10 +41,10 @@ class LoadReader {
     } else {
       throw fail("kind \"" + name + "\" is not periodic, twist or pull");
     }
-    load.mass_vector = matrix(prefix_ + "mass_vector", n_);
+    load.mass_vector = detail::read_f64_vector(asset_, prefix_ + "mass_vector", n_);
     if (load.kind == SceneLoad::Kind::springs) {
-      load.mass_block = matrix(prefix_ + "mass_block", n_, n_);
-      load.rest_offset = matrix(prefix_ + "rest_offset", n_, 3);
+      load.mass_block = detail::read_f64_matrix(asset_, prefix_ + "mass_block", n_, n_);
+      load.rest_offset = detail::read_f64_matrix(asset_, prefix_ + "rest_offset", n_, 3);
     }
     return load;
   }
@@ -77,18 +78,6 @@ class LoadReader {
     }
     if (!d.allFinite() || !(d.norm() > 0.0)) throw fail("direction must be a nonzero vector");
     return d.normalized();
-  }
-
-  // A row-major f64 section of shape [rows, cols], or [rows] for a vector (cols = 0).
-  Eigen::MatrixXd matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols = 0) const {
-    if (cols == 0) {
-      asset_.expect(name, DType::f64, {rows});
-    } else {
-      asset_.expect(name, DType::f64, {rows, cols});
-    }
-    const std::vector<double> values = asset_.array<double>(name);
-    return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-        values.data(), rows, cols == 0 ? 1 : cols);
   }
 
   const asset::Asset& asset_;
@@ -125,7 +114,7 @@ bool active_anchors(const std::vector<SceneLoad>& loads, double time, Eigen::Mat
                     ReducedMatrix& pull) {
   bool any = false;
   for (const SceneLoad& load : loads) {
-    if (load.kind != SceneLoad::Kind::springs || !load.active(time)) continue;
+    if (!load.pulling(time)) continue;
     if (!any) {
       block.setZero(load.mass_block.rows(), load.mass_block.cols());
       pull.setZero(load.rest_offset.rows(), 3);

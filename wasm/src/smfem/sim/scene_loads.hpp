@@ -38,7 +38,8 @@ struct SceneLoad {
   Eigen::MatrixXd mass_block;                                // 4m x 4m
   ReducedMatrix rest_offset;                                 // 4m x 3
 
-  bool active(double time) const { return kind == Kind::periodic || time <= release; }
+  // Whether this is a spring load still holding at `time`.
+  bool pulling(double time) const { return kind == Kind::springs && time <= release; }
 };
 
 // Reads meta "forces" and the force.<i>.* sections (absent: no loads). Throws

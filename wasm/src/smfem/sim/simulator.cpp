@@ -237,14 +237,15 @@ const StepReport& Simulator::step() {
 void Simulator::apply_scene_springs(double time) {
   bool changed = false;
   for (std::size_t i = 0; i < model_.loads.size(); ++i) {
-    const SceneLoad& load = model_.loads[i];
-    const char active = load.kind == SceneLoad::Kind::springs && load.active(time);
+    const char active = model_.loads[i].pulling(time);
     changed = changed || active != springs_active_[i];
     springs_active_[i] = active;
   }
   if (!changed) return;
-  if (active_anchors(model_.loads, time, anchor_block_, anchor_pull_)) {
-    dynamics_.set_anchors(anchor_block_, anchor_pull_);
+  Eigen::MatrixXd block;
+  ReducedMatrix pull;
+  if (active_anchors(model_.loads, time, block, pull)) {
+    dynamics_.set_anchors(block, pull);
   } else {
     dynamics_.clear_anchors();
   }

@@ -146,8 +146,6 @@ class Simulator {
   ReducedMatrix force_;                    // workspace: the step's total external force
   // Which of model_.loads act as anchor springs in dynamics_ now (they depend on time only).
   std::vector<char> springs_active_;
-  Eigen::MatrixXd anchor_block_;
-  ReducedMatrix anchor_pull_;
 
   Dynamics dynamics_;
   ReducedSystem system_;
