@@ -6,9 +6,9 @@
 
 namespace smfem::sim {
 
-void TetKinematics::evaluate(int tet, const CubatureRows& cubature_Y, const ReducedMatrix& U) {
+void TetKinematics::evaluate(int tet, const Matrix3<double>& deformation) {
   const auto index = static_cast<std::size_t>(tet);
-  F[index] = deformation_gradient(cubature_Y, tet, U);
+  F[index] = deformation;
   svd[index] = polar::signed_svd(F[index]);
   s.col(tet) = polar::symmetric_stretch(svd[index]);
 }

@@ -35,8 +35,8 @@ inline Matrix3<double> deformation_gradient(const CubatureRows& cubature_Y, int 
   return Matrix3<double>::Identity() + displacement_gradient(cubature_Y, tet, U);
 }
 
-// F_c, its signed SVD and its stretch s(F_c) (polar/stretch_vector.hpp) for every tet, at one
-// configuration U. The solvers keep two: at the current iterate and at a line-search trial,
+// F_t, its signed SVD and its stretch s(F_t) (polar/stretch_vector.hpp) for every tet, at one
+// configuration. The solvers keep two: at the current iterate and at a line-search trial,
 // swapped when a trial is accepted.
 struct TetKinematics {
   std::vector<Matrix3<double>> F;
@@ -48,7 +48,8 @@ struct TetKinematics {
         svd(static_cast<std::size_t>(tet_count)),
         s(StretchField::Zero(6, tet_count)) {}
 
-  void evaluate(int tet, const CubatureRows& cubature_Y, const ReducedMatrix& U);
+  // Stores F_t = deformation and its SVD and stretch.
+  void evaluate(int tet, const Matrix3<double>& deformation);
   void swap(TetKinematics& other) noexcept;
 };
 

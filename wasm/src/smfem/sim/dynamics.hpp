@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 
 #include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/discretization.hpp"
 
 namespace smfem::sim {
 
@@ -32,7 +33,7 @@ struct DragSpring {
   double stiffness = 0.0;  // N/m
 };
 
-class Dynamics {
+class Dynamics final : public InertialEnergy {
  public:
   Dynamics(const Eigen::MatrixXd& mass_block, double timestep);
 
@@ -54,12 +55,12 @@ class Dynamics {
                   const ReducedMatrix& force);
   const ReducedMatrix& prediction() const { return predicted_; }
 
-  double energy(const ReducedMatrix& U);
+  double energy(const ReducedMatrix& U) override;
   // dPsi_u/dU, 4m x 3.
-  void gradient(const ReducedMatrix& U, ReducedMatrix& out);
+  void gradient(const ReducedMatrix& U, ReducedMatrix& out) override;
   // dU^T H_u dU = sum_d dU_d^T H_block dU_d: with the gradient g at U, the exact change
   // Psi_u(U + a dU) - Psi_u(U) = a g . dU + a^2 / 2 curvature(dU).
-  double curvature(const ReducedMatrix& dU);
+  double curvature(const ReducedMatrix& dU) override;
   const Eigen::MatrixXd& hessian_block() const { return hessian_block_; }
 
   // x_p(U) of the spring (meaningful only with a spring).

@@ -7,24 +7,24 @@
 
 namespace smfem::sim {
 
-FemStep::FemStep(int mode_count, int tet_count)
+FemStep::FemStep(int coordinate_rows, int tet_count)
     : current_(tet_count),
       trial_(tet_count),
       psi_(Eigen::VectorXd::Zero(tet_count)),
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
-      dynamics_gradient_(ReducedMatrix::Zero(4 * mode_count, 3)),
-      du_(ReducedMatrix::Zero(4 * mode_count, 3)),
-      U_trial_(ReducedMatrix::Zero(4 * mode_count, 3)) {}
+      dynamics_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      du_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
 
 void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
   const int tet_count = static_cast<int>(context.weights.size());
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
-  StiffnessAssembly& assembly = context.system.assembly();
+  StepSystem& system = context.system;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count, [&](int c) {
-    current_.evaluate(c, context.cubature_Y, U);
+    current_.evaluate(c, deformation_gradient(context, c, U));
     psi_(c) = w(c) * psi(material, Vector6<double>(current_.s.col(c)),
                          context.lame[static_cast<std::size_t>(c)]);
   });
@@ -37,16 +37,16 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       const Vector6<double> s = current_.s.col(c);
       const Vector9<double> dpsi_dF =
           polar::dstretch_dF(current_.svd[index]).transpose() * dpsi_ds(material, s, lame);
-      assembly.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
-      assembly.set_tet_hessian(c, d2psi_dF2_psd(material, current_.F[index], lame));
+      system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
+      system.set_tet_hessian(c, d2psi_dF2_psd(material, current_.F[index], lame));
     });
     clock.lap(stats.times.linearization);
 
-    assembly.assemble(context.pool);
+    system.assemble(context.pool);
     clock.lap(stats.times.assembly);
 
     context.dynamics.gradient(U, dynamics_gradient_);
-    const int shifts = context.system.solve(context.dynamics, dynamics_gradient_, du_);
+    const int shifts = system.solve(dynamics_gradient_, du_);
     clock.lap(stats.times.solve);
     if (shifts < 0 || !du_.allFinite()) {
       stats.failed = true;
@@ -56,7 +56,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     ++stats.iterations;
 
     // du^T (H_u + K) du = du . rhs; the slope grad E . du is its negative.
-    const double decrement_squared = context.system.rhs().cwiseProduct(du_).sum();
+    const double decrement_squared = system.rhs().cwiseProduct(du_).sum();
     const double slope = -decrement_squared;
     const double du_curvature = context.dynamics.curvature(du_);
     const double du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
@@ -84,7 +84,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     const auto energy_change = [&](double alpha) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
-        trial_.evaluate(c, context.cubature_Y, U_trial_);
+        trial_.evaluate(c, deformation_gradient(context, c, U_trial_));
         psi_trial_(c) = w(c) * psi(material, Vector6<double>(trial_.s.col(c)),
                                    context.lame[static_cast<std::size_t>(c)]);
       });

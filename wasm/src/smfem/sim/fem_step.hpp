@@ -25,7 +25,7 @@ namespace smfem::sim {
 
 class FemStep {
  public:
-  FemStep(int mode_count, int tet_count);
+  FemStep(int coordinate_rows, int tet_count);  // U: coordinate_rows x 3
 
   // Iterates from U (the step's initial guess on entry, its result on return).
   void solve(StepContext& context, ReducedMatrix& U, StepStats& stats);

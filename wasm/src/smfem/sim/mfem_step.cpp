@@ -16,7 +16,7 @@ double metric_l1(const Vector6<double>& v) {
 
 }  // namespace
 
-MfemStep::MfemStep(int mode_count, int tet_count)
+MfemStep::MfemStep(int coordinate_rows, int tet_count)
     : current_(tet_count),
       trial_(tet_count),
       dstretch_dF_(static_cast<std::size_t>(tet_count)),
@@ -33,9 +33,9 @@ MfemStep::MfemStep(int mode_count, int tet_count)
       lambda_max_(Eigen::VectorXd::Zero(tet_count)),
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
       penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
-      dynamics_gradient_(ReducedMatrix::Zero(4 * mode_count, 3)),
-      du_(ReducedMatrix::Zero(4 * mode_count, 3)),
-      U_trial_(ReducedMatrix::Zero(4 * mode_count, 3)) {}
+      dynamics_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      du_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
 
 void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, StretchField& lambda,
                      StepStats& stats) {
@@ -43,11 +43,11 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
   const Vector6<double> metric = polar::stretch_metric<double>();
-  StiffnessAssembly& assembly = context.system.assembly();
+  StepSystem& system = context.system;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count,
-                    [&](int c) { current_.evaluate(c, context.cubature_Y, U); });
+                    [&](int c) { current_.evaluate(c, deformation_gradient(context, c, U)); });
   clock.lap(stats.times.prediction);
 
   double nu = 0.0;
@@ -63,9 +63,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       const Vector6<double> gpsi = dpsi_ds(material, zc, lame);
       const Vector6<double> g = current_.s.col(c) - zc;
       const Vector9<double> force = J.transpose() * (gpsi + H * g);
-      assembly.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
+      system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
       const Eigen::Matrix<double, 6, 9> HJ = H * J;
-      assembly.set_tet_hessian(c, J.transpose() * HJ);
+      system.set_tet_hessian(c, J.transpose() * HJ);
       dstretch_dF_[index] = J;
       hessian_[index] = H;
       grad_psi_.col(c) = gpsi;
@@ -75,11 +75,11 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     });
     clock.lap(stats.times.linearization);
 
-    assembly.assemble(context.pool);
+    system.assemble(context.pool);
     clock.lap(stats.times.assembly);
 
     context.dynamics.gradient(U, dynamics_gradient_);
-    const int shifts = context.system.solve(context.dynamics, dynamics_gradient_, du_);
+    const int shifts = system.solve(dynamics_gradient_, du_);
     clock.lap(stats.times.solve);
     if (shifts < 0 || !du_.allFinite()) {
       stats.failed = true;
@@ -91,7 +91,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // Per tet: the stretch and multiplier updates, and the terms of the decrement and slope.
     parallel_for_tets(context.pool, tet_count, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
-      const Matrix3<double> dF = displacement_gradient(context.cubature_Y, c, du_);
+      const Matrix3<double> dF = context.deformation.displacement_gradient(c, du_);
       const Vector6<double> dz =
           violation_.col(c) + dstretch_dF_[index] * Eigen::Map<const Vector9<double>>(dF.data());
       const Vector6<double> H_dz = hessian_[index] * dz;
@@ -138,7 +138,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
         const auto index = static_cast<std::size_t>(c);
-        trial_.evaluate(c, context.cubature_Y, U_trial_);
+        trial_.evaluate(c, deformation_gradient(context, c, U_trial_));
         const Vector6<double> zc =
             corrected ? Vector6<double>(trial_.s.col(c) - (1.0 - alpha) * violation_.col(c))
                       : Vector6<double>(z.col(c) + alpha * dz_.col(c));

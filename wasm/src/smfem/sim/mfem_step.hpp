@@ -67,7 +67,7 @@ inline constexpr double kPenaltyFactor = 1.1;
 
 class MfemStep {
  public:
-  MfemStep(int mode_count, int tet_count);
+  MfemStep(int coordinate_rows, int tet_count);  // U: coordinate_rows x 3
 
   // Iterates from U (the step's initial guess on entry, its result on return), z and lambda.
   void solve(StepContext& context, ReducedMatrix& U, StretchField& z, StretchField& lambda,

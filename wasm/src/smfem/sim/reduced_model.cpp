@@ -28,7 +28,44 @@ bool all_finite(const Eigen::DenseBase<Derived>& values) {
   return values.allFinite();
 }
 
-// The solver defaults of meta "solver", over SolverSettings{}.
+std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std::string& source) {
+  std::vector<MaterialRegion> materials;
+  const auto found = meta.find("materials");
+  if (found == meta.end()) return materials;
+  if (!found->is_array()) throw AssetError::in_section(source, "meta", "materials is not an array");
+  for (std::size_t i = 0; i < found->size(); ++i) {
+    const nlohmann::json& entry = (*found)[i];
+    const auto fail = [&](const std::string& problem) {
+      return AssetError::in_section(source, "meta",
+                                    "materials[" + std::to_string(i) + "]: " + problem);
+    };
+    if (!entry.is_object()) throw fail("not an object");
+    MaterialRegion material;
+    if (const auto it = entry.find("name"); it != entry.end()) {
+      if (!it->is_string()) throw fail("name must be a string");
+      material.name = it->get<std::string>();
+    }
+    const auto region = entry.find("region");
+    if (region == entry.end() || !region->is_number_unsigned() ||
+        region->get<std::uint64_t>() > 0xffffffffu) {
+      throw fail("region must be an unsigned 32-bit integer");
+    }
+    material.region = region->get<std::uint32_t>();
+    for (const auto& [key, value] :
+         {std::pair{"youngs", &material.youngs}, std::pair{"poisson", &material.poisson},
+          std::pair{"density", &material.density}}) {
+      if (const auto it = entry.find(key); it != entry.end()) {
+        if (!it->is_number()) throw fail(std::string(key) + " must be a number");
+        *value = it->get<double>();
+      }
+    }
+    materials.push_back(std::move(material));
+  }
+  return materials;
+}
+
+}  // namespace
+
 SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source) {
   SolverSettings settings;
   const auto fail = [&](const std::string& problem) {
@@ -73,44 +110,6 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
   }
   return settings;
 }
-
-std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std::string& source) {
-  std::vector<MaterialRegion> materials;
-  const auto found = meta.find("materials");
-  if (found == meta.end()) return materials;
-  if (!found->is_array()) throw AssetError::in_section(source, "meta", "materials is not an array");
-  for (std::size_t i = 0; i < found->size(); ++i) {
-    const nlohmann::json& entry = (*found)[i];
-    const auto fail = [&](const std::string& problem) {
-      return AssetError::in_section(source, "meta",
-                                    "materials[" + std::to_string(i) + "]: " + problem);
-    };
-    if (!entry.is_object()) throw fail("not an object");
-    MaterialRegion material;
-    if (const auto it = entry.find("name"); it != entry.end()) {
-      if (!it->is_string()) throw fail("name must be a string");
-      material.name = it->get<std::string>();
-    }
-    const auto region = entry.find("region");
-    if (region == entry.end() || !region->is_number_unsigned() ||
-        region->get<std::uint64_t>() > 0xffffffffu) {
-      throw fail("region must be an unsigned 32-bit integer");
-    }
-    material.region = region->get<std::uint32_t>();
-    for (const auto& [key, value] :
-         {std::pair{"youngs", &material.youngs}, std::pair{"poisson", &material.poisson},
-          std::pair{"density", &material.density}}) {
-      if (const auto it = entry.find(key); it != entry.end()) {
-        if (!it->is_number()) throw fail(std::string(key) + " must be a number");
-        *value = it->get<double>();
-      }
-    }
-    materials.push_back(std::move(material));
-  }
-  return materials;
-}
-
-}  // namespace
 
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   const Eigen::Index m = model.eigenvalues.size();

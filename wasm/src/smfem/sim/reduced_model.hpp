@@ -98,6 +98,10 @@ struct ModelProblem {
 // of 4m rows with finite values.
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
+// The solver defaults of meta "solver" over SolverSettings{} (every key optional); throws
+// asset::AssetError naming "meta" and the key at fault. Also read by the full-space model.
+SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source);
+
 // Reads the sections above (render.* optional as a pair) and meta's defaults; throws
 // asset::AssetError naming the section at fault (shapes, dtypes, check_reduced_model, meta).
 ReducedModel load_reduced_model(const asset::Asset& asset);

@@ -10,26 +10,36 @@
 
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/discretization.hpp"
 #include "smfem/sim/dynamics.hpp"
 #include "smfem/sim/spd_solver.hpp"
 #include "smfem/sim/stiffness_assembly.hpp"
 
 namespace smfem::sim {
 
-class ReducedSystem {
+class ReducedSystem final : public StepSystem {
  public:
-  ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights, int thread_count);
+  // H_u is read from dynamics (which must outlive this) at each solve.
+  ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights,
+                const Dynamics& dynamics, int thread_count);
 
   StiffnessAssembly& assembly() { return assembly_; }
   const StiffnessAssembly& assembly() const { return assembly_; }
 
-  // After assembly().assemble(): forms the system at the Psi_u gradient dynamics_gradient and
-  // solves it. Returns the Cholesky shifts used (spd_solver.hpp), -1 on failure.
-  int solve(const Dynamics& dynamics, const ReducedMatrix& dynamics_gradient, ReducedMatrix& du);
-  // The right-hand side of the last solve, -(dPsi_u/du + force), 4m x 3.
-  const ReducedMatrix& rhs() const { return rhs_; }
+  void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
+    assembly_.set_tet_hessian(tet, hessian);
+  }
+  void set_tet_gradient(int tet, const Matrix3<double>& gradient) override {
+    assembly_.set_tet_gradient(tet, gradient);
+  }
+  void assemble(parallel::ThreadPool& pool) override { assembly_.assemble(pool); }
+  // Cholesky shifts as in spd_solver.hpp.
+  int solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) override;
+  // -(dPsi_u/du + force), 4m x 3.
+  const ReducedMatrix& rhs() const override { return rhs_; }
 
  private:
+  const Dynamics& dynamics_;
   StiffnessAssembly assembly_;
   SpdSolver spd_;
   Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle

@@ -48,9 +48,10 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
       force_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)),
       springs_active_(model_.loads.size(), 0),
       dynamics_(model_.mass_block, settings_.timestep),
-      system_(model_.cubature_Y, model_.cubature_weights, pool_->thread_count()),
-      fem_(model_.mode_count(), model_.cubature_count()),
-      mfem_(model_.mode_count(), model_.cubature_count()),
+      deformation_(model_.cubature_Y),
+      system_(model_.cubature_Y, model_.cubature_weights, dynamics_, pool_->thread_count()),
+      fem_(4 * model_.mode_count(), model_.cubature_count()),
+      mfem_(4 * model_.mode_count(), model_.cubature_count()),
       stretch_(StretchField::Zero(6, model_.cubature_count())),
       diagnostics_workspace_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)) {
   const int n = 4 * model_.mode_count();
@@ -166,7 +167,7 @@ void Simulator::drag_end() {
 }
 
 StepContext Simulator::context() {
-  return StepContext{model_.cubature_Y,
+  return StepContext{deformation_,
                      model_.cubature_weights,
                      settings_.material_model,
                      lame_,

@@ -28,6 +28,7 @@
 #include <Eigen/Core>
 
 #include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/cubature_deformation.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/dynamics.hpp"
 #include "smfem/sim/external_force.hpp"
@@ -148,6 +149,7 @@ class Simulator {
   std::vector<char> springs_active_;
 
   Dynamics dynamics_;
+  CubatureDeformation deformation_;
   ReducedSystem system_;
   FemStep fem_;
   MfemStep mfem_;

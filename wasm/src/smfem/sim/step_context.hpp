@@ -1,6 +1,6 @@
 #pragma once
-// What the two solvers share during a step: the model's cubature data, the per-tet materials,
-// Psi_u, the reduced system and the thread pool; and what they report.
+// What the two solvers share during a step: the discretization (discretization.hpp), the
+// per-tet weights and materials, the settings and the thread pool; and what they report.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -10,9 +10,8 @@
 
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/cubature_kinematics.hpp"
-#include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/discretization.hpp"
 #include "smfem/sim/material_model.hpp"
-#include "smfem/sim/reduced_system.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::sim {
@@ -22,7 +21,7 @@ struct PhaseTimes {
   double prediction = 0.0;     // kinematics (F, SVD, stretch) at the step's initial guess
   double linearization = 0.0;  // per-tet gradients and Hessians
   double assembly = 0.0;       // K and the reduced elastic force
-  double solve = 0.0;          // Psi_u gradient, the r x r system and its Cholesky solve
+  double solve = 0.0;          // Psi_u gradient, the global system and its Cholesky solve
   double local_update = 0.0;   // per-tet dz, lambda and the merit's slope (MFEM)
   double line_search = 0.0;    // trial states and their merits
 
@@ -46,15 +45,20 @@ struct StepStats {
 };
 
 struct StepContext {
-  const CubatureRows& cubature_Y;
-  const Eigen::VectorXd& weights;
+  const TetDeformation& deformation;
+  const Eigen::VectorXd& weights;  // w_t per tet
   MaterialModel material;
   const std::vector<Lame>& lame;  // per tet
   const SolverSettings& settings;
-  Dynamics& dynamics;
-  ReducedSystem& system;
+  InertialEnergy& dynamics;
+  StepSystem& system;
   parallel::ThreadPool& pool;
 };
+
+inline Matrix3<double> deformation_gradient(const StepContext& context, int tet,
+                                            const ReducedMatrix& U) {
+  return Matrix3<double>::Identity() + context.deformation.displacement_gradient(tet, U);
+}
 
 // fn(tet) for every tet, the tets split into one contiguous range per thread.
 template <class Fn>
