@@ -1,12 +1,14 @@
-// Times the reduced stepper per solver iteration and per phase.
+// Times the reduced stepper, or the full-space references, per solver iteration and per phase.
 //
 //   smfem-bench <asset.smfem> [options]
 //   smfem-bench --synthetic <m> <C> [options]
 //
-//   --solver mfem|fem   solver (default: the asset's, or mfem). The full-space references
-//                       (full-mfem, full-fem) are not implemented yet and are refused.
+//   --solver S          mfem | fem (the subspace solvers; default: the asset's, or mfem) or
+//                       full-mfem | full-fem (full_simulator.hpp, on the whole tet mesh: the
+//                       asset must be baked with --full-mesh)
 //   --iters N           iterations per step (fixed count; default 2)
-//   --steps S           timed steps (default 200), after 5 untimed warm-up steps
+//   --steps S           timed steps (default 200), after untimed warm-up steps (5; 1 for the
+//                       full-space solvers)
 //   --threads T         threads in all (default 1)
 //   --float             single-precision stiffness assembly
 //   --json              one line of JSON (default: the same, indented)
@@ -16,7 +18,8 @@
 // polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),
 // the same model the wasm CLI builds (`npx smfem bench --synthetic m C`). The scene, also the
 // same: gravity and a drag spring (1e4 N/m) pulling render vertex 0 up by 0.2 m, so that every
-// iteration has work to do. Per-iteration times are the phases of the solver iterations
+// iteration has work to do. The full-space solvers have gravity and pins only. Per-iteration
+// times are the phases of the solver iterations
 // divided by the iterations run; the prediction (one kinematics pass per step) is per step.
 #include <algorithm>
 #include <chrono>
@@ -30,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/full/full_simulator.hpp"
 #include "smfem/sim/box_model.hpp"
 #include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/reduced_model_writer.hpp"
@@ -41,7 +45,8 @@ using namespace smfem;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "smfem-bench: " << problem << "\n"
-            << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] "
+            << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  "
+               "[--solver mfem|fem|full-mfem|full-fem] "
                "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE]\n";
   std::exit(2);
 }
@@ -58,6 +63,74 @@ Summary summarize(std::vector<double> values) {
 
 nlohmann::json to_json(const Summary& summary) {
   return {{"median", summary.median}, {"min", summary.min}, {"max", summary.max}};
+}
+
+// The timed steps' figures, per iteration and per phase.
+struct Samples {
+  std::vector<double> per_iteration, step_ms, prediction, linearization, assembly, solve,
+      local_update, line_search;
+  long iterations = 0, backtracks = 0, failures = 0;
+
+  void add(const sim::StepStats& stats, double step, bool ok) {
+    if (!ok) ++failures;
+    const sim::PhaseTimes& t = stats.times;
+    step_ms.push_back(step);
+    prediction.push_back(t.prediction);
+    iterations += stats.iterations;
+    backtracks += stats.backtracks;
+    if (stats.iterations == 0) return;
+    const double k = stats.iterations;
+    per_iteration.push_back((t.total() - t.prediction) / k);
+    linearization.push_back(t.linearization / k);
+    assembly.push_back(t.assembly / k);
+    solve.push_back(t.solve / k);
+    local_update.push_back(t.local_update / k);
+    line_search.push_back(t.line_search / k);
+  }
+
+  void write_to(nlohmann::json& out) const {
+    out["iterations_run"] = iterations;
+    out["backtracks"] = backtracks;
+    out["failed_steps"] = failures;
+    out["per_iteration_ms"] = to_json(summarize(per_iteration));
+    out["step_ms"] = to_json(summarize(step_ms));
+    out["phases_ms"] = {{"prediction_per_step", summarize(prediction).median},
+                        {"linearization", summarize(linearization).median},
+                        {"assembly", summarize(assembly).median},
+                        {"solve", summarize(solve).median},
+                        {"local_update", summarize(local_update).median},
+                        {"line_search", summarize(line_search).median}};
+  }
+};
+
+// The full-space reference on the asset's tet mesh.
+nlohmann::json bench_full_space(const std::string& asset_path, sim::SolverMethod method,
+                                int iterations, int steps, int threads) {
+  full::FullModel model = full::load_full_model(asset::Asset::from_file(asset_path));
+  sim::SolverSettings settings = model.defaults;
+  settings.method = method;
+  settings.iterations = iterations;
+  settings.until_converged = false;
+  const int T = model.tet_count();
+  full::FullSimulator simulator(std::move(model), settings, threads);
+  simulator.step();  // warm-up
+  Samples samples;
+  for (int step = 0; step < steps; ++step) {
+    const full::FullStepReport& report = simulator.step();
+    samples.add(report.stats, report.step_ms, report.ok);
+  }
+  nlohmann::json out = {{"build", "native"},
+                        {"solver", "full-" + std::string(sim::solver_method_name(method))},
+                        {"modes", nullptr},
+                        {"cubature", T},
+                        {"tets", T},
+                        {"dofs", simulator.dof_count()},
+                        {"matrix_nonzeros", simulator.matrix_nonzeros()},
+                        {"threads", threads},
+                        {"iterations_per_step", iterations},
+                        {"steps", steps}};
+  samples.write_to(out);
+  return out;
 }
 
 }  // namespace
@@ -104,12 +177,18 @@ int main(int argc, char** argv) {
   if (synthetic_m != 0 && (synthetic_m < 1 || synthetic_C < 1))
     usage("--synthetic needs m, C >= 1");
   if (steps < 1) usage("--steps must be at least 1");
-  if (solver == "full-mfem" || solver == "full-fem") {
-    usage("the full-space references (" + solver + ") are not implemented yet");
-  }
+  const bool full_space = solver.rfind("full-", 0) == 0;
+  if (full_space && asset_path.empty()) usage(solver + " needs an asset baked with --full-mesh");
   if (!write_asset.empty() && synthetic_m == 0) usage("--write-asset needs --synthetic m C");
 
   try {
+    if (full_space) {
+      const auto method = sim::solver_method_from_name(solver.substr(5));
+      if (!method) usage("--solver must be mfem, fem, full-mfem or full-fem");
+      const nlohmann::json out = bench_full_space(asset_path, *method, iterations, steps, threads);
+      std::cout << (json ? out.dump() : out.dump(2)) << "\n";
+      return 0;
+    }
     sim::ReducedModel model =
         asset_path.empty()
             ? sim::make_box_model(sim::synthetic_box_options(synthetic_m, synthetic_C)).model
@@ -125,7 +204,7 @@ int main(int argc, char** argv) {
     sim::SolverSettings settings = model.defaults;
     if (!solver.empty()) {
       const auto method = sim::solver_method_from_name(solver);
-      if (!method) usage("--solver must be mfem or fem");
+      if (!method) usage("--solver must be mfem, fem, full-mfem or full-fem");
       settings.method = *method;
     }
     settings.iterations = iterations;
@@ -144,29 +223,11 @@ int main(int argc, char** argv) {
     }
     constexpr int kWarmUp = 5;
     for (int step = 0; step < kWarmUp; ++step) simulator.step();
-    std::vector<double> per_iteration, step_ms, prediction, linearization, assembly, solve,
-        local_update, line_search;
-    long total_iterations = 0, backtracks = 0, failures = 0;
+    Samples samples;
     for (int step = 0; step < steps; ++step) {
       const sim::StepReport& report = simulator.step();
-      if (!report.ok) ++failures;
-      const sim::StepStats& stats = report.stats;
-      const sim::PhaseTimes& t = stats.times;
-      step_ms.push_back(report.step_ms);
-      prediction.push_back(t.prediction);
-      total_iterations += stats.iterations;
-      backtracks += stats.backtracks;
-      if (stats.iterations == 0) continue;
-      const double k = stats.iterations;
-      per_iteration.push_back((t.total() - t.prediction) / k);
-      linearization.push_back(t.linearization / k);
-      assembly.push_back(t.assembly / k);
-      solve.push_back(t.solve / k);
-      local_update.push_back(t.local_update / k);
-      line_search.push_back(t.line_search / k);
+      samples.add(report.stats, report.step_ms, report.ok);
     }
-
-    const Summary iteration = summarize(per_iteration);
     nlohmann::json out = {
         {"build", "native"},
         {"solver", std::string(sim::solver_method_name(simulator.settings().method))},
@@ -175,24 +236,9 @@ int main(int argc, char** argv) {
         {"threads", simulator.thread_count()},
         {"float_stiffness", single_precision},
         {"iterations_per_step", iterations},
-        {"steps", steps},
-        {"iterations_run", total_iterations},
-        {"backtracks", backtracks},
-        {"failed_steps", failures},
-        {"per_iteration_ms", to_json(iteration)},
-        {"step_ms", to_json(summarize(step_ms))},
-        {"phases_ms",
-         {{"prediction_per_step", summarize(prediction).median},
-          {"linearization", summarize(linearization).median},
-          {"assembly", summarize(assembly).median},
-          {"solve", summarize(solve).median},
-          {"local_update", summarize(local_update).median},
-          {"line_search", summarize(line_search).median}}}};
-    if (json) {
-      std::cout << out.dump() << "\n";
-    } else {
-      std::cout << out.dump(2) << "\n";
-    }
+        {"steps", steps}};
+    samples.write_to(out);
+    std::cout << (json ? out.dump() : out.dump(2)) << "\n";
   } catch (const std::exception& error) {
     std::cerr << "smfem-bench: " << error.what() << "\n";
     return 1;

@@ -61,6 +61,22 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
 
 // Where the representative tets are, for display: rest centroids (C x 3) and the skinning
 // weights there (C x m, the tet-averaged weights), both row-major f32.
+// The mesh.* group (assets/FORMAT.md): the whole tet mesh, for the full-space solvers.
+void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input) {
+  const auto T = static_cast<std::size_t>(input.mesh.tets.rows());
+  writer.add("mesh.positions", row_major(input.mesh.vertices),
+             Shape{static_cast<std::size_t>(input.mesh.vertices.rows()), 3});
+  std::vector<std::uint32_t> tets;
+  tets.reserve(4 * T);
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+    for (int k = 0; k < 4; ++k) tets.push_back(static_cast<std::uint32_t>(input.mesh.tets(t, k)));
+  }
+  writer.add("mesh.tets", tets, Shape{T, 4});
+  writer.add("mesh.youngs", std::span(input.youngs.data(), T), Shape{T});
+  writer.add("mesh.poisson", std::span(input.poisson.data(), T), Shape{T});
+  writer.add("mesh.density", std::span(input.density.data(), T), Shape{T});
+}
+
 void add_cubature_markers(asset::AssetWriter& writer, const BakeInput& input,
                           const BakeResult& result) {
   std::vector<float> centroids;
@@ -165,6 +181,7 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   }
 
   asset::add_render_surface(writer, render_group(input, result));
+  if (settings.full_mesh) add_full_mesh(writer, input);
   return writer;
 }
 

@@ -53,6 +53,9 @@ struct BakeSettings {
   std::optional<double> target_tets;  // --target-tets, surface meshes only
   std::uint64_t seed = cubature::kDefaultSeed;
   int threads = 0;  // 0: one per hardware thread
+  // --full-mesh: also write the tet mesh and its materials (mesh.*), which the full-space
+  // reference solvers need (wasm/src/smfem/full/full_model.hpp); off for the page's assets.
+  bool full_mesh = false;
 };
 
 struct MaterialInfo {

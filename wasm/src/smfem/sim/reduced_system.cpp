@@ -5,7 +5,8 @@ namespace smfem::sim {
 ReducedSystem::ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights,
                              const Dynamics& dynamics, int thread_count)
     : dynamics_(dynamics),
-      assembly_(cubature_Y, weights, thread_count), spd_(3 * static_cast<int>(cubature_Y.cols())) {
+      assembly_(cubature_Y, weights, thread_count),
+      spd_(3 * static_cast<int>(cubature_Y.cols())) {
   const Eigen::Index n = cubature_Y.cols();
   matrix_.setZero(3 * n, 3 * n);
   rhs_.setZero(n, 3);

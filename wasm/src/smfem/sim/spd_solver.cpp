@@ -3,9 +3,6 @@
 #include <cmath>
 
 namespace smfem::sim {
-namespace {
-constexpr int kMaxShifts = 8;  // sigma up to 1e4 * mean(diag)
-}
 
 SpdSolver::SpdSolver(int size) : llt_(size) {}
 
@@ -13,8 +10,8 @@ int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>
                      Eigen::Ref<Eigen::VectorXd> x) {
   const double mean_diagonal = A.diagonal().mean();
   if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
-  double shift = 1e-12 * mean_diagonal;
-  for (int shifts = 0; shifts <= kMaxShifts; ++shifts) {
+  double shift = kFirstCholeskyShift * mean_diagonal;
+  for (int shifts = 0; shifts <= kMaxCholeskyShifts; ++shifts) {
     if (shifts > 0) {
       A.diagonal().array() += shift;
       shift *= 100.0;

@@ -9,6 +9,10 @@
 
 namespace smfem::sim {
 
+// The shift schedule, shared with the full-space sparse solve (full/full_system.hpp).
+inline constexpr double kFirstCholeskyShift = 1e-12;  // times mean(diag)
+inline constexpr int kMaxCholeskyShifts = 8;          // sigma up to 1e4 * mean(diag)
+
 class SpdSolver {
  public:
   explicit SpdSolver(int size);

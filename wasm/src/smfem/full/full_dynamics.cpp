@@ -1,0 +1,46 @@
+#include "smfem/full/full_dynamics.hpp"
+
+#include <utility>
+
+namespace smfem::full {
+
+FullDynamics::FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep)
+    : vertex_mass_(std::move(vertex_mass)),
+      pinned_(std::move(pinned)),
+      timestep_(timestep),
+      predicted_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)),
+      force_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)) {}
+
+void FullDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
+                              const sim::ReducedMatrix& force) {
+  predicted_ = U_n + timestep_ * Udot_n;
+  force_ = force;
+  for (Eigen::Index v = 0; v < predicted_.rows(); ++v) {
+    if (pinned_[static_cast<std::size_t>(v)]) {
+      predicted_.row(v).setZero();
+      force_.row(v).setZero();
+    }
+  }
+}
+
+double FullDynamics::energy(const sim::ReducedMatrix& U) {
+  const double inverse_h2 = 1.0 / (timestep_ * timestep_);
+  return 0.5 * inverse_h2 *
+             (vertex_mass_.asDiagonal() * (U - predicted_)).cwiseProduct(U - predicted_).sum() -
+         force_.cwiseProduct(U).sum();
+}
+
+void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
+  const double inverse_h2 = 1.0 / (timestep_ * timestep_);
+  out = inverse_h2 * (vertex_mass_.asDiagonal() * (U - predicted_)) - force_;
+  for (Eigen::Index v = 0; v < out.rows(); ++v) {
+    if (pinned_[static_cast<std::size_t>(v)]) out.row(v).setZero();
+  }
+}
+
+double FullDynamics::curvature(const sim::ReducedMatrix& dU) {
+  const double inverse_h2 = 1.0 / (timestep_ * timestep_);
+  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum();
+}
+
+}  // namespace smfem::full

@@ -1,0 +1,43 @@
+#pragma once
+// Psi_u of the full tet mesh (sim/discretization.hpp), with the lumped (diagonal) mass:
+//
+//   Psi_u(U) = 1/(2 h^2) sum_v m_v |U_v - U~_v|^2 - sum_v f_v . U_v,
+//
+// U~ = U_n + h Udot_n, f the external force per vertex (gravity: m_v g) at the end of the
+// step. Pinned vertices never move: their rows of U stay 0, the solver's system leaves them
+// out, and their gradient rows are reported as 0.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/sim/discretization.hpp"
+
+namespace smfem::full {
+
+class FullDynamics final : public sim::InertialEnergy {
+ public:
+  // vertex_mass: n, kg, > 0; pinned: n flags.
+  FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep);
+
+  double timestep() const { return timestep_; }
+  const Eigen::VectorXd& vertex_mass() const { return vertex_mass_; }
+  const std::vector<char>& pinned() const { return pinned_; }
+
+  // Fixes U~ and f (n x 3 each) for the step.
+  void begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
+                  const sim::ReducedMatrix& force);
+  const sim::ReducedMatrix& prediction() const { return predicted_; }
+
+  double energy(const sim::ReducedMatrix& U) override;
+  void gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) override;
+  double curvature(const sim::ReducedMatrix& dU) override;
+
+ private:
+  Eigen::VectorXd vertex_mass_;
+  std::vector<char> pinned_;
+  double timestep_;
+  sim::ReducedMatrix predicted_;
+  sim::ReducedMatrix force_;
+};
+
+}  // namespace smfem::full

@@ -1,0 +1,50 @@
+#pragma once
+// The whole tet mesh of a scene, for the native full-space reference solvers (paper 002;
+// full_simulator.hpp): the ground truth the subspace stepper approaches as m and |C| grow, and
+// the "Full MFEM" column of Table 1. Never built for the browser.
+//
+// Asset sections (written by `smfem-bake --full-mesh`, assets/FORMAT.md):
+//   mesh.positions   f64 [n, 3]  rest positions, m, one vertex per row
+//   mesh.tets        u32 [T, 4]  corner vertex ids, 0-based, positively oriented
+//   mesh.youngs      f64 [T]     Pa
+//   mesh.poisson     f64 [T]
+//   mesh.density     f64 [T]     kg / m^3
+//   subspace.pinned  u32 [p]     pinned vertices (optional: none)
+// and meta "solver" for the defaults (timestep, gravity, material model), as the stepper
+// reads them (sim/reduced_model.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/asset/asset.hpp"
+#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::full {
+
+struct FullModel {
+  std::string source;  // names the model in messages
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> positions;  // n x 3
+  Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> tets;          // T x 4
+  Eigen::VectorXd youngs;                                               // T
+  Eigen::VectorXd poisson;                                              // T
+  Eigen::VectorXd density;                                              // T
+  std::vector<int> pinned;                                              // vertex ids
+  sim::SolverSettings defaults;
+
+  int vertex_count() const { return static_cast<int>(positions.rows()); }
+  int tet_count() const { return static_cast<int>(tets.rows()); }
+};
+
+// Checks: n >= 4, T >= 1, finite positions, corner ids in range and distinct, every tet of
+// positive volume, per-tet arrays of T finite entries with E > 0, nu in (-1, 0.5),
+// density > 0, pinned ids in range, and at least one vertex left free.
+std::optional<sim::ModelProblem> check_full_model(const FullModel& model);
+
+// Reads the sections above; throws asset::AssetError naming the section at fault (missing
+// mesh: "mesh.positions ... bake with --full-mesh").
+FullModel load_full_model(const asset::Asset& asset);
+
+}  // namespace smfem::full

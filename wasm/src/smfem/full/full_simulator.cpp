@@ -1,0 +1,147 @@
+#include "smfem/full/full_simulator.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "smfem/energies/lame.hpp"
+#include "smfem/polar/polar.hpp"
+#include "smfem/polar/stretch_vector.hpp"
+
+namespace smfem::full {
+namespace {
+
+FullModel checked(FullModel model) {
+  if (const auto problem = check_full_model(model)) {
+    throw std::invalid_argument(model.source + ": " + problem->section + ": " + problem->problem);
+  }
+  return model;
+}
+
+Eigen::VectorXd lumped_mass(const FullModel& model, const TetMeshDeformation& deformation) {
+  Eigen::VectorXd mass = Eigen::VectorXd::Zero(model.vertex_count());
+  for (int t = 0; t < model.tet_count(); ++t) {
+    const double share = model.density(t) * deformation.volumes()(t) / 4.0;
+    for (int j = 0; j < 4; ++j) mass(model.tets(t, j)) += share;
+  }
+  return mass;
+}
+
+std::vector<char> pinned_flags(const FullModel& model) {
+  std::vector<char> pinned(static_cast<std::size_t>(model.vertex_count()), 0);
+  for (const int v : model.pinned) pinned[static_cast<std::size_t>(v)] = 1;
+  return pinned;
+}
+
+}  // namespace
+
+FullSimulator::FullSimulator(FullModel model, const sim::SolverSettings& settings, int thread_count)
+    : model_(checked(std::move(model))),
+      settings_(sim::clamp_settings(settings, warnings_)),
+      pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
+      lame_(static_cast<std::size_t>(model_.tet_count())),
+      deformation_(model_),
+      dynamics_(lumped_mass(model_, deformation_), pinned_flags(model_), settings_.timestep),
+      system_(deformation_, dynamics_),
+      fem_(model_.vertex_count(), model_.tet_count()),
+      mfem_(model_.vertex_count(), model_.tet_count()),
+      U_(sim::ReducedMatrix::Zero(model_.vertex_count(), 3)),
+      Udot_(U_),
+      z_(sim::StretchField::Zero(6, model_.tet_count())),
+      lambda_(z_) {
+  for (int t = 0; t < model_.tet_count(); ++t) {
+    double youngs = model_.youngs(t);
+    double poisson = model_.poisson(t);
+    sim::clamp_material(youngs, poisson, "tet " + std::to_string(t), warnings_);
+    lame_[static_cast<std::size_t>(t)] = energies::lame_from_young_poisson(youngs, poisson);
+  }
+  set_state(U_, Udot_);
+  gravity_force_ = dynamics_.vertex_mass() * settings_.gravity.transpose();
+}
+
+FullSimulator::~FullSimulator() = default;
+
+void FullSimulator::set_state(const sim::ReducedMatrix& U, const sim::ReducedMatrix& Udot) {
+  const Eigen::Index n = model_.vertex_count();
+  if (U.rows() != n || Udot.rows() != n || !U.allFinite() || !Udot.allFinite()) {
+    throw std::invalid_argument("set_state: U and Udot must be " + std::to_string(n) +
+                                " x 3 and finite");
+  }
+  for (const int v : model_.pinned) {
+    if (!U.row(v).isZero(0.0) || !Udot.row(v).isZero(0.0)) {
+      throw std::invalid_argument("set_state: pinned vertex " + std::to_string(v) + " moves");
+    }
+  }
+  U_ = U;
+  Udot_ = Udot;
+  for (int t = 0; t < model_.tet_count(); ++t) {
+    const Vector6<double> s = polar::symmetric_stretch(
+        Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U_)));
+    z_.col(t) = s;
+    lambda_.col(t) = sim::dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(t)])
+                         .cwiseQuotient(polar::stretch_metric<double>());
+  }
+}
+
+sim::StepContext FullSimulator::context() {
+  return sim::StepContext{deformation_,
+                          deformation_.volumes(),
+                          settings_.material_model,
+                          lame_,
+                          settings_,
+                          dynamics_,
+                          system_,
+                          *pool_};
+}
+
+const FullStepReport& FullSimulator::step() {
+  sim::Stopwatch clock;
+  U_backup_ = U_;
+  Udot_backup_ = Udot_;
+  z_backup_ = z_;
+  lambda_backup_ = lambda_;
+  dynamics_.begin_step(U_, Udot_, gravity_force_);
+  U_ = dynamics_.prediction();
+
+  report_.stats = sim::StepStats{};
+  report_.step_ms = 0.0;
+  sim::StepContext step_context = context();
+  if (settings_.method == sim::SolverMethod::mfem) {
+    mfem_.solve(step_context, U_, z_, lambda_, report_.stats);
+  } else {
+    fem_.solve(step_context, U_, report_.stats);
+  }
+  Udot_ = (U_ - U_backup_) / settings_.timestep;
+  report_.ok = !report_.stats.failed && U_.allFinite() && Udot_.allFinite() && z_.allFinite() &&
+               lambda_.allFinite();
+  if (!report_.ok) {
+    U_ = U_backup_;
+    Udot_ = Udot_backup_;
+    z_ = z_backup_;
+    lambda_ = lambda_backup_;
+    warnings_.push_back("a full-space step produced non-finite values and was undone");
+  }
+  clock.lap(report_.step_ms);
+  return report_;
+}
+
+double FullSimulator::kinetic_energy() const {
+  return 0.5 * (dynamics_.vertex_mass().asDiagonal() * Udot_).cwiseProduct(Udot_).sum();
+}
+
+Eigen::Vector3d FullSimulator::linear_momentum() const {
+  return (Udot_.transpose() * dynamics_.vertex_mass());
+}
+
+double FullSimulator::elastic_energy() const {
+  double energy = 0.0;
+  for (int t = 0; t < model_.tet_count(); ++t) {
+    const Matrix3<double> F =
+        Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U_);
+    energy +=
+        deformation_.volumes()(t) * sim::psi(settings_.material_model, polar::symmetric_stretch(F),
+                                             lame_[static_cast<std::size_t>(t)]);
+  }
+  return energy;
+}
+
+}  // namespace smfem::full

@@ -1,0 +1,83 @@
+#pragma once
+// Implicit Euler on the whole tet mesh: the full-space references of the subspace stepper.
+// Full-space mixed FEM (paper 002, volumes: a stretch and a multiplier per tet) or FEM
+// (Newton on the elastic energy), by the very step algorithms the stepper runs
+// (sim/mfem_step.hpp, sim/fem_step.hpp) on the full discretization: the tet mesh's
+// deformation map, the lumped mass (m_v = sum over its tets of density volume / 4, as the
+// bake's) and a sparse Cholesky solve (full_system.hpp). Every tet is its own quadrature point
+// with weight its volume. Gravity and pins only: no drag, scene loads or run-time materials
+// (a reference for tests and benchmarks, not a demo). Native only.
+//
+// State: U, Udot (n x 3 vertex displacements and velocities), z and lambda (6 x T). Each step
+// starts from the inertial prediction, like the stepper's; a failed step is undone.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/full/full_dynamics.hpp"
+#include "smfem/full/full_model.hpp"
+#include "smfem/full/full_system.hpp"
+#include "smfem/full/tet_mesh_deformation.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/fem_step.hpp"
+#include "smfem/sim/mfem_step.hpp"
+#include "smfem/sim/solver_settings.hpp"
+#include "smfem/sim/step_context.hpp"
+
+namespace smfem::full {
+
+struct FullStepReport {
+  bool ok = true;
+  sim::StepStats stats;
+  double step_ms = 0.0;
+};
+
+class FullSimulator {
+ public:
+  // Throws std::invalid_argument if check_full_model fails; settings are clamped (warnings()).
+  FullSimulator(FullModel model, const sim::SolverSettings& settings, int thread_count = 1);
+  ~FullSimulator();
+  FullSimulator(const FullSimulator&) = delete;
+  FullSimulator& operator=(const FullSimulator&) = delete;
+
+  const FullModel& model() const { return model_; }
+  const sim::SolverSettings& settings() const { return settings_; }
+  int dof_count() const { return system_.dof_count(); }
+  Eigen::Index matrix_nonzeros() const { return system_.nonzeros(); }
+
+  const FullStepReport& step();
+
+  // Takes U and Udot (n x 3, finite, pinned rows 0; throws std::invalid_argument) and makes
+  // z and lambda consistent with U (z = s(F(U)), lambda = D^-1 grad psi(z)).
+  void set_state(const sim::ReducedMatrix& U, const sim::ReducedMatrix& Udot);
+  const sim::ReducedMatrix& displacements() const { return U_; }  // n x 3
+  const sim::ReducedMatrix& velocities() const { return Udot_; }  // n x 3
+  const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
+  double kinetic_energy() const;
+  Eigen::Vector3d linear_momentum() const;
+  // sum_t w_t psi(s(F_t)) at the current displacements.
+  double elastic_energy() const;
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  sim::StepContext context();
+
+  FullModel model_;
+  std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
+  sim::SolverSettings settings_;
+  std::unique_ptr<parallel::ThreadPool> pool_;
+  std::vector<sim::Lame> lame_;
+  TetMeshDeformation deformation_;
+  FullDynamics dynamics_;
+  FullSystem system_;
+  sim::FemStep fem_;
+  sim::MfemStep mfem_;
+  sim::ReducedMatrix gravity_force_;
+  sim::ReducedMatrix U_, Udot_, U_backup_, Udot_backup_;
+  sim::StretchField z_, lambda_, z_backup_, lambda_backup_;
+  FullStepReport report_;
+};
+
+}  // namespace smfem::full

@@ -1,0 +1,181 @@
+#include "smfem/full/full_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "smfem/sim/spd_solver.hpp"
+
+namespace smfem::full {
+namespace {
+
+// The position of local entry (r, c), r >= c, in a packed lower triangle.
+constexpr int packed(int r, int c) { return r * (r + 1) / 2 + c; }
+
+// The place of (row, col) in a compressed column-major matrix's values (the entry exists).
+int value_slot(const Eigen::SparseMatrix<double>& matrix, int row, int col) {
+  const int* begin = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col];
+  const int* end = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col + 1];
+  return static_cast<int>(std::lower_bound(begin, end, row) - matrix.innerIndexPtr());
+}
+
+}  // namespace
+
+FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics& dynamics)
+    : deformation_(deformation), dynamics_(dynamics) {
+  const std::vector<char>& pinned = dynamics.pinned();
+  const auto n = static_cast<Eigen::Index>(pinned.size());
+  free_index_.assign(pinned.size(), -1);
+  int free_count = 0;
+  for (std::size_t v = 0; v < pinned.size(); ++v) {
+    if (!pinned[v]) free_index_[v] = free_count++;
+  }
+  const int dofs = 3 * free_count;
+  const int T = deformation.tet_count();
+  const auto& tets = deformation.tets();
+  const auto dof = [&](int tet, int local) {
+    const int k = free_index_[static_cast<std::size_t>(tets(tet, local / 3))];
+    return k < 0 ? -1 : 3 * k + local % 3;
+  };
+
+  // The pattern: every pair of free DOFs sharing a tet, in the lower triangle, and the diagonal.
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(T) * kLocalEntries + static_cast<std::size_t>(dofs));
+  for (int i = 0; i < dofs; ++i) entries.emplace_back(i, i, 0.0);
+  for (int t = 0; t < T; ++t) {
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const int a = dof(t, r);
+        const int b = dof(t, c);
+        if (a >= 0 && b >= 0) entries.emplace_back(std::max(a, b), std::min(a, b), 0.0);
+      }
+    }
+  }
+  stiffness_.resize(dofs, dofs);
+  stiffness_.setFromTriplets(entries.begin(), entries.end());
+  stiffness_.makeCompressed();
+  entries = {};
+
+  slots_.assign(static_cast<std::size_t>(T) * kLocalEntries, -1);
+  for (int t = 0; t < T; ++t) {
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const int a = dof(t, r);
+        const int b = dof(t, c);
+        if (a < 0 || b < 0) continue;
+        slots_[static_cast<std::size_t>(t) * kLocalEntries + packed(r, c)] =
+            value_slot(stiffness_, std::max(a, b), std::min(a, b));
+      }
+    }
+  }
+  diagonal_slots_.resize(static_cast<std::size_t>(dofs));
+  for (int i = 0; i < dofs; ++i)
+    diagonal_slots_[static_cast<std::size_t>(i)] = value_slot(stiffness_, i, i);
+
+  matrix_ = stiffness_;
+  llt_.analyzePattern(matrix_);
+  local_hessians_.assign(static_cast<std::size_t>(T) * kLocalEntries, 0.0);
+  local_forces_.assign(static_cast<std::size_t>(T) * 12, 0.0);
+  force_.setZero(n, 3);
+  rhs_.setZero(n, 3);
+  rhs_vector_.setZero(dofs);
+  solution_.setZero(dofs);
+}
+
+void FullSystem::set_tet_hessian(int tet, const Matrix9<double>& hessian) {
+  const fem::TetCorners& G = deformation_.shape_gradients(tet);
+  const double w = deformation_.volumes()(tet);
+  double* out = local_hessians_.data() + static_cast<std::size_t>(tet) * kLocalEntries;
+  for (int d = 0; d < 3; ++d) {
+    for (int e = 0; e <= d; ++e) {
+      Matrix3<double> Q_de;  // Q(d + 3k, e + 3l)
+      for (int k = 0; k < 3; ++k) {
+        for (int l = 0; l < 3; ++l) Q_de(k, l) = hessian(d + 3 * k, e + 3 * l);
+      }
+      const Eigen::Matrix4d block = w * G * Q_de * G.transpose();  // (i, j): K(3i + d, 3j + e)
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          const int r = 3 * i + d;
+          const int c = 3 * j + e;
+          if (r >= c) out[packed(r, c)] = block(i, j);
+          // The (e, d) block is the transpose: entry (3j + e, 3i + d) when d != e.
+          if (d != e && 3 * j + e >= 3 * i + d) out[packed(3 * j + e, 3 * i + d)] = block(i, j);
+        }
+      }
+    }
+  }
+}
+
+void FullSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
+  const fem::TetCorners& G = deformation_.shape_gradients(tet);
+  const double w = deformation_.volumes()(tet);
+  Eigen::Map<Eigen::Matrix<double, 4, 3, Eigen::RowMajor>>(
+      local_forces_.data() + static_cast<std::size_t>(tet) * 12) = w * G * gradient.transpose();
+}
+
+void FullSystem::assemble(parallel::ThreadPool& /*pool*/) {
+  // One pass in tet order: the sums come out the same for any thread count.
+  double* values = stiffness_.valuePtr();
+  std::fill(values, values + stiffness_.nonZeros(), 0.0);
+  force_.setZero();
+  const auto& tets = deformation_.tets();
+  for (int t = 0; t < deformation_.tet_count(); ++t) {
+    const int* slots = slots_.data() + static_cast<std::size_t>(t) * kLocalEntries;
+    const double* local = local_hessians_.data() + static_cast<std::size_t>(t) * kLocalEntries;
+    for (int i = 0; i < kLocalEntries; ++i) {
+      if (slots[i] >= 0) values[slots[i]] += local[i];
+    }
+    const double* forces = local_forces_.data() + static_cast<std::size_t>(t) * 12;
+    for (int j = 0; j < 4; ++j) {
+      for (int d = 0; d < 3; ++d) force_(tets(t, j), d) += forces[3 * j + d];
+    }
+  }
+}
+
+int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& dU) {
+  rhs_ = -(dynamics_gradient + force_);
+  dU.setZero();
+  for (std::size_t v = 0; v < free_index_.size(); ++v) {
+    const int k = free_index_[v];
+    if (k < 0) {
+      rhs_.row(static_cast<Eigen::Index>(v)).setZero();
+    } else {
+      for (int d = 0; d < 3; ++d) rhs_vector_(3 * k + d) = rhs_(static_cast<Eigen::Index>(v), d);
+    }
+  }
+
+  // matrix_ = M / h^2 + K on the same pattern.
+  std::copy(stiffness_.valuePtr(), stiffness_.valuePtr() + stiffness_.nonZeros(),
+            matrix_.valuePtr());
+  const double inverse_h2 = 1.0 / (dynamics_.timestep() * dynamics_.timestep());
+  double diagonal_sum = 0.0;
+  for (std::size_t v = 0; v < free_index_.size(); ++v) {
+    const int k = free_index_[v];
+    if (k < 0) continue;
+    for (int d = 0; d < 3; ++d) {
+      double& entry = matrix_.valuePtr()[diagonal_slots_[static_cast<std::size_t>(3 * k + d)]];
+      entry += inverse_h2 * dynamics_.vertex_mass()(static_cast<Eigen::Index>(v));
+      diagonal_sum += entry;
+    }
+  }
+  const double mean_diagonal = diagonal_sum / static_cast<double>(std::max(dof_count(), 1));
+  if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
+  double shift = sim::kFirstCholeskyShift * mean_diagonal;
+  for (int shifts = 0; shifts <= sim::kMaxCholeskyShifts; ++shifts) {
+    if (shifts > 0) {
+      for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += shift;
+      shift *= 100.0;
+    }
+    llt_.factorize(matrix_);
+    if (llt_.info() != Eigen::Success) continue;
+    solution_ = llt_.solve(rhs_vector_);
+    for (std::size_t v = 0; v < free_index_.size(); ++v) {
+      const int k = free_index_[v];
+      if (k >= 0) dU.row(static_cast<Eigen::Index>(v)) = solution_.segment<3>(3 * k).transpose();
+    }
+    return shifts;
+  }
+  return -1;
+}
+
+}  // namespace smfem::full

@@ -1,0 +1,38 @@
+#pragma once
+// The full tet mesh's map from vertex displacements to deformation gradients, as the steps
+// see it (sim/discretization.hpp): U is n x 3 (row v the displacement of vertex v, so
+// x_v = X_v + U_v), and with G_t = dphi/dX of tet t (fem/linear_tet.hpp, row j corner j)
+//
+//   F_t - I = sum_j U_{v_j}^T G_t(j, :) = U_t^T G_t     (U_t: the 4 x 3 rows of its corners),
+//
+// so dF_t(d, k)/dU(v_j, e) = delta_de G_t(j, k).
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/fem/linear_tet.hpp"
+#include "smfem/full/full_model.hpp"
+#include "smfem/sim/discretization.hpp"
+
+namespace smfem::full {
+
+class TetMeshDeformation final : public sim::TetDeformation {
+ public:
+  explicit TetMeshDeformation(const FullModel& model);
+
+  Matrix3<double> displacement_gradient(int tet, const sim::ReducedMatrix& U) const override;
+
+  int tet_count() const { return static_cast<int>(tets_.rows()); }
+  const Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor>& tets() const { return tets_; }
+  const fem::TetCorners& shape_gradients(int tet) const {
+    return shape_gradients_[static_cast<std::size_t>(tet)];
+  }
+  const Eigen::VectorXd& volumes() const { return volumes_; }  // rest volumes, T
+
+ private:
+  Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> tets_;
+  std::vector<fem::TetCorners> shape_gradients_;  // G_t
+  Eigen::VectorXd volumes_;
+};
+
+}  // namespace smfem::full
