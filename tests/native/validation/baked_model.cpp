@@ -4,19 +4,39 @@
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
+#include "smfem/subspace/basis.hpp"
 #include "support/test_paths.hpp"
 #include "support/text_file.hpp"
 
 namespace smfem::test {
+namespace {
 
-sim::ReducedModel bake_recipe(const std::string& name, const nlohmann::json& recipe) {
+bake::BakeInput load_input(const std::string& name, const nlohmann::json& recipe,
+                           const bake::BakeSettings& settings) {
   const auto path = scratch_dir(name) / (name + ".json");
   write_text(path, recipe.dump(2));
+  return bake::load_bake_input(path, settings);
+}
+
+}  // namespace
+
+sim::ReducedModel bake_recipe(const std::string& name, const nlohmann::json& recipe) {
   const bake::BakeSettings settings;
-  const bake::BakeInput input = bake::load_bake_input(path, settings);
+  const bake::BakeInput input = load_input(name, recipe, settings);
   const bake::BakeResult result = bake::run_bake(input, settings);
   return sim::load_reduced_model(
       asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(), name));
+}
+
+BakedScene bake_scene(const std::string& name, const nlohmann::json& recipe) {
+  bake::BakeSettings settings;
+  settings.full_mesh = true;
+  const bake::BakeInput input = load_input(name, recipe, settings);
+  const bake::BakeResult result = bake::run_bake(input, settings);
+  const asset::Asset asset =
+      asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(), name);
+  return BakedScene{sim::load_reduced_model(asset), full::load_full_model(asset),
+                    subspace::vertex_basis(input.mesh, result.modes.weights)};
 }
 
 }  // namespace smfem::test

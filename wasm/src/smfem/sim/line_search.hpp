@@ -48,34 +48,11 @@ LineSearchResult backtracking_line_search(Change&& change, double slope, int max
 
 // Near a solution the merit's change drowns in rounding: sums of energies of magnitude `scale`
 // cannot resolve a decrease much below 1e-16 scale, so a line search there accepts or rejects
-// trials by noise. A predicted decrease (delta^2 / 2) below this bound means the merit can no
-// longer judge the step. 1e-12 leaves room for sums over many tets.
+// trials by noise (and, accepting tiny steps, can stall an iteration for its whole budget). A
+// predicted decrease (delta^2 / 2) below this bound counts as convergence: the iterate is as
+// good as double precision can judge. 1e-12 leaves room for sums over many tets.
 inline bool lost_in_rounding(double predicted_decrease, double scale) {
   return predicted_decrease <= 1e-12 * std::abs(scale);
-}
-
-// The tail of a step's iteration: a later iteration whose decrement has fallen below this
-// fraction of the step's first. Newton has then reached its region of fast convergence.
-inline constexpr double kConvergenceTail = 1e-3;
-
-inline bool in_convergence_tail(int iteration, double decrement, double first_decrement) {
-  return iteration > 0 && decrement <= kConvergenceTail * first_decrement;
-}
-
-// In the tail, with the decrease lost in rounding, the solvers take Newton's full step
-// unjudged: a search would accept tiny steps on noise and stall the iteration short of its
-// tolerance, while the full step keeps converging quadratically (the decrement test ends the
-// iteration). change(1) must be evaluated anyway (it fills the trial state); a non-finite
-// trial is refused. Outside the tail, a failed search whose decrease is lost in rounding
-// counts as convergence instead (the step cannot be judged, and it is not needed).
-template <class Change>
-LineSearchResult full_step_below_rounding(Change&& change) {
-  LineSearchResult result;
-  const bool finite = std::isfinite(change(1.0));
-  result.step = finite ? 1.0 : 0.0;
-  result.accepted = finite;
-  result.all_nonfinite = !finite;
-  return result;
 }
 
 }  // namespace smfem::sim

@@ -152,24 +152,31 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
       return change;
     };
+    // The last Newton step below rounding is taken unjudged (lost_in_rounding): the quadratic
+    // model is exact there, and it ends the iteration.
     const double merit_scale =
         std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() + nu * penalty_.sum();
-    const bool lost = lost_in_rounding(0.5 * decrement_squared, merit_scale);
-    const bool tail = in_convergence_tail(iteration, decrement, stats.first_decrement);
-    const bool unjudgeable = tail && lost;
+    if (lost_in_rounding(0.5 * decrement_squared, merit_scale)) {
+      stats.converged = true;
+      if (!std::isfinite(merit_change(1.0, false))) return;
+      U.swap(U_trial_);
+      z.swap(z_trial_);
+      lambda = lambda_new_;
+      current_.swap(trial_);
+      return;
+    }
     LineSearchResult search =
-        unjudgeable
-            ? full_step_below_rounding([&](double alpha) { return merit_change(alpha, false); })
-            : backtracking_line_search([&](double alpha) { return merit_change(alpha, false); },
-                                       slope, context.settings.max_backtracks);
+        backtracking_line_search([&](double alpha) { return merit_change(alpha, false); }, slope,
+                                 context.settings.max_backtracks);
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
     // the stresses, charges more than the step gains), and the iteration stalls on tiny steps.
     // Then the full step is retried with z placed to leave exactly the linearized violation
     // (1 - alpha) g = 0, the second-order correction of Nocedal & Wright (§15.6). Only in the
-    // tail (in_convergence_tail): far from the solution z keeps its own update,
+    // tail (decrement already 1e-3 of the first): far from the solution z keeps its own update,
     // which is what distinguishes the mixed method.
-    if (!unjudgeable && (!search.accepted || search.step < 1.0) && tail) {
+    if ((!search.accepted || search.step < 1.0) && iteration > 0 &&
+        decrement <= 1e-3 * stats.first_decrement) {
       const double change = merit_change(1.0, true);
       if (std::isfinite(change) && change <= kArmijoConstant * slope) {
         search = LineSearchResult{1.0, search.backtracks, true, false};
@@ -181,10 +188,6 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     }
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
-    if (!search.accepted && lost) {
-      stats.converged = true;
-      return;
-    }
     if (!search.accepted) {
       ++stats.line_search_failures;
       // Every trial overflowed: the direction itself is unusable (absurd forces, say).
