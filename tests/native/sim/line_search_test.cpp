@@ -52,5 +52,22 @@ TEST(LineSearch, ADecreaseBelowRoundingOfTheScaleIsLost) {
   EXPECT_TRUE(lost_in_rounding(0.0, 0.0));
 }
 
+TEST(LineSearch, TheUnjudgedFullStepIsTakenUnlessItOverflows) {
+  int calls = 0;
+  // A positive change (rounding noise) would fail Armijo; unjudged, the step is taken.
+  const LineSearchResult taken = unjudged_full_step([&](double alpha) {
+    ++calls;
+    EXPECT_EQ(alpha, 1.0);
+    return 1e-17;
+  });
+  EXPECT_TRUE(taken.accepted);
+  EXPECT_EQ(taken.step, 1.0);
+  EXPECT_EQ(taken.backtracks, 0);
+  EXPECT_EQ(calls, 1);
+  const LineSearchResult refused =
+      unjudged_full_step([](double) { return std::numeric_limits<double>::quiet_NaN(); });
+  EXPECT_FALSE(refused.accepted);
+}
+
 }  // namespace
 }  // namespace smfem::sim

@@ -86,6 +86,15 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
   return std::nullopt;
 }
 
+Eigen::VectorXd lumped_vertex_mass(const FullModel& model) {
+  Eigen::VectorXd mass = Eigen::VectorXd::Zero(model.vertex_count());
+  for (int t = 0; t < model.tet_count(); ++t) {
+    const double share = model.density(t) * fem::linear_tet_volume(corners(model, t)) / 4.0;
+    for (int j = 0; j < 4; ++j) mass(model.tets(t, j)) += share;
+  }
+  return mass;
+}
+
 FullModel load_full_model(const asset::Asset& asset) {
   FullModel model;
   model.source = asset.source_name();

@@ -43,6 +43,10 @@ struct FullModel {
 // density > 0, pinned ids in range, and at least one vertex left free.
 std::optional<sim::ModelProblem> check_full_model(const FullModel& model);
 
+// The lumped mass of every vertex, kg: each tet gives density * volume / 4 to each corner (as
+// the bake's subspace/lumped_mass.hpp, which the core cannot call).
+Eigen::VectorXd lumped_vertex_mass(const FullModel& model);
+
 // Reads the sections above; throws asset::AssetError naming the section at fault (missing
 // mesh: "mesh.positions ... bake with --full-mesh").
 FullModel load_full_model(const asset::Asset& asset);

@@ -5,7 +5,6 @@
 
 #include "smfem/energies/lame.hpp"
 #include "smfem/polar/polar.hpp"
-#include "smfem/polar/stretch_vector.hpp"
 
 namespace smfem::full {
 namespace {
@@ -15,15 +14,6 @@ FullModel checked(FullModel model) {
     throw std::invalid_argument(model.source + ": " + problem->section + ": " + problem->problem);
   }
   return model;
-}
-
-Eigen::VectorXd lumped_mass(const FullModel& model, const TetMeshDeformation& deformation) {
-  Eigen::VectorXd mass = Eigen::VectorXd::Zero(model.vertex_count());
-  for (int t = 0; t < model.tet_count(); ++t) {
-    const double share = model.density(t) * deformation.volumes()(t) / 4.0;
-    for (int j = 0; j < 4; ++j) mass(model.tets(t, j)) += share;
-  }
-  return mass;
 }
 
 std::vector<char> pinned_flags(const FullModel& model) {
@@ -40,7 +30,7 @@ FullSimulator::FullSimulator(FullModel model, const sim::SolverSettings& setting
       pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
       lame_(static_cast<std::size_t>(model_.tet_count())),
       deformation_(model_),
-      dynamics_(lumped_mass(model_, deformation_), pinned_flags(model_), settings_.timestep),
+      dynamics_(lumped_vertex_mass(model_), pinned_flags(model_), settings_.timestep),
       system_(deformation_, dynamics_),
       fem_(model_.vertex_count(), model_.tet_count()),
       mfem_(model_.vertex_count(), model_.tet_count()),
@@ -73,13 +63,7 @@ void FullSimulator::set_state(const sim::ReducedMatrix& U, const sim::ReducedMat
   }
   U_ = U;
   Udot_ = Udot;
-  for (int t = 0; t < model_.tet_count(); ++t) {
-    const Vector6<double> s = polar::symmetric_stretch(
-        Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U_)));
-    z_.col(t) = s;
-    lambda_.col(t) = sim::dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(t)])
-                         .cwiseQuotient(polar::stretch_metric<double>());
-  }
+  sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, U_, z_, lambda_);
 }
 
 sim::StepContext FullSimulator::context() {
@@ -122,10 +106,6 @@ const FullStepReport& FullSimulator::step() {
   }
   clock.lap(report_.step_ms);
   return report_;
-}
-
-double FullSimulator::kinetic_energy() const {
-  return 0.5 * (dynamics_.vertex_mass().asDiagonal() * Udot_).cwiseProduct(Udot_).sum();
 }
 
 Eigen::Vector3d FullSimulator::linear_momentum() const {

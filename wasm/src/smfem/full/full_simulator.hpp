@@ -3,10 +3,10 @@
 // Full-space mixed FEM (paper 002, volumes: a stretch and a multiplier per tet) or FEM
 // (Newton on the elastic energy), by the very step algorithms the stepper runs
 // (sim/mfem_step.hpp, sim/fem_step.hpp) on the full discretization: the tet mesh's
-// deformation map, the lumped mass (m_v = sum over its tets of density volume / 4, as the
-// bake's) and a sparse Cholesky solve (full_system.hpp). Every tet is its own quadrature point
-// with weight its volume. Gravity and pins only: no drag, scene loads or run-time materials
-// (a reference for tests and benchmarks, not a demo). Native only.
+// deformation map, the lumped mass (full_model.hpp) and a sparse Cholesky solve (full_system.hpp).
+// Every tet is its own quadrature point with weight its volume. Gravity and pins only: no drag,
+// scene loads or run-time materials (a reference for tests and benchmarks, not a demo). Native
+// only.
 //
 // State: U, Udot (n x 3 vertex displacements and velocities), z and lambda (6 x T). Each step
 // starts from the inertial prediction, like the stepper's; a failed step is undone.
@@ -55,7 +55,6 @@ class FullSimulator {
   const sim::ReducedMatrix& displacements() const { return U_; }  // n x 3
   const sim::ReducedMatrix& velocities() const { return Udot_; }  // n x 3
   const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
-  double kinetic_energy() const;
   Eigen::Vector3d linear_momentum() const;
   // sum_t w_t psi(s(F_t)) at the current displacements.
   double elastic_energy() const;

@@ -1,7 +1,6 @@
 #include "smfem/full/full_system.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include "smfem/sim/spd_solver.hpp"
@@ -158,24 +157,22 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
       diagonal_sum += entry;
     }
   }
-  const double mean_diagonal = diagonal_sum / static_cast<double>(std::max(dof_count(), 1));
-  if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
-  double shift = sim::kFirstCholeskyShift * mean_diagonal;
-  for (int shifts = 0; shifts <= sim::kMaxCholeskyShifts; ++shifts) {
-    if (shifts > 0) {
-      for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += shift;
-      shift *= 100.0;
-    }
-    llt_.factorize(matrix_);
-    if (llt_.info() != Eigen::Success) continue;
-    solution_ = llt_.solve(rhs_vector_);
-    for (std::size_t v = 0; v < free_index_.size(); ++v) {
-      const int k = free_index_[v];
-      if (k >= 0) dU.row(static_cast<Eigen::Index>(v)) = solution_.segment<3>(3 * k).transpose();
-    }
-    return shifts;
+  const int shifts = sim::factor_with_shifts(
+      diagonal_sum / static_cast<double>(std::max(dof_count(), 1)),
+      [&](double shift) {
+        for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += shift;
+      },
+      [&] {
+        llt_.factorize(matrix_);
+        return llt_.info() == Eigen::Success;
+      });
+  if (shifts < 0) return -1;
+  solution_ = llt_.solve(rhs_vector_);
+  for (std::size_t v = 0; v < free_index_.size(); ++v) {
+    const int k = free_index_[v];
+    if (k >= 0) dU.row(static_cast<Eigen::Index>(v)) = solution_.segment<3>(3 * k).transpose();
   }
-  return -1;
+  return shifts;
 }
 
 }  // namespace smfem::full

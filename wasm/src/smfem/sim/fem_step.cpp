@@ -92,22 +92,19 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       for (int c = 0; c < tet_count; ++c) change += psi_trial_(c) - psi_(c);
       return change;
     };
-    // The last Newton step below rounding is taken unjudged (lost_in_rounding): the quadratic
-    // model is exact there, and it ends the iteration.
-    if (lost_in_rounding(0.5 * decrement_squared,
-                         std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum())) {
-      stats.converged = true;
-      if (!std::isfinite(energy_change(1.0))) return;
-      U.swap(U_trial_);
-      psi_.swap(psi_trial_);
-      current_.swap(trial_);
-      return;
-    }
+    const bool lost = lost_in_rounding(
+        0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum());
     const LineSearchResult search =
-        backtracking_line_search(energy_change, slope, context.settings.max_backtracks);
+        lost ? unjudged_full_step(energy_change)
+             : backtracking_line_search(energy_change, slope, context.settings.max_backtracks);
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
+      // Below rounding there was nothing left to gain: converged, without the step.
+      if (lost) {
+        stats.converged = true;
+        return;
+      }
       ++stats.line_search_failures;
       // Every trial overflowed: the direction itself is unusable (absurd forces, say).
       stats.failed = search.all_nonfinite;
@@ -116,6 +113,10 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     U.swap(U_trial_);
     psi_.swap(psi_trial_);
     current_.swap(trial_);
+    if (lost) {
+      stats.converged = true;
+      return;
+    }
   }
 }
 

@@ -55,4 +55,15 @@ inline bool lost_in_rounding(double predicted_decrease, double scale) {
   return predicted_decrease <= 1e-12 * std::abs(scale);
 }
 
+// What the solvers do there: take the full Newton step unjudged (the quadratic model is exact
+// at that scale) and end the iteration. change(1) is evaluated for the trial state it fills;
+// a non-finite trial is not accepted.
+template <class Change>
+LineSearchResult unjudged_full_step(Change&& change) {
+  LineSearchResult result;
+  result.accepted = std::isfinite(change(1.0));
+  result.step = result.accepted ? 1.0 : 0.0;
+  return result;
+}
+
 }  // namespace smfem::sim

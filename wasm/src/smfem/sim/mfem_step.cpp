@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/line_search.hpp"
@@ -15,6 +16,25 @@ double metric_l1(const Vector6<double>& v) {
 }
 
 }  // namespace
+
+void consistent_multipliers(MaterialModel material, const std::vector<Lame>& lame,
+                            const StretchField& z, StretchField& lambda) {
+  const Vector6<double> metric = polar::stretch_metric<double>();
+  for (Eigen::Index t = 0; t < z.cols(); ++t) {
+    lambda.col(t) = dpsi_ds(material, Vector6<double>(z.col(t)), lame[static_cast<std::size_t>(t)])
+                        .cwiseQuotient(metric);
+  }
+}
+
+void make_stretches_consistent(const TetDeformation& deformation, MaterialModel material,
+                               const std::vector<Lame>& lame, const ReducedMatrix& U,
+                               StretchField& z, StretchField& lambda) {
+  for (Eigen::Index t = 0; t < z.cols(); ++t) {
+    z.col(t) = polar::symmetric_stretch(Matrix3<double>(
+        Matrix3<double>::Identity() + deformation.displacement_gradient(static_cast<int>(t), U)));
+  }
+  consistent_multipliers(material, lame, z, lambda);
+}
 
 MfemStep::MfemStep(int coordinate_rows, int tet_count)
     : current_(tet_count),
@@ -152,22 +172,13 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
       return change;
     };
-    // The last Newton step below rounding is taken unjudged (lost_in_rounding): the quadratic
-    // model is exact there, and it ends the iteration.
-    const double merit_scale =
-        std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() + nu * penalty_.sum();
-    if (lost_in_rounding(0.5 * decrement_squared, merit_scale)) {
-      stats.converged = true;
-      if (!std::isfinite(merit_change(1.0, false))) return;
-      U.swap(U_trial_);
-      z.swap(z_trial_);
-      lambda = lambda_new_;
-      current_.swap(trial_);
-      return;
-    }
+    const bool lost =
+        lost_in_rounding(0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) +
+                                                      psi_.cwiseAbs().sum() + nu * penalty_.sum());
+    const auto plain_change = [&](double alpha) { return merit_change(alpha, false); };
     LineSearchResult search =
-        backtracking_line_search([&](double alpha) { return merit_change(alpha, false); }, slope,
-                                 context.settings.max_backtracks);
+        lost ? unjudged_full_step(plain_change)
+             : backtracking_line_search(plain_change, slope, context.settings.max_backtracks);
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
     // the stresses, charges more than the step gains), and the iteration stalls on tiny steps.
@@ -175,7 +186,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // (1 - alpha) g = 0, the second-order correction of Nocedal & Wright (§15.6). Only in the
     // tail (decrement already 1e-3 of the first): far from the solution z keeps its own update,
     // which is what distinguishes the mixed method.
-    if ((!search.accepted || search.step < 1.0) && iteration > 0 &&
+    if (!lost && (!search.accepted || search.step < 1.0) && iteration > 0 &&
         decrement <= 1e-3 * stats.first_decrement) {
       const double change = merit_change(1.0, true);
       if (std::isfinite(change) && change <= kArmijoConstant * slope) {
@@ -189,6 +200,11 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
+      // Below rounding there was nothing left to gain: converged, without the step.
+      if (lost) {
+        stats.converged = true;
+        return;
+      }
       ++stats.line_search_failures;
       // Every trial overflowed: the direction itself is unusable (absurd forces, say).
       stats.failed = search.all_nonfinite;
@@ -199,6 +215,10 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     z.swap(z_trial_);
     lambda += search.step * (lambda_new_ - lambda);
     current_.swap(trial_);
+    if (lost) {
+      stats.converged = true;
+      return;
+    }
   }
 }
 

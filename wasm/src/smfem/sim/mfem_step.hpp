@@ -65,6 +65,16 @@ namespace smfem::sim {
 
 inline constexpr double kPenaltyFactor = 1.1;
 
+// lambda_t = D^-1 grad psi(z_t) for every tet: the multipliers that make z stationary.
+void consistent_multipliers(MaterialModel material, const std::vector<Lame>& lame,
+                            const StretchField& z, StretchField& lambda);
+
+// z_t = s(F_t(U)) and the consistent multipliers: the state, meeting the constraint, from which
+// the mixed solver can start (a reset, a state set from outside).
+void make_stretches_consistent(const TetDeformation& deformation, MaterialModel material,
+                               const std::vector<Lame>& lame, const ReducedMatrix& U,
+                               StretchField& z, StretchField& lambda);
+
 class MfemStep {
  public:
   MfemStep(int coordinate_rows, int tet_count);  // U: coordinate_rows x 3

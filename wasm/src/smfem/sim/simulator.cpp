@@ -205,11 +205,7 @@ const StepReport& Simulator::step() {
     kinematics = &fem_.kinematics();
     // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
     state_.z = kinematics->s;
-    for (int c = 0; c < model_.cubature_count(); ++c) {
-      state_.lambda.col(c) = dpsi_ds(settings_.material_model, Vector6<double>(state_.z.col(c)),
-                                     lame_[static_cast<std::size_t>(c)])
-                                 .cwiseQuotient(polar::stretch_metric<double>());
-    }
+    consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
   }
   state_.Udot = (state_.U - backup_.U) / h;
 
@@ -253,13 +249,8 @@ void Simulator::apply_scene_springs(double time) {
 }
 
 void Simulator::make_stretches_consistent() {
-  for (int c = 0; c < model_.cubature_count(); ++c) {
-    const Vector6<double> s =
-        polar::symmetric_stretch(deformation_gradient(model_.cubature_Y, c, state_.U));
-    state_.z.col(c) = s;
-    state_.lambda.col(c) = dpsi_ds(settings_.material_model, s, lame_[static_cast<std::size_t>(c)])
-                               .cwiseQuotient(polar::stretch_metric<double>());
-  }
+  sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, state_.U, state_.z,
+                                 state_.lambda);
 }
 
 void Simulator::refresh_diagnostics() {

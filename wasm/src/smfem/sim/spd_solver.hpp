@@ -4,14 +4,32 @@
 // assembly of K, can still make it fail; the solver then adds a diagonal shift
 // sigma = 1e-12 * mean(diag) and retries, multiplying sigma by 100 each time, and counts the
 // shifts. Workspaces are allocated once.
+#include <cmath>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 namespace smfem::sim {
 
-// The shift schedule, shared with the full-space sparse solve (full/full_system.hpp).
-inline constexpr double kFirstCholeskyShift = 1e-12;  // times mean(diag)
-inline constexpr int kMaxCholeskyShifts = 8;          // sigma up to 1e4 * mean(diag)
+// The shift schedule above, for any factorization (also the full-space sparse one,
+// full/full_system.hpp): try_factor() (true on success) until it succeeds, adding
+// sigma = 1e-12, 1e-10, ... up to 1e4 times mean_diagonal through add_shift(sigma) between
+// tries. Returns the shifts used, or -1 if even the largest failed or mean_diagonal is not a
+// positive number.
+template <class AddShift, class TryFactor>
+int factor_with_shifts(double mean_diagonal, AddShift&& add_shift, TryFactor&& try_factor) {
+  constexpr int kMaxShifts = 8;
+  if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
+  double shift = 1e-12 * mean_diagonal;
+  for (int shifts = 0; shifts <= kMaxShifts; ++shifts) {
+    if (shifts > 0) {
+      add_shift(shift);
+      shift *= 100.0;
+    }
+    if (try_factor()) return shifts;
+  }
+  return -1;
+}
 
 class SpdSolver {
  public:
