@@ -13,14 +13,15 @@ using test::exact;
 using test::expect_message_has;
 using test::mesh_error_of;
 
-TetMesh read_text(const std::string& name, const std::string& text, ReadReport* report = nullptr) {
+TetMesh read_gmsh_text(const std::string& name, const std::string& text,
+                       ReadReport* report = nullptr) {
   const auto path = test::scratch_dir("gmsh") / name;
   test::write_file(path, text);
   return read_gmsh_mesh(path, report);
 }
 
-MeshError error_reading(const std::string& name, const std::string& text) {
-  return mesh_error_of([&] { read_text(name, text); });
+MeshError gmsh_error(const std::string& name, const std::string& text) {
+  return mesh_error_of([&] { read_gmsh_text(name, text); });
 }
 
 // The unit cube in 6 tets around its diagonal 1-7, as Gmsh 2.2 writes it: physical groups 1
@@ -185,7 +186,7 @@ std::string to_gmsh_v41(const TetMesh& mesh) {
 
 TEST(Gmsh, ReadsVersion22WithPhysicalGroupsAndMixedElements) {
   ReadReport report;
-  const TetMesh mesh = read_text("cube22.msh", cube_v22, &report);
+  const TetMesh mesh = read_gmsh_text("cube22.msh", cube_v22, &report);
 
   EXPECT_EQ(mesh.vertices, test::unit_cube());
   ASSERT_EQ(mesh.tets.rows(), 6);
@@ -204,7 +205,7 @@ TEST(Gmsh, ReadsVersion22WithPhysicalGroupsAndMixedElements) {
 
 TEST(Gmsh, ReadsVersion41WithRegionsFromEntities) {
   ReadReport report;
-  const TetMesh mesh = read_text("cube41.msh", cube_v41, &report);
+  const TetMesh mesh = read_gmsh_text("cube41.msh", cube_v41, &report);
 
   EXPECT_EQ(mesh.vertices, test::unit_cube());
   ASSERT_EQ(mesh.tets.rows(), 5);
@@ -220,14 +221,14 @@ TEST(Gmsh, Version41WithoutEntitiesUsesEntityTagsAsRegions) {
   std::string text = cube_v41;
   const auto start = text.find("$Entities");
   text.erase(start, text.find("$Nodes") - start);
-  const TetMesh mesh = read_text("noentities.msh", text);
+  const TetMesh mesh = read_gmsh_text("noentities.msh", text);
   EXPECT_EQ(mesh.regions, (Eigen::VectorXi(5) << 1, 2, 2, 2, 2).finished());
 }
 
 TEST(Gmsh, Version41VolumeWithoutPhysicalTagUsesItsEntityTag) {
   std::string text = cube_v41;
   text.replace(text.find("2 0 0 0 1 1 1 1 20 1 -1"), 23, "2 0 0 0 1 1 1 0 1 -1");
-  const TetMesh mesh = read_text("nophysical.msh", text);
+  const TetMesh mesh = read_gmsh_text("nophysical.msh", text);
   EXPECT_EQ(mesh.regions, (Eigen::VectorXi(5) << 10, 2, 2, 2, 2).finished());
 }
 
@@ -254,7 +255,7 @@ $Elements
 1 900 40 7 12
 $EndElements
 )";
-  const TetMesh mesh = read_text("tags.msh", text);
+  const TetMesh mesh = read_gmsh_text("tags.msh", text);
   EXPECT_EQ(mesh.vertices.row(1), Eigen::RowVector3d(1, 0, 0));
   EXPECT_EQ(mesh.tets.row(0), Eigen::RowVector4i(0, 1, 2, 3));
 
@@ -264,7 +265,7 @@ $EndElements
       "$Elements\n1\n1 4 2 0 1 1 2000000 1000000 3\n$EndElements\n";
   // Corners (0,0,1), (0,1,0), (0,0,0), (1,0,0) are inverted: corners 1 and 2 swap.
   ReadReport report;
-  const TetMesh sparse = read_text("sparse.msh", v22, &report);
+  const TetMesh sparse = read_gmsh_text("sparse.msh", v22, &report);
   EXPECT_EQ(sparse.tets.row(0), Eigen::RowVector4i(3, 0, 2, 1));
   EXPECT_EQ(report.reoriented_tets, 1u);
 }
@@ -275,12 +276,12 @@ TEST(Gmsh, BunnyThroughBothVersionsMatchesTheMeditRead) {
   for (Eigen::Index t = 0; t < bunny.regions.size(); ++t)
     bunny.regions(t) = static_cast<int>(1 + t % 3);
 
-  const TetMesh v22 = read_text("bunny22.msh", to_gmsh_v22(bunny));
+  const TetMesh v22 = read_gmsh_text("bunny22.msh", to_gmsh_v22(bunny));
   EXPECT_EQ(v22.vertices, bunny.vertices);
   EXPECT_EQ(v22.tets, bunny.tets);
   EXPECT_EQ(v22.regions, bunny.regions);
 
-  const TetMesh v41 = read_text("bunny41.msh", to_gmsh_v41(bunny));
+  const TetMesh v41 = read_gmsh_text("bunny41.msh", to_gmsh_v41(bunny));
   EXPECT_EQ(v41.vertices, bunny.vertices);
   EXPECT_EQ(v41.tets, bunny.tets);
   EXPECT_TRUE((v41.regions.array() == 7).all());
@@ -289,10 +290,10 @@ TEST(Gmsh, BunnyThroughBothVersionsMatchesTheMeditRead) {
 TEST(GmshErrors, UnknownFormatVersion) {
   std::string text = cube_v22;
   text.replace(text.find("2.2 0 8"), 7, "3.0 0 8");
-  expect_message_has(error_reading("v3.msh", text),
+  expect_message_has(gmsh_error("v3.msh", text),
                      {"v3.msh:2: $MeshFormat: unsupported format version '3.0' "
                       "(supported: 2.2 and 4.1)"});
-  expect_message_has(error_reading("v40.msh", "$MeshFormat\n4 0 8\n$EndMeshFormat\n"),
+  expect_message_has(gmsh_error("v40.msh", "$MeshFormat\n4 0 8\n$EndMeshFormat\n"),
                      {"v40.msh:2:", "unsupported format version '4'"});
 }
 
@@ -302,14 +303,14 @@ TEST(GmshErrors, BinaryFileAsksForAscii) {
   text.append(reinterpret_cast<const char*>(&one), sizeof one);
   text += "\n$EndMeshFormat\n$Entities\n";
   text.append(40, '\x01');
-  expect_message_has(error_reading("binary.msh", text),
+  expect_message_has(gmsh_error("binary.msh", text),
                      {"binary.msh:2:", "binary Gmsh files are not supported; save as ASCII"});
 }
 
 TEST(GmshErrors, TruncatedElements) {
   std::string text = cube_v22;
   text = text.substr(0, text.find("7 4 2 1"));
-  expect_message_has(error_reading("cut.msh", text),
+  expect_message_has(gmsh_error("cut.msh", text),
                      {"cut.msh:29:", "$Elements: file ended after 6 of the 11 declared elements"});
 }
 
@@ -317,7 +318,7 @@ TEST(GmshErrors, ElementCountLargerThanTheEntries) {
   std::string text = cube_v22;
   text.replace(text.find("$Elements\n11"), 12, "$Elements\n12");
   expect_message_has(
-      error_reading("count.msh", text),
+      gmsh_error("count.msh", text),
       {"count.msh:35:", "$Elements: '$EndElements' comes after 11 of the 12 declared elements"});
 }
 
@@ -325,69 +326,69 @@ TEST(GmshErrors, NodeCountSmallerThanTheEntries) {
   std::string text = cube_v22;
   text.replace(text.find("$Nodes\n8"), 8, "$Nodes\n7");
   expect_message_has(
-      error_reading("count.msh", text),
+      gmsh_error("count.msh", text),
       {"count.msh:20:", "expected $EndNodes, found '8'", "more entries than the declared count"});
 }
 
 TEST(GmshErrors, Version41BlockTotalsMustMatchTheHeader) {
   std::string text = cube_v41;
   text.replace(text.find("4 8 1 8"), 7, "4 9 1 9");
-  expect_message_has(error_reading("total.msh", text),
+  expect_message_has(gmsh_error("total.msh", text),
                      {"total.msh:", "the header declares 9 elements but the blocks hold 8"});
 }
 
 TEST(GmshErrors, UndefinedNodeTag) {
   std::string text = cube_v22;
   text.replace(text.find("9 4 2 2 1 1 5 6 7"), 17, "9 4 2 2 1 1 5 99 7");
-  expect_message_has(error_reading("tag.msh", text),
+  expect_message_has(gmsh_error("tag.msh", text),
                      {"tag.msh:32: $Elements: node tag 99 is not in $Nodes"});
 }
 
 TEST(GmshErrors, RepeatedNodeInATet) {
   std::string text = cube_v22;
   text.replace(text.find("9 4 2 2 1 1 5 6 7"), 17, "9 4 2 2 1 1 5 6 5");
-  expect_message_has(error_reading("repeat.msh", text),
+  expect_message_has(gmsh_error("repeat.msh", text),
                      {"repeat.msh:32:", "tetrahedron repeats node tag 5"});
 }
 
 TEST(GmshErrors, NodeTagGivenTwice) {
   std::string text = cube_v22;
   text.replace(text.find("3 1 1 0"), 7, "2 1 1 0");
-  expect_message_has(error_reading("twice.msh", text),
+  expect_message_has(gmsh_error("twice.msh", text),
                      {"twice.msh:21: $Nodes: node tag 2 is given to two nodes"});
 }
 
 TEST(GmshErrors, NanCoordinate) {
   std::string text = cube_v22;
   text.replace(text.find("7 1 1 1"), 7, "7 1 nan 1");
-  expect_message_has(error_reading("nan.msh", text),
+  expect_message_has(gmsh_error("nan.msh", text),
                      {"nan.msh:19:", "y coordinate 'nan' is not finite"});
 }
 
 TEST(GmshErrors, GarbageToken) {
   std::string text = cube_v22;
   text.replace(text.find("9 4 2 2 1 1 5 6 7"), 17, "9 4 2 2 1 1 5 six 7");
-  expect_message_has(error_reading("garbage.msh", text),
+  expect_message_has(gmsh_error("garbage.msh", text),
                      {"garbage.msh:32:", "expected a node tag (an integer), found 'six'"});
 }
 
 TEST(GmshErrors, ExtraValuesAfterATet) {
   std::string text = cube_v22;
   text.replace(text.find("9 4 2 2 1 1 5 6 7"), 17, "9 4 2 2 1 1 5 6 7 8");
-  expect_message_has(error_reading("extra.msh", text),
+  expect_message_has(gmsh_error("extra.msh", text),
                      {"extra.msh:32:", "unexpected '8' after the four nodes of a tetrahedron"});
 }
 
 TEST(GmshErrors, UnclosedSection) {
   std::string text = cube_v22;
   text = text.substr(0, text.find("$EndNodeData"));
-  expect_message_has(error_reading("open.msh", text),
+  expect_message_has(gmsh_error("open.msh", text),
                      {"open.msh:36:", "section $NodeData is not closed by $EndNodeData"});
 }
 
 TEST(GmshErrors, ElementsBeforeNodes) {
   expect_message_has(
-      error_reading("order.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Elements\n0\n"),
+      gmsh_error("order.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Elements\n0\n"),
       {"order.msh:4: $Elements: $Elements comes before $Nodes"});
 }
 
@@ -396,21 +397,20 @@ TEST(GmshErrors, OnlySecondOrderTets) {
       "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n"
       "$EndNodes\n$Elements\n1\n1 11 0 1 1 1 1 1 1 1 1 1 1\n"
       "$EndElements\n";
-  expect_message_has(error_reading("p2.msh", text),
+  expect_message_has(gmsh_error("p2.msh", text),
                      {"p2.msh:11:", "only 10-node tetrahedra in the file"});
 }
 
 TEST(GmshErrors, NotAGmshFileAndEmptyFile) {
-  expect_message_has(error_reading("other.msh", "solid cube\n"),
+  expect_message_has(gmsh_error("other.msh", "solid cube\n"),
                      {"other.msh:1:", "not a Gmsh file: expected $MeshFormat, found 'solid'"});
-  expect_message_has(error_reading("empty.msh", ""), {"empty.msh:1:", "the file is empty"});
+  expect_message_has(gmsh_error("empty.msh", ""), {"empty.msh:1:", "the file is empty"});
 }
 
 TEST(GmshErrors, DegenerateTet) {
   std::string text = cube_v22;
   text.replace(text.find("7 1 1 1"), 7, "7 0.5 0.5 0");  // node 7 into the bottom face
-  expect_message_has(error_reading("flat.msh", text),
-                     {"flat.msh:", "$Elements: tet 1 is degenerate"});
+  expect_message_has(gmsh_error("flat.msh", text), {"flat.msh:", "$Elements: tet 1 is degenerate"});
 }
 
 }  // namespace

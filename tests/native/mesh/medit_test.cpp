@@ -30,14 +30,15 @@ std::string to_medit(const TetMesh& mesh) {
 }
 
 // Writes `text` as `name` in a fresh folder and reads it.
-TetMesh read_text(const std::string& name, const std::string& text, ReadReport* report = nullptr) {
+TetMesh read_medit_text(const std::string& name, const std::string& text,
+                        ReadReport* report = nullptr) {
   const auto path = test::scratch_dir("medit") / name;
   test::write_file(path, text);
   return read_medit_mesh(path, report);
 }
 
-MeshError error_reading(const std::string& name, const std::string& text) {
-  return mesh_error_of([&] { read_text(name, text); });
+MeshError medit_error(const std::string& name, const std::string& text) {
+  return mesh_error_of([&] { read_medit_text(name, text); });
 }
 
 // Two tets sharing the face 2 3 4, regions 3 and 7; vertex 6 is used by none.
@@ -107,7 +108,7 @@ TEST(Medit, ReorientsInvertedBunnyTetsKeepingTheVolume) {
   }
 
   ReadReport report;
-  const TetMesh mesh = read_text("inverted_bunny.mesh", to_medit(inverted), &report);
+  const TetMesh mesh = read_medit_text("inverted_bunny.mesh", to_medit(inverted), &report);
 
   EXPECT_EQ(report.reoriented_tets, swapped);
   test::expect_all_positive(mesh);
@@ -124,7 +125,7 @@ TEST(Medit, ReorientsInvertedBunnyTetsKeepingTheVolume) {
 
 TEST(Medit, KeepsRegionsAndCountsUnusedVertices) {
   ReadReport report;
-  const TetMesh mesh = read_text("two.mesh", two_tets, &report);
+  const TetMesh mesh = read_medit_text("two.mesh", two_tets, &report);
 
   EXPECT_EQ(mesh.vertices.rows(), 6);
   ASSERT_EQ(mesh.tets.rows(), 2);
@@ -165,7 +166,7 @@ end
 anything after End is ignored
 )";
   ReadReport report;
-  const TetMesh mesh = read_text("layouts.mesh", text, &report);
+  const TetMesh mesh = read_medit_text("layouts.mesh", text, &report);
 
   EXPECT_EQ(mesh.vertices.rows(), 4);
   EXPECT_EQ(mesh.vertices.row(1), Eigen::RowVector3d(1, 0, 0));
@@ -183,7 +184,7 @@ TEST(Medit, ParsesFromMemoryUnderTheGivenName) {
 }
 
 TEST(MeditErrors, TruncatedVertexListNamesTheLineWhereTheFileEnds) {
-  const auto error = error_reading("cut.mesh", "Dimension 3\nVertices\n5\n0 0 0 0\n1 0 0 0\n");
+  const auto error = medit_error("cut.mesh", "Dimension 3\nVertices\n5\n0 0 0 0\n1 0 0 0\n");
   expect_message_has(error, {"cut.mesh:5:", "Vertices: file ended after 2 of the 5 declared"});
   EXPECT_EQ(error.line(), 5u);
   EXPECT_EQ(error.problem(), "Vertices: file ended after 2 of the 5 declared entries");
@@ -192,12 +193,12 @@ TEST(MeditErrors, TruncatedVertexListNamesTheLineWhereTheFileEnds) {
 TEST(MeditErrors, TruncatedTets) {
   std::string text = two_tets;
   text = text.substr(0, text.find("2 3 5 4 7"));
-  expect_message_has(error_reading("cut.mesh", text),
+  expect_message_has(medit_error("cut.mesh", text),
                      {"cut.mesh:13:", "Tetrahedra: file ended after 1 of the 2 declared"});
 }
 
 TEST(MeditErrors, TruncatedInsideAnEntry) {
-  expect_message_has(error_reading("cut.mesh", "Vertices\n1\n0 0"),
+  expect_message_has(medit_error("cut.mesh", "Vertices\n1\n0 0"),
                      {"cut.mesh:3:", "file ended where z coordinate was expected"});
 }
 
@@ -205,7 +206,7 @@ TEST(MeditErrors, CountLargerThanTheEntries) {
   std::string text = two_tets;
   text.replace(text.find("Vertices\n6"), 10, "Vertices\n7");
   expect_message_has(
-      error_reading("count.mesh", text),
+      medit_error("count.mesh", text),
       {"count.mesh:11:", "the count says 7 entries but 'Tetrahedra' follows after 6"});
 }
 
@@ -213,14 +214,14 @@ TEST(MeditErrors, CountSmallerThanTheEntries) {
   std::string text = two_tets;
   text.replace(text.find("Vertices\n6"), 10, "Vertices\n5");
   expect_message_has(
-      error_reading("count.mesh", text),
+      medit_error("count.mesh", text),
       {"count.mesh:10:", "expected a keyword, found the number '9'", "count match its entries"});
 }
 
 TEST(MeditErrors, IndexZeroInAOneBasedFormat) {
   std::string text = two_tets;
   text.replace(text.find("1 2 3 4 3"), 9, "0 2 3 4 3");
-  const auto error = error_reading("zero.mesh", text);
+  const auto error = medit_error("zero.mesh", text);
   expect_message_has(error, {"zero.mesh:13: Tetrahedra: vertex index 0 out of range 1..6",
                              "(indices are 1-based)"});
   EXPECT_EQ(error.line(), 13u);
@@ -231,21 +232,21 @@ TEST(MeditErrors, IndexZeroInAOneBasedFormat) {
 TEST(MeditErrors, IndexOutOfRange) {
   std::string text = two_tets;
   text.replace(text.find("2 3 5 4 7"), 9, "2 900 5 4 7");
-  expect_message_has(error_reading("range.mesh", text),
+  expect_message_has(medit_error("range.mesh", text),
                      {"range.mesh:14: Tetrahedra: vertex index 900 out of range 1..6"});
 }
 
 TEST(MeditErrors, NanCoordinate) {
   std::string text = two_tets;
   text.replace(text.find("1 1 1 2"), 7, "1 nan 1 2");
-  expect_message_has(error_reading("nan.mesh", text),
+  expect_message_has(medit_error("nan.mesh", text),
                      {"nan.mesh:9:", "y coordinate 'nan' is not finite"});
 }
 
 TEST(MeditErrors, InfiniteCoordinate) {
   std::string text = two_tets;
   text.replace(text.find("1 1 1 2"), 7, "1 1 -inf 2");
-  expect_message_has(error_reading("inf.mesh", text),
+  expect_message_has(medit_error("inf.mesh", text),
                      {"inf.mesh:9:", "z coordinate '-inf' is not finite"});
 }
 
@@ -253,47 +254,47 @@ TEST(MeditErrors, DegenerateTetGivesItsNumber) {
   std::string text = two_tets;
   // Vertex 5 at (1,1,-1) lies in the plane x + y + z = 1 of vertices 2, 3 and 4.
   text.replace(text.find("1 1 1 2"), 7, "1 1 -1 2");
-  const auto error = error_reading("flat.mesh", text);
+  const auto error = medit_error("flat.mesh", text);
   expect_message_has(error, {"flat.mesh:14:", "Tetrahedra: tet 2 is degenerate (volume 0"});
 }
 
 TEST(MeditErrors, RepeatedVertexInATet) {
   std::string text = two_tets;
   text.replace(text.find("2 3 5 4 7"), 9, "2 3 5 2 7");
-  expect_message_has(error_reading("repeat.mesh", text),
+  expect_message_has(medit_error("repeat.mesh", text),
                      {"repeat.mesh:14:", "tet 2 repeats vertex 2"});
 }
 
 TEST(MeditErrors, GarbageToken) {
   std::string text = two_tets;
   text.replace(text.find("2 3 5 4 7"), 9, "2 3x 5 4 7");
-  expect_message_has(error_reading("garbage.mesh", text),
+  expect_message_has(medit_error("garbage.mesh", text),
                      {"garbage.mesh:14:", "expected a vertex index (an integer), found '3x'"});
 }
 
 TEST(MeditErrors, EmptyFile) {
-  expect_message_has(error_reading("empty.mesh", ""), {"empty.mesh:1:", "the file is empty"});
-  expect_message_has(error_reading("blank.mesh", "\n  # nothing\n"),
+  expect_message_has(medit_error("empty.mesh", ""), {"empty.mesh:1:", "the file is empty"});
+  expect_message_has(medit_error("blank.mesh", "\n  # nothing\n"),
                      {"blank.mesh:", "the file is empty"});
 }
 
 TEST(MeditErrors, NoTetrahedra) {
-  expect_message_has(error_reading("surface.mesh", "Vertices\n1\n0 0 0 0\nEnd\n"),
+  expect_message_has(medit_error("surface.mesh", "Vertices\n1\n0 0 0 0\nEnd\n"),
                      {"surface.mesh:4:", "no tetrahedra in the file"});
 }
 
 TEST(MeditErrors, UnknownKeywordCannotBeSkipped) {
   std::string text = two_tets;
   text.replace(text.find("Tetrahedra"), 0, "SolAtVertices\n1\n1 1\n0.5\n");
-  expect_message_has(error_reading("sol.mesh", text),
+  expect_message_has(medit_error("sol.mesh", text),
                      {"sol.mesh:11:", "unknown keyword 'SolAtVertices'", "cannot be skipped"});
 }
 
 TEST(MeditErrors, AbsurdCountFailsAtTheEndInsteadOfAllocating) {
   // Reserving 4e9 vertices would abort under AddressSanitizer (and exhaust memory without it).
-  expect_message_has(error_reading("absurd.mesh", "Vertices\n2000000000\n0 0 0 0\n"),
+  expect_message_has(medit_error("absurd.mesh", "Vertices\n2000000000\n0 0 0 0\n"),
                      {"absurd.mesh:3:", "file ended after 1 of the 2000000000 declared entries"});
-  expect_message_has(error_reading("huge.mesh", "Tetrahedra\n99999999999\n"),
+  expect_message_has(medit_error("huge.mesh", "Tetrahedra\n99999999999\n"),
                      {"huge.mesh:2:", "not a valid entry count: '99999999999'"});
 }
 

@@ -18,15 +18,15 @@ using test::exact;
 using test::expect_message_has;
 using test::mesh_error_of;
 
-SurfaceMesh read_bytes(const std::string& name, const std::string& bytes,
-                       ReadReport* report = nullptr) {
+SurfaceMesh read_ply_bytes(const std::string& name, const std::string& bytes,
+                           ReadReport* report = nullptr) {
   const auto path = test::scratch_dir("ply") / name;
   test::write_file(path, bytes);
   return read_ply_mesh(path, report);
 }
 
-MeshError error_reading(const std::string& name, const std::string& bytes) {
-  return mesh_error_of([&] { read_bytes(name, bytes); });
+MeshError ply_error(const std::string& name, const std::string& bytes) {
+  return mesh_error_of([&] { read_ply_bytes(name, bytes); });
 }
 
 // How the test writer lays a file out: its format and the types real exporters choose.
@@ -128,7 +128,7 @@ std::vector<std::vector<int>> as_faces(const Triangles& triangles) {
   return faces;
 }
 
-void expect_cube(const SurfaceMesh& mesh) {
+void expect_ply_cube(const SurfaceMesh& mesh) {
   EXPECT_EQ(mesh.vertices, test::unit_cube());
   EXPECT_EQ(mesh.triangles, test::unit_cube_fans());
   EXPECT_EQ(mesh.regions, Eigen::VectorXi::Zero(12));
@@ -136,24 +136,25 @@ void expect_cube(const SurfaceMesh& mesh) {
 
 TEST(Ply, ReadsAsciiWithExtraPropertiesAndElements) {
   ReadReport report;
-  expect_cube(read_bytes("ascii.ply", to_ply(test::unit_cube(), cube_quads(), {"ascii"}), &report));
+  expect_ply_cube(
+      read_ply_bytes("ascii.ply", to_ply(test::unit_cube(), cube_quads(), {"ascii"}), &report));
   ASSERT_EQ(report.notes.size(), 2u);
   EXPECT_EQ(report.notes[0], "skipped 1 entries of element material");
 }
 
 TEST(Ply, ReadsBinaryLittleEndian) {
   const PlyLayout layout{"binary_little_endian", "float", "uchar", "uint"};
-  expect_cube(read_bytes("le.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
+  expect_ply_cube(read_ply_bytes("le.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
 }
 
 TEST(Ply, ReadsBinaryBigEndian) {
   const PlyLayout layout{"binary_big_endian", "double", "ushort", "int"};
-  expect_cube(read_bytes("be.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
+  expect_ply_cube(read_ply_bytes("be.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
 }
 
 TEST(Ply, ReadsIntegerCoordinatesAndTheVertexIndexName) {
   const PlyLayout layout{"binary_little_endian", "short", "char", "ushort", "vertex_index"};
-  expect_cube(read_bytes("short.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
+  expect_ply_cube(read_ply_bytes("short.ply", to_ply(test::unit_cube(), cube_quads(), layout)));
 }
 
 TEST(Ply, ReadsCrLfHeaders) {
@@ -162,13 +163,13 @@ TEST(Ply, ReadsCrLfHeaders) {
   std::string header = bytes.substr(0, data);
   std::string with_cr;
   for (char c : header) with_cr += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  expect_cube(read_bytes("crlf.ply", with_cr + bytes.substr(data)));
+  expect_ply_cube(read_ply_bytes("crlf.ply", with_cr + bytes.substr(data)));
 }
 
 TEST(Ply, SkipsElementsWithoutPropertiesWhateverTheirCount) {
   std::string text = to_ply(test::unit_cube(), cube_quads(), {"ascii"});
   text.insert(text.find("element vertex"), "element marker 4000000000\n");
-  expect_cube(read_bytes("marker.ply", text));
+  expect_ply_cube(read_ply_bytes("marker.ply", text));
 }
 
 TEST(Ply, BunnyBoundaryMatchesTheMeditRead) {
@@ -177,8 +178,8 @@ TEST(Ply, BunnyBoundaryMatchesTheMeditRead) {
   const Triangles boundary = test::boundary_triangles(bunny);
   for (const char* format : {"ascii", "binary_little_endian", "binary_big_endian"}) {
     const PlyLayout layout{format, "double"};
-    const SurfaceMesh mesh = read_bytes(std::string(format) + ".ply",
-                                        to_ply(bunny.vertices, as_faces(boundary), layout));
+    const SurfaceMesh mesh = read_ply_bytes(std::string(format) + ".ply",
+                                            to_ply(bunny.vertices, as_faces(boundary), layout));
     EXPECT_EQ(mesh.vertices, bunny.vertices) << format;
     EXPECT_EQ(mesh.triangles, boundary) << format;
   }
@@ -186,21 +187,21 @@ TEST(Ply, BunnyBoundaryMatchesTheMeditRead) {
 
 TEST(PlyErrors, HeaderWithoutEndHeader) {
   const std::string text = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n";
-  expect_message_has(error_reading("open.ply", text),
+  expect_message_has(ply_error("open.ply", text),
                      {"open.ply:4:", "the header has no end_header line"});
 }
 
 TEST(PlyErrors, NotAPlyFile) {
-  expect_message_has(error_reading("off.ply", "OFF\n3 1 0\n"),
+  expect_message_has(ply_error("off.ply", "OFF\n3 1 0\n"),
                      {"off.ply:1:", "not a PLY file: the first line is not 'ply'"});
-  expect_message_has(error_reading("empty.ply", ""), {"empty.ply:1:", "the file is empty"});
+  expect_message_has(ply_error("empty.ply", ""), {"empty.ply:1:", "the file is empty"});
 }
 
 TEST(PlyErrors, UnknownFormatAndType) {
-  expect_message_has(error_reading("format.ply", "ply\nformat binary_middle_endian 1.0\n"),
+  expect_message_has(ply_error("format.ply", "ply\nformat binary_middle_endian 1.0\n"),
                      {"format.ply:2:", "unknown data format 'binary_middle_endian'"});
   expect_message_has(
-      error_reading("type.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty half x\n"),
+      ply_error("type.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty half x\n"),
       {"type.ply:4:", "unknown property type 'half'"});
 }
 
@@ -208,14 +209,14 @@ TEST(PlyErrors, VertexWithoutZ) {
   const std::string text =
       "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
       "property float y\nend_header\n0 0\n";
-  expect_message_has(error_reading("noz.ply", text),
+  expect_message_has(ply_error("noz.ply", text),
                      {"noz.ply:3:", "element vertex has no scalar property z"});
 }
 
 TEST(PlyErrors, TruncatedBinaryData) {
   std::string bytes = to_ply(test::unit_cube(), cube_quads(), {"binary_little_endian"});
   bytes.resize(bytes.size() - 30);  // the edge (8 bytes) and the last faces
-  const auto error = error_reading("cut.ply", bytes);
+  const auto error = ply_error("cut.ply", bytes);
   expect_message_has(error, {"cut.ply: byte " + std::to_string(bytes.size()) + ": file ended"});
   EXPECT_EQ(error.byte_offset(), std::optional<std::size_t>(bytes.size()));
 }
@@ -223,7 +224,7 @@ TEST(PlyErrors, TruncatedBinaryData) {
 TEST(PlyErrors, TruncatedAsciiData) {
   std::string text = to_ply(test::unit_cube(), cube_quads(), {"ascii"});
   text.resize(text.find("4 0 4 7 3"));
-  expect_message_has(error_reading("cut.ply", text),
+  expect_message_has(ply_error("cut.ply", text),
                      {"cut.ply:", "file ended after 4 of the 6 declared face entries"});
 }
 
@@ -233,15 +234,14 @@ TEST(PlyErrors, BinaryIndexOutOfRangeNamesTheFacesByte) {
   const std::string bytes = to_ply(test::unit_cube(), faces, {"binary_little_endian"});
   // Data: material 5 bytes, 8 vertices of 1 + 12 + 12 + 1 + 8 bytes, then faces of 21 bytes.
   const std::size_t face_2 = bytes.find("end_header\n") + 11 + 5 + 8 * 34 + 2 * 21;
-  expect_message_has(
-      error_reading("range.ply", bytes),
-      {"range.ply: byte " + std::to_string(face_2) + ": face: vertex index 8 out of range 0..7"});
+  expect_message_has(ply_error("range.ply", bytes), {"range.ply: byte " + std::to_string(face_2) +
+                                                     ": face: vertex index 8 out of range 0..7"});
 }
 
 TEST(PlyErrors, NanCoordinate) {
   std::string text = to_ply(test::unit_cube(), cube_quads(), {"ascii"});
   text.replace(text.find("200 1 1 1 "), 10, "200 1 nan 1 ");
-  expect_message_has(error_reading("nan.ply", text),
+  expect_message_has(ply_error("nan.ply", text),
                      {"nan.ply:31:", "vertex 6 has a coordinate that is not finite (nan)"});
 }
 
@@ -249,7 +249,7 @@ TEST(PlyErrors, FaceWithTwoCorners) {
   std::vector<std::vector<int>> faces = cube_quads();
   faces[5] = {1, 2};
   const std::string text = to_ply(test::unit_cube(), faces, {"ascii"});
-  expect_message_has(error_reading("two.ply", text),
+  expect_message_has(ply_error("two.ply", text),
                      {"two.ply:38:", "face 5 has 2 corners; a face needs 3 or more"});
 }
 
@@ -257,7 +257,7 @@ TEST(PlyErrors, NegativeListLength) {
   std::vector<std::vector<int>> faces = cube_quads();
   std::string text = to_ply(test::unit_cube(), faces, {"ascii"});
   text.replace(text.find("2 0.125 0.75"), 12, "-2 0.125 0.75");
-  expect_message_has(error_reading("negative.ply", text),
+  expect_message_has(ply_error("negative.ply", text),
                      {"negative.ply:25:", "list uv has a negative length -2"});
 }
 

@@ -17,15 +17,15 @@ using test::exact;
 using test::expect_message_has;
 using test::mesh_error_of;
 
-SurfaceMesh read_bytes(const std::string& name, const std::string& bytes,
-                       ReadReport* report = nullptr) {
+SurfaceMesh read_stl_bytes(const std::string& name, const std::string& bytes,
+                           ReadReport* report = nullptr) {
   const auto path = test::scratch_dir("stl") / name;
   test::write_file(path, bytes);
   return read_stl_mesh(path, report);
 }
 
-MeshError error_reading(const std::string& name, const std::string& bytes) {
-  return mesh_error_of([&] { read_bytes(name, bytes); });
+MeshError stl_error(const std::string& name, const std::string& bytes) {
+  return mesh_error_of([&] { read_stl_bytes(name, bytes); });
 }
 
 Eigen::RowVector3d facet_normal(const Vertices& vertices, const Eigen::RowVector3i& triangle) {
@@ -76,7 +76,7 @@ std::string to_binary_stl(const Vertices& vertices, const Triangles& triangles,
 }
 
 // Corners in the order facets first use them, which is the order welding numbers them.
-void expect_cube(const SurfaceMesh& mesh) {
+void expect_stl_cube(const SurfaceMesh& mesh) {
   const Triangles fans = test::unit_cube_fans();
   ASSERT_EQ(mesh.vertices.rows(), 8);
   ASSERT_EQ(mesh.triangles.rows(), 12);
@@ -91,9 +91,9 @@ void expect_cube(const SurfaceMesh& mesh) {
 
 TEST(Stl, AsciiAndBinaryCubesGiveTheSameWeldedMesh) {
   const Triangles fans = test::unit_cube_fans();
-  const SurfaceMesh ascii = read_bytes("ascii.stl", to_ascii_stl(test::unit_cube(), fans));
-  const SurfaceMesh binary = read_bytes("binary.stl", to_binary_stl(test::unit_cube(), fans));
-  expect_cube(ascii);
+  const SurfaceMesh ascii = read_stl_bytes("ascii.stl", to_ascii_stl(test::unit_cube(), fans));
+  const SurfaceMesh binary = read_stl_bytes("binary.stl", to_binary_stl(test::unit_cube(), fans));
+  expect_stl_cube(ascii);
   EXPECT_EQ(binary.vertices, ascii.vertices);
   EXPECT_EQ(binary.triangles, ascii.triangles);
   EXPECT_EQ(binary.regions, ascii.regions);
@@ -102,7 +102,7 @@ TEST(Stl, AsciiAndBinaryCubesGiveTheSameWeldedMesh) {
 TEST(Stl, BinaryDetectedBySizeEvenWhenItsHeaderSaysSolid) {
   const std::string bytes = to_binary_stl(test::unit_cube(), test::unit_cube_fans(),
                                           "solid Part1 exported by SolidWorks");
-  expect_cube(read_bytes("solidworks.stl", bytes));
+  expect_stl_cube(read_stl_bytes("solidworks.stl", bytes));
 }
 
 TEST(Stl, AsciiWithUpperCaseKeywordsAndTwoSolids) {
@@ -116,7 +116,7 @@ TEST(Stl, AsciiWithUpperCaseKeywordsAndTwoSolids) {
       }
     }
   }
-  expect_cube(read_bytes("upper.stl", text));
+  expect_stl_cube(read_stl_bytes("upper.stl", text));
 }
 
 TEST(Stl, DropsFacetsWhoseCornersCoincide) {
@@ -124,7 +124,8 @@ TEST(Stl, DropsFacetsWhoseCornersCoincide) {
   Triangles triangles(13, 3);
   triangles << test::unit_cube_fans(), Eigen::RowVector3i(0, 1, 0);
   ReadReport report;
-  const SurfaceMesh mesh = read_bytes("sliver.stl", to_binary_stl(vertices, triangles), &report);
+  const SurfaceMesh mesh =
+      read_stl_bytes("sliver.stl", to_binary_stl(vertices, triangles), &report);
   EXPECT_EQ(mesh.triangles.rows(), 12);
   ASSERT_EQ(report.notes.size(), 1u);
   EXPECT_EQ(report.notes[0], "dropped 1 facets with two corners at the same position");
@@ -134,8 +135,8 @@ TEST(Stl, BunnyBoundaryMatchesTheMeditRead) {
   SMFEM_REQUIRE_SHARED_FILE(test::bunny_path());
   const TetMesh bunny = read_medit_mesh(test::bunny_path());
   const Triangles boundary = test::boundary_triangles(bunny);
-  const SurfaceMesh ascii = read_bytes("bunny.stl", to_ascii_stl(bunny.vertices, boundary));
-  const SurfaceMesh binary = read_bytes("bunny_b.stl", to_binary_stl(bunny.vertices, boundary));
+  const SurfaceMesh ascii = read_stl_bytes("bunny.stl", to_ascii_stl(bunny.vertices, boundary));
+  const SurfaceMesh binary = read_stl_bytes("bunny_b.stl", to_binary_stl(bunny.vertices, boundary));
 
   ASSERT_EQ(ascii.triangles.rows(), boundary.rows());
   ASSERT_EQ(binary.triangles.rows(), boundary.rows());
@@ -153,7 +154,7 @@ TEST(Stl, BunnyBoundaryMatchesTheMeditRead) {
 TEST(StlErrors, BinaryWithWrongSize) {
   std::string bytes = to_binary_stl(test::unit_cube(), test::unit_cube_fans());
   bytes.resize(bytes.size() - 7);
-  const auto error = error_reading("cut.stl", bytes);
+  const auto error = stl_error("cut.stl", bytes);
   expect_message_has(error, {"cut.stl: byte 80: binary STL size mismatch: 12 triangles need "
                              "84 + 50 x 12 = 684 bytes, the file has 677"});
   EXPECT_EQ(error.byte_offset(), std::optional<std::size_t>(80));
@@ -163,7 +164,7 @@ TEST(StlErrors, BinaryWithWrongSize) {
 TEST(StlErrors, TruncatedBinaryWhoseHeaderSaysSolidIsNotReadAsAscii) {
   std::string bytes = to_binary_stl(test::unit_cube(), test::unit_cube_fans(), "solid Part1");
   bytes.resize(bytes.size() - 50);
-  expect_message_has(error_reading("cut_solid.stl", bytes),
+  expect_message_has(stl_error("cut_solid.stl", bytes),
                      {"cut_solid.stl: byte 80: binary STL size mismatch"});
 }
 
@@ -172,37 +173,37 @@ TEST(StlErrors, NanInBinaryNamesTheByte) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   // Facet 3 starts at 84 + 2 x 50 = 184; after its normal, its second corner at 208.
   std::memcpy(&bytes[208 + 4], &nan, 4);
-  expect_message_has(error_reading("nan.stl", bytes),
+  expect_message_has(stl_error("nan.stl", bytes),
                      {"nan.stl: byte 208:", "facet 3 has a vertex coordinate that is not finite"});
 }
 
 TEST(StlErrors, TruncatedAscii) {
   std::string text = to_ascii_stl(test::unit_cube(), test::unit_cube_fans());
   text = text.substr(0, text.find("vertex", text.find("facet", 300)));
-  expect_message_has(error_reading("cut.stl", text),
+  expect_message_has(stl_error("cut.stl", text),
                      {"cut.stl:", "file ended where 'vertex' was expected"});
 }
 
 TEST(StlErrors, AsciiGarbage) {
   const std::string text = "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 zero\n";
-  expect_message_has(error_reading("garbage.stl", text),
+  expect_message_has(stl_error("garbage.stl", text),
                      {"garbage.stl:4:", "expected z coordinate (a number), found 'zero'"});
 }
 
 TEST(StlErrors, AsciiMissingKeyword) {
   const std::string text = "solid x\nfacet normal 0 0 1\nvertex 0 0 0\n";
-  expect_message_has(error_reading("loop.stl", text),
+  expect_message_has(stl_error("loop.stl", text),
                      {"loop.stl:3:", "expected 'outer', found 'vertex'"});
 }
 
 TEST(StlErrors, NeitherAsciiNorBinary) {
-  expect_message_has(error_reading("short.stl", "not an stl"),
+  expect_message_has(stl_error("short.stl", "not an stl"),
                      {"short.stl: byte 0:", "not an STL file"});
 }
 
 TEST(StlErrors, EmptyFileAndEmptySolid) {
-  expect_message_has(error_reading("empty.stl", ""), {"empty.stl:1:", "the file is empty"});
-  expect_message_has(error_reading("none.stl", "solid none\nendsolid none\n"),
+  expect_message_has(stl_error("empty.stl", ""), {"empty.stl:1:", "the file is empty"});
+  expect_message_has(stl_error("none.stl", "solid none\nendsolid none\n"),
                      {"none.stl:2:", "no triangles in the file"});
 }
 

@@ -51,7 +51,7 @@ std::filesystem::path write_pair(const std::string& stem, const std::string& nod
   return dir;
 }
 
-MeshError error_reading(const std::string& node, const std::string& ele) {
+MeshError tetgen_error(const std::string& node, const std::string& ele) {
   const auto dir = write_pair("bad", node, ele);
   return mesh_error_of([&] { read_tetgen_mesh(dir / "bad.node"); });
 }
@@ -140,70 +140,69 @@ TEST(TetgenErrors, MissingSibling) {
 TEST(TetgenErrors, TruncatedNodeFile) {
   std::string node = cube_node;
   node = node.substr(0, node.find("   6 "));
-  expect_message_has(error_reading(node, cube_ele),
+  expect_message_has(tetgen_error(node, cube_ele),
                      {"bad.node:6:", "file ended after 5 of the 8 declared points"});
 }
 
 TEST(TetgenErrors, TruncatedEleFile) {
   std::string ele = cube_ele;
   ele = ele.substr(0, ele.find("\n    4 ") + 1);
-  expect_message_has(error_reading(cube_node, ele),
+  expect_message_has(tetgen_error(cube_node, ele),
                      {"bad.ele:4:", "file ended after 3 of the 5 declared tetrahedra"});
 }
 
 TEST(TetgenErrors, MissingValueOnALine) {
   std::string node = cube_node;
   node.replace(node.find("   3    1  1  0    0.5    1"), 27, "   3    1  1");
-  expect_message_has(error_reading(node, cube_ele),
+  expect_message_has(tetgen_error(node, cube_ele),
                      {"bad.node:4:", "line ended where z coordinate was expected"});
 }
 
 TEST(TetgenErrors, IndexZeroInAOneBasedPair) {
   std::string ele = cube_ele;
   ele.replace(ele.find("    3       2"), 13, "    3       0");
-  expect_message_has(error_reading(cube_node, ele),
+  expect_message_has(tetgen_error(cube_node, ele),
                      {"bad.ele:4: vertex index 0 out of range 1..8 (indices are 1-based)"});
 }
 
 TEST(TetgenErrors, IndexOutOfRange) {
   std::string ele = cube_ele;
   ele.replace(ele.find("    8    20"), 11, "    9    20");
-  expect_message_has(error_reading(cube_node, ele),
-                     {"bad.ele:6: vertex index 9 out of range 1..8"});
+  expect_message_has(tetgen_error(cube_node, ele), {"bad.ele:6: vertex index 9 out of range 1..8"});
 }
 
 TEST(TetgenErrors, RegionAttributeMustBeAnInteger) {
   std::string ele = cube_ele;
   ele.replace(ele.find("7    10"), 7, "7    1.5");
-  expect_message_has(error_reading(cube_node, ele),
+  expect_message_has(tetgen_error(cube_node, ele),
                      {"bad.ele:2:", "region attribute '1.5' is not an integer"});
 }
 
 TEST(TetgenErrors, SecondOrderTets) {
   std::string ele = cube_ele;
   ele.replace(0, 7, "5  10  1");
-  expect_message_has(error_reading(cube_node, ele),
+  expect_message_has(tetgen_error(cube_node, ele),
                      {"bad.ele:1:", "10 nodes per tetrahedron: only 4-node tetrahedra"});
 }
 
 TEST(TetgenErrors, FirstPointNumberMustBeZeroOrOne) {
   std::string node = cube_node;
   node.replace(node.find("   1    0  0  0"), 4, "   2");
-  expect_message_has(error_reading(node, cube_ele),
+  expect_message_has(tetgen_error(node, cube_ele),
                      {"bad.node:2:", "the first point number is 2, not 0 or 1"});
 }
 
 TEST(TetgenErrors, PointNumbersMustBeConsecutive) {
   std::string node = cube_node;
   node.replace(node.find("   5    0  0  1"), 4, "  15");
-  expect_message_has(error_reading(node, cube_ele),
+  expect_message_has(tetgen_error(node, cube_ele),
                      {"bad.node:6:", "point number 15 where 5 was expected"});
 }
 
 TEST(TetgenErrors, NanCoordinate) {
   std::string node = cube_node;
   node.replace(node.find("   7    1  1  1"), 15, "   7    1  1  NaN");
-  expect_message_has(error_reading(node, cube_ele),
+  expect_message_has(tetgen_error(node, cube_ele),
                      {"bad.node:8:", "z coordinate 'NaN' is not finite"});
 }
 
@@ -211,12 +210,12 @@ TEST(TetgenErrors, DegenerateTet) {
   std::string node = cube_node;
   // Point 7 moves onto the segment from point 2 to point 4, flattening the first tet.
   node.replace(node.find("   7    1  1  1"), 15, "   7  0.5 0.5  0");
-  expect_message_has(error_reading(node, cube_ele), {"bad.ele:2: tet 1 is degenerate (volume 0"});
+  expect_message_has(tetgen_error(node, cube_ele), {"bad.ele:2: tet 1 is degenerate (volume 0"});
 }
 
 TEST(TetgenErrors, EmptyFiles) {
-  expect_message_has(error_reading("", cube_ele), {"bad.node:1:", "the file is empty"});
-  expect_message_has(error_reading(cube_node, "# nothing\n"), {"bad.ele:", "the file is empty"});
+  expect_message_has(tetgen_error("", cube_ele), {"bad.node:1:", "the file is empty"});
+  expect_message_has(tetgen_error(cube_node, "# nothing\n"), {"bad.ele:", "the file is empty"});
 }
 
 }  // namespace

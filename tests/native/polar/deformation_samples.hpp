@@ -109,4 +109,11 @@ inline std::vector<Deformation> degenerate_deformations() {
   return cases;
 }
 
+// Every sample above: the smooth ones, then the degenerate ones.
+inline std::vector<Deformation> all_deformations() {
+  std::vector<Deformation> cases = smooth_deformations();
+  for (auto& c : degenerate_deformations()) cases.push_back(c);
+  return cases;
+}
+
 }  // namespace smfem::test

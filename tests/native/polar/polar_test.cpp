@@ -11,12 +11,6 @@
 namespace smfem::test {
 namespace {
 
-std::vector<Deformation> all_deformations() {
-  std::vector<Deformation> cases = smooth_deformations();
-  for (auto& c : degenerate_deformations()) cases.push_back(c);
-  return cases;
-}
-
 TEST(PolarDecomposition, ProperRotationTimesSymmetricStretchIsF) {
   for (const auto& [name, F] : all_deformations()) {
     SCOPED_TRACE(name);

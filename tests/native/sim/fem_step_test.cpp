@@ -26,16 +26,6 @@ SolverSettings fem_settings() {
   return settings;
 }
 
-BoxModelOptions small_box() {
-  BoxModelOptions options;
-  options.nx = 4;  // 20 vertices: enough for 4m = 16 independent reduced coordinates
-  options.ny = 1;
-  options.nz = 1;
-  options.mode_count = 4;
-  options.youngs[1] = 1e6;
-  return options;
-}
-
 // A uniform expansion by 5 % (mode 0 carries the affine map of X) plus a small perturbation:
 // every singular value near 1.05, where no eigenvalue of d2psi/dF2 is negative, so the PSD
 // projection changes nothing and the solver's Hessian is the true one.
@@ -46,7 +36,7 @@ ReducedMatrix expanded(int m, unsigned seed) {
 }
 
 TEST(FemStep, ReferenceGradientMatchesFiniteDifferences) {
-  const BoxModel model = make_box_model(small_box());
+  const BoxModel model = make_box_model(test::small_box());
   const SolverSettings settings = fem_settings();
   const int m = model.model.mode_count();
   const Eigen::VectorXd predicted = flatten(expanded(m, 5u));
@@ -70,7 +60,7 @@ TEST(FemStep, ReferenceGradientMatchesFiniteDifferences) {
 }
 
 TEST(FemStep, OneIterationIsNewtonOnTheEnergy) {
-  const BoxModel model = make_box_model(small_box());
+  const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = fem_settings();
   settings.iterations = 1;
   settings.max_backtracks = 0;
@@ -95,7 +85,7 @@ TEST(FemStep, OneIterationIsNewtonOnTheEnergy) {
 }
 
 TEST(FemStep, AConvergedStepIsStationary) {
-  const BoxModel model = make_box_model(small_box());
+  const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = fem_settings();
   settings.until_converged = true;
   settings.iterations = 100;

@@ -26,18 +26,8 @@ SolverSettings mfem_settings() {
   return settings;
 }
 
-BoxModelOptions small_box() {
-  BoxModelOptions options;
-  options.nx = 4;  // 20 vertices: enough for 4m = 16 independent reduced coordinates
-  options.ny = 1;
-  options.nz = 1;
-  options.mode_count = 4;
-  options.youngs[1] = 1e6;
-  return options;
-}
-
 TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
-  const BoxModel model = make_box_model(small_box());
+  const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = mfem_settings();
   settings.iterations = 1;
   settings.max_backtracks = 0;  // the comparison needs the full step
@@ -108,7 +98,7 @@ TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
 }
 
 TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
-  const BoxModel model = make_box_model(small_box());
+  const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = mfem_settings();
   settings.until_converged = true;
   settings.iterations = 100;

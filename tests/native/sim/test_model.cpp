@@ -12,4 +12,14 @@ ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed) {
   return U;
 }
 
+BoxModelOptions small_box() {
+  BoxModelOptions options;
+  options.nx = 4;
+  options.ny = 1;
+  options.nz = 1;
+  options.mode_count = 4;
+  options.youngs[1] = 1e6;
+  return options;
+}
+
 }  // namespace smfem::sim::test

@@ -13,4 +13,8 @@ namespace smfem::sim::test {
 // A random 4m x 3 matrix with entries uniform in [-scale, scale] (fixed seed).
 ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed);
 
+// A 4 x 1 x 1 box with 4 modes (20 vertices: enough for 4m = 16 independent reduced
+// coordinates) whose second material is softer (E = 1e6).
+BoxModelOptions small_box();
+
 }  // namespace smfem::sim::test

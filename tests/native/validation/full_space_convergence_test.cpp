@@ -22,8 +22,8 @@
 namespace smfem::sim {
 namespace {
 
-constexpr int kSteps = 30;  // 3 s of 0.1 s steps: the bar settles into its sag
-constexpr int kThreads = 2;
+constexpr int kSagSteps = 30;  // 3 s of 0.1 s steps: the bar settles into its sag
+constexpr int kSagThreads = 2;
 
 nlohmann::json cantilever(int modes, int cubature) {
   const auto box = [](double x, double half_x, double half_yz) {
@@ -62,12 +62,12 @@ std::string describe(const StepStats& stats) {
 }
 
 // Vertex displacements (n x 3) per step.
-using Trajectory = std::vector<Eigen::MatrixXd>;
+using VertexTrajectory = std::vector<Eigen::MatrixXd>;
 
-Trajectory run_full_space(const full::FullModel& model) {
-  full::FullSimulator simulator(model, converging(model.defaults), kThreads);
-  Trajectory out;
-  for (int step = 0; step < kSteps; ++step) {
+VertexTrajectory run_full_space(const full::FullModel& model) {
+  full::FullSimulator simulator(model, converging(model.defaults), kSagThreads);
+  VertexTrajectory out;
+  for (int step = 0; step < kSagSteps; ++step) {
     const full::FullStepReport& report = simulator.step();
     EXPECT_TRUE(report.ok && report.stats.converged)
         << "full space, step " << step << ": " << describe(report.stats);
@@ -76,10 +76,10 @@ Trajectory run_full_space(const full::FullModel& model) {
   return out;
 }
 
-Trajectory run_subspace(const test::BakedScene& scene) {
-  Simulator simulator(scene.reduced, converging(scene.reduced.defaults), kThreads);
-  Trajectory out;
-  for (int step = 0; step < kSteps; ++step) {
+VertexTrajectory run_subspace(const test::BakedScene& scene) {
+  Simulator simulator(scene.reduced, converging(scene.reduced.defaults), kSagThreads);
+  VertexTrajectory out;
+  for (int step = 0; step < kSagSteps; ++step) {
     const StepReport& report = simulator.step();
     EXPECT_TRUE(report.ok && report.stats.converged)
         << "m = " << scene.reduced.mode_count() << ", |C| = " << scene.reduced.cubature_count()
@@ -90,7 +90,8 @@ Trajectory run_subspace(const test::BakedScene& scene) {
 }
 
 // sqrt(sum over steps and vertices of m_v |a - b|^2 / sum m_v |b|^2).
-double relative_error(const Trajectory& a, const Trajectory& b, const Eigen::VectorXd& mass) {
+double relative_error(const VertexTrajectory& a, const VertexTrajectory& b,
+                      const Eigen::VectorXd& mass) {
   double difference = 0.0, norm = 0.0;
   for (std::size_t step = 0; step < b.size(); ++step) {
     difference += (mass.asDiagonal() * (a[step] - b[step]).rowwise().squaredNorm()).sum();
@@ -99,11 +100,11 @@ double relative_error(const Trajectory& a, const Trajectory& b, const Eigen::Vec
   return std::sqrt(difference / norm);
 }
 
-double tip_sag(const Trajectory& trajectory) { return -trajectory.back().col(1).minCoeff(); }
+double tip_sag(const VertexTrajectory& trajectory) { return -trajectory.back().col(1).minCoeff(); }
 
 struct Baked {
   test::BakedScene scene;
-  Trajectory trajectory;
+  VertexTrajectory trajectory;
 };
 
 // Bakes (and runs) each (m, |C|) once for both tests; |C| = 0 means every tet.
@@ -114,7 +115,7 @@ const Baked& baked(int modes, int cubature) {
   const int tets = cubature == 0 ? baked(4, 40).scene.full.tet_count() : cubature;
   test::BakedScene scene = test::bake_scene(
       "cantilever-" + std::to_string(modes) + "-" + std::to_string(tets), cantilever(modes, tets));
-  Trajectory trajectory = run_subspace(scene);
+  VertexTrajectory trajectory = run_subspace(scene);
   return cache.emplace(key, Baked{std::move(scene), std::move(trajectory)}).first->second;
 }
 
@@ -125,8 +126,8 @@ const Eigen::VectorXd& vertex_mass() {
   return mass;
 }
 
-const Trajectory& full_space() {
-  static const Trajectory trajectory = run_full_space(mesh());
+const VertexTrajectory& full_space() {
+  static const VertexTrajectory trajectory = run_full_space(mesh());
   return trajectory;
 }
 
@@ -148,7 +149,7 @@ TEST(FullSpaceConvergence, WithExactIntegrationTheSubspaceApproachesTheFullSpace
 }
 
 TEST(FullSpaceConvergence, AtFixedModesTheCubatureApproachesExactIntegrationAsClustersGrow) {
-  const Trajectory& exact = baked(16, 0).trajectory;
+  const VertexTrajectory& exact = baked(16, 0).trajectory;
   std::vector<double> errors;
   for (const int clusters : {240, 480, 960}) {
     const Baked& subspace = baked(16, clusters);

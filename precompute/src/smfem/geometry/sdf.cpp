@@ -1,6 +1,7 @@
 #include "smfem/geometry/sdf.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,8 +12,6 @@
 
 namespace smfem::geometry {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 void require(bool ok, const std::string& problem) {
   if (!ok) throw std::invalid_argument(problem);
@@ -100,7 +99,7 @@ Eigen::Vector3d Sdf::gradient(const Eigen::Vector3d& point, double step) const {
 const Eigen::AlignedBox3d& Sdf::bounds() const { return program_->bounds; }
 
 Eigen::Matrix3d rotation_from_euler_deg(const Eigen::Vector3d& angles_deg) {
-  const Eigen::Vector3d r = angles_deg * (kPi / 180.0);
+  const Eigen::Vector3d r = angles_deg * (std::numbers::pi / 180.0);
   return (Eigen::AngleAxisd(r.z(), Eigen::Vector3d::UnitZ()) *
           Eigen::AngleAxisd(r.y(), Eigen::Vector3d::UnitY()) *
           Eigen::AngleAxisd(r.x(), Eigen::Vector3d::UnitX()))
@@ -110,7 +109,8 @@ Eigen::Matrix3d rotation_from_euler_deg(const Eigen::Vector3d& angles_deg) {
 Eigen::Matrix3d rotation_from_axis_angle_deg(const Eigen::Vector3d& axis, double angle_deg) {
   require(finite(axis) && axis.norm() > 0.0 && std::isfinite(angle_deg),
           "rotation axis must be a finite nonzero vector and the angle finite");
-  return Eigen::AngleAxisd(angle_deg * (kPi / 180.0), axis.normalized()).toRotationMatrix();
+  return Eigen::AngleAxisd(angle_deg * (std::numbers::pi / 180.0), axis.normalized())
+      .toRotationMatrix();
 }
 
 Sdf box(const Eigen::Vector3d& center, const Eigen::Vector3d& half_extents, double rounding) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <string>
 
@@ -11,7 +12,6 @@
 namespace smfem::geometry {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 // Centroids sampled for the inside check; enough for a stable mean, bounded cost.
 constexpr int kSurfaceSamples = 2048;
 
@@ -131,7 +131,7 @@ double TriangleMeshSdf::raw_winding_number(const Eigen::Vector3d& p, int skipped
       stack[size++] = node.left;
     }
   }
-  return solid_angle / (4.0 * kPi);
+  return solid_angle / (4.0 * std::numbers::pi);
 }
 
 double TriangleMeshSdf::measure_surface_winding() const {
@@ -158,7 +158,7 @@ double TriangleMeshSdf::exact_winding_number(const Eigen::Vector3d& p) const {
   for (int t = 0; t < static_cast<int>(triangles_.rows()); ++t) {
     solid_angle += triangle_solid_angle(p, corner(t, 0), corner(t, 1), corner(t, 2));
   }
-  return orientation_ * solid_angle / (4.0 * kPi);
+  return orientation_ * solid_angle / (4.0 * std::numbers::pi);
 }
 
 double TriangleMeshSdf::unsigned_distance(const Eigen::Vector3d& p) const {

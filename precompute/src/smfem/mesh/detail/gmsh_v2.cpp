@@ -8,14 +8,15 @@
 namespace smfem::mesh::detail {
 namespace {
 
-constexpr std::size_t min_node_bytes = 8;      // "1 0 0 0\n"
-constexpr std::size_t min_element_bytes = 10;  // "1 15 0 1\n" and more for a tet
+constexpr std::size_t min_v2_node_bytes = 8;      // "1 0 0 0\n"
+constexpr std::size_t min_v2_element_bytes = 10;  // "1 15 0 1\n" and more for a tet
 
 }  // namespace
 
 void read_nodes_v2(TextCursor& cursor, GmshContent& content) {
   const std::size_t count = cursor.count("node count");
-  const std::size_t reservable = plausible_count(count, cursor.remaining_bytes(), min_node_bytes);
+  const std::size_t reservable =
+      plausible_count(count, cursor.remaining_bytes(), min_v2_node_bytes);
   content.nodes.reserve(reservable);
   content.parsed.coordinates.reserve(3 * reservable);
   for (std::size_t i = 0; i < count; ++i) {
@@ -32,7 +33,7 @@ void read_elements_v2(TextCursor& cursor, GmshContent& content) {
   if (!content.nodes_read) cursor.fail("$Elements comes before $Nodes");
   const std::size_t count = cursor.count("element count");
   const std::size_t reservable =
-      plausible_count(count, cursor.remaining_bytes(), min_element_bytes);
+      plausible_count(count, cursor.remaining_bytes(), min_v2_element_bytes);
   content.parsed.corners.reserve(4 * reservable);
   content.parsed.regions.reserve(reservable);
   content.parsed.locations.reserve(reservable);

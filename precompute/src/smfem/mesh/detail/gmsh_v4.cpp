@@ -13,8 +13,8 @@
 namespace smfem::mesh::detail {
 namespace {
 
-constexpr std::size_t min_node_bytes = 8;      // a tag line and a coordinate line
-constexpr std::size_t min_element_bytes = 10;  // "1 2 3 4 5\n"
+constexpr std::size_t min_v4_node_bytes = 8;      // a tag line and a coordinate line
+constexpr std::size_t min_v4_element_bytes = 10;  // "1 2 3 4 5\n"
 constexpr int volume_dimension = 3;
 
 // Skips `count` tokens that the reader has no use for (bounding boxes, bounding entities).
@@ -64,7 +64,8 @@ void read_entities_v4(TextCursor& cursor, GmshContent& content) {
 
 void read_nodes_v4(TextCursor& cursor, GmshContent& content) {
   const auto [blocks, total] = read_block_header(cursor);
-  const std::size_t reservable = plausible_count(total, cursor.remaining_bytes(), min_node_bytes);
+  const std::size_t reservable =
+      plausible_count(total, cursor.remaining_bytes(), min_v4_node_bytes);
   content.nodes.reserve(reservable);
   content.parsed.coordinates.reserve(3 * reservable);
   std::size_t found = 0;
@@ -99,7 +100,7 @@ void read_elements_v4(TextCursor& cursor, GmshContent& content) {
   if (!content.nodes_read) cursor.fail("$Elements comes before $Nodes");
   const auto [blocks, total] = read_block_header(cursor);
   const std::size_t reservable =
-      plausible_count(total, cursor.remaining_bytes(), min_element_bytes);
+      plausible_count(total, cursor.remaining_bytes(), min_v4_element_bytes);
   content.parsed.corners.reserve(4 * reservable);
   content.parsed.regions.reserve(reservable);
   content.parsed.locations.reserve(reservable);
