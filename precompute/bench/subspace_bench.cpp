@@ -74,7 +74,8 @@ class Stopwatch {
 int main(int argc, char** argv) {
   using namespace smfem;
   const Arguments args = parse(argc, argv);
-  const int a = std::max(1, static_cast<int>(std::lround(std::cbrt(args.tets / 12.0))));
+  const int a =
+      std::max(1, static_cast<int>(std::lround(std::cbrt(static_cast<double>(args.tets) / 12.0))));
   const mesh::TetMesh box = test::box_mesh({2 * a, a, a}, {2.0, 1.0, 1.0});
   const Eigen::Index tets = box.tets.rows();
   Eigen::VectorXd E(tets);

@@ -29,9 +29,9 @@ Eigen::Vector4d barycentric_of(const mesh::TetMesh& mesh, int t, const Eigen::Ve
 
 double distance_to_tet(const mesh::TetMesh& mesh, int t, const Eigen::Vector3d& p) {
   if (barycentric_of(mesh, t, p).minCoeff() >= 0.0) return 0.0;
-  constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  constexpr int kTetFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
   double nearest = std::numeric_limits<double>::infinity();
-  for (const auto& face : kFaces) {
+  for (const auto& face : kTetFaces) {
     const auto corner = [&](int k) -> Eigen::Vector3d {
       return mesh.vertices.row(mesh.tets(t, face[k])).transpose();
     };

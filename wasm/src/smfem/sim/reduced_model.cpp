@@ -207,8 +207,9 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   model.source = source;
 
   const auto& eigenvalue_info = asset.expect("subspace.eigenvalues", DType::f64, {kAnyExtent});
-  const auto m = static_cast<std::int64_t>(eigenvalue_info.shape[0]);
-  const std::int64_t n = 4 * m;
+  // Eigen's index type (32 bits in wasm): the reader has checked every shape against the file.
+  const auto m = static_cast<Eigen::Index>(eigenvalue_info.shape[0]);
+  const Eigen::Index n = 4 * m;
   model.eigenvalues = read_f64_vector(asset, "subspace.eigenvalues", m);
 
   model.mass_block = read_f64_matrix(asset, "subspace.mass_block", n, n);
@@ -218,12 +219,12 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   model.rest_centroid = read_f64_vector(asset, "subspace.rest_centroid", 3);
 
   const auto& y_info = asset.expect("cubature.y", DType::f64, {kAnyExtent, n, 3});
-  const auto C = static_cast<std::int64_t>(y_info.shape[0]);
+  const auto C = static_cast<Eigen::Index>(y_info.shape[0]);
   const std::vector<double> Y = asset.array<double>("cubature.y");
   model.cubature_Y.resize(3 * C, n);
-  for (std::int64_t c = 0; c < C; ++c) {
-    for (std::int64_t k = 0; k < n; ++k) {
-      for (std::int64_t j = 0; j < 3; ++j) {
+  for (Eigen::Index c = 0; c < C; ++c) {
+    for (Eigen::Index k = 0; k < n; ++k) {
+      for (Eigen::Index j = 0; j < 3; ++j) {
         model.cubature_Y(3 * c + j, k) = Y[static_cast<std::size_t>((c * n + k) * 3 + j)];
       }
     }
@@ -238,7 +239,7 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
 
   if (asset.has("render.weights")) {
     const auto& position_info = asset.expect("render.positions", DType::f32, {kAnyExtent, 3});
-    const auto nv = static_cast<std::int64_t>(position_info.shape[0]);
+    const auto nv = static_cast<Eigen::Index>(position_info.shape[0]);
     asset.expect("render.weights", DType::f32, {nv, m});
     const std::vector<float> positions = asset.array<float>("render.positions");
     model.render_positions =

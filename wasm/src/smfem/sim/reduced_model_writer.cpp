@@ -34,7 +34,7 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
   for (std::uint64_t c = 0; c < C; ++c) {
     for (std::uint64_t k = 0; k < n; ++k) {
       for (std::uint64_t j = 0; j < 3; ++j) {
-        Y[(c * n + k) * 3 + j] =
+        Y[static_cast<std::size_t>((c * n + k) * 3 + j)] =
             model.cubature_Y(static_cast<Eigen::Index>(3 * c + j), static_cast<Eigen::Index>(k));
       }
     }
