@@ -1,6 +1,7 @@
 #include "smfem/sim/mfem_step.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
@@ -52,6 +53,7 @@ MfemStep::MfemStep(int coordinate_rows, int tet_count)
       slope_(Eigen::VectorXd::Zero(tet_count)),
       lambda_max_(Eigen::VectorXd::Zero(tet_count)),
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
+      model_error_trial_(Eigen::VectorXd::Zero(tet_count)),
       penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
       dynamics_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
       du_(ReducedMatrix::Zero(coordinate_rows, 3)),
@@ -153,7 +155,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
 
     // phi(alpha) - phi(0), as a sum of per-tet differences; Psi_u's change is exact (quadratic).
     // With `corrected`, z moves to s(F(u + alpha du)) - (1 - alpha) g instead of z + alpha dz:
-    // the second-order correction of the constraint (see below).
+    // the second-order correction of the constraint (see below). A plain trial beyond the
+    // linearization's trust (mfem_step.hpp) gets the largest finite change: refused, but not
+    // counted as a non-finite trial.
     const auto merit_change = [&](double alpha, bool corrected) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
@@ -165,7 +169,15 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
         z_trial_.col(c) = zc;
         psi_trial_(c) = w(c) * psi(material, zc, context.lame[index]);
         penalty_trial_(c) = w(c) * metric_l1(trial_.s.col(c) - zc);
+        // dz - g = J dF: the model's change of s.
+        const Vector6<double> model = alpha * (dz_.col(c) - violation_.col(c));
+        const Vector6<double> error = trial_.s.col(c) - current_.s.col(c) - model;
+        model_error_trial_(c) = error.cwiseAbs().maxCoeff() /
+                                std::max(model.cwiseAbs().maxCoeff(), kLinearizationFloor);
       });
+      if (!corrected && model_error_trial_.maxCoeff() > kLinearizationTrust) {
+        return std::numeric_limits<double>::max();
+      }
       double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
       for (int c = 0; c < tet_count; ++c) {
         change += (psi_trial_(c) - psi_(c)) + nu * (penalty_trial_(c) - penalty_(c));

@@ -51,6 +51,16 @@
 // second-order correction of z (mfem_step.cpp), so that the l1 merit does not stall the
 // iteration (the Maratos effect).
 //
+// Trust in the linearization. z moves by dz = g + J dF, the constraint's first-order model; a
+// trial where s(F) itself moved far from that model (the tet's F passed near or through
+// inversion, where J is singular) leaves a violation the next step cannot see coming. At one
+// iteration per step that violation fed on itself: the prediction extrapolated it, the joint's
+// few cubature tets inverted and stretched fivefold while z stayed near the rest shape, and the
+// hinge scene's kinetic energy grew 250-fold. So a plain trial is refused when, in any tet,
+// the model's error ||s(F_trial) - s(F) - alpha J dF||_inf exceeds
+// kLinearizationTrust * max(||alpha J dF||_inf, kLinearizationFloor): the search then halves
+// alpha, which shrinks the error quadratically and the model linearly.
+//
 // Newton decrement: delta^2 = du^T H_u du + sum_c w_c dz_c^T H_c dz_c, the curvature of the
 // quadratic model along p (= -grad f . p when the constraints hold, and = du^T (H_u + K) du
 // then, FEM's decrement, so the two are comparable).
@@ -64,6 +74,10 @@
 namespace smfem::sim {
 
 inline constexpr double kPenaltyFactor = 1.1;
+inline constexpr double kLinearizationTrust = 1.0;
+// Stretch changes below this are never refused: near rest a rigid rotation has J dF = 0 and a
+// second-order stretch, which is no reason to stop.
+inline constexpr double kLinearizationFloor = 1e-3;
 
 // lambda_t = D^-1 grad psi(z_t) for every tet: the multipliers that make z stationary.
 void consistent_multipliers(MaterialModel material, const std::vector<Lame>& lame,
@@ -102,6 +116,7 @@ class MfemStep {
   Eigen::VectorXd slope_;       // w_c grad psi(z_c) . dz_c
   Eigen::VectorXd lambda_max_;  // ||lambda+_c||_inf
   Eigen::VectorXd psi_trial_;
+  Eigen::VectorXd model_error_trial_;  // ||s(F_trial) - s(F) - alpha J dF||_inf / trusted size
   Eigen::VectorXd penalty_trial_;
   ReducedMatrix dynamics_gradient_;
   ReducedMatrix du_;
