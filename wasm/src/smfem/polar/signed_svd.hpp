@@ -19,8 +19,9 @@ struct SignedSvd {
   Matrix3<Scalar> V;      // rotation, columns v0 v1 v2
 };
 
-// Eigen::JacobiSVD underneath: two-sided Jacobi, accurate for nearly singular F as well.
-// Finite for every finite F, including F = 0 (then U = V = I).
+// Jacobi on F^T F for V, then QR of F V for U and sigma (signed_svd.cpp): accurate for nearly
+// singular F as well. Finite for every finite F, including F = 0 (then U = V = I); a
+// non-finite F gives NaN singular values.
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F);
 
