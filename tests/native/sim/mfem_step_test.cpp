@@ -139,15 +139,15 @@ TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {
   EXPECT_LT(grad_z, 1e-9 * stress);
 }
 
+// Entries of U up to 0.3: strains of tens of percent, where the first-order model of s(F) fails.
+constexpr double kDeformation = 0.3;
+
 // The step must not trust the constraint's linearization beyond its reach (mfem_step.hpp):
 // starting on the constraint (z = s(F) at the prediction) with a large deformation and a stiff
 // body, the Newton step overshoots into F where s(F) bends away from its first-order model.
 // Where that happened, the trial is refused and a shorter step taken, so in every tet the
 // violation the step leaves, s(F_new) - z_new (the model's error, as g was 0), stays within
 // the size of the model's own change z_new - z.
-// Entries of U up to 0.3: strains of tens of percent, where the first-order model of s(F) fails.
-constexpr double kDeformation = 0.3;
-
 TEST(MfemStep, NoStepLeavesTheConstraintLinearizationFartherThanItMoved) {
   const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = mfem_settings();

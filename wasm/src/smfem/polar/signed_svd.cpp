@@ -62,8 +62,9 @@ void givens_rotate(Matrix3<Scalar>& B, Matrix3<Scalar>& U, int p, int q, int col
 // (McAdams et al. 2011, "Computing the singular value decomposition of 3x3 matrices with minimal
 // branching"). The QR step reads sigma from G V's columns rather than from eigenvalues of
 // G^T G, so small singular values keep their accuracy, and rotations on both sides keep
-// det U = det V = +1, which leaves the sign of det F on sigma2. Four times faster than
-// Eigen::JacobiSVD, which the stepper calls for every cubature tet of every line-search trial.
+// det U = det V = +1, which leaves the sign of det F on sigma2. About 1.6 times as fast as
+// Eigen::JacobiSVD (0.45 against 0.73 us natively), and the stepper calls it for every cubature
+// tet of every line-search trial.
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
   SignedSvd<Scalar> result{Matrix3<Scalar>::Identity(), Vector3<Scalar>::Zero(),

@@ -169,11 +169,13 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
         z_trial_.col(c) = zc;
         psi_trial_(c) = w(c) * psi(material, zc, context.lame[index]);
         penalty_trial_(c) = w(c) * metric_l1(trial_.s.col(c) - zc);
-        // dz - g = J dF: the model's change of s.
-        const Vector6<double> model = alpha * (dz_.col(c) - violation_.col(c));
-        const Vector6<double> error = trial_.s.col(c) - current_.s.col(c) - model;
-        model_error_trial_(c) = error.cwiseAbs().maxCoeff() /
-                                std::max(model.cwiseAbs().maxCoeff(), kLinearizationFloor);
+        if (!corrected) {
+          // dz - g = J dF: the model's change of s.
+          const Vector6<double> model = alpha * (dz_.col(c) - violation_.col(c));
+          const Vector6<double> error = trial_.s.col(c) - current_.s.col(c) - model;
+          model_error_trial_(c) = error.cwiseAbs().maxCoeff() /
+                                  std::max(model.cwiseAbs().maxCoeff(), kLinearizationFloor);
+        }
       });
       if (!corrected && model_error_trial_.maxCoeff() > kLinearizationTrust) {
         return std::numeric_limits<double>::max();
