@@ -104,11 +104,13 @@ TEST_P(StiffnessAssemblySizes, MatchesTheNaiveDenseProduct) {
   EXPECT_EQ(force_float, force);
 }
 
-// m = 1 and 3 leave padding columns (4m not a multiple of the panel); C below, at and above
-// the batch of tets the kernel streams.
+// m = 1 and 3 leave padding columns (4m not a multiple of the panel); natively every m but 3
+// leaves padding rows (4m not a multiple of the 6-row tile); C below, at and above the batch of
+// tets the kernel streams; m = 16 is the paper's.
 INSTANTIATE_TEST_SUITE_P(Sizes, StiffnessAssemblySizes,
                          ::testing::Values(std::pair{1, 1}, std::pair{2, 5}, std::pair{3, 32},
-                                           std::pair{4, 33}, std::pair{8, 70}));
+                                           std::pair{4, 33}, std::pair{8, 70},
+                                           std::pair{16, 40}));
 
 TEST(StiffnessAssembly, AddsTheBlockDiagonalHessianAndKeepsTheUpperTriangleOut) {
   const int m = 2, n = 8;

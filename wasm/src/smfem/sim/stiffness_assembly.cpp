@@ -30,6 +30,8 @@ StiffnessAssembly::StiffnessAssembly(
     : cubature_count_(static_cast<int>(weights.size())),
       block_size_(static_cast<int>(cubature_Y.cols())),
       stride_((static_cast<int>(cubature_Y.cols()) + kPanelCols - 1) / kPanelCols * kPanelCols),
+      padded_rows_((static_cast<int>(cubature_Y.cols()) + detail::kTileRows - 1) /
+                   detail::kTileRows * detail::kTileRows),
       weights_(weights) {
   const auto rows = static_cast<std::size_t>(3 * cubature_count_);
   const auto stride = static_cast<std::size_t>(stride_);
@@ -42,8 +44,9 @@ StiffnessAssembly::StiffnessAssembly(
       Y_float_[r * stride + static_cast<std::size_t>(k)] = static_cast<float>(value);
     }
   }
-  Y_packed_double_.assign(rows * stride, 0.0);
-  Y_packed_float_.assign(rows * stride, 0.0f);
+  const auto padded_rows = static_cast<std::size_t>(padded_rows_);
+  Y_packed_double_.assign(rows * padded_rows, 0.0);
+  Y_packed_float_.assign(rows * padded_rows, 0.0f);
   constexpr int kGroup = detail::kTileRows;
   for (int k = 0; k < block_size_; ++k) {
     const std::size_t group_start = static_cast<std::size_t>(k / kGroup) * rows * kGroup;
@@ -57,10 +60,15 @@ StiffnessAssembly::StiffnessAssembly(
   hessian_double_.assign(tets * kBlockCount * 9, 0.0);
   hessian_float_.assign(tets * kBlockCount * 9, 0.0f);
   weighted_gradient_.setZero(3 * cubature_count_, 3);
-  blocks_double_.assign(kBlockCount * stride * stride, 0.0);
-  blocks_float_.assign(kBlockCount * stride * stride, 0.0f);
+  blocks_double_.assign(kBlockCount * padded_rows * stride, 0.0);
+  blocks_float_.assign(kBlockCount * padded_rows * stride, 0.0f);
   force_.setZero(block_size_, 3);
   plan(thread_count);
+}
+
+int StiffnessAssembly::padded_row_end(int row_end) const {
+  constexpr int kGroup = detail::kTileRows;
+  return std::min(padded_rows_, (row_end + kGroup - 1) / kGroup * kGroup);
 }
 
 void StiffnessAssembly::set_thread_count(int thread_count) { plan(thread_count); }
@@ -126,7 +134,7 @@ void StiffnessAssembly::add_block_batch(const Task& task, int first, int last, c
   const int stride = stride_;
   const bool diagonal = kBlockRow[task.block] == kBlockCol[task.block];
   const int column = task.column;
-  T* K = blocks + static_cast<std::size_t>(task.block) * stride * stride;
+  T* K = blocks + static_cast<std::size_t>(task.block) * padded_rows_ * stride;
 
   // Z rows of this batch, panel columns only: Z(3c + j, b) = sum_l wQ^{de}(j, l) Y(3c + l, b).
   for (int c = first; c < last; ++c) {
@@ -188,8 +196,8 @@ void StiffnessAssembly::run_thread(int thread, const T* Y, const T* Y_packed,
       continue;
     }
     const bool diagonal = kBlockRow[task.block] == kBlockCol[task.block];
-    T* K = blocks + static_cast<std::size_t>(task.block) * stride * stride;
-    const int row_end = diagonal ? std::min(n, task.column + kPanelCols) : n;
+    T* K = blocks + static_cast<std::size_t>(task.block) * padded_rows_ * stride;
+    const int row_end = padded_row_end(diagonal ? std::min(n, task.column + kPanelCols) : n);
     for (int a = 0; a < row_end; ++a) std::fill_n(K + a * stride + task.column, kPanelCols, T(0));
   }
   for (int first = 0; first < cubature_count_; first += kBatchTets) {
@@ -224,7 +232,7 @@ void StiffnessAssembly::add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& bl
   for (int index = 0; index < kBlockCount; ++index) {
     const int d = kBlockRow[index];
     const int e = kBlockCol[index];
-    const std::size_t base = static_cast<std::size_t>(index) * stride * stride;
+    const std::size_t base = static_cast<std::size_t>(index) * padded_rows_ * stride;
     for (int a = 0; a < n; ++a) {
       for (int b = d == e ? a : 0; b < n; ++b) {
         const std::size_t at = base + static_cast<std::size_t>(a) * stride + b;

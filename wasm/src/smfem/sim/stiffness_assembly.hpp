@@ -85,10 +85,15 @@ class StiffnessAssembly {
                        const T* weighted_blocks, T* blocks, T* panel) const;
   void add_force_batch(int first, int last);
   void plan(int thread_count);
+  // The rows a panel's row groups write, up to row_end.
+  int padded_row_end(int row_end) const;
 
   int cubature_count_ = 0;
   int block_size_ = 0;  // n = 4m
   int stride_ = 0;      // n rounded up to a whole number of panels
+  // n rounded up to a whole number of tile rows: the last row group of a block computes rows
+  // past n (from zero padding), so the blocks and the packed Yhat have that many rows.
+  int padded_rows_ = 0;
   bool single_precision_ = false;
   Eigen::VectorXd weights_;
 
