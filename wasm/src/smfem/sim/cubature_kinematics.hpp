@@ -4,8 +4,8 @@
 //
 //   F_c(d, j) = delta_dj + u_d . Y_c(:, j) = delta_dj + (Yhat rows 3c..3c+2 * U)(j, d).
 //
-// Per tet and by plain dot products (no matrix product kernels, no allocation), so each tet's
-// result is the same however the tets are split among threads.
+// Per tet and by dot products in a fixed order (no matrix product kernels, no allocation), so each
+// tet's result is the same however the tets are split among threads.
 #include <vector>
 
 #include <Eigen/Core>
@@ -20,15 +20,8 @@ using ReducedMatrix = Eigen::Matrix<double, Eigen::Dynamic, 3>;  // 4m x 3, colu
 using StretchField = Eigen::Matrix<double, 6, Eigen::Dynamic>;   // one 6-vector per tet
 
 // F_c - I, linear in U; also the change of F_c along a direction dU.
-inline Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
-                                             const ReducedMatrix& U) {
-  Matrix3<double> G;
-  for (int j = 0; j < 3; ++j) {
-    const auto row = cubature_Y.row(3 * tet + j);
-    for (int d = 0; d < 3; ++d) G(d, j) = row.dot(U.col(d).transpose());
-  }
-  return G;
-}
+Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
+                                      const ReducedMatrix& U);
 
 inline Matrix3<double> deformation_gradient(const CubatureRows& cubature_Y, int tet,
                                             const ReducedMatrix& U) {
