@@ -2,19 +2,16 @@
 
 namespace smfem::sim {
 
-SpdSolver::SpdSolver(int size) : llt_(size) {}
+SpdSolver::SpdSolver(int size) : cholesky_(size) {}
 
 int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>& b,
                      Eigen::Ref<Eigen::VectorXd> x) {
   const int shifts = factor_with_shifts(
       A.diagonal().mean(), [&](double shift) { A.diagonal().array() += shift; },
-      [&] {
-        llt_.compute(A);
-        return llt_.info() == Eigen::Success;
-      });
+      [&] { return cholesky_.factor(A); });
   if (shifts < 0) return -1;
   x = b;
-  llt_.solveInPlace(x);
+  cholesky_.solve_in_place(x);
   return shifts;
 }
 

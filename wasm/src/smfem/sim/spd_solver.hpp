@@ -1,13 +1,14 @@
 #pragma once
-// The dense r x r solve of each solver iteration: Cholesky (Eigen::LLT) of a symmetric matrix
-// that should be positive definite (H_u is, K is PSD by projection). Rounding, or a float
+// The dense r x r solve of each solver iteration: Cholesky (dense_cholesky.hpp) of a symmetric
+// matrix that should be positive definite (H_u is, K is PSD by projection). Rounding, or a float
 // assembly of K, can still make it fail; the solver then adds a diagonal shift
 // sigma = 1e-12 * mean(diag) and retries, multiplying sigma by 100 each time, and counts the
 // shifts. Workspaces are allocated once.
 #include <cmath>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
+
+#include "smfem/sim/dense_cholesky.hpp"
 
 namespace smfem::sim {
 
@@ -42,7 +43,7 @@ class SpdSolver {
             Eigen::Ref<Eigen::VectorXd> x);
 
  private:
-  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_;
+  DenseCholesky cholesky_;
 };
 
 }  // namespace smfem::sim

@@ -1,0 +1,134 @@
+#include "smfem/sim/dense_cholesky.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace smfem::sim {
+namespace {
+
+// Columns per panel: the panel's share of the work is plain column updates; wider panels leave
+// less to the tiled trailing update.
+constexpr int kPanel = 32;
+
+// Rows of a trailing-update tile, in four-lane vectors: natively 2 (8 AVX2 accumulators keep
+// both FMA pipes busy), in wasm 1 (8 128-bit accumulators, as many as V8 keeps in registers).
+#if defined(__wasm_simd128__)
+constexpr int kTileVectors = 1;
+#else
+constexpr int kTileVectors = 2;
+#endif
+constexpr int kTileRows = 4 * kTileVectors;
+
+typedef double Vec4 __attribute__((vector_size(32)));
+
+Vec4 load4(const double* at) {
+  Vec4 v;
+  std::memcpy(&v, at, sizeof(Vec4));
+  return v;
+}
+
+void store4(double* at, Vec4 v) { std::memcpy(at, &v, sizeof(Vec4)); }
+
+}  // namespace
+
+DenseCholesky::DenseCholesky(int size)
+    : size_(size),
+      columns_((size + 3) / 4 * 4),
+      rows_(columns_ + kTileRows - 4),
+      L_(static_cast<std::size_t>(rows_) * static_cast<std::size_t>(columns_), 0.0) {}
+
+bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A) {
+  for (int column = 0; column < size_; ++column) {
+    for (int row = column; row < size_; ++row) at(row, column) = A(row, column);
+  }
+  for (int first = 0; first < size_; first += kPanel) {
+    const int last = std::min(size_, first + kPanel);
+    if (!factor_panel(first, last)) return false;
+    update_trailing(first, last);
+  }
+  return true;
+}
+
+// Columns [first, last) of L, given that every earlier panel's update has been applied: column by
+// column, scale by the pivot, then subtract its outer product from the panel's later columns.
+bool DenseCholesky::factor_panel(int first, int last) {
+  for (int j = first; j < last; ++j) {
+    const double pivot = at(j, j);
+    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
+    const double diagonal = std::sqrt(pivot);
+    const double inverse = 1.0 / diagonal;
+    double* column_j = &at(0, j);
+    column_j[j] = diagonal;
+    for (int i = j + 1; i < size_; ++i) column_j[i] *= inverse;
+    for (int c = j + 1; c < last; ++c) {
+      const double factor = column_j[c];
+      double* column_c = &at(0, c);
+      for (int i = c; i < size_; ++i) column_c[i] -= factor * column_j[i];
+    }
+  }
+  return true;
+}
+
+// The lower triangle of columns [last, size) minus P P^T, P = L(:, first..last): kTileRows x 4
+// tiles, each a sum over the panel's columns of a column of P times four broadcast entries. Tiles on
+// the diagonal also write above it, into the scratch triangle.
+void DenseCholesky::update_trailing(int first, int last) {
+  const std::size_t stride = static_cast<std::size_t>(rows_);
+  const double* P = L_.data() + static_cast<std::size_t>(first) * stride;
+  const int depth = last - first;
+  const int start = (last + 3) / 4 * 4;
+  // The tile rows and columns below are multiples of 4 from `last` rounded down; a tile starting
+  // before `last` would touch the panel itself, so the first tile column is rounded up and the
+  // few columns in between are done one by one.
+  for (int c = last; c < std::min(start, size_); ++c) {
+    for (int l = 0; l < depth; ++l) {
+      const double factor = P[l * stride + c];
+      const double* p = P + l * stride;
+      double* column_c = &at(0, c);
+      for (int i = c; i < size_; ++i) column_c[i] -= factor * p[i];
+    }
+  }
+  for (int j = start; j < size_; j += 4) {
+    double* C = L_.data() + static_cast<std::size_t>(j) * stride;
+    for (int i = j; i < columns_; i += kTileRows) {
+      Vec4 sum[kTileVectors][4] = {};
+      for (int l = 0; l < depth; ++l) {
+        const double* p = P + l * stride;
+#pragma GCC unroll 2
+        for (int v = 0; v < kTileVectors; ++v) {
+          const Vec4 column = load4(p + i + 4 * v);
+#pragma GCC unroll 4
+          for (int c = 0; c < 4; ++c) sum[v][c] += column * p[j + c];
+        }
+      }
+#pragma GCC unroll 2
+      for (int v = 0; v < kTileVectors; ++v) {
+#pragma GCC unroll 4
+        for (int c = 0; c < 4; ++c) {
+          double* at = C + static_cast<std::size_t>(c) * stride + i + 4 * v;
+          store4(at, load4(at) - sum[v][c]);
+        }
+      }
+    }
+  }
+}
+
+void DenseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
+  // L y = x, column by column.
+  for (int j = 0; j < size_; ++j) {
+    const double* column_j = &at(0, j);
+    const double value = x(j) / column_j[j];
+    x(j) = value;
+    for (int i = j + 1; i < size_; ++i) x(i) -= value * column_j[i];
+  }
+  // L^T x = y, from the last row up: x_j = (y_j - L(j+1.., j) . x(j+1..)) / L(j, j).
+  for (int j = size_ - 1; j >= 0; --j) {
+    const double* column_j = &at(0, j);
+    double sum = 0.0;
+    for (int i = j + 1; i < size_; ++i) sum += column_j[i] * x(i);
+    x(j) = (x(j) - sum) / column_j[j];
+  }
+}
+
+}  // namespace smfem::sim

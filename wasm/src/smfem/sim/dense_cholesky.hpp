@@ -1,0 +1,49 @@
+#pragma once
+// Cholesky factorization A = L L^T of a dense symmetric positive definite matrix, from its lower
+// triangle, and the solve with the factor: the r x r solve of every solver iteration
+// (spd_solver.hpp), r = 12m = 192 at the paper's sizes.
+//
+// Why not Eigen::LLT: Eigen 3.4 has no wasm SIMD path, so in wasm its rank updates run a scalar
+// 1 x 4 kernel, and the factorization was 15 % of a wasm iteration. This one is blocked
+// right-looking (panels of kPanel columns, then the trailing lower triangle updated by 4 x 4
+// tiles of four-lane vectors: AVX2 natively, two 128-bit vectors in wasm).
+//
+// L is stored column-major with zero padding: the columns to a multiple of four, the rows also
+// past that by a tile's height, so every tile is whole; the strictly upper triangle of the
+// storage is scratch. Storage is
+// allocated at construction; factor() and solve_in_place() allocate nothing.
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace smfem::sim {
+
+class DenseCholesky {
+ public:
+  explicit DenseCholesky(int size);
+
+  int size() const { return size_; }
+
+  // Factors A (size x size, lower triangle read). False if a pivot is not positive (A not
+  // positive definite, or not finite): the factor is then unusable.
+  bool factor(const Eigen::Ref<const Eigen::MatrixXd>& A);
+  // x <- A^-1 x with the last successful factor.
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
+
+ private:
+  double& at(int row, int column) {
+    return L_[static_cast<std::size_t>(column) * static_cast<std::size_t>(rows_) + row];
+  }
+  const double& at(int row, int column) const {
+    return L_[static_cast<std::size_t>(column) * static_cast<std::size_t>(rows_) + row];
+  }
+  bool factor_panel(int first, int last);
+  void update_trailing(int first, int last);
+
+  int size_ = 0;
+  int columns_ = 0;  // size_ rounded up to a multiple of 4
+  int rows_ = 0;     // the storage's rows: columns_, plus a tile's height less 4
+  std::vector<double> L_;
+};
+
+}  // namespace smfem::sim
