@@ -18,7 +18,7 @@
 namespace smfem::sim {
 namespace {
 
-constexpr int kThreads = 2;
+using test::kThreads;
 
 // Zero-length springs from every vertex with rest x >= x_min to rest + offset.
 SceneLoad pull_load(const BoxModel& box, double x_min, const Eigen::Vector3d& offset,

@@ -15,8 +15,7 @@
 namespace smfem::sim {
 namespace {
 
-// At most 2 threads in all: the threaded WebAssembly test binary has a pool of 4 pthreads.
-constexpr int kThreads = 2;
+using test::kThreads;
 
 SolverSettings converging(SolverMethod method, Eigen::Vector3d gravity = Eigen::Vector3d::Zero()) {
   SolverSettings settings;

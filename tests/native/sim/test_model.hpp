@@ -10,6 +10,10 @@
 
 namespace smfem::sim::test {
 
+// Threads of the simulators the tests run: at most 2 in all, as the threaded WebAssembly test
+// binary has a pool of 4 pthreads.
+inline constexpr int kThreads = 2;
+
 // A random 4m x 3 matrix with entries uniform in [-scale, scale] (fixed seed).
 ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed);
 

@@ -63,9 +63,11 @@ struct Trajectory {
   bool ok = true;
 };
 
-Trajectory run(SolverMethod method, int iterations, bool converged) {
+// float_K: the stiffness assembled in single precision (the fast option for real time).
+Trajectory run(SolverMethod method, int iterations, bool converged, bool float_K = false) {
   SolverSettings settings = hinge().defaults;
   settings.method = method;
+  settings.single_precision_stiffness = float_K;
   settings.iterations = converged ? 200 : iterations;
   settings.until_converged = converged;
   settings.relative_tolerance = 1e-9;
@@ -103,27 +105,31 @@ double peak(const std::vector<double>& values) {
   return *std::max_element(values.begin(), values.end());
 }
 
+// Also with K in single precision for both solvers: the claim must survive the fast option.
 TEST(Hinge, MixedFemKeepsTheConvergedAngularMomentumBetterThanFemAtTwoIterations) {
   ASSERT_TRUE(reference().ok);
-  const Trajectory mixed = run(SolverMethod::mfem, 2, false);
-  const Trajectory standard = run(SolverMethod::fem, 2, false);
-  ASSERT_TRUE(mixed.ok && standard.ok);
-  const double mixed_error = angular_momentum_error(mixed);
-  const double standard_error = angular_momentum_error(standard);
-  std::printf(
-      "hinge, 2 iterations per step: angular momentum error (RMS / peak) MFEM %.4f, "
-      "FEM %.4f; converged run: %.1f iterations per step\n",
-      mixed_error, standard_error, double(reference().iterations) / kSteps);
-  EXPECT_LT(2.0 * mixed_error, standard_error)
-      << "MFEM " << mixed_error << ", FEM " << standard_error;
+  for (const bool float_K : {false, true}) {
+    const Trajectory mixed = run(SolverMethod::mfem, 2, false, float_K);
+    const Trajectory standard = run(SolverMethod::fem, 2, false, float_K);
+    ASSERT_TRUE(mixed.ok && standard.ok) << "float K " << float_K;
+    const double mixed_error = angular_momentum_error(mixed);
+    const double standard_error = angular_momentum_error(standard);
+    std::printf(
+        "hinge, 2 iterations per step%s: angular momentum error (RMS / peak) MFEM %.4f, "
+        "FEM %.4f; converged run: %.1f iterations per step\n",
+        float_K ? ", float K" : "", mixed_error, standard_error,
+        double(reference().iterations) / kSteps);
+    EXPECT_LT(2.0 * mixed_error, standard_error)
+        << "MFEM " << mixed_error << ", FEM " << standard_error << ", float K " << float_K;
+  }
 }
 
 TEST(Hinge, MixedFemAtOneAndTwoIterationsNeitherBlowsUpNorStalls) {
   ASSERT_TRUE(reference().ok);
   const double converged_peak = peak(reference().kinetic_energy);
-  for (const int iterations : {1, 2}) {
-    const Trajectory mixed = run(SolverMethod::mfem, iterations, false);
-    ASSERT_TRUE(mixed.ok) << iterations << " iterations";
+  for (const int iterations : {1, 2}) for (const bool float_K : {false, true}) {
+    const Trajectory mixed = run(SolverMethod::mfem, iterations, false, float_K);
+    ASSERT_TRUE(mixed.ok) << iterations << " iterations, float K " << float_K;
     const double mixed_peak = peak(mixed.kinetic_energy);
     // Stalling: the block stops swinging while the converged one still moves.
     double late_mixed = 0.0, late_reference = 0.0;
@@ -132,11 +138,14 @@ TEST(Hinge, MixedFemAtOneAndTwoIterationsNeitherBlowsUpNorStalls) {
       late_reference += reference().kinetic_energy[static_cast<std::size_t>(i)];
     }
     std::printf(
-        "hinge, MFEM %d iterations: peak kinetic energy %.4g J (converged %.4g J); "
+        "hinge, MFEM %d iterations%s: peak kinetic energy %.4g J (converged %.4g J); "
         "second half %.4g J (converged %.4g J)\n",
-        iterations, mixed_peak, converged_peak, late_mixed, late_reference);
-    EXPECT_LT(mixed_peak, 1.25 * converged_peak) << iterations << " iterations";
-    EXPECT_GT(late_mixed, 0.5 * late_reference) << iterations << " iterations";
+        iterations, float_K ? ", float K" : "", mixed_peak, converged_peak, late_mixed,
+        late_reference);
+    EXPECT_LT(mixed_peak, 1.25 * converged_peak)
+        << iterations << " iterations, float K " << float_K;
+    EXPECT_GT(late_mixed, 0.5 * late_reference) << iterations << " iterations, float K "
+                                                << float_K;
   }
 }
 

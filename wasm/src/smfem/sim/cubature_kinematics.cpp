@@ -1,25 +1,11 @@
 #include "smfem/sim/cubature_kinematics.hpp"
 
-#include <cstring>
 #include <utility>
 
 #include "smfem/polar/polar.hpp"
+#include "smfem/sim/detail/four_lanes.hpp"
 
 namespace smfem::sim {
-
-namespace {
-
-typedef double Vec4 __attribute__((vector_size(32)));
-
-Vec4 load4(const double* at) {
-  Vec4 v;
-  std::memcpy(&v, at, sizeof(Vec4));
-  return v;
-}
-
-double lane_sum(Vec4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
-
-}  // namespace
 
 Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
                                       const ReducedMatrix& U) {
@@ -34,18 +20,18 @@ Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
   Matrix3<double> G;
   for (int j = 0; j < 3; ++j) {
     const double* y = &cubature_Y(3 * tet + j, 0);
-    Vec4 s0{}, s1{}, s2{};
+    detail::Vec4 s0{}, s1{}, s2{};
     Eigen::Index k = 0;
     for (; k + 4 <= n; k += 4) {
-      const Vec4 a = load4(y + k);
-      s0 += a * load4(u0 + k);
-      s1 += a * load4(u1 + k);
-      s2 += a * load4(u2 + k);
+      const detail::Vec4& a = detail::lanes(y + k);
+      s0 += a * detail::lanes(u0 + k);
+      s1 += a * detail::lanes(u1 + k);
+      s2 += a * detail::lanes(u2 + k);
     }
     // G(d, j) = Yhat row 3 tet + j . u_d.
-    G(0, j) = lane_sum(s0);
-    G(1, j) = lane_sum(s1);
-    G(2, j) = lane_sum(s2);
+    G(0, j) = detail::lane_sum(s0);
+    G(1, j) = detail::lane_sum(s1);
+    G(2, j) = detail::lane_sum(s2);
     for (; k < n; ++k) {
       G(0, j) += y[k] * u0[k];
       G(1, j) += y[k] * u1[k];

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include "smfem/sim/detail/four_lanes.hpp"
 
 namespace smfem::sim {
 namespace {
@@ -19,16 +20,6 @@ constexpr int kTileVectors = 1;
 constexpr int kTileVectors = 2;
 #endif
 constexpr int kTileRows = 4 * kTileVectors;
-
-typedef double Vec4 __attribute__((vector_size(32)));
-
-Vec4 load4(const double* at) {
-  Vec4 v;
-  std::memcpy(&v, at, sizeof(Vec4));
-  return v;
-}
-
-void store4(double* at, Vec4 v) { std::memcpy(at, &v, sizeof(Vec4)); }
 
 }  // namespace
 
@@ -92,12 +83,12 @@ void DenseCholesky::update_trailing(int first, int last) {
   for (int j = start; j < size_; j += 4) {
     double* C = L_.data() + static_cast<std::size_t>(j) * stride;
     for (int i = j; i < columns_; i += kTileRows) {
-      Vec4 sum[kTileVectors][4] = {};
+      detail::Vec4 sum[kTileVectors][4] = {};
       for (int l = 0; l < depth; ++l) {
         const double* p = P + l * stride;
 #pragma GCC unroll 2
         for (int v = 0; v < kTileVectors; ++v) {
-          const Vec4 column = load4(p + i + 4 * v);
+          const detail::Vec4& column = detail::lanes(p + i + 4 * v);
 #pragma GCC unroll 4
           for (int c = 0; c < 4; ++c) sum[v][c] += column * p[j + c];
         }
@@ -106,8 +97,7 @@ void DenseCholesky::update_trailing(int first, int last) {
       for (int v = 0; v < kTileVectors; ++v) {
 #pragma GCC unroll 4
         for (int c = 0; c < 4; ++c) {
-          double* at = C + static_cast<std::size_t>(c) * stride + i + 4 * v;
-          store4(at, load4(at) - sum[v][c]);
+          detail::lanes(C + static_cast<std::size_t>(c) * stride + i + 4 * v) -= sum[v][c];
         }
       }
     }
