@@ -32,6 +32,21 @@ TEST(SpdSolver, ShiftsASemidefiniteMatrixAndCountsTheShifts) {
   EXPECT_NEAR(x(0), 1.0, 1e-6);
 }
 
+// A stiff row (1e10) next to a soft one (1) and a singular one: the soft row's shift is relative
+// to its own diagonal, so its solution stays exact to 1e-9 (a shift relative to the mean
+// diagonal, 3e9, would be 3e-3 there and change it by as much).
+TEST(SpdSolver, ShiftsEachRowInProportionToItsOwnDiagonal) {
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3, 3);
+  A(0, 0) = 1e10;
+  A(1, 1) = 1.0;
+  Eigen::VectorXd x(3);
+  SpdSolver solver(3);
+  EXPECT_GE(solver.solve(A, Eigen::VectorXd::Ones(3), x), 1);
+  EXPECT_NEAR(x(1), 1.0, 1e-9);
+  EXPECT_NEAR(x(0) * 1e10, 1.0, 1e-9);
+  EXPECT_TRUE(x.allFinite());
+}
+
 TEST(SpdSolver, GivesUpOnNonFiniteOrNegativeMatrices) {
   const int n = 3;
   Eigen::VectorXd x(n);

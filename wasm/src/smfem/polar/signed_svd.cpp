@@ -11,11 +11,15 @@ namespace {
 
 // The Jacobi rotation J = [c s; -s c] in the (p, q) plane that zeroes A(p, q) of the
 // symmetric A (Numerical Recipes §11.1): A <- J^T A J, V <- V J, touching only what changes.
-// A tiny A(p, q) gives t = 0: no rotation.
+// An A(p, q) within `negligible` (the sweep's convergence tolerance) is set to zero instead: the
+// rotation would be the identity to rounding, and the last sweep is mostly such.
 template <typename Scalar>
-void jacobi_rotate(Matrix3<Scalar>& A, Matrix3<Scalar>& V, int p, int q) {
+void jacobi_rotate(Matrix3<Scalar>& A, Matrix3<Scalar>& V, int p, int q, Scalar negligible) {
   const Scalar apq = A(p, q);
-  if (apq == Scalar(0)) return;
+  if (std::abs(apq) <= negligible) {
+    A(p, q) = A(q, p) = Scalar(0);
+    return;
+  }
   const Scalar tau = (A(q, q) - A(p, p)) / (Scalar(2) * apq);
   const Scalar t = (tau >= Scalar(0) ? Scalar(1) : Scalar(-1)) /
                    (std::abs(tau) + std::sqrt(Scalar(1) + tau * tau));
@@ -85,9 +89,9 @@ SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
     if (std::abs(A(0, 1)) + std::abs(A(0, 2)) + std::abs(A(1, 2)) <= tolerance) {
       break;
     }
-    jacobi_rotate(A, V, 0, 1);
-    jacobi_rotate(A, V, 0, 2);
-    jacobi_rotate(A, V, 1, 2);
+    jacobi_rotate(A, V, 0, 1, tolerance);
+    jacobi_rotate(A, V, 0, 2, tolerance);
+    jacobi_rotate(A, V, 1, 2, tolerance);
   }
 
   Matrix3<Scalar> B = G * V;

@@ -61,14 +61,14 @@ Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const {
 
 double Dynamics::energy(const ReducedMatrix& U) {
   work_ = U - predicted_;
-  product_.noalias() = mass_block_ * work_;
+  product_.noalias() = mass_block_.lazyProduct(work_);
   double energy = 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum() -
                   force_.cwiseProduct(U).sum();
   if (has_spring_) {
     energy += 0.5 * spring_.stiffness * (spring_point(U) - spring_.target).squaredNorm();
   }
   if (has_anchors_) {
-    product_.noalias() = anchor_block_ * U;
+    product_.noalias() = anchor_block_.lazyProduct(U);
     energy += (0.5 * product_ - anchor_pull_).cwiseProduct(U).sum();
   }
   return energy;
@@ -76,7 +76,7 @@ double Dynamics::energy(const ReducedMatrix& U) {
 
 void Dynamics::gradient(const ReducedMatrix& U, ReducedMatrix& out) {
   work_ = U - predicted_;
-  out.noalias() = mass_block_ * work_;
+  out.noalias() = mass_block_.lazyProduct(work_);
   out *= 1.0 / (timestep_ * timestep_);
   out -= force_;
   if (has_spring_) {
@@ -84,13 +84,13 @@ void Dynamics::gradient(const ReducedMatrix& U, ReducedMatrix& out) {
     out.noalias() += spring_.stiffness * spring_.basis * stretch.transpose();
   }
   if (has_anchors_) {
-    out.noalias() += anchor_block_ * U;
+    out.noalias() += anchor_block_.lazyProduct(U);
     out -= anchor_pull_;
   }
 }
 
 double Dynamics::curvature(const ReducedMatrix& dU) {
-  product_.noalias() = hessian_block_ * dU;
+  product_.noalias() = hessian_block_.lazyProduct(dU);
   return dU.cwiseProduct(product_).sum();
 }
 

@@ -17,7 +17,9 @@
 // when h or the spring changes, never per iteration. (Energies are kept in joules, not scaled
 // by h^2, so that merits and decrements read as energies.)
 //
-// u is held as the 4m x 3 matrix U of reduced_model.hpp. Not thread-safe (workspaces).
+// u is held as the 4m x 3 matrix U of reduced_model.hpp. Not thread-safe (workspaces). The
+// 4m x 4m by 4m x 3 products are lazy (coefficient-wise): Eigen's blocked GEMM packs both
+// operands on every call, which costs more than the product at this size.
 #include <Eigen/Core>
 
 #include "smfem/sim/cubature_kinematics.hpp"

@@ -2,12 +2,18 @@
 
 namespace smfem::sim {
 
-SpdSolver::SpdSolver(int size) : cholesky_(size) {}
+SpdSolver::SpdSolver(int size) : cholesky_(size), scale_(size) {}
 
 int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>& b,
                      Eigen::Ref<Eigen::VectorXd> x) {
+  // Each row shifted in proportion to its own diagonal (the mean's where that is not positive).
+  const double mean = A.diagonal().mean();
+  scale_ = A.diagonal().array().max(0.0);
+  for (Eigen::Index i = 0; i < scale_.size(); ++i) {
+    if (!(scale_(i) > 0.0)) scale_(i) = mean;
+  }
   const int shifts = factor_with_shifts(
-      A.diagonal().mean(), [&](double shift) { A.diagonal().array() += shift; },
+      mean, [&](double shift) { A.diagonal() += (shift / mean) * scale_; },
       [&] { return cholesky_.factor(A); });
   if (shifts < 0) return -1;
   x = b;

@@ -1,9 +1,12 @@
 #pragma once
 // The dense r x r solve of each solver iteration: Cholesky (dense_cholesky.hpp) of a symmetric
 // matrix that should be positive definite (H_u is, K is PSD by projection). Rounding, or a float
-// assembly of K, can still make it fail; the solver then adds a diagonal shift
-// sigma = 1e-12 * mean(diag) and retries, multiplying sigma by 100 each time, and counts the
-// shifts. Workspaces are allocated once.
+// assembly of K, can still make it fail; the solver then adds to each diagonal entry sigma times
+// itself (times the mean diagonal where it is not positive), sigma = 1e-12, 1e-10, ..., and
+// counts the shifts. Relative to each row, not to the mean: the mean of a heterogeneous
+// object's diagonal is the stiff parts', and a shift of it swamps the soft ones (on the hinge
+// with float K, MFEM at one iteration per step overshot to 6 times the converged kinetic energy).
+// Workspaces are allocated once.
 #include <cmath>
 
 #include <Eigen/Core>
@@ -15,8 +18,8 @@ namespace smfem::sim {
 // The shift schedule above, for any factorization (also the full-space sparse one,
 // full/full_system.hpp): try_factor() (true on success) until it succeeds, adding
 // sigma = 1e-12, 1e-10, ... up to 1e4 times mean_diagonal through add_shift(sigma) between
-// tries. Returns the shifts used, or -1 if even the largest failed or mean_diagonal is not a
-// positive number.
+// tries (SpdSolver spreads it over the rows in proportion to their diagonals). Returns the shifts
+// used, or -1 if even the largest failed or mean_diagonal is not a positive number.
 template <class AddShift, class TryFactor>
 int factor_with_shifts(double mean_diagonal, AddShift&& add_shift, TryFactor&& try_factor) {
   constexpr int kMaxShifts = 8;
@@ -44,6 +47,7 @@ class SpdSolver {
 
  private:
   DenseCholesky cholesky_;
+  Eigen::VectorXd scale_;  // the diagonal the shifts are relative to
 };
 
 }  // namespace smfem::sim
