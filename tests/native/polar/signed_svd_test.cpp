@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -24,6 +25,27 @@ TEST(PolarSignedSvd, ReconstructsFWithRotationsAndSignedSingularValues) {
     EXPECT_GE(svd.sigma(1), std::abs(svd.sigma(2)));
     if (std::abs(F.determinant()) > 1e-12 * std::pow(scale, 3)) {
       EXPECT_EQ(svd.sigma(2) < 0, F.determinant() < 0);
+    }
+  }
+}
+
+// Started from another V (a nearby F's, or any rotation), the result is as good, and the same
+// decomposition to rounding where it is unique (distinct singular values).
+TEST(PolarSignedSvd, AWarmStartGivesTheSameDecomposition) {
+  std::mt19937 rng(11);
+  for (const auto& [name, F] : all_deformations()) {
+    SCOPED_TRACE(name);
+    const auto cold = polar::signed_svd<double>(F);
+    const Eigen::Matrix3d nearby = F + 1e-3 * F.norm() * random_rotation(rng);
+    for (const Eigen::Matrix3d& V_start :
+         {polar::signed_svd<double>(nearby).V, random_rotation(rng)}) {
+      const auto warm = polar::signed_svd<double>(F, V_start);
+      const double scale = std::max(F.norm(), std::numeric_limits<double>::min());
+      EXPECT_LT((warm.U * warm.sigma.asDiagonal() * warm.V.transpose() - F).norm(),
+                1e-14 * scale);
+      EXPECT_NEAR(warm.V.determinant(), 1.0, 1e-14);
+      EXPECT_NEAR(warm.U.determinant(), 1.0, 1e-14);
+      EXPECT_LT((warm.sigma - cold.sigma).norm(), 1e-14 * scale);
     }
   }
 }

@@ -71,6 +71,13 @@ void givens_rotate(Matrix3<Scalar>& B, Matrix3<Scalar>& U, int p, int q, int col
 // tet of every line-search trial.
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
+  return signed_svd(F, Matrix3<Scalar>(Matrix3<Scalar>::Identity()));
+}
+
+// The Jacobi sweeps start from V_start: with the V of a nearby F, A = V_start^T G^T G V_start is
+// nearly diagonal and fewer sweeps reach the tolerance.
+template <typename Scalar>
+SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_start) {
   SignedSvd<Scalar> result{Matrix3<Scalar>::Identity(), Vector3<Scalar>::Zero(),
                            Matrix3<Scalar>::Identity()};
   const Scalar scale = F.cwiseAbs().maxCoeff();
@@ -80,8 +87,10 @@ SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
     return result;
   }
   const Matrix3<Scalar> G = F / scale;
-  Matrix3<Scalar> A = G.transpose() * G;
   Matrix3<Scalar>& V = result.V;
+  V = V_start;
+  const Matrix3<Scalar> GV = G * V;
+  Matrix3<Scalar> A = GV.transpose() * GV;
   // Quadratic convergence: three or four sweeps reach rounding; the bound only guards.
   constexpr int kMaxSweeps = 12;
   const Scalar tolerance = std::numeric_limits<Scalar>::epsilon() * A.trace();
@@ -131,8 +140,9 @@ Vector3<Scalar> clamped_pair_sums(const SignedSvd<Scalar>& svd) {
                          std::max(sigma(0) + sigma(1), floor));
 }
 
-#define SMFEM_INSTANTIATE(Scalar)                                        \
-  template SignedSvd<Scalar> signed_svd<Scalar>(const Matrix3<Scalar>&); \
+#define SMFEM_INSTANTIATE(Scalar)                                                                \
+  template SignedSvd<Scalar> signed_svd<Scalar>(const Matrix3<Scalar>&);                         \
+  template SignedSvd<Scalar> signed_svd<Scalar>(const Matrix3<Scalar>&, const Matrix3<Scalar>&); \
   template Vector3<Scalar> clamped_pair_sums<Scalar>(const SignedSvd<Scalar>&);
 SMFEM_INSTANTIATE(float)
 SMFEM_INSTANTIATE(double)

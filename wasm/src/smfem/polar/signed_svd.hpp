@@ -24,6 +24,10 @@ struct SignedSvd {
 // non-finite F gives NaN singular values.
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F);
+// The same, faster when V_start (a rotation) is the V of a nearby F: the line-search trials start
+// from the current iterate's. Equal to signed_svd(F) to rounding, not bit for bit.
+template <typename Scalar>
+SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_start);
 
 // The pairwise sums kappa_k = sigma_i + sigma_j over {i, j, k} = {0, 1, 2}, the eigenvalues
 // of tr(S) I - S. They are >= 0 for a signed SVD and are the denominators of every derivative

@@ -48,6 +48,14 @@ void TetKinematics::evaluate(int tet, const Matrix3<double>& deformation) {
   s.col(tet) = polar::symmetric_stretch(svd[index]);
 }
 
+void TetKinematics::evaluate_near(int tet, const Matrix3<double>& deformation,
+                                  const TetKinematics& nearby) {
+  const auto index = static_cast<std::size_t>(tet);
+  F[index] = deformation;
+  svd[index] = polar::signed_svd(F[index], nearby.svd[index].V);
+  s.col(tet) = polar::symmetric_stretch(svd[index]);
+}
+
 void TetKinematics::swap(TetKinematics& other) noexcept {
   F.swap(other.F);
   svd.swap(other.svd);

@@ -84,7 +84,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     const auto energy_change = [&](double alpha) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
-        trial_.evaluate(c, deformation_gradient(context, c, U_trial_));
+        trial_.evaluate_near(c, deformation_gradient(context, c, U_trial_), current_);
         psi_trial_(c) = w(c) * psi(material, Vector6<double>(trial_.s.col(c)),
                                    context.lame[static_cast<std::size_t>(c)]);
       });

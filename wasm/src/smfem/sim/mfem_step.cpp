@@ -162,7 +162,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
         const auto index = static_cast<std::size_t>(c);
-        trial_.evaluate(c, deformation_gradient(context, c, U_trial_));
+        trial_.evaluate_near(c, deformation_gradient(context, c, U_trial_), current_);
         const Vector6<double> zc =
             corrected ? Vector6<double>(trial_.s.col(c) - (1.0 - alpha) * violation_.col(c))
                       : Vector6<double>(z.col(c) + alpha * dz_.col(c));
