@@ -52,7 +52,12 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F,
                                     const LameParameters<Scalar>& params) {
-  const polar::SignedSvd<Scalar> svd = polar::signed_svd(F);
+  return d2psi_dF2_projected(polar::signed_svd(F), params);
+}
+
+template <typename Scalar>
+Matrix9<Scalar> d2psi_dF2_projected(const polar::SignedSvd<Scalar>& svd,
+                                    const LameParameters<Scalar>& params) {
   const Scalar two_mu = Scalar(2) * params.mu;
   const Vector3<Scalar> twist =
       two_mu * (Vector3<Scalar>::Ones() - Scalar(2) * polar::clamped_pair_sums(svd).cwiseInverse());

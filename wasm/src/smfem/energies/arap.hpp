@@ -14,6 +14,7 @@
 // indefinite wherever sigma_i + sigma_j < 2 (the twist modes); the stretch-form Hessian is
 // 2 mu D, always positive definite.
 #include "smfem/energies/lame.hpp"
+#include "smfem/polar/signed_svd.hpp"
 #include "smfem/polar/types.hpp"
 
 namespace smfem::energies::arap {
@@ -41,5 +42,9 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 // Eigenvalues: scaling and flip 2 mu; twist 2 mu (1 - 2 / (sigma_i + sigma_j)), clamped at 0.
 template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
+// The same from F's signed SVD, which the solvers already have.
+template <typename Scalar>
+Matrix9<Scalar> d2psi_dF2_projected(const polar::SignedSvd<Scalar>& svd,
+                                    const LameParameters<Scalar>& params);
 
 }  // namespace smfem::energies::arap

@@ -12,6 +12,7 @@
 // *_projected as in arap.hpp. Both Hessians are indefinite in general (under large volume
 // change, inversion, and in F form wherever sigma_i + sigma_j < 2).
 #include "smfem/energies/lame.hpp"
+#include "smfem/polar/signed_svd.hpp"
 #include "smfem/polar/types.hpp"
 
 namespace smfem::energies::fixed_corotational {
@@ -40,5 +41,9 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 // 2 mu I + lambda (dJ dJ^T + (J - 1) d^2J) in sigma.
 template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
+// The same from F's signed SVD, which the solvers already have.
+template <typename Scalar>
+Matrix9<Scalar> d2psi_dF2_projected(const polar::SignedSvd<Scalar>& svd,
+                                    const LameParameters<Scalar>& params);
 
 }  // namespace smfem::energies::fixed_corotational

@@ -112,7 +112,12 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F,
                                     const LameParameters<Scalar>& params) {
-  const polar::SignedSvd<Scalar> svd = polar::signed_svd(F);
+  return d2psi_dF2_projected(polar::signed_svd(F), params);
+}
+
+template <typename Scalar>
+Matrix9<Scalar> d2psi_dF2_projected(const polar::SignedSvd<Scalar>& svd,
+                                    const LameParameters<Scalar>& params) {
   return detail::projected_F_hessian<Scalar>(svd, scaling_hessian(svd.sigma, params),
                                              twist_eigenvalues(svd.sigma, params),
                                              flip_eigenvalues(svd.sigma, params));

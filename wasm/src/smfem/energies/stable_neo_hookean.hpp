@@ -12,6 +12,7 @@
 // Forms, derivative conventions and *_projected as in arap.hpp; both Hessians are indefinite
 // in general. The value, gradient and unprojected Hessian need no SVD.
 #include "smfem/energies/lame.hpp"
+#include "smfem/polar/signed_svd.hpp"
 #include "smfem/polar/types.hpp"
 
 namespace smfem::energies::stable_neo_hookean {
@@ -39,5 +40,9 @@ Matrix9<Scalar> d2psi_dF2(const Matrix3<Scalar>& F, const LameParameters<Scalar>
 // flip mu - c sigma_k, and the scaling eigenvalues of mu I + lambda^ dJ dJ^T + c d^2J in sigma.
 template <typename Scalar>
 Matrix9<Scalar> d2psi_dF2_projected(const Matrix3<Scalar>& F, const LameParameters<Scalar>& params);
+// The same from F's signed SVD, which the solvers already have.
+template <typename Scalar>
+Matrix9<Scalar> d2psi_dF2_projected(const polar::SignedSvd<Scalar>& svd,
+                                    const LameParameters<Scalar>& params);
 
 }  // namespace smfem::energies::stable_neo_hookean

@@ -38,7 +38,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       const Vector9<double> dpsi_dF =
           polar::dstretch_dF(current_.svd[index]).transpose() * dpsi_ds(material, s, lame);
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
-      system.set_tet_hessian(c, d2psi_dF2_psd(material, current_.F[index], lame));
+      system.set_tet_hessian(c, d2psi_dF2_psd(material, current_.svd[index], lame));
     });
     clock.lap(stats.times.linearization);
 

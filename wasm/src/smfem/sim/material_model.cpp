@@ -76,14 +76,15 @@ Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, con
   return hessian;
 }
 
-Matrix9<double> d2psi_dF2_psd(MaterialModel model, const Matrix3<double>& F, const Lame& lame) {
+Matrix9<double> d2psi_dF2_psd(MaterialModel model, const polar::SignedSvd<double>& svd,
+                              const Lame& lame) {
   switch (model) {
     case MaterialModel::arap:
-      return energies::arap::d2psi_dF2_projected(F, lame);
+      return energies::arap::d2psi_dF2_projected(svd, lame);
     case MaterialModel::fixed_corotational:
-      return energies::fixed_corotational::d2psi_dF2_projected(F, lame);
+      return energies::fixed_corotational::d2psi_dF2_projected(svd, lame);
     case MaterialModel::stable_neo_hookean:
-      return energies::stable_neo_hookean::d2psi_dF2_projected(F, lame);
+      return energies::stable_neo_hookean::d2psi_dF2_projected(svd, lame);
   }
   return Matrix9<double>::Zero();
 }

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include "smfem/energies/lame.hpp"
+#include "smfem/polar/signed_svd.hpp"
 #include "smfem/polar/types.hpp"
 
 namespace smfem::sim {
@@ -28,7 +29,8 @@ Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lam
 // returned as is, skipping the eigensystem of the projection.
 Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame);
 
-// The PSD part of d2psi/dF2 (9 x 9, column-major vec(F)).
-Matrix9<double> d2psi_dF2_psd(MaterialModel model, const Matrix3<double>& F, const Lame& lame);
+// The PSD part of d2psi/dF2 (9 x 9, column-major vec(F)), from F's signed SVD.
+Matrix9<double> d2psi_dF2_psd(MaterialModel model, const polar::SignedSvd<double>& svd,
+                              const Lame& lame);
 
 }  // namespace smfem::sim

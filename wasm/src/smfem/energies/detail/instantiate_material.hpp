@@ -16,6 +16,8 @@
   template Matrix9<Scalar> d2psi_dF2<Scalar>(const Matrix3<Scalar>&,                               \
                                              const LameParameters<Scalar>&);                       \
   template Matrix9<Scalar> d2psi_dF2_projected<Scalar>(const Matrix3<Scalar>&,                     \
+                                                       const LameParameters<Scalar>&);             \
+  template Matrix9<Scalar> d2psi_dF2_projected<Scalar>(const polar::SignedSvd<Scalar>&,            \
                                                        const LameParameters<Scalar>&);
 
 #define SMFEM_INSTANTIATE_MATERIAL()    \
