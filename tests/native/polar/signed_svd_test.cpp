@@ -41,8 +41,7 @@ TEST(PolarSignedSvd, AWarmStartGivesTheSameDecomposition) {
          {polar::signed_svd<double>(nearby).V, random_rotation(rng)}) {
       const auto warm = polar::signed_svd<double>(F, V_start);
       const double scale = std::max(F.norm(), std::numeric_limits<double>::min());
-      EXPECT_LT((warm.U * warm.sigma.asDiagonal() * warm.V.transpose() - F).norm(),
-                1e-14 * scale);
+      EXPECT_LT((warm.U * warm.sigma.asDiagonal() * warm.V.transpose() - F).norm(), 1e-14 * scale);
       EXPECT_NEAR(warm.V.determinant(), 1.0, 1e-14);
       EXPECT_NEAR(warm.U.determinant(), 1.0, 1e-14);
       EXPECT_LT((warm.sigma - cold.sigma).norm(), 1e-14 * scale);

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include <Eigen/Cholesky>
 #include <gtest/gtest.h>
+#include <Eigen/Cholesky>
 
 namespace smfem::sim {
 namespace {

@@ -109,8 +109,7 @@ TEST_P(StiffnessAssemblySizes, MatchesTheNaiveDenseProduct) {
 // tets the kernel streams; m = 16 is the paper's.
 INSTANTIATE_TEST_SUITE_P(Sizes, StiffnessAssemblySizes,
                          ::testing::Values(std::pair{1, 1}, std::pair{2, 5}, std::pair{3, 32},
-                                           std::pair{4, 33}, std::pair{8, 70},
-                                           std::pair{16, 40}));
+                                           std::pair{4, 33}, std::pair{8, 70}, std::pair{16, 40}));
 
 TEST(StiffnessAssembly, AddsTheBlockDiagonalHessianAndKeepsTheUpperTriangleOut) {
   const int m = 2, n = 8;

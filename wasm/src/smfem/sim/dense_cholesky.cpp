@@ -62,8 +62,8 @@ bool DenseCholesky::factor_panel(int first, int last) {
 }
 
 // The lower triangle of columns [last, size) minus P P^T, P = L(:, first..last): kTileRows x 4
-// tiles, each a sum over the panel's columns of a column of P times four broadcast entries. Tiles on
-// the diagonal also write above it, into the scratch triangle.
+// tiles, each a sum over the panel's columns of a column of P times four broadcast entries. Tiles
+// on the diagonal also write above it, into the scratch triangle.
 void DenseCholesky::update_trailing(int first, int last) {
   const std::size_t stride = static_cast<std::size_t>(rows_);
   const double* P = L_.data() + static_cast<std::size_t>(first) * stride;
