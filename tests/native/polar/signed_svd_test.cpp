@@ -29,8 +29,9 @@ TEST(PolarSignedSvd, ReconstructsFWithRotationsAndSignedSingularValues) {
   }
 }
 
-// Started from another V (a nearby F's, or any rotation), the result is as good, and the same
-// decomposition to rounding where it is unique (distinct singular values).
+// Started from another V (a nearby F's, or any rotation), the result is as good, with the same
+// singular values, and where they are unique the same rotation R = U V^T and stretch
+// S = V diag(sigma) V^T, to rounding.
 TEST(PolarSignedSvd, AWarmStartGivesTheSameDecomposition) {
   std::mt19937 rng(11);
   for (const auto& [name, F] : all_deformations()) {
@@ -42,9 +43,19 @@ TEST(PolarSignedSvd, AWarmStartGivesTheSameDecomposition) {
       const auto warm = polar::signed_svd<double>(F, V_start);
       const double scale = std::max(F.norm(), std::numeric_limits<double>::min());
       EXPECT_LT((warm.U * warm.sigma.asDiagonal() * warm.V.transpose() - F).norm(), 1e-14 * scale);
-      EXPECT_NEAR(warm.V.determinant(), 1.0, 1e-14);
-      EXPECT_NEAR(warm.U.determinant(), 1.0, 1e-14);
+      for (const Eigen::Matrix3d& Q : {warm.U, warm.V}) {
+        EXPECT_LT((Q.transpose() * Q - Eigen::Matrix3d::Identity()).norm(), 1e-14);
+        EXPECT_NEAR(Q.determinant(), 1.0, 1e-14);
+      }
       EXPECT_LT((warm.sigma - cold.sigma).norm(), 1e-14 * scale);
+      // R and S are unique only where every pair sum is well away from zero (F = -I, say, has
+      // a whole family of signed polar decompositions).
+      if (polar::clamped_pair_sums(cold).minCoeff() > 1e-3 * scale) {
+        const Eigen::Matrix3d stretch = warm.V * warm.sigma.asDiagonal() * warm.V.transpose();
+        EXPECT_LT((stretch - cold.V * cold.sigma.asDiagonal() * cold.V.transpose()).norm(),
+                  1e-12 * scale);
+        EXPECT_LT((warm.U * warm.V.transpose() - cold.U * cold.V.transpose()).norm(), 1e-12);
+      }
     }
   }
 }

@@ -13,8 +13,8 @@ Eigen::MatrixXd random_spd(int n) {
   return R * R.transpose() + n * Eigen::MatrixXd::Identity(n, n);
 }
 
-// Sizes below, at and across the panel (32) and the 4-row tiles, and the paper's r = 192; the
-// strictly upper triangle is poisoned (never read).
+// Sizes below, at and across the panel (32) and the tiles (4 columns, 8 or 4 rows), and the
+// paper's r = 192; the strictly upper triangle is poisoned (never read).
 TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
   for (const int n : {1, 3, 4, 7, 31, 32, 33, 45, 70, 192}) {
     Eigen::MatrixXd A = random_spd(n);
@@ -34,6 +34,26 @@ TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
     cholesky.solve_in_place(again);
     EXPECT_EQ(again, x) << "n = " << n;
   }
+}
+
+// A factorization that fails on a non-finite entry leaves nothing behind: the next one gives the
+// bits of a fresh factor object.
+TEST(DenseCholesky, AFailedFactorizationDoesNotTaintTheNext) {
+  const int n = 70;
+  Eigen::MatrixXd bad = random_spd(n);
+  bad(40, 0) = std::numeric_limits<double>::infinity();  // below the first panel
+  const Eigen::MatrixXd good = random_spd(n);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+  DenseCholesky reused(n);
+  EXPECT_FALSE(reused.factor(bad));
+  ASSERT_TRUE(reused.factor(good));
+  Eigen::VectorXd x = b;
+  reused.solve_in_place(x);
+  DenseCholesky fresh(n);
+  ASSERT_TRUE(fresh.factor(good));
+  Eigen::VectorXd expected = b;
+  fresh.solve_in_place(expected);
+  EXPECT_EQ(x, expected);
 }
 
 TEST(DenseCholesky, RefusesIndefiniteSingularAndNonFiniteMatrices) {

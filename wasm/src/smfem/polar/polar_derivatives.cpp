@@ -47,21 +47,25 @@ Matrix6x9<Scalar> dstretch_dF(const SignedSvd<Scalar>& svd) {
   const Matrix3<Scalar>& V = svd.V;
   const Vector3<Scalar>& sigma = svd.sigma;
   const Vector3<Scalar> kappa = clamped_pair_sums(svd);
-  Matrix6x9<Scalar> J = Matrix6x9<Scalar>::Zero();
+  // J = sum of six outer products a b^T, formed as one 6 x 6 by 6 x 9 product A B^T.
+  Matrix6<Scalar> A;
+  Eigen::Matrix<Scalar, 9, 6> B;
   // Diagonal of M: dS gains dF^_ii v_i v_i^T.
   for (int i = 0; i < 3; ++i) {
-    J.noalias() += stretch_of_outer<Scalar>(V.col(i), V.col(i)) *
-                   vec_outer<Scalar>(U.col(i), V.col(i)).transpose();
+    A.col(i) = stretch_of_outer<Scalar>(V.col(i), V.col(i));
+    B.col(i) = vec_outer<Scalar>(U.col(i), V.col(i));
   }
   // Off-diagonal pair (i, j): dS gains M_ij (v_i v_j^T + v_j v_i^T).
   for (int k = 0; k < 3; ++k) {
     const int i = (k + 1) % 3;
     const int j = (k + 2) % 3;
-    const Vector9<Scalar> dM = (sigma(i) * vec_outer<Scalar>(U.col(i), V.col(j)) +
-                                sigma(j) * vec_outer<Scalar>(U.col(j), V.col(i))) /
-                               kappa(k);
-    J.noalias() += (Scalar(2) * stretch_of_outer<Scalar>(V.col(i), V.col(j))) * dM.transpose();
+    A.col(3 + k) = Scalar(2) * stretch_of_outer<Scalar>(V.col(i), V.col(j));
+    B.col(3 + k) = (sigma(i) * vec_outer<Scalar>(U.col(i), V.col(j)) +
+                    sigma(j) * vec_outer<Scalar>(U.col(j), V.col(i))) /
+                   kappa(k);
   }
+  Matrix6x9<Scalar> J;
+  J.noalias() = A.lazyProduct(B.transpose());
   return J;
 }
 

@@ -25,7 +25,8 @@ struct SignedSvd {
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F);
 // The same, faster when V_start (a rotation) is the V of a nearby F: the line-search trials start
-// from the current iterate's. Equal to signed_svd(F) to rounding, not bit for bit.
+// from the current iterate's. sigma, U V^T and V diag(sigma) V^T equal signed_svd(F)'s to
+// rounding (not bit for bit); U and V may differ where singular values repeat.
 template <typename Scalar>
 SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_start);
 

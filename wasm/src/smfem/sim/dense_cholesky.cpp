@@ -11,6 +11,7 @@ namespace {
 // Columns per panel: the panel's share of the work is plain column updates; wider panels leave
 // less to the tiled trailing update.
 constexpr int kPanel = 32;
+static_assert(kPanel % 4 == 0, "panels end where tiles start");
 
 // Rows of a trailing-update tile, in four-lane vectors: natively 2 (8 AVX2 accumulators keep
 // both FMA pipes busy), in wasm 1 (8 128-bit accumulators, as many as V8 keeps in registers).
@@ -32,6 +33,8 @@ DenseCholesky::DenseCholesky(int size)
 bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A) {
   for (int column = 0; column < size_; ++column) {
     for (int row = column; row < size_; ++row) at(row, column) = A(row, column);
+    // The padding rows must read as zeros; a factorization of a non-finite A can leave NaN there.
+    for (int row = size_; row < rows_; ++row) at(row, column) = 0.0;
   }
   for (int first = 0; first < size_; first += kPanel) {
     const int last = std::min(size_, first + kPanel);
@@ -68,19 +71,8 @@ void DenseCholesky::update_trailing(int first, int last) {
   const std::size_t stride = static_cast<std::size_t>(rows_);
   const double* P = L_.data() + static_cast<std::size_t>(first) * stride;
   const int depth = last - first;
-  const int start = (last + 3) / 4 * 4;
-  // The tile rows and columns below are multiples of 4 from `last` rounded down; a tile starting
-  // before `last` would touch the panel itself, so the first tile column is rounded up and the
-  // few columns in between are done one by one.
-  for (int c = last; c < std::min(start, size_); ++c) {
-    for (int l = 0; l < depth; ++l) {
-      const double factor = P[l * stride + c];
-      const double* p = P + l * stride;
-      double* column_c = &at(0, c);
-      for (int i = c; i < size_; ++i) column_c[i] -= factor * p[i];
-    }
-  }
-  for (int j = start; j < size_; j += 4) {
+  // last is a whole number of panels, so a multiple of 4: tiles start on it.
+  for (int j = last; j < size_; j += 4) {
     double* C = L_.data() + static_cast<std::size_t>(j) * stride;
     for (int i = j; i < columns_; i += kTileRows) {
       detail::Vec4 sum[kTileVectors][4] = {};

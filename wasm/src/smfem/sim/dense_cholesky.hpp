@@ -5,13 +5,14 @@
 //
 // Why not Eigen::LLT: Eigen 3.4 has no wasm SIMD path, so in wasm its rank updates run a scalar
 // 1 x 4 kernel, and the factorization was 15 % of a wasm iteration. This one is blocked
-// right-looking (panels of kPanel columns, then the trailing lower triangle updated by 4 x 4
-// tiles of four-lane vectors: AVX2 natively, two 128-bit vectors in wasm).
+// right-looking (panels of 32 columns, then the trailing lower triangle updated by tiles of
+// four columns and 8 rows natively, 4 in wasm, in four-lane vectors: AVX2 natively, two 128-bit
+// vectors in wasm).
 //
-// L is stored column-major with zero padding: the columns to a multiple of four, the rows also
-// past that by a tile's height, so every tile is whole; the strictly upper triangle of the
-// storage is scratch. Storage is
-// allocated at construction; factor() and solve_in_place() allocate nothing.
+// L is stored column-major with padding: the columns to a multiple of four, the rows past that
+// by a tile's height less four, so every tile is whole. The padding rows are zero for every
+// column the real part reads; the strictly upper triangle and the padding columns are scratch.
+// Storage is allocated at construction; factor() and solve_in_place() allocate nothing.
 #include <vector>
 
 #include <Eigen/Core>

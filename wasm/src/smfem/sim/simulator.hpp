@@ -120,6 +120,8 @@ class Simulator {
   void load_state(std::span<const std::uint8_t> bytes);  // throws std::invalid_argument
 
   // Diagnostics of the current state (the last step's, or recomputed after set_state/restore).
+  // A step's come from its last line-search trial, whose SVDs started from the previous
+  // iterate's; recomputed ones start cold, so the two agree to rounding, not bit for bit.
   const Diagnostics& diagnostics() const { return report_.diagnostics; }
 
   // Accumulated warnings (clamped parameters, rolled-back steps), oldest first.

@@ -8,7 +8,7 @@ int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>
                      Eigen::Ref<Eigen::VectorXd> x) {
   // Each row shifted in proportion to its own diagonal (the mean's where that is not positive).
   const double mean = A.diagonal().mean();
-  scale_ = A.diagonal().array().max(0.0);
+  scale_ = A.diagonal();
   for (Eigen::Index i = 0; i < scale_.size(); ++i) {
     if (!(scale_(i) > 0.0)) scale_(i) = mean;
   }

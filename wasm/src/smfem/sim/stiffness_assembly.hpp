@@ -106,7 +106,7 @@ class StiffnessAssembly {
   std::vector<double> hessian_double_;  // C x 6 x 3 x 3: w_c Q_c^{de}(j, l)
   std::vector<float> hessian_float_;
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> weighted_gradient_;  // 3C x 3
-  std::vector<double> blocks_double_;  // 6 x stride_ x stride_ row-major: K_de
+  std::vector<double> blocks_double_;  // 6 x padded_rows_ x stride_ row-major: K_de
   std::vector<float> blocks_float_;
   Eigen::Matrix<double, Eigen::Dynamic, 3> force_;
 
