@@ -86,8 +86,10 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       const Vector6<double> g = current_.s.col(c) - zc;
       const Vector9<double> force = J.transpose() * (gpsi + H * g);
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
-      const Eigen::Matrix<double, 6, 9> HJ = H * J;
-      system.set_tet_hessian(c, J.transpose() * HJ);
+      // Lazy (coefficient-wise) products: at these fixed sizes Eigen's default is its blocked
+      // GEMM, which packs both operands on every call.
+      const Eigen::Matrix<double, 6, 9> HJ = H.lazyProduct(J);
+      system.set_tet_hessian(c, J.transpose().lazyProduct(HJ));
       dstretch_dF_[index] = J;
       hessian_[index] = H;
       grad_psi_.col(c) = gpsi;

@@ -44,7 +44,7 @@ Matrix9<Scalar> projected_F_hessian(const polar::SignedSvd<Scalar>& svd,
     modes.col(3 + k) = (clamped_root(twist(k)) * inv_sqrt2) * (x - y);
     modes.col(6 + k) = (clamped_root(flip(k)) * inv_sqrt2) * (x + y);
   }
-  return modes * modes.transpose();
+  return modes.lazyProduct(modes.transpose());  // not Eigen's packing GEMM, at 9 x 9
 }
 
 template <typename Scalar>
@@ -71,7 +71,7 @@ Matrix6<Scalar> projected_stretch_hessian(const Matrix3<Scalar>& Q, const Matrix
         inv_sqrt2 * (Q.col(i) * Q.col(j).transpose() + Q.col(j) * Q.col(i).transpose());
     modes.col(3 + k) = clamped_root(flip(k)) * mode(B);
   }
-  return modes * modes.transpose();
+  return modes.lazyProduct(modes.transpose());  // not Eigen's packing GEMM, at 9 x 9
 }
 
 #define SMFEM_INSTANTIATE(Scalar)                                                      \
