@@ -157,10 +157,11 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
       diagonal_sum += entry;
     }
   }
+  const double mean_diagonal = diagonal_sum / static_cast<double>(std::max(dof_count(), 1));
   const int shifts = sim::factor_with_shifts(
-      diagonal_sum / static_cast<double>(std::max(dof_count(), 1)),
-      [&](double shift) {
-        for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += shift;
+      mean_diagonal,
+      [&](double sigma) {
+        for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += sigma * mean_diagonal;
       },
       [&] {
         llt_.factorize(matrix_);

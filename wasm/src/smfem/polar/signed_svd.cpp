@@ -59,8 +59,6 @@ void givens_rotate(Matrix3<Scalar>& B, Matrix3<Scalar>& U, int p, int q, int col
   }
 }
 
-}  // namespace
-
 // V from cyclic Jacobi on G^T G (G = F scaled to entries <= 1, so nothing over- or
 // underflows), then U and the signed sigma from the QR factorization of G V by Givens rotations
 // (McAdams et al. 2011, "Computing the singular value decomposition of 3x3 matrices with minimal
@@ -69,15 +67,12 @@ void givens_rotate(Matrix3<Scalar>& B, Matrix3<Scalar>& U, int p, int q, int col
 // det U = det V = +1, which leaves the sign of det F on sigma2. About 1.6 times as fast as
 // Eigen::JacobiSVD (0.45 against 0.73 us natively), and the stepper calls it for every cubature
 // tet of every line-search trial.
+//
+// Both entry points: the sweeps start from *V_start, or from V = I (then A = G^T G directly).
+// With the V of a nearby F, A = V_start^T G^T G V_start is nearly diagonal and fewer sweeps reach
+// the tolerance.
 template <typename Scalar>
-SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
-  return signed_svd(F, Matrix3<Scalar>(Matrix3<Scalar>::Identity()));
-}
-
-// The Jacobi sweeps start from V_start: with the V of a nearby F, A = V_start^T G^T G V_start is
-// nearly diagonal and fewer sweeps reach the tolerance.
-template <typename Scalar>
-SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_start) {
+SignedSvd<Scalar> jacobi_qr_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>* V_start) {
   SignedSvd<Scalar> result{Matrix3<Scalar>::Identity(), Vector3<Scalar>::Zero(),
                            Matrix3<Scalar>::Identity()};
   const Scalar scale = F.cwiseAbs().maxCoeff();
@@ -88,9 +83,14 @@ SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_
   }
   const Matrix3<Scalar> G = F / scale;
   Matrix3<Scalar>& V = result.V;
-  V = V_start;
-  const Matrix3<Scalar> GV = G * V;
-  Matrix3<Scalar> A = GV.transpose() * GV;
+  Matrix3<Scalar> A;
+  if (V_start != nullptr) {
+    V = *V_start;
+    const Matrix3<Scalar> GV = G * V;
+    A = GV.transpose() * GV;
+  } else {
+    A = G.transpose() * G;
+  }
   // Quadratic convergence: three or four sweeps reach rounding; the bound only guards.
   constexpr int kMaxSweeps = 12;
   const Scalar tolerance = std::numeric_limits<Scalar>::epsilon() * A.trace();
@@ -128,6 +128,18 @@ SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_
   result.sigma(1) = std::max(result.sigma(1), std::abs(result.sigma(2)));
   result.sigma(0) = std::max(result.sigma(0), result.sigma(1));
   return result;
+}
+
+}  // namespace
+
+template <typename Scalar>
+SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F) {
+  return jacobi_qr_svd<Scalar>(F, nullptr);
+}
+
+template <typename Scalar>
+SignedSvd<Scalar> signed_svd(const Matrix3<Scalar>& F, const Matrix3<Scalar>& V_start) {
+  return jacobi_qr_svd(F, &V_start);
 }
 
 template <typename Scalar>

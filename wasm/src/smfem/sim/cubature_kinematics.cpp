@@ -42,18 +42,21 @@ Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
 }
 
 void TetKinematics::evaluate(int tet, const Matrix3<double>& deformation) {
-  const auto index = static_cast<std::size_t>(tet);
-  F[index] = deformation;
-  svd[index] = polar::signed_svd(F[index]);
-  s.col(tet) = polar::symmetric_stretch(svd[index]);
+  store(tet, deformation, polar::signed_svd(deformation));
 }
 
 void TetKinematics::evaluate_near(int tet, const Matrix3<double>& deformation,
                                   const TetKinematics& nearby) {
+  store(tet, deformation,
+        polar::signed_svd(deformation, nearby.svd[static_cast<std::size_t>(tet)].V));
+}
+
+void TetKinematics::store(int tet, const Matrix3<double>& deformation,
+                          const polar::SignedSvd<double>& decomposition) {
   const auto index = static_cast<std::size_t>(tet);
   F[index] = deformation;
-  svd[index] = polar::signed_svd(F[index], nearby.svd[index].V);
-  s.col(tet) = polar::symmetric_stretch(svd[index]);
+  svd[index] = decomposition;
+  s.col(tet) = polar::symmetric_stretch(decomposition);
 }
 
 void TetKinematics::swap(TetKinematics& other) noexcept {

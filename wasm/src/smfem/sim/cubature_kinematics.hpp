@@ -47,6 +47,10 @@ struct TetKinematics {
   // 25-35 % faster; the same to rounding, and deterministic, as nearby is).
   void evaluate_near(int tet, const Matrix3<double>& deformation, const TetKinematics& nearby);
   void swap(TetKinematics& other) noexcept;
+
+ private:
+  void store(int tet, const Matrix3<double>& deformation,
+             const polar::SignedSvd<double>& decomposition);
 };
 
 }  // namespace smfem::sim

@@ -13,7 +13,7 @@ int SpdSolver::solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>
     if (!(scale_(i) > 0.0)) scale_(i) = mean;
   }
   const int shifts = factor_with_shifts(
-      mean, [&](double shift) { A.diagonal() += (shift / mean) * scale_; },
+      mean, [&](double sigma) { A.diagonal() += sigma * scale_; },
       [&] { return cholesky_.factor(A); });
   if (shifts < 0) return -1;
   x = b;

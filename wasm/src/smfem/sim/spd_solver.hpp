@@ -16,19 +16,20 @@
 namespace smfem::sim {
 
 // The shift schedule above, for any factorization (also the full-space sparse one,
-// full/full_system.hpp): try_factor() (true on success) until it succeeds, adding
-// sigma = 1e-12, 1e-10, ... up to 1e4 times mean_diagonal through add_shift(sigma) between
-// tries (SpdSolver spreads it over the rows in proportion to their diagonals). Returns the shifts
-// used, or -1 if even the largest failed or mean_diagonal is not a positive number.
+// full/full_system.hpp): try_factor() (true on success) until it succeeds, calling
+// add_shift(sigma) between tries with sigma = 1e-12, 1e-10, ... up to 1e4; the caller adds sigma
+// times its own diagonal scale (SpdSolver each row's diagonal, the full-space system the mean).
+// Returns the shifts used, or -1 if even the largest failed or mean_diagonal (the matrix's mean
+// diagonal) is not a positive number.
 template <class AddShift, class TryFactor>
 int factor_with_shifts(double mean_diagonal, AddShift&& add_shift, TryFactor&& try_factor) {
   constexpr int kMaxShifts = 8;
   if (!std::isfinite(mean_diagonal) || !(mean_diagonal > 0.0)) return -1;
-  double shift = 1e-12 * mean_diagonal;
+  double sigma = 1e-12;
   for (int shifts = 0; shifts <= kMaxShifts; ++shifts) {
     if (shifts > 0) {
-      add_shift(shift);
-      shift *= 100.0;
+      add_shift(sigma);
+      sigma *= 100.0;
     }
     if (try_factor()) return shifts;
   }
