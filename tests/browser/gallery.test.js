@@ -82,6 +82,12 @@ describe('interaction', () => {
       expect(await page.locator('#compare').isChecked()).toBe(true);
       await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
       await page.locator('#view').screenshot({ path: `${artifacts}/compare-crab.png` });
+      // Beside the paper's variant of MFEM instead of FEM.
+      await page.locator('#against').selectOption('mfem-paper');
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.solvers))
+        .toEqual(['mfem', 'mfem-paper']);
+      expect(new URL(page.url()).searchParams.get('against')).toBe('mfem-paper');
       expect(errors).toEqual([]);
     });
   });

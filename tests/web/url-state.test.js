@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatState, limits, parseState } from '../../web/src/state/urlState.js';
+import { formatState, limits, parseState, solverName, solvers } from '../../web/src/state/urlState.js';
 
 const names = ['crab', 'bunny'];
 
@@ -17,19 +17,28 @@ describe('URL state', () => {
       youngs: { 0: 1e10, 2: 1e6 },
       embed: true,
       compare: true,
+      against: 'mfem-paper',
       clusters: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
   });
 
   it('ignores unknown scenes and solvers and clamps numbers to the sliders', () => {
-    const state = parseState('?scene=nope&solver=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999', names);
+    const state = parseState(
+      '?scene=nope&solver=xpbd&against=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999',
+      names,
+    );
     expect(state).toEqual({
       mode: limits.mode.max,
       iterations: limits.iterations.max,
       timestep: limits.timestep.min,
       youngs: { 0: limits.youngs.max },
     });
+  });
+
+  it("names each solver the page offers, the paper's variant of MFEM included", () => {
+    expect(parseState('?solver=mfem-paper', names)).toEqual({ solver: 'mfem-paper' });
+    for (const [name, { parameters }] of Object.entries(solvers)) expect(solverName(parameters)).toBe(name);
   });
 
   it('is empty for an empty query', () => {

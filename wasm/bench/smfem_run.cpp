@@ -5,8 +5,9 @@
 //   smfem-run <asset.smfem> | --synthetic <m> <C>  [--steps S] [--threads T]
 //             [--parameters JSON] [--drag VERTEX X Y Z K]
 //
-// --parameters takes the subset {"solver", "iterations", "timestep", "gravity",
-// "untilConverged", "floatStiffness"} of the JS API's parameters. Prints {"modes", "cubature",
+// --parameters takes the subset {"solver", "mixedVariant", "iterations", "timestep", "gravity",
+// "untilConverged", "relativeTolerance", "energyCheck", "floatStiffness"} of the JS API's
+// parameters. Prints {"modes", "cubature",
 // "steps": [{"ok", "iterations", "decrement", "u": [12m doubles]}]}; u = vec(U).
 #include <cstdlib>
 #include <iostream>
@@ -46,6 +47,14 @@ void apply_parameters(const json& parameters, sim::SolverSettings& settings) {
       for (int d = 0; d < 3; ++d) settings.gravity(d) = value.at(d).get<double>();
     } else if (key == "untilConverged") {
       settings.until_converged = value.get<bool>();
+    } else if (key == "mixedVariant") {
+      const auto variant = sim::mixed_variant_from_name(value.get<std::string>());
+      if (!variant) usage("mixedVariant must be paper, projected or curvature");
+      settings.mixed_variant = *variant;
+    } else if (key == "relativeTolerance") {
+      settings.relative_tolerance = value.get<double>();
+    } else if (key == "energyCheck") {
+      settings.energy_check = value.get<bool>();
     } else if (key == "floatStiffness") {
       settings.single_precision_stiffness = value.get<bool>();
     } else {
@@ -109,8 +118,15 @@ int main(int argc, char** argv) {
       const sim::StepReport& report = simulator.step();
       const sim::ReducedMatrix& U = simulator.coordinates();
       out["steps"].push_back({{"ok", report.ok},
+                              {"retries", report.retries},
+                              {"energyGain", report.energy_gain},
+                              {"kinetic", report.diagnostics.kinetic_energy},
                               {"iterations", report.stats.iterations},
                               {"decrement", report.stats.decrement},
+                              {"firstDecrement", report.stats.first_decrement},
+                              {"backtracks", report.stats.backtracks},
+                              {"lineSearchFailures", report.stats.line_search_failures},
+                              {"choleskyShifts", report.stats.cholesky_shifts},
                               {"u", std::vector<double>(U.data(), U.data() + U.size())}});
     }
     std::cout << out.dump() << "\n";

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/claims/scene_claims.hpp"
 #include "smfem/config.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/box_model.hpp"
@@ -138,6 +139,13 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
           value.is_string() ? solver_method_from_name(value.get<std::string>()) : std::nullopt;
       if (!method) bad_parameter(key, "must be \"mfem\" or \"fem\"");
       settings.method = *method;
+    } else if (key == "mixedVariant") {
+      const auto variant =
+          value.is_string() ? mixed_variant_from_name(value.get<std::string>()) : std::nullopt;
+      if (!variant) bad_parameter(key, "must be \"paper\", \"projected\" or \"curvature\"");
+      settings.mixed_variant = *variant;
+    } else if (key == "energyCheck") {
+      settings.energy_check = boolean(value, key);
     } else if (key == "materialModel") {
       const auto model =
           value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
@@ -186,6 +194,8 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   const smfem::sim::StepStats& s = report.stats;
   json out = diagnostics_json(report.diagnostics);
   out["ok"] = report.ok;
+  out["retries"] = report.retries;
+  out["energyGain"] = report.energy_gain;
   out["time"] = time;
   out["iterations"] = s.iterations;
   out["converged"] = s.converged;
@@ -368,6 +378,8 @@ class JsSimulator {
   json parameters_json() const {
     const smfem::sim::SolverSettings& s = simulator_->settings();
     return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
+            {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
+            {"energyCheck", s.energy_check},
             {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
             {"iterations", s.iterations},
             {"timestep", s.timestep},
@@ -384,6 +396,47 @@ class JsSimulator {
   std::vector<std::string> warnings_;
 };
 
+// Threads for a claims run: two where a worker is free (the runs create and end their own
+// simulators, so the workers are back in the budget when it returns).
+int claims_threads() { return 1 + std::min(1, std::max(free_workers, 0)); }
+
+smfem::sim::ReducedModel model_from(const val& bytes, const std::string& source_name) {
+  return smfem::sim::load_reduced_model(
+      smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name));
+}
+
+// claims/scene_claims.hpp's evaluate_scene; options {"quick": bool}. Returns JSON text.
+std::string evaluate_claims(const val& bytes, const std::string& name,
+                            const std::string& options_json) {
+  return js_errors([&] {
+    const json options = json::parse(options_json);
+    smfem::claims::SceneOptions scene;
+    scene.quick = options.value("quick", false);
+    scene.threads = claims_threads();
+    return smfem::claims::evaluate_scene(name, model_from(bytes, name), scene).dump();
+  });
+}
+
+// claims/scene_claims.hpp's convergence_study; options {"region": material name, "ratios",
+// "loadTime", "iterations"}. Returns JSON text.
+std::string convergence_study(const val& bytes, const std::string& name,
+                              const std::string& options_json) {
+  return js_errors([&] {
+    const json options = json::parse(options_json);
+    const smfem::sim::ReducedModel model = model_from(bytes, name);
+    const std::string region = options.at("region").get<std::string>();
+    for (const smfem::sim::MaterialRegion& material : model.materials) {
+      if (material.name != region) continue;
+      return smfem::claims::convergence_study(model, material.region,
+                                              options.at("ratios").get<std::vector<double>>(),
+                                              options.at("loadTime").get<double>(),
+                                              options.at("iterations").get<int>(), claims_threads())
+          .dump();
+    }
+    throw std::invalid_argument(name + ": no material named " + region);
+  });
+}
+
 JsSimulator* create_simulator(const val& bytes, const std::string& source_name,
                               const std::string& options_json) {
   return js_errors(
@@ -399,6 +452,8 @@ EMSCRIPTEN_BINDINGS(smfem) {
   emscripten::function("inspectAsset", &inspect_asset);
   emscripten::function("distinctWorkerThreads", &distinct_worker_threads);
   emscripten::function("boxModelAsset", &box_model_asset);
+  emscripten::function("evaluateClaims", &evaluate_claims);
+  emscripten::function("convergenceStudy", &convergence_study);
   emscripten::class_<JsSimulator>("Simulator")
       .constructor(&create_simulator, emscripten::allow_raw_pointers())
       .function("info", &JsSimulator::info)

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // The wasm module from the command line (package.json "bin": `npx smfem ...`):
 //
+//   smfem claims [--quick] [--json] [--only scene,scene] [--assets DIR]
+//
+// The claims suite (claims.js): a summary table on stdout, or with --json everything as one
+// JSON object; progress on stderr. Exits 0 when it ran (failed claims are listed, not errors).
+//
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
 //
@@ -8,14 +13,39 @@
 // same scene (a drag spring on render vertex 0 pulled 0.2 m up, gravity), 5 untimed warm-up
 // steps, then per-iteration and per-phase medians of S steps, as JSON.
 import { readFile } from 'node:fs/promises';
+import { defaultAssetDir, formatClaims, runClaims } from './claims.js';
 import { loadSmfem } from './loader.js';
 
 function usage(problem) {
   process.stderr.write(
     `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
-      `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n`,
+      `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
+      `       smfem claims [--quick] [--json] [--only scene,scene] [--assets DIR]\n`,
   );
   process.exit(2);
+}
+
+async function claims(args) {
+  const options = { quick: false, json: false, assetDir: defaultAssetDir };
+  for (let i = 0; i < args.length; ++i) {
+    if (args[i] === '--quick') options.quick = true;
+    else if (args[i] === '--json') options.json = true;
+    else if (args[i] === '--only' && i + 1 < args.length) options.only = args[++i].split(',');
+    else if (args[i] === '--assets' && i + 1 < args.length) options.assetDir = args[++i];
+    else usage(`unknown argument ${args[i]}`);
+  }
+  const smfem = await loadSmfem({ build: 'threads' });
+  try {
+    const started = performance.now();
+    const result = await runClaims(smfem, {
+      ...options,
+      onScene: (index, count, name) => process.stderr.write(`[${index + 1}/${count}] ${name}\n`),
+    });
+    process.stderr.write(`claims: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatClaims(result)}\n`);
+  } finally {
+    smfem.dispose();
+  }
 }
 
 function parseBenchArgs(args) {
@@ -150,9 +180,10 @@ function restPosition(smfem, bytes) {
   return [0, 1, 2].map((d) => view.getFloat32(4 * d, true));
 }
 
+const commands = { bench, claims };
 const [command, ...rest] = process.argv.slice(2);
-if (command === 'bench') {
-  bench(rest).catch((error) => {
+if (commands[command]) {
+  commands[command](rest).catch((error) => {
     process.stderr.write(`smfem: ${error.message}\n`);
     process.exit(1);
   });

@@ -14,6 +14,17 @@ export type Vec3 = [number, number, number];
 export interface SimulatorParameters {
   /** 'mfem' (subspace mixed FEM, default) or 'fem' (the subspace FEM baseline). */
   solver?: 'mfem' | 'fem';
+  /**
+   * How MFEM models the constraint's curvature in its stiffness: 'curvature' (exact where that
+   * gives Newton a descent direction, else dropped: the default), 'paper' (dropped, as in
+   * Trusty et al. 2023) or 'projected' (its positive semi-definite part).
+   */
+  mixedVariant?: 'paper' | 'projected' | 'curvature';
+  /**
+   * Check each step's energy balance and retry a step that gains energy beyond the loads' work
+   * (or fails) with more iterations, then to convergence (default true).
+   */
+  energyCheck?: boolean;
   materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
   /** Solver iterations per step (exactly, or at most with untilConverged), 1..200. */
   iterations?: number;
@@ -63,6 +74,10 @@ export interface Diagnostics {
 export interface StepReport extends Diagnostics {
   /** False if the step met a non-finite value: the state was rolled back (see warnings()). */
   ok: boolean;
+  /** Attempts after the first: the step gained energy or failed and was solved again. */
+  retries: number;
+  /** J: the step's energy change beyond the loads' work (kinetic + elastic + springs). */
+  energyGain: number;
   /** Simulated time after the step, s. */
   time: number;
   iterations: number;
@@ -123,6 +138,47 @@ export interface Simulator {
   dispose(): void;
 }
 
+export interface ClaimsRun {
+  label: string;
+  solver: 'mfem' | 'fem';
+  variant: 'paper' | 'projected' | 'curvature' | null;
+  /** Per step; 0 = to convergence. */
+  iterations: number;
+  timestep: number;
+  steps: number;
+  failedSteps: number;
+  retriedSteps: number;
+  iterationsPerStep: number;
+  backtracksPerStep: number;
+  energyExcess: number;
+  wallMs: number;
+  /** Against the converged MFEM run (truncated runs only). */
+  angularMomentumError?: number;
+  peakKineticRatio?: number;
+  /** null where the converged run is still late. */
+  lateKineticRatio?: number | null;
+}
+
+export interface ClaimsScene {
+  scene: string;
+  modes: number;
+  cubature: number;
+  material: string;
+  runs: ClaimsRun[];
+  /** Converged FEM against converged MFEM: max |u - u_ref| / max |u_ref|. */
+  agreement: number;
+  verdicts: Record<string, boolean>;
+  stability?: ClaimsRun[];
+}
+
+export interface ConvergenceStudy {
+  stiffRegion: number;
+  softYoungs: number;
+  /** Iterations asked for; a shorter list ended converged. */
+  iterations: number;
+  ratios: Array<{ ratio: number; fem: number[]; 'mfem-paper': number[]; 'mfem-curvature': number[] }>;
+}
+
 export interface Smfem {
   /** Which flavour was loaded. */
   readonly build: SmfemBuild;
@@ -134,6 +190,20 @@ export interface Smfem {
   distinctWorkerThreads(count: number): number;
   /** The asset of a procedural box (m modes, C cubature tets, regions 1e5 and 1e7 Pa). */
   boxModelAsset(modes: number, cubature: number): Uint8Array;
+  /**
+   * The claims suite's measurements of one scene (`npx smfem claims`): converged, truncated and
+   * (unless quick) stability runs, their comparisons and verdicts. The JSON is documented in
+   * wasm/src/smfem/claims/scene_claims.hpp.
+   */
+  evaluateClaims(bytes: Uint8Array | ArrayBuffer, options?: { name?: string; quick?: boolean }): ClaimsScene;
+  /**
+   * Paper Fig. 9: the Newton decrement of each iteration of one step from a deformed start, for
+   * FEM and both MFEM variants, with the material `region` at each ratio times the softest one.
+   */
+  convergenceStudy(
+    bytes: Uint8Array | ArrayBuffer,
+    options: { name?: string; region: string; ratios?: number[]; loadTime?: number; iterations?: number },
+  ): ConvergenceStudy;
   /** A simulator of an asset; throws an Error naming the problem for a bad asset or option. */
   createSimulator(bytes: Uint8Array | ArrayBuffer, options?: SimulatorOptions): Simulator;
   /** Disposes the simulators and ends the worker threads. The object must not be used afterwards. */

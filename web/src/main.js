@@ -8,7 +8,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState } from './state/urlState.js';
+import { formatState, parseState, solverName, solvers } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -46,6 +46,8 @@ function settingsFor(meta, overrides) {
     gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
     speed: overrides.speed ?? 1,
     compare: overrides.compare ?? false,
+    // Beside MFEM when side by side: 'fem' or 'mfem-paper'.
+    against: overrides.against ?? 'fem',
     // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
     mode: overrides.mode ?? 0,
     // Colour by cubature cluster and show the representative tets (over `mode`).
@@ -54,21 +56,20 @@ function settingsFor(meta, overrides) {
   };
 }
 
-// One parameter set per simulator: side by side, MFEM on the left and FEM on the right, with
-// everything else the same.
+// One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
+// variant of MFEM) on the right, with everything else the same.
 function parameterSets(settings, gravityVector) {
   const shared = simulatorParameters(settings, gravityVector);
   return settings.compare
     ? [
-        { ...shared, solver: 'mfem' },
-        { ...shared, solver: 'fem' },
+        { ...shared, ...solvers.mfem.parameters },
+        { ...shared, ...solvers[settings.against].parameters },
       ]
-    : [shared];
+    : [{ ...shared, ...solvers[settings.solver].parameters }];
 }
 
 function simulatorParameters(settings, gravityVector) {
   return {
-    solver: settings.solver,
     materialModel: settings.materialModel,
     iterations: settings.iterations,
     timestep: settings.timestep,
@@ -93,6 +94,7 @@ class Demo {
       document.getElementById('panel'),
     );
     this.client = new SimulationClient();
+    this.retriedSteps = 0; // since the scene was opened or reset (the notice counts them)
     this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
     this.controls = new Controls(document.getElementById('controls'), {
       onPlayPause: () => this.setPaused(!this.paused),
@@ -168,14 +170,17 @@ class Demo {
     this.drag.attach(surface, mass * (4 * Math.PI) ** 2, offsets);
     this.show(loaded.u);
     this.applyColouring();
-    const solvers = loaded.info.map((info) => info.parameters.solver);
-    this.plots.reset(solvers);
+    const names = loaded.info.map((info) => solverName(info.parameters));
+    this.plots.reset(names);
+    this.retriedSteps = 0;
 
     this.scene = name;
     this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
     description.textContent =
       (this.meta.description ?? '') +
-      (this.settings.compare ? ' Left: mixed FEM; right: FEM, same inputs.' : '');
+      (this.settings.compare
+        ? ` Left: ${solvers.mfem.label}; right: ${solvers[this.settings.against].label}, same inputs.`
+        : '');
     this.controls.build({
       scene: name,
       scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
@@ -186,7 +191,7 @@ class Demo {
       paused: this.paused,
     });
     progress.hidden = true;
-    status.ready(name, loaded.build, solvers);
+    status.ready(name, loaded.build, names);
     this.writeUrl();
   }
 
@@ -196,9 +201,9 @@ class Demo {
   }
 
   async change(change) {
-    if ('compare' in change) {
+    if ('compare' in change || 'against' in change) {
       // Side by side needs a second simulator: load the scene again with the new layout.
-      this.settings.compare = change.compare;
+      Object.assign(this.settings, change);
       await this.open(this.scene, this.settings).catch((e) => status.fail(e));
       return;
     }
@@ -248,6 +253,7 @@ class Demo {
     const answer = await this.client.reset();
     this.show(answer.u);
     this.plots.reset(this.plots.solvers);
+    this.retriedSteps = 0;
     status.resetTime();
   }
 
@@ -258,6 +264,14 @@ class Demo {
       const answer = await this.client.advance(steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
       status.stepped(answer.reports[0]);
+      const retried = answer.reports.flat().filter((report) => report.ok && report.retries > 0).length;
+      if (retried) {
+        this.retriedSteps += retried;
+        status.notice(
+          `${this.retriedSteps} step(s) gained energy beyond the loads' work at ${this.settings.iterations} ` +
+            'iteration(s) and were solved again with more.',
+        );
+      }
       this.plots.record(answer.reports);
       if (answer.reports.some((list) => list.some((report) => !report.ok))) {
         // A blow-up: start the scene over rather than freeze on a broken state.

@@ -32,6 +32,14 @@ inline Eigen::Matrix3d with_singular_values(std::mt19937& rng, const Eigen::Vect
 // singular values at least 10% of the largest. Near identity, large and random, nearly
 // singular (one singular value 1e-4 of the others), inverted (det < 0), each at deformation
 // scales 1e-3, 1 and 1e3.
+// A multiplier m of the constraint term m^T s(F), entries standard normal.
+inline Eigen::Matrix<double, 6, 1> random_multiplier(std::mt19937& rng) {
+  std::normal_distribution<double> normal;
+  Eigen::Matrix<double, 6, 1> m;
+  for (double& x : m) x = normal(rng);
+  return m;
+}
+
 inline std::vector<Deformation> smooth_deformations() {
   std::mt19937 rng(20231212);
   std::normal_distribution<double> normal;

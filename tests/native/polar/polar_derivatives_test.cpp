@@ -23,13 +23,6 @@ std::vector<Deformation> fd_deformations() {
   return cases;
 }
 
-Vector6d random_multiplier(std::mt19937& rng) {
-  std::normal_distribution<double> normal;
-  Vector6d m;
-  for (double& x : m) x = normal(rng);
-  return m;
-}
-
 TEST(PolarDerivatives, RotationDerivativeMatchesFiniteDifferences) {
   double worst = 0.0;
   for (const auto& [name, F] : fd_deformations()) {

@@ -1,6 +1,6 @@
 // The mixed solver's algebra against an independent reference (reference.hpp): one iteration
-// is Newton on the KKT system without the constraint curvature, and a converged step is a
-// stationary point of the Lagrangian.
+// is Newton on the KKT system (without the constraint curvature in the paper variant, with it
+// in the curvature variant), and a converged step is a stationary point of the Lagrangian.
 #include "smfem/sim/mfem_step.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,8 @@
 #include "sim/reference.hpp"
 #include "sim/test_model.hpp"
 #include "smfem/energies/fixed_corotational.hpp"
+#include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/polar/signed_svd.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/simulator.hpp"
 
@@ -26,15 +28,32 @@ SolverSettings mfem_settings() {
   return settings;
 }
 
-TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
+// Multipliers whose matrix is coaxial with the stretch of F (where the closed-form curvature of
+// the curvature variant is the exact one), entries of size `scale`.
+Vector6<double> coaxial_multiplier(const Matrix3<double>& F, double scale) {
+  const polar::SignedSvd<double> svd = polar::signed_svd(F);
+  const Eigen::Vector3d g = scale * Eigen::Vector3d::Random();
+  return polar::stretch_from_matrix<double>(
+      Matrix3<double>(svd.V * g.asDiagonal() * svd.V.transpose()));
+}
+
+// One iteration from an off-constraint state against Newton on the KKT system in (du, dz,
+// dlambda), all tets as cubature (weights w_c), at (u~, z, lambda): without the constraint's
+// curvature in the u block (the paper variant), or with it (the curvature variant, with
+// multipliers coaxial with the stretches so that its closed form is the exact Hessian, taken
+// here from polar::d2stretch_dF2_contract).
+void expect_newton_on_the_kkt_system(MixedVariant variant) {
   const BoxModel model = make_box_model(test::small_box());
   SolverSettings settings = mfem_settings();
+  settings.mixed_variant = variant;
   settings.iterations = 1;
   settings.max_backtracks = 0;  // the comparison needs the full step
+  settings.energy_check = false;
   Simulator simulator(model.model, settings);
   const int m = model.model.mode_count();
   const int C = model.model.cubature_count();
   const double h = settings.timestep;
+  const bool with_curvature = variant == MixedVariant::curvature;
 
   SimulatorState start = simulator.snapshot();
   start.U = test::random_reduced(m, 0.02, 1u);
@@ -45,17 +64,22 @@ TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
   const StretchField noise = 1e-3 * StretchField::Random(6, C);
   for (int c = 0; c < C; ++c) start.z.col(c) = reference.stretch(c, predicted) + noise.col(c);
   start.lambda = 1e3 * StretchField::Random(6, C);
+  if (with_curvature) {
+    for (int c = 0; c < C; ++c) {
+      start.lambda.col(c) = coaxial_multiplier(reference.F(c, predicted), 1e3);
+    }
+  }
   simulator.restore(start);
 
   const StepReport& report = simulator.step();
   ASSERT_TRUE(report.ok);
   ASSERT_EQ(report.stats.iterations, 1);
   ASSERT_EQ(report.stats.line_search_failures, 0) << "the full step was not accepted";
+  ASSERT_EQ(report.stats.curvature_fallbacks, 0) << "the exact curvature was not used";
   const Eigen::VectorXd du = flatten(simulator.coordinates()) - predicted;
   const StretchField dz = simulator.stretches() - start.z;
   const StretchField lambda_new = simulator.multipliers();
 
-  // KKT system in (du, dz, dlambda), all tets as cubature (weights w_c), at (u~, z, lambda).
   const int r = 12 * m;
   const int size = r + 12 * C;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(size, size);
@@ -75,6 +99,14 @@ TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
     const Vector6<double> g = reference.stretch(c, predicted) - zc;
     const int z_at = r + 6 * c;
     const int lambda_at = r + 6 * C + 6 * c;
+    if (with_curvature) {
+      const Eigen::MatrixXd dF = reference.dF_du(c);  // 9 x r
+      kkt.topLeftCorner(r, r) +=
+          w * dF.transpose() *
+          polar::d2stretch_dF2_contract<double>(reference.F(c, predicted),
+                                                Vector6<double>(metric.cwiseProduct(lambda))) *
+          dF;
+    }
     kkt.block(0, lambda_at, r, 6) = w * J.transpose() * D;
     kkt.block(lambda_at, 0, 6, r) = w * D * J;
     kkt.block(z_at, z_at, 6, 6) = w * H;
@@ -95,6 +127,14 @@ TEST(MfemStep, OneIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
   EXPECT_LT((dz_flat - dz_ref).norm(), 1e-6 * dz_ref.norm());
   const Eigen::Map<const Eigen::VectorXd> lambda_flat(lambda_new.data(), 6 * C);
   EXPECT_LT((lambda_flat - lambda_ref).norm(), 1e-6 * lambda_ref.norm());
+}
+
+TEST(MfemStep, PaperVariantIterationIsNewtonOnTheKktSystemWithoutConstraintCurvature) {
+  expect_newton_on_the_kkt_system(MixedVariant::paper);
+}
+
+TEST(MfemStep, CurvatureVariantIterationIsNewtonOnTheKktSystemWithConstraintCurvature) {
+  expect_newton_on_the_kkt_system(MixedVariant::curvature);
 }
 
 TEST(MfemStep, AConvergedStepIsAStationaryPointOfTheLagrangian) {

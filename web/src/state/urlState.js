@@ -14,6 +14,20 @@ export const limits = {
 
 export const materialModels = ['arap', 'fixed_corotational', 'stable_neo_hookean'];
 
+// The page's solvers: its name for each (in the URL, the plots and the CSV), the label the
+// controls show and the simulator parameters behind it. 'mfem' is the solver's default variant.
+export const solvers = {
+  mfem: { label: 'Mixed FEM (MFEM)', parameters: { solver: 'mfem', mixedVariant: 'curvature' } },
+  'mfem-paper': { label: "MFEM, the paper's variant", parameters: { solver: 'mfem', mixedVariant: 'paper' } },
+  fem: { label: 'FEM', parameters: { solver: 'fem' } },
+};
+
+/** The page's name of a simulator's parameters (loader.d.ts: SimulatorParameters). */
+export function solverName({ solver, mixedVariant }) {
+  if (solver === 'fem') return 'fem';
+  return mixedVariant === 'paper' ? 'mfem-paper' : 'mfem';
+}
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 
 function number(text, range) {
@@ -24,9 +38,10 @@ function number(text, range) {
 
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
- * scene, solver ('mfem' | 'fem'), materialModel (materialModels), iterations, timestep, speed, gravity (y component, m/s^2),
- * youngs ({ region: Pa }), mode (colour by this mode's weight, 1-based; 0: off), clusters
- * (colour by cubature cluster), embed, compare (side by side), paused.
+ * scene, solver (a key of solvers), materialModel (materialModels), iterations, timestep, speed,
+ * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
+ * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
+ * against (the solver beside MFEM: 'fem' or 'mfem-paper'), paused.
  */
 export function parseState(search, sceneNames) {
   const params = new URLSearchParams(search);
@@ -34,7 +49,9 @@ export function parseState(search, sceneNames) {
   const scene = params.get('scene');
   if (scene && sceneNames.includes(scene)) state.scene = scene;
   const solver = params.get('solver');
-  if (solver === 'mfem' || solver === 'fem') state.solver = solver;
+  if (Object.hasOwn(solvers, solver)) state.solver = solver;
+  const against = params.get('against');
+  if (against === 'fem' || against === 'mfem-paper') state.against = against;
   const model = params.get('model');
   if (materialModels.includes(model)) state.materialModel = model;
   const iterations = number(params.get('iters'), limits.iterations);
@@ -64,6 +81,7 @@ export function formatState(state) {
   const params = new URLSearchParams();
   if (state.scene) params.set('scene', state.scene);
   if (state.solver) params.set('solver', state.solver);
+  if (state.against) params.set('against', state.against);
   if (state.materialModel) params.set('model', state.materialModel);
   if (state.iterations !== undefined) params.set('iters', String(state.iterations));
   if (state.timestep !== undefined) params.set('dt', String(state.timestep));

@@ -1,7 +1,7 @@
 // The control panel: plain buttons, selects and range inputs, so every control works from the
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
 // limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
-import { limits, materialModels } from '../state/urlState.js';
+import { limits, materialModels, solvers } from '../state/urlState.js';
 import { sharingButtons } from './sharing.js';
 
 function element(tag, attributes = {}, children = []) {
@@ -85,10 +85,11 @@ export class Controls {
     const resetButton = element('button', { type: 'button', id: 'reset', text: 'Reset' });
     resetButton.addEventListener('click', () => handlers.onReset());
 
-    const solverSelect = element('select', { id: 'solver', 'aria-label': 'solver' }, [
-      element('option', { value: 'mfem', text: 'Mixed FEM (MFEM)' }),
-      element('option', { value: 'fem', text: 'FEM' }),
-    ]);
+    const solverSelect = element(
+      'select',
+      { id: 'solver', 'aria-label': 'solver' },
+      Object.entries(solvers).map(([name, { label }]) => element('option', { value: name, text: label })),
+    );
     solverSelect.value = settings.solver;
     solverSelect.disabled = settings.compare;
     solverSelect.addEventListener('change', () => handlers.onChange({ solver: solverSelect.value }));
@@ -108,7 +109,13 @@ export class Controls {
     const compare = element('input', { type: 'checkbox', id: 'compare' });
     compare.checked = settings.compare;
     compare.addEventListener('change', () => handlers.onChange({ compare: compare.checked }));
-    const compareLabel = element('label', { class: 'toggle' }, [compare, ' MFEM | FEM side by side']);
+    const compareLabel = element('label', { class: 'toggle' }, [compare, ' MFEM side by side with']);
+    const againstSelect = element('select', { id: 'against', 'aria-label': 'side by side with' }, [
+      element('option', { value: 'fem', text: solvers.fem.label }),
+      element('option', { value: 'mfem-paper', text: solvers['mfem-paper'].label }),
+    ]);
+    againstSelect.value = settings.against;
+    againstSelect.addEventListener('change', () => handlers.onChange({ against: againstSelect.value }));
     // Teaching views: where each skinning mode acts (blue negative, red positive weights), and
     // what the cubature samples (its clusters, and the representative tets as dots).
     const modeSelect = element('select', { id: 'colour-mode', 'aria-label': 'colour by' }, [
@@ -190,7 +197,8 @@ export class Controls {
     this.root.append(
       element('div', { class: 'row' }, [sceneSelect]),
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
-      element('div', { class: 'row' }, [solverSelect, compareLabel]),
+      element('div', { class: 'row' }, [solverSelect]),
+      element('div', { class: 'row' }, [compareLabel, againstSelect]),
       element('div', { class: 'row' }, [modelSelect]),
       element('div', { class: 'row' }, [modeSelect]),
       ...sliders.map((s) => s.node),

@@ -62,8 +62,12 @@ Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const {
 double Dynamics::energy(const ReducedMatrix& U) {
   work_ = U - predicted_;
   product_.noalias() = mass_block_.lazyProduct(work_);
-  double energy = 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum() -
-                  force_.cwiseProduct(U).sum();
+  return 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum() -
+         force_.cwiseProduct(U).sum() + spring_energy(U);
+}
+
+double Dynamics::spring_energy(const ReducedMatrix& U) {
+  double energy = 0.0;
   if (has_spring_) {
     energy += 0.5 * spring_.stiffness * (spring_point(U) - spring_.target).squaredNorm();
   }

@@ -58,6 +58,8 @@ class Dynamics final : public InertialEnergy {
   const ReducedMatrix& prediction() const { return predicted_; }
 
   double energy(const ReducedMatrix& U) override;
+  // The drag and anchor springs' part of energy(U) (the anchors' up to a constant).
+  double spring_energy(const ReducedMatrix& U);
   // dPsi_u/dU, 4m x 3.
   void gradient(const ReducedMatrix& U, ReducedMatrix& out) override;
   // dU^T H_u dU = sum_d dU_d^T H_block dU_d: with the gradient g at U, the exact change

@@ -5,11 +5,33 @@
 
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/polar/stretch_curvature.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/line_search.hpp"
 
 namespace smfem::sim {
 namespace {
+
+// The constraint term's curvature in K (mfem_step.hpp).
+enum class CurvatureTerm { exact, psd_part, dropped };
+// Diagonal shifts (spd_solver.hpp: up to 1e-6 of each diagonal entry) that only make up for
+// rounding, not for an indefinite system.
+constexpr int kRoundingShifts = 4;
+// The curvature variant's second choice where the exact term fails: the paper's (the PSD part
+// converged far slower on the claims suite and in the tests' deformed boxes, README).
+constexpr CurvatureTerm kFallbackTerm = CurvatureTerm::dropped;
+
+CurvatureTerm first_term(MixedVariant variant) {
+  switch (variant) {
+    case MixedVariant::paper:
+      return CurvatureTerm::dropped;
+    case MixedVariant::projected:
+      return CurvatureTerm::psd_part;
+    case MixedVariant::curvature:
+      break;
+  }
+  return CurvatureTerm::exact;
+}
 
 // ||D v||_1 with D = diag(1, 1, 1, 2, 2, 2).
 double metric_l1(const Vector6<double>& v) {
@@ -41,6 +63,7 @@ MfemStep::MfemStep(int coordinate_rows, int tet_count)
     : current_(tet_count),
       trial_(tet_count),
       dstretch_dF_(static_cast<std::size_t>(tet_count)),
+      constraint_curvature_(static_cast<std::size_t>(tet_count)),
       hessian_(static_cast<std::size_t>(tet_count)),
       grad_psi_(StretchField::Zero(6, tet_count)),
       violation_(StretchField::Zero(6, tet_count)),
@@ -52,6 +75,7 @@ MfemStep::MfemStep(int coordinate_rows, int tet_count)
       curvature_(Eigen::VectorXd::Zero(tet_count)),
       slope_(Eigen::VectorXd::Zero(tet_count)),
       lambda_max_(Eigen::VectorXd::Zero(tet_count)),
+      nu_(Eigen::VectorXd::Zero(tet_count)),
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
       model_error_trial_(Eigen::VectorXd::Zero(tet_count)),
       penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
@@ -65,6 +89,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
   const Vector6<double> metric = polar::stretch_metric<double>();
+  const CurvatureTerm term = first_term(context.settings.mixed_variant);
   StepSystem& system = context.system;
 
   Stopwatch clock;
@@ -72,7 +97,72 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
                     [&](int c) { current_.evaluate(c, deformation_gradient(context, c, U)); });
   clock.lap(stats.times.prediction);
 
-  double nu = 0.0;
+  // K's block of tet c: J^T H J plus the constraint term's curvature at the current
+  // multipliers (mfem_step.hpp) as `term` says.
+  const auto set_tet_hessian = [&](int c, CurvatureTerm term) {
+    const auto index = static_cast<std::size_t>(c);
+    const Matrix6x9<double>& J = dstretch_dF_[index];
+    // Lazy (coefficient-wise) products: at these fixed sizes Eigen's default is its blocked
+    // GEMM, which packs both operands on every call.
+    const Eigen::Matrix<double, 6, 9> HJ = hessian_[index].lazyProduct(J);
+    if (term == CurvatureTerm::dropped) {
+      constraint_curvature_[index].setZero();
+      system.set_tet_hessian(c, J.transpose().lazyProduct(HJ));
+      return;
+    }
+    constraint_curvature_[index] = polar::coaxial_stretch_curvature(
+        current_.svd[index], Vector6<double>(metric.cwiseProduct(lambda.col(c))),
+        term == CurvatureTerm::exact ? polar::CurvatureProjection::none
+                                     : polar::CurvatureProjection::psd);
+    system.set_tet_hessian(c, J.transpose().lazyProduct(HJ) + constraint_curvature_[index]);
+  };
+
+  // The direction from the tet Hessians set: solves for du, then per tet dz, lambda+ and the
+  // terms of the decrement and the merit's slope (and raises the penalties to lambda+).
+  struct Direction {
+    int shifts = 0;  // of the Cholesky factorization, -1 if it failed
+    double du_curvature = 0.0, du_slope = 0.0, decrement_squared = 0.0, slope = 0.0;
+    // Newton's direction as the theory above wants it: from a positive definite system (to
+    // the rounding of a float K, which may need small shifts) and descending the merit.
+    bool usable() const {
+      return shifts >= 0 && shifts <= kRoundingShifts && decrement_squared > 0.0 && slope < 0.0;
+    }
+  };
+  const auto direction = [&]() {
+    Direction d;
+    system.assemble(context.pool);
+    clock.lap(stats.times.assembly);
+    context.dynamics.gradient(U, dynamics_gradient_);
+    d.shifts = system.solve(dynamics_gradient_, du_);
+    clock.lap(stats.times.solve);
+    if (d.shifts < 0 || !du_.allFinite()) {
+      d.shifts = -1;
+      return d;
+    }
+    parallel_for_tets(context.pool, tet_count, [&](int c) {
+      const auto index = static_cast<std::size_t>(c);
+      const Matrix3<double> dF = context.deformation.displacement_gradient(c, du_);
+      const Eigen::Map<const Vector9<double>> dF_vector(dF.data());
+      const Vector6<double> dz = violation_.col(c) + dstretch_dF_[index] * dF_vector;
+      const Vector6<double> H_dz = hessian_[index] * dz;
+      const Vector6<double> lambda_new = (grad_psi_.col(c) + H_dz).cwiseQuotient(metric);
+      dz_.col(c) = dz;
+      lambda_new_.col(c) = lambda_new;
+      curvature_(c) =
+          w(c) * (dz.dot(H_dz) + dF_vector.dot(constraint_curvature_[index] * dF_vector));
+      slope_(c) = w(c) * grad_psi_.col(c).dot(dz);
+      lambda_max_(c) = lambda_new.cwiseAbs().maxCoeff();
+    });
+    d.du_curvature = context.dynamics.curvature(du_);
+    d.du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
+    d.decrement_squared = d.du_curvature + curvature_.sum();
+    nu_ = nu_.cwiseMax(kPenaltyFactor * lambda_max_);
+    d.slope = d.du_slope + slope_.sum() - nu_.dot(penalty_);
+    clock.lap(stats.times.local_update);
+    return d;
+  };
+
+  nu_.setZero();
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
     // Per tet: the constraint Jacobian in F, the stretch energy's derivatives at z_c, and the
     // tet's share of K and of the right-hand side.
@@ -86,62 +176,44 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       const Vector6<double> g = current_.s.col(c) - zc;
       const Vector9<double> force = J.transpose() * (gpsi + H * g);
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
-      // Lazy (coefficient-wise) products: at these fixed sizes Eigen's default is its blocked
-      // GEMM, which packs both operands on every call.
-      const Eigen::Matrix<double, 6, 9> HJ = H.lazyProduct(J);
-      system.set_tet_hessian(c, J.transpose().lazyProduct(HJ));
       dstretch_dF_[index] = J;
       hessian_[index] = H;
       grad_psi_.col(c) = gpsi;
       violation_.col(c) = g;
       psi_(c) = w(c) * psi(material, zc, lame);
       penalty_(c) = w(c) * metric_l1(g);
+      set_tet_hessian(c, term);
     });
     clock.lap(stats.times.linearization);
 
-    system.assemble(context.pool);
-    clock.lap(stats.times.assembly);
-
-    context.dynamics.gradient(U, dynamics_gradient_);
-    const int shifts = system.solve(dynamics_gradient_, du_);
-    clock.lap(stats.times.solve);
-    if (shifts < 0 || !du_.allFinite()) {
+    Direction d = direction();
+    // The curvature variant's second choice (mfem_step.hpp), taken at most once an iteration.
+    bool refined = term != CurvatureTerm::exact;
+    const auto refine = [&]() {
+      refined = true;
+      ++stats.curvature_fallbacks;
+      parallel_for_tets(context.pool, tet_count, [&](int c) { set_tet_hessian(c, kFallbackTerm); });
+      clock.lap(stats.times.linearization);
+      d = direction();
+    };
+    if (!refined && !d.usable()) refine();
+    if (d.shifts < 0) {
       stats.failed = true;
       return;
     }
-    stats.cholesky_shifts += shifts;
+    stats.cholesky_shifts += d.shifts;
     ++stats.iterations;
-
-    // Per tet: the stretch and multiplier updates, and the terms of the decrement and slope.
-    parallel_for_tets(context.pool, tet_count, [&](int c) {
-      const auto index = static_cast<std::size_t>(c);
-      const Matrix3<double> dF = context.deformation.displacement_gradient(c, du_);
-      const Vector6<double> dz =
-          violation_.col(c) + dstretch_dF_[index] * Eigen::Map<const Vector9<double>>(dF.data());
-      const Vector6<double> H_dz = hessian_[index] * dz;
-      const Vector6<double> lambda_new = (grad_psi_.col(c) + H_dz).cwiseQuotient(metric);
-      dz_.col(c) = dz;
-      lambda_new_.col(c) = lambda_new;
-      curvature_(c) = w(c) * dz.dot(H_dz);
-      slope_(c) = w(c) * grad_psi_.col(c).dot(dz);
-      lambda_max_(c) = lambda_new.cwiseAbs().maxCoeff();
-    });
-    const double du_curvature = context.dynamics.curvature(du_);
-    const double du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
-    const double decrement_squared = du_curvature + curvature_.sum();
-    nu = std::max(nu, kPenaltyFactor * lambda_max_.maxCoeff());
-    const double slope = du_slope + slope_.sum() - nu * penalty_.sum();
-    clock.lap(stats.times.local_update);
     // A direction whose curvature or slope overflowed (absurd forces, say) is unusable.
-    if (!std::isfinite(decrement_squared) || !std::isfinite(slope)) {
+    if (!std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
       stats.failed = true;
       return;
     }
+    const double& decrement_squared = d.decrement_squared;
 
     const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
-    stats.penalty = nu;
+    stats.penalty = nu_.maxCoeff();
     // Nothing left to do (at rest, say): converged whatever the mode.
     if (decrement_squared == 0.0) {
       stats.converged = true;
@@ -182,19 +254,39 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       if (!corrected && model_error_trial_.maxCoeff() > kLinearizationTrust) {
         return std::numeric_limits<double>::max();
       }
-      double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
+      double change = alpha * d.du_slope + 0.5 * alpha * alpha * d.du_curvature;
       for (int c = 0; c < tet_count; ++c) {
-        change += (psi_trial_(c) - psi_(c)) + nu * (penalty_trial_(c) - penalty_(c));
+        change += (psi_trial_(c) - psi_(c)) + nu_(c) * (penalty_trial_(c) - penalty_(c));
       }
       return change;
     };
-    const bool lost =
-        lost_in_rounding(0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) +
-                                                      psi_.cwiseAbs().sum() + nu * penalty_.sum());
+    const auto lost_now = [&]() {
+      return lost_in_rounding(
+          0.5 * d.decrement_squared,
+          std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() + nu_.dot(penalty_));
+    };
+    bool lost = lost_now();
     const auto plain_change = [&](double alpha) { return merit_change(alpha, false); };
-    LineSearchResult search =
-        lost ? unjudged_full_step(plain_change)
-             : backtracking_line_search(plain_change, slope, context.settings.max_backtracks);
+    LineSearchResult search;
+    if (!lost && !refined) {
+      // The exact curvature's Newton step is taken whole or not at all: where the merit refuses
+      // it, its quadratic model is not to be trusted this far from the solution, and the
+      // second choice's direction is searched instead.
+      search = backtracking_line_search(plain_change, d.slope, 0);
+      if (!search.accepted) {
+        refine();
+        if (d.shifts < 0 || !std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
+          stats.failed = true;
+          return;
+        }
+        lost = lost_now();
+      }
+    }
+    if (!search.accepted) {
+      search =
+          lost ? unjudged_full_step(plain_change)
+               : backtracking_line_search(plain_change, d.slope, context.settings.max_backtracks);
+    }
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
     // the stresses, charges more than the step gains), and the iteration stalls on tiny steps.
@@ -205,7 +297,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     if (!lost && (!search.accepted || search.step < 1.0) && iteration > 0 &&
         decrement <= 1e-3 * stats.first_decrement) {
       const double change = merit_change(1.0, true);
-      if (std::isfinite(change) && change <= kArmijoConstant * slope) {
+      if (std::isfinite(change) && change <= kArmijoConstant * d.slope) {
         search = LineSearchResult{1.0, search.backtracks, true, false};
       } else if (search.accepted) {
         // Re-evaluate the plain trial the search accepted: the trial buffers hold the corrected

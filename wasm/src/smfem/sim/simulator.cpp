@@ -1,10 +1,12 @@
 #include "smfem/sim/simulator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
@@ -166,17 +168,6 @@ void Simulator::drag_end() {
   refresh_diagnostics();
 }
 
-StepContext Simulator::context() {
-  return StepContext{deformation_,
-                     model_.cubature_weights,
-                     settings_.material_model,
-                     lame_,
-                     settings_,
-                     dynamics_,
-                     system_,
-                     *pool_};
-}
-
 const StepReport& Simulator::step() {
   Stopwatch clock;
   backup_.U = state_.U;
@@ -184,37 +175,72 @@ const StepReport& Simulator::step() {
   backup_.z = state_.z;
   backup_.lambda = state_.lambda;
 
-  const double h = settings_.timestep;
-  const double end_time = state_.time + h;
+  const double end_time = state_.time + settings_.timestep;
   force_ = gravity_force_direction_;
   external_force_.add_to(end_time, force_);
   add_periodic_loads(model_.loads, end_time, force_);
   apply_scene_springs(end_time);
-  dynamics_.begin_step(state_.U, state_.Udot, force_);
-  state_.U = dynamics_.prediction();
+  dynamics_.begin_step(backup_.U, backup_.Udot, force_);
+  // With this step's springs, so that a moved drag target or a released spring counts as
+  // energy put in (or taken out) before the step, not as a gain of the step.
+  const double energy_before = mechanical_energy(backup_.U, backup_.Udot, stretch_);
 
   report_.stats = StepStats{};
+  report_.retries = 0;
+  report_.energy_gain = 0.0;
   report_.step_ms = 0.0;  // the stopwatch adds to it
-  StepContext step_context = context();
-  const TetKinematics* kinematics = nullptr;
-  if (settings_.method == SolverMethod::mfem) {
-    mfem_.solve(step_context, state_.U, state_.z, state_.lambda, report_.stats);
-    kinematics = &mfem_.kinematics();
-  } else {
-    fem_.solve(step_context, state_.U, report_.stats);
-    kinematics = &fem_.kinematics();
-    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
-    state_.z = kinematics->s;
-    consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
+  // The fallbacks of a step that gained energy or failed: more iterations, then convergence,
+  // then (where the mixed solver could not converge) FEM's monotone descent to convergence.
+  struct Attempt {
+    SolverMethod method;
+    int iterations;
+    bool until_converged;
+  };
+  const SolverMethod method = settings_.method;
+  const int iterations = settings_.iterations;
+  const std::array<Attempt, 4> attempts = {
+      {{method, iterations, settings_.until_converged},
+       {method, std::min(4 * iterations, kMaxIterations), settings_.until_converged},
+       {method, kMaxIterations, true},
+       {SolverMethod::fem, kMaxIterations, true}}};
+  bool ok = false;
+  for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
+    const Attempt& a = attempts[attempt];
+    if (attempt > 0) {
+      if (!settings_.energy_check) break;
+      // Only a step that can still improve is retried.
+      if (settings_.until_converged && a.iterations <= iterations) continue;
+      if (a.method != method && (method == SolverMethod::fem || report_.stats.converged)) break;
+      ++report_.retries;
+      state_.U = backup_.U;
+      state_.z = backup_.z;
+      state_.lambda = backup_.lambda;
+    }
+    const TetKinematics& kinematics = solve_step(a.method, a.iterations, a.until_converged);
+    ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
+         state_.z.allFinite() && state_.lambda.allFinite();
+    if (!ok) continue;
+    stretch_ = kinematics.s;
+    const double work = force_.cwiseProduct(state_.U - backup_.U).sum();
+    const double energy_after = mechanical_energy(state_.U, state_.Udot, stretch_);
+    report_.energy_gain = energy_after - energy_before - work;
+    const double allowed = kEnergyGrowthTolerance *
+                               (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
+                           kEnergyGrowthFloor;
+    if (report_.energy_gain <= allowed) break;
+    // A converged step is implicit Euler itself: kept, however it came out.
   }
-  state_.Udot = (state_.U - backup_.U) / h;
-
-  report_.ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
-               state_.z.allFinite() && state_.lambda.allFinite();
-  if (report_.ok) {
+  report_.ok = ok;
+  if (report_.retries > 0) {
+    warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": " +
+                        (ok ? "retried " + std::to_string(report_.retries) +
+                                  " time(s) with more iterations (energy grew beyond the "
+                                  "loads' work, or the step failed)"
+                            : std::string("failed even when converged")));
+  }
+  if (ok) {
     state_.time = end_time;
     ++state_.step_count;
-    stretch_ = kinematics->s;
     compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
                         state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
                         report_.diagnostics);
@@ -229,6 +255,64 @@ const StepReport& Simulator::step() {
   }
   clock.lap(report_.step_ms);
   return report_;
+}
+
+const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
+                                           bool until_converged) {
+  SolverSettings attempt = settings_;
+  attempt.method = method;
+  attempt.iterations = iterations;
+  attempt.until_converged = until_converged;
+  state_.U = dynamics_.prediction();
+  StepStats stats;
+  StepContext step_context{deformation_,
+                           model_.cubature_weights,
+                           settings_.material_model,
+                           lame_,
+                           attempt,
+                           dynamics_,
+                           system_,
+                           *pool_};
+  const TetKinematics* kinematics = nullptr;
+  if (method == SolverMethod::mfem) {
+    mfem_.solve(step_context, state_.U, state_.z, state_.lambda, stats);
+    kinematics = &mfem_.kinematics();
+  } else {
+    fem_.solve(step_context, state_.U, stats);
+    kinematics = &fem_.kinematics();
+    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
+    state_.z = kinematics->s;
+    consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
+  }
+  state_.Udot = (state_.U - backup_.U) / settings_.timestep;
+  // A retried step reports every attempt's work.
+  const StepStats& previous = report_.stats;
+  stats.iterations += previous.iterations;
+  stats.backtracks += previous.backtracks;
+  stats.line_search_failures += previous.line_search_failures;
+  stats.cholesky_shifts += previous.cholesky_shifts;
+  stats.curvature_fallbacks += previous.curvature_fallbacks;
+  stats.times.prediction += previous.times.prediction;
+  stats.times.linearization += previous.times.linearization;
+  stats.times.assembly += previous.times.assembly;
+  stats.times.solve += previous.times.solve;
+  stats.times.local_update += previous.times.local_update;
+  stats.times.line_search += previous.times.line_search;
+  report_.stats = stats;
+  return *kinematics;
+}
+
+double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
+                                    const StretchField& stretch) {
+  double elastic = 0.0;
+  for (int c = 0; c < model_.cubature_count(); ++c) {
+    elastic +=
+        model_.cubature_weights(c) * psi(settings_.material_model, Vector6<double>(stretch.col(c)),
+                                         lame_[static_cast<std::size_t>(c)]);
+  }
+  diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(Udot);
+  const double kinetic = 0.5 * Udot.cwiseProduct(diagnostics_workspace_).sum();
+  return kinetic + elastic + dynamics_.spring_energy(U);
 }
 
 void Simulator::apply_scene_springs(double time) {

@@ -11,9 +11,10 @@
 // udot_{n+1} = (u_{n+1} - u_n) / h. Under FEM, z and lambda track s(F(u)) and
 // D^-1 grad psi(z), so the solver can be switched at any step.
 //
-// Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that meets a
-// non-finite value or an unsolvable system is undone (the state is the last good one, time
-// does not advance), reported (StepReport::ok = false) and warned about.
+// Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that gains
+// energy beyond the loads' work or fails is retried with more iterations (StepReport); one that
+// still meets a non-finite value or an unsolvable system is undone (the state is the last good
+// one, time does not advance), reported (StepReport::ok = false) and warned about.
 // Allocation: everything is allocated at construction (and when the thread count, the spring,
 // the external force or the set of active scene springs changes); step() allocates nothing
 // unless it fails.
@@ -50,11 +51,25 @@ struct SimulatorState {
   std::int64_t step_count = 0;
 };
 
+// A step is checked against the energy balance of implicit Euler, which never gains energy
+// beyond the work of the loads when converged:
+//   gain = H(after) - H(before) - f . (u_{n+1} - u_n),  H = kinetic + elastic + springs,
+// with f the step's generalized force (gravity, external and periodic loads) and the springs
+// as they act during the step. A step whose gain exceeds
+//   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
+// (truncated iterations overshot), or that failed, is rolled back and solved again with four
+// times the iterations, then to convergence, and where the mixed solver did not converge, by
+// FEM to convergence; a converged step is kept whatever its gain.
+inline constexpr double kEnergyGrowthTolerance = 1e-3;
+inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
+
 struct StepReport {
   bool ok = true;
-  StepStats stats;
-  Diagnostics diagnostics;  // of the state after the step
-  double step_ms = 0.0;     // wall clock of the whole step() call
+  int retries = 0;           // attempts after the first (see above)
+  double energy_gain = 0.0;  // J, of the accepted attempt
+  StepStats stats;           // summed over the attempts
+  Diagnostics diagnostics;   // of the state after the step
+  double step_ms = 0.0;      // wall clock of the whole step() call
 };
 
 class Simulator {
@@ -132,9 +147,13 @@ class Simulator {
   void update_lame(int tet);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
   void apply_scene_springs(double time);
+  // One attempt at the step from the inertial prediction; returns the solver's kinematics.
+  const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged);
+  // H of the energy check (StepReport), with stretch = s(F(U)).
+  double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
+                           const StretchField& stretch);
   void make_stretches_consistent();  // z = s(F(u)), lambda = D^-1 grad psi(z)
   void refresh_diagnostics();        // recomputes s(F(u)) serially
-  StepContext context();
 
   ReducedModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it

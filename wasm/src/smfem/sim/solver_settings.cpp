@@ -43,6 +43,26 @@ std::optional<SolverMethod> solver_method_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view mixed_variant_name(MixedVariant variant) {
+  switch (variant) {
+    case MixedVariant::paper:
+      return "paper";
+    case MixedVariant::projected:
+      return "projected";
+    case MixedVariant::curvature:
+      break;
+  }
+  return "curvature";
+}
+
+std::optional<MixedVariant> mixed_variant_from_name(std::string_view name) {
+  for (const MixedVariant variant :
+       {MixedVariant::paper, MixedVariant::projected, MixedVariant::curvature}) {
+    if (name == mixed_variant_name(variant)) return variant;
+  }
+  return std::nullopt;
+}
+
 SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::string>& warnings) {
   const SolverSettings defaults;
   SolverSettings out = settings;

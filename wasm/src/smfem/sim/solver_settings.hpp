@@ -21,6 +21,16 @@ enum class SolverMethod {
 std::string_view solver_method_name(SolverMethod method);  // "mfem", "fem"
 std::optional<SolverMethod> solver_method_from_name(std::string_view name);
 
+// How the mixed solver models the constraint's curvature in K (mfem_step.hpp).
+enum class MixedVariant {
+  paper,      // dropped, as in the paper: K = sum_c w_c J_c^T H_c J_c
+  projected,  // its coaxial part's PSD part (polar/stretch_curvature.hpp)
+  curvature,  // its coaxial part, exact where that gives Newton a descent direction, else dropped
+};
+
+std::string_view mixed_variant_name(MixedVariant variant);  // "paper", "projected", "curvature"
+std::optional<MixedVariant> mixed_variant_from_name(std::string_view name);
+
 // Clamping ranges.
 inline constexpr double kMinTimestep = 1e-5, kMaxTimestep = 0.1;  // s
 inline constexpr int kMinIterations = 1, kMaxIterations = 200;
@@ -30,6 +40,7 @@ inline constexpr int kMaxBacktracks = 60;
 
 struct SolverSettings {
   SolverMethod method = SolverMethod::mfem;
+  MixedVariant mixed_variant = MixedVariant::curvature;
   MaterialModel material_model = MaterialModel::fixed_corotational;
   double timestep = 1.0 / 60.0;  // h, s
   // Solver iterations per step: exactly this many (real-time use), or at most this many when
@@ -46,6 +57,9 @@ struct SolverSettings {
   // Assemble the stiffness K in single precision (it only steers the search direction; the
   // gradients, merit and line search stay in double).
   bool single_precision_stiffness = false;
+  // Check every step's energy balance and retry a step that gains energy or fails with more
+  // iterations (simulator.hpp). Off: every step runs exactly as configured.
+  bool energy_check = true;
   // Step-size halvings per line search before the iteration gives up (the step then ends).
   int max_backtracks = 30;
 };
