@@ -3,7 +3,7 @@
 // scene measured MFEM at 2 iterations 10x or more closer to the converged angular momentum than
 // FEM at 2, and MFEM at 1 and 2 iterations within 1 % of the converged peak kinetic energy).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatClaims, readSuite, runClaims } from '../../wasm/js/claims.js';
+import { formatClaims, readSuite, runClaims, wasmEvaluator } from '../../wasm/js/claims.js';
 import { loadSmfem } from '../../wasm/js/loader.js';
 
 const run = (scene, label) => scene.runs.find((r) => r.label === label);
@@ -18,7 +18,7 @@ describe('claims suite, quick subset (wasm)', () => {
 
   beforeAll(async () => {
     smfem = await loadSmfem({ build: 'threads' });
-    result = await runClaims(smfem, { quick: true });
+    result = await runClaims(wasmEvaluator(smfem), { quick: true });
   }, 600_000);
 
   afterAll(() => smfem?.dispose());

@@ -69,7 +69,7 @@ nlohmann::json to_json(const Summary& summary) {
 struct Samples {
   std::vector<double> per_iteration, step_ms, prediction, linearization, assembly, solve,
       local_update, line_search;
-  long iterations = 0, backtracks = 0, failures = 0;
+  long iterations = 0, backtracks = 0, curvature_fallbacks = 0, failures = 0;
 
   void add(const sim::StepStats& stats, double step, bool ok) {
     if (!ok) ++failures;
@@ -78,6 +78,7 @@ struct Samples {
     prediction.push_back(t.prediction);
     iterations += stats.iterations;
     backtracks += stats.backtracks;
+    curvature_fallbacks += stats.curvature_fallbacks;
     if (stats.iterations == 0) return;
     const double k = stats.iterations;
     per_iteration.push_back((t.total() - t.prediction) / k);
@@ -91,6 +92,7 @@ struct Samples {
   void write_to(nlohmann::json& out) const {
     out["iterations_run"] = iterations;
     out["backtracks"] = backtracks;
+    out["curvature_fallbacks"] = curvature_fallbacks;
     out["failed_steps"] = failures;
     out["per_iteration_ms"] = to_json(summarize(per_iteration));
     out["step_ms"] = to_json(summarize(step_ms));

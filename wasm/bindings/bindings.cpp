@@ -204,6 +204,7 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   out["lineSearchSteps"] = s.backtracks;
   out["lineSearchFailures"] = s.line_search_failures;
   out["choleskyShifts"] = s.cholesky_shifts;
+  out["curvatureFallbacks"] = s.curvature_fallbacks;
   out["stepMs"] = report.step_ms;
   out["phasesMs"] = {
       {"prediction", s.times.prediction},    {"linearization", s.times.linearization},

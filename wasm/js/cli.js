@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The wasm module from the command line (package.json "bin": `npx smfem ...`):
 //
-//   smfem claims [--quick] [--json] [--only scene,scene] [--assets DIR]
+//   smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]
 //
-// The claims suite (claims.js): a summary table on stdout, or with --json everything as one
-// JSON object; progress on stderr. Exits 0 when it ran (failed claims are listed, not errors).
+// The claims suite (claims.js) in the wasm build, or with --native in build/bin/smfem-claims
+// (two scenes at once): a summary table on stdout, or with --json everything as one JSON
+// object; progress on stderr. Exits 0 when it ran (failed claims are listed, not errors).
 //
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
@@ -13,38 +14,40 @@
 // same scene (a drag spring on render vertex 0 pulled 0.2 m up, gravity), 5 untimed warm-up
 // steps, then per-iteration and per-phase medians of S steps, as JSON.
 import { readFile } from 'node:fs/promises';
-import { defaultAssetDir, formatClaims, runClaims } from './claims.js';
+import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
 import { loadSmfem } from './loader.js';
 
 function usage(problem) {
   process.stderr.write(
     `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
-      `       smfem claims [--quick] [--json] [--only scene,scene] [--assets DIR]\n`,
+      `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n`,
   );
   process.exit(2);
 }
 
 async function claims(args) {
-  const options = { quick: false, json: false, assetDir: defaultAssetDir };
+  const options = { quick: false, json: false, native: false, assetDir: defaultAssetDir };
   for (let i = 0; i < args.length; ++i) {
     if (args[i] === '--quick') options.quick = true;
+    else if (args[i] === '--native') options.native = true;
     else if (args[i] === '--json') options.json = true;
     else if (args[i] === '--only' && i + 1 < args.length) options.only = args[++i].split(',');
     else if (args[i] === '--assets' && i + 1 < args.length) options.assetDir = args[++i];
     else usage(`unknown argument ${args[i]}`);
   }
-  const smfem = await loadSmfem({ build: 'threads' });
+  const smfem = options.native ? null : await loadSmfem({ build: 'threads' });
   try {
     const started = performance.now();
-    const result = await runClaims(smfem, {
+    const evaluator = options.native ? nativeEvaluator() : wasmEvaluator(smfem);
+    const result = await runClaims(evaluator, {
       ...options,
       onScene: (index, count, name) => process.stderr.write(`[${index + 1}/${count}] ${name}\n`),
     });
     process.stderr.write(`claims: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatClaims(result)}\n`);
   } finally {
-    smfem.dispose();
+    smfem?.dispose();
   }
 }
 
@@ -128,6 +131,7 @@ async function bench(args) {
       phases = { linearization: [], assembly: [], solve: [], localUpdate: [], lineSearch: [] };
     let iterationsRun = 0,
       backtracks = 0,
+      curvatureFallbacks = 0,
       failures = 0;
     for (let step = 0; step < options.steps; ++step) {
       const [report] = simulator.step(1);
@@ -137,6 +141,7 @@ async function bench(args) {
       prediction.push(t.prediction);
       iterationsRun += report.iterations;
       backtracks += report.lineSearchSteps;
+      curvatureFallbacks += report.curvatureFallbacks;
       if (report.iterations === 0) continue;
       const k = report.iterations;
       const total = t.linearization + t.assembly + t.solve + t.localUpdate + t.lineSearch;
@@ -154,6 +159,7 @@ async function bench(args) {
       steps: options.steps,
       iterations_run: iterationsRun,
       backtracks,
+      curvature_fallbacks: curvatureFallbacks,
       failed_steps: failures,
       per_iteration_ms: summary(perIteration),
       step_ms: summary(stepMs),

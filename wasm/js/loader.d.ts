@@ -89,6 +89,8 @@ export interface StepReport extends Diagnostics {
   lineSearchSteps: number;
   lineSearchFailures: number;
   choleskyShifts: number;
+  /** MFEM, curvature variant: iterations that took the paper's direction instead of Newton's. */
+  curvatureFallbacks: number;
   /** Wall clock of the step and per phase (summed over iterations), ms. */
   stepMs: number;
   phasesMs: {

@@ -98,22 +98,22 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   clock.lap(stats.times.prediction);
 
   // K's block of tet c: J^T H J plus the constraint term's curvature at the current
-  // multipliers (mfem_step.hpp) as `term` says.
-  const auto set_tet_hessian = [&](int c, CurvatureTerm term) {
+  // multipliers (mfem_step.hpp) as `curvature` says.
+  const auto set_tet_hessian = [&](int c, CurvatureTerm curvature) {
     const auto index = static_cast<std::size_t>(c);
     const Matrix6x9<double>& J = dstretch_dF_[index];
     // Lazy (coefficient-wise) products: at these fixed sizes Eigen's default is its blocked
     // GEMM, which packs both operands on every call.
     const Eigen::Matrix<double, 6, 9> HJ = hessian_[index].lazyProduct(J);
-    if (term == CurvatureTerm::dropped) {
+    if (curvature == CurvatureTerm::dropped) {
       constraint_curvature_[index].setZero();
       system.set_tet_hessian(c, J.transpose().lazyProduct(HJ));
       return;
     }
     constraint_curvature_[index] = polar::coaxial_stretch_curvature(
         current_.svd[index], Vector6<double>(metric.cwiseProduct(lambda.col(c))),
-        term == CurvatureTerm::exact ? polar::CurvatureProjection::none
-                                     : polar::CurvatureProjection::psd);
+        curvature == CurvatureTerm::exact ? polar::CurvatureProjection::none
+                                          : polar::CurvatureProjection::psd);
     system.set_tet_hessian(c, J.transpose().lazyProduct(HJ) + constraint_curvature_[index]);
   };
 
