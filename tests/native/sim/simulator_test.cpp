@@ -221,8 +221,9 @@ TEST(Simulator, RealTimeMixedFemDoesNotGainEnergyOnAStronglyHeterogeneousBody) {
 
 // Paper 000, Fig. 9: from a deformed start, with a stiff half joined to a soft one, the mixed
 // solver reaches a relative decrement of 1e-6 in far fewer iterations than FEM once the
-// stiffness ratio is large. Measured here (m = 6, 96 tets, soft 1e5 Pa): ratio 1e2: MFEM 10,
-// FEM 13; ratio 1e4: MFEM 8, FEM 25; ratio 1e5: MFEM 8, FEM 45 iterations.
+// stiffness ratio is large. Measured here (m = 6, 96 tets, soft 1e5 Pa; MFEM's curvature
+// variant, the default): ratio 1e2: MFEM 6, FEM 13; ratio 1e4: MFEM 7, FEM 25; ratio 1e5:
+// MFEM 7, FEM 45 iterations (the paper's variant: 9, 8, 7).
 int iterations_to_converge(SolverMethod method, double stiff_youngs) {
   BoxModelOptions options;
   options.mode_count = 6;
