@@ -145,8 +145,8 @@ export function formatClaims({ scenes, convergence, failures: failed }) {
         const m1 = run(s, 'mfem-curvature-1'),
           m2 = run(s, 'mfem-curvature-2');
         const verdicts = Object.entries(s.verdicts)
-          .filter(([, holds]) => !holds)
-          .map(([v]) => v);
+          .filter(([verdict, holds]) => isClaim(verdict) && !holds)
+          .map(([verdict]) => verdict);
         return [
           s.scene,
           s.material,
@@ -192,9 +192,11 @@ export function formatClaims({ scenes, convergence, failures: failed }) {
   }
   if (convergence) {
     // A list that ended early ended converged (below rounding).
-    const toReach = (decrements, fraction) => {
+    const toReach = (ratio, label, fraction) => {
+      const decrements = ratio[label];
       const k = decrements.findIndex((d) => d <= fraction * decrements[0]);
       if (k >= 0) return String(k + 1);
+      if (ratio.failed?.includes(label)) return `failed at ${decrements.length + 1}`;
       return decrements.length < convergence.iterations
         ? String(decrements.length)
         : `> ${decrements.length}`;
@@ -208,9 +210,9 @@ export function formatClaims({ scenes, convergence, failures: failed }) {
         ['ratio', 'FEM', 'MFEM (paper)', 'MFEM (curvature)'],
         convergence.ratios.map((r) => [
           r.ratio.toExponential(0),
-          toReach(r.fem, 1e-6),
-          toReach(r['mfem-paper'], 1e-6),
-          toReach(r['mfem-curvature'], 1e-6),
+          toReach(r, 'fem', 1e-6),
+          toReach(r, 'mfem-paper', 1e-6),
+          toReach(r, 'mfem-curvature', 1e-6),
         ]),
       ),
     );

@@ -178,7 +178,14 @@ export interface ConvergenceStudy {
   softYoungs: number;
   /** Iterations asked for; a shorter list ended converged. */
   iterations: number;
-  ratios: Array<{ ratio: number; fem: number[]; 'mfem-paper': number[]; 'mfem-curvature': number[] }>;
+  ratios: Array<{
+    ratio: number;
+    fem: number[];
+    'mfem-paper': number[];
+    'mfem-curvature': number[];
+    /** Solvers whose step failed (their list ends there). */
+    failed?: string[];
+  }>;
 }
 
 export interface Smfem {

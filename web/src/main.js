@@ -201,7 +201,7 @@ class Demo {
   }
 
   async change(change) {
-    if ('compare' in change || 'against' in change) {
+    if ('compare' in change || ('against' in change && this.settings.compare)) {
       // Side by side needs a second simulator: load the scene again with the new layout.
       Object.assign(this.settings, change);
       await this.open(this.scene, this.settings).catch((e) => status.fail(e));
@@ -268,8 +268,8 @@ class Demo {
       if (retried) {
         this.retriedSteps += retried;
         status.notice(
-          `${this.retriedSteps} step(s) gained energy beyond the loads' work at ${this.settings.iterations} ` +
-            'iteration(s) and were solved again with more.',
+          `${this.retriedSteps} step(s) gained energy beyond the loads' work or failed at ` +
+            `${this.settings.iterations} iteration(s) and were solved again with more.`,
         );
       }
       this.plots.record(answer.reports);

@@ -115,6 +115,7 @@ export class Controls {
       element('option', { value: 'mfem-paper', text: solvers['mfem-paper'].label }),
     ]);
     againstSelect.value = settings.against;
+    againstSelect.disabled = !settings.compare;
     againstSelect.addEventListener('change', () => handlers.onChange({ against: againstSelect.value }));
     // Teaching views: where each skinning mode acts (blue negative, red positive weights), and
     // what the cubature samples (its clusters, and the representative tets as dots).

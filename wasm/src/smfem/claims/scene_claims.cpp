@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 #include "smfem/sim/simulator.hpp"
@@ -267,7 +268,10 @@ json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_regio
         settings_for(varied, RunSpec{sim::SolverMethod::mfem, sim::MixedVariant::curvature, 0,
                                      varied.defaults.timestep, 0, true});
     sim::Simulator simulator(varied, settings, threads);
-    while (simulator.time() < load_time) simulator.step();
+    // A failed step does not advance time: give up on a start that cannot be reached.
+    while (simulator.time() < load_time) {
+      if (!simulator.step().ok) throw std::runtime_error("convergence study: loading step failed");
+    }
     const sim::SimulatorState start = simulator.snapshot();
 
     json entry = {{"ratio", ratio}};
@@ -278,6 +282,7 @@ json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_regio
       // Iteration k's decrement, from a step of exactly k iterations (the solvers are
       // deterministic, so it is the k-th decrement of one longer step).
       json decrements = json::array();
+      bool failed = false;
       for (int k = 1; k <= iterations; ++k) {
         sim::SolverSettings truncated = settings;
         truncated.method = method;
@@ -288,13 +293,15 @@ json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_regio
         simulator.set_settings(truncated);
         simulator.restore(start);
         const sim::StepReport& report = simulator.step();
-        if (!report.ok || report.stats.iterations < k) break;  // converged (or failed) earlier
+        failed = !report.ok;
+        if (failed || report.stats.iterations < k) break;  // failed, or converged earlier
         decrements.push_back(report.stats.decrement);
       }
       std::string label(sim::solver_method_name(method));
       if (method == sim::SolverMethod::mfem)
         label += "-" + std::string(sim::mixed_variant_name(variant));
       entry[label] = decrements;
+      if (failed) entry["failed"].push_back(label);
     }
     out["ratios"].push_back(entry);
   }

@@ -100,8 +100,10 @@ nlohmann::json evaluate_scene(const std::string& name, const sim::ReducedModel& 
 // converged steps), the Newton decrement of each of `iterations` iterations of one step, for
 // FEM and both MFEM variants, with the region `stiff_region` set to ratio x the softest
 // region's Young's modulus, for each ratio. JSON: {"stiffRegion", "softYoungs", "iterations",
-// "ratios": [{"ratio", "fem": [...], "mfem-paper": [...], "mfem-curvature": [...]}]}; a list
-// shorter than "iterations" ended where the step converged (below rounding).
+// "ratios": [{"ratio", "fem": [...], "mfem-paper": [...], "mfem-curvature": [...], "failed":
+// [labels]}]}; a list shorter than "iterations" ended where the step converged (below rounding)
+// or, for the labels in "failed", where it failed. Throws std::runtime_error if the loading
+// steps fail.
 nlohmann::json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_region,
                                  const std::vector<double>& ratios, double load_time,
                                  int iterations, int threads);

@@ -62,8 +62,9 @@ Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const {
 double Dynamics::energy(const ReducedMatrix& U) {
   work_ = U - predicted_;
   product_.noalias() = mass_block_.lazyProduct(work_);
-  return 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum() -
-         force_.cwiseProduct(U).sum() + spring_energy(U);
+  // The inertia term first: spring_energy overwrites product_.
+  const double inertia = 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum();
+  return inertia - force_.cwiseProduct(U).sum() + spring_energy(U);
 }
 
 double Dynamics::spring_energy(const ReducedMatrix& U) {

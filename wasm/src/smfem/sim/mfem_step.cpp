@@ -76,6 +76,7 @@ MfemStep::MfemStep(int coordinate_rows, int tet_count)
       slope_(Eigen::VectorXd::Zero(tet_count)),
       lambda_max_(Eigen::VectorXd::Zero(tet_count)),
       nu_(Eigen::VectorXd::Zero(tet_count)),
+      nu_start_(Eigen::VectorXd::Zero(tet_count)),
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
       model_error_trial_(Eigen::VectorXd::Zero(tet_count)),
       penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
@@ -156,7 +157,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     d.du_curvature = context.dynamics.curvature(du_);
     d.du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
     d.decrement_squared = d.du_curvature + curvature_.sum();
-    nu_ = nu_.cwiseMax(kPenaltyFactor * lambda_max_);
+    // The penalties this direction's merit needs: raised from the iteration's start, so that a
+    // direction given up leaves no trace in them.
+    nu_ = nu_start_.cwiseMax(kPenaltyFactor * lambda_max_);
     d.slope = d.du_slope + slope_.sum() - nu_.dot(penalty_);
     clock.lap(stats.times.local_update);
     return d;
@@ -186,6 +189,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     });
     clock.lap(stats.times.linearization);
 
+    nu_start_ = nu_;
     Direction d = direction();
     // The curvature variant's second choice (mfem_step.hpp), taken at most once an iteration.
     bool refined = term != CurvatureTerm::exact;
@@ -196,7 +200,10 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       clock.lap(stats.times.linearization);
       d = direction();
     };
-    if (!refined && !d.usable()) refine();
+    if (!refined && !d.usable()) {
+      stats.cholesky_shifts += std::max(d.shifts, 0);
+      refine();
+    }
     if (d.shifts < 0) {
       stats.failed = true;
       return;
@@ -210,7 +217,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     }
     const double& decrement_squared = d.decrement_squared;
 
-    const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
+    double decrement = std::sqrt(std::max(decrement_squared, 0.0));
     if (iteration == 0) stats.first_decrement = decrement;
     stats.decrement = decrement;
     stats.penalty = nu_.maxCoeff();
@@ -274,11 +281,17 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       // second choice's direction is searched instead.
       search = backtracking_line_search(plain_change, d.slope, 0);
       if (!search.accepted) {
+        clock.lap(stats.times.line_search);
         refine();
         if (d.shifts < 0 || !std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
           stats.failed = true;
           return;
         }
+        stats.cholesky_shifts += d.shifts;
+        decrement = std::sqrt(std::max(d.decrement_squared, 0.0));
+        if (iteration == 0) stats.first_decrement = decrement;
+        stats.decrement = decrement;
+        stats.penalty = nu_.maxCoeff();
         lost = lost_now();
       }
     }

@@ -22,9 +22,10 @@
 //              (H_u + K indefinite beyond rounding, or no descent), or where the merit refuses its
 //              full step (its model is not to be trusted that far from the solution), the
 //              iteration takes the paper's direction instead (StepStats::curvature_fallbacks).
-// Measured on the claims suite (README: Claims): with `curvature` MFEM at 2 iterations keeps the
-// converged angular momentum to 1e-4 on every scene and converges in 3-5 iterations per step
-// where FEM needs 4-18; `paper` loses to FEM on 4 of 21 scenes, `projected` converges slowest.
+// Measured on the claims suite (README: The claim, measured): with `curvature` MFEM at 2
+// iterations keeps the converged angular momentum at least as well as FEM at 2 on all 17
+// scenes, and converges in fewer iterations per step on 15; `paper` loses to FEM on 2 of them,
+// and `projected` converged slowest where it was tried as the fallback.
 // Below, C_c stands for the chosen form (0 in the paper variant); K absorbs it.
 // With g_c = s_c - z_c, H_c = the PSD part of d2psi/ds2(z_c) and lambda+ the new multipliers:
 //
@@ -64,7 +65,7 @@
 // is negative whenever p != 0 and C_c is PSD: H_u is positive definite (the mass) and H_c PSD.
 // With the exact curvature it need not be; Dphi is computed from its definition in double (so
 // an inexact, float K is judged honestly too) and a direction that does not descend is redone
-// with the PSD part.
+// without the curvature (the paper's).
 // Backtracking Armijo on phi (line_search.hpp); u, z move by alpha p and lambda by
 // alpha (lambda+ - lambda). In the convergence tail a rejected full step is retried with the
 // second-order correction of z (mfem_step.cpp), so that the l1 merit does not stall the
@@ -122,7 +123,7 @@ class MfemStep {
   TetKinematics current_;
   TetKinematics trial_;
   std::vector<Matrix6x9<double>> dstretch_dF_;
-  std::vector<Matrix9<double>> constraint_curvature_;  // PSD, per unit volume (curvature variant)
+  std::vector<Matrix9<double>> constraint_curvature_;  // C_c as the variant has it, per unit volume
   std::vector<Matrix6<double>> hessian_;               // H_c
   StretchField grad_psi_;                              // grad psi(z_c)
   StretchField violation_;                             // g_c = s_c - z_c
@@ -136,6 +137,7 @@ class MfemStep {
   Eigen::VectorXd slope_;       // w_c grad psi(z_c) . dz_c
   Eigen::VectorXd lambda_max_;  // ||lambda+_c||_inf
   Eigen::VectorXd nu_;          // the merit's penalty per tet
+  Eigen::VectorXd nu_start_;    // nu_ at the start of the iteration
   Eigen::VectorXd psi_trial_;
   Eigen::VectorXd model_error_trial_;  // ||s(F_trial) - s(F) - alpha J dF||_inf / trusted size
   Eigen::VectorXd penalty_trial_;

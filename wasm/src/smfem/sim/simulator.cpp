@@ -82,6 +82,8 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
   state_.z.setZero(6, C);
   state_.lambda.setZero(6, C);
   backup_ = state_;
+  kept_ = state_;
+  kept_stretch_ = stretch_;
   make_stretches_consistent();
   refresh_diagnostics();
 }
@@ -204,13 +206,17 @@ const StepReport& Simulator::step() {
        {method, kMaxIterations, true},
        {SolverMethod::fem, kMaxIterations, true}}};
   bool ok = false;
+  bool have_kept = false;  // kept_: the last finite attempt, which gained energy
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
     const Attempt& a = attempts[attempt];
     if (attempt > 0) {
       if (!settings_.energy_check) break;
-      // Only a step that can still improve is retried.
-      if (settings_.until_converged && a.iterations <= iterations) continue;
-      if (a.method != method && (method == SolverMethod::fem || report_.stats.converged)) break;
+      // A converged step is implicit Euler itself: kept, however it came out.
+      if (ok && report_.stats.converged) break;
+      // An attempt that cannot do better than the last is skipped; FEM is only the mixed
+      // solver's fallback.
+      if (a.method == method && settings_.until_converged && a.iterations <= iterations) continue;
+      if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
       state_.U = backup_.U;
       state_.z = backup_.z;
@@ -228,7 +234,23 @@ const StepReport& Simulator::step() {
                                (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
                            kEnergyGrowthFloor;
     if (report_.energy_gain <= allowed) break;
-    // A converged step is implicit Euler itself: kept, however it came out.
+    kept_.U = state_.U;
+    kept_.Udot = state_.Udot;
+    kept_.z = state_.z;
+    kept_.lambda = state_.lambda;
+    kept_stretch_ = stretch_;
+    kept_gain_ = report_.energy_gain;
+    have_kept = true;
+  }
+  // Every retry failed: the last finite attempt is still a step (it only gained energy).
+  if (!ok && have_kept) {
+    state_.U = kept_.U;
+    state_.Udot = kept_.Udot;
+    state_.z = kept_.z;
+    state_.lambda = kept_.lambda;
+    stretch_ = kept_stretch_;
+    report_.energy_gain = kept_gain_;
+    ok = true;
   }
   report_.ok = ok;
   if (report_.retries > 0) {
@@ -236,7 +258,7 @@ const StepReport& Simulator::step() {
                         (ok ? "retried " + std::to_string(report_.retries) +
                                   " time(s) with more iterations (energy grew beyond the "
                                   "loads' work, or the step failed)"
-                            : std::string("failed even when converged")));
+                            : std::string("failed in every retry")));
   }
   if (ok) {
     state_.time = end_time;

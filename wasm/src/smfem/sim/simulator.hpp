@@ -59,7 +59,8 @@ struct SimulatorState {
 //   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
 // (truncated iterations overshot), or that failed, is rolled back and solved again with four
 // times the iterations, then to convergence, and where the mixed solver did not converge, by
-// FEM to convergence; a converged step is kept whatever its gain.
+// FEM to convergence; a converged step is kept whatever its gain, and where every retry fails,
+// the last finite attempt is.
 inline constexpr double kEnergyGrowthTolerance = 1e-3;
 inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
 
@@ -177,6 +178,9 @@ class Simulator {
 
   SimulatorState state_;
   SimulatorState backup_;
+  SimulatorState kept_;  // the step's last finite attempt that gained energy (step())
+  StretchField kept_stretch_;
+  double kept_gain_ = 0.0;
   StretchField stretch_;  // s(F(u)) at the current state
   ReducedMatrix diagnostics_workspace_;
   StepReport report_;

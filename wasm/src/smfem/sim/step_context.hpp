@@ -38,7 +38,7 @@ struct StepStats {
   int backtracks = 0;            // step halvings, all line searches
   int line_search_failures = 0;  // iterations that ended the step without an acceptable step
   int cholesky_shifts = 0;
-  int curvature_fallbacks = 0;  // MFEM, curvature variant: directions redone with the PSD part
+  int curvature_fallbacks = 0;  // MFEM, curvature variant: directions redone without curvature
   double penalty = 0.0;         // MFEM: the last merit penalty nu
   // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
   bool failed = false;
