@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The wasm module from the command line (package.json "bin": `npx smfem ...`):
 //
+//   smfem simulate <asset.smfem | recipe.json> ...   (simulate.js: a headless run, per step)
+//
 //   smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]
 //
 // The claims suite (claims.js) in the wasm build, or with --native in build/bin/smfem-claims
@@ -16,12 +18,14 @@
 import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
 import { loadSmfem } from './loader.js';
+import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
 
 function usage(problem) {
   process.stderr.write(
     `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
-      `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n`,
+      `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
+      `       ${simulateUsage}\n`,
   );
   process.exit(2);
 }
@@ -186,7 +190,22 @@ function restPosition(smfem, bytes) {
   return [0, 1, 2].map((d) => view.getFloat32(4 * d, true));
 }
 
-const commands = { bench, claims };
+async function simulateCommand(args) {
+  let options;
+  try {
+    options = parseSimulateArgs(args);
+  } catch (error) {
+    usage(error.message);
+  }
+  const smfem = await loadSmfem({ build: options.build });
+  try {
+    await simulate(smfem, options);
+  } finally {
+    smfem.dispose();
+  }
+}
+
+const commands = { bench, claims, simulate: simulateCommand };
 const [command, ...rest] = process.argv.slice(2);
 if (commands[command]) {
   commands[command](rest).catch((error) => {

@@ -1,0 +1,105 @@
+// `npx smfem simulate` (wasm/js/simulate.js) against the JS API it wraps: the same asset and
+// parameters give the step report's values to the bit, as JSON lines, CSV and trajectory file;
+// bad input is refused with a message naming it.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSmfem } from '../../wasm/js/loader.js';
+import { stepRecord } from '../../wasm/js/simulate.js';
+
+const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+const run = (args) => promisify(execFile)(process.execPath, [cli, 'simulate', ...args]);
+const STEPS = 6;
+const PARAMETERS = { solver: 'mfem', iterations: 2, timestep: 0.01 };
+
+describe('smfem simulate', () => {
+  let smfem, folder, asset, expected, coordinates;
+
+  beforeAll(async () => {
+    smfem = await loadSmfem({ build: 'threads' });
+    folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-test-'));
+    asset = join(folder, 'box.smfem');
+    const bytes = smfem.boxModelAsset(4, 48);
+    await writeFile(asset, bytes);
+    const simulator = smfem.createSimulator(bytes, { parameters: PARAMETERS });
+    expected = [];
+    coordinates = [];
+    for (let step = 1; step <= STEPS; ++step) {
+      expected.push(stepRecord(step, simulator.step(1)[0]));
+      coordinates.push(...simulator.coordinatesF64());
+    }
+    simulator.dispose();
+  });
+
+  afterAll(async () => {
+    smfem?.dispose();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  const args = ['--solver', 'mfem', '--iters', '2', '--dt', '0.01', '--steps', String(STEPS)];
+  const withoutWallClock = ({ wallMs, ...record }) => record;
+
+  it('prints the JS API step report to the bit, one JSON object per line', async () => {
+    const { stdout } = await run([asset, ...args, '--json']);
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map(withoutWallClock)).toEqual(expected.map(withoutWallClock));
+    expect(records[0].wallMs).toBeGreaterThan(0);
+  });
+
+  it('prints the same as CSV columns, vectors split by axis', async () => {
+    const { stdout } = await run([asset, ...args, '--csv']);
+    const [header, ...rows] = stdout.trim().split('\n');
+    const columns = header.split(',');
+    expect(columns).toContain('angularMomentum_z');
+    expect(rows).toHaveLength(STEPS);
+    const last = Object.fromEntries(
+      rows
+        .at(-1)
+        .split(',')
+        .map((cell, i) => [columns[i], cell]),
+    );
+    expect(Number(last.kinetic)).toBe(expected.at(-1).kinetic);
+    expect(Number(last.angularMomentum_z)).toBe(expected.at(-1).angularMomentum[2]);
+  });
+
+  it('writes the reduced trajectory', async () => {
+    const file = join(folder, 'run.bin');
+    await run([asset, ...args, '--trajectory', file]);
+    const bytes = await readFile(file);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect(bytes.subarray(0, 4).toString()).toBe('SMFT');
+    expect([view.getUint32(4, true), view.getUint32(8, true), view.getUint32(12, true)]).toEqual([
+      1,
+      STEPS,
+      48,
+    ]);
+    const trajectory = new Float64Array(
+      bytes.buffer.slice(bytes.byteOffset + 16, bytes.byteOffset + bytes.byteLength),
+    );
+    expect(Array.from(trajectory)).toEqual(coordinates);
+  });
+
+  it('refuses bad input with a message naming it', async () => {
+    await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('missing.smfem'),
+    });
+    await expect(run([asset, '--solver', 'xpbd'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--solver must be mfem or fem'),
+    });
+    const corrupt = join(folder, 'corrupt.smfem');
+    await writeFile(corrupt, Buffer.from('not an asset at all'));
+    await expect(run([corrupt])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('corrupt.smfem'),
+    });
+  });
+});

@@ -1,0 +1,204 @@
+// `npx smfem simulate`: a headless run of one scene in the wasm build, one record per step.
+//
+//   smfem simulate <asset.smfem | recipe.json> [--solver mfem|fem] [--variant curvature|paper|projected]
+//                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
+//                  [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
+//
+// A recipe is baked first (build/bin/smfem-bake, into a temporary folder). --json prints one
+// JSON object per line and step; --csv the same as columns (vectors as _x _y _z); neither, a
+// summary. The values are the JS API's step report's (loader.d.ts: StepReport), so the two
+// agree to the bit. --trajectory writes the reduced coordinates of every step:
+//
+//   "SMFT", u32 format 1, u32 steps, u32 r (= 12 m), then steps x r f64, little-endian,
+//   step by step, each u as vec(U) (loader.js: coordinatesF64).
+//
+// A progress bar goes to stderr where it is a terminal.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
+
+export const usageText =
+  'smfem simulate <asset.smfem | recipe.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
+  '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--drag VERTEX X Y Z K] ' +
+  '[--json | --csv] [--trajectory out.bin] [--build threads|single]';
+
+/** Parses the arguments; throws an Error naming the bad one. */
+export function parseSimulateArgs(args) {
+  const options = { steps: 100, format: 'summary', build: 'threads', parameters: {} };
+  const value = (i, name) => {
+    if (i >= args.length) throw new Error(`${name} needs a value`);
+    return args[i];
+  };
+  const number = (i, name, check = Number.isFinite) => {
+    const x = Number(value(i, name));
+    if (!check(x)) throw new Error(`${name}: not a valid number: ${args[i]}`);
+    return x;
+  };
+  for (let i = 0; i < args.length; ++i) {
+    const arg = args[i];
+    if (arg === '--solver') {
+      options.parameters.solver = value(++i, arg);
+      if (!['mfem', 'fem'].includes(options.parameters.solver))
+        throw new Error('--solver must be mfem or fem');
+    } else if (arg === '--variant') {
+      options.parameters.mixedVariant = value(++i, arg);
+      if (!['curvature', 'paper', 'projected'].includes(options.parameters.mixedVariant))
+        throw new Error('--variant must be curvature, paper or projected');
+    } else if (arg === '--iters') {
+      options.parameters.iterations = number(++i, arg, Number.isInteger);
+    } else if (arg === '--steps') {
+      options.steps = number(++i, arg, (x) => Number.isInteger(x) && x >= 1 && x <= 1e7);
+    } else if (arg === '--dt') {
+      options.parameters.timestep = number(++i, arg, (x) => x > 0);
+    } else if (arg === '--converged') {
+      options.parameters.untilConverged = true;
+    } else if (arg === '--energy-check') {
+      const on = value(++i, arg);
+      if (on !== 'on' && on !== 'off') throw new Error('--energy-check must be on or off');
+      options.parameters.energyCheck = on === 'on';
+    } else if (arg === '--drag') {
+      options.drag = {
+        vertex: number(++i, arg, Number.isInteger),
+        target: [number(++i, arg), number(++i, arg), number(++i, arg)],
+        stiffness: number(++i, arg, (x) => x >= 0),
+      };
+    } else if (arg === '--json' || arg === '--csv') {
+      options.format = arg.slice(2);
+    } else if (arg === '--trajectory') {
+      options.trajectory = value(++i, arg);
+    } else if (arg === '--build') {
+      options.build = value(++i, arg);
+    } else if (!arg.startsWith('-') && options.scene === undefined) {
+      options.scene = arg;
+    } else {
+      throw new Error(`unknown argument ${arg}`);
+    }
+  }
+  if (options.scene === undefined) throw new Error('give an asset or a recipe');
+  return options;
+}
+
+/** The asset's bytes: read, or for a .json recipe baked first. */
+async function sceneBytes(path) {
+  if (!path.endsWith('.json')) return readFile(path);
+  const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
+  try {
+    const asset = join(folder, `${basename(path, '.json')}.smfem`);
+    await promisify(execFile)(bakeTool, [path, '-o', asset, '--quiet']).catch((error) => {
+      throw new Error((error.stderr || error.message).trim());
+    });
+    return await readFile(asset);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** One step's record: the report's values under the names the CLI prints. */
+export function stepRecord(step, report) {
+  return {
+    step,
+    time: report.time,
+    ok: report.ok,
+    kinetic: report.energy.kinetic,
+    elastic: report.energy.elastic,
+    gravity: report.energy.gravity,
+    spring: report.energy.spring,
+    total: report.energy.total,
+    linearMomentum: report.linearMomentum,
+    angularMomentum: report.angularMomentum,
+    centroid: report.centroid,
+    iterations: report.iterations,
+    decrement: report.decrement,
+    backtracks: report.lineSearchSteps,
+    retries: report.retries,
+    energyGain: report.energyGain,
+    wallMs: report.stepMs,
+  };
+}
+
+function csvHeader(record) {
+  return Object.entries(record)
+    .flatMap(([key, value]) =>
+      Array.isArray(value) ? ['x', 'y', 'z'].map((axis) => `${key}_${axis}`) : [key],
+    )
+    .join(',');
+}
+
+const csvRow = (record) => Object.values(record).flat().join(',');
+
+function progress(step, steps) {
+  if (!process.stderr.isTTY) return;
+  const width = 30;
+  const done = Math.round((width * step) / steps);
+  process.stderr.write(`\r[${'#'.repeat(done)}${' '.repeat(width - done)}] step ${step}/${steps}`);
+  if (step === steps) process.stderr.write('\n');
+}
+
+/** Writes `bytes` to path through a temporary file in the same folder (never half a file). */
+async function writeAtomically(path, bytes) {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  await writeFile(temporary, bytes);
+  await rename(temporary, path);
+}
+
+/** Runs `smfem simulate` with parsed options in a loaded module; prints to `out`. */
+export async function simulate(smfem, options, out = process.stdout) {
+  const bytes = await sceneBytes(options.scene);
+  const simulator = smfem.createSimulator(bytes, {
+    sourceName: basename(options.scene),
+    parameters: options.parameters,
+  });
+  try {
+    for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
+    if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
+    const size = simulator.info.modes * 12;
+    const trajectory = options.trajectory ? new Float64Array(options.steps * size) : null;
+    let failed = 0,
+      iterations = 0,
+      wallMs = 0,
+      last;
+    for (let step = 1; step <= options.steps; ++step) {
+      const [report] = simulator.step(1);
+      const record = stepRecord(step, report);
+      if (options.format === 'json') out.write(`${JSON.stringify(record)}\n`);
+      if (options.format === 'csv')
+        out.write(`${step === 1 ? `${csvHeader(record)}\n` : ''}${csvRow(record)}\n`);
+      trajectory?.set(simulator.coordinatesF64(), (step - 1) * size);
+      failed += report.ok ? 0 : 1;
+      iterations += report.iterations;
+      wallMs += report.stepMs;
+      last = record;
+      progress(step, options.steps);
+    }
+    for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
+    if (trajectory) {
+      const header = new DataView(new ArrayBuffer(16));
+      [0x53, 0x4d, 0x46, 0x54].forEach((byte, i) => header.setUint8(i, byte));
+      header.setUint32(4, 1, true);
+      header.setUint32(8, options.steps, true);
+      header.setUint32(12, size, true);
+      const body = new Uint8Array(trajectory.buffer);
+      const file = new Uint8Array(16 + body.length);
+      file.set(new Uint8Array(header.buffer), 0);
+      file.set(body, 16);
+      await writeAtomically(options.trajectory, file);
+    }
+    if (options.format === 'summary') {
+      const { parameters } = simulator.info;
+      out.write(
+        `${basename(options.scene)}: ${options.steps} steps of ${parameters.timestep} s, ${parameters.solver}` +
+          `${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}, ` +
+          `${(iterations / options.steps).toFixed(2)} iterations per step, ${failed} failed, ` +
+          `${(wallMs / options.steps).toFixed(3)} ms per step; at the end: kinetic ${last.kinetic.toPrecision(6)} J, ` +
+          `elastic ${last.elastic.toPrecision(6)} J\n`,
+      );
+    }
+  } finally {
+    simulator.dispose();
+  }
+}
