@@ -94,7 +94,7 @@ class Demo {
       document.getElementById('panel'),
     );
     this.client = new SimulationClient();
-    this.retriedSteps = 0; // since the scene was opened or reset (the notice counts them)
+    this.retriedSteps = []; // per simulator, since the scene was opened or reset (the notice counts them)
     this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
     this.controls = new Controls(document.getElementById('controls'), {
       onPlayPause: () => this.setPaused(!this.paused),
@@ -172,7 +172,7 @@ class Demo {
     this.applyColouring();
     const names = loaded.info.map((info) => solverName(info.parameters));
     this.plots.reset(names);
-    this.retriedSteps = 0;
+    this.retriedSteps = names.map(() => 0);
 
     this.scene = name;
     this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
@@ -253,7 +253,7 @@ class Demo {
     const answer = await this.client.reset();
     this.show(answer.u);
     this.plots.reset(this.plots.solvers);
-    this.retriedSteps = 0;
+    this.retriedSteps = this.plots.solvers.map(() => 0);
     status.resetTime();
   }
 
@@ -264,12 +264,13 @@ class Demo {
       const answer = await this.client.advance(steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
       status.stepped(answer.reports[0]);
-      const retried = answer.reports.flat().filter((report) => report.ok && report.retries > 0).length;
-      if (retried) {
-        this.retriedSteps += retried;
+      const retried = answer.reports.map((list) => list.filter((r) => r.ok && r.retries > 0).length);
+      if (retried.some((count) => count > 0)) {
+        retried.forEach((count, i) => (this.retriedSteps[i] += count));
+        const counts = this.plots.solvers.map((name, i) => `${name} ${this.retriedSteps[i]}`).join(', ');
         status.notice(
-          `${this.retriedSteps} step(s) gained energy beyond the loads' work or failed at ` +
-            `${this.settings.iterations} iteration(s) and were solved again with more.`,
+          `Steps that gained energy beyond the loads' work or failed at ${this.settings.iterations} ` +
+            `iteration(s), solved again with more: ${counts}.`,
         );
       }
       this.plots.record(answer.reports);
