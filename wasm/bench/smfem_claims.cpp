@@ -2,8 +2,8 @@
 // claims/scene_claims.hpp and prints its JSON on one line.
 //
 //   smfem-claims <asset.smfem> [--name NAME] [--quick] [--threads T]
-//   smfem-claims <asset.smfem> --convergence REGION [--ratios 1e2,1e4,1e6] [--load-time S]
-//                [--iterations K] [--threads T]
+//   smfem-claims <asset.smfem> --convergence REGION [--ratios a,b,c] [--load-time S]
+//                [--iterations K] [--threads T]      (defaults: claims::ConvergenceOptions)
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -37,11 +37,9 @@ std::vector<double> parse_list(const std::string& text) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  std::string asset_path, name, region;
+  std::string asset_path, name;
   claims::SceneOptions options;
-  std::vector<double> ratios = {1e2, 1e4, 1e6};
-  double load_time = 0.5;
-  int iterations = 30;
+  claims::ConvergenceOptions convergence;
   try {
     for (std::size_t i = 0; i < args.size(); ++i) {
       const auto next = [&]() -> const std::string& {
@@ -53,15 +51,15 @@ int main(int argc, char** argv) {
       } else if (args[i] == "--quick") {
         options.quick = true;
       } else if (args[i] == "--threads") {
-        options.threads = std::stoi(next());
+        options.threads = convergence.threads = std::stoi(next());
       } else if (args[i] == "--convergence") {
-        region = next();
+        convergence.region = next();
       } else if (args[i] == "--ratios") {
-        ratios = parse_list(next());
+        convergence.ratios = parse_list(next());
       } else if (args[i] == "--load-time") {
-        load_time = std::stod(next());
+        convergence.load_time = std::stod(next());
       } else if (args[i] == "--iterations") {
-        iterations = std::stoi(next());
+        convergence.iterations = std::stoi(next());
       } else if (!args[i].empty() && args[i][0] != '-' && asset_path.empty()) {
         asset_path = args[i];
       } else {
@@ -70,22 +68,14 @@ int main(int argc, char** argv) {
     }
     if (asset_path.empty()) usage("give an asset");
     const sim::ReducedModel model = sim::load_reduced_model(asset::Asset::from_file(asset_path));
-    if (region.empty()) {
-      std::cout << claims::evaluate_scene(name.empty() ? model.source : name, model, options).dump()
-                << "\n";
-      return 0;
-    }
-    for (const sim::MaterialRegion& material : model.materials) {
-      if (material.name != region) continue;
-      std::cout << claims::convergence_study(model, material.region, ratios, load_time, iterations,
-                                             options.threads)
-                       .dump()
-                << "\n";
-      return 0;
-    }
-    usage("the asset has no material named " + region);
+    const nlohmann::json out =
+        convergence.region.empty()
+            ? claims::evaluate_scene(name.empty() ? model.source : name, model, options)
+            : claims::convergence_study(model, convergence);
+    std::cout << out.dump() << "\n";
   } catch (const std::exception& error) {
     std::cerr << "smfem-claims: " << error.what() << "\n";
     return 1;
   }
+  return 0;
 }

@@ -418,23 +418,19 @@ std::string evaluate_claims(const val& bytes, const std::string& name,
   });
 }
 
-// claims/scene_claims.hpp's convergence_study; options {"region": material name, "ratios",
-// "loadTime", "iterations"}. Returns JSON text.
+// claims/scene_claims.hpp's convergence_study; options {"region": material name, and
+// optionally "ratios", "loadTime", "iterations" (ConvergenceOptions' defaults)}. Returns JSON.
 std::string convergence_study(const val& bytes, const std::string& name,
                               const std::string& options_json) {
   return js_errors([&] {
     const json options = json::parse(options_json);
-    const smfem::sim::ReducedModel model = model_from(bytes, name);
-    const std::string region = options.at("region").get<std::string>();
-    for (const smfem::sim::MaterialRegion& material : model.materials) {
-      if (material.name != region) continue;
-      return smfem::claims::convergence_study(model, material.region,
-                                              options.at("ratios").get<std::vector<double>>(),
-                                              options.at("loadTime").get<double>(),
-                                              options.at("iterations").get<int>(), claims_threads())
-          .dump();
-    }
-    throw std::invalid_argument(name + ": no material named " + region);
+    smfem::claims::ConvergenceOptions convergence;
+    convergence.region = options.at("region").get<std::string>();
+    convergence.ratios = options.value("ratios", convergence.ratios);
+    convergence.load_time = options.value("loadTime", convergence.load_time);
+    convergence.iterations = options.value("iterations", convergence.iterations);
+    convergence.threads = claims_threads();
+    return smfem::claims::convergence_study(model_from(bytes, name), convergence).dump();
   });
 }
 

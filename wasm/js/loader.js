@@ -127,12 +127,9 @@ function wrap(module, flavour) {
       return JSON.parse(live().evaluateClaims(toUint8Array(bytes), name, JSON.stringify({ quick })));
     },
     /** Newton decrement per iteration, FEM against MFEM, at several stiffness ratios (paper Fig. 9). */
-    convergenceStudy(
-      bytes,
-      { name = 'asset', region, ratios = [1e2, 1e4, 1e6], loadTime = 0.3, iterations = 30 },
-    ) {
-      const options = JSON.stringify({ region, ratios, loadTime, iterations });
-      return JSON.parse(live().convergenceStudy(toUint8Array(bytes), name, options));
+    convergenceStudy(bytes, { name = 'asset', ...options }) {
+      const text = live().convergenceStudy(toUint8Array(bytes), name, JSON.stringify(options));
+      return JSON.parse(text);
     },
     /** A simulator of the scene in `bytes` (an asset); see loader.d.ts for the options. */
     createSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {

@@ -8,7 +8,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, solverName, solvers } from './state/urlState.js';
+import { comparedSolvers, formatState, parseState, solverName, solvers } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -46,8 +46,8 @@ function settingsFor(meta, overrides) {
     gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
     speed: overrides.speed ?? 1,
     compare: overrides.compare ?? false,
-    // Beside MFEM when side by side: 'fem' or 'mfem-paper'.
-    against: overrides.against ?? 'fem',
+    // Beside MFEM when side by side.
+    against: overrides.against ?? comparedSolvers[0],
     // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
     mode: overrides.mode ?? 0,
     // Colour by cubature cluster and show the representative tets (over `mode`).

@@ -22,6 +22,9 @@ export const solvers = {
   fem: { label: 'FEM', parameters: { solver: 'fem' } },
 };
 
+// The solvers that can run beside MFEM when side by side, the first the default.
+export const comparedSolvers = ['fem', 'mfem-paper'];
+
 /** The page's name of a simulator's parameters (loader.d.ts: SimulatorParameters). */
 export function solverName({ solver, mixedVariant }) {
   if (solver === 'fem') return 'fem';
@@ -41,7 +44,7 @@ function number(text, range) {
  * scene, solver (a key of solvers), materialModel (materialModels), iterations, timestep, speed,
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
- * against (the solver beside MFEM: 'fem' or 'mfem-paper'), paused.
+ * against (the solver beside MFEM: one of comparedSolvers), paused.
  */
 export function parseState(search, sceneNames) {
   const params = new URLSearchParams(search);
@@ -51,7 +54,7 @@ export function parseState(search, sceneNames) {
   const solver = params.get('solver');
   if (Object.hasOwn(solvers, solver)) state.solver = solver;
   const against = params.get('against');
-  if (against === 'fem' || against === 'mfem-paper') state.against = against;
+  if (comparedSolvers.includes(against)) state.against = against;
   const model = params.get('model');
   if (materialModels.includes(model)) state.materialModel = model;
   const iterations = number(params.get('iters'), limits.iterations);

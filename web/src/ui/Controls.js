@@ -1,7 +1,7 @@
 // The control panel: plain buttons, selects and range inputs, so every control works from the
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
 // limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
-import { limits, materialModels, solvers } from '../state/urlState.js';
+import { comparedSolvers, limits, materialModels, solvers } from '../state/urlState.js';
 import { sharingButtons } from './sharing.js';
 
 function element(tag, attributes = {}, children = []) {
@@ -110,10 +110,11 @@ export class Controls {
     compare.checked = settings.compare;
     compare.addEventListener('change', () => handlers.onChange({ compare: compare.checked }));
     const compareLabel = element('label', { class: 'toggle' }, [compare, ' MFEM side by side with']);
-    const againstSelect = element('select', { id: 'against', 'aria-label': 'side by side with' }, [
-      element('option', { value: 'fem', text: solvers.fem.label }),
-      element('option', { value: 'mfem-paper', text: solvers['mfem-paper'].label }),
-    ]);
+    const againstSelect = element(
+      'select',
+      { id: 'against', 'aria-label': 'side by side with' },
+      comparedSolvers.map((name) => element('option', { value: name, text: solvers[name].label })),
+    );
     againstSelect.value = settings.against;
     againstSelect.disabled = !settings.compare;
     againstSelect.addEventListener('change', () => handlers.onChange({ against: againstSelect.value }));

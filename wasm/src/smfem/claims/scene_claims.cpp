@@ -243,9 +243,16 @@ json evaluate_scene(const std::string& name, const sim::ReducedModel& model,
   return out;
 }
 
-json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_region,
-                       const std::vector<double>& ratios, double load_time, int iterations,
-                       int threads) {
+json convergence_study(const sim::ReducedModel& model, const ConvergenceOptions& options) {
+  const auto material =
+      std::find_if(model.materials.begin(), model.materials.end(),
+                   [&](const sim::MaterialRegion& m) { return m.name == options.region; });
+  if (material == model.materials.end()) {
+    throw std::invalid_argument(model.source + ": no material named " + options.region);
+  }
+  const std::uint32_t stiff_region = material->region;
+  const int iterations = options.iterations;
+  const int threads = options.threads;
   double softest = 0.0;
   for (int c = 0; c < model.cubature_count(); ++c) {
     if (model.cubature_region[static_cast<std::size_t>(c)] == stiff_region) continue;
@@ -256,7 +263,7 @@ json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_regio
               {"softYoungs", softest},
               {"iterations", iterations},
               {"ratios", json::array()}};
-  for (const double ratio : ratios) {
+  for (const double ratio : options.ratios) {
     sim::ReducedModel varied = model;
     for (int c = 0; c < varied.cubature_count(); ++c) {
       if (varied.cubature_region[static_cast<std::size_t>(c)] == stiff_region) {
@@ -269,7 +276,7 @@ json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_regio
                                      varied.defaults.timestep, 0, true});
     sim::Simulator simulator(varied, settings, threads);
     // A failed step does not advance time: give up on a start that cannot be reached.
-    while (simulator.time() < load_time) {
+    while (simulator.time() < options.load_time) {
       if (!simulator.step().ok) throw std::runtime_error("convergence study: loading step failed");
     }
     const sim::SimulatorState start = simulator.snapshot();

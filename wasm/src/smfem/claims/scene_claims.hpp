@@ -98,14 +98,21 @@ nlohmann::json evaluate_scene(const std::string& name, const sim::ReducedModel& 
 
 // Paper Fig. 9: from the same deformed start (the scene's loads applied for `load_time` s by
 // converged steps), the Newton decrement of each of `iterations` iterations of one step, for
-// FEM and both MFEM variants, with the region `stiff_region` set to ratio x the softest
-// region's Young's modulus, for each ratio. JSON: {"stiffRegion", "softYoungs", "iterations",
-// "ratios": [{"ratio", "fem": [...], "mfem-paper": [...], "mfem-curvature": [...], "failed":
-// [labels]}]}; a list shorter than "iterations" ended where the step converged (below rounding)
-// or, for the labels in "failed", where it failed. Throws std::runtime_error if the loading
-// steps fail.
-nlohmann::json convergence_study(const sim::ReducedModel& model, std::uint32_t stiff_region,
-                                 const std::vector<double>& ratios, double load_time,
-                                 int iterations, int threads);
+// FEM and the paper's and the curvature variant of MFEM, with the material named `region` set
+// to ratio x the softest other region's Young's modulus, for each ratio.
+struct ConvergenceOptions {
+  std::string region;  // a material name of the model's
+  std::vector<double> ratios = {1e2, 1e4, 1e6};
+  double load_time = 0.3;  // s
+  int iterations = 30;
+  int threads = 2;
+};
+
+// JSON: {"stiffRegion", "softYoungs", "iterations", "ratios": [{"ratio", "fem": [...],
+// "mfem-paper": [...], "mfem-curvature": [...], "failed": [labels]}]}; a list shorter than
+// "iterations" ended where the step converged (below rounding) or, for the labels in "failed",
+// where it failed. Throws std::invalid_argument if the model has no such material and
+// std::runtime_error if the loading steps fail.
+nlohmann::json convergence_study(const sim::ReducedModel& model, const ConvergenceOptions& options);
 
 }  // namespace smfem::claims

@@ -107,7 +107,6 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // GEMM, which packs both operands on every call.
     const Eigen::Matrix<double, 6, 9> HJ = hessian_[index].lazyProduct(J);
     if (curvature == CurvatureTerm::dropped) {
-      constraint_curvature_[index].setZero();
       system.set_tet_hessian(c, J.transpose().lazyProduct(HJ));
       return;
     }
@@ -129,6 +128,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       return shifts >= 0 && shifts <= kRoundingShifts && decrement_squared > 0.0 && slope < 0.0;
     }
   };
+  CurvatureTerm in_K = term;  // the curvature term the tet Hessians set hold
   const auto direction = [&]() {
     Direction d;
     system.assemble(context.pool);
@@ -149,8 +149,10 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       const Vector6<double> lambda_new = (grad_psi_.col(c) + H_dz).cwiseQuotient(metric);
       dz_.col(c) = dz;
       lambda_new_.col(c) = lambda_new;
-      curvature_(c) =
-          w(c) * (dz.dot(H_dz) + dF_vector.dot(constraint_curvature_[index] * dF_vector));
+      curvature_(c) = w(c) * dz.dot(H_dz);
+      if (in_K != CurvatureTerm::dropped) {
+        curvature_(c) += w(c) * dF_vector.dot(constraint_curvature_[index] * dF_vector);
+      }
       slope_(c) = w(c) * grad_psi_.col(c).dot(dz);
       lambda_max_(c) = lambda_new.cwiseAbs().maxCoeff();
     });
@@ -190,37 +192,41 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     clock.lap(stats.times.linearization);
 
     nu_start_ = nu_;
+    in_K = term;
     Direction d = direction();
     // The curvature variant's second choice (mfem_step.hpp), taken at most once an iteration.
     bool refined = term != CurvatureTerm::exact;
     const auto refine = [&]() {
       refined = true;
       ++stats.curvature_fallbacks;
+      in_K = kFallbackTerm;
       parallel_for_tets(context.pool, tet_count, [&](int c) { set_tet_hessian(c, kFallbackTerm); });
       clock.lap(stats.times.linearization);
       d = direction();
+    };
+    // Books the direction the iteration takes; false where it is unusable: a failed solve, or
+    // a curvature or slope that overflowed (absurd forces, say).
+    double decrement = 0.0;
+    const auto take = [&]() {
+      if (d.shifts < 0 || !std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
+        stats.failed = true;
+        return false;
+      }
+      stats.cholesky_shifts += d.shifts;
+      decrement = std::sqrt(std::max(d.decrement_squared, 0.0));
+      if (iteration == 0) stats.first_decrement = decrement;
+      stats.decrement = decrement;
+      stats.penalty = nu_.maxCoeff();
+      return true;
     };
     if (!refined && !d.usable()) {
       stats.cholesky_shifts += std::max(d.shifts, 0);
       refine();
     }
-    if (d.shifts < 0) {
-      stats.failed = true;
-      return;
-    }
-    stats.cholesky_shifts += d.shifts;
-    ++stats.iterations;
-    // A direction whose curvature or slope overflowed (absurd forces, say) is unusable.
-    if (!std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
-      stats.failed = true;
-      return;
-    }
+    if (d.shifts >= 0) ++stats.iterations;
+    if (!take()) return;
     const double& decrement_squared = d.decrement_squared;
 
-    double decrement = std::sqrt(std::max(decrement_squared, 0.0));
-    if (iteration == 0) stats.first_decrement = decrement;
-    stats.decrement = decrement;
-    stats.penalty = nu_.maxCoeff();
     // Nothing left to do (at rest, say): converged whatever the mode.
     if (decrement_squared == 0.0) {
       stats.converged = true;
@@ -283,15 +289,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       if (!search.accepted) {
         clock.lap(stats.times.line_search);
         refine();
-        if (d.shifts < 0 || !std::isfinite(d.decrement_squared) || !std::isfinite(d.slope)) {
-          stats.failed = true;
-          return;
-        }
-        stats.cholesky_shifts += d.shifts;
-        decrement = std::sqrt(std::max(d.decrement_squared, 0.0));
-        if (iteration == 0) stats.first_decrement = decrement;
-        stats.decrement = decrement;
-        stats.penalty = nu_.maxCoeff();
+        if (!take()) return;
         lost = lost_now();
       }
     }

@@ -123,10 +123,11 @@ class MfemStep {
   TetKinematics current_;
   TetKinematics trial_;
   std::vector<Matrix6x9<double>> dstretch_dF_;
-  std::vector<Matrix9<double>> constraint_curvature_;  // C_c as the variant has it, per unit volume
-  std::vector<Matrix6<double>> hessian_;               // H_c
-  StretchField grad_psi_;                              // grad psi(z_c)
-  StretchField violation_;                             // g_c = s_c - z_c
+  // C_c as the variant has it, per unit volume (unset while the term is dropped).
+  std::vector<Matrix9<double>> constraint_curvature_;
+  std::vector<Matrix6<double>> hessian_;  // H_c
+  StretchField grad_psi_;                 // grad psi(z_c)
+  StretchField violation_;                // g_c = s_c - z_c
   StretchField dz_;
   StretchField lambda_new_;
   StretchField z_trial_;

@@ -33,6 +33,14 @@ void check_shape(const Eigen::MatrixXd& matrix, Eigen::Index rows, Eigen::Index 
   }
 }
 
+// U, Udot, z and lambda into `to`, whose matrices have their sizes already (no allocation).
+void copy_dynamic_state(const SimulatorState& from, SimulatorState& to) {
+  to.U = from.U;
+  to.Udot = from.Udot;
+  to.z = from.z;
+  to.lambda = from.lambda;
+}
+
 }  // namespace
 
 Simulator::Simulator(ReducedModel model, int thread_count)
@@ -172,10 +180,7 @@ void Simulator::drag_end() {
 
 const StepReport& Simulator::step() {
   Stopwatch clock;
-  backup_.U = state_.U;
-  backup_.Udot = state_.Udot;
-  backup_.z = state_.z;
-  backup_.lambda = state_.lambda;
+  copy_dynamic_state(state_, backup_);
 
   const double end_time = state_.time + settings_.timestep;
   force_ = gravity_force_direction_;
@@ -218,9 +223,7 @@ const StepReport& Simulator::step() {
       if (a.method == method && settings_.until_converged && a.iterations <= iterations) continue;
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
-      state_.U = backup_.U;
-      state_.z = backup_.z;
-      state_.lambda = backup_.lambda;
+      copy_dynamic_state(backup_, state_);
     }
     const TetKinematics& kinematics = solve_step(a.method, a.iterations, a.until_converged);
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
@@ -234,20 +237,14 @@ const StepReport& Simulator::step() {
                                (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
                            kEnergyGrowthFloor;
     if (report_.energy_gain <= allowed) break;
-    kept_.U = state_.U;
-    kept_.Udot = state_.Udot;
-    kept_.z = state_.z;
-    kept_.lambda = state_.lambda;
+    copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
     kept_gain_ = report_.energy_gain;
     have_kept = true;
   }
   // Every retry failed: the last finite attempt is still a step (it only gained energy).
   if (!ok && have_kept) {
-    state_.U = kept_.U;
-    state_.Udot = kept_.Udot;
-    state_.z = kept_.z;
-    state_.lambda = kept_.lambda;
+    copy_dynamic_state(kept_, state_);
     stretch_ = kept_stretch_;
     report_.energy_gain = kept_gain_;
     ok = true;
@@ -267,10 +264,7 @@ const StepReport& Simulator::step() {
                         state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
                         report_.diagnostics);
   } else {
-    state_.U = backup_.U;
-    state_.Udot = backup_.Udot;
-    state_.z = backup_.z;
-    state_.lambda = backup_.lambda;
+    copy_dynamic_state(backup_, state_);
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
                         " produced non-finite values and was undone");
     refresh_diagnostics();
