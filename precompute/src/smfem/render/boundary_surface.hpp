@@ -1,5 +1,5 @@
 #pragma once
-// The boundary of a tet mesh as a triangle surface: the faces used by exactly one tet.
+// The boundary of a tet mesh as a triangle surface with its positions (geometry/boundary_faces.hpp).
 #include <Eigen/Core>
 
 #include "smfem/mesh/types.hpp"

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "smfem/contact/contact_sampling.hpp"
 #include "smfem/fem/linear_tet.hpp"
 
 namespace smfem::sim {
@@ -186,6 +187,10 @@ BoxModel make_box_model(const BoxModelOptions& options) {
   // Float in an asset: rounded here so that an asset round trip is exact.
   model.render_positions = result.rest.cast<float>().cast<double>();
   model.render_weights = W.cast<float>();
+  if (options.contact_samples > 0) {
+    model.contact = contact::sample_contact_surface(
+        result.rest, W.cast<float>().cast<double>(), result.tets, options.contact_samples);
+  }
   return result;
 }
 

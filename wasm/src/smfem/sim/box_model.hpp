@@ -27,6 +27,8 @@ struct BoxModelOptions {
   double density = 1000.0;
   double youngs[2] = {1e5, 1e5};  // regions 0 (low x) and 1
   double poisson = 0.3;
+  // Contact samples (contact/contact_sampling.hpp) on the box's boundary; 0: no contact group.
+  int contact_samples = 1 << 20;
 };
 
 struct BoxModel {

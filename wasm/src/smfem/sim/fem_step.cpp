@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/sim/line_search.hpp"
 
@@ -14,13 +15,16 @@ FemStep::FemStep(int coordinate_rows, int tet_count)
       psi_trial_(Eigen::VectorXd::Zero(tet_count)),
       dynamics_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
       du_(ReducedMatrix::Zero(coordinate_rows, 3)),
-      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
+      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      contact_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      gradient_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
 
 void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
   const int tet_count = static_cast<int>(context.weights.size());
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
   StepSystem& system = context.system;
+  contact::ContactPotential* const contact = context.contact;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count, [&](int c) {
@@ -46,7 +50,12 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     clock.lap(stats.times.assembly);
 
     context.dynamics.gradient(U, dynamics_gradient_);
-    const int shifts = system.solve(dynamics_gradient_, du_);
+    gradient_ = dynamics_gradient_;
+    if (contact != nullptr) {
+      contact->linearize(U, contact_gradient_);
+      gradient_ += contact_gradient_;
+    }
+    const int shifts = system.solve(gradient_, du_);
     clock.lap(stats.times.solve);
     if (shifts < 0 || !du_.allFinite()) {
       stats.failed = true;
@@ -81,6 +90,9 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       return;
     }
 
+    // Contact: the largest intersection-free step, and Psi_c's change at each trial.
+    const double max_step = contact != nullptr ? contact->max_step(U, du_) : 1.0;
+    const double contact_energy = contact != nullptr ? contact->energy(U) : 0.0;
     const auto energy_change = [&](double alpha) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
@@ -90,13 +102,18 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       });
       double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
       for (int c = 0; c < tet_count; ++c) change += psi_trial_(c) - psi_(c);
+      if (contact != nullptr) change += contact->energy(U_trial_) - contact_energy;
       return change;
     };
-    const bool lost = lost_in_rounding(
-        0.5 * decrement_squared, std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum());
+    // A step CCD shortened is never taken unjudged.
+    const bool lost = max_step == 1.0 &&
+                      lost_in_rounding(0.5 * decrement_squared,
+                                       std::abs(context.dynamics.energy(U)) +
+                                           psi_.cwiseAbs().sum() + std::abs(contact_energy));
     const LineSearchResult search =
         lost ? unjudged_full_step(energy_change)
-             : backtracking_line_search(energy_change, slope, context.settings.max_backtracks);
+             : backtracking_line_search(energy_change, slope, context.settings.max_backtracks,
+                                        max_step);
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
@@ -110,6 +127,8 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       stats.failed = search.all_nonfinite;
       return;
     }
+    stats.contact_limited =
+        search.step < 1.0 && (stats.contact_limited || max_step < 1.0);
     U.swap(U_trial_);
     psi_.swap(psi_trial_);
     current_.swap(trial_);

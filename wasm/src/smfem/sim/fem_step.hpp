@@ -12,6 +12,8 @@
 // dpsi/dF = (ds/dF)^T dpsi/ds, from the SVD each line-search trial computes anyway (equal to
 // the F-form functions for every F, energies/*.hpp); the Hessian comes from the F form.
 //
+// With contact (step_context.hpp), E gains the contact term Psi_c and the system its Hessian;
+// the line search starts from the largest intersection-free step (CCD).
 // Line search: backtracking Armijo on E (line_search.hpp), slope grad E . du.
 // Newton decrement: delta^2 = du^T (H_u + K) du = -grad E . du.
 //
@@ -40,6 +42,8 @@ class FemStep {
   ReducedMatrix dynamics_gradient_;
   ReducedMatrix du_;
   ReducedMatrix U_trial_;
+  ReducedMatrix contact_gradient_;
+  ReducedMatrix gradient_;  // of Psi_u and the contact term
 };
 
 }  // namespace smfem::sim

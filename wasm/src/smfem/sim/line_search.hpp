@@ -23,12 +23,14 @@ struct LineSearchResult {
 inline constexpr double kArmijoConstant = 1e-4;  // c1
 
 // change(alpha) must have the signature double(double). Tries at most max_backtracks + 1
-// step sizes; requires slope < 0 (returns not accepted otherwise).
+// step sizes, from first_step (below 1 where contact's CCD limits the step); requires
+// slope < 0 (returns not accepted otherwise).
 template <class Change>
-LineSearchResult backtracking_line_search(Change&& change, double slope, int max_backtracks) {
+LineSearchResult backtracking_line_search(Change&& change, double slope, int max_backtracks,
+                                          double first_step = 1.0) {
   LineSearchResult result;
   if (!(slope < 0.0)) return result;
-  double alpha = 1.0;
+  double alpha = first_step;
   bool any_finite = false;
   for (int trial = 0; trial <= max_backtracks; ++trial) {
     const double delta = change(alpha);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
@@ -82,7 +83,9 @@ MfemStep::MfemStep(int coordinate_rows, int tet_count)
       penalty_trial_(Eigen::VectorXd::Zero(tet_count)),
       dynamics_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
       du_(ReducedMatrix::Zero(coordinate_rows, 3)),
-      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
+      U_trial_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      contact_gradient_(ReducedMatrix::Zero(coordinate_rows, 3)),
+      gradient_(ReducedMatrix::Zero(coordinate_rows, 3)) {}
 
 void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, StretchField& lambda,
                      StepStats& stats) {
@@ -92,6 +95,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   const Vector6<double> metric = polar::stretch_metric<double>();
   const CurvatureTerm term = first_term(context.settings.mixed_variant);
   StepSystem& system = context.system;
+  contact::ContactPotential* const contact = context.contact;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count,
@@ -122,6 +126,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   struct Direction {
     int shifts = 0;  // of the Cholesky factorization, -1 if it failed
     double du_curvature = 0.0, du_slope = 0.0, decrement_squared = 0.0, slope = 0.0;
+    // Contact: the largest intersection-free step and Psi_c at U.
+    double max_step = 1.0, contact_energy = 0.0;
     // Newton's direction as the theory above wants it: from a positive definite system (to
     // the rounding of a float K, which may need small shifts) and descending the merit.
     bool usable() const {
@@ -134,7 +140,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     system.assemble(context.pool);
     clock.lap(stats.times.assembly);
     context.dynamics.gradient(U, dynamics_gradient_);
-    d.shifts = system.solve(dynamics_gradient_, du_);
+    gradient_ = dynamics_gradient_;
+    if (contact != nullptr) gradient_ += contact_gradient_;
+    d.shifts = system.solve(gradient_, du_);
     clock.lap(stats.times.solve);
     if (d.shifts < 0 || !du_.allFinite()) {
       d.shifts = -1;
@@ -159,10 +167,17 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     d.du_curvature = context.dynamics.curvature(du_);
     d.du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
     d.decrement_squared = d.du_curvature + curvature_.sum();
+    double contact_slope = 0.0;
+    if (contact != nullptr) {
+      d.decrement_squared += contact->curvature(du_);
+      contact_slope = contact_gradient_.cwiseProduct(du_).sum();
+      d.max_step = contact->max_step(U, du_);
+      d.contact_energy = contact->energy(U);
+    }
     // The penalties this direction's merit needs: raised from the iteration's start, so that a
     // direction given up leaves no trace in them.
     nu_ = nu_start_.cwiseMax(kPenaltyFactor * lambda_max_);
-    d.slope = d.du_slope + slope_.sum() - nu_.dot(penalty_);
+    d.slope = d.du_slope + contact_slope + slope_.sum() - nu_.dot(penalty_);
     clock.lap(stats.times.local_update);
     return d;
   };
@@ -189,6 +204,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       penalty_(c) = w(c) * metric_l1(g);
       set_tet_hessian(c, term);
     });
+    if (contact != nullptr) contact->linearize(U, contact_gradient_);
     clock.lap(stats.times.linearization);
 
     nu_start_ = nu_;
@@ -271,12 +287,15 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       for (int c = 0; c < tet_count; ++c) {
         change += (psi_trial_(c) - psi_(c)) + nu_(c) * (penalty_trial_(c) - penalty_(c));
       }
+      if (contact != nullptr) change += contact->energy(U_trial_) - d.contact_energy;
       return change;
     };
+    // A step CCD shortened is never taken unjudged.
     const auto lost_now = [&]() {
-      return lost_in_rounding(
-          0.5 * d.decrement_squared,
-          std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() + nu_.dot(penalty_));
+      return d.max_step == 1.0 &&
+             lost_in_rounding(0.5 * d.decrement_squared,
+                              std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() +
+                                  nu_.dot(penalty_) + std::abs(d.contact_energy));
     };
     bool lost = lost_now();
     const auto plain_change = [&](double alpha) { return merit_change(alpha, false); };
@@ -285,7 +304,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       // The exact curvature's Newton step is taken whole or not at all: where the merit refuses
       // it, its quadratic model is not to be trusted this far from the solution, and the
       // second choice's direction is searched instead.
-      search = backtracking_line_search(plain_change, d.slope, 0);
+      search = backtracking_line_search(plain_change, d.slope, 0, d.max_step);
       if (!search.accepted) {
         clock.lap(stats.times.line_search);
         refine();
@@ -296,7 +315,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     if (!search.accepted) {
       search =
           lost ? unjudged_full_step(plain_change)
-               : backtracking_line_search(plain_change, d.slope, context.settings.max_backtracks);
+               : backtracking_line_search(plain_change, d.slope, context.settings.max_backtracks,
+                                          d.max_step);
     }
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
@@ -305,7 +325,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // (1 - alpha) g = 0, the second-order correction of Nocedal & Wright (§15.6). Only in the
     // tail (decrement already 1e-3 of the first): far from the solution z keeps its own update,
     // which is what distinguishes the mixed method.
-    if (!lost && (!search.accepted || search.step < 1.0) && iteration > 0 &&
+    if (!lost && d.max_step == 1.0 && (!search.accepted || search.step < 1.0) && iteration > 0 &&
         decrement <= 1e-3 * stats.first_decrement) {
       const double change = merit_change(1.0, true);
       if (std::isfinite(change) && change <= kArmijoConstant * d.slope) {
@@ -329,6 +349,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       stats.failed = search.all_nonfinite;
       return;
     }
+    stats.contact_limited =
+        search.step < 1.0 && (stats.contact_limited || d.max_step < 1.0);
     // The last trial evaluated is the accepted one.
     U.swap(U_trial_);
     z.swap(z_trial_);

@@ -145,6 +145,8 @@ class MfemStep {
   ReducedMatrix dynamics_gradient_;
   ReducedMatrix du_;
   ReducedMatrix U_trial_;
+  ReducedMatrix contact_gradient_;
+  ReducedMatrix gradient_;  // of Psi_u and the contact term
 };
 
 }  // namespace smfem::sim

@@ -182,6 +182,27 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (!all_finite(model.render_positions)) return problem("render.positions", "not finite");
   if (!all_finite(model.render_weights)) return problem("render.weights", "not finite");
 
+  const contact::ContactSurface& contact = model.contact;
+  const Eigen::Index ns = contact.positions.rows();
+  if (contact.weights.rows() != ns || (ns > 0 && contact.weights.cols() != m)) {
+    return problem("contact.weights", "must be ns x m with ns the rows of contact.positions");
+  }
+  if (!all_finite(contact.positions) || !all_finite(contact.weights)) {
+    return problem("contact.positions", "not finite");
+  }
+  if (contact.triangles.size() > 0 &&
+      (contact.triangles.minCoeff() < 0 || contact.triangles.maxCoeff() >= ns)) {
+    return problem("contact.triangles", "vertex ids must be below ns = " + std::to_string(ns));
+  }
+  if (contact.samples.size() > 0 &&
+      (contact.samples.minCoeff() < 0 || contact.samples.maxCoeff() >= ns)) {
+    return problem("contact.samples", "vertex ids must be below ns = " + std::to_string(ns));
+  }
+  if (contact.areas.size() != contact.samples.size() || !all_finite(contact.areas) ||
+      !(contact.areas.array() > 0.0).all()) {
+    return problem("contact.areas", "must hold one positive finite area per sample");
+  }
+
   for (std::size_t i = 0; i < model.loads.size(); ++i) {
     const SceneLoad& load = model.loads[i];
     const std::string prefix = "force." + std::to_string(i) + ".";
@@ -249,6 +270,8 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
     const std::vector<float> weights = asset.array<float>("render.weights");
     model.render_weights = Eigen::Map<const RowMatrixXf>(weights.data(), nv, m);
   }
+
+  if (asset.has("contact.samples")) model.contact = contact::read_contact_surface(asset, m);
 
   model.defaults = read_solver_defaults(asset.meta(), source);
   model.materials = read_materials(asset.meta(), source);

@@ -26,6 +26,11 @@
 //   render.positions        f32 [nv, 3] optional (with render.weights): drag springs
 //   render.weights          f32 [nv, m]
 //   force.<i>.*             the scene's loads, with meta "forces" (scene_loads.hpp)
+//   contact.positions       [ns, 3]     optional group (contact/contact_surface.hpp): the
+//   contact.weights         f32 [ns, m] collision surface's rest positions, skinning weights
+//   contact.triangles       u32 [nt, 3] and triangles, the contact samples (vertex ids) and
+//   contact.samples         u32 [n]     the area each stands for (m^2)
+//   contact.areas           [n]
 // and in meta (all optional): "solver": {"method": "mfem" | "fem", "iterations": int,
 // "timestep": s, "gravity": [x, y, z], "material_model": name (material_model.hpp)},
 // "materials": [{"name", "region", "youngs", "poisson", "density"}].
@@ -37,6 +42,7 @@
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/contact/contact_surface.hpp"
 #include "smfem/sim/scene_loads.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -77,6 +83,8 @@ struct ReducedModel {
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> render_positions;  // nv x 3
   RowMatrixXf render_weights;                                                  // nv x m
 
+  contact::ContactSurface contact;  // empty when the asset has no contact group
+
   std::vector<SceneLoad> loads;
   std::vector<MaterialRegion> materials;
   SolverSettings defaults;  // SolverSettings{} overridden by meta "solver"
@@ -95,7 +103,8 @@ struct ModelProblem {
 // Checks sizes against each other and values: m >= 1, C >= 1, finite arrays, symmetric
 // positive definite mass block, positive total mass and cubature weights, Young's moduli > 0,
 // Poisson's ratios in (-1, 0.5), render positions and weights of matching sizes, scene loads
-// of 4m rows with finite values.
+// of 4m rows with finite values, a contact group of consistent sizes (vertex ids in range,
+// positive areas).
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
 // The solver defaults of meta "solver" over SolverSettings{} (every key optional); throws

@@ -75,6 +75,7 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
                std::span<const float>(model.render_weights.data(), model.render_weights.size()),
                {nv, static_cast<std::uint64_t>(model.mode_count())});
   }
+  contact::add_contact_surface(writer, model.contact);
   return writer.to_bytes();
 }
 

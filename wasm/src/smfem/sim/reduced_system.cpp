@@ -18,6 +18,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   const Eigen::Index n = rhs_.rows();
   rhs_ = -(dynamics_gradient + assembly_.force());
   assembly_.add_to_lower(dynamics_.hessian_block(), matrix_);
+  if (contact_ != nullptr) contact_->add_hessian_to_lower(matrix_);
   // vec(U) = u: the columns of the 4m x 3 matrices, stacked.
   rhs_vector_ = Eigen::Map<const Eigen::VectorXd>(rhs_.data(), 3 * n);
   const int shifts = spd_.solve(matrix_, rhs_vector_, solution_);

@@ -1,13 +1,15 @@
 #pragma once
 // The global linear system of a solver iteration,
 //
-//   (H_u + K) du = -(dPsi_u/du + force),
+//   (H_u + H_c + K) du = -(dPsi_u/du + force),
 //
-// H_u = I_3 (x) H_block (dynamics.hpp), K and the elastic force assembled from the per-tet
+// H_u = I_3 (x) H_block (dynamics.hpp), H_c the contact term's Hessian if there is one
+// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), K and the elastic force assembled from the per-tet
 // inputs (stiffness_assembly.hpp), solved by Cholesky (spd_solver.hpp). du, like u, is a
 // 4m x 3 matrix. All storage is allocated at construction.
 #include <Eigen/Core>
 
+#include "smfem/contact/contact_potential.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/cubature_kinematics.hpp"
 #include "smfem/sim/discretization.hpp"
@@ -24,6 +26,8 @@ class ReducedSystem final : public StepSystem {
                 const Dynamics& dynamics, int thread_count);
 
   StiffnessAssembly& assembly() { return assembly_; }
+  // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
+  void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
   const StiffnessAssembly& assembly() const { return assembly_; }
 
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
@@ -40,6 +44,7 @@ class ReducedSystem final : public StepSystem {
 
  private:
   const Dynamics& dynamics_;
+  const contact::ContactPotential* contact_ = nullptr;
   StiffnessAssembly assembly_;
   SpdSolver spd_;
   Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 
@@ -178,6 +179,11 @@ void Simulator::drag_end() {
   refresh_diagnostics();
 }
 
+void Simulator::set_contact(contact::ContactPotential* contact) {
+  contact_ = contact;
+  system_.set_contact(contact);
+}
+
 const StepReport& Simulator::step() {
   Stopwatch clock;
   copy_dynamic_state(state_, backup_);
@@ -188,6 +194,12 @@ const StepReport& Simulator::step() {
   add_periodic_loads(model_.loads, end_time, force_);
   apply_scene_springs(end_time);
   dynamics_.begin_step(backup_.U, backup_.Udot, force_);
+  if (contact_ != nullptr) contact_->begin_step(backup_.U);
+  // Towards the prediction as far as contact allows.
+  const ReducedMatrix towards = dynamics_.prediction() - backup_.U;
+  const double start_step = contact_ != nullptr ? contact_->max_step(backup_.U, towards) : 1.0;
+  initial_guess_ = backup_.U + start_step * towards;
+  initial_guess_limited_ = start_step < 1.0;
   // With this step's springs, so that a moved drag target or a released spring counts as
   // energy put in (or taken out) before the step, not as a gain of the step.
   const double energy_before = mechanical_energy(backup_.U, backup_.Udot, stretch_);
@@ -223,6 +235,7 @@ const StepReport& Simulator::step() {
       if (a.method == method && settings_.until_converged && a.iterations <= iterations) continue;
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
+      // z and lambda warm-start from the step's start; U from initial_guess_ (solve_step).
       copy_dynamic_state(backup_, state_);
     }
     const TetKinematics& kinematics = solve_step(a.method, a.iterations, a.until_converged);
@@ -236,7 +249,8 @@ const StepReport& Simulator::step() {
     const double allowed = kEnergyGrowthTolerance *
                                (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
                            kEnergyGrowthFloor;
-    if (report_.energy_gain <= allowed) break;
+    // Contact cut the step short of a full step: retried too, as momentum would be lost.
+    if (report_.energy_gain <= allowed && !report_.stats.contact_limited) break;
     copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
     kept_gain_ = report_.energy_gain;
@@ -254,7 +268,7 @@ const StepReport& Simulator::step() {
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": " +
                         (ok ? "retried " + std::to_string(report_.retries) +
                                   " time(s) with more iterations (energy grew beyond the "
-                                  "loads' work, or the step failed)"
+                                  "loads' work, contact cut it short, or the step failed)"
                             : std::string("failed in every retry")));
   }
   if (ok) {
@@ -279,8 +293,9 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   attempt.method = method;
   attempt.iterations = iterations;
   attempt.until_converged = until_converged;
-  state_.U = dynamics_.prediction();
+  state_.U = initial_guess_;
   StepStats stats;
+  stats.contact_limited = initial_guess_limited_;
   StepContext step_context{deformation_,
                            model_.cubature_weights,
                            settings_.material_model,
@@ -288,7 +303,8 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
                            attempt,
                            dynamics_,
                            system_,
-                           *pool_};
+                           *pool_,
+                           contact_};
   const TetKinematics* kinematics = nullptr;
   if (method == SolverMethod::mfem) {
     mfem_.solve(step_context, state_.U, state_.z, state_.lambda, stats);
@@ -328,7 +344,8 @@ double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix&
   }
   diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(Udot);
   const double kinetic = 0.5 * Udot.cwiseProduct(diagnostics_workspace_).sum();
-  return kinetic + elastic + dynamics_.spring_energy(U);
+  const double contact = contact_ != nullptr ? contact_->potential_energy(U) : 0.0;
+  return kinetic + elastic + dynamics_.spring_energy(U) + contact;
 }
 
 void Simulator::apply_scene_springs(double time) {

@@ -55,9 +55,11 @@ struct SimulatorState {
 // beyond the work of the loads when converged:
 //   gain = H(after) - H(before) - f . (u_{n+1} - u_n),  H = kinetic + elastic + springs,
 // with f the step's generalized force (gravity, external and periodic loads) and the springs
-// as they act during the step. A step whose gain exceeds
+// as they act during the step (and H holding the contact barrier's potential energy). A step
+// whose gain exceeds
 //   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
-// (truncated iterations overshot), or that failed, is rolled back and solved again with four
+// (truncated iterations overshot), that contact cut short (StepStats::contact_limited: an
+// impact that truncated iterations would make inelastic), or that failed, is rolled back and solved again with four
 // times the iterations, then to convergence, and where the mixed solver did not converge, by
 // FEM to convergence; a converged step is kept whatever its gain, and where every retry fails,
 // the last finite attempt is.
@@ -110,6 +112,12 @@ class Simulator {
   void drag_end();
   bool dragging() const { return dynamics_.has_spring(); }
 
+  // The body's contact term (contact/contact_potential.hpp, owned by the caller, which keeps
+  // its environment current), or nullptr for none. With it each step starts from the largest
+  // intersection-free move towards the inertial prediction, and the energy balance counts the
+  // barrier's potential energy.
+  void set_contact(contact::ContactPotential* contact);
+
   // One implicit Euler step; see the header comment.
   const StepReport& step();
   const StepReport& last_report() const { return report_; }
@@ -148,7 +156,7 @@ class Simulator {
   void update_lame(int tet);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
   void apply_scene_springs(double time);
-  // One attempt at the step from the inertial prediction; returns the solver's kinematics.
+  // One attempt at the step from initial_guess_; returns the solver's kinematics.
   const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged);
   // H of the energy check (StepReport), with stretch = s(F(U)).
   double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
@@ -183,6 +191,9 @@ class Simulator {
   double kept_gain_ = 0.0;
   StretchField stretch_;  // s(F(u)) at the current state
   ReducedMatrix diagnostics_workspace_;
+  contact::ContactPotential* contact_ = nullptr;
+  ReducedMatrix initial_guess_;  // the prediction, as far as contact allows
+  bool initial_guess_limited_ = false;
   StepReport report_;
 };
 

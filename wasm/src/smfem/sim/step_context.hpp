@@ -14,6 +14,10 @@
 #include "smfem/sim/material_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
+namespace smfem::contact {
+class ContactPotential;
+}
+
 namespace smfem::sim {
 
 // Wall-clock milliseconds per phase, summed over a step's iterations.
@@ -40,6 +44,10 @@ struct StepStats {
   int cholesky_shifts = 0;
   int curvature_fallbacks = 0;  // MFEM, curvature variant: directions redone without curvature
   double penalty = 0.0;         // MFEM: the last merit penalty nu
+  // Contact shortened the step's start or a step of its (CCD, step_context.hpp) and no full
+  // step has been taken since: the iterate is short of where inertia would carry it, and the
+  // bodies lose momentum (a full Newton step restores the momentum the energy conserves).
+  bool contact_limited = false;
   // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
   bool failed = false;
   PhaseTimes times;
@@ -54,6 +62,10 @@ struct StepContext {
   InertialEnergy& dynamics;
   StepSystem& system;
   parallel::ThreadPool& pool;
+  // The contact term of Psi_u (contact/contact_potential.hpp), or none. With it, each iteration
+  // adds its gradient and Hessian to the system, and the line search starts from the largest
+  // intersection-free step and evaluates its energy at every trial.
+  contact::ContactPotential* contact = nullptr;
 };
 
 inline Matrix3<double> deformation_gradient(const StepContext& context, int tet,

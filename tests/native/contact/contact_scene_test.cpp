@@ -1,0 +1,189 @@
+// Scenes with contact: no penetration at any accepted step, settling, bouncing, friction on a
+// slope, momentum exchange between free bodies, and refused start states.
+#include "smfem/contact/contact_scene.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/test_model.hpp"
+
+namespace smfem::contact {
+namespace {
+
+// A free box body (no pins): 1 m x 0.4 m x 0.4 m, 160 kg.
+sim::ReducedModel box_body(double youngs = 1e6, int modes = 4) {
+  sim::BoxModelOptions options = sim::test::small_box();
+  options.youngs[0] = youngs;
+  options.youngs[1] = youngs;
+  options.mode_count = modes;
+  return sim::make_box_model(options).model;
+}
+
+Obstacle ground(double height = -0.25) {
+  Obstacle plane;
+  plane.point = {0, height, 0};
+  return plane;
+}
+
+ContactSceneSpec spec_with(std::vector<Obstacle> obstacles, std::vector<SceneBodySpec> bodies) {
+  ContactSceneSpec spec;
+  spec.obstacles = std::move(obstacles);
+  spec.bodies = std::move(bodies);
+  spec.timestep = 0.01;
+  return spec;
+}
+
+struct SolverCase {
+  sim::SolverMethod method;
+  int iterations;
+  bool converged;
+};
+
+class DropTest : public ::testing::TestWithParam<SolverCase> {};
+
+// A soft box dropped from 10 cm: every accepted state is apart from the ground, and it comes to
+// rest without jitter.
+TEST_P(DropTest, NeverPenetratesAndSettles) {
+  const SolverCase c = GetParam();
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0), {}}});
+  ContactScene scene(spec, {box_body()});
+  scene.set_solver(c.method, c.iterations, c.converged);
+  double peak = 0.0, late = 0.0;
+  for (int step = 0; step < 300; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+    const double kinetic = scene.simulator().diagnostics().kinetic_energy;
+    peak = std::max(peak, kinetic);
+    if (step >= 250) late = std::max(late, kinetic);
+  }
+  EXPECT_GT(peak, 10.0);  // it fell: 160 kg over 10 cm
+  EXPECT_LT(late, 1e-6 * peak);
+  // Resting within the barrier's reach, not sunk into it.
+  EXPECT_LT(scene.measure().min_distance, scene.parameters().activation);
+  EXPECT_GT(scene.measure().active, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, DropTest,
+                         ::testing::Values(SolverCase{sim::SolverMethod::mfem, 1, false},
+                                           SolverCase{sim::SolverMethod::mfem, 2, false},
+                                           SolverCase{sim::SolverMethod::fem, 2, false},
+                                           SolverCase{sim::SolverMethod::mfem, 50, true}));
+
+// A violent throw at the ground and at a sphere: still no penetration.
+TEST(ContactScene, ViolentThrowNeverPenetrates) {
+  Obstacle sphere;
+  sphere.kind = ObstacleKind::sphere;
+  sphere.point = {0.7, -0.1, 1.2};
+  sphere.radius = 0.3;
+  ContactSceneSpec spec = spec_with({ground(), sphere}, {{Eigen::Vector3d(0, 0.3, 0),
+                                                           Eigen::Vector3d(0, -20, 30)}});
+  ContactScene scene(spec, {box_body(1e5)});
+  for (int step = 0; step < 150; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+}
+
+// Tilted gravity on a flat ground is a slope of angle theta. A stiff block stays put for
+// mu > tan(theta) and slides at g (sin theta - mu cos theta) for mu < tan(theta).
+double slope_acceleration(double mu, double theta) {
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0), {}}});
+  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
+  spec.friction = mu;
+  ContactScene scene(spec, {box_body(1e8, 1)});
+  scene.set_solver(sim::SolverMethod::mfem, 50, true);
+  // Let it land and settle its normal contact, then time the slide.
+  for (int step = 0; step < 30; ++step) scene.step();
+  const double x0 = scene.body_centroid(0).x();
+  const double v0 = scene.body_momentum(0).x();
+  const int steps = 50;
+  for (int step = 0; step < steps; ++step) {
+    EXPECT_GT(scene.step().min_distance, 0.0);
+  }
+  const double t = steps * spec.timestep;
+  const double mass = scene.simulator().model().total_mass;
+  const double x1 = scene.body_centroid(0).x();
+  // x1 = x0 + v0 t + a t^2 / 2.
+  return 2.0 * (x1 - x0 - v0 / mass * t) / (t * t);
+}
+
+TEST(ContactScene, BlockOnASlopeSticksOrSlidesAsCoulombSays) {
+  const double theta = 0.35;  // tan = 0.365
+  const double g = 9.81;
+  EXPECT_LT(std::abs(slope_acceleration(0.5, theta)), 0.01 * g);
+  const double mu = 0.2;
+  const double expected = g * (std::sin(theta) - mu * std::cos(theta));
+  EXPECT_NEAR(slope_acceleration(mu, theta), expected, 0.05 * expected);
+  EXPECT_NEAR(slope_acceleration(0.0, theta), g * std::sin(theta), 0.05 * g * std::sin(theta));
+}
+
+// Two free boxes, one thrown at the other without gravity or friction: the contact forces
+// between them are equal and opposite, so the total momentum is kept while it passes.
+TEST(ContactScene, TwoBodiesExchangeMomentumSymmetrically) {
+  for (const int iterations : {1, 2, 100}) {
+    ContactSceneSpec spec =
+        spec_with({}, {{Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(2, 0, 0)},
+                       {Eigen::Vector3d(1.05, 0.1, 0), Eigen::Vector3d(0, 0, 0)}});
+    spec.gravity.setZero();
+    ContactScene scene(spec, {box_body(1e6), box_body(1e6)});
+    scene.set_solver(sim::SolverMethod::mfem, iterations, iterations == 100);
+    const Eigen::Vector3d before = scene.body_momentum(0) + scene.body_momentum(1);
+    for (int step = 0; step < 60; ++step) ASSERT_GT(scene.step().min_distance, 0.0);
+    const Eigen::Vector3d after = scene.body_momentum(0) + scene.body_momentum(1);
+    // The second box was hit: it moves.
+    EXPECT_GT(scene.body_momentum(1).x(), 0.3 * before.x()) << iterations;
+    EXPECT_LT((after - before).norm(), 1e-6 * before.norm()) << iterations;
+  }
+}
+
+TEST(ContactScene, RefusesIntersectingStartStates) {
+  Obstacle sphere;
+  sphere.kind = ObstacleKind::sphere;
+  sphere.point = {0.7, 0, 0.3};
+  sphere.radius = 0.1;
+  EXPECT_THROW(ContactScene(spec_with({sphere}, {{}}), {box_body()}), std::invalid_argument);
+  EXPECT_THROW(ContactScene(spec_with({ground(0.0)}, {{}}), {box_body()}), std::invalid_argument);
+  EXPECT_THROW(ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0), {}}}),
+                            {box_body(), box_body()}),
+               std::invalid_argument);
+  // Nested: one body inside the other's surface, no sample near a triangle.
+  sim::BoxModelOptions small = sim::test::small_box();
+  small.lower = {0.5, -0.05, 0.25};
+  small.upper = {0.7, 0.05, 0.35};
+  EXPECT_THROW(ContactScene(spec_with({}, {{}, {}}), {box_body(), sim::make_box_model(small).model}),
+               std::invalid_argument);
+  sim::ReducedModel bare = box_body();
+  bare.contact = ContactSurface{};
+  EXPECT_THROW(ContactScene(spec_with({}, {{}}), {bare}), std::invalid_argument);
+}
+
+TEST(ContactScene, SceneFileRefusesAbsurdValues) {
+  const auto read = [](const char* text) {
+    return read_contact_scene(nlohmann::json::parse(text), "scene.json");
+  };
+  EXPECT_NO_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "plane", "point": [0, 0, 0],
+                           "normal": [0, 2, 0]}]})"));
+  EXPECT_THROW(read(R"({"bodies": [{}], "contact": {"activation_distance": 0}})"),
+               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "friction": 1e9})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "friction": -1})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": []})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "cone"}]})"),
+               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
+                        "radius": -1}]})"),
+               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
+  try {
+    read(R"({"bodies": [{}], "contact": {"activation_distance": -1}})");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("activation_distance"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace smfem::contact

@@ -1,0 +1,143 @@
+#pragma once
+// The contact term of the implicit Euler step energy, added to Psi_u (sim/dynamics.hpp):
+//
+//   Psi_c(u) = kappa sum_k a_k b(d_k(u)) + sum_f mu_f lambda_f f0(|T_f^T (r_f(u) - r~_f)|),
+//
+// b the IPC barrier (barrier.hpp) with activation distance dhat, d_k the unsigned distance of a
+// contact pair, a_k the area of its sample, kappa the barrier stiffness (Pa); the second sum is
+// IPC's lagged friction (friction.hpp) over the pairs active at the step's start, with their
+// normal force lambda_f = kappa a_f |b'(d_f)|, tangent plane T_f and barycentric coordinates
+// frozen there, r_f the pair's relative position and r~_f where the other side has moved it.
+// The pairs:
+//   - a contact sample and an obstacle (obstacle.hpp);
+//   - a contact sample and a triangle of another body of the same model (a scene's bodies are
+//     one model, composite_model.hpp, so that their coupling is solved exactly).
+// Every point is linear in u, x = offset + X + U^T b, so a pair's distance has the reduced
+// gradient b'(d) kappa a b n^T (4m x 3), with n the unit direction from the other side and b
+// the pair's basis vector (the sample's b_s, or b_s - sum_j beta_j b_j against a triangle with
+// barycentric coordinates beta of the closest point: exact by the envelope theorem), and the
+// Hessian kappa a b''(d) (n n^T) (x) (b b^T). That is the pair's Hessian projected to PSD exactly
+// against obstacles (the distance's own curvature is PSD there and enters with b' < 0) and its
+// Gauss-Newton part between bodies (the closest point slides).
+//
+// The line search evaluates Psi_c on the candidate pairs the last max_step() or linearize()
+// gathered (the pairs whose boxes, swept along the direction and grown by dhat, overlap): the
+// others stay beyond dhat on the whole segment and contribute 0.
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/contact/contact_surface.hpp"
+#include "smfem/contact/obstacle.hpp"
+#include "smfem/geometry/aabb_tree.hpp"
+#include "smfem/sim/cubature_kinematics.hpp"
+
+namespace smfem::contact {
+
+using sim::ReducedMatrix;
+
+struct ContactParameters {
+  double activation = 1e-3;  // dhat, m
+  double stiffness = 1e3;    // kappa, Pa
+  double friction = 0.0;     // mu between bodies, and with obstacles that set none
+  double slip = 1e-3;        // eps_v, m/s: slip speeds below it are static friction's smoothing
+  // CCD (obstacle.hpp, ccd.hpp): every trial keeps at least this fraction of each distance.
+  double keep = 0.1;
+};
+
+// The closest contact of a configuration.
+struct ContactMeasure {
+  double min_distance = 0.0;  // over every pair (infinity where there is none)
+  int active = 0;             // pairs closer than dhat
+};
+
+class ContactPotential {
+ public:
+  // offsets: the placement of each part (surface.part; one entry for a single body), added to
+  // the rest positions.
+  ContactPotential(const ContactSurface& surface, std::vector<Eigen::Vector3d> offsets);
+
+  const ContactSurface& surface() const { return surface_; }
+  const Eigen::Vector3d& offset(int part) const {
+    return offsets_[static_cast<std::size_t>(part)];
+  }
+
+  // The obstacles (not owned; they must outlive the steps) and parameters from now on.
+  void set_environment(const std::vector<Obstacle>* obstacles,
+                       const ContactParameters& parameters, double timestep);
+  const ContactParameters& parameters() const { return parameters_; }
+
+  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
+  void begin_step(const ReducedMatrix& U_n);
+  // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
+  // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
+  double max_step(const ReducedMatrix& U, const ReducedMatrix& dU);
+  // Psi_c over the current candidates (+infinity if a pair touches).
+  double energy(const ReducedMatrix& U);
+  // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
+  void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
+  // lower += the Hessian of the last linearize() (12m x 12m, u = vec(U) ordering).
+  void add_hessian_to_lower(Eigen::MatrixXd& lower) const;
+  // dU^T H_c dU with the Hessian of the last linearize().
+  double curvature(const ReducedMatrix& dU) const;
+
+  // The barrier part of Psi_c at U, gathering its own candidates: the contact's potential
+  // energy, for the energy balance.
+  double potential_energy(const ReducedMatrix& U);
+  // The closest distance and the active pairs at U (every pair, not only candidates).
+  ContactMeasure measure(const ReducedMatrix& U);
+  // World positions of every surface vertex at U.
+  void surface_positions(const ReducedMatrix& U, SurfacePositions& out) const;
+
+ private:
+  struct Pair {
+    int sample;    // index into surface.samples
+    int obstacle;  // or -1
+    int triangle;  // of another part, or -1
+  };
+  // A pair at a configuration: its distance, the unit direction from the other side, the
+  // relative position r = rest + U^T basis whose norm the distance is (to the point of the
+  // other side that moves with u; an obstacle's point does not), and weights.
+  struct PairState {
+    double distance = 0.0;
+    Eigen::Vector3d direction;
+    Eigen::Vector3d rest;
+    Eigen::VectorXd basis;  // 4m
+    double area = 0.0;
+    double friction = 0.0;
+    Eigen::Vector3d other_motion = Eigen::Vector3d::Zero();  // an obstacle's, this step
+  };
+  struct FrictionPair {
+    Eigen::VectorXd basis;
+    Eigen::Vector3d rest;
+    Eigen::Vector3d reference;  // r~
+    Eigen::Matrix<double, 3, 2> tangent;
+    double weight = 0.0;  // mu lambda
+  };
+
+  // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap.
+  void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
+              std::vector<Pair>& pairs);
+  PairState evaluate(const Pair& pair, const ReducedMatrix& U) const;
+  Eigen::Vector3d vertex(int v, const ReducedMatrix& U) const;
+  Eigen::Vector3d motion(int v, const ReducedMatrix& dU) const;
+  int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
+  // The tree over every triangle's box at U (for measure()).
+  geometry::AabbTree triangle_tree(const ReducedMatrix& U, const ReducedMatrix* dU,
+                                   double margin) const;
+
+  ContactSurface surface_;
+  std::vector<Eigen::Vector3d> offsets_;
+  Eigen::MatrixXd basis_;  // ns x 4m
+  const std::vector<Obstacle>* obstacles_ = nullptr;
+  ContactParameters parameters_;
+  double timestep_ = 1.0 / 60.0;
+
+  std::vector<Pair> candidates_;
+  std::vector<Pair> scratch_;
+  std::vector<FrictionPair> friction_;
+  Eigen::MatrixXd hessian_;  // 12m x 12m, full
+};
+
+}  // namespace smfem::contact
