@@ -33,7 +33,8 @@ constexpr const char* kUsage =
     "usage: smfem-bake <mesh file | scene recipe .json> -o <out.smfem>\n"
     "                  [--modes M] [--cubature K] [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
-    "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh] [--json]\n"
+    "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
+    "                  [--contact-samples N] [--json]\n"
     "                  [--quiet]\n";
 
 struct Options {
@@ -102,6 +103,8 @@ Options parse_options(int argc, char** argv) {
       s.seed = static_cast<std::uint64_t>(parse_integer(arg, value(), 0, (1LL << 62)));
     } else if (arg == "--threads") {
       s.threads = static_cast<int>(parse_integer(arg, value(), 0, 1024));
+    } else if (arg == "--contact-samples") {
+      s.contact_samples = static_cast<int>(parse_integer(arg, value(), 0, 1'000'000));
     } else if (arg == "--full-mesh") {
       s.full_mesh = true;
     } else if (arg == "--json") {

@@ -19,6 +19,7 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/claims/scene_claims.hpp"
+#include "smfem/contact/contact_scene.hpp"
 #include "smfem/config.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/box_model.hpp"
@@ -213,6 +214,33 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   return out;
 }
 
+// options.threads (default 2 in the threaded build), within the free workers (a warning where
+// fewer are free).
+int requested_threads(const json& options, std::vector<std::string>& warnings) {
+  int threads = SMFEM_WASM_THREADS ? 2 : 1;
+  if (options.contains("threads")) {
+    if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
+    threads = static_cast<int>(
+        std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
+  }
+  if (threads - 1 > free_workers) {
+    warnings.push_back("threads " + std::to_string(threads) + ": only " +
+                       std::to_string(free_workers) + " worker threads are free; using " +
+                       std::to_string(1 + free_workers));
+    threads = 1 + free_workers;
+  }
+  return threads;
+}
+
+void check_option_keys(const json& options, const char* what) {
+  if (!options.is_object()) throw std::invalid_argument("options must be an object");
+  for (const auto& [key, value] : options.items()) {
+    if (key != "threads" && key != "parameters") {
+      throw std::invalid_argument("option " + key + " is not a " + what + " option");
+    }
+  }
+}
+
 // One simulator behind the JS API (loader.js: Simulator).
 class JsSimulator {
  public:
@@ -220,30 +248,14 @@ class JsSimulator {
   // half-built simulator never keeps its threads).
   JsSimulator(const std::vector<std::uint8_t>& bytes, const std::string& source_name,
               const json& options) {
-    if (!options.is_object()) throw std::invalid_argument("options must be an object");
-    for (const auto& [key, value] : options.items()) {
-      if (key != "threads" && key != "parameters") {
-        throw std::invalid_argument("option " + key + " is not a simulator option");
-      }
-    }
+    check_option_keys(options, "simulator");
     const json parameters = options.value("parameters", json::object());
     smfem::sim::ReducedModel model =
         smfem::sim::load_reduced_model(smfem::asset::Asset::from_bytes(bytes, source_name));
     smfem::sim::SolverSettings settings = model.defaults;
     apply_parameters(parameters, settings);
-    int threads = SMFEM_WASM_THREADS ? 2 : 1;
-    if (options.contains("threads")) {
-      if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
-      threads = static_cast<int>(
-          std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
-    }
-    if (threads - 1 > free_workers) {
-      warnings_.push_back("threads " + std::to_string(threads) + ": only " +
-                          std::to_string(free_workers) + " worker threads are free; using " +
-                          std::to_string(1 + free_workers));
-      threads = 1 + free_workers;
-    }
-    simulator_ = std::make_unique<smfem::sim::Simulator>(std::move(model), settings, threads);
+    simulator_ = std::make_unique<smfem::sim::Simulator>(std::move(model), settings,
+                                                         requested_threads(options, warnings_));
     apply_materials(parameters);
     workers_ = simulator_->thread_count() - 1;
     free_workers -= workers_;
@@ -397,14 +409,131 @@ class JsSimulator {
   std::vector<std::string> warnings_;
 };
 
-// Threads for a claims run: two where a worker is free (the runs create and end their own
-// simulators, so the workers are back in the budget when it returns).
-int claims_threads() { return 1 + std::min(1, std::max(free_workers, 0)); }
-
 smfem::sim::ReducedModel model_from(const val& bytes, const std::string& source_name) {
   return smfem::sim::load_reduced_model(
       smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name));
 }
+
+// A scene of several bodies with contact behind the JS API (loader.js: ContactScene;
+// contact/contact_scene.hpp). Its time step and gravity are the scene file's.
+class JsContactScene {
+ public:
+  JsContactScene(const std::string& scene_text, const val& assets, const std::string& source_name,
+                 const json& options) {
+    check_option_keys(options, "scene");
+    const auto spec = smfem::contact::read_contact_scene(json::parse(scene_text), source_name);
+    std::vector<smfem::sim::ReducedModel> models;
+    const auto count = assets["length"].as<unsigned>();
+    for (unsigned i = 0; i < count; ++i) {
+      models.push_back(model_from(assets[i]["bytes"], assets[i]["name"].as<std::string>()));
+    }
+    scene_ = std::make_unique<smfem::contact::ContactScene>(spec, std::move(models),
+                                                            requested_threads(options, warnings_));
+    set_parameters(options.value("parameters", json::object()));
+    workers_ = scene_->simulator().thread_count() - 1;
+    free_workers -= workers_;
+  }
+  ~JsContactScene() { free_workers += workers_; }
+  JsContactScene(const JsContactScene&) = delete;
+  JsContactScene& operator=(const JsContactScene&) = delete;
+
+  std::string info() const {
+    const smfem::contact::CompositeModel& composite = scene_->composite();
+    json bodies = json::array();
+    for (int i = 0; i < scene_->body_count(); ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      bodies.push_back({{"firstMode", composite.first_mode[b]},
+                        {"modes", composite.mode_count[b]},
+                        {"offset", vector_json(composite.offsets[b])}});
+    }
+    const smfem::contact::ContactParameters& contact = scene_->parameters();
+    return json{{"bodies", bodies},
+                {"modes", composite.model.mode_count()},
+                {"cubature", composite.model.cubature_count()},
+                {"contactSamples", composite.model.contact.samples.size()},
+                {"threads", scene_->simulator().thread_count()},
+                {"activationDistance", contact.activation},
+                {"obstacles", scene_->obstacles().size()},
+                {"timestep", scene_->simulator().settings().timestep}}
+        .dump();
+  }
+
+  // Solver parameters (apply_parameters), but for the time step and gravity: the scene's.
+  void set_parameters(const json& parameters) {
+    if (parameters.contains("timestep") || parameters.contains("gravity")) {
+      throw std::invalid_argument("timestep and gravity are the scene file's");
+    }
+    smfem::sim::SolverSettings settings = scene_->simulator().settings();
+    apply_parameters(parameters, settings);
+    scene_->simulator().set_settings(settings);
+  }
+
+  std::string step(int count) {
+    return js_errors([&] {
+      if (count < 0 || count > 100000) {
+        throw std::invalid_argument("step count " + std::to_string(count) +
+                                    " is outside [0, 100000]");
+      }
+      json reports = json::array();
+      for (int i = 0; i < count; ++i) {
+        const smfem::contact::StepSummary& summary = scene_->step();
+        smfem::sim::Simulator& simulator = scene_->simulator();
+        json report = report_json(simulator.last_report(), simulator.time());
+        report["minDistance"] = summary.min_distance;
+        report["activeContacts"] = summary.active_contacts;
+        report["obstaclesHeld"] = summary.obstacles_held;
+        report["contactStiffness"] = scene_->parameters().stiffness;
+        report["stepMs"] = summary.step_ms;
+        json bodies = json::array();
+        for (int b = 0; b < scene_->body_count(); ++b) {
+          bodies.push_back({{"centroid", vector_json(scene_->body_centroid(b))},
+                            {"linearMomentum", vector_json(scene_->body_momentum(b))}});
+        }
+        report["bodies"] = bodies;
+        json obstacles = json::array();
+        for (const auto& obstacle : scene_->obstacles()) obstacles.push_back(vector_json(obstacle.offset));
+        report["obstacleOffsets"] = obstacles;
+        reports.push_back(report);
+        if (!summary.ok) break;
+      }
+      return reports.dump();
+    });
+  }
+
+  val coordinates_f64() const {
+    const smfem::sim::ReducedMatrix& U = scene_->simulator().coordinates();
+    return val::global("Float64Array")
+        .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
+        .call<val>("slice");
+  }
+
+  void move_obstacle(int obstacle, double x, double y, double z) {
+    js_errors([&] {
+      scene_->move_obstacle(obstacle, Eigen::Vector3d(x, y, z));
+      return 0;
+    });
+  }
+
+  void reset() { scene_->reset(); }
+
+  std::string take_warnings() {
+    std::vector<std::string> all = std::move(warnings_);
+    warnings_.clear();
+    const auto& more = scene_->simulator().warnings();
+    all.insert(all.end(), more.begin(), more.end());
+    scene_->simulator().clear_warnings();
+    return json(all).dump();
+  }
+
+ private:
+  std::unique_ptr<smfem::contact::ContactScene> scene_;
+  int workers_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+// Threads for a claims run: two where a worker is free (the runs create and end their own
+// simulators, so the workers are back in the budget when it returns).
+int claims_threads() { return 1 + std::min(1, std::max(free_workers, 0)); }
 
 // claims/scene_claims.hpp's evaluate_scene; options {"quick": bool}. Returns JSON text.
 std::string evaluate_claims(const val& bytes, const std::string& name,
@@ -431,6 +560,15 @@ std::string convergence_study(const val& bytes, const std::string& name,
     convergence.iterations = options.value("iterations", convergence.iterations);
     convergence.threads = claims_threads();
     return smfem::claims::convergence_study(model_from(bytes, name), convergence).dump();
+  });
+}
+
+// assets: [{bytes: Uint8Array, name: string}], one per body of the scene file, in its order.
+JsContactScene* create_contact_scene(const std::string& scene_text, const val& assets,
+                                     const std::string& source_name,
+                                     const std::string& options_json) {
+  return js_errors([&] {
+    return new JsContactScene(scene_text, assets, source_name, json::parse(options_json));
   });
 }
 
@@ -466,4 +604,18 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("snapshot", &JsSimulator::snapshot)
       .function("restore", &JsSimulator::restore)
       .function("takeWarnings", &JsSimulator::take_warnings);
+  emscripten::class_<JsContactScene>("ContactScene")
+      .constructor(&create_contact_scene, emscripten::allow_raw_pointers())
+      .function("info", &JsContactScene::info)
+      .function("setParameters", +[](JsContactScene& scene, const std::string& parameters) {
+        js_errors([&] {
+          scene.set_parameters(json::parse(parameters));
+          return 0;
+        });
+      })
+      .function("step", &JsContactScene::step)
+      .function("coordinatesF64", &JsContactScene::coordinates_f64)
+      .function("moveObstacle", &JsContactScene::move_obstacle)
+      .function("reset", &JsContactScene::reset)
+      .function("takeWarnings", &JsContactScene::take_warnings);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The wasm module from the command line (package.json "bin": `npx smfem ...`):
 //
-//   smfem simulate <asset.smfem | recipe.json> ...   (simulate.js: a headless run, per step)
+//   smfem simulate <asset.smfem | recipe.json | scene.json> ...   (simulate.js: a headless run, per step)
 //
 //   smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]
 //

@@ -216,7 +216,52 @@ export interface Smfem {
   ): ConvergenceStudy;
   /** A simulator of an asset; throws an Error naming the problem for a bad asset or option. */
   createSimulator(bytes: Uint8Array | ArrayBuffer, options?: SimulatorOptions): Simulator;
+  /**
+   * A scene of several bodies coupled through contact, among obstacles: the scene file's text
+   * (assets/scenes/README.md, "Scenes with contact") and one baked asset per body, in its order.
+   * Throws an Error naming the problem (bad file, a body without contact samples, an
+   * intersecting start).
+   */
+  createContactScene(
+    sceneText: string,
+    assets: Array<{ bytes: Uint8Array | ArrayBuffer; name: string }>,
+    options?: SimulatorOptions,
+  ): ContactScene;
   /** Disposes the simulators and ends the worker threads. The object must not be used afterwards. */
+  dispose(): void;
+}
+
+export interface ContactStepReport extends StepReport {
+  /** After the step: the smallest distance between a contact sample and an obstacle or another body, m. */
+  minDistance: number;
+  /** Sample pairs closer than the activation distance. */
+  activeContacts: number;
+  /** Obstacles whose scripted or dragged motion a body held back this step. */
+  obstaclesHeld: number;
+  /** The barrier stiffness kappa now (adaptive unless the scene sets it), Pa. */
+  contactStiffness: number;
+  bodies: Array<{ centroid: Vec3; linearMomentum: Vec3 }>;
+  obstacleOffsets: Vec3[];
+}
+
+export interface ContactScene {
+  readonly info: {
+    bodies: Array<{ firstMode: number; modes: number; offset: Vec3 }>;
+    modes: number;
+    cubature: number;
+    contactSamples: number;
+    threads: number;
+    activationDistance: number;
+    obstacles: number;
+    timestep: number;
+  };
+  /** As Simulator's, except timestep and gravity (the scene file's). */
+  setParameters(parameters: Omit<SimulatorParameters, 'timestep' | 'gravity'>): void;
+  step(count?: number): ContactStepReport[];
+  coordinatesF64(): Float64Array;
+  moveObstacle(index: number, offset: Vec3): void;
+  reset(): void;
+  warnings(): string[];
   dispose(): void;
 }
 

@@ -140,6 +140,19 @@ function wrap(module, flavour) {
       simulators.add(simulator);
       return simulator;
     },
+    /**
+     * A scene of several bodies with contact (assets/scenes/README.md, "Scenes with contact"):
+     * the scene file's text and one {bytes, name} asset per body, in the file's order.
+     */
+    createContactScene(sceneText, assets, { sourceName = 'scene', threads, parameters } = {}) {
+      const options = { parameters: parameters ?? {} };
+      if (threads !== undefined) options.threads = threads;
+      const list = assets.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
+      const native = new (live().ContactScene)(sceneText, list, sourceName, JSON.stringify(options));
+      const scene = new ContactScene(native, () => simulators.delete(scene));
+      simulators.add(scene);
+      return scene;
+    },
     /** Ends the module's worker threads (disposing its simulators); the object is unusable afterwards. */
     dispose() {
       if (disposed) return;
@@ -227,6 +240,63 @@ class Simulator {
   }
 
   /** Frees the simulator and returns its worker threads to the module. */
+  dispose() {
+    if (!this.#native) return;
+    this.#native.delete();
+    this.#native = null;
+    this.#onDispose();
+  }
+}
+
+// A scene with contact: the same boundary as Simulator's (wasm/bindings/bindings.cpp).
+class ContactScene {
+  #native;
+  #onDispose;
+
+  constructor(native, onDispose) {
+    this.#native = native;
+    this.#onDispose = onDispose;
+  }
+
+  #live() {
+    if (!this.#native) throw new Error('smfem: the scene was disposed');
+    return this.#native;
+  }
+
+  /** Bodies (first mode, modes, offset), sizes, dhat, threads. */
+  get info() {
+    return JSON.parse(this.#live().info());
+  }
+
+  /** Solver parameters as Simulator's, but for timestep and gravity (the scene file's). */
+  setParameters(parameters) {
+    this.#live().setParameters(JSON.stringify(parameters));
+  }
+
+  /** Runs `count` steps; each report is Simulator's plus minDistance, activeContacts, bodies. */
+  step(count = 1) {
+    return JSON.parse(this.#live().step(count));
+  }
+
+  /** All bodies' reduced coordinates (body i at 12 firstMode ... of each coordinate block). */
+  coordinatesF64() {
+    return this.#live().coordinatesF64();
+  }
+
+  /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
+  moveObstacle(index, [x, y, z]) {
+    this.#live().moveObstacle(index, x, y, z);
+  }
+
+  /** Back to the scene's start. */
+  reset() {
+    this.#live().reset();
+  }
+
+  warnings() {
+    return JSON.parse(this.#live().takeWarnings());
+  }
+
   dispose() {
     if (!this.#native) return;
     this.#native.delete();

@@ -1,10 +1,13 @@
 // `npx smfem simulate`: a headless run of one scene in the wasm build, one record per step.
 //
-//   smfem simulate <asset.smfem | recipe.json> [--solver mfem|fem] [--variant curvature|paper|projected]
+//   smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected]
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
 //                  [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
 //
-// A recipe is baked first (build/bin/smfem-bake, into a temporary folder). --json prints one
+// A recipe is baked first (build/bin/smfem-bake, into a temporary folder). A scene file with
+// "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
+// contact; its bodies' recipes are baked the same way, and its records add minDistance and
+// activeContacts (null and 0 for a single asset, which has no obstacles). --json prints one
 // JSON object per line and step; --csv the same as columns (vectors as _x _y _z); neither, a
 // summary. The values are the JS API's step report's (loader.d.ts: StepReport), so the two
 // agree to the bit. --trajectory writes the reduced coordinates of every step:
@@ -16,14 +19,14 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
 
 export const usageText =
-  'smfem simulate <asset.smfem | recipe.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
+  'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
   '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--drag VERTEX X Y Z K] ' +
   '[--json | --csv] [--trajectory out.bin] [--build threads|single]';
 
@@ -83,7 +86,7 @@ export function parseSimulateArgs(args) {
 }
 
 /** The asset's bytes: read, or for a .json recipe baked first. */
-async function sceneBytes(path) {
+async function assetBytes(path) {
   if (!path.endsWith('.json')) return readFile(path);
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
@@ -95,6 +98,48 @@ async function sceneBytes(path) {
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** A scene file's text and its bodies' assets (paths relative to the file), or null for a recipe. */
+async function contactScene(path) {
+  if (!path.endsWith('.json')) return null;
+  const text = await readFile(path, 'utf8');
+  let scene;
+  try {
+    scene = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path}: not valid JSON: ${error.message}`);
+  }
+  if (!Array.isArray(scene?.bodies)) return null;
+  const assets = [];
+  for (const [i, body] of scene.bodies.entries()) {
+    const file = body?.asset ?? body?.recipe;
+    if (typeof file !== 'string') throw new Error(`${path}: bodies[${i}] needs an "asset" or a "recipe"`);
+    assets.push({ bytes: await assetBytes(resolve(dirname(path), file)), name: basename(file) });
+  }
+  return { text, assets };
+}
+
+/** The stepper of a scene file (several bodies with contact) or of one asset, behind one face. */
+async function openScene(smfem, options) {
+  const sourceName = basename(options.scene);
+  const scene = await contactScene(options.scene);
+  if (scene) {
+    if (options.drag) throw new Error('--drag applies to a single asset (a scene file moves obstacles)');
+    const contact = smfem.createContactScene(scene.text, scene.assets, {
+      sourceName,
+      parameters: options.parameters,
+    });
+    const { timestep } = contact.info;
+    return { stepper: contact, size: contact.info.modes * 12, timestep };
+  }
+  const simulator = smfem.createSimulator(await assetBytes(options.scene), {
+    sourceName,
+    parameters: options.parameters,
+  });
+  if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
+  const { parameters } = simulator.info;
+  return { stepper: simulator, size: simulator.info.modes * 12, timestep: parameters.timestep, parameters };
 }
 
 /** One step's record: the report's values under the names the CLI prints. */
@@ -116,6 +161,8 @@ export function stepRecord(step, report) {
     backtracks: report.lineSearchSteps,
     retries: report.retries,
     energyGain: report.energyGain,
+    minDistance: report.minDistance ?? null,
+    activeContacts: report.activeContacts ?? 0,
     wallMs: report.stepMs,
   };
 }
@@ -147,15 +194,9 @@ async function writeAtomically(path, bytes) {
 
 /** Runs `smfem simulate` with parsed options in a loaded module; prints to `out`. */
 export async function simulate(smfem, options, out = process.stdout) {
-  const bytes = await sceneBytes(options.scene);
-  const simulator = smfem.createSimulator(bytes, {
-    sourceName: basename(options.scene),
-    parameters: options.parameters,
-  });
+  const { stepper: simulator, size, timestep, parameters } = await openScene(smfem, options);
   try {
     for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
-    if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
-    const size = simulator.info.modes * 12;
     const trajectory = options.trajectory ? new Float64Array(options.steps * size) : null;
     let failed = 0,
       iterations = 0,
@@ -188,10 +229,11 @@ export async function simulate(smfem, options, out = process.stdout) {
       await writeAtomically(options.trajectory, file);
     }
     if (options.format === 'summary') {
-      const { parameters } = simulator.info;
+      const solver = parameters
+        ? `${parameters.solver}${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}`
+        : `${options.parameters.solver ?? 'the assets\' solver'}, with contact`;
       out.write(
-        `${basename(options.scene)}: ${options.steps} steps of ${parameters.timestep} s, ${parameters.solver}` +
-          `${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}, ` +
+        `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ` +
           `${(iterations / options.steps).toFixed(2)} iterations per step, ${failed} failed, ` +
           `${(wallMs / options.steps).toFixed(3)} ms per step; at the end: kinetic ${last.kinetic.toPrecision(6)} J, ` +
           `elastic ${last.elastic.toPrecision(6)} J\n`,

@@ -36,6 +36,8 @@ namespace smfem::bake {
 
 // Defaults for mesh-file inputs (recipes carry their own).
 inline constexpr int kDefaultModes = 16;
+// Contact samples per body (contact/contact_sampling.hpp) where --contact-samples is not given.
+inline constexpr int kDefaultContactSamples = 1024;
 inline constexpr double kDefaultYoungs = 1e6;  // Pa
 inline constexpr double kDefaultPoisson = 0.45;
 inline constexpr double kDefaultDensity = 1000;      // kg / m^3
@@ -56,6 +58,9 @@ struct BakeSettings {
   // --full-mesh: also write the tet mesh and its materials (mesh.*), which the full-space
   // reference solvers need (wasm/src/smfem/full/full_model.hpp); off for the page's assets.
   bool full_mesh = false;
+  // --contact-samples: at most this many contact samples and the collision surface
+  // (assets/FORMAT.md, contact.*); 0: none.
+  int contact_samples = kDefaultContactSamples;
 };
 
 struct MaterialInfo {

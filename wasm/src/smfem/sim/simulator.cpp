@@ -92,6 +92,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
   state_.lambda.setZero(6, C);
   backup_ = state_;
   kept_ = state_;
+  initial_guess_ = state_.U;
   kept_stretch_ = stretch_;
   make_stretches_consistent();
   refresh_diagnostics();
@@ -196,10 +197,14 @@ const StepReport& Simulator::step() {
   dynamics_.begin_step(backup_.U, backup_.Udot, force_);
   if (contact_ != nullptr) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
-  const ReducedMatrix towards = dynamics_.prediction() - backup_.U;
-  const double start_step = contact_ != nullptr ? contact_->max_step(backup_.U, towards) : 1.0;
-  initial_guess_ = backup_.U + start_step * towards;
-  initial_guess_limited_ = start_step < 1.0;
+  initial_guess_ = dynamics_.prediction();
+  initial_guess_limited_ = false;
+  if (contact_ != nullptr) {
+    initial_guess_ -= backup_.U;
+    const double start_step = contact_->max_step(backup_.U, initial_guess_);
+    initial_guess_ = backup_.U + start_step * initial_guess_;
+    initial_guess_limited_ = start_step < 1.0;
+  }
   // With this step's springs, so that a moved drag target or a released spring counts as
   // energy put in (or taken out) before the step, not as a gain of the step.
   const double energy_before = mechanical_energy(backup_.U, backup_.Udot, stretch_);
