@@ -206,12 +206,14 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
                                                vertex(v, U), motion(v, dU), keep));
       continue;
     }
-    // The distance moves at most as fast as the sample and the fastest corner together.
-    double corner_speed = 0.0;
+    // The distance moves at most as fast as the sample relative to the triangle's points, which
+    // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
+    const Eigen::Vector3d sample_motion = motion(v, dU);
+    double speed = 0.0;
     for (int c = 0; c < 3; ++c) {
-      corner_speed = std::max(corner_speed, motion(surface_.triangles(pair.triangle, c), dU).norm());
+      speed = std::max(speed,
+                       (sample_motion - motion(surface_.triangles(pair.triangle, c), dU)).norm());
     }
-    const double speed = motion(v, dU).norm() + corner_speed;
     // Only the part of the segment not yet ruled out needs checking.
     const double reach = conservative_advancement(
         [&](double a) { return evaluate(pair, U + (a * alpha) * dU).distance; }, speed * alpha,

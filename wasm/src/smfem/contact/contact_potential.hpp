@@ -79,6 +79,8 @@ class ContactPotential {
   void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
   // lower += the Hessian of the last linearize() (12m x 12m, u = vec(U) ordering).
   void add_hessian_to_lower(Eigen::MatrixXd& lower) const;
+  // The Hessian of the last linearize() (12m x 12m, full).
+  const Eigen::MatrixXd& hessian() const { return hessian_; }
   // dU^T H_c dU with the Hessian of the last linearize().
   double curvature(const ReducedMatrix& dU) const;
 

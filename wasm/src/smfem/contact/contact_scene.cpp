@@ -232,7 +232,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   potential_ = std::make_unique<ContactPotential>(composite_.model.contact, offsets);
   potential_->set_environment(&obstacles_, parameters_, timestep_);
   simulator_ = std::make_unique<sim::Simulator>(composite_.model, settings, thread_count);
-  simulator_->set_contact(potential_.get());
+  simulator_->set_contact(potential_.get(), rigid_translation());
   place_bodies();
   check_start_state();
 }
@@ -252,6 +252,25 @@ void ContactScene::place_bodies() {
   }
   simulator_->reset();
   simulator_->set_state(sim::ReducedMatrix::Zero(n, 3), model.mass_block.ldlt().solve(along));
+}
+
+Eigen::VectorXd ContactScene::rigid_translation() const {
+  const sim::ReducedModel& model = composite_.model;
+  // Per body, the mass-norm fit of the constant, M_b^-1 m_b (one solve: M is block-diagonal).
+  Eigen::VectorXd t = model.mass_block.ldlt().solve(model.mass_vector);
+  // Zero on the bodies whose subspace does not hold a translation exactly (pinned ones): there it
+  // would strain them. Exact: every surface vertex moves by exactly 1, b_v . t = 1.
+  const Eigen::VectorXd moved = surface_basis(model.contact) * t;
+  std::vector<char> exact(static_cast<std::size_t>(body_count()), 1);
+  for (Eigen::Index v = 0; v < moved.size(); ++v) {
+    if (std::abs(moved(v) - 1.0) > 1e-6) {
+      exact[static_cast<std::size_t>(model.contact.part(v))] = 0;
+    }
+  }
+  for (int i = 0; i < body_count(); ++i) {
+    if (!exact[static_cast<std::size_t>(i)]) body_block(composite_, i, t).setZero();
+  }
+  return t;
 }
 
 Eigen::Vector3d ContactScene::body_momentum(int body) const {

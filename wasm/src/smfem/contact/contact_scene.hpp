@@ -104,6 +104,8 @@ class ContactScene {
   void move_obstacles(double end_time);
   void check_start_state();
   void place_bodies();
+  // The 4m-vector along which every free body translates (translation_correction.hpp).
+  Eigen::VectorXd rigid_translation() const;
 
   CompositeModel composite_;
   std::vector<Eigen::Vector3d> velocities_;      // initial, per body

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "smfem/contact/contact_potential.hpp"
+#include "smfem/contact/translation_correction.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 
@@ -180,8 +181,10 @@ void Simulator::drag_end() {
   refresh_diagnostics();
 }
 
-void Simulator::set_contact(contact::ContactPotential* contact) {
+void Simulator::set_contact(contact::ContactPotential* contact,
+                            const Eigen::VectorXd& translation) {
   contact_ = contact;
+  translation_ = translation;
   system_.set_contact(contact);
 }
 
@@ -254,8 +257,7 @@ const StepReport& Simulator::step() {
     const double allowed = kEnergyGrowthTolerance *
                                (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
                            kEnergyGrowthFloor;
-    // Contact cut the step short of a full step: retried too, as momentum would be lost.
-    if (report_.energy_gain <= allowed && !report_.stats.contact_limited) break;
+    if (report_.energy_gain <= allowed) break;
     copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
     kept_gain_ = report_.energy_gain;
@@ -273,7 +275,7 @@ const StepReport& Simulator::step() {
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": " +
                         (ok ? "retried " + std::to_string(report_.retries) +
                                   " time(s) with more iterations (energy grew beyond the "
-                                  "loads' work, contact cut it short, or the step failed)"
+                                  "loads' work, or the step failed)"
                             : std::string("failed in every retry")));
   }
   if (ok) {
@@ -321,6 +323,11 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
     state_.z = kinematics->s;
     consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
   }
+  // Translations leave every tet's F, hence the kinematics and z, as they are.
+  if (stats.contact_limited && contact_ != nullptr && translation_.size() > 0 && !stats.failed) {
+    stats.translation_corrections +=
+        contact::minimize_along_translation(dynamics_, *contact_, translation_, state_.U);
+  }
   state_.Udot = (state_.U - backup_.U) / settings_.timestep;
   // A retried step reports every attempt's work.
   const StepStats& previous = report_.stats;
@@ -329,6 +336,7 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   stats.line_search_failures += previous.line_search_failures;
   stats.cholesky_shifts += previous.cholesky_shifts;
   stats.curvature_fallbacks += previous.curvature_fallbacks;
+  stats.translation_corrections += previous.translation_corrections;
   stats.times.prediction += previous.times.prediction;
   stats.times.linearization += previous.times.linearization;
   stats.times.assembly += previous.times.assembly;

@@ -58,8 +58,7 @@ struct SimulatorState {
 // as they act during the step (and H holding the contact barrier's potential energy). A step
 // whose gain exceeds
 //   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
-// (truncated iterations overshot), that contact cut short (StepStats::contact_limited: an
-// impact that truncated iterations would make inelastic), or that failed, is rolled back and solved again with four
+// (truncated iterations overshot), or that failed, is rolled back and solved again with four
 // times the iterations, then to convergence, and where the mixed solver did not converge, by
 // FEM to convergence; a converged step is kept whatever its gain, and where every retry fails,
 // the last finite attempt is.
@@ -116,7 +115,10 @@ class Simulator {
   // its environment current), or nullptr for none. With it each step starts from the largest
   // intersection-free move towards the inertial prediction, and the energy balance counts the
   // barrier's potential energy.
-  void set_contact(contact::ContactPotential* contact);
+  // translation (4m, or empty for none): the rigid translation of the bodies that can translate,
+  // along which a step contact cut short is corrected (contact/translation_correction.hpp).
+  void set_contact(contact::ContactPotential* contact,
+                   const Eigen::VectorXd& translation = Eigen::VectorXd());
 
   // One implicit Euler step; see the header comment.
   const StepReport& step();
@@ -192,6 +194,7 @@ class Simulator {
   StretchField stretch_;  // s(F(u)) at the current state
   ReducedMatrix diagnostics_workspace_;
   contact::ContactPotential* contact_ = nullptr;
+  Eigen::VectorXd translation_;
   ReducedMatrix initial_guess_;  // the prediction, as far as contact allows
   bool initial_guess_limited_ = false;
   StepReport report_;

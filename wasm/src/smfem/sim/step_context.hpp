@@ -48,6 +48,8 @@ struct StepStats {
   // step has been taken since: the iterate is short of where inertia would carry it, and the
   // bodies lose momentum (a full Newton step restores the momentum the energy conserves).
   bool contact_limited = false;
+  // Iterations of the translation correction such a step took (translation_correction.hpp).
+  int translation_corrections = 0;
   // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
   bool failed = false;
   PhaseTimes times;
