@@ -4,7 +4,7 @@
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
 //                  [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
 //
-// A recipe is baked first (build/bin/smfem-bake, into a temporary folder). A scene file with
+// A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
 // "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
 // contact; its bodies' recipes are baked the same way, and its records add minDistance and
 // activeContacts (null and 0 for a single asset, which has no obstacles). --json prints one
@@ -17,13 +17,15 @@
 //
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
+const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
 
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
@@ -85,16 +87,32 @@ export function parseSimulateArgs(args) {
   return options;
 }
 
-/** The asset's bytes: read, or for a .json recipe baked first. */
+/**
+ * The asset's bytes: read, or for a .json recipe baked first. Bakes are cached in build/bake-cache
+ * under a hash of the recipe and the bake tool (a scene's bodies are baked once, not every run).
+ */
 async function assetBytes(path) {
   if (!path.endsWith('.json')) return readFile(path);
+  const tool = await stat(bakeTool).catch(() => {
+    throw new Error(`${bakeTool} is missing: run npm start (or scripts/setup.sh) to build it`);
+  });
+  const key = createHash('sha256')
+    .update(await readFile(path))
+    .update(`${tool.mtimeMs} ${tool.size}`)
+    .digest('hex');
+  const cached = join(bakeCache, `${key}.smfem`);
+  const hit = await readFile(cached).catch(() => null);
+  if (hit) return hit;
+  await mkdir(bakeCache, { recursive: true });
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
     const asset = join(folder, `${basename(path, '.json')}.smfem`);
     await promisify(execFile)(bakeTool, [path, '-o', asset, '--quiet']).catch((error) => {
       throw new Error((error.stderr || error.message).trim());
     });
-    return await readFile(asset);
+    const bytes = await readFile(asset);
+    await writeAtomically(cached, bytes);
+    return bytes;
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -33,11 +33,9 @@ FeatureMatrix cubature_features(const Eigen::Ref<const Eigen::MatrixXd>& tet_wei
   for (Eigen::Index i = 0; i < eigenvalues.size(); ++i) {
     if (eigenvalues(i) > 1e-10 * largest) kept.push_back(i);
   }
-  if (kept.empty()) {
-    refuse(caller,
-           "every mode is a constant mode (eigenvalue 0): ask for more modes than "
-           "the body has floating parts");
-  }
+  // Only constant modes (an affine body): every tet deforms alike, any tet represents any
+  // other, and every tet has the same (zero) feature.
+  if (kept.empty()) return FeatureMatrix::Zero(tet_weights.rows(), 1);
   double smallest_kept = std::numeric_limits<double>::infinity();
   for (Eigen::Index i : kept) smallest_kept = std::min(smallest_kept, eigenvalues(i));
   FeatureMatrix features(tet_weights.rows(), static_cast<Eigen::Index>(kept.size()));

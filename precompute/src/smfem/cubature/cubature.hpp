@@ -7,7 +7,9 @@
 // gamma_i <= 1e-10 max_j gamma_j are dropped: they are the constant modes of floating parts
 // (skinning_eigenmodes reports them with gamma = 0 exactly) and carry no information about
 // where the body bends. All features are then multiplied by the smallest kept gamma^2, which
-// changes no distance ratio (k-means is scale invariant) and keeps the numbers near 1.
+// changes no distance ratio (k-means is scale invariant) and keeps the numbers near 1. Where
+// every mode is constant (an affine body: every tet deforms alike), one tet holding the whole
+// volume integrates it exactly, and that is what the one zero feature gives.
 //
 // Clusters come from kmeans() (k-means++ seeding with a fixed seed, Lloyd to convergence);
 // each cluster's representative is its tet nearest the cluster centroid in feature space
@@ -43,7 +45,7 @@ FeatureMatrix cubature_features(const Eigen::Ref<const Eigen::MatrixXd>& tet_wei
 // tet_volumes: |T| positive; tet_weights: |T| x m (tet_averaged_weights); eigenvalues: m.
 // |C| can come out below the request only if the features have fewer distinct rows.
 // Throws std::invalid_argument on size mismatches, non-positive volumes, non-finite or
-// negative eigenvalues, no mode left once the constant ones are dropped, or clusters < 0.
+// negative eigenvalues, or clusters < 0.
 Cubature kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
                          const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
                          const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,

@@ -64,6 +64,27 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     throw std::invalid_argument("contact: " + std::to_string(offsets_.size()) +
                                 " offsets for " + std::to_string(parts) + " parts");
   }
+  // Each part's vertices are contiguous (composite_model.hpp) and its weights live in a range of
+  // modes: positions are computed part by part on those columns only.
+  const auto vertex_count = static_cast<int>(surface.positions.rows());
+  parts_.resize(static_cast<std::size_t>(parts));
+  for (int p = 0; p < parts; ++p) {
+    Part& range = parts_[static_cast<std::size_t>(p)];
+    range.first_vertex = vertex_count;
+    int first_mode = static_cast<int>(surface.weights.cols()), end_mode = 0;
+    for (int v = 0; v < vertex_count; ++v) {
+      if (part(v) != p) continue;
+      range.first_vertex = std::min(range.first_vertex, v);
+      range.end_vertex = v + 1;
+      for (Eigen::Index i = 0; i < surface.weights.cols(); ++i) {
+        if (surface.weights(v, i) == 0.0) continue;
+        first_mode = std::min(first_mode, static_cast<int>(i));
+        end_mode = std::max(end_mode, static_cast<int>(i) + 1);
+      }
+    }
+    range.first_row = 4 * std::min(first_mode, end_mode);
+    range.rows = 4 * std::max(end_mode - first_mode, 0);
+  }
   const Eigen::Index n = 12 * surface.weights.cols();
   hessian_.setZero(n, n);
 }
@@ -76,50 +97,86 @@ void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
   candidates_.clear();
 }
 
-Eigen::Vector3d ContactPotential::vertex(int v, const ReducedMatrix& U) const {
-  return offsets_[static_cast<std::size_t>(part(v))] + surface_.positions.row(v).transpose() +
-         U.transpose() * basis_.row(v).transpose();
+void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
+  out.resize(surface_.positions.rows(), 3);
+  for (const Part& range : parts_) {
+    const int count = range.end_vertex - range.first_vertex;
+    if (count <= 0) continue;
+    out.middleRows(range.first_vertex, count).noalias() =
+        basis_.block(range.first_vertex, range.first_row, count, range.rows) *
+        U.middleRows(range.first_row, range.rows);
+  }
 }
 
-Eigen::Vector3d ContactPotential::motion(int v, const ReducedMatrix& dU) const {
-  return dU.transpose() * basis_.row(v).transpose();
+void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) const {
+  displacements(U, out);
+  out += surface_.positions;
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    const Part& range = parts_[p];
+    out.middleRows(range.first_vertex, range.end_vertex - range.first_vertex).rowwise() +=
+        offsets_[p].transpose();
+  }
 }
 
 void ContactPotential::surface_positions(const ReducedMatrix& U, SurfacePositions& out) const {
-  out.noalias() = basis_ * U;
-  out += surface_.positions;
-  for (Eigen::Index v = 0; v < out.rows(); ++v) {
-    out.row(v) += offsets_[static_cast<std::size_t>(part(static_cast<int>(v)))].transpose();
-  }
+  positions(U, out);
 }
 
-geometry::AabbTree ContactPotential::triangle_tree(const ReducedMatrix& U, const ReducedMatrix* dU,
-                                                   double margin) const {
-  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(surface_.triangles.rows()));
-  for (Eigen::Index t = 0; t < surface_.triangles.rows(); ++t) {
-    Eigen::AlignedBox3d box;
-    for (int c = 0; c < 3; ++c) {
-      const int v = surface_.triangles(t, c);
-      const Eigen::Vector3d x0 = vertex(v, U);
-      box.extend(grown_box(x0, dU != nullptr ? Eigen::Vector3d(x0 + motion(v, *dU)) : x0, margin));
+void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePositions& D,
+                                   double margin, bool every_body) {
+  // Body-level broad phase first: a body whose swept box meets no other body's needs no tree.
+  const std::size_t count = parts_.size();
+  std::vector<Eigen::AlignedBox3d> part_boxes(count);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (int v = parts_[p].first_vertex; v < parts_[p].end_vertex; ++v) {
+      const Eigen::Vector3d x0 = P.row(v).transpose();
+      part_boxes[p].extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
     }
-    boxes[static_cast<std::size_t>(t)] = box;
   }
-  return geometry::AabbTree(boxes);
+  trees_.clear();
+  trees_.resize(count);
+  near_.assign(count * count, 0);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (std::size_t q = 0; q < count; ++q) {
+      near_[p * count + q] =
+          p != q && (every_body || part_boxes[p].intersects(part_boxes[q])) ? 1 : 0;
+    }
+  }
+  for (std::size_t q = 0; q < count; ++q) {
+    bool wanted = false;
+    for (std::size_t p = 0; p < count; ++p) wanted = wanted || near_[p * count + q];
+    if (!wanted) continue;
+    std::vector<Eigen::AlignedBox3d> boxes;
+    std::vector<int> ids;
+    for (Eigen::Index t = 0; t < surface_.triangles.rows(); ++t) {
+      if (part(surface_.triangles(t, 0)) != static_cast<int>(q)) continue;
+      Eigen::AlignedBox3d box;
+      for (int c = 0; c < 3; ++c) {
+        const int v = surface_.triangles(t, c);
+        const Eigen::Vector3d x0 = P.row(v).transpose();
+        box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+      }
+      boxes.push_back(box);
+      ids.push_back(static_cast<int>(t));
+    }
+    trees_[q].tree = std::make_unique<geometry::AabbTree>(boxes);
+    trees_[q].triangles = std::move(ids);
+  }
 }
 
 void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
                               std::vector<Pair>& pairs) {
   pairs.clear();
+  positions(U, start_);
+  displacements(dU, motion_);
+  // Between bodies: the triangles, swept, against the samples, swept.
+  if (several_parts()) build_trees(start_, motion_, margin, false);
+  const std::size_t count = parts_.size();
   const Eigen::Index n = surface_.samples.size();
-  const bool several_parts = surface_.part.size() > 0 && surface_.part.maxCoeff() > 0;
-  // Between bodies: this model's triangles, swept, against its samples', swept.
-  const geometry::AabbTree tree =
-      several_parts ? triangle_tree(U, &dU, margin) : geometry::AabbTree({});
   for (Eigen::Index k = 0; k < n; ++k) {
     const int v = surface_.samples(k);
-    const Eigen::Vector3d x0 = vertex(v, U);
-    const Eigen::Vector3d dx = motion(v, dU);
+    const Eigen::Vector3d x0 = start_.row(v).transpose();
+    const Eigen::Vector3d dx = motion_.row(v).transpose();
     const double reach = dx.norm() + margin;
     if (obstacles_ != nullptr) {
       for (std::size_t o = 0; o < obstacles_->size(); ++o) {
@@ -128,68 +185,84 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
         }
       }
     }
-    if (!several_parts) continue;
+    if (!several_parts()) continue;
     const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
-    tree.for_each_overlapping(
-        [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
-        [&](int t) {
-          if (part(surface_.triangles(t, 0)) != part(v)) {
-            pairs.push_back({static_cast<int>(k), -1, t});
-          }
-        });
+    const auto p = static_cast<std::size_t>(part(v));
+    for (std::size_t q = 0; q < count; ++q) {
+      if (!near_[p * count + q]) continue;
+      const PartTree& other = trees_[q];
+      other.tree->for_each_overlapping(
+          [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
+          [&](int i) {
+            pairs.push_back({static_cast<int>(k), -1,
+                             other.triangles[static_cast<std::size_t>(i)]});
+          });
+    }
   }
 }
 
-ContactPotential::PairState ContactPotential::evaluate(const Pair& pair,
-                                                       const ReducedMatrix& U) const {
-  PairState state;
-  const int v = surface_.samples(pair.sample);
-  const Eigen::Vector3d x = vertex(v, U);
-  state.area = surface_.areas(pair.sample);
-  state.basis = basis_.row(v).transpose();
-  state.rest = offsets_[static_cast<std::size_t>(part(v))] + surface_.positions.row(v).transpose();
+template <class At>
+ContactPotential::PairGeometry ContactPotential::locate(const Pair& pair, At&& at) const {
+  PairGeometry g;
+  const Eigen::Vector3d x = at(surface_.samples(pair.sample));
   if (pair.obstacle >= 0) {
-    const Obstacle& obstacle = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)];
-    const ObstacleDistance d = obstacle_distance(obstacle, x);
-    state.distance = d.distance;
-    state.direction = d.direction;
-    state.friction = obstacle.friction >= 0.0 ? obstacle.friction : parameters_.friction;
-    state.other_motion = obstacle.offset - obstacle.start_offset;
-    return state;
+    const ObstacleDistance d =
+        obstacle_distance((*obstacles_)[static_cast<std::size_t>(pair.obstacle)], x);
+    g.distance = d.distance;
+    g.direction = d.direction;
+    return g;
   }
-  Eigen::Vector3d corners[3];
-  for (int c = 0; c < 3; ++c) corners[c] = vertex(surface_.triangles(pair.triangle, c), U);
-  const Eigen::Vector3d y =
-      geometry::closest_point_on_triangle(x, corners[0], corners[1], corners[2]);
-  const Eigen::Vector3d beta = barycentric(y, corners[0], corners[1], corners[2]);
+  const Eigen::Vector3d a = at(surface_.triangles(pair.triangle, 0));
+  const Eigen::Vector3d b = at(surface_.triangles(pair.triangle, 1));
+  const Eigen::Vector3d c = at(surface_.triangles(pair.triangle, 2));
+  const Eigen::Vector3d y = geometry::closest_point_on_triangle(x, a, b, c);
+  g.beta = barycentric(y, a, b, c);
+  const Eigen::Vector3d away = x - y;
+  g.distance = away.norm();
+  g.direction = unit_or_up(away, g.distance);
+  return g;
+}
+
+void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry,
+                                  Eigen::VectorXd& basis, Eigen::Vector3d& rest) const {
+  const int v = surface_.samples(pair.sample);
+  basis = basis_.row(v).transpose();
+  rest = offsets_[static_cast<std::size_t>(part(v))] + surface_.positions.row(v).transpose();
+  if (pair.obstacle >= 0) return;
   for (int c = 0; c < 3; ++c) {
     const int w = surface_.triangles(pair.triangle, c);
-    state.basis -= beta(c) * basis_.row(w).transpose();
-    state.rest -= beta(c) * (offsets_[static_cast<std::size_t>(part(w))] +
-                             surface_.positions.row(w).transpose());
+    basis -= geometry.beta(c) * basis_.row(w).transpose();
+    rest -= geometry.beta(c) * (offsets_[static_cast<std::size_t>(part(w))] +
+                                surface_.positions.row(w).transpose());
   }
-  const Eigen::Vector3d away = x - y;
-  state.distance = away.norm();
-  state.direction = unit_or_up(away, state.distance);
-  state.friction = parameters_.friction;
-  return state;
+}
+
+double ContactPotential::pair_friction(const Pair& pair) const {
+  if (pair.obstacle < 0) return parameters_.friction;
+  const double mu = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)].friction;
+  return mu >= 0.0 ? mu : parameters_.friction;
 }
 
 void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   friction_.clear();
   gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   for (const Pair& pair : scratch_) {
-    const PairState state = evaluate(pair, U_n);
-    if (!(state.distance < parameters_.activation) || state.friction <= 0.0) continue;
+    const PairGeometry g = locate(pair, at);
+    const double mu = pair_friction(pair);
+    if (!(g.distance < parameters_.activation) || mu <= 0.0) continue;
     FrictionPair f;
-    f.basis = state.basis;
-    f.rest = state.rest;
-    // The relative position at the start, moved back by the obstacle's own step: sliding along
-    // a moving obstacle's surface is measured against the obstacle.
-    f.reference = state.rest + U_n.transpose() * state.basis + state.other_motion;
-    f.tangent = tangent_basis(state.direction);
-    f.weight = state.friction * parameters_.stiffness * state.area *
-               std::abs(barrier_derivative(state.distance, parameters_.activation));
+    pair_basis(pair, g, f.basis, f.rest);
+    // The relative position at the start, moved with the obstacle's own step: sliding along a
+    // moving obstacle is measured against the obstacle.
+    f.reference = f.rest + U_n.transpose() * f.basis;
+    if (pair.obstacle >= 0) {
+      const Obstacle& obstacle = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)];
+      f.reference += obstacle.offset - obstacle.start_offset;
+    }
+    f.tangent = tangent_basis(g.direction);
+    f.weight = mu * parameters_.stiffness * pair_area(pair) *
+               std::abs(barrier_derivative(g.distance, parameters_.activation));
     friction_.push_back(std::move(f));
   }
 }
@@ -200,24 +273,31 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
   double alpha = 1.0;
   for (const Pair& pair : candidates_) {
     const int v = surface_.samples(pair.sample);
+    const Eigen::Vector3d sample_motion = motion_.row(v).transpose();
     if (pair.obstacle >= 0) {
-      alpha = std::min(alpha,
-                       obstacle_time_of_impact((*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
-                                               vertex(v, U), motion(v, dU), keep));
+      alpha = std::min(
+          alpha, obstacle_time_of_impact((*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
+                                         start_.row(v).transpose(), sample_motion, keep));
       continue;
     }
     // The distance moves at most as fast as the sample relative to the triangle's points, which
     // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
-    const Eigen::Vector3d sample_motion = motion(v, dU);
     double speed = 0.0;
     for (int c = 0; c < 3; ++c) {
-      speed = std::max(speed,
-                       (sample_motion - motion(surface_.triangles(pair.triangle, c), dU)).norm());
+      speed = std::max(speed, (sample_motion -
+                               motion_.row(surface_.triangles(pair.triangle, c)).transpose())
+                                  .norm());
     }
-    // Only the part of the segment not yet ruled out needs checking.
+    // Only the part of the segment not yet ruled out needs checking; points move linearly.
     const double reach = conservative_advancement(
-        [&](double a) { return evaluate(pair, U + (a * alpha) * dU).distance; }, speed * alpha,
-        keep);
+        [&](double a) {
+          return locate(pair, [&](int w) {
+                   return Eigen::Vector3d(start_.row(w).transpose() +
+                                          (a * alpha) * motion_.row(w).transpose());
+                 })
+              .distance;
+        },
+        speed * alpha, keep);
     alpha *= reach;
   }
   return alpha;
@@ -225,9 +305,13 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
 
 double ContactPotential::energy(const ReducedMatrix& U) {
   double total = 0.0;
-  for (const Pair& pair : candidates_) {
-    const PairState state = evaluate(pair, U);
-    total += parameters_.stiffness * state.area * barrier(state.distance, parameters_.activation);
+  if (!candidates_.empty()) {
+    positions(U, trial_);
+    const auto at = [&](int v) { return Eigen::Vector3d(trial_.row(v).transpose()); };
+    for (const Pair& pair : candidates_) {
+      total += parameters_.stiffness * pair_area(pair) *
+               barrier(locate(pair, at).distance, parameters_.activation);
+    }
   }
   const double eps = parameters_.slip * timestep_;
   for (const FrictionPair& f : friction_) {
@@ -245,15 +329,19 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   // Each active term: a basis vector b and a 3 x 3 Hessian S in x; H_de = sum S(d, e) b b^T.
   std::vector<Eigen::VectorXd> bases;
   std::vector<Eigen::Matrix3d> hessians;
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
+  Eigen::VectorXd basis;
+  Eigen::Vector3d rest;
   for (const Pair& pair : candidates_) {
-    const PairState state = evaluate(pair, U);
-    if (!(state.distance < parameters_.activation)) continue;
-    const double scale = parameters_.stiffness * state.area;
-    const double slope = scale * barrier_derivative(state.distance, parameters_.activation);
-    gradient.noalias() += state.basis * (slope * state.direction).transpose();
-    bases.push_back(state.basis);
-    hessians.push_back(scale * barrier_second_derivative(state.distance, parameters_.activation) *
-                       state.direction * state.direction.transpose());
+    const PairGeometry g = locate(pair, at);
+    if (!(g.distance < parameters_.activation)) continue;
+    pair_basis(pair, g, basis, rest);
+    const double scale = parameters_.stiffness * pair_area(pair);
+    const double slope = scale * barrier_derivative(g.distance, parameters_.activation);
+    gradient.noalias() += basis * (slope * g.direction).transpose();
+    bases.push_back(basis);
+    hessians.push_back(scale * barrier_second_derivative(g.distance, parameters_.activation) *
+                       g.direction * g.direction.transpose());
   }
   const double eps = parameters_.slip * timestep_;
   for (const FrictionPair& f : friction_) {
@@ -293,10 +381,11 @@ double ContactPotential::curvature(const ReducedMatrix& dU) const {
 
 double ContactPotential::potential_energy(const ReducedMatrix& U) {
   gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, scratch_);
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   double total = 0.0;
   for (const Pair& pair : scratch_) {
-    const PairState state = evaluate(pair, U);
-    total += parameters_.stiffness * state.area * barrier(state.distance, parameters_.activation);
+    total += parameters_.stiffness * pair_area(pair) *
+             barrier(locate(pair, at).distance, parameters_.activation);
   }
   return total;
 }
@@ -304,38 +393,50 @@ double ContactPotential::potential_energy(const ReducedMatrix& U) {
 ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
   ContactMeasure result;
   result.min_distance = kInfinity;
-  const bool several_parts = surface_.part.size() > 0 && surface_.part.maxCoeff() > 0;
-  const geometry::AabbTree tree =
-      several_parts ? triangle_tree(U, nullptr, 0.0) : geometry::AabbTree({});
+  positions(U, start_);
+  const SurfacePositions& P = start_;
+  if (several_parts()) {
+    motion_.setZero(P.rows(), 3);
+    // Every body's tree: the nearest other body is wanted, however far.
+    build_trees(P, motion_, 0.0, true);
+  }
   const auto count = [&](double d) {
     result.min_distance = std::min(result.min_distance, d);
     if (d < parameters_.activation) ++result.active;
   };
   for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
     const int v = surface_.samples(k);
-    const Eigen::Vector3d x = vertex(v, U);
+    const Eigen::Vector3d x = P.row(v).transpose();
     if (obstacles_ != nullptr) {
       for (const Obstacle& obstacle : *obstacles_) count(obstacle_distance(obstacle, x).distance);
     }
-    if (!several_parts) continue;
-    const auto triangle_distance = [&](int t) {
-      if (part(surface_.triangles(t, 0)) == part(v)) return kInfinity;
-      const Eigen::Vector3d y = geometry::closest_point_on_triangle(
-          x, vertex(surface_.triangles(t, 0), U), vertex(surface_.triangles(t, 1), U),
-          vertex(surface_.triangles(t, 2), U));
-      return (x - y).norm();
-    };
-    // The nearest triangle of another body, and every other active one.
-    const double nearest = tree.minimize(
-        [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); }, triangle_distance);
-    count(nearest);
-    if (!(nearest < parameters_.activation)) continue;
-    const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
-    int active_here = 0;
-    tree.for_each_overlapping(
-        [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
-        [&](int t) { active_here += triangle_distance(t) < parameters_.activation ? 1 : 0; });
-    result.active += active_here - 1;  // count() took the nearest
+    if (!several_parts()) continue;
+    for (std::size_t q = 0; q < trees_.size(); ++q) {
+      if (static_cast<int>(q) == part(v) || !trees_[q].tree) continue;
+      const PartTree& other = trees_[q];
+      const auto triangle_distance = [&](int i) {
+        const int t = other.triangles[static_cast<std::size_t>(i)];
+        const Eigen::Vector3d y = geometry::closest_point_on_triangle(
+            x, P.row(surface_.triangles(t, 0)).transpose(),
+            P.row(surface_.triangles(t, 1)).transpose(),
+            P.row(surface_.triangles(t, 2)).transpose());
+        return (x - y).norm();
+      };
+      // The nearest triangle of that body where it is active or the closest yet (a bound that
+      // prunes most of the tree), and every other active one.
+      const double bound = std::max(result.min_distance, parameters_.activation);
+      const double nearest = other.tree->minimize(
+          [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); },
+          triangle_distance, bound);
+      if (nearest < bound) count(nearest);
+      if (!(nearest < parameters_.activation)) continue;
+      const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
+      int active_here = 0;
+      other.tree->for_each_overlapping(
+          [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
+          [&](int i) { active_here += triangle_distance(i) < parameters_.activation ? 1 : 0; });
+      result.active += active_here - 1;  // count() took the nearest
+    }
   }
   return result;
 }

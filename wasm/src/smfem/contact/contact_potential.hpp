@@ -98,17 +98,12 @@ class ContactPotential {
     int obstacle;  // or -1
     int triangle;  // of another part, or -1
   };
-  // A pair at a configuration: its distance, the unit direction from the other side, the
-  // relative position r = rest + U^T basis whose norm the distance is (to the point of the
-  // other side that moves with u; an obstacle's point does not), and weights.
-  struct PairState {
+  // Where a pair is at a configuration: its distance, the unit direction from the other side,
+  // and against a triangle, the barycentric coordinates of its closest point.
+  struct PairGeometry {
     double distance = 0.0;
-    Eigen::Vector3d direction;
-    Eigen::Vector3d rest;
-    Eigen::VectorXd basis;  // 4m
-    double area = 0.0;
-    double friction = 0.0;
-    Eigen::Vector3d other_motion = Eigen::Vector3d::Zero();  // an obstacle's, this step
+    Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
+    Eigen::Vector3d beta = Eigen::Vector3d::Zero();
   };
   struct FrictionPair {
     Eigen::VectorXd basis;
@@ -118,20 +113,46 @@ class ContactPotential {
     double weight = 0.0;  // mu lambda
   };
 
-  // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap.
+  // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap. Leaves the
+  // surface's positions at U in start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
               std::vector<Pair>& pairs);
-  PairState evaluate(const Pair& pair, const ReducedMatrix& U) const;
-  Eigen::Vector3d vertex(int v, const ReducedMatrix& U) const;
-  Eigen::Vector3d motion(int v, const ReducedMatrix& dU) const;
+  // The pair with every vertex v at at(v).
+  template <class At>
+  PairGeometry locate(const Pair& pair, At&& at) const;
+  // The pair's basis vector (4m) and the rest part of its relative position r = rest + U^T b.
+  void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
+                  Eigen::Vector3d& rest) const;
+  double pair_friction(const Pair& pair) const;
+  double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }
+  // Every surface vertex's displacement U^T b_v, and its position (body by body: each touches
+  // its own modes only).
+  void displacements(const ReducedMatrix& U, SurfacePositions& out) const;
+  void positions(const ReducedMatrix& U, SurfacePositions& out) const;
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
-  // The tree over every triangle's box at U (for measure()).
-  geometry::AabbTree triangle_tree(const ReducedMatrix& U, const ReducedMatrix* dU,
-                                   double margin) const;
+  bool several_parts() const { return parts_.size() > 1; }
+  // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
+  // swept from P to P + D and grown by margin, meet (or for every pair), and a tree over the
+  // triangles of every body some other body is near.
+  void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
+                   bool every_body);
+
+  // A part's vertices [first_vertex, end_vertex) and modes' columns of U [first_row, +rows).
+  struct Part {
+    int first_vertex = 0, end_vertex = 0;
+    int first_row = 0, rows = 0;
+  };
 
   ContactSurface surface_;
   std::vector<Eigen::Vector3d> offsets_;
   Eigen::MatrixXd basis_;  // ns x 4m
+  std::vector<Part> parts_;
+  struct PartTree {
+    std::unique_ptr<geometry::AabbTree> tree;  // null where no other body is near
+    std::vector<int> triangles;                // the tree's primitives' triangle ids
+  };
+  std::vector<PartTree> trees_;
+  std::vector<char> near_;
   const std::vector<Obstacle>* obstacles_ = nullptr;
   ContactParameters parameters_;
   double timestep_ = 1.0 / 60.0;
@@ -139,6 +160,7 @@ class ContactPotential {
   std::vector<Pair> candidates_;
   std::vector<Pair> scratch_;
   std::vector<FrictionPair> friction_;
+  SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   Eigen::MatrixXd hessian_;  // 12m x 12m, full
 };
 

@@ -321,9 +321,14 @@ void ContactScene::check_start_state() {
     }
     // Another body's sample inside this one (a body within a body has no sample near a
     // triangle: the distance check below would not see it).
+    Eigen::AlignedBox3d bounds;
+    for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+      for (int c = 0; c < 3; ++c) bounds.extend(Eigen::Vector3d(now.row(triangles(t, c))));
+    }
     for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
       const int v = surface.samples(k);
-      if (surface.part(v) != i && inside(now.row(v).transpose(), now, triangles)) {
+      const Eigen::Vector3d x = now.row(v).transpose();
+      if (surface.part(v) != i && bounds.contains(x) && inside(x, now, triangles)) {
         throw std::invalid_argument("body " + std::to_string(surface.part(v)) + " overlaps " +
                                     name + " at the start: move them apart");
       }

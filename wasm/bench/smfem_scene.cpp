@@ -1,0 +1,135 @@
+// Runs a scene with contact natively: the native twin of `npx smfem simulate scene.json`, for
+// benchmarks and profiling (contact/contact_scene.hpp).
+//
+//   smfem-scene <scene.json> <body-0.smfem> [<body-1.smfem> ...] [--steps N] [--iters K]
+//               [--solver mfem|fem] [--converged] [--threads T] [--json]
+//
+// The assets are the scene's bodies in order (baked; `npx smfem simulate` caches its bakes in
+// build/bake-cache). Prints one JSON line per step with --json, and a summary: milliseconds
+// per step and per iteration (median over the steps), iterations per step, the smallest
+// distance over the run.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "smfem/asset/asset.hpp"
+#include "smfem/contact/contact_scene.hpp"
+#include "smfem/sim/reduced_model.hpp"
+
+namespace {
+
+using namespace smfem;
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "smfem-scene: " << problem << "\n"
+            << "usage: smfem-scene <scene.json> <body.smfem>... [--steps N] [--iters K] "
+               "[--solver mfem|fem] [--converged] [--threads T] [--json]\n";
+  std::exit(2);
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string scene_file;
+  std::vector<std::string> assets;
+  int steps = 200, iterations = 0, threads = 1;
+  bool converged = false, json_lines = false;
+  std::string solver;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--steps") {
+      steps = std::atoi(value().c_str());
+    } else if (arg == "--iters") {
+      iterations = std::atoi(value().c_str());
+    } else if (arg == "--threads") {
+      threads = std::atoi(value().c_str());
+    } else if (arg == "--solver") {
+      solver = value();
+    } else if (arg == "--converged") {
+      converged = true;
+    } else if (arg == "--json") {
+      json_lines = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      usage("unknown option " + arg);
+    } else if (scene_file.empty()) {
+      scene_file = arg;
+    } else {
+      assets.push_back(arg);
+    }
+  }
+  if (scene_file.empty() || assets.empty()) usage("give a scene file and its bodies' assets");
+  if (steps < 1) usage("--steps must be positive");
+  try {
+    std::ifstream in(scene_file);
+    if (!in) throw std::runtime_error(scene_file + ": cannot read");
+    const contact::ContactSceneSpec spec =
+        contact::read_contact_scene(nlohmann::json::parse(in), scene_file);
+    std::vector<sim::ReducedModel> models;
+    for (const std::string& asset : assets) {
+      models.push_back(sim::load_reduced_model(asset::Asset::from_file(asset)));
+    }
+    contact::ContactScene scene(spec, std::move(models), threads);
+    sim::SolverSettings settings = scene.simulator().settings();
+    if (!solver.empty()) {
+      const auto method = sim::solver_method_from_name(solver);
+      if (!method) usage("--solver must be mfem or fem");
+      settings.method = *method;
+    }
+    if (iterations > 0) settings.iterations = iterations;
+    settings.until_converged = converged;
+    scene.simulator().set_settings(settings);
+
+    std::vector<double> step_ms, iteration_ms;
+    double iteration_total = 0.0, closest = 1e300;
+    int failed = 0;
+    for (int step = 1; step <= steps; ++step) {
+      const contact::StepSummary& summary = scene.step();
+      const sim::StepReport& report = scene.simulator().last_report();
+      step_ms.push_back(summary.step_ms);
+      iteration_ms.push_back(summary.step_ms / std::max(report.stats.iterations, 1));
+      iteration_total += report.stats.iterations;
+      closest = std::min(closest, summary.min_distance);
+      failed += summary.ok ? 0 : 1;
+      if (json_lines) {
+        std::cout << nlohmann::json{{"step", step},
+                                    {"ok", summary.ok},
+                                    {"kinetic", report.diagnostics.kinetic_energy},
+                                    {"minDistance", summary.min_distance},
+                                    {"activeContacts", summary.active_contacts},
+                                    {"iterations", report.stats.iterations},
+                                    {"retries", report.retries},
+                                    {"wallMs", summary.step_ms}}
+                         .dump()
+                  << "\n";
+      }
+    }
+    std::printf(
+        "%s: %d bodies, %d modes, %d cubature tets, %d contact samples; %d steps: %.3f ms per "
+        "step, %.3f ms per iteration (medians), %.2f iterations per step, %d failed, closest "
+        "%.3g m\n",
+        scene_file.c_str(), scene.body_count(), scene.composite().model.mode_count(),
+        scene.composite().model.cubature_count(),
+        static_cast<int>(scene.composite().model.contact.samples.size()), steps, median(step_ms),
+        median(iteration_ms), iteration_total / steps, failed, closest);
+    return failed > 0 ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "smfem-scene: " << e.what() << "\n";
+    return 1;
+  }
+}
