@@ -75,6 +75,9 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     sim::RowMatrixXd stacked(whole.cubature_Y.rows() + Y.rows(), n);
     stacked << whole.cubature_Y, Y;
     whole.cubature_Y = std::move(stacked);
+    whole.bodies.push_back({static_cast<int>(whole.cubature_weights.size()),
+                            model.cubature_count(), composite.first_mode[i],
+                            model.mode_count()});
     append(whole.cubature_weights, model.cubature_weights);
     append(whole.cubature_youngs, model.cubature_youngs);
     append(whole.cubature_poisson, model.cubature_poisson);

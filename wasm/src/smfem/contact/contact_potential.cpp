@@ -237,6 +237,14 @@ void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry
   }
 }
 
+std::size_t ContactPotential::pair_parts(const Pair& pair) const {
+  const auto p = static_cast<std::size_t>(part(surface_.samples(pair.sample)));
+  const auto q = pair.obstacle >= 0 ? p
+                                    : static_cast<std::size_t>(
+                                          part(surface_.triangles(pair.triangle, 0)));
+  return std::min(p, q) * parts_.size() + std::max(p, q);
+}
+
 double ContactPotential::pair_friction(const Pair& pair) const {
   if (pair.obstacle < 0) return parameters_.friction;
   const double mu = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)].friction;
@@ -261,6 +269,7 @@ void ContactPotential::begin_step(const ReducedMatrix& U_n) {
       f.reference += obstacle.offset - obstacle.start_offset;
     }
     f.tangent = tangent_basis(g.direction);
+    f.parts = pair_parts(pair);
     f.weight = mu * parameters_.stiffness * pair_area(pair) *
                std::abs(barrier_derivative(g.distance, parameters_.activation));
     friction_.push_back(std::move(f));
@@ -329,6 +338,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   // Each active term: a basis vector b and a 3 x 3 Hessian S in x; H_de = sum S(d, e) b b^T.
   std::vector<Eigen::VectorXd> bases;
   std::vector<Eigen::Matrix3d> hessians;
+  std::vector<std::size_t> term_parts;  // p * parts + q of the bodies a term touches (p <= q)
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   Eigen::VectorXd basis;
   Eigen::Vector3d rest;
@@ -342,6 +352,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     bases.push_back(basis);
     hessians.push_back(scale * barrier_second_derivative(g.distance, parameters_.activation) *
                        g.direction * g.direction.transpose());
+    term_parts.push_back(pair_parts(pair));
   }
   const double eps = parameters_.slip * timestep_;
   for (const FrictionPair& f : friction_) {
@@ -352,19 +363,45 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     bases.push_back(f.basis);
     hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) *
                        f.tangent.transpose());
+    term_parts.push_back(f.parts);
   }
   hessian_.setZero();
-  if (bases.empty()) return;
-  const auto K = static_cast<Eigen::Index>(bases.size());
-  Eigen::MatrixXd G(K, n);
-  for (Eigen::Index k = 0; k < K; ++k) G.row(k) = bases[static_cast<std::size_t>(k)].transpose();
-  Eigen::VectorXd weight(K);
-  for (int d = 0; d < 3; ++d) {
-    for (int e = d; e < 3; ++e) {
-      for (Eigen::Index k = 0; k < K; ++k) weight(k) = hessians[static_cast<std::size_t>(k)](d, e);
-      hessian_.block(d * n, e * n, n, n).noalias() = G.transpose() * weight.asDiagonal() * G;
-      if (e != d) {
-        hessian_.block(e * n, d * n, n, n) = hessian_.block(d * n, e * n, n, n).transpose();
+  // H_de = sum_k S_k(d, e) b_k b_k^T, term by term over the rows of U its basis touches: one
+  // body's modes (against obstacles), or two bodies' (between them). Terms are grouped by the
+  // bodies they touch, each group one product on its own rows.
+  std::vector<std::vector<std::size_t>> groups(parts_.size() * parts_.size());
+  for (std::size_t k = 0; k < bases.size(); ++k) groups[term_parts[k]].push_back(k);
+  std::vector<int> rows;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].empty()) continue;
+    rows.clear();
+    for (const std::size_t p : {g / parts_.size(), g % parts_.size()}) {
+      if (!rows.empty() && p == g / parts_.size()) continue;  // one body: its rows once
+      for (int r = 0; r < parts_[p].rows; ++r) rows.push_back(parts_[p].first_row + r);
+    }
+    const auto K = static_cast<Eigen::Index>(groups[g].size());
+    const auto w = static_cast<Eigen::Index>(rows.size());
+    Eigen::MatrixXd G(K, w);
+    for (Eigen::Index k = 0; k < K; ++k) {
+      const Eigen::VectorXd& basis_k = bases[groups[g][static_cast<std::size_t>(k)]];
+      for (Eigen::Index r = 0; r < w; ++r) G(k, r) = basis_k(rows[static_cast<std::size_t>(r)]);
+    }
+    Eigen::VectorXd weight(K);
+    Eigen::MatrixXd block(w, w);
+    for (int d = 0; d < 3; ++d) {
+      for (int e = d; e < 3; ++e) {
+        for (Eigen::Index k = 0; k < K; ++k) {
+          weight(k) = hessians[groups[g][static_cast<std::size_t>(k)]](d, e);
+        }
+        block.noalias() = G.transpose() * weight.asDiagonal() * G;
+        for (Eigen::Index j = 0; j < w; ++j) {
+          for (Eigen::Index i = 0; i < w; ++i) {
+            const Eigen::Index row = d * n + rows[static_cast<std::size_t>(i)];
+            const Eigen::Index col = e * n + rows[static_cast<std::size_t>(j)];
+            hessian_(row, col) += block(i, j);
+            if (e != d) hessian_(col, row) += block(i, j);
+          }
+        }
       }
     }
   }

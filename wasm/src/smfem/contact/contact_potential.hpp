@@ -111,6 +111,7 @@ class ContactPotential {
     Eigen::Vector3d reference;  // r~
     Eigen::Matrix<double, 3, 2> tangent;
     double weight = 0.0;  // mu lambda
+    std::size_t parts = 0;  // pair_parts()
   };
 
   // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap. Leaves the
@@ -124,6 +125,8 @@ class ContactPotential {
   void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
                   Eigen::Vector3d& rest) const;
   double pair_friction(const Pair& pair) const;
+  // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
+  std::size_t pair_parts(const Pair& pair) const;
   double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }
   // Every surface vertex's displacement U^T b_v, and its position (body by body: each touches
   // its own modes only).

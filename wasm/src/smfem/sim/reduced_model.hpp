@@ -85,6 +85,14 @@ struct ReducedModel {
 
   contact::ContactSurface contact;  // empty when the asset has no contact group
 
+  // Several bodies that share no tet and no mode (contact/composite_model.hpp): body i's
+  // cubature tets [first_tet, first_tet + tets) depend only on its modes [first_mode,
+  // first_mode + modes), so K is block-diagonal and assembled body by body. Empty: one body.
+  struct Body {
+    int first_tet = 0, tets = 0, first_mode = 0, modes = 0;
+  };
+  std::vector<Body> bodies;
+
   std::vector<SceneLoad> loads;
   std::vector<MaterialRegion> materials;
   SolverSettings defaults;  // SolverSettings{} overridden by meta "solver"

@@ -4,9 +4,14 @@
 //   (H_u + H_c + K) du = -(dPsi_u/du + force),
 //
 // H_u = I_3 (x) H_block (dynamics.hpp), H_c the contact term's Hessian if there is one
-// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), K and the elastic force assembled from the per-tet
+// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), K (one assembly per body
+// of a model of several, ReducedModel::bodies: their blocks of H_block and K are all there is,
+// the rest is zero) and the elastic force assembled from the per-tet
 // inputs (stiffness_assembly.hpp), solved by Cholesky (spd_solver.hpp). du, like u, is a
 // 4m x 3 matrix. All storage is allocated at construction.
+#include <cstdint>
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "smfem/contact/contact_potential.hpp"
@@ -14,6 +19,7 @@
 #include "smfem/sim/cubature_kinematics.hpp"
 #include "smfem/sim/discretization.hpp"
 #include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/spd_solver.hpp"
 #include "smfem/sim/stiffness_assembly.hpp"
 
@@ -22,30 +28,43 @@ namespace smfem::sim {
 class ReducedSystem final : public StepSystem {
  public:
   // H_u is read from dynamics (which must outlive this) at each solve.
-  ReducedSystem(const CubatureRows& cubature_Y, const Eigen::VectorXd& weights,
-                const Dynamics& dynamics, int thread_count);
+  ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count);
 
-  StiffnessAssembly& assembly() { return assembly_; }
+  void set_single_precision(bool single);
+  void set_thread_count(int thread_count);
   // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
   void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
-  const StiffnessAssembly& assembly() const { return assembly_; }
 
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
-    assembly_.set_tet_hessian(tet, hessian);
+    const Located at = locate(tet);
+    assemblies_[at.body].set_tet_hessian(at.tet, hessian);
   }
   void set_tet_gradient(int tet, const Matrix3<double>& gradient) override {
-    assembly_.set_tet_gradient(tet, gradient);
+    const Located at = locate(tet);
+    assemblies_[at.body].set_tet_gradient(at.tet, gradient);
   }
-  void assemble(parallel::ThreadPool& pool) override { assembly_.assemble(pool); }
+  void assemble(parallel::ThreadPool& pool) override;
   // Cholesky shifts as in spd_solver.hpp.
   int solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) override;
   // -(dPsi_u/du + force), 4m x 3.
   const ReducedMatrix& rhs() const override { return rhs_; }
 
  private:
+  struct Located {
+    std::size_t body;
+    int tet;  // within the body
+  };
+  Located locate(int tet) const {
+    const std::size_t body = tet_body_.empty() ? 0 : tet_body_[static_cast<std::size_t>(tet)];
+    return {body, tet - first_tet_[body]};
+  }
+
   const Dynamics& dynamics_;
   const contact::ContactPotential* contact_ = nullptr;
-  StiffnessAssembly assembly_;
+  std::vector<StiffnessAssembly> assemblies_;  // one per body
+  std::vector<int> first_tet_, first_row_;     // per body
+  std::vector<std::uint8_t> tet_body_;         // per tet; empty for one body
+  ReducedMatrix force_;                        // the bodies' elastic forces, side by side
   SpdSolver spd_;
   Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle
   ReducedMatrix rhs_;

@@ -61,7 +61,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
       springs_active_(model_.loads.size(), 0),
       dynamics_(model_.mass_block, settings_.timestep),
       deformation_(model_.cubature_Y),
-      system_(model_.cubature_Y, model_.cubature_weights, dynamics_, pool_->thread_count()),
+      system_(model_, dynamics_, pool_->thread_count()),
       fem_(4 * model_.mode_count(), model_.cubature_count()),
       mfem_(4 * model_.mode_count(), model_.cubature_count()),
       stretch_(StretchField::Zero(6, model_.cubature_count())),
@@ -84,7 +84,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
     poisson_(c) = poisson;
     update_lame(c);
   }
-  system_.assembly().set_single_precision(settings_.single_precision_stiffness);
+  system_.set_single_precision(settings_.single_precision_stiffness);
   gravity_force_direction_ = body_force(model_, settings_.gravity);
 
   state_.U.setZero(n, 3);
@@ -110,7 +110,7 @@ void Simulator::set_settings(const SolverSettings& settings) {
   const SolverSettings previous = settings_;
   settings_ = clamp_settings(settings, warnings_);
   dynamics_.set_timestep(settings_.timestep);
-  system_.assembly().set_single_precision(settings_.single_precision_stiffness);
+  system_.set_single_precision(settings_.single_precision_stiffness);
   gravity_force_direction_ = body_force(model_, settings_.gravity);
   if (settings_.material_model != previous.material_model) make_stretches_consistent();
   refresh_diagnostics();
@@ -118,7 +118,7 @@ void Simulator::set_settings(const SolverSettings& settings) {
 
 void Simulator::set_thread_count(int thread_count) {
   pool_ = std::make_unique<parallel::ThreadPool>(thread_count);
-  system_.assembly().set_thread_count(pool_->thread_count());
+  system_.set_thread_count(pool_->thread_count());
 }
 
 void Simulator::set_region_material(std::uint32_t region, double youngs, double poisson) {

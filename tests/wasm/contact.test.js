@@ -1,0 +1,149 @@
+// Scenes with contact in the wasm build (wasm/src/smfem/contact/, loader.js: createContactScene),
+// on the procedural box (its asset carries a contact group): no penetration at any step, at 1
+// and 2 iterations and converged; bodies that settle; momentum passed on, not lost; the CLI
+// printing the API's reports; the native runner agreeing; bad scenes refused by name.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSmfem } from '../../wasm/js/loader.js';
+
+const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+const nativeScene = fileURLToPath(new URL('../../build/bin/smfem-scene', import.meta.url));
+const exec = promisify(execFile);
+
+// The box spans y in [-0.2, 0.2]; the ground 5 cm below it.
+const ground = { type: 'plane', point: [0, -0.25, 0], normal: [0, 1, 0] };
+const drop = (extra = {}) => ({
+  timestep: 0.01,
+  gravity: [0, -9.81, 0],
+  friction: 0.5,
+  obstacles: [ground],
+  bodies: [{ asset: 'box.smfem', translation: [0, 0.1, 0] }],
+  ...extra,
+});
+const sum = (a, b) => a.map((x, i) => x + b[i]);
+
+describe('contact', () => {
+  let smfem, box, folder;
+
+  beforeAll(async () => {
+    smfem = await loadSmfem({ build: 'threads' });
+    box = smfem.boxModelAsset(4, 48);
+    folder = await mkdtemp(join(tmpdir(), 'smfem-contact-test-'));
+    await writeFile(join(folder, 'box.smfem'), box);
+  });
+
+  afterAll(async () => {
+    smfem?.dispose();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  const scene = (text, count, parameters = {}) =>
+    smfem.createContactScene(
+      JSON.stringify(text),
+      Array.from({ length: count }, () => ({ bytes: box, name: 'box.smfem' })),
+      { parameters, threads: 1 },
+    );
+
+  for (const [label, parameters] of [
+    ['1 iteration', { iterations: 1 }],
+    ['2 iterations', { iterations: 2 }],
+    ['converged', { iterations: 50, untilConverged: true }],
+  ]) {
+    it(`drops a box that never enters the ground and comes to rest (${label})`, () => {
+      const dropped = scene(drop(), 1, parameters);
+      const reports = dropped.step(250);
+      dropped.dispose();
+      expect(reports).toHaveLength(250);
+      for (const report of reports) {
+        expect(report.ok).toBe(true);
+        expect(report.minDistance).toBeGreaterThan(0);
+      }
+      const kinetic = reports.map((r) => r.energy.kinetic);
+      const peak = Math.max(...kinetic);
+      expect(peak).toBeGreaterThan(10);
+      expect(Math.max(...kinetic.slice(-20))).toBeLessThan(1e-6 * peak);
+      expect(reports.at(-1).activeContacts).toBeGreaterThan(0);
+    });
+  }
+
+  it('passes momentum from a thrown box to a resting one, keeping the total', () => {
+    for (const iterations of [1, 2]) {
+      const text = {
+        timestep: 0.01,
+        gravity: [0, 0, 0],
+        bodies: [
+          { asset: 'box.smfem', velocity: [2, 0, 0] },
+          { asset: 'box.smfem', translation: [1.05, 0.1, 0] },
+        ],
+      };
+      const pair = scene(text, 2, { iterations });
+      const reports = pair.step(60);
+      pair.dispose();
+      const before = sum(reports[0].bodies[0].linearMomentum, reports[0].bodies[1].linearMomentum);
+      for (const report of reports) {
+        expect(report.minDistance).toBeGreaterThan(0);
+        const total = sum(report.bodies[0].linearMomentum, report.bodies[1].linearMomentum);
+        expect(Math.abs(total[0] - before[0])).toBeLessThan(1e-6 * Math.abs(before[0]));
+      }
+      // The resting box was hit and moves off.
+      expect(reports.at(-1).bodies[1].linearMomentum[0]).toBeGreaterThan(0.3 * before[0]);
+    }
+  });
+
+  it('runs a scene file from the CLI, printing the API reports with minDistance', async () => {
+    const file = join(folder, 'drop.json');
+    await writeFile(file, JSON.stringify(drop()));
+    const { stdout } = await exec(process.execPath, [cli, 'simulate', file, '--steps', '40', '--json']);
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const dropped = scene(drop(), 1);
+    const reports = dropped.step(40);
+    dropped.dispose();
+    expect(records).toHaveLength(40);
+    records.forEach((record, i) => {
+      expect(record.minDistance).toBe(reports[i].minDistance);
+      expect(record.activeContacts).toBe(reports[i].activeContacts);
+      expect(record.kinetic).toBe(reports[i].energy.kinetic);
+    });
+    expect(records.at(-1).activeContacts).toBeGreaterThan(0);
+  });
+
+  it('gives the native runner results to rounding', async () => {
+    const file = join(folder, 'drop.json');
+    await writeFile(file, JSON.stringify(drop()));
+    const { stdout } = await exec(nativeScene, [file, join(folder, 'box.smfem'), '--steps', '60', '--json']);
+    const native = stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const dropped = scene(drop(), 1);
+    const reports = dropped.step(60);
+    dropped.dispose();
+    native.forEach((record, i) => {
+      expect(record.kinetic).toBeCloseTo(reports[i].energy.kinetic, 6);
+      expect(record.minDistance).toBeGreaterThan(0);
+    });
+  });
+
+  it('refuses bad scenes with a message naming the problem', () => {
+    const inside = { type: 'sphere', center: [0.7, 0, 0.3], radius: 0.1 };
+    expect(() => scene(drop({ obstacles: [inside] }), 1)).toThrow(/inside body 0/);
+    expect(() => scene(drop({ contact: { activation_distance: 0 } }), 1)).toThrow(
+      /activation_distance/,
+    );
+    expect(() => scene(drop({ friction: 1e6 }), 1)).toThrow(/friction/);
+    expect(() => scene(drop({ bodies: [] }), 0)).toThrow(/bodies/);
+    expect(() => scene(drop({ obstacles: [{ type: 'cone' }] }), 1)).toThrow(/type/);
+    expect(() => scene(drop(), 2)).toThrow(/1 bodies but 2 assets/);
+    const overlapping = { bodies: [{ asset: 'box.smfem' }, { asset: 'box.smfem', translation: [0.5, 0, 0] }] };
+    expect(() => scene(drop(overlapping), 2)).toThrow(/overlaps|touch/);
+  });
+});
