@@ -9,6 +9,8 @@
 // (two scenes at once): a summary table on stdout, or with --json everything as one JSON
 // object; progress on stderr. Exits 0 when it ran (failed claims are listed, not errors).
 //
+//   smfem bench-contact [--warmup W] [--steps N] [--iters K]   (contact_bench.js: contact's cost)
+//
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
 //
@@ -17,6 +19,7 @@
 // steps, then per-iteration and per-phase medians of S steps, as JSON.
 import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
+import { contactBench } from './contact_bench.js';
 import { loadSmfem } from './loader.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
 
@@ -25,6 +28,7 @@ function usage(problem) {
     `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
+      `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
       `       ${simulateUsage}\n`,
   );
   process.exit(2);
@@ -205,7 +209,24 @@ async function simulateCommand(args) {
   }
 }
 
-const commands = { bench, claims, simulate: simulateCommand };
+async function benchContact(args) {
+  const options = {};
+  for (let i = 0; i < args.length; ++i) {
+    const number = () => Number.parseInt(args[++i], 10);
+    if (args[i] === '--steps') options.steps = number();
+    else if (args[i] === '--warmup') options.warmup = number();
+    else if (args[i] === '--iters') options.iterations = number();
+    else usage(`unknown argument ${args[i]}`);
+  }
+  const smfem = await loadSmfem({ build: 'threads' });
+  try {
+    await contactBench(smfem, options);
+  } finally {
+    smfem.dispose();
+  }
+}
+
+const commands = { bench, 'bench-contact': benchContact, claims, simulate: simulateCommand };
 const [command, ...rest] = process.argv.slice(2);
 if (commands[command]) {
   commands[command](rest).catch((error) => {

@@ -85,6 +85,11 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     range.first_row = 4 * std::min(first_mode, end_mode);
     range.rows = 4 * std::max(end_mode - first_mode, 0);
   }
+  sample_basis_.resize(surface.samples.size(), basis_.cols());
+  for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+    sample_basis_.row(k) = basis_.row(surface.samples(k));
+  }
+  sample_displacements_.setZero(surface.samples.size(), 3);
   const Eigen::Index n = 12 * surface.weights.cols();
   hessian_.setZero(n, n);
 }
@@ -99,17 +104,39 @@ void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
 
 void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
   out.resize(surface_.positions.rows(), 3);
+  // Lazy (coefficient-wise) products: a blocked GEMM would pack the tall basis on every call,
+  // which costs more than the product.
+  if (!several_parts()) {
+    // One body touches only obstacles: its samples are all that is ever looked at. A step asks
+    // for the same U several times (a line search's last trial, the energy balance, the
+    // measure after the step), so the last product is kept.
+    if (!(U.rows() == cached_U_.rows() && U == cached_U_)) {
+      sample_displacements_.noalias() = sample_basis_.lazyProduct(U);
+      cached_U_ = U;
+    }
+    for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+      out.row(surface_.samples(k)) = sample_displacements_.row(k);
+    }
+    return;
+  }
   for (const Part& range : parts_) {
     const int count = range.end_vertex - range.first_vertex;
     if (count <= 0) continue;
     out.middleRows(range.first_vertex, count).noalias() =
-        basis_.block(range.first_vertex, range.first_row, count, range.rows) *
-        U.middleRows(range.first_row, range.rows);
+        basis_.block(range.first_vertex, range.first_row, count, range.rows)
+            .lazyProduct(U.middleRows(range.first_row, range.rows));
   }
 }
 
 void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) const {
   displacements(U, out);
+  if (!several_parts()) {
+    for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+      const int v = surface_.samples(k);
+      out.row(v) += surface_.positions.row(v) + offsets_.front().transpose();
+    }
+    return;
+  }
   out += surface_.positions;
   for (std::size_t p = 0; p < parts_.size(); ++p) {
     const Part& range = parts_[p];
@@ -119,7 +146,11 @@ void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) 
 }
 
 void ContactPotential::surface_positions(const ReducedMatrix& U, SurfacePositions& out) const {
-  positions(U, out);
+  out.noalias() = basis_ * U;
+  out += surface_.positions;
+  for (Eigen::Index v = 0; v < out.rows(); ++v) {
+    out.row(v) += offsets_[static_cast<std::size_t>(part(static_cast<int>(v)))].transpose();
+  }
 }
 
 void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePositions& D,

@@ -89,7 +89,8 @@ class ContactPotential {
   double potential_energy(const ReducedMatrix& U);
   // The closest distance and the active pairs at U (every pair, not only candidates).
   ContactMeasure measure(const ReducedMatrix& U);
-  // World positions of every surface vertex at U.
+  // World positions of every surface vertex at U (all of them: for drawing and checks, not for
+  // stepping).
   void surface_positions(const ReducedMatrix& U, SurfacePositions& out) const;
 
  private:
@@ -148,7 +149,11 @@ class ContactPotential {
 
   ContactSurface surface_;
   std::vector<Eigen::Vector3d> offsets_;
-  Eigen::MatrixXd basis_;  // ns x 4m
+  Eigen::MatrixXd basis_;         // ns x 4m
+  // n x 4m, the samples' rows of basis_, row-major so that each sample's row is contiguous.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> sample_basis_;
+  mutable SurfacePositions sample_displacements_;  // of cached_U_
+  mutable ReducedMatrix cached_U_;
   std::vector<Part> parts_;
   struct PartTree {
     std::unique_ptr<geometry::AabbTree> tree;  // null where no other body is near

@@ -1,0 +1,85 @@
+// `npx smfem bench-contact`: the contact benchmarks of the wasm build (README: Performance,
+// "Contact"), on the build's baked scenes (build/native/assets/contact/):
+//   - the crab (m 16, |C| 342, 1,024 contact samples) resting on the ground against the same
+//     crab with nothing to touch: milliseconds per iteration, and what contact adds;
+//   - piles of 1 to 12 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
+//     time per body count.
+// Each run: W untimed steps (the bodies fall and settle), then N timed; medians. The native twin
+// is build/bin/smfem-scene (same scenes, --warmup W).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const folder = fileURLToPath(new URL('../../build/native/assets/contact/', import.meta.url));
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A pile of `count` jelly cubes on a 3 x 3 grid, layer above layer, in a box. */
+export function pileScene(count) {
+  const bodies = Array.from({ length: count }, (_, i) => ({
+    asset: 'bodies/jelly-cube.smfem',
+    translation: [0.25 * ((i % 3) - 1), 0.12 + 0.26 * Math.floor(i / 9) + 0.02 * (i % 9), 0.25 * (Math.floor(i / 3) % 3 - 1)],
+  }));
+  const wall = (point, normal) => ({ type: 'plane', point, normal });
+  return {
+    timestep: 0.016,
+    gravity: [0, -9.8, 0],
+    friction: 0.5,
+    obstacles: [
+      wall([0, 0, 0], [0, 1, 0]),
+      wall([-0.42, 0, 0], [1, 0, 0]),
+      wall([0.42, 0, 0], [-1, 0, 0]),
+      wall([0, 0, -0.42], [0, 0, 1]),
+      wall([0, 0, 0.42], [0, 0, -1]),
+    ],
+    bodies,
+  };
+}
+
+async function timed(smfem, text, assets, { warmup, steps, iterations }) {
+  const scene = smfem.createContactScene(JSON.stringify(text), assets, { parameters: { iterations } });
+  try {
+    scene.step(warmup);
+    const reports = scene.step(steps);
+    return {
+      stepMs: median(reports.map((r) => r.stepMs)),
+      iterationMs: median(reports.map((r) => r.stepMs / Math.max(r.iterations, 1))),
+      iterations: reports.reduce((sum, r) => sum + r.iterations, 0) / reports.length,
+      activeContacts: reports.at(-1).activeContacts,
+      threads: scene.info.threads,
+    };
+  } finally {
+    scene.dispose();
+  }
+}
+
+/** Runs the benchmarks; returns their figures (and prints them as they come). */
+export async function contactBench(smfem, { warmup = 300, steps = 200, iterations = 2, print = console.log } = {}) {
+  const options = { warmup, steps, iterations };
+  const load = async (name) => ({ bytes: await readFile(`${folder}${name}`), name });
+  const crab = await load('bodies/crab.smfem');
+  const rest = JSON.parse(await readFile(`${folder}crab-rest.json`, 'utf8'));
+  const alone = JSON.parse(await readFile(`${folder}crab-alone.json`, 'utf8'));
+  const resting = await timed(smfem, rest, [crab], options);
+  const free = await timed(smfem, alone, [crab], options);
+  const overhead = resting.iterationMs / free.iterationMs - 1;
+  print(
+    `crab resting (${resting.activeContacts} active pairs): ${resting.iterationMs.toFixed(3)} ms per iteration, ` +
+      `alone ${free.iterationMs.toFixed(3)} ms: contact adds ${(100 * overhead).toFixed(1)} % ` +
+      `(${resting.threads} threads, ${iterations} iterations per step)`,
+  );
+  const jelly = await load('bodies/jelly-cube.smfem');
+  const piles = [];
+  for (const count of [1, 2, 4, 6, 8, 12]) {
+    const pile = await timed(smfem, pileScene(count), Array(count).fill(jelly), {
+      ...options,
+      warmup: Math.min(warmup, 150),
+      steps: Math.min(steps, 100),
+    });
+    piles.push({ bodies: count, ...pile });
+    print(
+      `pile of ${count}: ${pile.stepMs.toFixed(2)} ms per step, ${pile.iterations.toFixed(2)} iterations per step, ` +
+        `${pile.activeContacts} active pairs`,
+    );
+  }
+  return { crab: { resting, alone: free, overhead }, piles };
+}
