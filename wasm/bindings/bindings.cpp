@@ -214,6 +214,29 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   return out;
 }
 
+void check_step_count(int count) {
+  if (count < 0 || count > 100000) {
+    throw std::invalid_argument("step count " + std::to_string(count) +
+                                " is outside [0, 100000]");
+  }
+}
+
+// U as a new Float64Array (tests compare trajectories across builds).
+val coordinates_f64_of(const smfem::sim::ReducedMatrix& U) {
+  return val::global("Float64Array")
+      .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
+      .call<val>("slice");
+}
+
+// `own` warnings, then the simulator's, as JSON; both emptied.
+std::string take_warnings_of(std::vector<std::string>& own, smfem::sim::Simulator& simulator) {
+  std::vector<std::string> all = std::move(own);
+  own.clear();
+  all.insert(all.end(), simulator.warnings().begin(), simulator.warnings().end());
+  simulator.clear_warnings();
+  return json(all).dump();
+}
+
 // options.threads (default 2 in the threaded build), within the free workers (a warning where
 // fewer are free).
 int requested_threads(const json& options, std::vector<std::string>& warnings) {
@@ -289,10 +312,7 @@ class JsSimulator {
   // Runs `count` steps (stopping at the first that fails) and returns their reports as JSON.
   std::string step(int count) {
     return js_errors([&] {
-      if (count < 0 || count > 100000) {
-        throw std::invalid_argument("step count " + std::to_string(count) +
-                                    " is outside [0, 100000]");
-      }
+      check_step_count(count);
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
         const smfem::sim::StepReport& report = simulator_->step();
@@ -312,12 +332,7 @@ class JsSimulator {
         .call<val>("slice");
   }
   // The same in double precision (tests compare trajectories across builds).
-  val coordinates_f64() const {
-    const smfem::sim::ReducedMatrix& U = simulator_->coordinates();
-    return val::global("Float64Array")
-        .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
-        .call<val>("slice");
-  }
+  val coordinates_f64() const { return coordinates_f64_of(simulator_->coordinates()); }
 
   std::string diagnostics() const {
     json out = diagnostics_json(simulator_->diagnostics());
@@ -345,13 +360,7 @@ class JsSimulator {
   }
 
   // Warnings since the last call (clamped parameters, undone steps), oldest first, as JSON.
-  std::string take_warnings() {
-    std::vector<std::string> all = std::move(warnings_);
-    warnings_.clear();
-    all.insert(all.end(), simulator_->warnings().begin(), simulator_->warnings().end());
-    simulator_->clear_warnings();
-    return json(all).dump();
-  }
+  std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
 
  private:
   // "materials": [{"region", "youngs", "poisson"}], per region (clamped by the simulator).
@@ -470,10 +479,7 @@ class JsContactScene {
 
   std::string step(int count) {
     return js_errors([&] {
-      if (count < 0 || count > 100000) {
-        throw std::invalid_argument("step count " + std::to_string(count) +
-                                    " is outside [0, 100000]");
-      }
+      check_step_count(count);
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
         const smfem::contact::StepSummary& summary = scene_->step();
@@ -500,12 +506,7 @@ class JsContactScene {
     });
   }
 
-  val coordinates_f64() const {
-    const smfem::sim::ReducedMatrix& U = scene_->simulator().coordinates();
-    return val::global("Float64Array")
-        .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
-        .call<val>("slice");
-  }
+  val coordinates_f64() const { return coordinates_f64_of(scene_->simulator().coordinates()); }
 
   void move_obstacle(int obstacle, double x, double y, double z) {
     js_errors([&] {
@@ -516,14 +517,7 @@ class JsContactScene {
 
   void reset() { scene_->reset(); }
 
-  std::string take_warnings() {
-    std::vector<std::string> all = std::move(warnings_);
-    warnings_.clear();
-    const auto& more = scene_->simulator().warnings();
-    all.insert(all.end(), more.begin(), more.end());
-    scene_->simulator().clear_warnings();
-    return json(all).dump();
-  }
+  std::string take_warnings() { return take_warnings_of(warnings_, scene_->simulator()); }
 
  private:
   std::unique_ptr<smfem::contact::ContactScene> scene_;

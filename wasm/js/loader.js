@@ -163,83 +163,29 @@ function wrap(module, flavour) {
   };
 }
 
-// One simulator: JSON and copies across the boundary (the C++ side is wasm/bindings/bindings.cpp).
-class Simulator {
+// A C++ object behind the API: live until disposed, then every call throws.
+class NativeHandle {
   #native;
   #onDispose;
+  #what;
 
-  constructor(native, onDispose) {
+  constructor(native, onDispose, what) {
     this.#native = native;
     this.#onDispose = onDispose;
+    this.#what = what;
   }
 
-  #live() {
-    if (!this.#native) throw new Error('smfem: the simulator was disposed');
+  live() {
+    if (!this.#native) throw new Error(`smfem: the ${this.#what} was disposed`);
     return this.#native;
   }
 
-  /** Sizes, threads and the current parameters. */
-  get info() {
-    return JSON.parse(this.#live().info());
-  }
-
-  /** Changes some parameters; out-of-range values are clamped (see warnings()). */
-  setParameters(parameters) {
-    this.#live().setParameters(JSON.stringify(parameters));
-  }
-
-  /** Runs `count` steps; returns one report per step run (stops after a failed step). */
-  step(count = 1) {
-    return JSON.parse(this.#live().step(count));
-  }
-
-  /** The reduced coordinates u (12m floats), a copy. */
-  coordinates() {
-    return this.#live().coordinates();
-  }
-
-  /** u in double precision, a copy. */
-  coordinatesF64() {
-    return this.#live().coordinatesF64();
-  }
-
-  /** Diagnostics of the current state. */
-  diagnostics() {
-    return JSON.parse(this.#live().diagnostics());
-  }
-
-  dragStart(renderVertex, [x, y, z], stiffness) {
-    this.#live().dragStart(renderVertex, x, y, z, stiffness);
-  }
-
-  dragMove([x, y, z]) {
-    this.#live().dragMove(x, y, z);
-  }
-
-  dragEnd() {
-    this.#live().dragEnd();
-  }
-
-  /** Back to rest at time 0 (parameters, materials, drag spring kept). */
-  reset() {
-    this.#live().reset();
-  }
-
-  /** The whole dynamic state as bytes, for restore(). */
-  snapshot() {
-    return this.#live().snapshot();
-  }
-
-  restore(bytes) {
-    this.#live().restore(toUint8Array(bytes));
-  }
-
-  /** Warnings since the last call (clamped parameters, undone steps). */
+  /** Warnings since the last call (clamped parameters, retried and undone steps). */
   warnings() {
-    return JSON.parse(this.#live().takeWarnings());
+    return JSON.parse(this.live().takeWarnings());
   }
 
-  /** Frees the simulator and returns its worker threads to the module. */
+  /** Frees it (and returns its worker threads to the module). */
   dispose() {
     if (!this.#native) return;
     this.#native.delete();
@@ -248,60 +194,104 @@ class Simulator {
   }
 }
 
-// A scene with contact: the same boundary as Simulator's (wasm/bindings/bindings.cpp).
-class ContactScene {
-  #native;
-  #onDispose;
-
+// One simulator: JSON and copies across the boundary (the C++ side is wasm/bindings/bindings.cpp).
+class Simulator extends NativeHandle {
   constructor(native, onDispose) {
-    this.#native = native;
-    this.#onDispose = onDispose;
+    super(native, onDispose, 'simulator');
   }
 
-  #live() {
-    if (!this.#native) throw new Error('smfem: the scene was disposed');
-    return this.#native;
+  /** Sizes, threads and the current parameters. */
+  get info() {
+    return JSON.parse(this.live().info());
+  }
+
+  /** Changes some parameters; out-of-range values are clamped (see warnings()). */
+  setParameters(parameters) {
+    this.live().setParameters(JSON.stringify(parameters));
+  }
+
+  /** Runs `count` steps; returns one report per step run (stops after a failed step). */
+  step(count = 1) {
+    return JSON.parse(this.live().step(count));
+  }
+
+  /** The reduced coordinates u (12m floats), a copy. */
+  coordinates() {
+    return this.live().coordinates();
+  }
+
+  /** u in double precision, a copy. */
+  coordinatesF64() {
+    return this.live().coordinatesF64();
+  }
+
+  /** Diagnostics of the current state. */
+  diagnostics() {
+    return JSON.parse(this.live().diagnostics());
+  }
+
+  dragStart(renderVertex, [x, y, z], stiffness) {
+    this.live().dragStart(renderVertex, x, y, z, stiffness);
+  }
+
+  dragMove([x, y, z]) {
+    this.live().dragMove(x, y, z);
+  }
+
+  dragEnd() {
+    this.live().dragEnd();
+  }
+
+  /** Back to rest at time 0 (parameters, materials, drag spring kept). */
+  reset() {
+    this.live().reset();
+  }
+
+  /** The whole dynamic state as bytes, for restore(). */
+  snapshot() {
+    return this.live().snapshot();
+  }
+
+  restore(bytes) {
+    this.live().restore(toUint8Array(bytes));
+  }
+
+}
+
+// A scene with contact: the same boundary as Simulator's (wasm/bindings/bindings.cpp).
+class ContactScene extends NativeHandle {
+  constructor(native, onDispose) {
+    super(native, onDispose, 'scene');
   }
 
   /** Bodies (first mode, modes, offset), sizes, dhat, threads. */
   get info() {
-    return JSON.parse(this.#live().info());
+    return JSON.parse(this.live().info());
   }
 
   /** Solver parameters as Simulator's, but for timestep and gravity (the scene file's). */
   setParameters(parameters) {
-    this.#live().setParameters(JSON.stringify(parameters));
+    this.live().setParameters(JSON.stringify(parameters));
   }
 
   /** Runs `count` steps; each report is Simulator's plus minDistance, activeContacts, bodies. */
   step(count = 1) {
-    return JSON.parse(this.#live().step(count));
+    return JSON.parse(this.live().step(count));
   }
 
   /** All bodies' reduced coordinates (body i at 12 firstMode ... of each coordinate block). */
   coordinatesF64() {
-    return this.#live().coordinatesF64();
+    return this.live().coordinatesF64();
   }
 
   /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
   moveObstacle(index, [x, y, z]) {
-    this.#live().moveObstacle(index, x, y, z);
+    this.live().moveObstacle(index, x, y, z);
   }
 
   /** Back to the scene's start. */
   reset() {
-    this.#live().reset();
-  }
-
-  warnings() {
-    return JSON.parse(this.#live().takeWarnings());
-  }
-
-  dispose() {
-    if (!this.#native) return;
-    this.#native.delete();
-    this.#native = null;
-    this.#onDispose();
+    this.live().reset();
   }
 }
 
