@@ -137,6 +137,19 @@ describe('contact', () => {
     });
   });
 
+  it('keeps the box out of the ground however hard it is dragged into it', () => {
+    const dragged = scene(drop(), 1, { iterations: 2 });
+    dragged.dragStart(0, 0, [0.3, -2, 0.2], 2e6);
+    const reports = [...dragged.step(50)];
+    dragged.dragMove([3, -5, -1]);
+    reports.push(...dragged.step(50));
+    dragged.dragEnd();
+    expect(() => dragged.dragStart(1, 0, [0, 0, 0], 1)).toThrow(/no body 1/);
+    dragged.dispose();
+    expect(reports).toHaveLength(100);
+    for (const report of reports) expect(report.minDistance).toBeGreaterThan(0);
+  });
+
   it('refuses bad scenes with a message naming the problem', () => {
     const inside = { type: 'sphere', center: [0.5, 0.2, 0.2], radius: 0.1 };
     expect(() => scene(drop({ obstacles: [inside] }), 1)).toThrow(/inside body 0/);

@@ -515,6 +515,15 @@ class JsContactScene {
     });
   }
 
+  void drag_start(int body, int vertex, double x, double y, double z, double stiffness) {
+    js_errors([&] {
+      scene_->drag_start(body, vertex, Eigen::Vector3d(x, y, z), stiffness);
+      return 0;
+    });
+  }
+  void drag_move(double x, double y, double z) { scene_->drag_move(Eigen::Vector3d(x, y, z)); }
+  void drag_end() { scene_->drag_end(); }
+
   void reset() { scene_->reset(); }
 
   std::string take_warnings() { return take_warnings_of(warnings_, scene_->simulator()); }
@@ -610,6 +619,9 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("step", &JsContactScene::step)
       .function("coordinatesF64", &JsContactScene::coordinates_f64)
       .function("moveObstacle", &JsContactScene::move_obstacle)
+      .function("dragStart", &JsContactScene::drag_start)
+      .function("dragMove", &JsContactScene::drag_move)
+      .function("dragEnd", &JsContactScene::drag_end)
       .function("reset", &JsContactScene::reset)
       .function("takeWarnings", &JsContactScene::take_warnings);
 }

@@ -260,6 +260,10 @@ export interface ContactScene {
   step(count?: number): ContactStepReport[];
   coordinatesF64(): Float64Array;
   moveObstacle(index: number, offset: Vec3): void;
+  /** A drag spring (N/m) from a render vertex of one body to a point of the scene. */
+  dragStart(body: number, renderVertex: number, target: Vec3, stiffness: number): void;
+  dragMove(target: Vec3): void;
+  dragEnd(): void;
   reset(): void;
   warnings(): string[];
   dispose(): void;

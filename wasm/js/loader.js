@@ -289,6 +289,19 @@ class ContactScene extends NativeHandle {
     this.live().moveObstacle(index, x, y, z);
   }
 
+  /** A drag spring from render vertex `vertex` of body `body` to a point of the scene. */
+  dragStart(body, vertex, [x, y, z], stiffness) {
+    this.live().dragStart(body, vertex, x, y, z, stiffness);
+  }
+
+  dragMove([x, y, z]) {
+    this.live().dragMove(x, y, z);
+  }
+
+  dragEnd() {
+    this.live().dragEnd();
+  }
+
   /** Back to the scene's start. */
   reset() {
     this.live().reset();

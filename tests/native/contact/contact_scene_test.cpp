@@ -87,6 +87,21 @@ TEST(ContactScene, ViolentThrowNeverPenetrates) {
   }
 }
 
+// Dragged down into the ground by a spring a thousand times its weight: still no penetration.
+TEST(ContactScene, ViolentDragNeverPenetrates) {
+  ContactScene scene(spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0), {}}}), {box_body(1e5)});
+  scene.drag_start(0, 0, Eigen::Vector3d(0.3, -2.0, 0.2), 2e6);
+  for (int step = 0; step < 100; ++step) {
+    if (step == 50) scene.drag_move(Eigen::Vector3d(3.0, -5.0, -1.0));
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  scene.drag_end();
+  EXPECT_THROW(scene.drag_start(1, 0, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
+  EXPECT_THROW(scene.drag_start(0, 1 << 20, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
+}
+
 // Tilted gravity on a flat ground is a slope of angle theta. A stiff block stays put for
 // mu > tan(theta) and slides at g (sin theta - mu cos theta) for mu < tan(theta).
 double slope_acceleration(double mu, double theta) {

@@ -53,6 +53,8 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   whole.cubature_Y.resize(0, n);
   whole.contact.weights.resize(0, modes);
   std::uint32_t region_base = 0;
+  whole.render_positions.resize(0, 3);
+  whole.render_weights.resize(0, modes);
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();
 
   for (std::size_t i = 0; i < models.size(); ++i) {
@@ -109,6 +111,19 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
       whole.loads.push_back(std::move(load));
     }
 
+    // The render surfaces side by side (for drag springs; a body without one adds nothing).
+    composite.first_render_vertex.push_back(static_cast<int>(whole.render_positions.rows()));
+    const Eigen::Index nr = model.render_positions.rows();
+    if (nr > 0) {
+      const Eigen::Index before = whole.render_positions.rows();
+      whole.render_positions.conservativeResize(before + nr, 3);
+      whole.render_positions.bottomRows(nr) = model.render_positions;
+      sim::RowMatrixXf weights = sim::RowMatrixXf::Zero(before + nr, modes);
+      weights.topRows(before) = whole.render_weights;
+      weights.block(before, composite.first_mode[i], nr, model.mode_count()) = model.render_weights;
+      whole.render_weights = std::move(weights);
+    }
+
     // The contact surfaces side by side, each vertex knowing its body.
     const ContactSurface& part = model.contact;
     ContactSurface& all = whole.contact;
@@ -130,6 +145,7 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     append(all.part, Eigen::VectorXi(Eigen::VectorXi::Constant(ns, static_cast<int>(i))));
   }
   whole.rest_centroid = moment / whole.total_mass;
+  composite.first_render_vertex.push_back(static_cast<int>(whole.render_positions.rows()));
   return composite;
 }
 

@@ -19,6 +19,7 @@ struct CompositeModel {
   sim::ReducedModel model;
   std::vector<int> first_mode;  // per body
   std::vector<int> mode_count;  // per body
+  std::vector<int> first_render_vertex;  // per body, and the total at the end
   // Per body: where its rest frame sits in the scene (added to its positions; the model's own
   // arrays stay in each body's rest frame, except first_moment and rest_centroid, which are in
   // the scene's frame so that the angular momentum is about the scene's origin).
@@ -27,8 +28,9 @@ struct CompositeModel {
 
 // Throws std::invalid_argument if the lists differ in length or are empty. Regions are
 // renumbered (body i's region r becomes r plus the regions of the bodies before it); materials
-// are named "<body i's source>: <name>"; the render surface is dropped (each body's is drawn
-// from its own asset); the solver defaults are body 0's.
+// are named "<body i's source>: <name>"; the render surfaces' positions and weights are side by
+// side too (body i's vertices from first_render_vertex[i], in its own rest frame: drag springs
+// act on them, contact_scene.hpp); the solver defaults are body 0's.
 CompositeModel combine_models(std::vector<sim::ReducedModel> models,
                               const std::vector<Eigen::Vector3d>& offsets);
 

@@ -348,6 +348,24 @@ void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
   obstacles_[static_cast<std::size_t>(obstacle)].path = ObstaclePath{{0.0}, {offset}};
 }
 
+void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,
+                              double stiffness) {
+  if (body < 0 || body >= body_count()) throw std::out_of_range("no body " + std::to_string(body));
+  const auto b = static_cast<std::size_t>(body);
+  const int first = composite_.first_render_vertex[b];
+  if (vertex < 0 || vertex >= composite_.first_render_vertex[b + 1] - first) {
+    throw std::out_of_range("body " + std::to_string(body) + " has no render vertex " +
+                            std::to_string(vertex));
+  }
+  dragged_body_ = body;
+  // The spring lives in the body's rest frame: the target moves by the body's offset.
+  simulator_->drag_start(first + vertex, target - composite_.offsets[b], stiffness);
+}
+
+void ContactScene::drag_move(const Eigen::Vector3d& target) {
+  simulator_->drag_move(target - composite_.offsets[static_cast<std::size_t>(dragged_body_)]);
+}
+
 void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool until_converged) {
   sim::SolverSettings settings = simulator_->settings();
   settings.method = method;

@@ -92,6 +92,12 @@ class ContactScene {
   void move_obstacle(int obstacle, const Eigen::Vector3d& offset);
   void set_solver(sim::SolverMethod method, int iterations, bool until_converged);
 
+  // A drag spring (sim/simulator.hpp) from render vertex `vertex` of body `body` to a point of
+  // the scene (throws std::out_of_range for a body or vertex that is not there).
+  void drag_start(int body, int vertex, const Eigen::Vector3d& target, double stiffness);
+  void drag_move(const Eigen::Vector3d& target);
+  void drag_end() { simulator_->drag_end(); }
+
   // One step of every body (sim/simulator.hpp's report is simulator().step()'s).
   const StepSummary& step();
   const StepSummary& last_summary() const { return summary_; }
@@ -111,6 +117,7 @@ class ContactScene {
   std::vector<Eigen::Vector3d> velocities_;      // initial, per body
   std::vector<Eigen::Vector3d> rest_centroids_;  // per body, in the scene
   std::vector<double> masses_;                   // per body
+  int dragged_body_ = 0;
   std::vector<Obstacle> obstacles_;
   std::vector<Obstacle> initial_obstacles_;
   ContactParameters parameters_;
