@@ -153,14 +153,14 @@ describe('contact', () => {
   it('refuses bad scenes with a message naming the problem', () => {
     const inside = { type: 'sphere', center: [0.5, 0.2, 0.2], radius: 0.1 };
     expect(() => scene(drop({ obstacles: [inside] }), 1)).toThrow(/inside body 0/);
-    expect(() => scene(drop({ contact: { activation_distance: 0 } }), 1)).toThrow(
-      /activation_distance/,
-    );
+    expect(() => scene(drop({ contact: { activation_distance: 0 } }), 1)).toThrow(/activation_distance/);
     expect(() => scene(drop({ friction: 1e6 }), 1)).toThrow(/friction/);
     expect(() => scene(drop({ bodies: [] }), 0)).toThrow(/bodies/);
     expect(() => scene(drop({ obstacles: [{ type: 'cone' }] }), 1)).toThrow(/type/);
     expect(() => scene(drop(), 2)).toThrow(/1 bodies but 2 assets/);
-    const overlapping = { bodies: [{ asset: 'box.smfem' }, { asset: 'box.smfem', translation: [0.5, 0, 0] }] };
+    const overlapping = {
+      bodies: [{ asset: 'box.smfem' }, { asset: 'box.smfem', translation: [0.5, 0, 0] }],
+    };
     expect(() => scene(drop(overlapping), 2)).toThrow(/overlaps|touch/);
   });
 });

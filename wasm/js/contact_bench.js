@@ -17,7 +17,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 export function pileScene(count) {
   const bodies = Array.from({ length: count }, (_, i) => ({
     asset: 'bodies/jelly-cube.smfem',
-    translation: [0.25 * ((i % 3) - 1), 0.12 + 0.26 * Math.floor(i / 9) + 0.02 * (i % 9), 0.25 * (Math.floor(i / 3) % 3 - 1)],
+    translation: [
+      0.25 * ((i % 3) - 1),
+      0.12 + 0.26 * Math.floor(i / 9) + 0.02 * (i % 9),
+      0.25 * ((Math.floor(i / 3) % 3) - 1),
+    ],
   }));
   const wall = (point, normal) => ({ type: 'plane', point, normal });
   return {
@@ -53,7 +57,10 @@ async function timed(smfem, text, assets, { warmup, steps, iterations }) {
 }
 
 /** Runs the benchmarks; returns their figures (and prints them as they come). */
-export async function contactBench(smfem, { warmup = 300, steps = 200, iterations = 2, print = console.log } = {}) {
+export async function contactBench(
+  smfem,
+  { warmup = 300, steps = 200, iterations = 2, print = console.log } = {},
+) {
   const options = { warmup, steps, iterations };
   const load = async (name) => ({ bytes: await readFile(`${folder}${name}`), name });
   const crab = await load('bodies/crab.smfem');

@@ -163,7 +163,8 @@ function wrap(module, flavour) {
   };
 }
 
-// A C++ object behind the API: live until disposed, then every call throws.
+// A stepper behind the API (a simulator or a scene with contact): live until disposed, then
+// every call throws.
 class NativeHandle {
   #native;
   #onDispose;
@@ -178,6 +179,39 @@ class NativeHandle {
   live() {
     if (!this.#native) throw new Error(`smfem: the ${this.#what} was disposed`);
     return this.#native;
+  }
+
+  /** Sizes, threads and the current parameters (a scene: its bodies' first modes and offsets too). */
+  get info() {
+    return JSON.parse(this.live().info());
+  }
+
+  /** Changes some parameters; out-of-range values are clamped (see warnings()). */
+  setParameters(parameters) {
+    this.live().setParameters(JSON.stringify(parameters));
+  }
+
+  /** Runs `count` steps; returns one report per step run (stops after a failed step). */
+  step(count = 1) {
+    return JSON.parse(this.live().step(count));
+  }
+
+  /** u in double precision, a copy (a scene's bodies side by side: body i from 4 firstMode of each coordinate). */
+  coordinatesF64() {
+    return this.live().coordinatesF64();
+  }
+
+  dragMove([x, y, z]) {
+    this.live().dragMove(x, y, z);
+  }
+
+  dragEnd() {
+    this.live().dragEnd();
+  }
+
+  /** Back to the start (a simulator: rest at time 0, parameters, materials and drag spring kept). */
+  reset() {
+    this.live().reset();
   }
 
   /** Warnings since the last call (clamped parameters, retried and undone steps). */
@@ -200,29 +234,9 @@ class Simulator extends NativeHandle {
     super(native, onDispose, 'simulator');
   }
 
-  /** Sizes, threads and the current parameters. */
-  get info() {
-    return JSON.parse(this.live().info());
-  }
-
-  /** Changes some parameters; out-of-range values are clamped (see warnings()). */
-  setParameters(parameters) {
-    this.live().setParameters(JSON.stringify(parameters));
-  }
-
-  /** Runs `count` steps; returns one report per step run (stops after a failed step). */
-  step(count = 1) {
-    return JSON.parse(this.live().step(count));
-  }
-
   /** The reduced coordinates u (12m floats), a copy. */
   coordinates() {
     return this.live().coordinates();
-  }
-
-  /** u in double precision, a copy. */
-  coordinatesF64() {
-    return this.live().coordinatesF64();
   }
 
   /** Diagnostics of the current state. */
@@ -234,19 +248,6 @@ class Simulator extends NativeHandle {
     this.live().dragStart(renderVertex, x, y, z, stiffness);
   }
 
-  dragMove([x, y, z]) {
-    this.live().dragMove(x, y, z);
-  }
-
-  dragEnd() {
-    this.live().dragEnd();
-  }
-
-  /** Back to rest at time 0 (parameters, materials, drag spring kept). */
-  reset() {
-    this.live().reset();
-  }
-
   /** The whole dynamic state as bytes, for restore(). */
   snapshot() {
     return this.live().snapshot();
@@ -255,33 +256,12 @@ class Simulator extends NativeHandle {
   restore(bytes) {
     this.live().restore(toUint8Array(bytes));
   }
-
 }
 
 // A scene with contact: the same boundary as Simulator's (wasm/bindings/bindings.cpp).
 class ContactScene extends NativeHandle {
   constructor(native, onDispose) {
     super(native, onDispose, 'scene');
-  }
-
-  /** Bodies (first mode, modes, offset), sizes, dhat, threads. */
-  get info() {
-    return JSON.parse(this.live().info());
-  }
-
-  /** Solver parameters as Simulator's, but for timestep and gravity (the scene file's). */
-  setParameters(parameters) {
-    this.live().setParameters(JSON.stringify(parameters));
-  }
-
-  /** Runs `count` steps; each report is Simulator's plus minDistance, activeContacts, bodies. */
-  step(count = 1) {
-    return JSON.parse(this.live().step(count));
-  }
-
-  /** All bodies' reduced coordinates (body i at 12 firstMode ... of each coordinate block). */
-  coordinatesF64() {
-    return this.live().coordinatesF64();
   }
 
   /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
@@ -292,19 +272,6 @@ class ContactScene extends NativeHandle {
   /** A drag spring from render vertex `vertex` of body `body` to a point of the scene. */
   dragStart(body, vertex, [x, y, z], stiffness) {
     this.live().dragStart(body, vertex, x, y, z, stiffness);
-  }
-
-  dragMove([x, y, z]) {
-    this.live().dragMove(x, y, z);
-  }
-
-  dragEnd() {
-    this.live().dragEnd();
-  }
-
-  /** Back to the scene's start. */
-  reset() {
-    this.live().reset();
   }
 }
 

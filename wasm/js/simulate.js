@@ -249,7 +249,7 @@ export async function simulate(smfem, options, out = process.stdout) {
     if (options.format === 'summary') {
       const solver = parameters
         ? `${parameters.solver}${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}`
-        : `${options.parameters.solver ?? 'the assets\' solver'}, with contact`;
+        : `${options.parameters.solver ?? "the assets' solver"}, with contact`;
       out.write(
         `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ` +
           `${(iterations / options.steps).toFixed(2)} iterations per step, ${failed} failed, ` +
