@@ -27,9 +27,10 @@ namespace {
 using namespace smfem;
 
 [[noreturn]] void usage(const std::string& problem) {
-  std::cerr << "smfem-scene: " << problem << "\n"
-            << "usage: smfem-scene <scene.json> <body.smfem>... [--steps N] [--warmup W] [--iters K] "
-               "[--solver mfem|fem] [--converged] [--threads T] [--json]\n";
+  std::cerr
+      << "smfem-scene: " << problem << "\n"
+      << "usage: smfem-scene <scene.json> <body.smfem>... [--steps N] [--warmup W] [--iters K] "
+         "[--solver mfem|fem] [--converged] [--threads T] [--json]\n";
   std::exit(2);
 }
 
@@ -117,7 +118,8 @@ int main(int argc, char** argv) {
                                     {"activeContacts", summary.active_contacts},
                                     {"iterations", report.stats.iterations},
                                     {"retries", report.retries},
-                                    {"translationCorrections", report.stats.translation_corrections},
+                                    {"translationCorrections",
+                                     report.stats.translation_corrections},
                                     {"contactLimited", report.stats.contact_limited},
                                     {"wallMs", summary.step_ms}}
                          .dump()

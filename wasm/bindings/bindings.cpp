@@ -19,8 +19,8 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/claims/scene_claims.hpp"
-#include "smfem/contact/contact_scene.hpp"
 #include "smfem/config.hpp"
+#include "smfem/contact/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/box_model.hpp"
 #include "smfem/sim/reduced_model.hpp"
@@ -216,8 +216,7 @@ json report_json(const smfem::sim::StepReport& report, double time) {
 
 void check_step_count(int count) {
   if (count < 0 || count > 100000) {
-    throw std::invalid_argument("step count " + std::to_string(count) +
-                                " is outside [0, 100000]");
+    throw std::invalid_argument("step count " + std::to_string(count) + " is outside [0, 100000]");
   }
 }
 
@@ -243,8 +242,8 @@ int requested_threads(const json& options, std::vector<std::string>& warnings) {
   int threads = SMFEM_WASM_THREADS ? 2 : 1;
   if (options.contains("threads")) {
     if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
-    threads = static_cast<int>(
-        std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
+    threads =
+        static_cast<int>(std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
   }
   if (threads - 1 > free_workers) {
     warnings.push_back("threads " + std::to_string(threads) + ": only " +
@@ -497,7 +496,8 @@ class JsContactScene {
         }
         report["bodies"] = bodies;
         json obstacles = json::array();
-        for (const auto& obstacle : scene_->obstacles()) obstacles.push_back(vector_json(obstacle.offset));
+        for (const auto& obstacle : scene_->obstacles())
+          obstacles.push_back(vector_json(obstacle.offset));
         report["obstacleOffsets"] = obstacles;
         reports.push_back(report);
         if (!summary.ok) break;
@@ -610,12 +610,14 @@ EMSCRIPTEN_BINDINGS(smfem) {
   emscripten::class_<JsContactScene>("ContactScene")
       .constructor(&create_contact_scene, emscripten::allow_raw_pointers())
       .function("info", &JsContactScene::info)
-      .function("setParameters", +[](JsContactScene& scene, const std::string& parameters) {
-        js_errors([&] {
-          scene.set_parameters(json::parse(parameters));
-          return 0;
-        });
-      })
+      .function(
+          "setParameters",
+          +[](JsContactScene& scene, const std::string& parameters) {
+            js_errors([&] {
+              scene.set_parameters(json::parse(parameters));
+              return 0;
+            });
+          })
       .function("step", &JsContactScene::step)
       .function("coordinatesF64", &JsContactScene::coordinates_f64)
       .function("moveObstacle", &JsContactScene::move_obstacle)

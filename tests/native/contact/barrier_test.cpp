@@ -1,8 +1,8 @@
 // The barrier and friction kernels against finite differences, and their defining properties.
 #include "smfem/contact/barrier.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "smfem/contact/friction.hpp"
 
@@ -40,7 +40,7 @@ TEST(Barrier, ClampedSmoothlyAndInfiniteAtContact) {
 TEST(Friction, PotentialDerivativesMatchFiniteDifferences) {
   const double eps = 1e-3;
   for (const Eigen::Vector2d& v : {Eigen::Vector2d(3e-4, -2e-4), Eigen::Vector2d(2e-3, 1e-3),
-                                  Eigen::Vector2d(-9e-4, 1e-5), Eigen::Vector2d(1e-7, 0)}) {
+                                   Eigen::Vector2d(-9e-4, 1e-5), Eigen::Vector2d(1e-7, 0)}) {
     const auto f0 = [&](const Eigen::Vector2d& x) { return friction_f0(x.norm(), eps); };
     const double h = 1e-9;
     for (int i = 0; i < 2; ++i) {

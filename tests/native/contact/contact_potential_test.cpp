@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "sim/test_model.hpp"
 
@@ -79,8 +79,8 @@ TEST_F(ContactPotentialTest, GradientMatchesFiniteDifferences) {
 TEST_F(ContactPotentialTest, HessianMatchesFiniteDifferencesOnAPlane) {
   obstacles_.resize(1);
   const sim::ReducedModel box = sim::make_box_model(sim::test::small_box()).model;
-  potential_ = std::make_unique<ContactPotential>(box.contact,
-                                                  std::vector<Eigen::Vector3d>{offsets_[0]});
+  potential_ =
+      std::make_unique<ContactPotential>(box.contact, std::vector<Eigen::Vector3d>{offsets_[0]});
   potential_->set_environment(&obstacles_, parameters_, 0.01);
   const int m = box.mode_count();
   const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 21);
@@ -99,9 +99,8 @@ TEST_F(ContactPotentialTest, HessianMatchesFiniteDifferencesOnAPlane) {
     minus.data()[i] -= h;
     potential_->linearize(plus, plus_gradient);
     potential_->linearize(minus, minus_gradient);
-    const Eigen::VectorXd column =
-        Eigen::Map<const Eigen::VectorXd>(plus_gradient.data(), n) -
-        Eigen::Map<const Eigen::VectorXd>(minus_gradient.data(), n);
+    const Eigen::VectorXd column = Eigen::Map<const Eigen::VectorXd>(plus_gradient.data(), n) -
+                                   Eigen::Map<const Eigen::VectorXd>(minus_gradient.data(), n);
     EXPECT_LT((column / (2 * h) - hessian.col(i)).norm(), 1e-4 * hessian.norm()) << i;
   }
 }

@@ -47,7 +47,7 @@ class DropTest : public ::testing::TestWithParam<SolverCase> {};
 // rest without jitter.
 TEST_P(DropTest, NeverPenetratesAndSettles) {
   const SolverCase c = GetParam();
-  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0), {}}});
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}});
   ContactScene scene(spec, {box_body()});
   scene.set_solver(c.method, c.iterations, c.converged);
   double peak = 0.0, late = 0.0;
@@ -78,8 +78,8 @@ TEST(ContactScene, ViolentThrowNeverPenetrates) {
   sphere.kind = ObstacleKind::sphere;
   sphere.point = {0.7, -0.1, 1.2};
   sphere.radius = 0.3;
-  ContactSceneSpec spec = spec_with({ground(), sphere}, {{Eigen::Vector3d(0, 0.3, 0),
-                                                           Eigen::Vector3d(0, -20, 30)}});
+  ContactSceneSpec spec =
+      spec_with({ground(), sphere}, {{Eigen::Vector3d(0, 0.3, 0), Eigen::Vector3d(0, -20, 30)}});
   ContactScene scene(spec, {box_body(1e5)});
   for (int step = 0; step < 150; ++step) {
     const StepSummary& summary = scene.step();
@@ -89,7 +89,7 @@ TEST(ContactScene, ViolentThrowNeverPenetrates) {
 
 // Dragged down into the ground by a spring a thousand times its weight: still no penetration.
 TEST(ContactScene, ViolentDragNeverPenetrates) {
-  ContactScene scene(spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0), {}}}), {box_body(1e5)});
+  ContactScene scene(spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}}), {box_body(1e5)});
   scene.drag_start(0, 0, Eigen::Vector3d(0.3, -2.0, 0.2), 2e6);
   for (int step = 0; step < 100; ++step) {
     if (step == 50) scene.drag_move(Eigen::Vector3d(3.0, -5.0, -1.0));
@@ -105,7 +105,7 @@ TEST(ContactScene, ViolentDragNeverPenetrates) {
 // Tilted gravity on a flat ground is a slope of angle theta. A stiff block stays put for
 // mu > tan(theta) and slides at g (sin theta - mu cos theta) for mu < tan(theta).
 double slope_acceleration(double mu, double theta) {
-  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0), {}}});
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
   spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
   spec.friction = mu;
   ContactScene scene(spec, {box_body(1e8, 1)});
@@ -161,15 +161,16 @@ TEST(ContactScene, RefusesIntersectingStartStates) {
   sphere.radius = 0.1;
   EXPECT_THROW(ContactScene(spec_with({sphere}, {{}}), {box_body()}), std::invalid_argument);
   EXPECT_THROW(ContactScene(spec_with({ground(0.0)}, {{}}), {box_body()}), std::invalid_argument);
-  EXPECT_THROW(ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0), {}}}),
-                            {box_body(), box_body()}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0)}}), {box_body(), box_body()}),
+      std::invalid_argument);
   // Nested: one body inside the other's surface, no sample near a triangle.
   sim::BoxModelOptions small = sim::test::small_box();
   small.lower = {0.5, -0.05, 0.25};
   small.upper = {0.7, 0.05, 0.35};
-  EXPECT_THROW(ContactScene(spec_with({}, {{}, {}}), {box_body(), sim::make_box_model(small).model}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      ContactScene(spec_with({}, {{}, {}}), {box_body(), sim::make_box_model(small).model}),
+      std::invalid_argument);
   sim::ReducedModel bare = box_body();
   bare.contact = ContactSurface{};
   EXPECT_THROW(ContactScene(spec_with({}, {{}}), {bare}), std::invalid_argument);
@@ -186,8 +187,7 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
   EXPECT_THROW(read(R"({"bodies": [{}], "friction": 1e9})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "friction": -1})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": []})"), std::invalid_argument);
-  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "cone"}]})"),
-               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "cone"}]})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
                         "radius": -1}]})"),
                std::invalid_argument);

@@ -65,9 +65,9 @@ TEST(Obstacle, TimeOfImpactIsSafeAgainstBruteForceSampling) {
       if (d0 <= 1e-6) continue;
       // Every other motion aimed at the obstacle (overshooting it), the others random.
       const Eigen::Vector3d wander(uniform(random), uniform(random), uniform(random));
-      const Eigen::Vector3d dx = trial % 2 == 0 ? Eigen::Vector3d(-2.0 * d0 * start.direction +
-                                                                  0.3 * d0 * wander)
-                                                : Eigen::Vector3d(2.0 * wander);
+      const Eigen::Vector3d dx =
+          trial % 2 == 0 ? Eigen::Vector3d(-2.0 * d0 * start.direction + 0.3 * d0 * wander)
+                         : Eigen::Vector3d(2.0 * wander);
       const double alpha = obstacle_time_of_impact(o, x, dx, keep);
       ASSERT_GE(alpha, 0.0);
       ASSERT_LE(alpha, 1.0);
@@ -109,8 +109,8 @@ TEST(Obstacle, ChecksRefuseBadShapes) {
 }
 
 TEST(Obstacle, PathInterpolatesAndHolds) {
-  ObstaclePath path{{0.0, 1.0, 3.0}, {Eigen::Vector3d::Zero(), Eigen::Vector3d(2, 0, 0),
-                                       Eigen::Vector3d(2, 4, 0)}};
+  ObstaclePath path{{0.0, 1.0, 3.0},
+                    {Eigen::Vector3d::Zero(), Eigen::Vector3d(2, 0, 0), Eigen::Vector3d(2, 4, 0)}};
   EXPECT_TRUE(path.offset_at(-1.0).isZero());
   EXPECT_TRUE(path.offset_at(0.5).isApprox(Eigen::Vector3d(1, 0, 0)));
   EXPECT_TRUE(path.offset_at(2.0).isApprox(Eigen::Vector3d(2, 2, 0)));

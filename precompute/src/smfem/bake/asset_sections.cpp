@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "smfem/asset/render_surface.hpp"
-#include "smfem/contact/contact_sampling.hpp"
 #include "smfem/config.hpp"
+#include "smfem/contact/contact_sampling.hpp"
 
 namespace smfem::bake {
 namespace {
@@ -183,9 +183,9 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
 
   asset::add_render_surface(writer, render_group(input, result));
   if (settings.contact_samples > 0) {
-    contact::add_contact_surface(writer, contact::sample_contact_surface(
-                                             input.mesh.vertices, result.modes.weights,
-                                             input.mesh.tets, settings.contact_samples));
+    contact::add_contact_surface(
+        writer, contact::sample_contact_surface(input.mesh.vertices, result.modes.weights,
+                                                input.mesh.tets, settings.contact_samples));
   }
   if (settings.full_mesh) add_full_mesh(writer, input);
   return writer;

@@ -1,5 +1,6 @@
 #pragma once
-// The boundary of a tet mesh as a triangle surface with its positions (geometry/boundary_faces.hpp).
+// The boundary of a tet mesh as a triangle surface with its positions
+// (geometry/boundary_faces.hpp).
 #include <Eigen/Core>
 
 #include "smfem/mesh/types.hpp"

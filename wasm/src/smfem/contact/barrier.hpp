@@ -5,7 +5,8 @@
 //   b(d) = -(d - dhat)^2 ln(d / dhat)   for 0 < d < dhat,   0 for d >= dhat,
 //
 // C2 at dhat (b, b' and b'' all vanish there), +infinity as d -> 0, convex and decreasing on
-// (0, dhat). The contact potential multiplies it by a stiffness and an area (contact_potential.hpp).
+// (0, dhat). The contact potential multiplies it by a stiffness and an area
+// (contact_potential.hpp).
 #include <cmath>
 #include <limits>
 

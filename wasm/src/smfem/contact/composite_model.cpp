@@ -39,8 +39,8 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   composite.offsets = offsets;
   sim::ReducedModel& whole = composite.model;
   whole.defaults = models.front().defaults;
-  whole.source = models.size() == 1 ? models.front().source
-                                    : std::to_string(models.size()) + " bodies";
+  whole.source =
+      models.size() == 1 ? models.front().source : std::to_string(models.size()) + " bodies";
   int modes = 0;
   for (const sim::ReducedModel& model : models) {
     composite.first_mode.push_back(modes);
@@ -77,9 +77,8 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     sim::RowMatrixXd stacked(whole.cubature_Y.rows() + Y.rows(), n);
     stacked << whole.cubature_Y, Y;
     whole.cubature_Y = std::move(stacked);
-    whole.bodies.push_back({static_cast<int>(whole.cubature_weights.size()),
-                            model.cubature_count(), composite.first_mode[i],
-                            model.mode_count()});
+    whole.bodies.push_back({static_cast<int>(whole.cubature_weights.size()), model.cubature_count(),
+                            composite.first_mode[i], model.mode_count()});
     append(whole.cubature_weights, model.cubature_weights);
     append(whole.cubature_youngs, model.cubature_youngs);
     append(whole.cubature_poisson, model.cubature_poisson);

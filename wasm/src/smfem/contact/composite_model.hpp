@@ -17,8 +17,8 @@ namespace smfem::contact {
 
 struct CompositeModel {
   sim::ReducedModel model;
-  std::vector<int> first_mode;  // per body
-  std::vector<int> mode_count;  // per body
+  std::vector<int> first_mode;           // per body
+  std::vector<int> mode_count;           // per body
   std::vector<int> first_render_vertex;  // per body, and the total at the end
   // Per body: where its rest frame sits in the scene (added to its positions; the model's own
   // arrays stay in each body's rest frame, except first_moment and rest_centroid, which are in

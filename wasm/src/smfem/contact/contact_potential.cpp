@@ -61,8 +61,8 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     : surface_(surface), offsets_(std::move(offsets)), basis_(surface_basis(surface)) {
   const int parts = surface.part.size() > 0 ? surface.part.maxCoeff() + 1 : 1;
   if (static_cast<int>(offsets_.size()) != parts) {
-    throw std::invalid_argument("contact: " + std::to_string(offsets_.size()) +
-                                " offsets for " + std::to_string(parts) + " parts");
+    throw std::invalid_argument("contact: " + std::to_string(offsets_.size()) + " offsets for " +
+                                std::to_string(parts) + " parts");
   }
   // Each part's vertices are contiguous (composite_model.hpp) and its weights live in a range of
   // modes: positions are computed part by part on those columns only.
@@ -225,8 +225,8 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
       other.tree->for_each_overlapping(
           [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
           [&](int i) {
-            pairs.push_back({static_cast<int>(k), -1,
-                             other.triangles[static_cast<std::size_t>(i)]});
+            pairs.push_back(
+                {static_cast<int>(k), -1, other.triangles[static_cast<std::size_t>(i)]});
           });
     }
   }
@@ -263,16 +263,15 @@ void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry
   for (int c = 0; c < 3; ++c) {
     const int w = surface_.triangles(pair.triangle, c);
     basis -= geometry.beta(c) * basis_.row(w).transpose();
-    rest -= geometry.beta(c) * (offsets_[static_cast<std::size_t>(part(w))] +
-                                surface_.positions.row(w).transpose());
+    rest -= geometry.beta(c) *
+            (offsets_[static_cast<std::size_t>(part(w))] + surface_.positions.row(w).transpose());
   }
 }
 
 std::size_t ContactPotential::pair_parts(const Pair& pair) const {
   const auto p = static_cast<std::size_t>(part(surface_.samples(pair.sample)));
-  const auto q = pair.obstacle >= 0 ? p
-                                    : static_cast<std::size_t>(
-                                          part(surface_.triangles(pair.triangle, 0)));
+  const auto q =
+      pair.obstacle >= 0 ? p : static_cast<std::size_t>(part(surface_.triangles(pair.triangle, 0)));
   return std::min(p, q) * parts_.size() + std::max(p, q);
 }
 
@@ -324,17 +323,18 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
     // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
     double speed = 0.0;
     for (int c = 0; c < 3; ++c) {
-      speed = std::max(speed, (sample_motion -
-                               motion_.row(surface_.triangles(pair.triangle, c)).transpose())
-                                  .norm());
+      speed = std::max(
+          speed,
+          (sample_motion - motion_.row(surface_.triangles(pair.triangle, c)).transpose()).norm());
     }
     // Only the part of the segment not yet ruled out needs checking; points move linearly.
     const double reach = conservative_advancement(
         [&](double a) {
-          return locate(pair, [&](int w) {
-                   return Eigen::Vector3d(start_.row(w).transpose() +
-                                          (a * alpha) * motion_.row(w).transpose());
-                 })
+          return locate(pair,
+                        [&](int w) {
+                          return Eigen::Vector3d(start_.row(w).transpose() +
+                                                 (a * alpha) * motion_.row(w).transpose());
+                        })
               .distance;
         },
         speed * alpha, keep);
@@ -392,8 +392,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     gradient.noalias() +=
         f.basis * (f.weight * f.tangent * friction_gradient(slip, eps)).transpose();
     bases.push_back(f.basis);
-    hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) *
-                       f.tangent.transpose());
+    hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose());
     term_parts.push_back(f.parts);
   }
   hessian_.setZero();
@@ -484,18 +483,18 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
       const PartTree& other = trees_[q];
       const auto triangle_distance = [&](int i) {
         const int t = other.triangles[static_cast<std::size_t>(i)];
-        const Eigen::Vector3d y = geometry::closest_point_on_triangle(
-            x, P.row(surface_.triangles(t, 0)).transpose(),
-            P.row(surface_.triangles(t, 1)).transpose(),
-            P.row(surface_.triangles(t, 2)).transpose());
+        const Eigen::Vector3d y =
+            geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
+                                                P.row(surface_.triangles(t, 1)).transpose(),
+                                                P.row(surface_.triangles(t, 2)).transpose());
         return (x - y).norm();
       };
       // The nearest triangle of that body where it is active or the closest yet (a bound that
       // prunes most of the tree), and every other active one.
       const double bound = std::max(result.min_distance, parameters_.activation);
-      const double nearest = other.tree->minimize(
-          [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); },
-          triangle_distance, bound);
+      const double nearest =
+          other.tree->minimize([&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); },
+                               triangle_distance, bound);
       if (nearest < bound) count(nearest);
       if (!(nearest < parameters_.activation)) continue;
       const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);

@@ -59,13 +59,11 @@ class ContactPotential {
   ContactPotential(const ContactSurface& surface, std::vector<Eigen::Vector3d> offsets);
 
   const ContactSurface& surface() const { return surface_; }
-  const Eigen::Vector3d& offset(int part) const {
-    return offsets_[static_cast<std::size_t>(part)];
-  }
+  const Eigen::Vector3d& offset(int part) const { return offsets_[static_cast<std::size_t>(part)]; }
 
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
-  void set_environment(const std::vector<Obstacle>* obstacles,
-                       const ContactParameters& parameters, double timestep);
+  void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
+                       double timestep);
   const ContactParameters& parameters() const { return parameters_; }
 
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
@@ -111,7 +109,7 @@ class ContactPotential {
     Eigen::Vector3d rest;
     Eigen::Vector3d reference;  // r~
     Eigen::Matrix<double, 3, 2> tangent;
-    double weight = 0.0;  // mu lambda
+    double weight = 0.0;    // mu lambda
     std::size_t parts = 0;  // pair_parts()
   };
 
@@ -149,7 +147,7 @@ class ContactPotential {
 
   ContactSurface surface_;
   std::vector<Eigen::Vector3d> offsets_;
-  Eigen::MatrixXd basis_;         // ns x 4m
+  Eigen::MatrixXd basis_;  // ns x 4m
   // n x 4m, the samples' rows of basis_, row-major so that each sample's row is contiguous.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> sample_basis_;
   mutable SurfacePositions sample_displacements_;  // of cached_U_
@@ -169,7 +167,7 @@ class ContactPotential {
   std::vector<Pair> scratch_;
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
-  Eigen::MatrixXd hessian_;  // 12m x 12m, full
+  Eigen::MatrixXd hessian_;                  // 12m x 12m, full
 };
 
 }  // namespace smfem::contact

@@ -56,7 +56,8 @@ ContactSurface sample_contact_surface(const SurfacePositions& vertices,
   }
   surface.samples = Eigen::Map<const Eigen::VectorXi>(chosen.data(), count);
   surface.areas = Eigen::VectorXd::Zero(count);
-  for (Eigen::Index v = 0; v < ns; ++v) surface.areas(nearest[static_cast<std::size_t>(v)]) += vertex_area(v);
+  for (Eigen::Index v = 0; v < ns; ++v)
+    surface.areas(nearest[static_cast<std::size_t>(v)]) += vertex_area(v);
   return surface;
 }
 

@@ -98,8 +98,9 @@ Obstacle read_obstacle(const json& entry, const std::string& where, const std::s
     if (!path.is_object() || !path.contains("times") || !path.contains("offsets") ||
         !path.at("times").is_array() || !path.at("offsets").is_array() ||
         path.at("times").size() != path.at("offsets").size() || path.at("times").empty()) {
-      refuse(source, where + "path", "must be {\"times\": [...], \"offsets\": [[x, y, z], ...]} "
-                                     "of equal, non-zero lengths");
+      refuse(source, where + "path",
+             "must be {\"times\": [...], \"offsets\": [[x, y, z], ...]} "
+             "of equal, non-zero lengths");
     }
     for (std::size_t i = 0; i < path.at("times").size(); ++i) {
       const json keyframe = {{"t", path.at("times")[i]}, {"o", path.at("offsets")[i]}};
@@ -171,8 +172,8 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
   if (scene.contains("obstacles")) {
     if (!scene.at("obstacles").is_array()) refuse(source, "obstacles", "must be an array");
     for (std::size_t i = 0; i < scene.at("obstacles").size(); ++i) {
-      spec.obstacles.push_back(read_obstacle(scene.at("obstacles")[i],
-                                             "obstacles[" + std::to_string(i) + "].", source));
+      spec.obstacles.push_back(
+          read_obstacle(scene.at("obstacles")[i], "obstacles[" + std::to_string(i) + "].", source));
     }
   }
   if (!scene.contains("bodies") || !scene.at("bodies").is_array() || scene.at("bodies").empty()) {
@@ -206,6 +207,10 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     if (model.contact.empty()) {
       throw std::invalid_argument("body " + std::to_string(i) + " (" + model.source +
                                   ") has no contact samples: bake it with --contact-samples");
+    }
+    if (!spec.bodies[i].translation.allFinite() || !spec.bodies[i].velocity.allFinite()) {
+      throw std::invalid_argument("body " + std::to_string(i) +
+                                  ": translation and velocity must be finite");
     }
     const auto& p = model.contact.positions;
     largest_diagonal =
@@ -245,9 +250,8 @@ void ContactScene::place_bodies() {
   sim::ReducedMatrix along = sim::ReducedMatrix::Zero(n, 3);
   for (int i = 0; i < body_count(); ++i) {
     for (int d = 0; d < 3; ++d) {
-      body_block(composite_, i, along).col(d) =
-          body_block(composite_, i, model.mass_vector) *
-          velocities_[static_cast<std::size_t>(i)](d);
+      body_block(composite_, i, along).col(d) = body_block(composite_, i, model.mass_vector) *
+                                                velocities_[static_cast<std::size_t>(i)](d);
     }
   }
   simulator_->reset();
@@ -376,14 +380,14 @@ void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool unt
 
 void ContactScene::move_obstacles(double end_time) {
   summary_.obstacles_held = 0;
-  SurfacePositions now;
-  potential_->surface_positions(simulator_->coordinates(), now);
+  SurfacePositions now;  // computed once an obstacle moves (most steps none does)
   const Eigen::VectorXi& samples = composite_.model.contact.samples;
   for (Obstacle& obstacle : obstacles_) {
     obstacle.start_offset = obstacle.offset;
     if (obstacle.path.times.empty()) continue;
     const Eigen::Vector3d motion = obstacle.path.offset_at(end_time) - obstacle.offset;
     if (motion.isZero(0.0)) continue;
+    if (now.rows() == 0) potential_->surface_positions(simulator_->coordinates(), now);
     // A sample sees the obstacle come at it: relative motion -motion.
     double alpha = 1.0;
     for (Eigen::Index k = 0; k < samples.size(); ++k) {

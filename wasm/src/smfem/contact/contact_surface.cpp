@@ -37,8 +37,8 @@ ContactSurface read_contact_surface(const asset::Asset& asset, Eigen::Index m) {
       asset.expect("contact.triangles", DType::u32, {kAnyExtent, 3}).shape[0]);
   surface.triangles.resize(nt, 3);
   read_ids(asset, "contact.triangles", surface.triangles);
-  const auto n = static_cast<Eigen::Index>(
-      asset.expect("contact.samples", DType::u32, {kAnyExtent}).shape[0]);
+  const auto n =
+      static_cast<Eigen::Index>(asset.expect("contact.samples", DType::u32, {kAnyExtent}).shape[0]);
   surface.samples.resize(n);
   read_ids(asset, "contact.samples", surface.samples);
   surface.areas = sim::detail::read_f64_vector(asset, "contact.areas", n);

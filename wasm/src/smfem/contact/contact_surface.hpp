@@ -15,7 +15,7 @@ using SurfacePositions = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajo
 using SurfaceTriangles = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
 struct ContactSurface {
-  SurfacePositions positions;  // ns x 3, rest
+  SurfacePositions positions;                                                      // ns x 3, rest
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights;  // ns x m
   SurfaceTriangles triangles;  // nt x 3, outward (counter-clockwise seen from outside)
   Eigen::VectorXi samples;     // n, vertex ids

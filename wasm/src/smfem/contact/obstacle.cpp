@@ -15,8 +15,8 @@ Eigen::Vector3d unit_or(const Eigen::Vector3d& v, const Eigen::Vector3d& fallbac
   return length > 0.0 ? Eigen::Vector3d(v / length) : fallback;
 }
 
-ObstacleDistance from_point(const Eigen::Vector3d& x, const Eigen::Vector3d& nearest,
-                            double radius, const Eigen::Vector3d& fallback) {
+ObstacleDistance from_point(const Eigen::Vector3d& x, const Eigen::Vector3d& nearest, double radius,
+                            const Eigen::Vector3d& fallback) {
   const Eigen::Vector3d away = x - nearest;
   return {std::max(away.norm() - radius, 0.0), unit_or(away, fallback)};
 }
@@ -25,8 +25,8 @@ Eigen::Vector3d nearest_on_segment(const Eigen::Vector3d& x, const Eigen::Vector
                                    const Eigen::Vector3d& b) {
   const Eigen::Vector3d ab = b - a;
   const double length_squared = ab.squaredNorm();
-  const double t = length_squared > 0.0 ? std::clamp((x - a).dot(ab) / length_squared, 0.0, 1.0)
-                                        : 0.0;
+  const double t =
+      length_squared > 0.0 ? std::clamp((x - a).dot(ab) / length_squared, 0.0, 1.0) : 0.0;
   return a + t * ab;
 }
 
@@ -116,8 +116,8 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
       break;
   }
   return conservative_advancement(
-      [&](double alpha) { return obstacle_distance(obstacle, x + alpha * dx).distance; },
-      dx.norm(), keep);
+      [&](double alpha) { return obstacle_distance(obstacle, x + alpha * dx).distance; }, dx.norm(),
+      keep);
 }
 
 void check_obstacle(const Obstacle& o) {

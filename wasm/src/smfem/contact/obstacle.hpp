@@ -20,7 +20,7 @@ std::optional<ObstacleKind> obstacle_kind_from_name(std::string_view name);
 // A piecewise linear translation over time through keyframes (times strictly increasing),
 // held at the last one; empty: no motion.
 struct ObstaclePath {
-  std::vector<double> times;            // s
+  std::vector<double> times;             // s
   std::vector<Eigen::Vector3d> offsets;  // m, the translation at each time
   Eigen::Vector3d offset_at(double time) const;
 };
@@ -36,7 +36,7 @@ struct Obstacle {
   double radius = 0.0;
   double friction = -1.0;  // Coulomb coefficient against this obstacle; < 0: the scene's
   ObstaclePath path;
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // the current translation
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();        // the current translation
   Eigen::Vector3d start_offset = Eigen::Vector3d::Zero();  // the translation a step started at
 };
 

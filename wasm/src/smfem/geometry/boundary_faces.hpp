@@ -10,9 +10,9 @@ using TetIndices = Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor>;
 using TriangleIndices = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
 struct BoundaryFaces {
-  Eigen::VectorXi vertex;      // |Vb|: the tet-mesh vertex id of each boundary vertex, ascending
-  TriangleIndices triangles;   // |F| x 3 into vertex, counter-clockwise seen from outside
-  Eigen::VectorXi face_tet;    // |F|: the tet each face belongs to
+  Eigen::VectorXi vertex;     // |Vb|: the tet-mesh vertex id of each boundary vertex, ascending
+  TriangleIndices triangles;  // |F| x 3 into vertex, counter-clockwise seen from outside
+  Eigen::VectorXi face_tet;   // |F|: the tet each face belongs to
 };
 
 // Faces come in tet order (the tets must be positively oriented). Throws std::invalid_argument

@@ -188,8 +188,8 @@ BoxModel make_box_model(const BoxModelOptions& options) {
   model.render_positions = result.rest.cast<float>().cast<double>();
   model.render_weights = W.cast<float>();
   if (options.contact_samples > 0) {
-    model.contact = contact::sample_contact_surface(
-        result.rest, W.cast<float>().cast<double>(), result.tets, options.contact_samples);
+    model.contact = contact::sample_contact_surface(result.rest, W.cast<float>().cast<double>(),
+                                                    result.tets, options.contact_samples);
   }
   return result;
 }

@@ -106,10 +106,10 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       return change;
     };
     // A step CCD shortened is never taken unjudged.
-    const bool lost = max_step == 1.0 &&
-                      lost_in_rounding(0.5 * decrement_squared,
-                                       std::abs(context.dynamics.energy(U)) +
-                                           psi_.cwiseAbs().sum() + std::abs(contact_energy));
+    const bool lost =
+        max_step == 1.0 && lost_in_rounding(0.5 * decrement_squared,
+                                            std::abs(context.dynamics.energy(U)) +
+                                                psi_.cwiseAbs().sum() + std::abs(contact_energy));
     const LineSearchResult search =
         lost ? unjudged_full_step(energy_change)
              : backtracking_line_search(energy_change, slope, context.settings.max_backtracks,
@@ -127,8 +127,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       stats.failed = search.all_nonfinite;
       return;
     }
-    stats.contact_limited =
-        search.step < 1.0 && (stats.contact_limited || max_step < 1.0);
+    stats.contact_limited = search.step < 1.0 && (stats.contact_limited || max_step < 1.0);
     U.swap(U_trial_);
     psi_.swap(psi_trial_);
     current_.swap(trial_);

@@ -313,10 +313,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
     }
     if (!search.accepted) {
-      search =
-          lost ? unjudged_full_step(plain_change)
-               : backtracking_line_search(plain_change, d.slope, context.settings.max_backtracks,
-                                          d.max_step);
+      search = lost ? unjudged_full_step(plain_change)
+                    : backtracking_line_search(plain_change, d.slope,
+                                               context.settings.max_backtracks, d.max_step);
     }
     // Near the solution the l1 merit can reject good Newton steps (the Maratos effect: the
     // constraint's curvature leaves an O(|du|^2) violation that the penalty, weighted by nu ~
@@ -349,8 +348,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       stats.failed = search.all_nonfinite;
       return;
     }
-    stats.contact_limited =
-        search.step < 1.0 && (stats.contact_limited || d.max_step < 1.0);
+    stats.contact_limited = search.step < 1.0 && (stats.contact_limited || d.max_step < 1.0);
     // The last trial evaluated is the accepted one.
     U.swap(U_trial_);
     z.swap(z_trial_);

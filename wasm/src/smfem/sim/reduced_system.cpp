@@ -4,8 +4,7 @@
 
 namespace smfem::sim {
 
-ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics,
-                             int thread_count)
+ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count)
     : dynamics_(dynamics), spd_(3 * static_cast<int>(model.cubature_Y.cols())) {
   const Eigen::Index n = model.cubature_Y.cols();
   std::vector<ReducedModel::Body> bodies = model.bodies;
