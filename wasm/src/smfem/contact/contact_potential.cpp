@@ -353,7 +353,24 @@ double ContactPotential::energy(const ReducedMatrix& U) {
                barrier(locate(pair, at).distance, parameters_.activation);
     }
   }
+  return total + friction_energy(U);
+}
+
+double ContactPotential::energy_along(double alpha, const ReducedMatrix& U_trial) {
+  double total = 0.0;
+  const auto at = [&](int v) {
+    return Eigen::Vector3d(start_.row(v).transpose() + alpha * motion_.row(v).transpose());
+  };
+  for (const Pair& pair : candidates_) {
+    total += parameters_.stiffness * pair_area(pair) *
+             barrier(locate(pair, at).distance, parameters_.activation);
+  }
+  return total + friction_energy(U_trial);
+}
+
+double ContactPotential::friction_energy(const ReducedMatrix& U) const {
   const double eps = parameters_.slip * timestep_;
+  double total = 0.0;
   for (const FrictionPair& f : friction_) {
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + U.transpose() * f.basis - f.reference);

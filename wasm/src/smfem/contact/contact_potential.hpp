@@ -73,6 +73,10 @@ class ContactPotential {
   double max_step(const ReducedMatrix& U, const ReducedMatrix& dU);
   // Psi_c over the current candidates (+infinity if a pair touches).
   double energy(const ReducedMatrix& U);
+  // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for
+  // friction): the samples' positions are those of U moved by alpha times their motion, with no
+  // product (a line search's trials).
+  double energy_along(double alpha, const ReducedMatrix& U_trial);
   // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
   void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
   // lower += the Hessian of the last linearize() (12m x 12m, u = vec(U) ordering).
@@ -124,6 +128,7 @@ class ContactPotential {
   void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
                   Eigen::Vector3d& rest) const;
   double pair_friction(const Pair& pair) const;
+  double friction_energy(const ReducedMatrix& U) const;
   // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
   std::size_t pair_parts(const Pair& pair) const;
   double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }

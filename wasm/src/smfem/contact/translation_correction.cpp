@@ -32,10 +32,10 @@ int minimize_along_translation(sim::Dynamics& dynamics, ContactPotential& contac
     if (!step.allFinite() || !(slope < 0.0)) break;
     direction = t * step.transpose();
     const double max_step = contact.max_step(U, direction);
-    const double start = dynamics.energy(U) + contact.energy(U);
+    const double start = dynamics.energy(U) + contact.energy_along(0.0, U);
     const auto change = [&](double alpha) {
       trial = U + alpha * direction;
-      return dynamics.energy(trial) + contact.energy(trial) - start;
+      return dynamics.energy(trial) + contact.energy_along(alpha, trial) - start;
     };
     const sim::LineSearchResult search = sim::backtracking_line_search(change, slope, 30, max_step);
     if (!search.accepted) break;

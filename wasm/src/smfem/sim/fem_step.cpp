@@ -92,7 +92,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
 
     // Contact: the largest intersection-free step, and Psi_c's change at each trial.
     const double max_step = contact != nullptr ? contact->max_step(U, du_) : 1.0;
-    const double contact_energy = contact != nullptr ? contact->energy(U) : 0.0;
+    const double contact_energy = contact != nullptr ? contact->energy_along(0.0, U) : 0.0;
     const auto energy_change = [&](double alpha) {
       U_trial_ = U + alpha * du_;
       parallel_for_tets(context.pool, tet_count, [&](int c) {
@@ -102,7 +102,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       });
       double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
       for (int c = 0; c < tet_count; ++c) change += psi_trial_(c) - psi_(c);
-      if (contact != nullptr) change += contact->energy(U_trial_) - contact_energy;
+      if (contact != nullptr) change += contact->energy_along(alpha, U_trial_) - contact_energy;
       return change;
     };
     // A step CCD shortened is never taken unjudged.

@@ -172,7 +172,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       d.decrement_squared += contact->curvature(du_);
       contact_slope = contact_gradient_.cwiseProduct(du_).sum();
       d.max_step = contact->max_step(U, du_);
-      d.contact_energy = contact->energy(U);
+      d.contact_energy = contact->energy_along(0.0, U);
     }
     // The penalties this direction's merit needs: raised from the iteration's start, so that a
     // direction given up leaves no trace in them.
@@ -287,7 +287,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       for (int c = 0; c < tet_count; ++c) {
         change += (psi_trial_(c) - psi_(c)) + nu_(c) * (penalty_trial_(c) - penalty_(c));
       }
-      if (contact != nullptr) change += contact->energy(U_trial_) - d.contact_energy;
+      if (contact != nullptr) {
+        change += contact->energy_along(alpha, U_trial_) - d.contact_energy;
+      }
       return change;
     };
     // A step CCD shortened is never taken unjudged.
