@@ -59,12 +59,10 @@ class ContactPotential {
   ContactPotential(const ContactSurface& surface, std::vector<Eigen::Vector3d> offsets);
 
   const ContactSurface& surface() const { return surface_; }
-  const Eigen::Vector3d& offset(int part) const { return offsets_[static_cast<std::size_t>(part)]; }
 
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
   void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
                        double timestep);
-  const ContactParameters& parameters() const { return parameters_; }
 
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);

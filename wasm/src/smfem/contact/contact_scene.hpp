@@ -79,7 +79,6 @@ class ContactScene {
   const CompositeModel& composite() const { return composite_; }
   sim::Simulator& simulator() { return *simulator_; }
   const sim::Simulator& simulator() const { return *simulator_; }
-  const ContactPotential& potential() const { return *potential_; }
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   const ContactParameters& parameters() const { return parameters_; }
 
@@ -100,7 +99,6 @@ class ContactScene {
 
   // One step of every body (sim/simulator.hpp's report is simulator().step()'s).
   const StepSummary& step();
-  const StepSummary& last_summary() const { return summary_; }
   // Closest distance and active pairs now.
   ContactMeasure measure() { return potential_->measure(simulator_->coordinates()); }
   // Back to the start: rest shapes at their placements and velocities, obstacles at time 0.
