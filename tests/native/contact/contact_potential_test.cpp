@@ -90,7 +90,8 @@ TEST_F(ContactPotentialTest, HessianMatchesFiniteDifferencesOnAPlane) {
   potential_->linearize(U, gradient);
   const Eigen::Index n = U.size();
   Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(n, n);
-  potential_->add_hessian_to_lower(hessian);
+  potential_->hessian().add_to_lower(sim::SystemLayout::stacked(static_cast<int>(U.rows())),
+                                     hessian);
   hessian = hessian.selfadjointView<Eigen::Lower>();
   const double h = 1e-8;
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -114,7 +115,8 @@ TEST_F(ContactPotentialTest, HessianIsPositiveSemiDefinite) {
     ReducedMatrix gradient;
     potential_->linearize(U, gradient);
     Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(U.size(), U.size());
-    potential_->add_hessian_to_lower(hessian);
+    potential_->hessian().add_to_lower(sim::SystemLayout::stacked(static_cast<int>(U.rows())),
+                                       hessian);
     const Eigen::MatrixXd full = hessian.selfadjointView<Eigen::Lower>();
     const double smallest =
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(full).eigenvalues().minCoeff();

@@ -1,6 +1,7 @@
 #include "smfem/sim/dense_cholesky.hpp"
 
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Cholesky>
@@ -33,6 +34,41 @@ TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
     Eigen::VectorXd again = b;
     cholesky.solve_in_place(again);
     EXPECT_EQ(again, x) << "n = " << n;
+  }
+}
+
+// Block-sparse matrices, as a model of several bodies gives: blocks of uneven sizes on the
+// diagonal, some pairs coupled, the rest exactly zero. The zeros the factorization skips must
+// not change the result.
+TEST(DenseCholesky, SkipsZeroBlocksWithoutChangingTheSolution) {
+  const std::vector<std::vector<int>> block_sizes = {
+      {96, 12, 96, 96, 12}, {7, 13, 40, 3, 33}, {1, 1, 1, 1}, {64}};
+  for (const std::vector<int>& sizes : block_sizes) {
+    std::vector<int> first = {0};
+    for (const int size : sizes) first.push_back(first.back() + size);
+    const int n = first.back();
+    for (const int coupled_every : {0, 2, 3}) {
+      Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
+      for (std::size_t b = 0; b < sizes.size(); ++b) {
+        A.block(first[b], first[b], sizes[b], sizes[b]) = random_spd(sizes[b]);
+      }
+      // Coupling blocks, small enough to keep A diagonally dominant enough to be SPD.
+      for (std::size_t a = 0; coupled_every > 0 && a < sizes.size(); ++a) {
+        for (std::size_t b = a + 1; b < sizes.size(); ++b) {
+          if ((a + b) % static_cast<std::size_t>(coupled_every) != 0) continue;
+          const Eigen::MatrixXd C = 0.1 * Eigen::MatrixXd::Random(sizes[b], sizes[a]);
+          A.block(first[b], first[a], sizes[b], sizes[a]) = C;
+          A.block(first[a], first[b], sizes[a], sizes[b]) = C.transpose();
+        }
+      }
+      const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+      DenseCholesky cholesky(n);
+      ASSERT_TRUE(cholesky.factor(A)) << "n = " << n;
+      Eigen::VectorXd x = b;
+      cholesky.solve_in_place(x);
+      const Eigen::VectorXd expected = A.llt().solve(b);
+      EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << "n = " << n;
+    }
   }
 }
 

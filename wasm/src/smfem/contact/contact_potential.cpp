@@ -85,13 +85,16 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     range.first_row = 4 * std::min(first_mode, end_mode);
     range.rows = 4 * std::max(end_mode - first_mode, 0);
   }
+  for (Eigen::Index t = 0; t < surface.triangles.rows(); ++t) {
+    parts_[static_cast<std::size_t>(part(surface.triangles(t, 0)))].triangles.push_back(
+        static_cast<int>(t));
+  }
+  trees_.resize(parts_.size());
   sample_basis_.resize(surface.samples.size(), basis_.cols());
   for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
     sample_basis_.row(k) = basis_.row(surface.samples(k));
   }
   sample_displacements_.setZero(surface.samples.size(), 3);
-  const Eigen::Index n = 12 * surface.weights.cols();
-  hessian_.setZero(n, n);
 }
 
 void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
@@ -164,8 +167,6 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
       part_boxes[p].extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
     }
   }
-  trees_.clear();
-  trees_.resize(count);
   near_.assign(count * count, 0);
   for (std::size_t p = 0; p < count; ++p) {
     for (std::size_t q = 0; q < count; ++q) {
@@ -173,14 +174,14 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
           p != q && (every_body || part_boxes[p].intersects(part_boxes[q])) ? 1 : 0;
     }
   }
+  std::vector<Eigen::AlignedBox3d> boxes;
   for (std::size_t q = 0; q < count; ++q) {
-    bool wanted = false;
-    for (std::size_t p = 0; p < count; ++p) wanted = wanted || near_[p * count + q];
-    if (!wanted) continue;
-    std::vector<Eigen::AlignedBox3d> boxes;
-    std::vector<int> ids;
-    for (Eigen::Index t = 0; t < surface_.triangles.rows(); ++t) {
-      if (part(surface_.triangles(t, 0)) != static_cast<int>(q)) continue;
+    PartTree& tree = trees_[q];
+    tree.wanted = false;
+    for (std::size_t p = 0; p < count; ++p) tree.wanted = tree.wanted || near_[p * count + q];
+    if (!tree.wanted) continue;
+    boxes.clear();
+    for (const int t : parts_[q].triangles) {
       Eigen::AlignedBox3d box;
       for (int c = 0; c < 3; ++c) {
         const int v = surface_.triangles(t, c);
@@ -188,10 +189,12 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
         box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
       }
       boxes.push_back(box);
-      ids.push_back(static_cast<int>(t));
     }
-    trees_[q].tree = std::make_unique<geometry::AabbTree>(boxes);
-    trees_[q].triangles = std::move(ids);
+    if (tree.tree) {
+      tree.tree->refit(boxes);
+    } else {
+      tree.tree = std::make_unique<geometry::AabbTree>(boxes);
+    }
   }
 }
 
@@ -226,7 +229,7 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
           [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
           [&](int i) {
             pairs.push_back(
-                {static_cast<int>(k), -1, other.triangles[static_cast<std::size_t>(i)]});
+                {static_cast<int>(k), -1, parts_[q].triangles[static_cast<std::size_t>(i)]});
           });
     }
   }
@@ -283,6 +286,7 @@ double ContactPotential::pair_friction(const Pair& pair) const {
 
 void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   friction_.clear();
+  for (PartTree& tree : trees_) tree.tree.reset();  // built afresh for the step
   gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   for (const Pair& pair : scratch_) {
@@ -412,7 +416,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose());
     term_parts.push_back(f.parts);
   }
-  hessian_.setZero();
+  hessian_.clear();
   // H_de = sum_k S_k(d, e) b_k b_k^T, term by term over the rows of U its basis touches: one
   // body's modes (against obstacles), or two bodies' (between them). Terms are grouped by the
   // bodies they touch, each group one product on its own rows.
@@ -421,11 +425,15 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   std::vector<int> rows;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) continue;
+    const Part& p = parts_[g / parts_.size()];
+    const Part& q = parts_[g % parts_.size()];
+    const bool one_body = &p == &q;
+    ContactHessian::Group& group = hessian_.add_group(
+        {p.first_row, p.rows},
+        one_body ? ContactHessian::Rows{} : ContactHessian::Rows{q.first_row, q.rows});
     rows.clear();
-    for (const std::size_t p : {g / parts_.size(), g % parts_.size()}) {
-      if (!rows.empty() && p == g / parts_.size()) continue;  // one body: its rows once
-      for (int r = 0; r < parts_[p].rows; ++r) rows.push_back(parts_[p].first_row + r);
-    }
+    for (int r = 0; r < p.rows; ++r) rows.push_back(p.first_row + r);
+    for (int r = 0; !one_body && r < q.rows; ++r) rows.push_back(q.first_row + r);
     const auto K = static_cast<Eigen::Index>(groups[g].size());
     const auto w = static_cast<Eigen::Index>(rows.size());
     Eigen::MatrixXd G(K, w);
@@ -434,34 +442,19 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
       for (Eigen::Index r = 0; r < w; ++r) G(k, r) = basis_k(rows[static_cast<std::size_t>(r)]);
     }
     Eigen::VectorXd weight(K);
-    Eigen::MatrixXd block(w, w);
     for (int d = 0; d < 3; ++d) {
       for (int e = d; e < 3; ++e) {
         for (Eigen::Index k = 0; k < K; ++k) {
           weight(k) = hessians[groups[g][static_cast<std::size_t>(k)]](d, e);
         }
-        block.noalias() = G.transpose() * weight.asDiagonal() * G;
-        for (Eigen::Index j = 0; j < w; ++j) {
-          for (Eigen::Index i = 0; i < w; ++i) {
-            const Eigen::Index row = d * n + rows[static_cast<std::size_t>(i)];
-            const Eigen::Index col = e * n + rows[static_cast<std::size_t>(j)];
-            hessian_(row, col) += block(i, j);
-            if (e != d) hessian_(col, row) += block(i, j);
-          }
-        }
+        group.block.block(d * w, e * w, w, w).noalias() = G.transpose() * weight.asDiagonal() * G;
+        if (e != d) group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
       }
     }
   }
 }
 
-void ContactPotential::add_hessian_to_lower(Eigen::MatrixXd& lower) const {
-  lower.triangularView<Eigen::Lower>() += hessian_;
-}
-
-double ContactPotential::curvature(const ReducedMatrix& dU) const {
-  const Eigen::Map<const Eigen::VectorXd> u(dU.data(), dU.size());
-  return u.dot(hessian_ * u);
-}
+double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }
 
 double ContactPotential::potential_energy(const ReducedMatrix& U) {
   gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, scratch_);
@@ -496,10 +489,10 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     }
     if (!several_parts()) continue;
     for (std::size_t q = 0; q < trees_.size(); ++q) {
-      if (static_cast<int>(q) == part(v) || !trees_[q].tree) continue;
+      if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
       const PartTree& other = trees_[q];
       const auto triangle_distance = [&](int i) {
-        const int t = other.triangles[static_cast<std::size_t>(i)];
+        const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
         const Eigen::Vector3d y =
             geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
                                                 P.row(surface_.triangles(t, 1)).transpose(),

@@ -28,6 +28,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/contact/contact_hessian.hpp"
 #include "smfem/contact/contact_surface.hpp"
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/geometry/aabb_tree.hpp"
@@ -77,10 +78,8 @@ class ContactPotential {
   double energy_along(double alpha, const ReducedMatrix& U_trial);
   // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
   void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
-  // lower += the Hessian of the last linearize() (12m x 12m, u = vec(U) ordering).
-  void add_hessian_to_lower(Eigen::MatrixXd& lower) const;
-  // The Hessian of the last linearize() (12m x 12m, full).
-  const Eigen::MatrixXd& hessian() const { return hessian_; }
+  // The Hessian of the last linearize().
+  const ContactHessian& hessian() const { return hessian_; }
   // dU^T H_c dU with the Hessian of the last linearize().
   double curvature(const ReducedMatrix& dU) const;
 
@@ -138,27 +137,32 @@ class ContactPotential {
   bool several_parts() const { return parts_.size() > 1; }
   // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
   // swept from P to P + D and grown by margin, meet (or for every pair), and a tree over the
-  // triangles of every body some other body is near.
+  // triangles of every body some other body is near. A body's tree is built at its first use in
+  // a step (begin_step) and refitted after that: within a step a body's triangles keep their
+  // neighbours, and a refit costs a fraction of a build.
   void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
                    bool every_body);
 
-  // A part's vertices [first_vertex, end_vertex) and modes' columns of U [first_row, +rows).
+  // A part's vertices [first_vertex, end_vertex), modes' columns of U [first_row, +rows), and
+  // triangles.
   struct Part {
     int first_vertex = 0, end_vertex = 0;
     int first_row = 0, rows = 0;
+    std::vector<int> triangles;
   };
 
   ContactSurface surface_;
   std::vector<Eigen::Vector3d> offsets_;
-  Eigen::MatrixXd basis_;  // ns x 4m
+  // ns x 4m, row-major: a vertex's row is read whole (pair_basis, displacements).
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
   // n x 4m, the samples' rows of basis_, row-major so that each sample's row is contiguous.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> sample_basis_;
   mutable SurfacePositions sample_displacements_;  // of cached_U_
   mutable ReducedMatrix cached_U_;
   std::vector<Part> parts_;
   struct PartTree {
-    std::unique_ptr<geometry::AabbTree> tree;  // null where no other body is near
-    std::vector<int> triangles;                // the tree's primitives' triangle ids
+    std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles; null until needed
+    bool wanted = false;                       // some other body is near: the tree is current
   };
   std::vector<PartTree> trees_;
   std::vector<char> near_;
@@ -170,7 +174,7 @@ class ContactPotential {
   std::vector<Pair> scratch_;
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
-  Eigen::MatrixXd hessian_;                  // 12m x 12m, full
+  ContactHessian hessian_;
 };
 
 }  // namespace smfem::contact

@@ -21,10 +21,10 @@ int minimize_along_translation(sim::Dynamics& dynamics, ContactPotential& contac
     const Eigen::Vector3d slope_tau = gradient.transpose() * t;
     // The Hessian in tau: inertia's t^T H_block t on the diagonal, plus the contact's blocks.
     Eigen::Matrix3d hessian = inertia * Eigen::Matrix3d::Identity();
-    const Eigen::MatrixXd& contact_hessian = contact.hessian();
     for (int d = 0; d < 3; ++d) {
       for (int e = 0; e < 3; ++e) {
-        hessian(d, e) += t.dot(contact_hessian.block(d * n, e * n, n, n) * t);
+        hessian(d, e) += contact.hessian().form(t * Eigen::RowVector3d::Unit(d),
+                                                t * Eigen::RowVector3d::Unit(e));
       }
     }
     const Eigen::Vector3d step = -hessian.ldlt().solve(slope_tau);

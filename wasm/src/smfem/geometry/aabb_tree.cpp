@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace smfem::geometry {
 
@@ -15,6 +16,22 @@ AabbTree::AabbTree(const std::vector<Eigen::AlignedBox3d>& boxes, int leaf_size)
   std::iota(order_.begin(), order_.end(), 0);
   nodes_.reserve(2 * boxes.size() / static_cast<std::size_t>(leaf_size) + 1);
   build(boxes, centres, 0, static_cast<int>(boxes.size()), leaf_size);
+}
+
+void AabbTree::refit(const std::vector<Eigen::AlignedBox3d>& boxes) {
+  if (boxes.size() != order_.size()) {
+    throw std::invalid_argument("AabbTree::refit: " + std::to_string(boxes.size()) +
+                                " boxes for a tree of " + std::to_string(order_.size()));
+  }
+  // Children come after their parent: from the last node back, each child is done first.
+  for (auto node = nodes_.rbegin(); node != nodes_.rend(); ++node) {
+    node->box.setEmpty();
+    if (node->is_leaf()) {
+      for (int i = node->begin; i < node->end; ++i) node->box.extend(boxes[order_[i]]);
+    } else {
+      node->box = nodes_[node->left].box.merged(nodes_[node->right].box);
+    }
+  }
 }
 
 int AabbTree::build(const std::vector<Eigen::AlignedBox3d>& boxes,

@@ -23,6 +23,11 @@ class AabbTree {
   // axis until a node holds at most leaf_size primitives.
   explicit AabbTree(const std::vector<Eigen::AlignedBox3d>& boxes, int leaf_size = 4);
 
+  // The same hierarchy over moved primitives (boxes.size() as at construction): every node's box
+  // recomputed, the splits kept. O(n), where a build is O(n log n); the tree stays tight while
+  // the primitives keep their neighbours (a body moving and deforming within a time step).
+  void refit(const std::vector<Eigen::AlignedBox3d>& boxes);
+
   // nodes()[0] is the root; children come after their parent. Empty for no primitives.
   const std::vector<Node>& nodes() const { return nodes_; }
   // Primitive ids in leaf order.

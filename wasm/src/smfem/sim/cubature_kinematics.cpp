@@ -8,18 +8,19 @@
 namespace smfem::sim {
 
 Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
-                                      const ReducedMatrix& U) {
+                                      const ReducedMatrix& U, Eigen::Index first_row,
+                                      Eigen::Index rows) {
   // Nine dot products of length 4m, four lanes at a time (AVX2 natively, two 128-bit vectors in
   // wasm): Eigen 3.4 has no wasm SIMD path, and its scalar dots were 12 % of a wasm step. One
   // row of Yhat at a time, three accumulators: all nine at once is 5 % faster natively but 30 %
   // slower in wasm, where V8 spills them.
-  const Eigen::Index n = cubature_Y.cols();
-  const double* u0 = U.col(0).data();
-  const double* u1 = U.col(1).data();
-  const double* u2 = U.col(2).data();
+  const Eigen::Index n = rows;
+  const double* u0 = U.col(0).data() + first_row;
+  const double* u1 = U.col(1).data() + first_row;
+  const double* u2 = U.col(2).data() + first_row;
   Matrix3<double> G;
   for (int j = 0; j < 3; ++j) {
-    const double* y = &cubature_Y(3 * tet + j, 0);
+    const double* y = &cubature_Y(3 * tet + j, first_row);
     detail::Vec4 s0{}, s1{}, s2{};
     Eigen::Index k = 0;
     for (; k + 4 <= n; k += 4) {

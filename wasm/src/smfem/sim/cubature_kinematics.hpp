@@ -19,9 +19,16 @@ using CubatureRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen
 using ReducedMatrix = Eigen::Matrix<double, Eigen::Dynamic, 3>;  // 4m x 3, column d is u_d
 using StretchField = Eigen::Matrix<double, 6, Eigen::Dynamic>;   // one 6-vector per tet
 
-// F_c - I, linear in U; also the change of F_c along a direction dU.
+// F_c - I, linear in U; also the change of F_c along a direction dU. Only the rows of U
+// [first_row, first_row + rows) enter: a model of several bodies gives each tet only its body's
+// modes (the rest of its Yhat row is zero), so reading them would cost a factor of the bodies.
 Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
-                                      const ReducedMatrix& U);
+                                      const ReducedMatrix& U, Eigen::Index first_row,
+                                      Eigen::Index rows);
+inline Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
+                                             const ReducedMatrix& U) {
+  return displacement_gradient(cubature_Y, tet, U, 0, U.rows());
+}
 
 inline Matrix3<double> deformation_gradient(const CubatureRows& cubature_Y, int tet,
                                             const ReducedMatrix& U) {

@@ -9,6 +9,12 @@
 // four columns and 8 rows natively, 4 in wasm, in four-lane vectors: AVX2 natively, two 128-bit
 // vectors in wasm).
 //
+// Zeros are skipped: a panel works (and the solve reads it) only down to its last nonzero row,
+// and the trailing update skips the tiles whose rows of the panel are all zero. A model of several
+// bodies is stored body by body (reduced_system.hpp); bodies that no contact couples give zero
+// blocks, and the factorization then costs what the bodies' own blocks cost, not what the whole
+// matrix would.
+//
 // L is stored column-major with padding: the columns to a multiple of four, the rows past that
 // by a tile's height less four, so every tile is whole. The padding rows are zero for every
 // column the real part reads; the strictly upper triangle and the padding columns are scratch.
@@ -38,13 +44,17 @@ class DenseCholesky {
   const double& at(int row, int column) const {
     return L_[static_cast<std::size_t>(column) * static_cast<std::size_t>(rows_) + row];
   }
-  bool factor_panel(int first, int last);
-  void update_trailing(int first, int last);
+  // One past the last row with a nonzero in columns [first, last).
+  int panel_end(int first, int last) const;
+  bool factor_panel(int first, int last, int end);
+  void update_trailing(int first, int last, int end);
 
   int size_ = 0;
   int columns_ = 0;  // size_ rounded up to a multiple of 4
   int rows_ = 0;     // the storage's rows: columns_, plus a tile's height less 4
   std::vector<double> L_;
+  std::vector<char> nonzero_row_;  // per storage row: the current panel has a nonzero in it
+  std::vector<int> panel_ends_;    // per panel of the last factor: its panel_end()
 };
 
 }  // namespace smfem::sim

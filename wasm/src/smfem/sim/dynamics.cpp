@@ -43,10 +43,43 @@ void Dynamics::clear_anchors() {
 
 void Dynamics::rebuild_hessian() {
   hessian_block_ = mass_block_ / (timestep_ * timestep_);
+  // The coupling pattern of every term (not of their sum, where entries could cancel).
+  Eigen::MatrixXd pattern = mass_block_.cwiseAbs();
   if (has_spring_) {
     hessian_block_.noalias() += spring_.stiffness * spring_.basis * spring_.basis.transpose();
+    pattern.noalias() += spring_.basis.cwiseAbs() * spring_.basis.cwiseAbs().transpose();
   }
-  if (has_anchors_) hessian_block_ += anchor_block_;
+  if (has_anchors_) {
+    hessian_block_ += anchor_block_;
+    pattern += anchor_block_.cwiseAbs();
+  }
+  // A block ends at row r when no row up to r is coupled to a row after it.
+  diagonal_blocks_.clear();
+  const Eigen::Index n = pattern.rows();
+  Eigen::Index first = 0, reach = 0;
+  for (Eigen::Index r = 0; r < n; ++r) {
+    for (Eigen::Index c = n - 1; c > reach; --c) {
+      if (pattern(r, c) != 0.0) {
+        reach = c;
+        break;
+      }
+    }
+    if (reach <= r) {
+      diagonal_blocks_.push_back({first, r + 1 - first});
+      first = r + 1;
+      reach = first;
+    }
+  }
+}
+
+void Dynamics::block_product(const Eigen::MatrixXd& block, const ReducedMatrix& U,
+                             ReducedMatrix& out) const {
+  out.resize(U.rows(), 3);
+  for (const Range& range : diagonal_blocks_) {
+    out.middleRows(range.first, range.size).noalias() =
+        block.block(range.first, range.first, range.size, range.size)
+            .lazyProduct(U.middleRows(range.first, range.size));
+  }
 }
 
 void Dynamics::begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n,
@@ -61,7 +94,7 @@ Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const {
 
 double Dynamics::energy(const ReducedMatrix& U) {
   work_ = U - predicted_;
-  product_.noalias() = mass_block_.lazyProduct(work_);
+  block_product(mass_block_, work_, product_);
   // The inertia term first: spring_energy overwrites product_.
   const double inertia = 0.5 / (timestep_ * timestep_) * work_.cwiseProduct(product_).sum();
   return inertia - force_.cwiseProduct(U).sum() + spring_energy(U);
@@ -73,7 +106,7 @@ double Dynamics::spring_energy(const ReducedMatrix& U) {
     energy += 0.5 * spring_.stiffness * (spring_point(U) - spring_.target).squaredNorm();
   }
   if (has_anchors_) {
-    product_.noalias() = anchor_block_.lazyProduct(U);
+    block_product(anchor_block_, U, product_);
     energy += (0.5 * product_ - anchor_pull_).cwiseProduct(U).sum();
   }
   return energy;
@@ -81,7 +114,7 @@ double Dynamics::spring_energy(const ReducedMatrix& U) {
 
 void Dynamics::gradient(const ReducedMatrix& U, ReducedMatrix& out) {
   work_ = U - predicted_;
-  out.noalias() = mass_block_.lazyProduct(work_);
+  block_product(mass_block_, work_, out);
   out *= 1.0 / (timestep_ * timestep_);
   out -= force_;
   if (has_spring_) {
@@ -89,13 +122,14 @@ void Dynamics::gradient(const ReducedMatrix& U, ReducedMatrix& out) {
     out.noalias() += spring_.stiffness * spring_.basis * stretch.transpose();
   }
   if (has_anchors_) {
-    out.noalias() += anchor_block_.lazyProduct(U);
+    block_product(anchor_block_, U, product_);
+    out += product_;
     out -= anchor_pull_;
   }
 }
 
 double Dynamics::curvature(const ReducedMatrix& dU) {
-  product_.noalias() = hessian_block_.lazyProduct(dU);
+  block_product(hessian_block_, dU, product_);
   return dU.cwiseProduct(product_).sum();
 }
 

@@ -19,7 +19,11 @@
 //
 // u is held as the 4m x 3 matrix U of reduced_model.hpp. Not thread-safe (workspaces). The
 // 4m x 4m by 4m x 3 products are lazy (coefficient-wise): Eigen's blocked GEMM packs both
-// operands on every call, which costs more than the product at this size.
+// operands on every call, which costs more than the product at this size. They are taken block
+// by block over H_block's diagonal blocks: a model of several bodies (whose blocks nothing
+// couples) would otherwise pay for the zeros between bodies, a cost growing with their square.
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "smfem/sim/cubature_kinematics.hpp"
@@ -72,6 +76,9 @@ class Dynamics final : public InertialEnergy {
 
  private:
   void rebuild_hessian();
+  // out = block * U over the diagonal blocks (the rest of block is zero).
+  void block_product(const Eigen::MatrixXd& block, const ReducedMatrix& U,
+                     ReducedMatrix& out) const;
 
   Eigen::MatrixXd mass_block_;
   double timestep_ = 0.0;
@@ -81,6 +88,11 @@ class Dynamics final : public InertialEnergy {
   ReducedMatrix anchor_pull_;
   bool has_anchors_ = false;
   Eigen::MatrixXd hessian_block_;
+  // H_block's diagonal blocks: [first, first + size) ranges of rows, coupled to no other.
+  struct Range {
+    Eigen::Index first = 0, size = 0;
+  };
+  std::vector<Range> diagonal_blocks_;
   ReducedMatrix predicted_;
   ReducedMatrix force_;
   ReducedMatrix work_;  // 4m x 3

@@ -8,7 +8,13 @@
 // of a model of several, ReducedModel::bodies: their blocks of H_block and K are all there is,
 // the rest is zero) and the elastic force assembled from the per-tet
 // inputs (stiffness_assembly.hpp), solved by Cholesky (spd_solver.hpp). du, like u, is a
-// 4m x 3 matrix. All storage is allocated at construction.
+// 4m x 3 matrix.
+//
+// A model of several bodies keeps its unknowns body by body (system_layout.hpp), the bodies in
+// an order chosen at each solve from the pairs contact couples (minimum degree: a body
+// eliminated early couples its neighbours, so the least coupled go first), and the Cholesky skips
+// the zero blocks between bodies. A single body's unknowns are u = vec(U). The r x r storage is
+// allocated at construction.
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +28,7 @@
 #include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/spd_solver.hpp"
 #include "smfem/sim/stiffness_assembly.hpp"
+#include "smfem/sim/system_layout.hpp"
 
 namespace smfem::sim {
 
@@ -58,13 +65,16 @@ class ReducedSystem final : public StepSystem {
     const std::size_t body = tet_body_.empty() ? 0 : tet_body_[static_cast<std::size_t>(tet)];
     return {body, tet - first_tet_[body]};
   }
+  // Orders the bodies for this solve (a single body: u = vec(U)).
+  void update_layout();
 
   const Dynamics& dynamics_;
   const contact::ContactPotential* contact_ = nullptr;
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
-  std::vector<std::uint8_t> tet_body_;         // per tet; empty for one body
-  ReducedMatrix force_;                        // the bodies' elastic forces, side by side
+  SystemLayout layout_;
+  std::vector<std::uint8_t> tet_body_;  // per tet; empty for one body
+  ReducedMatrix force_;                 // the bodies' elastic forces, side by side
   SpdSolver spd_;
   Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle
   ReducedMatrix rhs_;

@@ -60,7 +60,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
       force_(ReducedMatrix::Zero(4 * model_.mode_count(), 3)),
       springs_active_(model_.loads.size(), 0),
       dynamics_(model_.mass_block, settings_.timestep),
-      deformation_(model_.cubature_Y),
+      deformation_(model_),
       system_(model_, dynamics_, pool_->thread_count()),
       fem_(4 * model_.mode_count(), model_.cubature_count()),
       mfem_(4 * model_.mode_count(), model_.cubature_count()),
@@ -385,8 +385,8 @@ void Simulator::make_stretches_consistent() {
 
 void Simulator::refresh_diagnostics() {
   for (int c = 0; c < model_.cubature_count(); ++c) {
-    stretch_.col(c) =
-        polar::symmetric_stretch(deformation_gradient(model_.cubature_Y, c, state_.U));
+    stretch_.col(c) = polar::symmetric_stretch(Matrix3<double>(
+        Matrix3<double>::Identity() + deformation_.displacement_gradient(c, state_.U)));
   }
   compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
                       state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,

@@ -226,9 +226,8 @@ void StiffnessAssembly::assemble(parallel::ThreadPool& pool) {
 }
 
 void StiffnessAssembly::add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& block,
-                                     Eigen::MatrixXd& system, int first_row) const {
+                                     Eigen::Ref<Eigen::MatrixXd> system) const {
   const int n = block_size_;
-  const auto N = static_cast<int>(system.rows() / 3);
   const auto stride = static_cast<std::size_t>(stride_);
   for (int index = 0; index < kBlockCount; ++index) {
     const int d = kBlockRow[index];
@@ -239,8 +238,8 @@ void StiffnessAssembly::add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& bl
         const std::size_t at = base + static_cast<std::size_t>(a) * stride + b;
         double value = single_precision_ ? double(blocks_float_[at]) : blocks_double_[at];
         if (d == e) value += block(b, a);
-        // K_de(a, b) is system(d N + a, e N + b) = system(e N + b, d N + a), in the lower part.
-        system(e * N + first_row + b, d * N + first_row + a) = value;
+        // K_de(a, b) is system(d n + a, e n + b) = system(e n + b, d n + a), in the lower part.
+        system(e * n + b, d * n + a) = value;
       }
     }
   }

@@ -63,11 +63,10 @@ class StiffnessAssembly {
   // must be the one planned for).
   void assemble(parallel::ThreadPool& pool);
 
-  // After assemble(): system = (I_3 (x) block) + K, lower triangle only (12m x 12m); or, with
-  // first_row, into rows [first_row, first_row + 4m) of each of the three coordinate blocks of
-  // a larger system (a body of several, reduced_system.hpp), the rest left alone.
-  void add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& block, Eigen::MatrixXd& system,
-                    int first_row = 0) const;
+  // After assemble(): system = (I_3 (x) block) + K, lower triangle only (12m x 12m, u = vec(U)
+  // ordering). system may be a block of a larger matrix (a body of several, reduced_system.hpp).
+  void add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& block,
+                    Eigen::Ref<Eigen::MatrixXd> system) const;
   // After assemble(): the reduced elastic force, 4m x 3 (column d is force_d).
   const Eigen::Matrix<double, Eigen::Dynamic, 3>& force() const { return force_; }
 

@@ -1,0 +1,46 @@
+#pragma once
+// The contact term's Hessian in the reduced coordinates (contact_potential.hpp), kept as dense
+// blocks, one per group of terms that touch the same bodies: a term against an obstacle touches
+// one body's rows of U, a term between two bodies both bodies' rows. A scene's Hessian then costs
+// what its touching bodies cost, not (12m)^2 for all of them, and it is added to the system in
+// whatever order the system keeps its unknowns (sim/system_layout.hpp).
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/system_layout.hpp"
+
+namespace smfem::contact {
+
+class ContactHessian {
+ public:
+  // A body's rows of U.
+  struct Rows {
+    int first = 0;
+    int count = 0;
+  };
+  // The terms of one body (second.count == 0) or of one pair of bodies.
+  struct Group {
+    Rows first, second;
+    // 3w x 3w, w = first.count + second.count: entry (d w + i, e w + j) couples coordinate d of
+    // the group's row i (first's rows, then second's) with coordinate e of its row j.
+    Eigen::MatrixXd block;
+    int width() const { return first.count + second.count; }
+  };
+
+  void clear() { groups_.clear(); }
+  // A new group, its block zero, for the caller to fill.
+  Group& add_group(Rows first, Rows second);
+  const std::vector<Group>& groups() const { return groups_; }
+
+  // vec(A)^T H vec(B).
+  double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const;
+  // lower += H, in the layout's ordering, lower triangle only.
+  void add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const;
+
+ private:
+  std::vector<Group> groups_;
+};
+
+}  // namespace smfem::contact
