@@ -63,7 +63,8 @@ TEST(ContactHessian, AddsItsBlocksInABodyByBodyLayout) {
   const ContactHessian hessian = random_hessian();
   sim::SystemLayout layout;
   const int first_unknown[] = {3 * 16, 3 * 16 + 3 * 8, 0};
-  for (int b = 0; b < 3; ++b) layout.ranges.push_back({kBodies[b].first, kBodies[b].count, first_unknown[b]});
+  for (int b = 0; b < 3; ++b)
+    layout.ranges.push_back({kBodies[b].first, kBodies[b].count, first_unknown[b]});
   Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * kRows, 3 * kRows);
   hessian.add_to_lower(layout, lower);
   const Eigen::MatrixXd H = lower.selfadjointView<Eigen::Lower>();

@@ -29,7 +29,8 @@ void expect_queries_match(const AabbTree& tree, const std::vector<Eigen::Aligned
     std::vector<int> found, expected;
     tree.for_each_overlapping([&](const Eigen::AlignedBox3d& box) { return box.intersects(grown); },
                               [&](int i) {
-                                if (boxes[static_cast<std::size_t>(i)].intersects(grown)) found.push_back(i);
+                                if (boxes[static_cast<std::size_t>(i)].intersects(grown))
+                                  found.push_back(i);
                               });
     for (std::size_t i = 0; i < boxes.size(); ++i) {
       if (boxes[i].intersects(grown)) expected.push_back(static_cast<int>(i));
@@ -37,9 +38,12 @@ void expect_queries_match(const AabbTree& tree, const std::vector<Eigen::Aligned
     std::sort(found.begin(), found.end());
     EXPECT_EQ(found, expected);
     const Eigen::Vector3d x = query.center();
-    const auto distance = [&](int i) { return (boxes[static_cast<std::size_t>(i)].center() - x).norm(); };
+    const auto distance = [&](int i) {
+      return (boxes[static_cast<std::size_t>(i)].center() - x).norm();
+    };
     double nearest = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < boxes.size(); ++i) nearest = std::min(nearest, distance(static_cast<int>(i)));
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      nearest = std::min(nearest, distance(static_cast<int>(i)));
     const double best = tree.minimize(
         [&](const Eigen::AlignedBox3d& box) { return box.exteriorDistance(x); }, distance);
     EXPECT_EQ(best, nearest);

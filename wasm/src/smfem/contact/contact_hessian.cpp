@@ -56,7 +56,8 @@ void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::Matrix
           for (int e = 0; e < 3; ++e) {
             const int row = layout.unknown(s.first_row, d);
             const int col = layout.unknown(t.first_row, e);
-            const auto source = group.block.block(d * w + s.offset, e * w + t.offset, s.count, t.count);
+            const auto source =
+                group.block.block(d * w + s.offset, e * w + t.offset, s.count, t.count);
             if (row > col) {
               lower.block(row, col, s.count, t.count) += source;
             } else if (row == col) {

@@ -1,5 +1,7 @@
 #include "smfem/contact/contact_potential.hpp"
 
+#include "smfem/sim/detail/reduced_dot.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,7 @@
 #include "smfem/contact/ccd.hpp"
 #include "smfem/contact/friction.hpp"
 #include "smfem/geometry/point_triangle.hpp"
+#include "smfem/sim/detail/reduced_dot.hpp"
 
 namespace smfem::contact {
 namespace {
@@ -114,7 +117,10 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
     // for the same U several times (a line search's last trial, the energy balance, the
     // measure after the step), so the last product is kept.
     if (!(U.rows() == cached_U_.rows() && U == cached_U_)) {
-      sample_displacements_.noalias() = sample_basis_.lazyProduct(U);
+      for (Eigen::Index k = 0; k < sample_basis_.rows(); ++k) {
+        sample_displacements_.row(k) =
+            sim::detail::reduced_dot(&sample_basis_(k, 0), U, 0, U.rows()).transpose();
+      }
       cached_U_ = U;
     }
     for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
@@ -123,11 +129,11 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
     return;
   }
   for (const Part& range : parts_) {
-    const int count = range.end_vertex - range.first_vertex;
-    if (count <= 0) continue;
-    out.middleRows(range.first_vertex, count).noalias() =
-        basis_.block(range.first_vertex, range.first_row, count, range.rows)
-            .lazyProduct(U.middleRows(range.first_row, range.rows));
+    for (int v = range.first_vertex; v < range.end_vertex; ++v) {
+      out.row(v) =
+          sim::detail::reduced_dot(&basis_(v, range.first_row), U, range.first_row, range.rows)
+              .transpose();
+    }
   }
 }
 
@@ -271,6 +277,27 @@ void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry
   }
 }
 
+Eigen::Vector3d ContactPotential::basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
+                                              std::size_t parts) const {
+  const Part& p = parts_[parts / parts_.size()];
+  const Part& q = parts_[parts % parts_.size()];
+  Eigen::Vector3d sum =
+      sim::detail::reduced_dot(basis.data() + p.first_row, U, p.first_row, p.rows);
+  if (&q != &p) sum += sim::detail::reduced_dot(basis.data() + q.first_row, U, q.first_row, q.rows);
+  return sum;
+}
+
+void ContactPotential::add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis,
+                                 std::size_t parts, const Eigen::Vector3d& v) const {
+  const Part& p = parts_[parts / parts_.size()];
+  const Part& q = parts_[parts % parts_.size()];
+  gradient.middleRows(p.first_row, p.rows).noalias() +=
+      basis.segment(p.first_row, p.rows) * v.transpose();
+  if (&q == &p) return;
+  gradient.middleRows(q.first_row, q.rows).noalias() +=
+      basis.segment(q.first_row, q.rows) * v.transpose();
+}
+
 std::size_t ContactPotential::pair_parts(const Pair& pair) const {
   const auto p = static_cast<std::size_t>(part(surface_.samples(pair.sample)));
   const auto q =
@@ -295,15 +322,15 @@ void ContactPotential::begin_step(const ReducedMatrix& U_n) {
     if (!(g.distance < parameters_.activation) || mu <= 0.0) continue;
     FrictionPair f;
     pair_basis(pair, g, f.basis, f.rest);
+    f.parts = pair_parts(pair);
     // The relative position at the start, moved with the obstacle's own step: sliding along a
     // moving obstacle is measured against the obstacle.
-    f.reference = f.rest + U_n.transpose() * f.basis;
+    f.reference = f.rest + basis_times(U_n, f.basis, f.parts);
     if (pair.obstacle >= 0) {
       const Obstacle& obstacle = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)];
       f.reference += obstacle.offset - obstacle.start_offset;
     }
     f.tangent = tangent_basis(g.direction);
-    f.parts = pair_parts(pair);
     f.weight = mu * parameters_.stiffness * pair_area(pair) *
                std::abs(barrier_derivative(g.distance, parameters_.activation));
     friction_.push_back(std::move(f));
@@ -377,7 +404,7 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
   double total = 0.0;
   for (const FrictionPair& f : friction_) {
     const Eigen::Vector2d slip =
-        f.tangent.transpose() * (f.rest + U.transpose() * f.basis - f.reference);
+        f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
     total += f.weight * friction_f0(slip.norm(), eps);
   }
   return total;
@@ -400,7 +427,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     pair_basis(pair, g, basis, rest);
     const double scale = parameters_.stiffness * pair_area(pair);
     const double slope = scale * barrier_derivative(g.distance, parameters_.activation);
-    gradient.noalias() += basis * (slope * g.direction).transpose();
+    add_outer(gradient, basis, pair_parts(pair), slope * g.direction);
     bases.push_back(basis);
     hessians.push_back(scale * barrier_second_derivative(g.distance, parameters_.activation) *
                        g.direction * g.direction.transpose());
@@ -409,9 +436,8 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   const double eps = parameters_.slip * timestep_;
   for (const FrictionPair& f : friction_) {
     const Eigen::Vector2d slip =
-        f.tangent.transpose() * (f.rest + U.transpose() * f.basis - f.reference);
-    gradient.noalias() +=
-        f.basis * (f.weight * f.tangent * friction_gradient(slip, eps)).transpose();
+        f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
+    add_outer(gradient, f.basis, f.parts, f.weight * f.tangent * friction_gradient(slip, eps));
     bases.push_back(f.basis);
     hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose());
     term_parts.push_back(f.parts);

@@ -128,6 +128,12 @@ class ContactPotential {
   double friction_energy(const ReducedMatrix& U) const;
   // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
   std::size_t pair_parts(const Pair& pair) const;
+  // U^T b and gradient += b v^T for a pair's basis b, on the rows of the bodies it touches only
+  // (b is zero elsewhere).
+  Eigen::Vector3d basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
+                              std::size_t parts) const;
+  void add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis, std::size_t parts,
+                 const Eigen::Vector3d& v) const;
   double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }
   // Every surface vertex's displacement U^T b_v, and its position (body by body: each touches
   // its own modes only).

@@ -406,11 +406,20 @@ const StepSummary& ContactScene::step() {
   const ContactMeasure closest = measure();
   summary_.min_distance = closest.min_distance;
   summary_.active_contacts = closest.active;
-  if (adaptive_stiffness_ && closest.active > 0 &&
-      closest.min_distance < kStiffenBelow * parameters_.activation &&
-      parameters_.stiffness < kMaxStiffening * start_stiffness_) {
-    parameters_.stiffness *= 2.0;
-    potential_->set_environment(&obstacles_, parameters_, timestep_);
+  if (adaptive_stiffness_ && closest.active > 0) {
+    const double crushed = kCrushedBelow * parameters_.activation;
+    double factor = 1.0;
+    if (closest.min_distance < crushed) {
+      factor = std::clamp(crushed / std::max(closest.min_distance, crushed / kMaxCrushStiffening),
+                          2.0, kMaxCrushStiffening);
+    } else if (closest.min_distance < kStiffenBelow * parameters_.activation &&
+               parameters_.stiffness < kMaxStiffening * start_stiffness_) {
+      factor = 2.0;
+    }
+    if (factor > 1.0) {
+      parameters_.stiffness *= factor;
+      potential_->set_environment(&obstacles_, parameters_, timestep_);
+    }
   }
   summary_.step_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -15,7 +15,11 @@
 // over the bodies (mass over surface area: at unit b'' the barrier then matches inertia's
 // stiffness over the surface) and doubles after a step whose closest active pair came within
 // kStiffenBelow dhat, up to kMaxStiffening times its start, so that resting bodies settle at a
-// distance of the order of dhat rather than deep in the barrier's steep end.
+// distance of the order of dhat rather than deep in the barrier's steep end. Past that cap, a
+// pair crushed below kCrushedBelow dhat (a load the barrier barely holds: a violent drag pins a
+// body to the ground) raises kappa by the factor that would lift it back there (the distance a
+// load holds grows in proportion to kappa), at most kMaxCrushStiffening per step: at distances
+// near the positions' rounding, the barrier's Hessian overflows and no step can be solved.
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +37,8 @@ namespace smfem::contact {
 
 inline constexpr double kStiffenBelow = 0.05;
 inline constexpr double kMaxStiffening = 1024.0;
+inline constexpr double kCrushedBelow = 1e-6;
+inline constexpr double kMaxCrushStiffening = 1e6;
 // dhat where the scene sets none: this fraction of the largest body's bounding-box diagonal.
 inline constexpr double kDefaultActivation = 1e-3;
 

@@ -30,36 +30,31 @@ DenseCholesky::DenseCholesky(int size)
       rows_(columns_ + kTileRows - 4),
       L_(static_cast<std::size_t>(rows_) * static_cast<std::size_t>(columns_), 0.0),
       nonzero_row_(static_cast<std::size_t>(rows_), 0),
-      panel_ends_(static_cast<std::size_t>((size + kPanel - 1) / kPanel), 0) {}
+      panel_ends_(static_cast<std::size_t>((size + kPanel - 1) / kPanel), 0),
+      column_ends_(static_cast<std::size_t>(size), 0) {}
 
 bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A) {
   for (int column = 0; column < size_; ++column) {
-    for (int row = column; row < size_; ++row) at(row, column) = A(row, column);
+    int end = column + 1;
+    for (int row = column; row < size_; ++row) {
+      const double value = A(row, column);
+      at(row, column) = value;
+      if (value != 0.0) end = row + 1;
+    }
+    column_ends_[static_cast<std::size_t>(column)] = end;
     // The padding rows must read as zeros; a factorization of a non-finite A can leave NaN there.
     for (int row = size_; row < rows_; ++row) at(row, column) = 0.0;
   }
   for (int first = 0; first < size_; first += kPanel) {
     const int last = std::min(size_, first + kPanel);
-    const int end = panel_end(first, last);
+    int end = last;
+    for (int j = first; j < last; ++j)
+      end = std::max(end, column_ends_[static_cast<std::size_t>(j)]);
     panel_ends_[static_cast<std::size_t>(first / kPanel)] = end;
     if (!factor_panel(first, last, end)) return false;
     update_trailing(first, last, end);
   }
   return true;
-}
-
-int DenseCholesky::panel_end(int first, int last) const {
-  int end = last;
-  for (int j = first; j < last; ++j) {
-    const double* column_j = &at(0, j);
-    for (int i = size_ - 1; i >= end; --i) {
-      if (column_j[i] != 0.0) {
-        end = i + 1;
-        break;
-      }
-    }
-  }
-  return end;
 }
 
 // Columns [first, last) of L, given that every earlier panel's update has been applied: column by
@@ -107,6 +102,11 @@ void DenseCholesky::update_trailing(int first, int last, int end) {
   // last is a whole number of panels, so a multiple of 4: tiles start on it.
   for (int j = last; j < end; j += 4) {
     if (!any_nonzero(j, 4)) continue;
+    // Columns j..j+3 now hold nonzeros down to row `end` (fill).
+    for (int c = j; c < std::min(j + 4, size_); ++c) {
+      int& column_end = column_ends_[static_cast<std::size_t>(c)];
+      column_end = std::max(column_end, end);
+    }
     double* C = L_.data() + static_cast<std::size_t>(j) * stride;
     for (int i = j; i < end; i += kTileRows) {
       if (!any_nonzero(i, kTileRows)) continue;

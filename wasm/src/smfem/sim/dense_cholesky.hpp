@@ -44,8 +44,6 @@ class DenseCholesky {
   const double& at(int row, int column) const {
     return L_[static_cast<std::size_t>(column) * static_cast<std::size_t>(rows_) + row];
   }
-  // One past the last row with a nonzero in columns [first, last).
-  int panel_end(int first, int last) const;
   bool factor_panel(int first, int last, int end);
   void update_trailing(int first, int last, int end);
 
@@ -54,7 +52,10 @@ class DenseCholesky {
   int rows_ = 0;     // the storage's rows: columns_, plus a tile's height less 4
   std::vector<double> L_;
   std::vector<char> nonzero_row_;  // per storage row: the current panel has a nonzero in it
-  std::vector<int> panel_ends_;    // per panel of the last factor: its panel_end()
+  // Per panel of the last factor: one past the last nonzero row of its columns.
+  std::vector<int> panel_ends_;
+  // Per column: one past its last nonzero row, from A's entries and the fill of earlier panels.
+  std::vector<int> column_ends_;
 };
 
 }  // namespace smfem::sim

@@ -115,7 +115,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   update_layout();
   const Eigen::MatrixXd& block = dynamics_.hessian_block();
   // Between bodies only contact couples (added below): zero first where there are several.
-  if (assemblies_.size() > 1) matrix_.setZero();
+  if (assemblies_.size() > 1) matrix_.triangularView<Eigen::Lower>().setZero();
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     const SystemLayout::Range& range = layout_.ranges[b];
     assemblies_[b].add_to_lower(
