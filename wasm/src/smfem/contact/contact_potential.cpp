@@ -1,10 +1,12 @@
 #include "smfem/contact/contact_potential.hpp"
 
+#include "smfem/sim/detail/gemm_tile.hpp"
 #include "smfem/sim/detail/reduced_dot.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 #include <Eigen/Geometry>
@@ -17,6 +19,13 @@
 
 namespace smfem::contact {
 namespace {
+
+// The (d, e), d <= e, of a term's 3 x 3 Hessian, in the order of the Gram products' columns.
+constexpr int kGramRow[6] = {0, 0, 0, 1, 1, 2};
+constexpr int kGramCol[6] = {0, 1, 2, 1, 2, 2};
+// The Gram products' widths are padded to whole gemm tiles (rows and columns).
+constexpr int kGramPad = sim::detail::kTileRows * sim::detail::kTileCols<double> /
+                         std::gcd(sim::detail::kTileRows, sim::detail::kTileCols<double>);
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -154,6 +163,12 @@ void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) 
   }
 }
 
+void ContactPotential::update_start(const ReducedMatrix& U) {
+  if (U.rows() == start_U_.rows() && U == start_U_) return;
+  positions(U, start_);
+  start_U_ = U;
+}
+
 void ContactPotential::surface_positions(const ReducedMatrix& U, SurfacePositions& out) const {
   out.noalias() = basis_ * U;
   out += surface_.positions;
@@ -207,8 +222,12 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
 void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
                               std::vector<Pair>& pairs) {
   pairs.clear();
-  positions(U, start_);
-  displacements(dU, motion_);
+  update_start(U);
+  if (dU.isZero(0.0)) {
+    motion_.setZero(start_.rows(), 3);
+  } else {
+    displacements(dU, motion_);
+  }
   // Between bodies: the triangles, swept, against the samples, swept.
   if (several_parts()) build_trees(start_, motion_, margin, false);
   const std::size_t count = parts_.size();
@@ -460,22 +479,34 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     rows.clear();
     for (int r = 0; r < p.rows; ++r) rows.push_back(p.first_row + r);
     for (int r = 0; !one_body && r < q.rows; ++r) rows.push_back(q.first_row + r);
-    const auto K = static_cast<Eigen::Index>(groups[g].size());
-    const auto w = static_cast<Eigen::Index>(rows.size());
-    Eigen::MatrixXd G(K, w);
-    for (Eigen::Index k = 0; k < K; ++k) {
-      const Eigen::VectorXd& basis_k = bases[groups[g][static_cast<std::size_t>(k)]];
-      for (Eigen::Index r = 0; r < w; ++r) G(k, r) = basis_k(rows[static_cast<std::size_t>(r)]);
-    }
-    Eigen::VectorXd weight(K);
-    for (int d = 0; d < 3; ++d) {
-      for (int e = d; e < 3; ++e) {
-        for (Eigen::Index k = 0; k < K; ++k) {
-          weight(k) = hessians[groups[g][static_cast<std::size_t>(k)]](d, e);
-        }
-        group.block.block(d * w, e * w, w, w).noalias() = G.transpose() * weight.asDiagonal() * G;
-        if (e != d) group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
+    const auto K = static_cast<int>(groups[g].size());
+    const auto w = static_cast<int>(rows.size());
+    // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
+    // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
+    const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
+    gram_bases_.setZero(K, padded);
+    gram_scaled_.resize(K, 6 * padded);
+    for (int k = 0; k < K; ++k) {
+      const std::size_t term = groups[g][static_cast<std::size_t>(k)];
+      for (int r = 0; r < w; ++r)
+        gram_bases_(k, r) = bases[term](rows[static_cast<std::size_t>(r)]);
+      for (int p = 0; p < 6; ++p) {
+        gram_scaled_.block(k, p * padded, 1, padded) =
+            hessians[term](kGramRow[p], kGramCol[p]) * gram_bases_.row(k);
       }
+    }
+    // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
+    gram_.setZero(padded, 6 * padded);
+    for (int i = 0; i < padded; i += sim::detail::kTileRows) {
+      for (int j = 0; j < 6 * padded; j += sim::detail::kTileCols<double>) {
+        sim::detail::gemm_tile_AtB(gram_bases_.data() + i, padded, gram_scaled_.data() + j,
+                                   6 * padded, K, gram_.data() + i * 6 * padded + j, 6 * padded);
+      }
+    }
+    for (int p = 0; p < 6; ++p) {
+      const int d = kGramRow[p], e = kGramCol[p];
+      group.block.block(d * w, e * w, w, w) = gram_.block(0, p * padded, w, w);
+      if (e != d) group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
     }
   }
 }
@@ -496,7 +527,7 @@ double ContactPotential::potential_energy(const ReducedMatrix& U) {
 ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
   ContactMeasure result;
   result.min_distance = kInfinity;
-  positions(U, start_);
+  update_start(U);
   const SurfacePositions& P = start_;
   if (several_parts()) {
     motion_.setZero(P.rows(), 3);

@@ -139,6 +139,9 @@ class ContactPotential {
   // its own modes only).
   void displacements(const ReducedMatrix& U, SurfacePositions& out) const;
   void positions(const ReducedMatrix& U, SurfacePositions& out) const;
+  // start_ = positions(U), unless it holds them already: a step asks for the same U several
+  // times (linearize, then max_step, at each iterate; the measure after the step).
+  void update_start(const ReducedMatrix& U);
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
   bool several_parts() const { return parts_.size() > 1; }
   // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
@@ -180,7 +183,11 @@ class ContactPotential {
   std::vector<Pair> scratch_;
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
+  ReducedMatrix start_U_;                    // the U of start_
   ContactHessian hessian_;
+  // linearize()'s workspaces for the Hessian's Gram products (row-major).
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMatrix gram_bases_, gram_scaled_, gram_;
 };
 
 }  // namespace smfem::contact

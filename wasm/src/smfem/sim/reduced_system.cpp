@@ -114,8 +114,23 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   rhs_ = -(dynamics_gradient + force_);
   update_layout();
   const Eigen::MatrixXd& block = dynamics_.hessian_block();
-  // Between bodies only contact couples (added below): zero first where there are several.
-  if (assemblies_.size() > 1) matrix_.triangularView<Eigen::Lower>().setZero();
+  // Between bodies only contact couples: the blocks it filled last time are zeroed (the bodies'
+  // own blocks are overwritten below), the ones it fills now noted.
+  for (const Block& coupling : coupling_blocks_) {
+    matrix_.block(coupling.row, coupling.col, coupling.rows, coupling.cols).setZero();
+  }
+  coupling_blocks_.clear();
+  if (contact_ != nullptr && assemblies_.size() > 1) {
+    for (const contact::ContactHessian::Group& group : contact_->hessian().groups()) {
+      if (group.second.count == 0) continue;
+      const SystemLayout::Range& a = layout_.range_of(group.first.first);
+      const SystemLayout::Range& b = layout_.range_of(group.second.first);
+      const SystemLayout::Range& low = a.first_unknown > b.first_unknown ? a : b;
+      const SystemLayout::Range& high = a.first_unknown > b.first_unknown ? b : a;
+      coupling_blocks_.push_back(
+          {low.first_unknown, high.first_unknown, 3 * low.rows, 3 * high.rows});
+    }
+  }
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     const SystemLayout::Range& range = layout_.ranges[b];
     assemblies_[b].add_to_lower(

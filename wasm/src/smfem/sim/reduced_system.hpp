@@ -73,6 +73,11 @@ class ReducedSystem final : public StepSystem {
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
   SystemLayout layout_;
+  // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
+  struct Block {
+    int row = 0, col = 0, rows = 0, cols = 0;
+  };
+  std::vector<Block> coupling_blocks_;
   std::vector<std::uint8_t> tet_body_;  // per tet; empty for one body
   ReducedMatrix force_;                 // the bodies' elastic forces, side by side
   SpdSolver spd_;

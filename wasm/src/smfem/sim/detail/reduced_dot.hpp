@@ -9,7 +9,8 @@
 
 namespace smfem::sim::detail {
 
-inline Eigen::Vector3d reduced_dot(const double* y, const Eigen::Matrix<double, Eigen::Dynamic, 3>& U,
+inline Eigen::Vector3d reduced_dot(const double* y,
+                                   const Eigen::Matrix<double, Eigen::Dynamic, 3>& U,
                                    Eigen::Index first, Eigen::Index n) {
   const double* u0 = U.col(0).data() + first;
   const double* u1 = U.col(1).data() + first;
