@@ -14,6 +14,18 @@ Eigen::MatrixXd random_spd(int n) {
   return R * R.transpose() + n * Eigen::MatrixXd::Identity(n, n);
 }
 
+// x = A^-1 b with a factor of A (its lower triangle read), checked against Eigen's LLT of the
+// symmetric matrix.
+Eigen::VectorXd expect_solves_like_llt(DenseCholesky& cholesky, const Eigen::MatrixXd& A,
+                                       const Eigen::MatrixXd& symmetric, const Eigen::VectorXd& b) {
+  EXPECT_TRUE(cholesky.factor(A)) << "n = " << b.size();
+  Eigen::VectorXd x = b;
+  cholesky.solve_in_place(x);
+  const Eigen::VectorXd expected = symmetric.llt().solve(b);
+  EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << "n = " << b.size();
+  return x;
+}
+
 // Sizes below, at and across the panel (32) and the tiles (4 columns, 8 or 4 rows), and the
 // paper's r = 192; the strictly upper triangle is poisoned (never read).
 TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
@@ -23,11 +35,7 @@ TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
     A.triangularView<Eigen::StrictlyUpper>().setConstant(std::numeric_limits<double>::quiet_NaN());
     const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
     DenseCholesky cholesky(n);
-    ASSERT_TRUE(cholesky.factor(A)) << "n = " << n;
-    Eigen::VectorXd x = b;
-    cholesky.solve_in_place(x);
-    const Eigen::VectorXd expected = symmetric.llt().solve(b);
-    EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << "n = " << n;
+    const Eigen::VectorXd x = expect_solves_like_llt(cholesky, A, symmetric, b);
     EXPECT_LT((symmetric * x - b).norm(), 1e-12 * b.norm()) << "n = " << n;
     // Factoring again (the buffers hold the last factor) gives the same bits.
     ASSERT_TRUE(cholesky.factor(A));
@@ -61,13 +69,8 @@ TEST(DenseCholesky, SkipsZeroBlocksWithoutChangingTheSolution) {
           A.block(first[a], first[b], sizes[a], sizes[b]) = C.transpose();
         }
       }
-      const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
       DenseCholesky cholesky(n);
-      ASSERT_TRUE(cholesky.factor(A)) << "n = " << n;
-      Eigen::VectorXd x = b;
-      cholesky.solve_in_place(x);
-      const Eigen::VectorXd expected = A.llt().solve(b);
-      EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm()) << "n = " << n;
+      expect_solves_like_llt(cholesky, A, A, Eigen::VectorXd::Random(n));
     }
   }
 }
