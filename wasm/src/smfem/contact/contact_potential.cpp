@@ -1,8 +1,5 @@
 #include "smfem/contact/contact_potential.hpp"
 
-#include "smfem/sim/detail/gemm_tile.hpp"
-#include "smfem/sim/detail/reduced_dot.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +12,7 @@
 #include "smfem/contact/ccd.hpp"
 #include "smfem/contact/friction.hpp"
 #include "smfem/geometry/point_triangle.hpp"
+#include "smfem/sim/detail/gemm_tile.hpp"
 #include "smfem/sim/detail/reduced_dot.hpp"
 
 namespace smfem::contact {
@@ -119,7 +117,7 @@ void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
 
 void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
   out.resize(surface_.positions.rows(), 3);
-  // Lazy (coefficient-wise) products: a blocked GEMM would pack the tall basis on every call,
+  // Row by row (detail/reduced_dot.hpp): a blocked GEMM would pack the tall basis on every call,
   // which costs more than the product.
   if (!several_parts()) {
     // One body touches only obstacles: its samples are all that is ever looked at. A step asks

@@ -416,8 +416,9 @@ const StepSummary& ContactScene::step() {
                parameters_.stiffness < kMaxStiffening * start_stiffness_) {
       factor = 2.0;
     }
-    if (factor > 1.0) {
-      parameters_.stiffness *= factor;
+    const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_;
+    if (factor > 1.0 && parameters_.stiffness < most) {
+      parameters_.stiffness = std::min(parameters_.stiffness * factor, most);
       potential_->set_environment(&obstacles_, parameters_, timestep_);
     }
   }

@@ -15,11 +15,13 @@
 // over the bodies (mass over surface area: at unit b'' the barrier then matches inertia's
 // stiffness over the surface) and doubles after a step whose closest active pair came within
 // kStiffenBelow dhat, up to kMaxStiffening times its start, so that resting bodies settle at a
-// distance of the order of dhat rather than deep in the barrier's steep end. Past that cap, a
-// pair crushed below kCrushedBelow dhat (a load the barrier barely holds: a violent drag pins a
-// body to the ground) raises kappa by the factor that would lift it back there (the distance a
-// load holds grows in proportion to kappa), at most kMaxCrushStiffening per step: at distances
-// near the positions' rounding, the barrier's Hessian overflows and no step can be solved.
+// distance of the order of dhat rather than deep in the barrier's steep end. A pair crushed
+// below kCrushedBelow dhat (a load the barrier barely holds: a violent drag pins a body to the
+// ground) raises kappa whatever that cap, by the factor that would lift it back there (the
+// distance a load holds grows in proportion to kappa), at most kMaxCrushStiffening per step, and
+// to kMaxCrushStiffening times the cap in all: at distances near the positions' rounding the
+// barrier's Hessian overflows and no step can be solved, and a kappa without bound would
+// overflow in turn.
 #include <memory>
 #include <string>
 #include <vector>

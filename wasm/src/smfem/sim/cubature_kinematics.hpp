@@ -30,11 +30,6 @@ inline Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int
   return displacement_gradient(cubature_Y, tet, U, 0, U.rows());
 }
 
-inline Matrix3<double> deformation_gradient(const CubatureRows& cubature_Y, int tet,
-                                            const ReducedMatrix& U) {
-  return Matrix3<double>::Identity() + displacement_gradient(cubature_Y, tet, U);
-}
-
 // F_t, its signed SVD and its stretch s(F_t) (polar/stretch_vector.hpp) for every tet, at one
 // configuration. The solvers keep two: at the current iterate and at a line-search trial,
 // swapped when a trial is accepted.

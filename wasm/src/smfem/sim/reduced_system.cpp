@@ -101,9 +101,12 @@ void ReducedSystem::update_layout() {
         couplings.emplace_back(body_of(group.first.first), body_of(group.second.first));
     }
   }
+  const std::vector<int> order = elimination_order(sizes, couplings);
+  order_changed_ = order != order_;
+  order_ = order;
   layout_.ranges.assign(assemblies_.size(), {});
   int first_unknown = 0;
-  for (const int b : elimination_order(sizes, couplings)) {
+  for (const int b : order_) {
     const auto k = static_cast<std::size_t>(b);
     layout_.ranges[k] = {first_row_[k], assemblies_[k].block_size(), first_unknown};
     first_unknown += sizes[k];
@@ -114,10 +117,15 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   rhs_ = -(dynamics_gradient + force_);
   update_layout();
   const Eigen::MatrixXd& block = dynamics_.hessian_block();
-  // Between bodies only contact couples: the blocks it filled last time are zeroed (the bodies'
-  // own blocks are overwritten below), the ones it fills now noted.
-  for (const Block& coupling : coupling_blocks_) {
-    matrix_.block(coupling.row, coupling.col, coupling.rows, coupling.cols).setZero();
+  // Between bodies only contact couples. In the same body order as last time the bodies' own
+  // blocks are overwritten below and the coupling blocks contact filled are zeroed; in another
+  // order (of bodies of other sizes) old diagonal blocks would lie off the diagonal: all is.
+  if (order_changed_) {
+    matrix_.triangularView<Eigen::Lower>().setZero();
+  } else {
+    for (const Block& coupling : coupling_blocks_) {
+      matrix_.block(coupling.row, coupling.col, coupling.rows, coupling.cols).setZero();
+    }
   }
   coupling_blocks_.clear();
   if (contact_ != nullptr && assemblies_.size() > 1) {

@@ -73,6 +73,8 @@ class ReducedSystem final : public StepSystem {
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
   SystemLayout layout_;
+  std::vector<int> order_;      // the bodies in the layout's order
+  bool order_changed_ = false;  // since the last solve
   // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
   struct Block {
     int row = 0, col = 0, rows = 0, cols = 0;
