@@ -1,6 +1,7 @@
 #include "smfem/contact/contact_potential.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -100,11 +101,6 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
         static_cast<int>(t));
   }
   trees_.resize(parts_.size());
-  sample_basis_.resize(surface.samples.size(), basis_.cols());
-  for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
-    sample_basis_.row(k) = basis_.row(surface.samples(k));
-  }
-  sample_displacements_.setZero(surface.samples.size(), 3);
 }
 
 void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
@@ -120,18 +116,10 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
   // Row by row (detail/reduced_dot.hpp): a blocked GEMM would pack the tall basis on every call,
   // which costs more than the product.
   if (!several_parts()) {
-    // One body touches only obstacles: its samples are all that is ever looked at. A step asks
-    // for the same U several times (a line search's last trial, the energy balance, the
-    // measure after the step), so the last product is kept.
-    if (!(U.rows() == cached_U_.rows() && U == cached_U_)) {
-      for (Eigen::Index k = 0; k < sample_basis_.rows(); ++k) {
-        sample_displacements_.row(k) =
-            sim::detail::reduced_dot(&sample_basis_(k, 0), U, 0, U.rows()).transpose();
-      }
-      cached_U_ = U;
-    }
+    // One body touches only obstacles: its samples are all that is ever looked at.
     for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
-      out.row(surface_.samples(k)) = sample_displacements_.row(k);
+      const int v = surface_.samples(k);
+      out.row(v) = sim::detail::reduced_dot(&basis_(v, 0), U, 0, U.rows()).transpose();
     }
     return;
   }
@@ -294,25 +282,30 @@ void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry
   }
 }
 
+std::array<const ContactPotential::Part*, 2> ContactPotential::touched_parts(
+    std::size_t parts) const {
+  const Part* p = &parts_[parts / parts_.size()];
+  const Part* q = &parts_[parts % parts_.size()];
+  return {p, q == p ? nullptr : q};
+}
+
 Eigen::Vector3d ContactPotential::basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
                                               std::size_t parts) const {
-  const Part& p = parts_[parts / parts_.size()];
-  const Part& q = parts_[parts % parts_.size()];
-  Eigen::Vector3d sum =
-      sim::detail::reduced_dot(basis.data() + p.first_row, U, p.first_row, p.rows);
-  if (&q != &p) sum += sim::detail::reduced_dot(basis.data() + q.first_row, U, q.first_row, q.rows);
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  for (const Part* part : touched_parts(parts)) {
+    if (part == nullptr) continue;
+    sum += sim::detail::reduced_dot(basis.data() + part->first_row, U, part->first_row, part->rows);
+  }
   return sum;
 }
 
 void ContactPotential::add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis,
                                  std::size_t parts, const Eigen::Vector3d& v) const {
-  const Part& p = parts_[parts / parts_.size()];
-  const Part& q = parts_[parts % parts_.size()];
-  gradient.middleRows(p.first_row, p.rows).noalias() +=
-      basis.segment(p.first_row, p.rows) * v.transpose();
-  if (&q == &p) return;
-  gradient.middleRows(q.first_row, q.rows).noalias() +=
-      basis.segment(q.first_row, q.rows) * v.transpose();
+  for (const Part* part : touched_parts(parts)) {
+    if (part == nullptr) continue;
+    gradient.middleRows(part->first_row, part->rows).noalias() +=
+        basis.segment(part->first_row, part->rows) * v.transpose();
+  }
 }
 
 std::size_t ContactPotential::pair_parts(const Pair& pair) const {
@@ -468,15 +461,14 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   std::vector<int> rows;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) continue;
-    const Part& p = parts_[g / parts_.size()];
-    const Part& q = parts_[g % parts_.size()];
-    const bool one_body = &p == &q;
+    const auto [p, q] = touched_parts(g);
     ContactHessian::Group& group = hessian_.add_group(
-        {p.first_row, p.rows},
-        one_body ? ContactHessian::Rows{} : ContactHessian::Rows{q.first_row, q.rows});
+        {p->first_row, p->rows},
+        q == nullptr ? ContactHessian::Rows{} : ContactHessian::Rows{q->first_row, q->rows});
     rows.clear();
-    for (int r = 0; r < p.rows; ++r) rows.push_back(p.first_row + r);
-    for (int r = 0; !one_body && r < q.rows; ++r) rows.push_back(q.first_row + r);
+    for (const Part* part : {p, q}) {
+      for (int r = 0; part != nullptr && r < part->rows; ++r) rows.push_back(part->first_row + r);
+    }
     const auto K = static_cast<int>(groups[g].size());
     const auto w = static_cast<int>(rows.size());
     // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);

@@ -23,6 +23,7 @@
 // The line search evaluates Psi_c on the candidate pairs the last max_step() or linearize()
 // gathered (the pairs whose boxes, swept along the direction and grown by dhat, overlap): the
 // others stay beyond dhat on the whole segment and contribute 0.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -140,7 +141,8 @@ class ContactPotential {
   void displacements(const ReducedMatrix& U, SurfacePositions& out) const;
   void positions(const ReducedMatrix& U, SurfacePositions& out) const;
   // start_ = positions(U), unless it holds them already: a step asks for the same U several
-  // times (linearize, then max_step, at each iterate; the measure after the step).
+  // times (linearize, then max_step, at each iterate; the energy balance and the measure after
+  // the step).
   void update_start(const ReducedMatrix& U);
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
   bool several_parts() const { return parts_.size() > 1; }
@@ -159,15 +161,13 @@ class ContactPotential {
     int first_row = 0, rows = 0;
     std::vector<int> triangles;
   };
+  // The bodies that pair_parts() names: the first, and the second (null where it is the same).
+  std::array<const Part*, 2> touched_parts(std::size_t parts) const;
 
   ContactSurface surface_;
   std::vector<Eigen::Vector3d> offsets_;
   // ns x 4m, row-major: a vertex's row is read whole (pair_basis, displacements).
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
-  // n x 4m, the samples' rows of basis_, row-major so that each sample's row is contiguous.
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> sample_basis_;
-  mutable SurfacePositions sample_displacements_;  // of cached_U_
-  mutable ReducedMatrix cached_U_;
   std::vector<Part> parts_;
   struct PartTree {
     std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles; null until needed

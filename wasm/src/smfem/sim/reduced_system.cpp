@@ -89,7 +89,7 @@ void ReducedSystem::update_layout() {
   if (assemblies_.size() < 2) return;
   std::vector<int> sizes;
   for (const StiffnessAssembly& assembly : assemblies_) sizes.push_back(3 * assembly.block_size());
-  std::vector<std::pair<int, int>> couplings;
+  couplings_.clear();
   const auto body_of = [&](int row) {
     return static_cast<int>(std::upper_bound(first_row_.begin(), first_row_.end(), row) -
                             first_row_.begin()) -
@@ -98,10 +98,10 @@ void ReducedSystem::update_layout() {
   if (contact_ != nullptr) {
     for (const contact::ContactHessian::Group& group : contact_->hessian().groups()) {
       if (group.second.count > 0)
-        couplings.emplace_back(body_of(group.first.first), body_of(group.second.first));
+        couplings_.emplace_back(body_of(group.first.first), body_of(group.second.first));
     }
   }
-  const std::vector<int> order = elimination_order(sizes, couplings);
+  const std::vector<int> order = elimination_order(sizes, couplings_);
   order_changed_ = order != order_;
   order_ = order;
   layout_.ranges.assign(assemblies_.size(), {});
@@ -128,16 +128,13 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
     }
   }
   coupling_blocks_.clear();
-  if (contact_ != nullptr && assemblies_.size() > 1) {
-    for (const contact::ContactHessian::Group& group : contact_->hessian().groups()) {
-      if (group.second.count == 0) continue;
-      const SystemLayout::Range& a = layout_.range_of(group.first.first);
-      const SystemLayout::Range& b = layout_.range_of(group.second.first);
-      const SystemLayout::Range& low = a.first_unknown > b.first_unknown ? a : b;
-      const SystemLayout::Range& high = a.first_unknown > b.first_unknown ? b : a;
-      coupling_blocks_.push_back(
-          {low.first_unknown, high.first_unknown, 3 * low.rows, 3 * high.rows});
-    }
+  for (const auto& [p, q] : couplings_) {
+    const SystemLayout::Range& a = layout_.ranges[static_cast<std::size_t>(p)];
+    const SystemLayout::Range& b = layout_.ranges[static_cast<std::size_t>(q)];
+    const SystemLayout::Range& low = a.first_unknown > b.first_unknown ? a : b;
+    const SystemLayout::Range& high = a.first_unknown > b.first_unknown ? b : a;
+    coupling_blocks_.push_back(
+        {low.first_unknown, high.first_unknown, 3 * low.rows, 3 * high.rows});
   }
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     const SystemLayout::Range& range = layout_.ranges[b];

@@ -16,6 +16,7 @@
 // the zero blocks between bodies. A single body's unknowns are u = vec(U). The r x r storage is
 // allocated at construction.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -73,8 +74,9 @@ class ReducedSystem final : public StepSystem {
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
   SystemLayout layout_;
-  std::vector<int> order_;      // the bodies in the layout's order
-  bool order_changed_ = false;  // since the last solve
+  std::vector<std::pair<int, int>> couplings_;  // the pairs of bodies contact couples now
+  std::vector<int> order_;                      // the bodies in the layout's order
+  bool order_changed_ = false;                  // since the last solve
   // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
   struct Block {
     int row = 0, col = 0, rows = 0, cols = 0;
