@@ -71,6 +71,36 @@ describe('contact', () => {
     });
   }
 
+  it('tells the page what to draw: the obstacles as the file gives them, the contact points', () => {
+    const sphere = { type: 'sphere', center: [2, 1, 0], radius: 0.25 };
+    const box = { type: 'box', center: [-2, 1, 0], half_extents: [0.1, 0.2, 0.3] };
+    const capsule = { type: 'capsule', from: [0, 1, 2], to: [1, 1, 2], radius: 0.1 };
+    const dropped = scene(drop({ obstacles: [ground, sphere, box, capsule] }), 1);
+    expect(dropped.info.obstacles).toEqual([
+      ground,
+      sphere,
+      { type: 'box', center: box.center, halfExtents: box.half_extents },
+      capsule,
+    ]);
+    expect(dropped.contactPoints()).toHaveLength(0);
+    dropped.step(1);
+    expect(dropped.contactPoints()).toHaveLength(0); // still 5 cm up
+    const [rested] = dropped.step(200).slice(-1);
+    const points = dropped.contactPoints();
+    // The bottom face's samples, each within the activation distance above the ground.
+    expect(points.length).toBeGreaterThan(3 * 4);
+    expect(points.length % 3).toBe(0);
+    const dhat = dropped.info.activationDistance;
+    for (let i = 0; i < points.length; i += 3) {
+      expect(points[i + 1] - ground.point[1]).toBeGreaterThan(0);
+      expect(points[i + 1] - ground.point[1]).toBeLessThan(dhat + 1e-6);
+    }
+    expect(points.length / 3).toBeLessThanOrEqual(rested.activeContacts);
+    dropped.reset();
+    expect(dropped.contactPoints()).toHaveLength(0);
+    dropped.dispose();
+  });
+
   it('passes momentum from a thrown box to a resting one, keeping the total', () => {
     for (const iterations of [1, 2]) {
       const text = {

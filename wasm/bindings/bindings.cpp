@@ -422,6 +422,37 @@ smfem::sim::ReducedModel model_from(const val& bytes, const std::string& source_
       smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name));
 }
 
+// The obstacles' shapes where they start (a step's report has their offsets since), in the
+// scene file's terms: what the page draws.
+json obstacle_shapes(const std::vector<smfem::contact::Obstacle>& obstacles) {
+  using smfem::contact::ObstacleKind;
+  json shapes = json::array();
+  for (const smfem::contact::Obstacle& o : obstacles) {
+    json shape{{"type", smfem::contact::obstacle_kind_name(o.kind)}};
+    switch (o.kind) {
+      case ObstacleKind::plane:
+        shape["point"] = vector_json(o.point);
+        shape["normal"] = vector_json(o.normal);
+        break;
+      case ObstacleKind::sphere:
+        shape["center"] = vector_json(o.point);
+        shape["radius"] = o.radius;
+        break;
+      case ObstacleKind::box:
+        shape["center"] = vector_json(o.point);
+        shape["halfExtents"] = vector_json(o.half_extents);
+        break;
+      case ObstacleKind::capsule:
+        shape["from"] = vector_json(o.point);
+        shape["to"] = vector_json(o.end);
+        shape["radius"] = o.radius;
+        break;
+    }
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 // A scene of several bodies with contact behind the JS API (loader.js: ContactScene;
 // contact/contact_scene.hpp). Its time step and gravity are the scene file's.
 class JsContactScene {
@@ -461,7 +492,7 @@ class JsContactScene {
                 {"contactSamples", composite.model.contact.samples.size()},
                 {"threads", scene_->simulator().thread_count()},
                 {"activationDistance", contact.activation},
-                {"obstacles", scene_->obstacles().size()},
+                {"obstacles", obstacle_shapes(scene_->obstacles())},
                 {"timestep", scene_->simulator().settings().timestep}}
         .dump();
   }
@@ -507,6 +538,18 @@ class JsContactScene {
   }
 
   val coordinates_f64() const { return coordinates_f64_of(scene_->simulator().coordinates()); }
+
+  // The last step's contact points (ContactMeasure::active_points), x y z after one another.
+  val contact_points() const {
+    const std::vector<Eigen::Vector3d>& points = scene_->last_step().contact_points;
+    std::vector<float> xyz;
+    xyz.reserve(3 * points.size());
+    for (const Eigen::Vector3d& p : points)
+      xyz.insert(xyz.end(), {float(p.x()), float(p.y()), float(p.z())});
+    return val::global("Float32Array")
+        .new_(emscripten::typed_memory_view(xyz.size(), xyz.data()))
+        .call<val>("slice");
+  }
 
   void move_obstacle(int obstacle, double x, double y, double z) {
     js_errors([&] {
@@ -620,6 +663,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
           })
       .function("step", &JsContactScene::step)
       .function("coordinatesF64", &JsContactScene::coordinates_f64)
+      .function("contactPoints", &JsContactScene::contact_points)
       .function("moveObstacle", &JsContactScene::move_obstacle)
       .function("dragStart", &JsContactScene::drag_start)
       .function("dragMove", &JsContactScene::drag_move)

@@ -244,6 +244,12 @@ export interface ContactStepReport extends StepReport {
   obstacleOffsets: Vec3[];
 }
 
+export type ObstacleShape =
+  | { type: 'plane'; point: Vec3; normal: Vec3 }
+  | { type: 'sphere'; center: Vec3; radius: number }
+  | { type: 'box'; center: Vec3; halfExtents: Vec3 }
+  | { type: 'capsule'; from: Vec3; to: Vec3; radius: number };
+
 export interface ContactScene {
   readonly info: {
     bodies: Array<{ firstMode: number; modes: number; offset: Vec3 }>;
@@ -252,13 +258,16 @@ export interface ContactScene {
     contactSamples: number;
     threads: number;
     activationDistance: number;
-    obstacles: number;
+    /** Where each obstacle starts (reports give its offset since), in the scene file's terms. */
+    obstacles: ObstacleShape[];
     timestep: number;
   };
   /** As Simulator's, except timestep and gravity (the scene file's). */
   setParameters(parameters: Omit<SimulatorParameters, 'timestep' | 'gravity'>): void;
   step(count?: number): ContactStepReport[];
   coordinatesF64(): Float64Array;
+  /** After the last step: where the samples closer than the activation distance to something are, x y z each. */
+  contactPoints(): Float32Array;
   moveObstacle(index: number, offset: Vec3): void;
   /** A drag spring (N/m) from a render vertex of one body to a point of the scene. */
   dragStart(body: number, renderVertex: number, target: Vec3, stiffness: number): void;

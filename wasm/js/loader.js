@@ -264,6 +264,11 @@ class ContactScene extends NativeHandle {
     super(native, onDispose, 'scene');
   }
 
+  /** After the last step: the samples closer than the activation distance to something, x y z each. */
+  contactPoints() {
+    return this.live().contactPoints();
+  }
+
   /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
   moveObstacle(index, [x, y, z]) {
     this.live().moveObstacle(index, x, y, z);

@@ -524,43 +524,50 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     // Every body's tree: the nearest other body is wanted, however far.
     build_trees(P, motion_, 0.0, true);
   }
+  bool sample_active = false;
   const auto count = [&](double d) {
     result.min_distance = std::min(result.min_distance, d);
-    if (d < parameters_.activation) ++result.active;
+    if (d < parameters_.activation) {
+      ++result.active;
+      sample_active = true;
+    }
   };
   for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
     const int v = surface_.samples(k);
     const Eigen::Vector3d x = P.row(v).transpose();
+    sample_active = false;
     if (obstacles_ != nullptr) {
       for (const Obstacle& obstacle : *obstacles_) count(obstacle_distance(obstacle, x).distance);
     }
-    if (!several_parts()) continue;
-    for (std::size_t q = 0; q < trees_.size(); ++q) {
-      if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
-      const PartTree& other = trees_[q];
-      const auto triangle_distance = [&](int i) {
-        const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
-        const Eigen::Vector3d y =
-            geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
-                                                P.row(surface_.triangles(t, 1)).transpose(),
-                                                P.row(surface_.triangles(t, 2)).transpose());
-        return (x - y).norm();
-      };
-      // The nearest triangle of that body where it is active or the closest yet (a bound that
-      // prunes most of the tree), and every other active one.
-      const double bound = std::max(result.min_distance, parameters_.activation);
-      const double nearest =
-          other.tree->minimize([&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); },
-                               triangle_distance, bound);
-      if (nearest < bound) count(nearest);
-      if (!(nearest < parameters_.activation)) continue;
-      const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
-      int active_here = 0;
-      other.tree->for_each_overlapping(
-          [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
-          [&](int i) { active_here += triangle_distance(i) < parameters_.activation ? 1 : 0; });
-      result.active += active_here - 1;  // count() took the nearest
+    if (several_parts()) {
+      for (std::size_t q = 0; q < trees_.size(); ++q) {
+        if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
+        const PartTree& other = trees_[q];
+        const auto triangle_distance = [&](int i) {
+          const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
+          const Eigen::Vector3d y =
+              geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
+                                                  P.row(surface_.triangles(t, 1)).transpose(),
+                                                  P.row(surface_.triangles(t, 2)).transpose());
+          return (x - y).norm();
+        };
+        // The nearest triangle of that body where it is active or the closest yet (a bound that
+        // prunes most of the tree), and every other active one.
+        const double bound = std::max(result.min_distance, parameters_.activation);
+        const double nearest = other.tree->minimize(
+            [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); }, triangle_distance,
+            bound);
+        if (nearest < bound) count(nearest);
+        if (!(nearest < parameters_.activation)) continue;
+        const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
+        int active_here = 0;
+        other.tree->for_each_overlapping(
+            [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
+            [&](int i) { active_here += triangle_distance(i) < parameters_.activation ? 1 : 0; });
+        result.active += active_here - 1;  // count() took the nearest
+      }
     }
+    if (sample_active) result.active_points.push_back(x);
   }
   return result;
 }

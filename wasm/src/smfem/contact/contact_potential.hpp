@@ -52,6 +52,9 @@ struct ContactParameters {
 struct ContactMeasure {
   double min_distance = 0.0;  // over every pair (infinity where there is none)
   int active = 0;             // pairs closer than dhat
+  // Where the samples in an active pair are (one point per sample, however many pairs it is
+  // in): what the page shows as the contact points.
+  std::vector<Eigen::Vector3d> active_points;
 };
 
 class ContactPotential {

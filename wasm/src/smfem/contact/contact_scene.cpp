@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -403,9 +404,10 @@ const StepSummary& ContactScene::step() {
   const auto started = std::chrono::steady_clock::now();
   move_obstacles(simulator_->time() + timestep_);
   summary_.ok = simulator_->step().ok;
-  const ContactMeasure closest = measure();
+  ContactMeasure closest = measure();
   summary_.min_distance = closest.min_distance;
   summary_.active_contacts = closest.active;
+  summary_.contact_points = std::move(closest.active_points);
   if (adaptive_stiffness_ && closest.active > 0) {
     const double crushed = kCrushedBelow * parameters_.activation;
     double factor = 1.0;
@@ -432,6 +434,7 @@ void ContactScene::reset() {
   parameters_.stiffness = start_stiffness_;
   potential_->set_environment(&obstacles_, parameters_, timestep_);
   place_bodies();
+  summary_ = StepSummary{};
 }
 
 }  // namespace smfem::contact

@@ -72,6 +72,7 @@ struct StepSummary {
   int active_contacts = 0;  // pairs closer than dhat
   int obstacles_held = 0;   // obstacles held back by a body in their way this step
   double step_ms = 0.0;
+  std::vector<Eigen::Vector3d> contact_points;  // after the step: ContactMeasure::active_points
 };
 
 class ContactScene {
@@ -107,6 +108,8 @@ class ContactScene {
 
   // One step of every body (sim/simulator.hpp's report is simulator().step()'s).
   const StepSummary& step();
+  // The last step's summary (a blank one after the start or a reset).
+  const StepSummary& last_step() const { return summary_; }
   // Closest distance and active pairs now.
   ContactMeasure measure() { return potential_->measure(simulator_->coordinates()); }
   // Back to the start: rest shapes at their placements and velocities, obstacles at time 0.
