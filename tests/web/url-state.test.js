@@ -19,6 +19,7 @@ describe('URL state', () => {
       compare: true,
       against: 'mfem-paper',
       clusters: true,
+      contacts: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
   });

@@ -1,9 +1,10 @@
-// The demo page: a baked scene, simulated in a worker by the wasm module (threaded where the
-// page is cross-origin isolated) and skinned on the GPU by three.js.
-import * as THREE from 'three';
+// The demo page: a baked scene (a body on its own, or several with contact among obstacles),
+// simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
+// and skinned on the GPU by three.js.
 import { readAsset, readCubatureMarkers, readRenderSurface } from '../../wasm/js/asset.js';
 import { missingCapabilities } from './capabilities.js';
-import { SkinnedSurface } from './render/SkinnedSurface.js';
+import { ContactStage } from './render/ContactStage.js';
+import { SideBySideStage } from './render/SideBySideStage.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
@@ -20,10 +21,13 @@ import { StatusBoard } from './status.js';
 const sceneNames = Object.keys(scenes);
 const urlState = parseState(location.search, sceneNames);
 const status = new StatusBoard(document.getElementById('status'));
+// For automation (tests, scripts driving the page headless): the status, and where a point of
+// the scene is drawn (set once the view exists).
 window.smfem = {
   get status() {
     return status.snapshot();
   },
+  project: null,
 };
 
 const progress = document.getElementById('progress');
@@ -81,6 +85,24 @@ function simulatorParameters(settings, gravityVector) {
   };
 }
 
+// Settings of a scene with contact: its time step and gravity are the scene file's.
+function contactSettingsFor(overrides) {
+  return {
+    solver: overrides.solver ?? 'mfem',
+    iterations: overrides.iterations ?? 2,
+    speed: overrides.speed ?? 1,
+    contacts: overrides.contacts ?? false,
+  };
+}
+
+function contactParameters(settings) {
+  return { ...solvers[settings.solver].parameters, iterations: settings.iterations };
+}
+
+// A drag spring that moves a whole body of this mass at a few hertz: k = mass (2 pi 2 Hz)^2.
+const dragStiffness = (mass) => mass * (4 * Math.PI) ** 2;
+const totalMass = (asset) => (asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1);
+
 class Demo {
   constructor() {
     this.view = new View(
@@ -93,6 +115,7 @@ class Demo {
         ),
       document.getElementById('panel'),
     );
+    window.smfem.project = (point) => this.view.project(point);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene was opened or reset (the notice counts them)
     this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
@@ -100,12 +123,12 @@ class Demo {
       onPlayPause: () => this.setPaused(!this.paused),
       onStep: () => this.stepOnce(),
       onReset: () => this.reset(),
+      onDrop: () => this.drop().catch((e) => status.fail(e)),
       onChange: (change) => this.change(change),
-      onScene: (name) => this.open(name, {}),
+      onScene: (name) => this.open(name, {}).catch((e) => status.fail(e)),
     });
     this.drag = new DragController(
       this.view,
-      this.client,
       (error) => status.fail(error),
       (active) => status.dragging(active),
     );
@@ -119,7 +142,8 @@ class Demo {
     this.paused = urlState.paused === true;
     this.onScreen = true;
     this.inFlight = false;
-    this.surfaces = [];
+    this.stage = null;
+    this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
     this.clock = new StepClock({ timestep: 1 / 60 });
     this.watchVisibility();
   }
@@ -133,7 +157,40 @@ class Demo {
     status.loading(name);
     progress.value = 0;
     this.showProgress(0);
-    const url = scenes[name].url;
+    const scene = scenes[name];
+    if (scene.problem) throw new Error(scene.problem);
+    const opened = scene.contact
+      ? await this.openContact(name, scene.contact, overrides)
+      : await this.openBody(name, scene.url, overrides);
+    this.stage?.dispose();
+    this.stage = opened.stage;
+    this.contact = Boolean(scene.contact);
+    this.obstacleTargets.clear();
+    this.view.setBody(this.stage.object, this.stage.bounds, opened.camera, this.stage.floor);
+    this.drag.attach(this.stage, opened.dragActions);
+    this.show(opened.loaded);
+    this.applyViews();
+    const names = opened.names;
+    this.plots.reset(names);
+    this.retriedSteps = names.map(() => 0);
+
+    this.scene = name;
+    this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
+    description.textContent = opened.description;
+    this.controls.build({
+      scene: name,
+      scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
+      settings: this.settings,
+      paused: this.paused,
+      ...opened.controls,
+    });
+    progress.hidden = true;
+    status.ready(name, opened.loaded.build, names);
+    this.writeUrl();
+  }
+
+  // A body on its own: one simulator, or two side by side.
+  async openBody(name, url, overrides) {
     const bytes = await fetchBytes(url, (loaded, total) =>
       this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)),
     );
@@ -142,57 +199,95 @@ class Demo {
     this.meta = asset.meta;
     this.settings = settingsFor(this.meta, overrides);
     this.gravityVector = this.meta.solver?.gravity ?? [0, -9.8, 0];
-
     const loaded = await this.client.load({
       asset: bytes.slice(),
       sourceName: `${name}.smfem`,
       parameterSets: parameterSets(this.settings, this.gravityVector),
     });
-    for (const old of this.surfaces) old.dispose();
-    const markers = readCubatureMarkers(asset);
-    this.surfaces = loaded.u.map(() => new SkinnedSurface(surface, { markers }));
-    // Side by side, the bodies stand apart along x by 1.3 times the body's width.
-    const rest = this.surfaces[0].restBounds;
-    const spacing = 1.3 * (rest.max.x - rest.min.x);
-    const offsets = this.surfaces.map(
-      (_, i) => new THREE.Vector3((i - (this.surfaces.length - 1) / 2) * spacing, 0, 0),
-    );
-    const group = new THREE.Group();
-    const bounds = new THREE.Box3();
-    this.surfaces.forEach((skinned, i) => {
-      skinned.mesh.position.copy(offsets[i]);
-      group.add(skinned.mesh);
-      bounds.union(rest.clone().translate(offsets[i]));
-    });
-    this.view.setBody(group, bounds, this.settings.compare ? null : (this.meta.camera ?? null));
-    // A drag spring that moves the whole body at a few hertz: k = mass (2 pi 2 Hz)^2.
-    const mass = asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1;
-    this.drag.attach(surface, mass * (4 * Math.PI) ** 2, offsets);
-    this.show(loaded.u);
-    this.applyColouring();
-    const names = loaded.info.map((info) => solverName(info.parameters));
-    this.plots.reset(names);
-    this.retriedSteps = names.map(() => 0);
+    const stage = new SideBySideStage(surface, readCubatureMarkers(asset), loaded.u.length);
+    // Every simulator gets the same spring at the same place relative to its body (same inputs).
+    const stiffness = dragStiffness(totalMass(asset));
+    let held = null;
+    const targets = (point) => {
+      const local = point.clone().sub(stage.bodies[held].offset).toArray();
+      return stage.bodies.map(() => local);
+    };
+    return {
+      loaded,
+      stage,
+      names: loaded.info.map((info) => solverName(info.parameters)),
+      timestep: this.settings.timestep,
+      camera: this.settings.compare ? null : (this.meta.camera ?? null),
+      description:
+        (this.meta.description ?? '') +
+        (this.settings.compare
+          ? ` Left: ${solvers.mfem.label}; right: ${solvers[this.settings.against].label}, same inputs.`
+          : ''),
+      controls: {
+        materials: (this.meta.materials ?? []).map((m, index) => ({
+          name: m.name,
+          region: m.region ?? index,
+        })),
+        modeCount: surface.modeCount,
+        hasClusters: stage.hasClusters,
+      },
+      dragActions: {
+        grab: (body, vertex, point) => {
+          held = body;
+          return this.client.dragStart(0, vertex, targets(point), stiffness);
+        },
+        pull: (point) => this.client.dragMove(targets(point)),
+        release: () => this.client.dragEnd(),
+      },
+    };
+  }
 
-    this.scene = name;
-    this.clock = new StepClock({ timestep: this.settings.timestep, speed: this.settings.speed });
-    description.textContent =
-      (this.meta.description ?? '') +
-      (this.settings.compare
-        ? ` Left: ${solvers.mfem.label}; right: ${solvers[this.settings.against].label}, same inputs.`
-        : '');
-    this.controls.build({
-      scene: name,
-      scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),
-      settings: this.settings,
-      materials: (this.meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
-      modeCount: surface.modeCount,
-      hasClusters: this.surfaces[0].hasClusters,
-      paused: this.paused,
+  // A scene with contact: every body in one stepper, among obstacles.
+  async openContact(name, contact, overrides) {
+    let fetched = 0;
+    const files = await Promise.all(
+      contact.bodies.map(async (body) => {
+        const bytes = await fetchBytes(body.url);
+        this.showProgress(0.5 + (0.5 * ++fetched) / contact.bodies.length);
+        return { ...body, bytes, asset: readAsset(bytes, body.name) };
+      }),
+    );
+    this.meta = null;
+    this.settings = contactSettingsFor(overrides);
+    const loaded = await this.client.loadContact({
+      sceneText: contact.text,
+      // Each body its own copy: a body's asset may serve several bodies.
+      assets: files.map(({ bytes, name: asset }) => ({ bytes: bytes.slice(), name: asset })),
+      sourceName: `${name}.json`,
+      parameters: contactParameters(this.settings),
     });
-    progress.hidden = true;
-    status.ready(name, loaded.build, names);
-    this.writeUrl();
+    const [info] = loaded.info;
+    const stage = new ContactStage(
+      info,
+      files.map(({ asset }) => readRenderSurface(asset)),
+    );
+    const stiffness = files.map(({ asset }) => dragStiffness(totalMass(asset)));
+    return {
+      loaded,
+      stage,
+      names: [this.settings.solver],
+      timestep: info.timestep,
+      camera: null,
+      description:
+        `${contact.description} ` +
+        'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
+      controls: { contact: true },
+      dragActions: {
+        grab: (body, vertex, point) =>
+          this.client.dragStart(body, vertex, [point.toArray()], stiffness[body]),
+        pull: (point) => this.client.dragMove([point.toArray()]),
+        release: () => this.client.dragEnd(),
+        moveObstacle: (index, offset) => {
+          this.obstacleTargets.set(index, offset.toArray());
+          return this.client.moveObstacle(index, offset.toArray());
+        },
+      },
+    };
   }
 
   writeUrl() {
@@ -212,23 +307,22 @@ class Demo {
     this.clock.timestep = this.settings.timestep;
     this.clock.speed = this.settings.speed;
     this.writeUrl();
-    if ('mode' in change || 'clusters' in change) {
-      this.applyColouring();
+    if ('mode' in change || 'clusters' in change || 'contacts' in change) {
+      this.applyViews();
       return;
     }
     if (!('speed' in change)) {
-      await this.client
-        .setParameters(parameterSets(this.settings, this.gravityVector))
-        .catch((e) => status.fail(e));
+      const sets = this.contact
+        ? [contactParameters(this.settings)]
+        : parameterSets(this.settings, this.gravityVector);
+      await this.client.setParameters(sets).catch((e) => status.fail(e));
     }
   }
 
-  // The teaching views: clusters over a mode's weight over the material's colour.
-  applyColouring() {
-    for (const skinned of this.surfaces) {
-      skinned.showClusters(this.settings.clusters);
-      skinned.colourByMode(this.settings.clusters ? -1 : this.settings.mode - 1);
-    }
+  // The teaching views: a body's clusters or mode weights; a scene's contact points.
+  applyViews() {
+    this.stage.applyColouring({ clusters: this.settings.clusters ?? false, mode: this.settings.mode ?? 0 });
+    this.stage.showContacts?.(this.settings.contacts);
   }
 
   setPaused(paused) {
@@ -243,18 +337,34 @@ class Demo {
     await this.advance(1);
   }
 
-  // Draws the states (12m reduced coordinates per simulator).
-  show(us) {
-    us.forEach((u, i) => this.surfaces[i].setReducedCoordinates(u));
-    this.drag.setCoordinates(us);
+  // Draws a worker's answer: its states (u, per simulator), and in a scene with contact, the
+  // contact points and where the last step left the obstacles.
+  show(answer) {
+    this.stage.show({
+      u: answer.u,
+      contactPoints: answer.contactPoints,
+      obstacleOffsets: answer.reports?.[0]?.at(-1)?.obstacleOffsets,
+    });
   }
 
   async reset() {
+    this.obstacleTargets.clear();
     const answer = await this.client.reset();
-    this.show(answer.u);
+    this.show(answer);
     this.plots.reset(this.plots.solvers);
     this.retriedSteps = this.plots.solvers.map(() => 0);
     status.resetTime();
+  }
+
+  // A scene with contact: the bodies back where they started, in the air; the obstacles kept
+  // where the user dragged them (they move back there as far as the bodies let them).
+  async drop() {
+    const kept = [...this.obstacleTargets];
+    await this.reset();
+    for (const [index, offset] of kept) {
+      this.obstacleTargets.set(index, offset);
+      await this.client.moveObstacle(index, offset);
+    }
   }
 
   async advance(steps) {
@@ -281,7 +391,7 @@ class Demo {
           'The simulation became unstable and was reset. Try a smaller time step or more iterations.',
         );
       } else {
-        this.show(answer.u);
+        this.show(answer);
       }
     } catch (error) {
       status.fail(error);
@@ -303,7 +413,7 @@ class Demo {
   run() {
     const frame = (now) => {
       requestAnimationFrame(frame);
-      if (!this.surfaces.length) return;
+      if (!this.stage) return;
       if (!this.paused && this.onScreen && !this.inFlight) {
         const steps = this.clock.tick(now / 1000);
         if (steps > 0) this.advance(steps);

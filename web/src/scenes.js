@@ -1,6 +1,44 @@
-// The gallery: every scene the bake tool ships (assets/scenes/*.json, baked into
-// build/native/assets/ by npm start). Literal URLs let Vite content-hash the assets in a
-// production build. What each scene shows is the recipe's description, read from the asset.
+// The gallery: every scene the bake tool ships, baked into build/native/assets/ by npm start.
+// Literal URLs and globs let Vite content-hash the assets in a production build.
+//   - A body on its own (assets/scenes/*.json): one asset; what it shows is the recipe's
+//     description, read from the asset.
+//   - A scene with contact (assets/scenes/contact/*.json): the scene file (inlined: it is small)
+//     and its bodies' assets, found by the paths the file gives; what it shows is the file's
+//     description.
+// (The crab body serves only the contact benchmark, crab-rest.json: not shipped with the page.)
+const bodyAssets = import.meta.glob(
+  ['../../build/native/assets/contact/bodies/*.smfem', '!**/contact/bodies/crab.smfem'],
+  {
+    query: '?url',
+    import: 'default',
+    eager: true,
+  },
+);
+const contactFiles = import.meta.glob('../../build/native/assets/contact/*.json', {
+  import: 'default',
+  eager: true,
+});
+
+// A scene with contact, or where it cannot open, why (said when it is chosen: one scene the
+// build lacks must not take the gallery down).
+function contactScene(title, name) {
+  const file = contactFiles[`../../build/native/assets/contact/${name}.json`];
+  if (!file) return { title, problem: `the contact scene ${name}.json is not baked (run npm start)` };
+  const bodies = file.bodies.map(({ asset }) => ({
+    name: asset,
+    url: bodyAssets[`../../build/native/assets/contact/${asset}`],
+  }));
+  const missing = file.bodies.findIndex(({ asset }, i) => !asset || !bodies[i].url);
+  if (missing >= 0) {
+    const body = file.bodies[missing];
+    return {
+      title,
+      problem: `${name}.json: body ${missing} (${body.asset ?? body.recipe}) has no baked asset in the page's build`,
+    };
+  }
+  return { title, contact: { text: JSON.stringify(file), bodies, description: file.description } };
+}
+
 export const scenes = {
   bunny: { title: 'Bunny', url: new URL('../../build/native/assets/bunny.smfem', import.meta.url) },
   crab: { title: 'Crab', url: new URL('../../build/native/assets/crab.smfem', import.meta.url) },
@@ -17,6 +55,13 @@ export const scenes = {
     title: 'Materials',
     url: new URL('../../build/native/assets/materials.smfem', import.meta.url),
   },
+  'bunny-drop': contactScene('Contact: bunny drop', 'bunny-drop'),
+  'creature-ramp': contactScene('Contact: creature on a ramp', 'creature-ramp'),
+  'jelly-pile': contactScene('Contact: jelly pile', 'jelly-pile'),
+  'ball-wall': contactScene('Contact: ball and wall', 'ball-wall'),
+  squeeze: contactScene('Contact: squeeze', 'squeeze'),
+  'jelly-drop': contactScene('Contact: jelly slide', 'jelly-drop'),
+  playground: contactScene('Contact: obstacle playground', 'playground'),
 };
 
 export const defaultScene = 'crab';

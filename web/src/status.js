@@ -1,7 +1,9 @@
 // The page's status: a line for people and a read-only object for automation
 // (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
-// steps), fps, lastError, and dragging (a pointer holds the body), solvers (one per body shown),
-// firstFrameMs (from navigation to the first frame drawn after a simulated step).
+// steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
+// body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
+// contact (a scene with contact, after its last step: minDistance, activeContacts,
+// obstacleOffsets, and each body's centroid; null otherwise).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -26,6 +28,7 @@ export class StatusBoard {
       dragging: false,
       solvers: [],
       firstFrameMs: null,
+      contact: null,
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -41,7 +44,7 @@ export class StatusBoard {
   }
 
   loading(scene) {
-    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null });
+    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null, contact: null });
     this.stepTimes = [];
     this.say(`Loading ${scene}…`);
   }
@@ -53,7 +56,17 @@ export class StatusBoard {
 
   /** reports: the steps just taken (StepReport of loader.d.ts), oldest first. */
   stepped(reports) {
-    if (reports.length) this.state.simTime = reports.at(-1).time;
+    const last = reports.at(-1);
+    if (last) this.state.simTime = last.time;
+    if (last?.minDistance !== undefined) {
+      const { minDistance, activeContacts, obstacleOffsets, bodies } = last;
+      this.state.contact = {
+        minDistance,
+        activeContacts,
+        obstacleOffsets,
+        centroids: bodies.map((b) => b.centroid),
+      };
+    }
     this.stepTimes.push(...reports.map((r) => r.stepMs));
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
@@ -61,6 +74,7 @@ export class StatusBoard {
 
   resetTime() {
     this.state.simTime = 0;
+    this.state.contact = null;
   }
 
   /** now: the frame's time stamp (requestAnimationFrame's, from navigation start), ms. */

@@ -49,21 +49,24 @@ export class View {
     this.body = null;
   }
 
-  /** Shows a body (replacing the previous one) and frames it by its rest bounds. */
-  setBody(object, restBounds, camera = null) {
+  /**
+   * Shows a body or a scene (replacing the previous one) and frames it by its rest bounds; floor:
+   * the height of the ground it stands on (a scene's floor obstacle), or null: just below it.
+   */
+  setBody(object, restBounds, camera = null, floor = null) {
     if (this.body) this.scene.remove(this.body);
     this.body = object;
     this.scene.add(object);
-    this.frame(restBounds, camera);
+    this.frame(restBounds, camera, floor);
   }
 
   // Places camera, light and ground around the body's bounding box; camera: the scene's
   // { position, target } when its recipe gives one.
-  frame(box, camera) {
+  frame(box, camera, floor) {
     const size = box.getSize(new THREE.Vector3());
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(size.length() / 2, 1e-6);
-    this.ground.position.set(center.x, box.min.y - 1e-3 * radius, center.z);
+    this.ground.position.set(center.x, floor ?? box.min.y - 1e-3 * radius, center.z);
     this.ground.scale.setScalar(radius * 12);
     if (this.grid) this.scene.remove(this.grid);
     this.grid = new THREE.GridHelper(radius * 12, 24, 0x596273, 0x3f4654);
@@ -100,6 +103,13 @@ export class View {
     const reach = panel.right - canvas.left;
     const sidePanel = panel.left - canvas.left < 40 && reach > 0 && reach < 0.45 * width;
     return sidePanel ? Math.round(reach) : 0;
+  }
+
+  /** Where a point of the world ([x, y, z]) is drawn, in the page's client pixels. */
+  project(point) {
+    const ndc = new THREE.Vector3(...point).project(this.camera);
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
   }
 
   resize() {

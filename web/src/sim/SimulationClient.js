@@ -43,6 +43,18 @@ export class SimulationClient {
     return this.request('load', { asset, sourceName, parameterSets, build, threads }, [asset.buffer]);
   }
 
+  /**
+   * Loads a scene with contact: the scene file's text and one asset per body, { bytes, name }
+   * (the bytes are handed over to the worker).
+   */
+  loadContact({ sceneText, assets, sourceName, parameters, build = 'auto' }) {
+    return this.request(
+      'loadContact',
+      { sceneText, assets, sourceName, parameters, build },
+      assets.map(({ bytes }) => bytes.buffer),
+    );
+  }
+
   advance(steps) {
     return this.request('advance', { steps });
   }
@@ -51,9 +63,9 @@ export class SimulationClient {
     return this.request('setParameters', { parameterSets });
   }
 
-  /** targets: one point per simulator. */
-  dragStart(vertex, targets, stiffness) {
-    return this.request('dragStart', { vertex, targets, stiffness });
+  /** A spring from render vertex `vertex` of body `body` (0 but in a contact scene); targets: one point per simulator. */
+  dragStart(body, vertex, targets, stiffness) {
+    return this.request('dragStart', { body, vertex, targets, stiffness });
   }
 
   dragMove(targets) {
@@ -62,6 +74,11 @@ export class SimulationClient {
 
   dragEnd() {
     return this.request('dragEnd');
+  }
+
+  /** Drags obstacle `index` of a contact scene to the offset (it moves there as far as the bodies allow). */
+  moveObstacle(index, offset) {
+    return this.request('moveObstacle', { index, offset });
   }
 
   reset() {

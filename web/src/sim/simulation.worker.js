@@ -1,81 +1,121 @@
 // The solver's home off the page's main thread: loads the wasm module (threaded where the page
 // is cross-origin isolated; its pthread pool then hangs off this worker, so the main thread
-// never blocks on a join), owns the scene's simulators and answers SimulationClient's requests.
+// never blocks on a join), owns the scene's steppers and answers SimulationClient's requests.
 //
 // A scene runs one simulator, or several of the same asset in lockstep (MFEM and FEM side by
-// side): every request applies to all of them, in order, with per-simulator arguments where
-// they differ. Every request carries an id; every answer echoes it as { id, ok: true, ... } or
-// { id, ok: false, error }.
+// side), or one scene with contact (several bodies, obstacles): every request applies to all of
+// its steppers, in order, with per-stepper arguments where they differ. Every request carries an
+// id; every answer echoes it as { id, ok: true, ... } or { id, ok: false, error }.
 import { loadSmfem } from '../../../wasm/js/loader.js';
 
 let smfem = null;
-let simulators = [];
+let steppers = [];
+let contact = null; // the scene with contact, when one is loaded (then steppers is [contact])
 
-function requireSimulators() {
-  if (!simulators.length) throw new Error('no scene is loaded');
-  return simulators;
+function requireSteppers() {
+  if (!steppers.length) throw new Error('no scene is loaded');
+  return steppers;
 }
 
-function disposeSimulators() {
-  for (const simulator of simulators) simulator.dispose();
-  simulators = [];
+function disposeSteppers() {
+  for (const stepper of steppers) stepper.dispose();
+  steppers = [];
+  contact = null;
 }
+
+async function moduleWithoutSteppers(build) {
+  smfem ??= await loadSmfem({
+    build,
+    onProgress: (loaded, total) => postMessage({ type: 'progress', loaded, total }),
+  });
+  disposeSteppers();
+  return smfem;
+}
+
+// Reduced coordinates: a simulator's 12m floats; a contact scene's every body side by side (f64).
+const coordinates = (stepper) => (stepper === contact ? contact.coordinatesF64() : stepper.coordinates());
 
 const handlers = {
   async load({ build, asset, sourceName, parameterSets, threads }) {
-    smfem ??= await loadSmfem({
-      build,
-      onProgress: (loaded, total) => postMessage({ type: 'progress', loaded, total }),
-    });
-    disposeSimulators();
+    await moduleWithoutSteppers(build);
     // Side by side, the simulators share the pool: one thread each. Alone, the build's default.
     const share = threads ?? (parameterSets.length > 1 ? 1 : undefined);
-    simulators = parameterSets.map((parameters) =>
+    steppers = parameterSets.map((parameters) =>
       smfem.createSimulator(asset, { sourceName, parameters, threads: share }),
     );
     return {
       build: smfem.build,
       version: smfem.version,
-      info: simulators.map((s) => s.info),
-      u: simulators.map((s) => s.coordinates()),
+      info: steppers.map((s) => s.info),
+      u: steppers.map(coordinates),
     };
   },
 
-  // Steps every simulator; answers every step's report, per simulator.
+  // A scene with contact: the scene file's text and one asset per body ({ bytes, name }).
+  async loadContact({ build, sceneText, assets, sourceName, parameters }) {
+    await moduleWithoutSteppers(build);
+    contact = smfem.createContactScene(sceneText, assets, { sourceName, parameters });
+    steppers = [contact];
+    return {
+      build: smfem.build,
+      version: smfem.version,
+      info: [contact.info],
+      u: steppers.map(coordinates),
+      contactPoints: contact.contactPoints(),
+    };
+  },
+
+  // Steps every stepper; answers every step's report, per stepper.
   advance({ steps }) {
-    const reports = requireSimulators().map((s) => s.step(steps));
+    const reports = requireSteppers().map((s) => s.step(steps));
     return {
       reports,
-      u: simulators.map((s) => s.coordinates()),
-      warnings: simulators.flatMap((s) => s.warnings()),
+      u: steppers.map(coordinates),
+      warnings: steppers.flatMap((s) => s.warnings()),
+      ...(contact && { contactPoints: contact.contactPoints() }),
     };
   },
 
   setParameters({ parameterSets }) {
-    requireSimulators().forEach((s, i) => s.setParameters(parameterSets[i]));
-    return { warnings: simulators.flatMap((s) => s.warnings()) };
+    requireSteppers().forEach((s, i) => s.setParameters(parameterSets[i]));
+    return { warnings: steppers.flatMap((s) => s.warnings()) };
   },
 
-  dragStart({ vertex, targets, stiffness }) {
-    requireSimulators().forEach((s, i) => s.dragStart(vertex, targets[i], stiffness));
+  // A spring from a render vertex of `body` (a contact scene's; 0 otherwise) to one target per
+  // stepper.
+  dragStart({ body, vertex, targets, stiffness }) {
+    requireSteppers().forEach((s, i) =>
+      s === contact
+        ? contact.dragStart(body, vertex, targets[i], stiffness)
+        : s.dragStart(vertex, targets[i], stiffness),
+    );
     return {};
   },
   dragMove({ targets }) {
-    requireSimulators().forEach((s, i) => s.dragMove(targets[i]));
+    requireSteppers().forEach((s, i) => s.dragMove(targets[i]));
     return {};
   },
   dragEnd() {
-    requireSimulators().forEach((s) => s.dragEnd());
+    requireSteppers().forEach((s) => s.dragEnd());
+    return {};
+  },
+
+  moveObstacle({ index, offset }) {
+    if (!contact) throw new Error('the scene has no obstacles');
+    contact.moveObstacle(index, offset);
     return {};
   },
 
   reset() {
-    requireSimulators().forEach((s) => s.reset());
-    return { u: simulators.map((s) => s.coordinates()) };
+    requireSteppers().forEach((s) => s.reset());
+    return {
+      u: steppers.map(coordinates),
+      ...(contact && { contactPoints: contact.contactPoints() }),
+    };
   },
 
   dispose() {
-    disposeSimulators();
+    disposeSteppers();
     smfem?.dispose();
     smfem = null;
     return {};

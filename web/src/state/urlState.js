@@ -31,6 +31,9 @@ export function solverName({ solver, mixedVariant }) {
   return mixedVariant === 'paper' ? 'mfem-paper' : 'mfem';
 }
 
+// On/off settings, '1' in the URL when on.
+const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts'];
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 
 function number(text, range) {
@@ -44,7 +47,8 @@ function number(text, range) {
  * scene, solver (a key of solvers), materialModel (materialModels), iterations, timestep, speed,
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
- * against (the solver beside MFEM: one of comparedSolvers), paused.
+ * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
+ * contact points).
  */
 export function parseState(search, sceneNames) {
   const params = new URLSearchParams(search);
@@ -73,7 +77,7 @@ export function parseState(search, sceneNames) {
     const youngs = number(text, limits.youngs);
     if (youngs !== undefined) (state.youngs ??= {})[Number(match[1])] = youngs;
   }
-  for (const flag of ['embed', 'compare', 'paused', 'clusters']) {
+  for (const flag of flags) {
     if (params.get(flag) === '1') state[flag] = true;
   }
   return state;
@@ -94,7 +98,7 @@ export function formatState(state) {
   for (const [region, youngs] of Object.entries(state.youngs ?? {})) {
     params.set(`E${region}`, youngs.toPrecision(3));
   }
-  for (const flag of ['embed', 'compare', 'paused', 'clusters']) if (state[flag]) params.set(flag, '1');
+  for (const flag of flags) if (state[flag]) params.set(flag, '1');
   const text = params.toString();
   return text ? `?${text}` : '';
 }

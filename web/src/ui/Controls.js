@@ -53,7 +53,7 @@ function slider({
 export class Controls {
   /**
    * @param root the element to fill
-   * @param handlers { onPlayPause, onStep, onReset, onChange(partialSettings), onScene(name) }
+   * @param handlers { onPlayPause, onStep, onReset, onDrop, onChange(partialSettings), onScene(name) }
    */
   constructor(root, handlers) {
     this.root = root;
@@ -62,10 +62,21 @@ export class Controls {
 
   /**
    * Rebuilds the panel for a scene. settings: { solver, iterations, timestep, speed, gravity,
-   * mode, youngs: { region: Pa } }; materials: [{ name, region }]; scenes: [[name, title]];
-   * modeCount: m; hasClusters: whether the asset has the cluster view's data.
+   * mode, youngs: { region: Pa }, contacts }; materials: [{ name, region }]; scenes: [[name,
+   * title]]; modeCount: m; hasClusters: whether the asset has the cluster view's data; contact:
+   * a scene with contact (its time step and gravity are the file's; it has no side by side and
+   * no views of one body's modes, but a Drop button and its contact points).
    */
-  build({ scene, scenes, settings, materials, modeCount, hasClusters, paused }) {
+  build({
+    scene,
+    scenes,
+    settings,
+    materials = [],
+    modeCount = 0,
+    hasClusters = false,
+    paused,
+    contact = false,
+  }) {
     const { handlers } = this;
     this.root.replaceChildren();
 
@@ -137,7 +148,7 @@ export class Controls {
       ),
     );
 
-    const sliders = [
+    const iterations = () =>
       slider({
         label: 'Iterations',
         id: 'iterations',
@@ -146,7 +157,8 @@ export class Controls {
         value: settings.iterations,
         format: (v) => String(v),
         onInput: (iterations) => handlers.onChange({ iterations }),
-      }),
+      });
+    const timestep = () =>
       slider({
         label: 'Time step',
         id: 'timestep',
@@ -158,7 +170,8 @@ export class Controls {
         toValue: (x) => 10 ** x,
         fromValue: Math.log10,
         onInput: (timestep) => handlers.onChange({ timestep }),
-      }),
+      });
+    const speed = () =>
       slider({
         label: 'Speed',
         id: 'speed',
@@ -170,7 +183,8 @@ export class Controls {
         toValue: (x) => 10 ** x,
         fromValue: Math.log10,
         onInput: (speed) => handlers.onChange({ speed }),
-      }),
+      });
+    const gravity = () =>
       slider({
         label: 'Gravity',
         id: 'gravity',
@@ -179,8 +193,9 @@ export class Controls {
         value: settings.gravity,
         format: (v) => `${v.toFixed(1)} m/s²`,
         onInput: (gravity) => handlers.onChange({ gravity }),
-      }),
-      ...materials.map(({ name, region }) =>
+      });
+    const youngs = () =>
+      materials.map(({ name, region }) =>
         slider({
           label: `E ${name}`,
           id: `youngs-${region}`,
@@ -193,9 +208,28 @@ export class Controls {
           fromValue: Math.log10,
           onInput: (youngs) => handlers.onChange({ youngs: { [region]: youngs } }),
         }),
-      ),
-    ];
+      );
 
+    const sharing = element('div', { class: 'row sharing' }, sharingButtons(document.getElementById('app')));
+    if (contact) {
+      const dropButton = element('button', { type: 'button', id: 'drop', text: 'Drop' });
+      dropButton.addEventListener('click', () => handlers.onDrop());
+      const contacts = element('input', { type: 'checkbox', id: 'contacts' });
+      contacts.checked = settings.contacts;
+      contacts.addEventListener('change', () => handlers.onChange({ contacts: contacts.checked }));
+      this.root.append(
+        element('div', { class: 'row' }, [sceneSelect]),
+        element('div', { class: 'row' }, [this.playButton, stepButton, resetButton, dropButton]),
+        element('div', { class: 'row' }, [solverSelect]),
+        element('div', { class: 'row' }, [
+          element('label', { class: 'toggle' }, [contacts, ' Show contact points']),
+        ]),
+        iterations().node,
+        speed().node,
+        sharing,
+      );
+      return;
+    }
     this.root.append(
       element('div', { class: 'row' }, [sceneSelect]),
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
@@ -203,8 +237,8 @@ export class Controls {
       element('div', { class: 'row' }, [compareLabel, againstSelect]),
       element('div', { class: 'row' }, [modelSelect]),
       element('div', { class: 'row' }, [modeSelect]),
-      ...sliders.map((s) => s.node),
-      element('div', { class: 'row sharing' }, sharingButtons(document.getElementById('app'))),
+      ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
+      sharing,
     );
   }
 

@@ -1,7 +1,8 @@
-// Grab and pull the body with mouse, pen or finger. A press on a body attaches a spring (in the
-// solver, reduced through the render weights) from the vertex nearest the press to a target
-// that follows the pointer on the plane facing the camera; a press elsewhere orbits. Side by
-// side, every body gets the same spring at the same place relative to itself (same inputs).
+// Grab and pull bodies, and move obstacles, with mouse, pen or finger. A press on a body attaches
+// a spring (in the solver, reduced through the render weights) from the vertex nearest the press
+// to a target that follows the pointer on the plane facing the camera; a press on a movable
+// obstacle drags it the same way (the solver moves it as far as the bodies allow); a press
+// elsewhere orbits.
 //
 // Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
 // once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
@@ -10,17 +11,18 @@ import { skinPoints } from '../render/skinning.js';
 
 export class DragController {
   /** onDrag(active): a drag started (true) or ended (false). */
-  constructor(view, client, onError, onDrag = () => {}) {
+  constructor(view, onError, onDrag = () => {}) {
     this.view = view;
-    this.client = client;
     this.onError = onError;
     this.onDrag = onDrag;
     this.canvas = view.renderer.domElement;
     this.canvas.style.touchAction = 'none';
     this.raycaster = new THREE.Raycaster();
     this.plane = new THREE.Plane();
-    this.pointer = null; // id of the pointer holding a body
+    this.pointer = null; // id of the pointer holding something
+    this.held = null; // { body } or { obstacle, grabbed, startOffset }
     this.bodies = [];
+    this.obstacles = [];
     this.canvas.addEventListener('pointerdown', (event) => this.press(event));
     this.canvas.addEventListener('pointermove', (event) => this.move(event));
     this.canvas.addEventListener('pointerup', (event) => this.release(event));
@@ -28,34 +30,25 @@ export class DragController {
   }
 
   /**
-   * The scene's render surface (rest positions, weights), the drag spring's N/m, and where each
-   * body is drawn (a THREE.Vector3 offset per simulator).
+   * What can be grabbed: stage.bodies, [{ surface (rest positions, weights), offset (a
+   * THREE.Vector3 where it is drawn), u (its latest reduced coordinates) }], and
+   * stage.obstacles, [{ index, mesh (drawn where it is), offset (THREE.Vector3) }] that may
+   * move. What a drag does: actions.grab(body, vertex, point), pull(point), release() and
+   * moveObstacle(index, offset), in the world's coordinates.
    */
-  attach(surface, stiffness, offsets) {
-    this.surface = surface;
-    this.stiffness = stiffness;
-    this.bodies = offsets.map((offset) => {
+  attach(stage, actions) {
+    for (const { mesh } of this.bodies) mesh.geometry.dispose();
+    this.stage = stage;
+    this.actions = actions;
+    this.bodies = stage.bodies.map(({ surface }) => {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute(
         'position',
         new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
       );
       geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
-      const mesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
-      return { offset, mesh, u: null };
+      return { mesh: new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide })) };
     });
-  }
-
-  /** The latest reduced coordinates of each body (what the GPU draws). */
-  setCoordinates(us) {
-    us.forEach((u, i) => (this.bodies[i].u = u));
-  }
-
-  // A world point near body `from`, in the simulators' own (undisplaced) coordinates: the same
-  // target for every simulator.
-  targets(point, from) {
-    const local = point.clone().sub(from.offset).toArray();
-    return this.bodies.map(() => local);
   }
 
   ray(event) {
@@ -68,61 +61,84 @@ export class DragController {
     return this.raycaster.ray;
   }
 
-  // Skins every render vertex of a body once into its pick mesh.
-  deformPickMesh(body) {
-    const { positions, weights, modeCount, vertexCount } = this.surface;
-    const out = body.mesh.geometry.attributes.position;
-    const { x: dx, y: dy, z: dz } = body.offset;
-    skinPoints(positions, weights, body.u, modeCount, vertexCount, (v, x, y, z) =>
-      out.setXYZ(v, x + dx, y + dy, z + dz),
+  // Skins every render vertex of body i once into its pick mesh.
+  deformPickMesh(i) {
+    const { surface, offset, u } = this.stage.bodies[i];
+    const { positions, weights, modeCount, vertexCount } = surface;
+    const geometry = this.bodies[i].mesh.geometry;
+    const out = geometry.attributes.position;
+    skinPoints(positions, weights, u, modeCount, vertexCount, (v, x, y, z) =>
+      out.setXYZ(v, x + offset.x, y + offset.y, z + offset.z),
     );
     out.needsUpdate = true;
-    body.mesh.geometry.computeBoundingSphere();
-    body.mesh.geometry.computeBoundingBox();
+    geometry.computeBoundingSphere();
+    geometry.computeBoundingBox();
+  }
+
+  // The nearest thing under the pointer: { body, hit } or { obstacle, hit }, or null.
+  pick() {
+    let best = null;
+    const consider = (found, hit) => {
+      if (hit && (!best || hit.distance < best.hit.distance)) best = { ...found, hit };
+    };
+    this.stage.bodies.forEach((_, body) => {
+      this.deformPickMesh(body);
+      consider({ body }, this.raycaster.intersectObject(this.bodies[body].mesh, false)[0]);
+    });
+    for (const obstacle of this.stage.obstacles) {
+      consider({ obstacle }, this.raycaster.intersectObject(obstacle.mesh, false)[0]);
+    }
+    return best;
   }
 
   press(event) {
-    if (this.pointer !== null || !this.bodies.length || event.button > 0) return;
-    if (this.bodies.some((body) => !body.u)) return;
+    if (this.pointer !== null || !this.stage || event.button > 0) return;
+    if (this.stage.bodies.some((body) => !body.u)) return;
     this.ray(event);
-    let best = null;
-    for (const body of this.bodies) {
-      this.deformPickMesh(body);
-      const [hit] = this.raycaster.intersectObject(body.mesh, false);
-      if (hit && (!best || hit.distance < best.hit.distance)) best = { body, hit };
-    }
-    if (!best) return; // orbit instead
-    const { body, hit } = best;
-    const position = body.mesh.geometry.attributes.position;
-    const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(hit.point);
-    const vertex = [hit.face.a, hit.face.b, hit.face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
-    const grabbed = new THREE.Vector3().fromBufferAttribute(position, vertex);
-
+    const picked = this.pick();
+    if (!picked) return; // orbit instead
     event.preventDefault();
     event.stopImmediatePropagation();
     this.canvas.setPointerCapture(event.pointerId);
     this.pointer = event.pointerId;
-    this.held = body;
     this.view.controls.enabled = false;
+
+    let grabbed = picked.hit.point;
+    if (picked.obstacle) {
+      this.held = { obstacle: picked.obstacle, grabbed, startOffset: picked.obstacle.offset.clone() };
+    } else {
+      const position = this.bodies[picked.body].mesh.geometry.attributes.position;
+      const face = picked.hit.face;
+      const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(grabbed);
+      const vertex = [face.a, face.b, face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
+      grabbed = new THREE.Vector3().fromBufferAttribute(position, vertex);
+      this.held = { body: picked.body };
+      this.actions.grab(picked.body, vertex, grabbed).catch(this.onError);
+    }
     this.plane.setFromNormalAndCoplanarPoint(
       this.view.camera.getWorldDirection(new THREE.Vector3()),
       grabbed,
     );
-    this.client.dragStart(vertex, this.targets(grabbed, body), this.stiffness).catch(this.onError);
     this.onDrag(true);
   }
 
   move(event) {
     if (event.pointerId !== this.pointer) return;
     const target = this.ray(event).intersectPlane(this.plane, new THREE.Vector3());
-    if (target) this.client.dragMove(this.targets(target, this.held)).catch(this.onError);
+    if (!target) return;
+    const { obstacle, grabbed, startOffset } = this.held;
+    const request = obstacle
+      ? this.actions.moveObstacle(obstacle.index, startOffset.clone().add(target).sub(grabbed))
+      : this.actions.pull(target);
+    request.catch(this.onError);
   }
 
   release(event) {
     if (event.pointerId !== this.pointer) return;
     this.pointer = null;
     this.view.controls.enabled = true;
-    this.client.dragEnd().catch(this.onError);
+    if (!this.held.obstacle) this.actions.release().catch(this.onError);
+    this.held = null;
     this.onDrag(false);
   }
 }
