@@ -3,9 +3,9 @@
 // and 2 iterations and converged; bodies that settle; momentum passed on, not lost; the CLI
 // printing the API's reports; the native runner agreeing; bad scenes refused by name.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,35 @@ describe('contact', () => {
     dragged.dispose();
     expect(reports).toHaveLength(100);
     for (const report of reports) expect(report.minDistance).toBeGreaterThan(0);
+  });
+
+  it('ships scene files whose bodies exist, and that start and step in the build', async () => {
+    const sources = fileURLToPath(new URL('../../assets/scenes/contact/', import.meta.url));
+    const built = fileURLToPath(new URL('../../build/native/assets/contact/', import.meta.url));
+    const names = (await readdir(sources)).filter((name) => name.endsWith('.json'));
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) {
+      const source = JSON.parse(await readFile(join(sources, name), 'utf8'));
+      for (const body of source.bodies) await access(join(sources, body.recipe ?? body.asset));
+      // The build's copy names the baked assets instead of the recipes.
+      const text = await readFile(join(built, name), 'utf8');
+      const assets = await Promise.all(
+        JSON.parse(text).bodies.map(async ({ asset }) => ({
+          bytes: await readFile(join(dirname(join(built, name)), asset)),
+          name: asset,
+        })),
+      );
+      const opened = smfem.createContactScene(text, assets, { sourceName: name, threads: 1 });
+      try {
+        for (const report of opened.step(3)) {
+          expect(report.ok, name).toBe(true);
+          // (null: nothing to touch, crab-alone.json)
+          expect(report.minDistance ?? Infinity, name).toBeGreaterThan(0);
+        }
+      } finally {
+        opened.dispose();
+      }
+    }
   });
 
   it('refuses bad scenes with a message naming the problem', () => {
