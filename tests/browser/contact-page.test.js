@@ -3,27 +3,12 @@
 // the air and keeps the obstacles where they were dragged, and the contact points can be shown.
 // The page says where a point of the scene is drawn (window.smfem.project), so the pointer goes
 // where a body or an obstacle is, wherever the camera stands.
-import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic } from './static-server.js';
-import { launchChromium, waitUntilReady, withPage } from './chromium.js';
+import { describe, expect, it } from 'vitest';
+import { waitUntilReady, withPage } from './chromium.js';
 import { pixelDifference } from './screenshots.js';
+import { artifacts, servedDist } from './served-dist.js';
 
-const dist = fileURLToPath(new URL('../../dist', import.meta.url));
-const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
-
-let browser;
-let server;
-beforeAll(async () => {
-  browser = await launchChromium();
-  server = await serveStatic(dist, { isolated: true });
-  await mkdir(artifacts, { recursive: true });
-});
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const served = servedDist();
 
 // assets/scenes/contact/playground.json: obstacle 2 is the box (centre [0.3, 0.06, 0], half
 // extents 0.12, 0.06, 0.12); body 1 the ball (radius 0.06) starting at [0.28, 0.3, 0.03].
@@ -45,59 +30,71 @@ async function dragWhilePlaying(page, from, dx, dy) {
 
 describe('scenes with contact', () => {
   it('moves an obstacle by a drag, and Drop keeps it there', async () => {
-    await withPage(browser.context, `${server.url}?scene=playground&paused=1`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      await dragWhilePlaying(page, await drawnAt(page, boxFront), -120, 0);
-      await expect
-        .poll(async () => Math.abs((await status(page)).contact?.obstacleOffsets[2][0] ?? 0), {
-          timeout: 20000,
-        })
-        .toBeGreaterThan(0.05);
-      await page.mouse.up();
-      expect((await status(page)).dragging).toBe(false);
-      const moved = (await status(page)).contact.obstacleOffsets[2];
-      // Dragged left, along the camera's plane: x falls; the other obstacles stay.
-      expect(moved[0]).toBeLessThan(-0.05);
-      expect((await status(page)).contact.obstacleOffsets[1]).toEqual([0, 0, 0]);
-      await page.locator('#view').screenshot({ path: `${artifacts}/contact-obstacle-drag.png` });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=playground&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await dragWhilePlaying(page, await drawnAt(page, boxFront), -120, 0);
+        await expect
+          .poll(async () => Math.abs((await status(page)).contact?.obstacleOffsets[2][0] ?? 0), {
+            timeout: 20000,
+          })
+          .toBeGreaterThan(0.05);
+        await page.mouse.up();
+        expect((await status(page)).dragging).toBe(false);
+        const moved = (await status(page)).contact.obstacleOffsets[2];
+        // Dragged left, along the camera's plane: x falls; the other obstacles stay.
+        expect(moved[0]).toBeLessThan(-0.05);
+        expect((await status(page)).contact.obstacleOffsets[1]).toEqual([0, 0, 0]);
+        await page.locator('#view').screenshot({ path: `${artifacts}/contact-obstacle-drag.png` });
 
-      await page.click('#drop');
-      await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(0.3);
-      const after = (await status(page)).contact;
-      // The bodies start again in the air (the ball above where the box was), the box goes back
-      // to where it was dragged.
-      expect(after.obstacleOffsets[2][0]).toBeLessThan(-0.05);
-      expect(errors).toEqual([]);
-    });
+        await page.click('#drop');
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(0.3);
+        const after = (await status(page)).contact;
+        // The bodies start again in the air (the ball above where the box was), the box goes back
+        // to where it was dragged.
+        expect(after.obstacleOffsets[2][0]).toBeLessThan(-0.05);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('picks any body: a drag lifts the ball against gravity', async () => {
-    await withPage(browser.context, `${server.url}?scene=playground&paused=1`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      await dragWhilePlaying(page, await drawnAt(page, ballCentre), 0, -150);
-      await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(1);
-      const held = (await status(page)).contact;
-      await page.mouse.up();
-      expect(held.centroids[1][1]).toBeGreaterThan(ballCentre[1] + 0.05);
-      // The others fell onto their obstacles.
-      expect(held.centroids[0][1]).toBeLessThan(0.45);
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=playground&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await dragWhilePlaying(page, await drawnAt(page, ballCentre), 0, -150);
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(1);
+        const held = (await status(page)).contact;
+        await page.mouse.up();
+        expect(held.centroids[1][1]).toBeGreaterThan(ballCentre[1] + 0.05);
+        // The others fell onto their obstacles.
+        expect(held.centroids[0][1]).toBeLessThan(0.45);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('shows the contact points on request', async () => {
-    await withPage(browser.context, `${server.url}?scene=jelly-drop`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      await expect
-        .poll(async () => (await status(page)).contact?.activeContacts ?? 0, { timeout: 20000 })
-        .toBeGreaterThan(0);
-      await page.click('#play'); // pause: the two pictures differ only by the points
-      const plain = await page.locator('#view').screenshot();
-      await page.click('#contacts');
-      expect(new URL(page.url()).searchParams.get('contacts')).toBe('1');
-      const shown = await page.locator('#view').screenshot({ path: `${artifacts}/contact-points.png` });
-      expect(await pixelDifference(page, plain, shown)).toBeGreaterThan(0.0005);
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=jelly-drop`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await expect
+          .poll(async () => (await status(page)).contact?.activeContacts ?? 0, { timeout: 20000 })
+          .toBeGreaterThan(0);
+        await page.click('#play'); // pause: the two pictures differ only by the points
+        const plain = await page.locator('#view').screenshot();
+        await page.click('#contacts');
+        expect(new URL(page.url()).searchParams.get('contacts')).toBe('1');
+        const shown = await page.locator('#view').screenshot({ path: `${artifacts}/contact-points.png` });
+        expect(await pixelDifference(page, plain, shown)).toBeGreaterThan(0.0005);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 });

@@ -1,118 +1,119 @@
 // Every scene of the gallery in headless Chromium (production build, isolation headers, so the
 // threaded build): it loads, simulates, draws something that moves; a drag pulls the body; the
 // URL restores the settings. A screenshot of each scene is kept in test-results/browser/.
-import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic } from './static-server.js';
-import { launchChromium, waitUntilReady, withPage } from './chromium.js';
+import { describe, expect, it } from 'vitest';
+import { waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction, pixelDifference } from './screenshots.js';
 import { scenes } from '../../web/src/scenes.js';
+import { artifacts, servedDist } from './served-dist.js';
 
-const dist = fileURLToPath(new URL('../../dist', import.meta.url));
-const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
 const sceneNames = Object.keys(scenes);
-
-let browser;
-let server;
-beforeAll(async () => {
-  browser = await launchChromium();
-  server = await serveStatic(dist, { isolated: true });
-  await mkdir(artifacts, { recursive: true });
-});
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const served = servedDist();
 
 describe.each(sceneNames)('scene %s', (scene) => {
   it('loads, simulates and draws a body that moves', async () => {
     // Opened paused: the first picture is the rest state; then it runs for a while and is
     // paused again, so the second picture does not depend on how fast this machine renders.
-    await withPage(browser.context, `${server.url}?scene=${scene}&paused=1`, async ({ page, errors }) => {
-      const status = await waitUntilReady(page);
-      expect(status.scene).toBe(scene);
-      const rest = await page.locator('#view').screenshot();
-      await page.click('#play');
-      await expect
-        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
-        .toBeGreaterThan(0.3);
-      await page.click('#play');
-      const later = await page.locator('#view').screenshot({ path: `${artifacts}/scene-${scene}.png` });
-      expect(await nonBackgroundFraction(page, later)).toBeGreaterThan(0.02);
-      expect(await pixelDifference(page, rest, later)).toBeGreaterThan(0.001);
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=${scene}&paused=1`,
+      async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.scene).toBe(scene);
+        const rest = await page.locator('#view').screenshot();
+        await page.click('#play');
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+          .toBeGreaterThan(0.3);
+        await page.click('#play');
+        const later = await page.locator('#view').screenshot({ path: `${artifacts}/scene-${scene}.png` });
+        expect(await nonBackgroundFraction(page, later)).toBeGreaterThan(0.02);
+        expect(await pixelDifference(page, rest, later)).toBeGreaterThan(0.001);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 });
 
 describe('interaction', () => {
   it('a drag grabs the body and changes its shape', async () => {
     // Weightless and without forces, the beam moves only if the drag pulls it.
-    await withPage(browser.context, `${server.url}?scene=beam&g=0&paused=1`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      const box = await page.locator('#view').boundingBox();
-      const panel = await page.locator('#panel').boundingBox();
-      const before = await page.locator('#view').screenshot();
-      // The camera looks at the beam's centre, drawn mid-way across the canvas right of the panel.
-      const x = box.x + box.width / 2 + (panel.x + panel.width - box.x) / 2;
-      const y = box.y + box.height / 2;
-      await page.mouse.move(x, y);
-      await page.mouse.down();
-      expect(await page.evaluate(() => window.smfem.status.dragging)).toBe(true);
-      // Play from the keyboard: the mouse button stays down, holding the beam.
-      await page.focus('#play');
-      await page.keyboard.press('Space');
-      for (let i = 1; i <= 10; i++) await page.mouse.move(x + 4 * i, y - 8 * i);
-      await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
-      // While still held: released, the beam swings back through its rest shape, and a screenshot
-      // taken at a moment that depends on the machine's load could catch it there.
-      const after = await page.locator('#view').screenshot({ path: `${artifacts}/drag-beam.png` });
-      await page.mouse.up();
-      expect(await page.evaluate(() => window.smfem.status.dragging)).toBe(false);
-      expect(await pixelDifference(page, before, after)).toBeGreaterThan(0.005);
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=beam&g=0&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const box = await page.locator('#view').boundingBox();
+        const panel = await page.locator('#panel').boundingBox();
+        const before = await page.locator('#view').screenshot();
+        // The camera looks at the beam's centre, drawn mid-way across the canvas right of the panel.
+        const x = box.x + box.width / 2 + (panel.x + panel.width - box.x) / 2;
+        const y = box.y + box.height / 2;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        expect(await page.evaluate(() => window.smfem.status.dragging)).toBe(true);
+        // Play from the keyboard: the mouse button stays down, holding the beam.
+        await page.focus('#play');
+        await page.keyboard.press('Space');
+        for (let i = 1; i <= 10; i++) await page.mouse.move(x + 4 * i, y - 8 * i);
+        await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
+        // While still held: released, the beam swings back through its rest shape, and a screenshot
+        // taken at a moment that depends on the machine's load could catch it there.
+        const after = await page.locator('#view').screenshot({ path: `${artifacts}/drag-beam.png` });
+        await page.mouse.up();
+        expect(await page.evaluate(() => window.smfem.status.dragging)).toBe(false);
+        expect(await pixelDifference(page, before, after)).toBeGreaterThan(0.005);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('runs MFEM and FEM side by side in lockstep', async () => {
-    await withPage(browser.context, `${server.url}?scene=crab&compare=1`, async ({ page, errors }) => {
-      const status = await waitUntilReady(page);
-      expect(status.solvers).toEqual(['mfem', 'fem']);
-      expect(await page.locator('#compare').isChecked()).toBe(true);
-      await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
-      await page.locator('#view').screenshot({ path: `${artifacts}/compare-crab.png` });
-      // Beside the paper's variant of MFEM instead of FEM.
-      await page.locator('#against').selectOption('mfem-paper');
-      await expect
-        .poll(() => page.evaluate(() => window.smfem.status.solvers))
-        .toEqual(['mfem', 'mfem-paper']);
-      expect(new URL(page.url()).searchParams.get('against')).toBe('mfem-paper');
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&compare=1`,
+      async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.solvers).toEqual(['mfem', 'fem']);
+        expect(await page.locator('#compare').isChecked()).toBe(true);
+        await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
+        await page.locator('#view').screenshot({ path: `${artifacts}/compare-crab.png` });
+        // Beside the paper's variant of MFEM instead of FEM.
+        await page.locator('#against').selectOption('mfem-paper');
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.solvers))
+          .toEqual(['mfem', 'mfem-paper']);
+        expect(new URL(page.url()).searchParams.get('against')).toBe('mfem-paper');
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('colours the body by the weight of a chosen mode, then by cubature cluster', async () => {
-    await withPage(browser.context, `${server.url}?scene=beam&paused=1`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      const plain = await page.locator('#view').screenshot();
-      await page.selectOption('#colour-mode', '2');
-      expect(new URL(page.url()).searchParams.get('mode')).toBe('2');
-      const coloured = await page.locator('#view').screenshot({ path: `${artifacts}/mode-2-beam.png` });
-      expect(await pixelDifference(page, plain, coloured)).toBeGreaterThan(0.01);
-      // The cubature view: clusters in their own colours, representative tets as dots.
-      await page.selectOption('#colour-mode', 'clusters');
-      expect(new URL(page.url()).searchParams.get('clusters')).toBe('1');
-      const clusters = await page.locator('#view').screenshot({ path: `${artifacts}/clusters-beam.png` });
-      expect(await pixelDifference(page, coloured, clusters)).toBeGreaterThan(0.01);
-      expect(errors).toEqual([]);
-    });
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=beam&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const plain = await page.locator('#view').screenshot();
+        await page.selectOption('#colour-mode', '2');
+        expect(new URL(page.url()).searchParams.get('mode')).toBe('2');
+        const coloured = await page.locator('#view').screenshot({ path: `${artifacts}/mode-2-beam.png` });
+        expect(await pixelDifference(page, plain, coloured)).toBeGreaterThan(0.01);
+        // The cubature view: clusters in their own colours, representative tets as dots.
+        await page.selectOption('#colour-mode', 'clusters');
+        expect(new URL(page.url()).searchParams.get('clusters')).toBe('1');
+        const clusters = await page.locator('#view').screenshot({ path: `${artifacts}/clusters-beam.png` });
+        expect(await pixelDifference(page, coloured, clusters)).toBeGreaterThan(0.01);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('restores its settings from the URL', async () => {
     await withPage(
-      browser.context,
-      `${server.url}?scene=crab&solver=fem&iters=3&dt=0.01&E0=2e9`,
+      served.browser.context,
+      `${served.server.url}?scene=crab&solver=fem&iters=3&dt=0.01&E0=2e9`,
       async ({ page, errors }) => {
         await waitUntilReady(page);
         expect(await page.locator('#solver').inputValue()).toBe('fem');
