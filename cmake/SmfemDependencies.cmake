@@ -1,6 +1,7 @@
 # Third-party libraries, all from Debian packages (scripts/setup.sh installs them):
 #   Eigen 3.4 (libeigen3-dev), Spectra (libspectra-dev), nlohmann/json (nlohmann-json3-dev),
-#   GoogleTest (googletest / libgtest-dev).
+#   GoogleTest (googletest / libgtest-dev), and for the bake only meshoptimizer
+#   (libmeshoptimizer-dev: the coarse collision surface's edge collapse).
 # Under Emscripten the host's /usr/include must not be put on the include path (it would
 # shadow Emscripten's libc), so each header-only library gets a private include folder that
 # holds just a link to it.
@@ -27,6 +28,7 @@ else()
   smfem_header_only_target(smfem_spectra /usr/include/Spectra Spectra)
   add_library(Spectra::Spectra ALIAS smfem_spectra)
   find_package(Threads REQUIRED)
+  find_package(meshoptimizer REQUIRED)
 endif()
 
 if(SMFEM_BUILD_TESTS)

@@ -34,7 +34,7 @@ constexpr const char* kUsage =
     "                  [--modes M] [--cubature K] [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
-    "                  [--contact-samples N] [--json]\n"
+    "                  [--contact-samples N] [--collision-triangles N] [--json]\n"
     "                  [--quiet]\n";
 
 struct Options {
@@ -105,6 +105,14 @@ Options parse_options(int argc, char** argv) {
       s.threads = static_cast<int>(parse_integer(arg, value(), 0, 1024));
     } else if (arg == "--contact-samples") {
       s.contact_samples = static_cast<int>(parse_integer(arg, value(), 0, 1'000'000));
+    } else if (arg == "--collision-triangles") {
+      const long long triangles = parse_integer(arg, value(), 0, 100'000'000);
+      if (triangles > 0 && triangles < 4) {
+        throw BakeInputError(
+            "--collision-triangles: expected 0 (the whole boundary) or at least 4, got " +
+            std::to_string(triangles));
+      }
+      s.collision_triangles = static_cast<int>(triangles);
     } else if (arg == "--full-mesh") {
       s.full_mesh = true;
     } else if (arg == "--json") {

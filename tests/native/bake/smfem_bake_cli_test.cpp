@@ -97,6 +97,8 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
       {{broken.string(), "-o", target}, "broken.json: invalid JSON"},
       {{mesh.string(), "-o", target, "--pin-file", pins.string()}, "vertex 999 is not in"},
       {{mesh.string(), "-o", target, "--modes", "40"}, "only 27 vertices are free"},
+      {{mesh.string(), "-o", target, "--collision-triangles", "3"},
+       "--collision-triangles: expected 0 (the whole boundary) or at least 4, got 3"},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "smfem/asset/render_surface.hpp"
+#include "smfem/bake/collision_surface.hpp"
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_sampling.hpp"
 
@@ -183,9 +184,12 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
 
   asset::add_render_surface(writer, render_group(input, result));
   if (settings.contact_samples > 0) {
-    contact::add_contact_surface(
-        writer, contact::sample_contact_surface(input.mesh.vertices, result.modes.weights,
-                                                input.mesh.tets, settings.contact_samples));
+    contact::ContactSurface surface = contact::sample_contact_surface(
+        input.mesh.vertices, result.modes.weights, input.mesh.tets, settings.contact_samples);
+    const int triangles =
+        settings.collision_triangles.value_or(2 * static_cast<int>(surface.samples.size()));
+    if (triangles > 0) coarsen_collision_surface(surface, triangles);
+    contact::add_contact_surface(writer, surface);
   }
   if (settings.full_mesh) add_full_mesh(writer, input);
   return writer;

@@ -61,6 +61,10 @@ struct BakeSettings {
   // --contact-samples: at most this many contact samples and the collision surface
   // (assets/FORMAT.md, contact.*); 0: none.
   int contact_samples = kDefaultContactSamples;
+  // --collision-triangles: the collision surface simplified to about this many triangles
+  // (bake/collision_surface.hpp); 0: the whole boundary; unset: twice the contact samples (a
+  // closed surface with about as many vertices as samples).
+  std::optional<int> collision_triangles;
 };
 
 struct MaterialInfo {
