@@ -56,6 +56,50 @@ describe('loader under Node', () => {
     });
   });
 
+  describe('what the page draws of an asset (pageAsset: the C++ reader, no JS one)', () => {
+    let smfem;
+    afterAll(() => smfem?.dispose());
+    const beam = readFileSync(
+      fileURLToPath(new URL('../../build/native/assets/beam.smfem', import.meta.url)),
+    );
+
+    it('hands over the render surface, the cubature markers and the metadata as the sections hold them', async () => {
+      smfem = await loadSmfem();
+      const page = smfem.pageAsset(beam, 'beam.smfem');
+      const contents = smfem.inspectAsset(beam, 'beam.smfem');
+      const shape = (name) => contents.sections.find((s) => s.name === name).shape;
+      const [nv, m] = shape('render.weights');
+      expect(page.meta).toEqual(contents.meta);
+      expect(page.surface.vertexCount).toBe(nv);
+      expect(page.surface.modeCount).toBe(m);
+      expect(page.surface.triangleCount).toBe(shape('render.triangles')[0]);
+      expect(page.surface.positions).toBeInstanceOf(Float32Array);
+      expect(page.surface.positions).toHaveLength(3 * nv);
+      expect(page.surface.weights).toHaveLength(nv * m);
+      expect(page.surface.triangles).toBeInstanceOf(Uint32Array);
+      expect(Math.max(...page.surface.triangles)).toBeLessThan(nv);
+      // Bytes as stored: the first position is the section's first three f32.
+      const at = contents.sections.find((s) => s.name === 'render.positions').offset;
+      expect([...page.surface.positions.subarray(0, 3)]).toEqual([
+        ...new Float32Array(beam.buffer.slice(beam.byteOffset + at, beam.byteOffset + at + 12)),
+      ]);
+      const [count, markerModes] = shape('cubature.centroid_weights');
+      expect(page.markers.count).toBe(count);
+      expect(page.markers.modeCount).toBe(markerModes);
+      expect(page.markers.centroids).toHaveLength(3 * count);
+    });
+
+    it('refuses a corrupt asset by file, section and problem, and one without a render surface', () => {
+      const bytes = Uint8Array.from(beam);
+      const weights = smfem.inspectAsset(bytes).sections.find((s) => s.name === 'render.weights');
+      bytes[weights.offset + 5] ^= 0x10;
+      expect(() => smfem.pageAsset(bytes, 'beam.smfem')).toThrow(/beam\.smfem.*render\.weights.*checksum/);
+      expect(() => smfem.pageAsset(smfem.boxModelAsset(2, 4), 'box.smfem')).toThrow(
+        /box\.smfem.*render\.triangles.*missing/,
+      );
+    });
+  });
+
   it('refuses an unknown build name', async () => {
     await expect(loadSmfem({ build: 'gpu' })).rejects.toThrow(/unknown build 'gpu'/);
   });

@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/asset/cubature_markers.hpp"
+#include "smfem/asset/render_surface.hpp"
 #include "smfem/claims/scene_claims.hpp"
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_scene.hpp"
@@ -53,6 +55,49 @@ val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
   return val::global("Uint8Array")
       .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
       .call<val>("slice");
+}
+
+// A copy of `values` as a new typed array of JS type `type` (Float32Array, Uint32Array).
+template <class T>
+val typed_array_copy(const std::vector<T>& values, const char* type) {
+  return val::global(type)
+      .new_(emscripten::typed_memory_view(values.size(), values.data()))
+      .template call<val>("slice");
+}
+
+// What the page draws of an asset, read by the stepper's own reader (the page parses no
+// asset itself): the metadata, the render surface (loader.d.ts: PageAsset) and the cubature
+// markers (null where the asset has none).
+val page_asset(const val& bytes, const std::string& source_name) {
+  return js_errors([&] {
+    const auto asset = smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name);
+    const smfem::asset::RenderSurface surface = smfem::asset::read_render_surface(asset);
+    const smfem::asset::CubatureMarkers markers = smfem::asset::read_cubature_markers(asset);
+    val render = val::object();
+    render.set("vertexCount", surface.vertex_count);
+    render.set("triangleCount", surface.triangle_count);
+    render.set("modeCount", surface.mode_count);
+    render.set("positions", typed_array_copy(surface.positions, "Float32Array"));
+    render.set("triangles", typed_array_copy(surface.triangles, "Uint32Array"));
+    render.set("weights", typed_array_copy(surface.weights, "Float32Array"));
+    if (!surface.normals.empty())
+      render.set("normals", typed_array_copy(surface.normals, "Float32Array"));
+    if (!surface.clusters.empty())
+      render.set("clusters", typed_array_copy(surface.clusters, "Uint32Array"));
+    val marked = val::null();
+    if (markers.count > 0) {
+      marked = val::object();
+      marked.set("count", markers.count);
+      marked.set("modeCount", markers.mode_count);
+      marked.set("centroids", typed_array_copy(markers.centroids, "Float32Array"));
+      marked.set("weights", typed_array_copy(markers.weights, "Float32Array"));
+    }
+    val page = val::object();
+    page.set("meta", val::global("JSON").call<val>("parse", asset.meta().dump()));
+    page.set("surface", render);
+    page.set("markers", marked);
+    return page;
+  });
 }
 
 // Validates asset bytes with the reader the stepper uses; returns the table of contents and
@@ -288,12 +333,11 @@ class JsSimulator {
 
   std::string info() const {
     const smfem::sim::ReducedModel& model = simulator_->model();
-    return json{{"modes", model.mode_count()},
-                {"cubature", model.cubature_count()},
-                {"threads", simulator_->thread_count()},
-                {"renderVertices", model.render_positions.rows()},
-                {"source", model.source},
-                {"parameters", parameters_json()}}
+    return json{
+        {"modes", model.mode_count()},           {"cubature", model.cubature_count()},
+        {"threads", simulator_->thread_count()}, {"renderVertices", model.render_positions.rows()},
+        {"totalMass", model.total_mass},         {"source", model.source},
+        {"parameters", parameters_json()}}
         .dump();
   }
 
@@ -483,6 +527,7 @@ class JsContactScene {
       const auto b = static_cast<std::size_t>(i);
       bodies.push_back({{"firstMode", composite.first_mode[b]},
                         {"modes", composite.mode_count[b]},
+                        {"mass", scene_->body_mass(i)},
                         {"offset", vector_json(composite.offsets[b])}});
     }
     const smfem::contact::ContactParameters& contact = scene_->parameters();
@@ -631,6 +676,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
       "version", +[] { return std::string(smfem::config::version); });
   emscripten::function("build", &build_flavour);
   emscripten::function("inspectAsset", &inspect_asset);
+  emscripten::function("pageAsset", &page_asset);
   emscripten::function("distinctWorkerThreads", &distinct_worker_threads);
   emscripten::function("boxModelAsset", &box_model_asset);
   emscripten::function("evaluateClaims", &evaluate_claims);

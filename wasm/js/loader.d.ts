@@ -108,6 +108,8 @@ export interface SimulatorInfo {
   cubature: number;
   threads: number;
   renderVertices: number;
+  /** The body's mass, kg. */
+  totalMass: number;
   source: string;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }
@@ -188,6 +190,24 @@ export interface ConvergenceStudy {
   }>;
 }
 
+export interface PageAsset {
+  /** The asset's metadata (meta). */
+  meta: Record<string, unknown>;
+  /** The render surface, row-major (render.*); weights nv x m, empty for m = 0. */
+  surface: {
+    vertexCount: number;
+    triangleCount: number;
+    modeCount: number;
+    positions: Float32Array;
+    triangles: Uint32Array;
+    weights: Float32Array;
+    normals?: Float32Array;
+    clusters?: Uint32Array;
+  };
+  /** The representative tets' rest centroids (C x 3) and skinning weights (C x m), or null. */
+  markers: { count: number; modeCount: number; centroids: Float32Array; weights: Float32Array } | null;
+}
+
 export interface Smfem {
   /** Which flavour was loaded. */
   readonly build: SmfemBuild;
@@ -195,6 +215,11 @@ export interface Smfem {
   readonly version: string;
   /** Validates asset bytes with the C++ reader; throws an Error naming file, section and problem. */
   inspectAsset(bytes: Uint8Array | ArrayBuffer, sourceName?: string): AssetContents;
+  /**
+   * What the page draws of an asset, read by the C++ reader the stepper uses (render.* and the
+   * cubature markers, assets/FORMAT.md); throws an Error naming file, section and problem.
+   */
+  pageAsset(bytes: Uint8Array | ArrayBuffer, sourceName?: string): PageAsset;
   /** Runs `count` tasks on threads; returns how many distinct threads ran them (1 in 'single'). */
   distinctWorkerThreads(count: number): number;
   /** The asset of a procedural box (m modes, C cubature tets, regions 1e5 and 1e7 Pa). */
@@ -252,7 +277,8 @@ export type ObstacleShape =
 
 export interface ContactScene {
   readonly info: {
-    bodies: Array<{ firstMode: number; modes: number; offset: Vec3 }>;
+    /** Each body's modes in U, mass (kg) and placement. */
+    bodies: Array<{ firstMode: number; modes: number; mass: number; offset: Vec3 }>;
     modes: number;
     cubature: number;
     contactSamples: number;

@@ -114,6 +114,10 @@ function wrap(module, flavour) {
     inspectAsset(bytes, sourceName = 'asset') {
       return JSON.parse(live().inspectAsset(toUint8Array(bytes), sourceName));
     },
+    /** What the page draws of an asset: metadata, render surface, cubature markers (C++ reader). */
+    pageAsset(bytes, sourceName = 'asset') {
+      return live().pageAsset(toUint8Array(bytes), sourceName);
+    },
     /** How many distinct threads ran `count` tasks (1 in the single-threaded build). */
     distinctWorkerThreads(count) {
       return live().distinctWorkerThreads(count);

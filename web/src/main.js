@@ -1,7 +1,6 @@
 // The demo page: a baked scene (a body on its own, or several with contact among obstacles),
 // simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
 // and skinned on the GPU by three.js.
-import { readAsset, readCubatureMarkers, readRenderSurface } from '../../wasm/js/asset.js';
 import { missingCapabilities } from './capabilities.js';
 import { ContactStage } from './render/ContactStage.js';
 import { SideBySideStage } from './render/SideBySideStage.js';
@@ -101,7 +100,6 @@ function contactParameters(settings) {
 
 // A drag spring that moves a whole body of this mass at a few hertz: k = mass (2 pi 2 Hz)^2.
 const dragStiffness = (mass) => mass * (4 * Math.PI) ** 2;
-const totalMass = (asset) => (asset.has('subspace.total_mass') ? asset.get('subspace.total_mass')[0] : 1);
 
 class Demo {
   constructor() {
@@ -194,19 +192,22 @@ class Demo {
     const bytes = await fetchBytes(url, (loaded, total) =>
       this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)),
     );
-    const asset = readAsset(bytes, `${name}.smfem`);
-    const surface = readRenderSurface(asset);
-    this.meta = asset.meta;
+    // The worker reads the asset (the page parses none); the settings are its metadata's
+    // defaults under the URL's, given to the simulators once it is read.
+    const loaded = await this.client.load({
+      asset: bytes,
+      sourceName: `${name}.smfem`,
+      parameterSets: overrides.compare ? [{}, {}] : [{}],
+    });
+    this.meta = loaded.page.meta;
     this.settings = settingsFor(this.meta, overrides);
     this.gravityVector = this.meta.solver?.gravity ?? [0, -9.8, 0];
-    const loaded = await this.client.load({
-      asset: bytes.slice(),
-      sourceName: `${name}.smfem`,
-      parameterSets: parameterSets(this.settings, this.gravityVector),
-    });
-    const stage = new SideBySideStage(surface, readCubatureMarkers(asset), loaded.u.length);
+    const sets = parameterSets(this.settings, this.gravityVector);
+    await this.client.setParameters(sets);
+    const { surface, markers } = loaded.page;
+    const stage = new SideBySideStage(surface, markers, loaded.u.length);
     // Every simulator gets the same spring at the same place relative to its body (same inputs).
-    const stiffness = dragStiffness(totalMass(asset));
+    const stiffness = dragStiffness(loaded.info[0].totalMass);
     let held = null;
     const targets = (point) => {
       const local = point.clone().sub(stage.bodies[held].offset).toArray();
@@ -215,7 +216,7 @@ class Demo {
     return {
       loaded,
       stage,
-      names: loaded.info.map((info) => solverName(info.parameters)),
+      names: sets.map(solverName),
       timestep: this.settings.timestep,
       camera: this.settings.compare ? null : (this.meta.camera ?? null),
       description:
@@ -244,29 +245,36 @@ class Demo {
 
   // A scene with contact: every body in one stepper, among obstacles.
   async openContact(name, contact, overrides) {
+    // Each asset once, however many bodies share it.
+    const urls = [...new Set(contact.bodies.map((body) => String(body.url)))];
     let fetched = 0;
-    const files = await Promise.all(
-      contact.bodies.map(async (body) => {
-        const bytes = await fetchBytes(body.url);
-        this.showProgress(0.5 + (0.5 * ++fetched) / contact.bodies.length);
-        return { ...body, bytes, asset: readAsset(bytes, body.name) };
-      }),
+    const downloads = new Map(
+      await Promise.all(
+        urls.map(async (url) => {
+          const bytes = await fetchBytes(url);
+          this.showProgress(0.5 + (0.5 * ++fetched) / urls.length);
+          return [url, bytes];
+        }),
+      ),
     );
     this.meta = null;
     this.settings = contactSettingsFor(overrides);
     const loaded = await this.client.loadContact({
       sceneText: contact.text,
-      // Each body its own copy: a body's asset may serve several bodies.
-      assets: files.map(({ bytes, name: asset }) => ({ bytes: bytes.slice(), name: asset })),
+      // Each body its own copy: the copies move to the worker.
+      assets: contact.bodies.map((body) => ({
+        bytes: downloads.get(String(body.url)).slice(),
+        name: body.name,
+      })),
       sourceName: `${name}.json`,
       parameters: contactParameters(this.settings),
     });
     const [info] = loaded.info;
     const stage = new ContactStage(
       info,
-      files.map(({ asset }) => readRenderSurface(asset)),
+      loaded.pages.map((page) => page.surface),
     );
-    const stiffness = files.map(({ asset }) => dragStiffness(totalMass(asset)));
+    const stiffness = info.bodies.map((body) => dragStiffness(body.mass));
     return {
       loaded,
       stage,

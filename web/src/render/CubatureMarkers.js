@@ -5,11 +5,11 @@ import { skinPoints } from './skinning.js';
  * The cubature's representative tets as small spheres that move with the body (a teaching view:
  * the solver evaluates the material only there). Their positions are skinned on the CPU: C
  * points (a few hundred), not the mesh, from the asset's cubature.centroids and
- * cubature.centroid_weights (readCubatureMarkers in wasm/js/asset.js).
+ * cubature.centroid_weights (smfem.pageAsset in wasm/js/loader.js).
  */
 export class CubatureMarkers {
   /**
-   * @param markers readCubatureMarkers (wasm/js/asset.js): { centroids, weights, count, modeCount }
+   * @param markers smfem.pageAsset(...).markers: { centroids, weights, count, modeCount }
    * @param radius sphere radius, m
    */
   constructor({ centroids, weights, count, modeCount }, radius) {

@@ -19,9 +19,9 @@ function clusterColours(clusters) {
  */
 export class SkinnedSurface {
   /**
-   * @param surface the asset's render surface (readRenderSurface): positions, triangles,
+   * @param surface the asset's render surface (smfem.pageAsset(...).surface): positions, triangles,
    *   weights (nv x m), vertexCount, modeCount
-   * @param options { color, roughness, metalness, markers (readCubatureMarkers, or null) }
+   * @param options { color, roughness, metalness, markers (smfem.pageAsset(...).markers, or null) }
    */
   constructor(surface, { color = 0xe0785a, roughness = 0.55, metalness = 0.05, markers = null } = {}) {
     const m = surface.modeCount;

@@ -1,6 +1,8 @@
 // The solver's home off the page's main thread: loads the wasm module (threaded where the page
 // is cross-origin isolated; its pthread pool then hangs off this worker, so the main thread
 // never blocks on a join), owns the scene's steppers and answers SimulationClient's requests.
+// A load answers with what the page draws of each asset (smfem.pageAsset: the stepper's own
+// reader), so the page never parses an asset.
 //
 // A scene runs one simulator, or several of the same asset in lockstep (MFEM and FEM side by
 // side), or one scene with contact (several bodies, obstacles): every request applies to all of
@@ -48,6 +50,7 @@ const handlers = {
       version: smfem.version,
       info: steppers.map((s) => s.info),
       u: steppers.map(coordinates),
+      page: smfem.pageAsset(asset, sourceName),
     };
   },
 
@@ -60,6 +63,7 @@ const handlers = {
       build: smfem.build,
       version: smfem.version,
       info: [contact.info],
+      pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
       u: steppers.map(coordinates),
       contactPoints: contact.contactPoints(),
     };
@@ -122,12 +126,11 @@ const handlers = {
   },
 };
 
-// Typed arrays in an answer (also inside arrays) move to the page instead of being copied.
-function transferables(answer) {
-  return Object.values(answer)
-    .flatMap((value) => (Array.isArray(value) ? value : [value]))
-    .filter((value) => ArrayBuffer.isView(value))
-    .map((value) => value.buffer);
+// Typed arrays anywhere in an answer move to the page instead of being copied.
+function transferables(value, found = []) {
+  if (ArrayBuffer.isView(value)) found.push(value.buffer);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) transferables(v, found);
+  return found;
 }
 
 // One request at a time, in arrival order (a step must not interleave with a reset).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "smfem/asset/cubature_markers.hpp"
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/bake/collision_surface.hpp"
 #include "smfem/config.hpp"
@@ -79,20 +80,20 @@ void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input) {
   writer.add("mesh.density", std::span(input.density.data(), T), Shape{T});
 }
 
-void add_cubature_markers(asset::AssetWriter& writer, const BakeInput& input,
-                          const BakeResult& result) {
-  std::vector<float> centroids;
+// Where the page draws each representative tet: its centroid, skinned by its weights.
+asset::CubatureMarkers cubature_markers(const BakeInput& input, const BakeResult& result) {
+  asset::CubatureMarkers markers;
   for (const int t : result.cubature.tets) {
     Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
     for (int k = 0; k < 4; ++k) centroid += 0.25 * input.mesh.vertices.row(input.mesh.tets(t, k));
-    for (const double x : centroid) centroids.push_back(static_cast<float>(x));
+    for (const double x : centroid) markers.centroids.push_back(static_cast<float>(x));
   }
   const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
       result.representative_weights.cast<float>();
-  const auto C = static_cast<std::uint64_t>(weights.rows());
-  writer.add("cubature.centroids", centroids, Shape{C, 3});
-  writer.add("cubature.centroid_weights", std::span(weights.data(), weights.size()),
-             Shape{C, static_cast<std::uint64_t>(weights.cols())});
+  markers.count = static_cast<std::size_t>(weights.rows());
+  markers.mode_count = static_cast<std::size_t>(weights.cols());
+  markers.weights.assign(weights.data(), weights.data() + weights.size());
+  return markers;
 }
 
 }  // namespace
@@ -170,7 +171,7 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   writer.add("cubature.tets", as_u32(result.cubature.tets), Shape{extent(C)});
   writer.add("cubature.cluster_of_tet", as_u32(result.cubature.labels),
              Shape{extent(result.cubature.labels.size())});
-  add_cubature_markers(writer, input, result);
+  asset::add_cubature_markers(writer, cubature_markers(input, result));
 
   for (std::size_t f = 0; f < result.forces.size(); ++f) {
     const ReducedForce& force = result.forces[f];

@@ -91,6 +91,7 @@ class ContactScene {
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   const ContactParameters& parameters() const { return parameters_; }
 
+  double body_mass(int body) const { return masses_[static_cast<std::size_t>(body)]; }  // kg
   // Body i's linear momentum (kg m/s) and centre of mass in the scene (m).
   Eigen::Vector3d body_momentum(int body) const;
   Eigen::Vector3d body_centroid(int body) const;
