@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { materialModels } from '../../web/src/state/urlState.js';
 
 const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
 
@@ -87,6 +88,18 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
       simulator.dispose();
     });
   }
+
+  it("offers exactly the page's material models (one list per language, checked here)", () => {
+    const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    for (const model of Object.keys(materialModels)) {
+      simulator.setParameters({ materialModel: model });
+      expect(simulator.info.parameters.materialModel).toBe(model);
+    }
+    const names = Object.keys(materialModels).map((model) => `"${model}"`);
+    const choices = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+    expect(() => simulator.setParameters({ materialModel: 'rubber' })).toThrow(`must be ${choices}`);
+    simulator.dispose();
+  });
 
   it('reports diagnostics per step', () => {
     const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });

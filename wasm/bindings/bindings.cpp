@@ -195,8 +195,7 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
     } else if (key == "materialModel") {
       const auto model =
           value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
-      if (!model)
-        bad_parameter(key, "must be \"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"");
+      if (!model) bad_parameter(key, "must be " + smfem::sim::material_model_choices());
       settings.material_model = *model;
     } else if (key == "iterations") {
       settings.iterations = integer(value, key);
@@ -221,6 +220,23 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
 }
 
 json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
+// load, the asset's defaults as the stepper read them, which the page shows.
+json settings_json(const smfem::sim::SolverSettings& s) {
+  return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
+          {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
+          {"energyCheck", s.energy_check},
+          {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
+          {"iterations", s.iterations},
+          {"timestep", s.timestep},
+          {"gravity", vector_json(s.gravity)},
+          {"untilConverged", s.until_converged},
+          {"relativeTolerance", s.relative_tolerance},
+          {"absoluteTolerance", s.absolute_tolerance},
+          {"floatStiffness", s.single_precision_stiffness},
+          {"maxBacktracks", s.max_backtracks}};
+}
 
 json diagnostics_json(const smfem::sim::Diagnostics& d) {
   return {{"energy",
@@ -440,21 +456,7 @@ class JsSimulator {
     }
   }
 
-  json parameters_json() const {
-    const smfem::sim::SolverSettings& s = simulator_->settings();
-    return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
-            {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
-            {"energyCheck", s.energy_check},
-            {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
-            {"iterations", s.iterations},
-            {"timestep", s.timestep},
-            {"gravity", vector_json(s.gravity)},
-            {"untilConverged", s.until_converged},
-            {"relativeTolerance", s.relative_tolerance},
-            {"absoluteTolerance", s.absolute_tolerance},
-            {"floatStiffness", s.single_precision_stiffness},
-            {"maxBacktracks", s.max_backtracks}};
-  }
+  json parameters_json() const { return settings_json(simulator_->settings()); }
 
   std::unique_ptr<smfem::sim::Simulator> simulator_;
   int workers_ = 0;
@@ -538,6 +540,7 @@ class JsContactScene {
                 {"threads", scene_->simulator().thread_count()},
                 {"activationDistance", contact.activation},
                 {"obstacles", obstacle_shapes(scene_->obstacles())},
+                {"parameters", settings_json(scene_->simulator().settings())},
                 {"timestep", scene_->simulator().settings().timestep}}
         .dump();
   }

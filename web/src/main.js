@@ -33,20 +33,21 @@ const progress = document.getElementById('progress');
 const description = document.getElementById('description');
 document.body.classList.toggle('embed', urlState.embed === true);
 
-// Settings of the running scene: the asset's defaults overridden by the URL and the controls.
-function settingsFor(meta, overrides) {
-  const solver = meta.solver ?? {};
+// Settings of the running scene: the URL's and the controls' over `effective`, the parameters
+// the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
+// and the materials' moduli from its metadata.
+function settingsFor(meta, effective, overrides) {
   const youngs = {};
   (meta.materials ?? []).forEach((material, index) => {
     const region = material.region ?? index;
     youngs[region] = overrides.youngs?.[region] ?? material.youngs;
   });
   return {
-    solver: overrides.solver ?? solver.method ?? 'mfem',
-    materialModel: overrides.materialModel ?? solver.material_model ?? 'fixed_corotational',
-    iterations: overrides.iterations ?? solver.iterations ?? 2,
-    timestep: overrides.timestep ?? solver.timestep ?? 1 / 60,
-    gravity: overrides.gravity ?? solver.gravity?.[1] ?? -9.8,
+    solver: overrides.solver ?? solverName(effective),
+    materialModel: overrides.materialModel ?? effective.materialModel,
+    iterations: overrides.iterations ?? effective.iterations,
+    timestep: overrides.timestep ?? effective.timestep,
+    gravity: overrides.gravity ?? effective.gravity[1],
     speed: overrides.speed ?? 1,
     compare: overrides.compare ?? false,
     // Beside MFEM when side by side.
@@ -84,13 +85,22 @@ function simulatorParameters(settings, gravityVector) {
   };
 }
 
-// Settings of a scene with contact: its time step and gravity are the scene file's.
-function contactSettingsFor(overrides) {
+// Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
+// over the parameters the scene's stepper has.
+function contactSettingsFor(effective, overrides) {
   return {
-    solver: overrides.solver ?? 'mfem',
-    iterations: overrides.iterations ?? 2,
+    solver: overrides.solver ?? solverName(effective),
+    iterations: overrides.iterations ?? effective.iterations,
     speed: overrides.speed ?? 1,
     contacts: overrides.contacts ?? false,
+  };
+}
+
+// The parameters the URL sets for a scene with contact (the rest are the stepper's).
+function contactOverrides(overrides) {
+  return {
+    ...(overrides.solver && solvers[overrides.solver].parameters),
+    ...(overrides.iterations !== undefined && { iterations: overrides.iterations }),
   };
 }
 
@@ -200,8 +210,9 @@ class Demo {
       parameterSets: overrides.compare ? [{}, {}] : [{}],
     });
     this.meta = loaded.page.meta;
-    this.settings = settingsFor(this.meta, overrides);
-    this.gravityVector = this.meta.solver?.gravity ?? [0, -9.8, 0];
+    const effective = loaded.info[0].parameters;
+    this.settings = settingsFor(this.meta, effective, overrides);
+    this.gravityVector = effective.gravity;
     const sets = parameterSets(this.settings, this.gravityVector);
     await this.client.setParameters(sets);
     const { surface, markers } = loaded.page;
@@ -258,7 +269,6 @@ class Demo {
       ),
     );
     this.meta = null;
-    this.settings = contactSettingsFor(overrides);
     const loaded = await this.client.loadContact({
       sceneText: contact.text,
       // Each body its own copy: the copies move to the worker.
@@ -267,9 +277,10 @@ class Demo {
         name: body.name,
       })),
       sourceName: `${name}.json`,
-      parameters: contactParameters(this.settings),
+      parameters: contactOverrides(overrides),
     });
     const [info] = loaded.info;
+    this.settings = contactSettingsFor(info.parameters, overrides);
     const stage = new ContactStage(
       info,
       loaded.pages.map((page) => page.surface),

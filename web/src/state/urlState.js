@@ -12,7 +12,13 @@ export const limits = {
   mode: { min: 0, max: 64 },
 };
 
-export const materialModels = ['arap', 'fixed_corotational', 'stable_neo_hookean'];
+// The material models the stepper offers (sim/material_model.hpp; tests/wasm/simulator.test.js
+// checks that it accepts exactly these), with the names the controls show.
+export const materialModels = {
+  arap: 'ARAP',
+  fixed_corotational: 'Fixed corotational',
+  stable_neo_hookean: 'Stable neo-Hookean',
+};
 
 // The page's solvers: its name for each (in the URL, the plots and the CSV), the label the
 // controls show and the simulator parameters behind it. 'mfem' is the solver's default variant.
@@ -44,7 +50,7 @@ function number(text, range) {
 
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
- * scene, solver (a key of solvers), materialModel (materialModels), iterations, timestep, speed,
+ * scene, solver (a key of solvers), materialModel (a key of materialModels), iterations, timestep, speed,
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
@@ -60,7 +66,7 @@ export function parseState(search, sceneNames) {
   const against = params.get('against');
   if (comparedSolvers.includes(against)) state.against = against;
   const model = params.get('model');
-  if (materialModels.includes(model)) state.materialModel = model;
+  if (Object.hasOwn(materialModels, model)) state.materialModel = model;
   const iterations = number(params.get('iters'), limits.iterations);
   if (iterations !== undefined) state.iterations = Math.round(iterations);
   const timestep = number(params.get('dt'), limits.timestep);

@@ -104,15 +104,12 @@ export class Controls {
     solverSelect.value = settings.solver;
     solverSelect.disabled = settings.compare;
     solverSelect.addEventListener('change', () => handlers.onChange({ solver: solverSelect.value }));
-    const modelNames = {
-      arap: 'ARAP',
-      fixed_corotational: 'Fixed corotational',
-      stable_neo_hookean: 'Stable neo-Hookean',
-    };
     const modelSelect = element(
       'select',
       { id: 'material-model', 'aria-label': 'material model' },
-      materialModels.map((model) => element('option', { value: model, text: modelNames[model] })),
+      Object.entries(materialModels).map(([model, label]) =>
+        element('option', { value: model, text: label }),
+      ),
     );
     modelSelect.value = settings.materialModel;
     modelSelect.addEventListener('change', () => handlers.onChange({ materialModel: modelSelect.value }));

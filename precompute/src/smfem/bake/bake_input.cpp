@@ -12,6 +12,8 @@
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/scene/load_recipe.hpp"
 #include "smfem/scene/metadata.hpp"
+#include "smfem/sim/material_model.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::bake {
 namespace {
@@ -29,15 +31,18 @@ const char* stepper_material_model(scene::MaterialModel model) {
   return "fixed_corotational";
 }
 
+// A mesh baked without a recipe: the stepper's own defaults (sim::SolverSettings{}, their one
+// owner) as the asset's.
 nlohmann::json default_scene_json(const std::string& name) {
+  const sim::SolverSettings defaults;
   return {{"name", name},
           {"description", "Baked from " + name + " with default settings."},
           {"solver",
-           {{"method", "mfem"},
-            {"iterations", 2},
-            {"timestep", 1.0 / 60.0},
-            {"gravity", {0.0, -9.8, 0.0}},
-            {"material_model", "fixed_corotational"}}}};
+           {{"method", sim::solver_method_name(defaults.method)},
+            {"iterations", defaults.iterations},
+            {"timestep", defaults.timestep},
+            {"gravity", {defaults.gravity.x(), defaults.gravity.y(), defaults.gravity.z()}},
+            {"material_model", sim::material_model_name(defaults.material_model)}}}};
 }
 
 // Drops the vertices no tet uses (tet mesh files may carry surface-only or stray points: they

@@ -34,6 +34,7 @@
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::contact {
 
@@ -52,7 +53,7 @@ struct SceneBodySpec {
 // The scene file without its assets (the caller resolves "asset" and "recipe" paths).
 struct ContactSceneSpec {
   double timestep = 1.0 / 60.0;
-  Eigen::Vector3d gravity{0.0, -9.81, 0.0};
+  Eigen::Vector3d gravity = sim::SolverSettings{}.gravity;
   double friction = 0.0;
   double activation = 0.0;  // dhat; 0: the default above
   double stiffness = 0.0;   // kappa; 0: adaptive, as above

@@ -21,11 +21,19 @@ std::string_view material_model_name(MaterialModel model) {
 }
 
 std::optional<MaterialModel> material_model_from_name(std::string_view name) {
-  for (MaterialModel model : {MaterialModel::arap, MaterialModel::fixed_corotational,
-                              MaterialModel::stable_neo_hookean}) {
+  for (MaterialModel model : kMaterialModels) {
     if (name == material_model_name(model)) return model;
   }
   return std::nullopt;
+}
+
+std::string material_model_choices() {
+  std::string choices;
+  for (std::size_t i = 0; i < kMaterialModels.size(); ++i) {
+    if (i > 0) choices += i + 1 < kMaterialModels.size() ? ", " : " or ";
+    choices += '"' + std::string(material_model_name(kMaterialModels[i])) + '"';
+  }
+  return choices;
 }
 
 double psi(MaterialModel model, const Vector6<double>& s, const Lame& lame) {

@@ -3,7 +3,9 @@
 // need (energies/*.hpp): stretch form for the mixed solver's stretch DOFs (s as in
 // polar/stretch_vector.hpp, derivatives by the six stored components) and F form for the FEM
 // baseline (9 x 9 Hessians on column-major vec(F)). All per unit rest volume.
+#include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <Eigen/Core>
@@ -16,9 +18,15 @@ namespace smfem::sim {
 
 enum class MaterialModel { arap, fixed_corotational, stable_neo_hookean };
 
+// The one list of the models (the page's urlState.js names the same, tested).
+inline constexpr std::array<MaterialModel, 3> kMaterialModels = {
+    MaterialModel::arap, MaterialModel::fixed_corotational, MaterialModel::stable_neo_hookean};
+
 // "arap", "fixed_corotational", "stable_neo_hookean".
 std::string_view material_model_name(MaterialModel model);
 std::optional<MaterialModel> material_model_from_name(std::string_view name);
+// The names for a message: "\"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"".
+std::string material_model_choices();
 
 using Lame = energies::LameParameters<double>;
 

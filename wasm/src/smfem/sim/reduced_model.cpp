@@ -102,9 +102,7 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
     const auto model =
         it->is_string() ? material_model_from_name(it->get<std::string>()) : std::nullopt;
     if (!model) {
-      throw fail(
-          "material_model must be \"arap\", \"fixed_corotational\" or "
-          "\"stable_neo_hookean\"");
+      throw fail("material_model must be " + material_model_choices());
     }
     settings.material_model = *model;
   }
