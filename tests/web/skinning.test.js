@@ -1,5 +1,5 @@
 // The skinning layout the vertex shader reads, checked against the subspace's definition
-// x_v,d = X_v,d + u_d . b_v with b_v[4i + k] = W_vi [X_v; 1]_k (DESIGN §2).
+// x_v,d = X_v,d + u_d . b_v with b_v[4i + k] = W_vi [X_v; 1]_k (assets/FORMAT.md).
 import { describe, expect, it } from 'vitest';
 import {
   affineRows,

@@ -62,8 +62,6 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   return group;
 }
 
-// Where the representative tets are, for display: rest centroids (C x 3) and the skinning
-// weights there (C x m, the tet-averaged weights), both row-major f32.
 // The mesh.* group (assets/FORMAT.md): the whole tet mesh, for the full-space solvers.
 void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input) {
   const auto T = static_cast<std::size_t>(input.mesh.tets.rows());
@@ -151,8 +149,8 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
   writer.add("subspace.rest_centroid", std::span(result.rest_centroid.data(), 3), Shape{3});
   writer.add("subspace.pinned", as_u32(input.pinned), Shape{input.pinned.size()});
 
-  // Y_c of DESIGN §2 (lower case: section names allow a-z 0-9 . _ - only). TetBasisGradients
-  // is (C 4m) x 3 row-major: exactly the [C, 4m, 3] layout.
+  // The cubature tets' Y_c (assets/FORMAT.md; lower case: section names allow a-z 0-9 . _ - only).
+  // TetBasisGradients is (C 4m) x 3 row-major: exactly the [C, 4m, 3] layout.
   writer.add("cubature.y", std::span(result.Y.data(), static_cast<std::size_t>(result.Y.size())),
              Shape{extent(C), extent(r4), 3});
   writer.add("cubature.weights",

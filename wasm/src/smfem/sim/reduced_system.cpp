@@ -74,10 +74,6 @@ void ReducedSystem::set_single_precision(bool single) {
   for (StiffnessAssembly& assembly : assemblies_) assembly.set_single_precision(single);
 }
 
-void ReducedSystem::set_thread_count(int thread_count) {
-  for (StiffnessAssembly& assembly : assemblies_) assembly.set_thread_count(thread_count);
-}
-
 void ReducedSystem::assemble(parallel::ThreadPool& pool) {
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     assemblies_[b].assemble(pool);

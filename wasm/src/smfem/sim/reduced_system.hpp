@@ -39,7 +39,6 @@ class ReducedSystem final : public StepSystem {
   ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count);
 
   void set_single_precision(bool single);
-  void set_thread_count(int thread_count);
   // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
   void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
 

@@ -116,11 +116,6 @@ void Simulator::set_settings(const SolverSettings& settings) {
   refresh_diagnostics();
 }
 
-void Simulator::set_thread_count(int thread_count) {
-  pool_ = std::make_unique<parallel::ThreadPool>(thread_count);
-  system_.set_thread_count(pool_->thread_count());
-}
-
 void Simulator::set_region_material(std::uint32_t region, double youngs, double poisson) {
   clamp_material(youngs, poisson, "region " + std::to_string(region), warnings_);
   int count = 0;

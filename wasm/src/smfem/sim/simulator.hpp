@@ -89,7 +89,6 @@ class Simulator {
   const SolverSettings& settings() const { return settings_; }
   void set_settings(const SolverSettings& settings);
   int thread_count() const { return pool_->thread_count(); }
-  void set_thread_count(int thread_count);
 
   // Sets the material of every cubature tet of `region` (clamped with a warning); warns if the
   // region has no cubature tet.

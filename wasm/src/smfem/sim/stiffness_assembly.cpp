@@ -71,8 +71,6 @@ int StiffnessAssembly::padded_row_end(int row_end) const {
   return std::min(padded_rows_, (row_end + kGroup - 1) / kGroup * kGroup);
 }
 
-void StiffnessAssembly::set_thread_count(int thread_count) { plan(thread_count); }
-
 void StiffnessAssembly::plan(int thread_count) {
   std::vector<Task> tasks;
   const int n = block_size_;

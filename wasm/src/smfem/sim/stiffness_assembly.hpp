@@ -48,8 +48,6 @@ class StiffnessAssembly {
   int cubature_count() const { return cubature_count_; }
   int block_size() const { return block_size_; }  // 4m
 
-  // Re-plans the split of the work for another thread count (allocates).
-  void set_thread_count(int thread_count);
   void set_single_precision(bool single) { single_precision_ = single; }
   bool single_precision() const { return single_precision_; }
 

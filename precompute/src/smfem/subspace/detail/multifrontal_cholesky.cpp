@@ -176,10 +176,4 @@ void MultifrontalCholesky::solve(Eigen::Ref<Eigen::VectorXd> x) const {
   for (Eigen::Index k = 0; k < n; ++k) x(tree_.order(k)) = work_(k);
 }
 
-Eigen::Index MultifrontalCholesky::stored_entries() const {
-  Eigen::Index entries = 0;
-  for (const Front& front : fronts_) entries += front.L11.size() + front.L21.size();
-  return entries;
-}
-
 }  // namespace smfem::subspace::detail

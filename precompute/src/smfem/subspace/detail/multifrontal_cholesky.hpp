@@ -26,9 +26,6 @@ class MultifrontalCholesky {
   // x <- A^-1 x, x in A's original numbering.
   void solve(Eigen::Ref<Eigen::VectorXd> x) const;
 
-  // Stored entries of L (dense blocks counted in full).
-  Eigen::Index stored_entries() const;
-
  private:
   struct Front {
     int pivot_begin = 0;
