@@ -110,6 +110,31 @@ describe('interaction', () => {
     );
   });
 
+  it('says which URL values it refused or changed, in dismissible notices and in status', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=nonexistent&dt=-1&mode=999&paused=1`,
+      async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.scene).toBe('crab');
+        expect(status.notices).toHaveLength(4);
+        expect(status.notices[0]).toBe(
+          'scene=nonexistent is not a scene of the gallery: the default is used.',
+        );
+        expect(status.notices[1]).toBe('dt=-1 is outside [0.001, 0.05] s: 0.001 is used.');
+        expect(status.notices[2]).toBe('mode=999 is outside [0, 64]: 64 is used.');
+        expect(status.notices[3]).toMatch(/^mode=64: this scene has 16 modes; mode 16 is shown\.$/);
+        expect(new URL(page.url()).searchParams.get('mode')).toBe('16');
+        const shown = page.locator('#notices li');
+        await expect.poll(() => shown.count()).toBe(4);
+        await page.screenshot({ path: `${artifacts}/url-notices.png` });
+        await shown.first().getByRole('button', { name: 'dismiss this notice' }).click();
+        await expect.poll(() => shown.count()).toBe(3);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('restores its settings from the URL', async () => {
     await withPage(
       served.browser.context,

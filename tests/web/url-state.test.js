@@ -24,10 +24,12 @@ describe('URL state', () => {
     expect(parseState(formatState(state), names)).toEqual(state);
   });
 
-  it('ignores unknown scenes and solvers and clamps numbers to the sliders', () => {
+  it('ignores unknown scenes and solvers and clamps numbers to the sliders, saying so for each', () => {
+    const notices = [];
     const state = parseState(
-      '?scene=nope&solver=xpbd&against=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999',
+      '?scene=nope&solver=xpbd&against=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999&paused=yes',
       names,
+      notices,
     );
     expect(state).toEqual({
       mode: limits.mode.max,
@@ -35,6 +37,23 @@ describe('URL state', () => {
       timestep: limits.timestep.min,
       youngs: { 0: limits.youngs.max },
     });
+    expect(notices).toEqual([
+      'scene=nope is not a scene of the gallery: the default is used.',
+      'solver=xpbd is not one of mfem, mfem-paper, fem: the default is used.',
+      'against=xpbd is not one of fem, mfem-paper: the default is used.',
+      `iters=1e9 is outside [1, 50]: 50 is used.`,
+      `dt=-1 is outside [0.001, 0.05] s: 0.001 is used.`,
+      'speed=abc is not a number: the default is used.',
+      'mode=999 is outside [0, 64]: 64 is used.',
+      'E0=1e30 is outside [1000, 1000000000000] Pa: 1000000000000 is used.',
+      'paused=yes is neither 1 nor 0: it is off.',
+    ]);
+  });
+
+  it('says nothing of values it takes as they are', () => {
+    const notices = [];
+    parseState('?scene=crab&iters=3&dt=0.01&E2=1e6&compare=1&paused=0', names, notices);
+    expect(notices).toEqual([]);
   });
 
   it("names each solver the page offers, the paper's variant of MFEM included", () => {

@@ -18,8 +18,10 @@ import { fetchBytes } from '../../wasm/js/fetchBytes.js';
 import { StatusBoard } from './status.js';
 
 const sceneNames = Object.keys(scenes);
-const urlState = parseState(location.search, sceneNames);
-const status = new StatusBoard(document.getElementById('status'));
+const urlNotices = [];
+const urlState = parseState(location.search, sceneNames, urlNotices);
+const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
+for (const notice of urlNotices) status.warn(notice);
 // For automation (tests, scripts driving the page headless): the status, and where a point of
 // the scene is drawn (set once the view exists).
 window.smfem = {
@@ -216,6 +218,12 @@ class Demo {
     const sets = parameterSets(this.settings, this.gravityVector);
     await this.client.setParameters(sets);
     const { surface, markers } = loaded.page;
+    if (this.settings.mode > surface.modeCount) {
+      status.warn(
+        `mode=${this.settings.mode}: this scene has ${surface.modeCount} modes; mode ${surface.modeCount} is shown.`,
+      );
+      this.settings.mode = surface.modeCount;
+    }
     const stage = new SideBySideStage(surface, markers, loaded.u.length);
     // Every simulator gets the same spring at the same place relative to its body (same inputs).
     const stiffness = dragStiffness(loaded.info[0].totalMass);

@@ -3,7 +3,8 @@
 // steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
-// obstacleOffsets, and each body's centroid; null otherwise).
+// obstacleOffsets, and each body's centroid; null otherwise), notices (every input the page
+// refused or changed, in words; each is also shown until dismissed).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -14,8 +15,10 @@ function median(values) {
 }
 
 export class StatusBoard {
-  constructor(line) {
+  /** line: the status line; noticeList: a list element for the notices. */
+  constructor(line, noticeList) {
     this.line = line;
+    this.noticeList = noticeList;
     this.state = {
       ready: false,
       scene: null,
@@ -29,13 +32,31 @@ export class StatusBoard {
       solvers: [],
       firstFrameMs: null,
       contact: null,
+      notices: [],
     };
     this.stepTimes = [];
     this.frameTimes = [];
   }
 
   snapshot() {
-    return { ...this.state };
+    return { ...this.state, notices: [...this.state.notices] };
+  }
+
+  /** An input refused or changed: said in a dismissible notice and kept in status.notices. */
+  warn(text) {
+    this.state.notices.push(text);
+    const item = document.createElement('li');
+    const dismiss = document.createElement('button');
+    dismiss.type = 'button';
+    dismiss.textContent = '×';
+    dismiss.setAttribute('aria-label', 'dismiss this notice');
+    dismiss.addEventListener('click', () => {
+      item.remove();
+      this.noticeList.hidden = !this.noticeList.children.length;
+    });
+    item.append(document.createTextNode(text), dismiss);
+    this.noticeList.append(item);
+    this.noticeList.hidden = false;
   }
 
   say(text, isError = false) {

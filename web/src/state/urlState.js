@@ -1,6 +1,7 @@
 // The page's settings mirrored in the URL (?scene=crab&solver=fem&iters=2...), so a copied
 // link reopens the same setup. Unknown or out-of-range values fall back to the scene's
-// defaults instead of failing: links outlive the page's versions.
+// defaults or the nearest allowed value instead of failing (links outlive the page's
+// versions), and each such fallback is said.
 
 // Bounds shared with the controls (a slider cannot leave them either).
 export const limits = {
@@ -42,49 +43,57 @@ const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts'];
 
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 
-function number(text, range) {
-  if (text === null || text.trim() === '') return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) ? clamp(value, range) : undefined;
-}
-
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
  * scene, solver (a key of solvers), materialModel (a key of materialModels), iterations, timestep, speed,
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
- * contact points).
+ * contact points). Every value refused or clamped adds a sentence to `notices` naming the
+ * parameter and what is used instead (the page shows them).
  */
-export function parseState(search, sceneNames) {
+export function parseState(search, sceneNames, notices = []) {
   const params = new URLSearchParams(search);
   const state = {};
-  const scene = params.get('scene');
-  if (scene && sceneNames.includes(scene)) state.scene = scene;
-  const solver = params.get('solver');
-  if (Object.hasOwn(solvers, solver)) state.solver = solver;
-  const against = params.get('against');
-  if (comparedSolvers.includes(against)) state.against = against;
-  const model = params.get('model');
-  if (Object.hasOwn(materialModels, model)) state.materialModel = model;
-  const iterations = number(params.get('iters'), limits.iterations);
-  if (iterations !== undefined) state.iterations = Math.round(iterations);
-  const timestep = number(params.get('dt'), limits.timestep);
-  if (timestep !== undefined) state.timestep = timestep;
-  const speed = number(params.get('speed'), limits.speed);
-  if (speed !== undefined) state.speed = speed;
-  const gravity = number(params.get('g'), limits.gravity);
-  if (gravity !== undefined) state.gravity = gravity;
-  const mode = number(params.get('mode'), limits.mode);
-  if (mode !== undefined) state.mode = Math.round(mode);
-  for (const [key, text] of params) {
+  // what: how to say what the value is not (default: the list of choices).
+  const name = (key, choices, into, what = `one of ${choices.join(', ')}`) => {
+    const text = params.get(key);
+    if (text === null) return;
+    if (choices.includes(text)) state[into] = text;
+    else notices.push(`${key}=${text} is not ${what}: the default is used.`);
+  };
+  const number = (key, range, into, { round = false, unit = '' } = {}) => {
+    const text = params.get(key);
+    if (text === null) return;
+    const value = text.trim() === '' ? NaN : Number(text);
+    if (!Number.isFinite(value)) {
+      notices.push(`${key}=${text} is not a number: the default is used.`);
+      return;
+    }
+    const used = round ? Math.round(clamp(value, range)) : clamp(value, range);
+    if (used !== value) {
+      notices.push(`${key}=${text} is outside [${range.min}, ${range.max}]${unit}: ${used} is used.`);
+    }
+    into(used);
+  };
+  name('scene', sceneNames, 'scene', 'a scene of the gallery');
+  name('solver', Object.keys(solvers), 'solver');
+  name('against', comparedSolvers, 'against');
+  name('model', Object.keys(materialModels), 'materialModel');
+  number('iters', limits.iterations, (v) => (state.iterations = v), { round: true });
+  number('dt', limits.timestep, (v) => (state.timestep = v), { unit: ' s' });
+  number('speed', limits.speed, (v) => (state.speed = v));
+  number('g', limits.gravity, (v) => (state.gravity = v), { unit: ' m/s²' });
+  number('mode', limits.mode, (v) => (state.mode = v), { round: true });
+  for (const [key] of params) {
     const match = /^E(\d+)$/.exec(key);
-    if (!match) continue;
-    const youngs = number(text, limits.youngs);
-    if (youngs !== undefined) (state.youngs ??= {})[Number(match[1])] = youngs;
+    if (match)
+      number(key, limits.youngs, (v) => ((state.youngs ??= {})[Number(match[1])] = v), { unit: ' Pa' });
   }
   for (const flag of flags) {
-    if (params.get(flag) === '1') state[flag] = true;
+    const text = params.get(flag);
+    if (text === '1') state[flag] = true;
+    else if (text !== null && text !== '0') notices.push(`${flag}=${text} is neither 1 nor 0: it is off.`);
   }
   return state;
 }
