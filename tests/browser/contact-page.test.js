@@ -82,6 +82,25 @@ describe('scenes with contact', () => {
     );
   });
 
+  it('keeps stepping when the iterations or the solver change, and names the solver running', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=jelly-drop`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await page.locator('#iterations').fill('3');
+        await page.locator('#solver').selectOption('fem');
+        await expect.poll(async () => (await status(page)).solvers).toEqual(['fem']);
+        const before = (await status(page)).simTime;
+        await expect
+          .poll(async () => (await status(page)).simTime, { timeout: 20000 })
+          .toBeGreaterThan(before + 0.3);
+        expect(new URL(page.url()).searchParams.get('iters')).toBe('3');
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('shows the contact points on request', async () => {
     await withPage(
       served.browser.context,

@@ -331,8 +331,9 @@ class Demo {
     }
     if (change.youngs) change = { youngs: { ...this.settings.youngs, ...change.youngs } };
     Object.assign(this.settings, change);
-    this.clock.timestep = this.settings.timestep;
-    this.clock.speed = this.settings.speed;
+    // (A contact scene's time step is its file's: only a change sets the clock's.)
+    if ('timestep' in change) this.clock.timestep = change.timestep;
+    if ('speed' in change) this.clock.speed = change.speed;
     this.writeUrl();
     if ('mode' in change || 'clusters' in change || 'contacts' in change) {
       this.applyViews();
@@ -343,7 +344,15 @@ class Demo {
         ? [contactParameters(this.settings)]
         : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
+      if ('solver' in change) this.startRecords(sets.map(solverName));
     }
+  }
+
+  // The plots, the CSV and status name the solvers running: a change of solver starts them anew.
+  startRecords(names) {
+    this.plots.reset(names);
+    this.retriedSteps = names.map(() => 0);
+    status.solversChanged(names);
   }
 
   // The teaching views: a body's clusters or mode weights; a scene's contact points.

@@ -75,6 +75,10 @@ export class StatusBoard {
     this.say(`${scene}: ${build === 'threads' ? 'threaded' : 'single-threaded'} build`);
   }
 
+  solversChanged(solvers) {
+    this.state.solvers = solvers;
+  }
+
   /** reports: the steps just taken (StepReport of loader.d.ts), oldest first. */
   stepped(reports) {
     const last = reports.at(-1);

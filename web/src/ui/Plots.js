@@ -3,6 +3,7 @@
 // CSV export of everything recorded. Charts by uPlot (small, fast, no dependencies).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { solvers as pageSolvers } from '../state/urlState.js';
 
 const quantities = [
   { key: 'kinetic', label: 'kinetic energy (J)', value: (r) => r.energy.kinetic },
@@ -19,7 +20,7 @@ export class Plots {
     this.rows = [];
   }
 
-  /** Starts afresh for a scene with these solvers (one per body). */
+  /** Starts afresh with these solvers (the page's names: one per body; the legend shows their labels). */
   reset(solvers) {
     this.solvers = solvers;
     this.rows = [];
@@ -29,14 +30,21 @@ export class Plots {
       const options = {
         width: 300,
         height: 110,
-        legend: { show: false },
+        legend: { show: true, live: false },
         title: label,
         scales: { x: { time: false } },
         axes: [
-          { stroke: '#b8bcc6', size: 24 },
+          { stroke: '#b8bcc6', size: 36, label: 'time (s)', labelSize: 14 },
           { stroke: '#b8bcc6', size: 48 },
         ],
-        series: [{}, ...solvers.map((solver, i) => ({ label: solver, stroke: colors[i], width: 1.5 }))],
+        series: [
+          { label: 'time (s)' },
+          ...solvers.map((solver, i) => ({
+            label: pageSolvers[solver]?.label ?? solver,
+            stroke: colors[i],
+            width: 1.5,
+          })),
+        ],
       };
       return new uPlot(options, [[], ...solvers.map(() => [])], this.root);
     });
