@@ -128,7 +128,9 @@ class Demo {
     window.smfem.project = (point) => this.view.project(point);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene was opened or reset (the notice counts them)
-    this.client.onProgress = (loaded, total) => this.showProgress(0.5 * (total ? loaded / total : 0));
+    // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
+    // the rest is compiling it and building the simulators, and the bar goes when they are.
+    this.client.onProgress = (loaded, total) => this.showProgress(0.45 + 0.45 * (total ? loaded / total : 0));
     this.controls = new Controls(document.getElementById('controls'), {
       onPlayPause: () => this.setPaused(!this.paused),
       onStep: () => this.stepOnce(),
@@ -202,7 +204,7 @@ class Demo {
   // A body on its own: one simulator, or two side by side.
   async openBody(name, url, overrides) {
     const bytes = await fetchBytes(url, (loaded, total) =>
-      this.showProgress(0.5 + 0.5 * (total ? loaded / total : 0)),
+      this.showProgress(0.45 * (total ? loaded / total : 0)),
     );
     // The worker reads the asset (the page parses none); the settings are its metadata's
     // defaults under the URL's, given to the simulators once it is read.
@@ -271,7 +273,7 @@ class Demo {
       await Promise.all(
         urls.map(async (url) => {
           const bytes = await fetchBytes(url);
-          this.showProgress(0.5 + (0.5 * ++fetched) / urls.length);
+          this.showProgress((0.45 * ++fetched) / urls.length);
           return [url, bytes];
         }),
       ),
