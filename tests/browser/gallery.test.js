@@ -135,6 +135,23 @@ describe('interaction', () => {
     );
   });
 
+  it('shows no slider for a material the cubature does not sample, and says why', async () => {
+    // The octobot's core holds no cubature tet (issue 15): its modulus cannot reach the solver.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=octobot&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect(await page.locator('#youngs-0').count()).toBe(0);
+        expect(await page.locator('#youngs-1').count()).toBe(1);
+        await expect
+          .poll(() => page.locator('.unsampled').textContent())
+          .toMatch(/No cubature tet samples core/);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('restores its settings from the URL', async () => {
     await withPage(
       served.browser.context,

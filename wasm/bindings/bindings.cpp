@@ -221,6 +221,13 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
 
 json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); }
 
+// The material regions some cubature tet samples, ascending: only their materials reach the
+// solver (a region without one is invisible to it, whatever its modulus).
+json cubature_regions(const smfem::sim::ReducedModel& model) {
+  const std::set<std::uint32_t> regions(model.cubature_region.begin(), model.cubature_region.end());
+  return json(std::vector<std::uint32_t>(regions.begin(), regions.end()));
+}
+
 // A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
 // load, the asset's defaults as the stepper read them, which the page shows.
 json settings_json(const smfem::sim::SolverSettings& s) {
@@ -349,11 +356,14 @@ class JsSimulator {
 
   std::string info() const {
     const smfem::sim::ReducedModel& model = simulator_->model();
-    return json{
-        {"modes", model.mode_count()},           {"cubature", model.cubature_count()},
-        {"threads", simulator_->thread_count()}, {"renderVertices", model.render_positions.rows()},
-        {"totalMass", model.total_mass},         {"source", model.source},
-        {"parameters", parameters_json()}}
+    return json{{"modes", model.mode_count()},
+                {"cubature", model.cubature_count()},
+                {"threads", simulator_->thread_count()},
+                {"renderVertices", model.render_positions.rows()},
+                {"totalMass", model.total_mass},
+                {"source", model.source},
+                {"cubatureRegions", cubature_regions(model)},
+                {"parameters", parameters_json()}}
         .dump();
   }
 

@@ -110,6 +110,8 @@ export interface SimulatorInfo {
   renderVertices: number;
   /** The body's mass, kg. */
   totalMass: number;
+  /** The material regions some cubature tet samples (only their materials reach the solver). */
+  cubatureRegions: number[];
   source: string;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }

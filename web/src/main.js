@@ -246,6 +246,7 @@ class Demo {
           ? ` Left: ${solvers.mfem.label}; right: ${solvers[this.settings.against].label}, same inputs.`
           : ''),
       controls: {
+        sampledRegions: loaded.info[0].cubatureRegions,
         materials: (this.meta.materials ?? []).map((m, index) => ({
           name: m.name,
           region: m.region ?? index,

@@ -65,13 +65,15 @@ export class Controls {
    * mode, youngs: { region: Pa }, contacts }; materials: [{ name, region }]; scenes: [[name,
    * title]]; modeCount: m; hasClusters: whether the asset has the cluster view's data; contact:
    * a scene with contact (its time step and gravity are the file's; it has no side by side and
-   * no views of one body's modes, but a Drop button and its contact points).
+   * no views of one body's modes, but a Drop button and its contact points); sampledRegions: the
+   * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it).
    */
   build({
     scene,
     scenes,
     settings,
     materials = [],
+    sampledRegions = [],
     modeCount = 0,
     hasClusters = false,
     paused,
@@ -191,8 +193,10 @@ export class Controls {
         format: (v) => `${v.toFixed(1)} m/s²`,
         onInput: (gravity) => handlers.onChange({ gravity }),
       });
+    const sampled = materials.filter(({ region }) => sampledRegions.includes(region));
+    const unsampled = materials.filter(({ region }) => !sampledRegions.includes(region));
     const youngs = () =>
-      materials.map(({ name, region }) =>
+      sampled.map(({ name, region }) =>
         slider({
           label: `E ${name}`,
           id: `youngs-${region}`,
@@ -235,6 +239,16 @@ export class Controls {
       element('div', { class: 'row' }, [modelSelect]),
       element('div', { class: 'row' }, [modeSelect]),
       ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
+      ...(unsampled.length
+        ? [
+            element('p', {
+              class: 'unsampled',
+              text:
+                `No cubature tet samples ${unsampled.map((m) => m.name).join(', ')}: the solver never ` +
+                'sees that material, so it has no slider.',
+            }),
+          ]
+        : []),
       sharing,
     );
   }
