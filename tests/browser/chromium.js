@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-export async function launchChromium() {
+/** device: Playwright context options over the desktop default (a phone's viewport and touch). */
+export async function launchChromium(device = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'smfem-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 960, height: 640 },
+    ...device,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -13,6 +13,7 @@ import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
+import { foldablePanel } from './ui/foldablePanel.js';
 import { Plots } from './ui/Plots.js';
 import { fetchBytes } from '../../wasm/js/fetchBytes.js';
 import { StatusBoard } from './status.js';
@@ -34,6 +35,9 @@ window.smfem = {
 const progress = document.getElementById('progress');
 const description = document.getElementById('description');
 document.body.classList.toggle('embed', urlState.embed === true);
+foldablePanel(document.getElementById('panel-toggle'), document.getElementById('panel-body'), {
+  folded: matchMedia('(max-width: 600px)').matches,
+});
 
 // Settings of the running scene: the URL's and the controls' over `effective`, the parameters
 // the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),

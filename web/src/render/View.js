@@ -81,6 +81,13 @@ export class View {
       this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
       this.controls.target.copy(center);
     }
+    // A portrait canvas sees less across than it does up: step back so the body fits its width.
+    const canvas = this.renderer.domElement;
+    const aspect = canvas.clientWidth / Math.max(canvas.clientHeight, 1);
+    if (aspect < 1) {
+      const back = this.camera.position.clone().sub(this.controls.target);
+      this.camera.position.copy(this.controls.target).addScaledVector(back, Math.min(1 / aspect, 2.5));
+    }
     this.camera.updateProjectionMatrix();
     this.controls.update();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
