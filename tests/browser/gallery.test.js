@@ -56,7 +56,9 @@ describe('interaction', () => {
         await page.focus('#play');
         await page.keyboard.press('Space');
         for (let i = 1; i <= 10; i++) await page.mouse.move(x + 4 * i, y - 8 * i);
-        await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+          .toBeGreaterThan(0.5);
         // While still held: released, the beam swings back through its rest shape, and a screenshot
         // taken at a moment that depends on the machine's load could catch it there.
         const after = await page.locator('#view').screenshot({ path: `${artifacts}/drag-beam.png` });
@@ -76,7 +78,9 @@ describe('interaction', () => {
         const status = await waitUntilReady(page);
         expect(status.solvers).toEqual(['mfem', 'fem']);
         expect(await page.locator('#compare').isChecked()).toBe(true);
-        await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.5);
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+          .toBeGreaterThan(0.5);
         await page.locator('#view').screenshot({ path: `${artifacts}/compare-crab.png` });
         // Beside the paper's variant of MFEM instead of FEM.
         await page.locator('#against').selectOption('mfem-paper');

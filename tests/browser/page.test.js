@@ -35,8 +35,12 @@ describe.each([
       expect(status.scene).toBe('bunny');
       expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(isolated);
       // Frames are drawn and simulated time advances (the worker steps the solver).
-      await expect.poll(() => page.evaluate(() => window.smfem.status.frame)).toBeGreaterThan(2);
-      await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.1);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.frame), { timeout: 20000 })
+        .toBeGreaterThan(2);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+        .toBeGreaterThan(0.1);
       expect(await page.evaluate(() => window.smfem.status.stepMs)).toBeGreaterThan(0);
 
       const shot = await page

@@ -45,7 +45,9 @@ describe('on a phone', () => {
       const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
       await page.locator('#play').tap();
-      await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(0.3);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+        .toBeGreaterThan(0.3);
       expect(errors).toEqual([]);
     });
   });
