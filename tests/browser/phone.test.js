@@ -1,30 +1,17 @@
 // The page on a phone (390 x 844, touch) in headless Chromium: the panel folded at first and
 // unfolded by a tap, every control at least 44 px tall, nothing wider than the screen, the body
 // in view, and a scene that runs.
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, waitUntilReady, withPage } from './chromium.js';
+import { describe, expect, it } from 'vitest';
+import { waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction } from './screenshots.js';
-import { artifacts } from './served-dist.js';
-import { serveStatic } from './static-server.js';
+import { artifacts, servedDist } from './served-dist.js';
 
-const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-
-let browser;
-let server;
-beforeAll(async () => {
-  browser = await launchChromium(phone);
-  server = await serveStatic(dist, { isolated: true });
-});
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-});
+const served = servedDist(phone);
 
 describe('on a phone', () => {
   it('folds the panel away at first, unfolds it by a tap, with controls a finger can hit', async () => {
-    await withPage(browser.context, `${server.url}?scene=crab`, async ({ page, errors }) => {
+    await withPage(served.browser.context, `${served.server.url}?scene=crab`, async ({ page, errors }) => {
       await waitUntilReady(page);
       const toggle = page.locator('#panel-toggle');
       expect(await toggle.getAttribute('aria-expanded')).toBe('false');

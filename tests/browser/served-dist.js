@@ -10,11 +10,14 @@ import { serveStatic } from './static-server.js';
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 export const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
 
-/** Registers the hooks; the result has `browser` and `server` once the tests run. */
-export function servedDist() {
+/**
+ * Registers the hooks; the result has `browser` and `server` once the tests run. device: the
+ * browser's context options over the desktop default (chromium.js: a phone's viewport, touch).
+ */
+export function servedDist(device = {}) {
   const served = { browser: null, server: null };
   beforeAll(async () => {
-    served.browser = await launchChromium();
+    served.browser = await launchChromium(device);
     served.server = await serveStatic(dist, { isolated: true });
     await mkdir(artifacts, { recursive: true });
   });
