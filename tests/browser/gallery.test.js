@@ -156,6 +156,27 @@ describe('interaction', () => {
     );
   });
 
+  it("returns a slider to the scene's own value, not the nearest step of its grid", async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=beam&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const dt = () => new URL(page.url()).searchParams.get('dt');
+        const g = () => new URL(page.url()).searchParams.get('g');
+        const [dt0, g0] = [dt(), g()];
+        for (const id of ['#timestep', '#gravity']) {
+          await page.focus(id);
+          await page.keyboard.press('ArrowRight');
+          await page.keyboard.press('ArrowLeft');
+        }
+        expect(dt()).toBe(dt0);
+        expect(g()).toBe(g0);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('restores its settings from the URL', async () => {
     await withPage(
       served.browser.context,

@@ -251,6 +251,11 @@ class Demo {
           : ''),
       controls: {
         sampledRegions: loaded.info[0].cubatureRegions,
+        defaults: {
+          timestep: effective.timestep,
+          gravity: effective.gravity[1],
+          youngs: Object.fromEntries((this.meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
+        },
         materials: (this.meta.materials ?? []).map((m, index) => ({
           name: m.name,
           region: m.region ?? index,

@@ -20,7 +20,11 @@ function formatModulus(pascals) {
   return `${mantissa.toFixed(1)}e${exponent} Pa`;
 }
 
-/** A labelled range input; `toValue` / `fromValue` map between slider position and value. */
+/**
+ * A labelled range input; `toValue` / `fromValue` map between slider position and value. A
+ * position within half a step of `preferred`'s (the scene's default) gives `preferred` itself:
+ * the slider's grid would otherwise never return to it.
+ */
 function slider({
   label,
   id,
@@ -31,12 +35,15 @@ function slider({
   format,
   toValue = (x) => x,
   fromValue = (x) => x,
+  preferred,
   onInput,
 }) {
   const input = element('input', { type: 'range', id, min, max, step, value: fromValue(value) });
   const output = element('output', { for: id, text: format(value) });
   input.addEventListener('input', () => {
-    const next = toValue(Number(input.value));
+    const position = Number(input.value);
+    const snaps = preferred !== undefined && Math.abs(position - fromValue(preferred)) <= step / 2;
+    const next = snaps ? preferred : toValue(position);
     output.textContent = format(next);
     onInput(next);
   });
@@ -66,7 +73,9 @@ export class Controls {
    * title]]; modeCount: m; hasClusters: whether the asset has the cluster view's data; contact:
    * a scene with contact (its time step and gravity are the file's; it has no side by side and
    * no views of one body's modes, but a Drop button and its contact points); sampledRegions: the
-   * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it).
+   * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it);
+   * defaults: the scene's { timestep, gravity, youngs: { region: Pa } }, which the sliders return
+   * to exactly.
    */
   build({
     scene,
@@ -74,6 +83,7 @@ export class Controls {
     settings,
     materials = [],
     sampledRegions = [],
+    defaults = {},
     modeCount = 0,
     hasClusters = false,
     paused,
@@ -168,6 +178,7 @@ export class Controls {
         format: (v) => `${(v * 1000).toFixed(1)} ms`,
         toValue: (x) => 10 ** x,
         fromValue: Math.log10,
+        preferred: defaults.timestep,
         onInput: (timestep) => handlers.onChange({ timestep }),
       });
     const speed = () =>
@@ -181,6 +192,7 @@ export class Controls {
         format: (v) => `${v.toFixed(2)}x`,
         toValue: (x) => 10 ** x,
         fromValue: Math.log10,
+        preferred: 1,
         onInput: (speed) => handlers.onChange({ speed }),
       });
     const gravity = () =>
@@ -191,6 +203,7 @@ export class Controls {
         step: 0.1,
         value: settings.gravity,
         format: (v) => `${v.toFixed(1)} m/s²`,
+        preferred: defaults.gravity,
         onInput: (gravity) => handlers.onChange({ gravity }),
       });
     const sampled = materials.filter(({ region }) => sampledRegions.includes(region));
@@ -207,6 +220,7 @@ export class Controls {
           format: formatModulus,
           toValue: (x) => 10 ** x,
           fromValue: Math.log10,
+          preferred: defaults.youngs?.[region],
           onInput: (youngs) => handlers.onChange({ youngs: { [region]: youngs } }),
         }),
       );
