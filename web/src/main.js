@@ -2,20 +2,19 @@
 // simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
 // and skinned on the GPU by three.js.
 import { missingCapabilities } from './capabilities.js';
-import { ContactStage } from './render/ContactStage.js';
-import { SideBySideStage } from './render/SideBySideStage.js';
+import { openBody, parameterSets } from './open/openBody.js';
+import { contactParameters, openContact } from './open/openContact.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { comparedSolvers, formatState, parseState, solverName, solvers } from './state/urlState.js';
+import { formatState, parseState, solverName } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { Plots } from './ui/Plots.js';
-import { fetchBytes } from '../../wasm/js/fetchBytes.js';
 import { StatusBoard } from './status.js';
 
 const sceneNames = Object.keys(scenes);
@@ -38,84 +37,6 @@ document.body.classList.toggle('embed', urlState.embed === true);
 foldablePanel(document.getElementById('panel-toggle'), document.getElementById('panel-body'), {
   folded: matchMedia('(max-width: 600px)').matches,
 });
-
-// Settings of the running scene: the URL's and the controls' over `effective`, the parameters
-// the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
-// and the materials' moduli from its metadata.
-function settingsFor(meta, effective, overrides) {
-  const youngs = {};
-  (meta.materials ?? []).forEach((material, index) => {
-    const region = material.region ?? index;
-    youngs[region] = overrides.youngs?.[region] ?? material.youngs;
-  });
-  return {
-    solver: overrides.solver ?? solverName(effective),
-    materialModel: overrides.materialModel ?? effective.materialModel,
-    iterations: overrides.iterations ?? effective.iterations,
-    timestep: overrides.timestep ?? effective.timestep,
-    gravity: overrides.gravity ?? effective.gravity[1],
-    speed: overrides.speed ?? 1,
-    compare: overrides.compare ?? false,
-    // Beside MFEM when side by side.
-    against: overrides.against ?? comparedSolvers[0],
-    // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
-    mode: overrides.mode ?? 0,
-    // Colour by cubature cluster and show the representative tets (over `mode`).
-    clusters: overrides.clusters ?? false,
-    youngs,
-  };
-}
-
-// One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
-// variant of MFEM) on the right, with everything else the same.
-function parameterSets(settings, gravityVector) {
-  const shared = simulatorParameters(settings, gravityVector);
-  return settings.compare
-    ? [
-        { ...shared, ...solvers.mfem.parameters },
-        { ...shared, ...solvers[settings.against].parameters },
-      ]
-    : [{ ...shared, ...solvers[settings.solver].parameters }];
-}
-
-function simulatorParameters(settings, gravityVector) {
-  return {
-    materialModel: settings.materialModel,
-    iterations: settings.iterations,
-    timestep: settings.timestep,
-    gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
-    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({
-      region: Number(region),
-      youngs,
-    })),
-  };
-}
-
-// Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
-// over the parameters the scene's stepper has.
-function contactSettingsFor(effective, overrides) {
-  return {
-    solver: overrides.solver ?? solverName(effective),
-    iterations: overrides.iterations ?? effective.iterations,
-    speed: overrides.speed ?? 1,
-    contacts: overrides.contacts ?? false,
-  };
-}
-
-// The parameters the URL sets for a scene with contact (the rest are the stepper's).
-function contactOverrides(overrides) {
-  return {
-    ...(overrides.solver && solvers[overrides.solver].parameters),
-    ...(overrides.iterations !== undefined && { iterations: overrides.iterations }),
-  };
-}
-
-function contactParameters(settings) {
-  return { ...solvers[settings.solver].parameters, iterations: settings.iterations };
-}
-
-// A drag spring that moves a whole body of this mass at a few hertz: k = mass (2 pi 2 Hz)^2.
-const dragStiffness = (mass) => mass * (4 * Math.PI) ** 2;
 
 class Demo {
   constructor() {
@@ -175,9 +96,27 @@ class Demo {
     this.showProgress(0);
     const scene = scenes[name];
     if (scene.problem) throw new Error(scene.problem);
+    const showProgress = (fraction) => this.showProgress(fraction);
     const opened = scene.contact
-      ? await this.openContact(name, scene.contact, overrides)
-      : await this.openBody(name, scene.url, overrides);
+      ? await openContact(
+          {
+            client: this.client,
+            showProgress,
+            onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
+          },
+          name,
+          scene.contact,
+          overrides,
+        )
+      : await openBody(
+          { client: this.client, showProgress, warn: (text) => status.warn(text) },
+          name,
+          scene.url,
+          overrides,
+        );
+    this.settings = opened.settings;
+    this.meta = opened.meta;
+    this.gravityVector = opened.gravityVector;
     this.stage?.dispose();
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact);
@@ -203,130 +142,6 @@ class Demo {
     progress.hidden = true;
     status.ready(name, opened.loaded.build, names);
     this.writeUrl();
-  }
-
-  // A body on its own: one simulator, or two side by side.
-  async openBody(name, url, overrides) {
-    const bytes = await fetchBytes(url, (loaded, total) =>
-      this.showProgress(0.45 * (total ? loaded / total : 0)),
-    );
-    // The worker reads the asset (the page parses none); the settings are its metadata's
-    // defaults under the URL's, given to the simulators once it is read.
-    const loaded = await this.client.load({
-      asset: bytes,
-      sourceName: `${name}.smfem`,
-      parameterSets: overrides.compare ? [{}, {}] : [{}],
-    });
-    this.meta = loaded.page.meta;
-    const effective = loaded.info[0].parameters;
-    this.settings = settingsFor(this.meta, effective, overrides);
-    this.gravityVector = effective.gravity;
-    const sets = parameterSets(this.settings, this.gravityVector);
-    await this.client.setParameters(sets);
-    const { surface, markers } = loaded.page;
-    if (this.settings.mode > surface.modeCount) {
-      status.warn(
-        `mode=${this.settings.mode}: this scene has ${surface.modeCount} modes; mode ${surface.modeCount} is shown.`,
-      );
-      this.settings.mode = surface.modeCount;
-    }
-    const stage = new SideBySideStage(surface, markers, loaded.u.length);
-    // Every simulator gets the same spring at the same place relative to its body (same inputs).
-    const stiffness = dragStiffness(loaded.info[0].totalMass);
-    let held = null;
-    const targets = (point) => {
-      const local = point.clone().sub(stage.bodies[held].offset).toArray();
-      return stage.bodies.map(() => local);
-    };
-    return {
-      loaded,
-      stage,
-      names: sets.map(solverName),
-      timestep: this.settings.timestep,
-      camera: this.settings.compare ? null : (this.meta.camera ?? null),
-      description:
-        (this.meta.description ?? '') +
-        (this.settings.compare
-          ? ` Left: ${solvers.mfem.label}; right: ${solvers[this.settings.against].label}, same inputs.`
-          : ''),
-      controls: {
-        sampledRegions: loaded.info[0].cubatureRegions,
-        defaults: {
-          timestep: effective.timestep,
-          gravity: effective.gravity[1],
-          youngs: Object.fromEntries((this.meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
-        },
-        materials: (this.meta.materials ?? []).map((m, index) => ({
-          name: m.name,
-          region: m.region ?? index,
-        })),
-        modeCount: surface.modeCount,
-        hasClusters: stage.hasClusters,
-      },
-      dragActions: {
-        grab: (body, vertex, point) => {
-          held = body;
-          return this.client.dragStart(0, vertex, targets(point), stiffness);
-        },
-        pull: (point) => this.client.dragMove(targets(point)),
-        release: () => this.client.dragEnd(),
-      },
-    };
-  }
-
-  // A scene with contact: every body in one stepper, among obstacles.
-  async openContact(name, contact, overrides) {
-    // Each asset once, however many bodies share it.
-    const urls = [...new Set(contact.bodies.map((body) => String(body.url)))];
-    let fetched = 0;
-    const downloads = new Map(
-      await Promise.all(
-        urls.map(async (url) => {
-          const bytes = await fetchBytes(url);
-          this.showProgress((0.45 * ++fetched) / urls.length);
-          return [url, bytes];
-        }),
-      ),
-    );
-    this.meta = null;
-    const loaded = await this.client.loadContact({
-      sceneText: contact.text,
-      // Each body its own copy: the copies move to the worker.
-      assets: contact.bodies.map((body) => ({
-        bytes: downloads.get(String(body.url)).slice(),
-        name: body.name,
-      })),
-      sourceName: `${name}.json`,
-      parameters: contactOverrides(overrides),
-    });
-    const [info] = loaded.info;
-    this.settings = contactSettingsFor(info.parameters, overrides);
-    const stage = new ContactStage(
-      info,
-      loaded.pages.map((page) => page.surface),
-    );
-    const stiffness = info.bodies.map((body) => dragStiffness(body.mass));
-    return {
-      loaded,
-      stage,
-      names: [this.settings.solver],
-      timestep: info.timestep,
-      camera: null,
-      description:
-        `${contact.description} ` +
-        'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
-      controls: { contact: true },
-      dragActions: {
-        grab: (body, vertex, point) =>
-          this.client.dragStart(body, vertex, [point.toArray()], stiffness[body]),
-        pull: (point) => this.client.dragMove([point.toArray()]),
-        release: () => this.client.dragEnd(),
-        moveObstacle: (index, offset) => {
-          this.obstacleTargets.set(index, offset.toArray());
-          return this.client.moveObstacle(index, offset.toArray());
-        },
-      },
-    };
   }
 
   writeUrl() {

@@ -1,0 +1,132 @@
+// Opening a body on its own (a gallery scene of one asset): the worker reads the asset and
+// builds its simulators; the settings are the URL's over the stepper's own defaults.
+import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
+import { SideBySideStage } from '../render/SideBySideStage.js';
+import { comparedSolvers, solverName, solvers } from '../state/urlState.js';
+import { dragStiffness } from './dragStiffness.js';
+
+// Settings of the running scene: the URL's and the controls' over `effective`, the parameters
+// the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
+// and the materials' moduli from its metadata.
+function settingsFor(meta, effective, overrides) {
+  const youngs = {};
+  (meta.materials ?? []).forEach((material, index) => {
+    const region = material.region ?? index;
+    youngs[region] = overrides.youngs?.[region] ?? material.youngs;
+  });
+  return {
+    solver: overrides.solver ?? solverName(effective),
+    materialModel: overrides.materialModel ?? effective.materialModel,
+    iterations: overrides.iterations ?? effective.iterations,
+    timestep: overrides.timestep ?? effective.timestep,
+    gravity: overrides.gravity ?? effective.gravity[1],
+    speed: overrides.speed ?? 1,
+    compare: overrides.compare ?? false,
+    // Beside MFEM when side by side.
+    against: overrides.against ?? comparedSolvers[0],
+    // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
+    mode: overrides.mode ?? 0,
+    // Colour by cubature cluster and show the representative tets (over `mode`).
+    clusters: overrides.clusters ?? false,
+    youngs,
+  };
+}
+
+// One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
+// variant of MFEM) on the right, with everything else the same.
+export function parameterSets(settings, gravityVector) {
+  const shared = simulatorParameters(settings, gravityVector);
+  return settings.compare
+    ? [
+        { ...shared, ...solvers.mfem.parameters },
+        { ...shared, ...solvers[settings.against].parameters },
+      ]
+    : [{ ...shared, ...solvers[settings.solver].parameters }];
+}
+
+function simulatorParameters(settings, gravityVector) {
+  return {
+    materialModel: settings.materialModel,
+    iterations: settings.iterations,
+    timestep: settings.timestep,
+    gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
+    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({
+      region: Number(region),
+      youngs,
+    })),
+  };
+}
+
+/**
+ * Opens a body on its own: one simulator, or two side by side. context: { client (the worker's),
+ * showProgress(fraction), warn(text) }. Returns what Demo.open shows, with the settings, the
+ * asset's metadata and gravity vector.
+ */
+export async function openBody({ client, showProgress, warn }, name, url, overrides) {
+  const bytes = await fetchBytes(url, (loaded, total) => showProgress(0.45 * (total ? loaded / total : 0)));
+  // The worker reads the asset (the page parses none); the settings are its metadata's
+  // defaults under the URL's, given to the simulators once it is read.
+  const loaded = await client.load({
+    asset: bytes,
+    sourceName: `${name}.smfem`,
+    parameterSets: overrides.compare ? [{}, {}] : [{}],
+  });
+  const meta = loaded.page.meta;
+  const effective = loaded.info[0].parameters;
+  const settings = settingsFor(meta, effective, overrides);
+  const gravityVector = effective.gravity;
+  const sets = parameterSets(settings, gravityVector);
+  await client.setParameters(sets);
+  const { surface, markers } = loaded.page;
+  if (settings.mode > surface.modeCount) {
+    warn(
+      `mode=${settings.mode}: this scene has ${surface.modeCount} modes; mode ${surface.modeCount} is shown.`,
+    );
+    settings.mode = surface.modeCount;
+  }
+  const stage = new SideBySideStage(surface, markers, loaded.u.length);
+  // Every simulator gets the same spring at the same place relative to its body (same inputs).
+  const stiffness = dragStiffness(loaded.info[0].totalMass);
+  let held = null;
+  const targets = (point) => {
+    const local = point.clone().sub(stage.bodies[held].offset).toArray();
+    return stage.bodies.map(() => local);
+  };
+  return {
+    settings,
+    meta,
+    gravityVector,
+    loaded,
+    stage,
+    names: sets.map(solverName),
+    timestep: settings.timestep,
+    camera: settings.compare ? null : (meta.camera ?? null),
+    description:
+      (meta.description ?? '') +
+      (settings.compare
+        ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
+        : ''),
+    controls: {
+      sampledRegions: loaded.info[0].cubatureRegions,
+      defaults: {
+        timestep: effective.timestep,
+        gravity: effective.gravity[1],
+        youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
+      },
+      materials: (meta.materials ?? []).map((m, index) => ({
+        name: m.name,
+        region: m.region ?? index,
+      })),
+      modeCount: surface.modeCount,
+      hasClusters: stage.hasClusters,
+    },
+    dragActions: {
+      grab: (body, vertex, point) => {
+        held = body;
+        return client.dragStart(0, vertex, targets(point), stiffness);
+      },
+      pull: (point) => client.dragMove(targets(point)),
+      release: () => client.dragEnd(),
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// Opening a scene with contact (several bodies among obstacles, one stepper): each body asset
+// fetched once, the worker builds the scene; the settings are the URL's over the stepper's.
+import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
+import { ContactStage } from '../render/ContactStage.js';
+import { solverName, solvers } from '../state/urlState.js';
+import { dragStiffness } from './dragStiffness.js';
+
+// Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
+// over the parameters the scene's stepper has.
+function contactSettingsFor(effective, overrides) {
+  return {
+    solver: overrides.solver ?? solverName(effective),
+    iterations: overrides.iterations ?? effective.iterations,
+    speed: overrides.speed ?? 1,
+    contacts: overrides.contacts ?? false,
+  };
+}
+
+// The parameters the URL sets for a scene with contact (the rest are the stepper's).
+function contactOverrides(overrides) {
+  return {
+    ...(overrides.solver && solvers[overrides.solver].parameters),
+    ...(overrides.iterations !== undefined && { iterations: overrides.iterations }),
+  };
+}
+
+export function contactParameters(settings) {
+  return { ...solvers[settings.solver].parameters, iterations: settings.iterations };
+}
+
+/**
+ * Opens a scene with contact: every body in one stepper, among obstacles. context: { client,
+ * showProgress(fraction), onObstacleMoved(index, offset) (a drag moved an obstacle there) }.
+ * Returns what Demo.open shows, with the settings.
+ */
+export async function openContact({ client, showProgress, onObstacleMoved }, name, contact, overrides) {
+  // Each asset once, however many bodies share it.
+  const urls = [...new Set(contact.bodies.map((body) => String(body.url)))];
+  let fetched = 0;
+  const downloads = new Map(
+    await Promise.all(
+      urls.map(async (url) => {
+        const bytes = await fetchBytes(url);
+        showProgress((0.45 * ++fetched) / urls.length);
+        return [url, bytes];
+      }),
+    ),
+  );
+  const loaded = await client.loadContact({
+    sceneText: contact.text,
+    // Each body its own copy: the copies move to the worker.
+    assets: contact.bodies.map((body) => ({
+      bytes: downloads.get(String(body.url)).slice(),
+      name: body.name,
+    })),
+    sourceName: `${name}.json`,
+    parameters: contactOverrides(overrides),
+  });
+  const [info] = loaded.info;
+  const settings = contactSettingsFor(info.parameters, overrides);
+  const stage = new ContactStage(
+    info,
+    loaded.pages.map((page) => page.surface),
+  );
+  const stiffness = info.bodies.map((body) => dragStiffness(body.mass));
+  return {
+    settings,
+    meta: null,
+    loaded,
+    stage,
+    names: [settings.solver],
+    timestep: info.timestep,
+    camera: null,
+    description:
+      `${contact.description} ` +
+      'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
+    controls: { contact: true },
+    dragActions: {
+      grab: (body, vertex, point) => client.dragStart(body, vertex, [point.toArray()], stiffness[body]),
+      pull: (point) => client.dragMove([point.toArray()]),
+      release: () => client.dragEnd(),
+      moveObstacle: (index, offset) => {
+        onObstacleMoved(index, offset.toArray());
+        return client.moveObstacle(index, offset.toArray());
+      },
+    },
+  };
+}
