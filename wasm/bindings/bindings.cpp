@@ -50,14 +50,8 @@ std::vector<std::uint8_t> to_bytes(const val& bytes) {
   return emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
 }
 
-val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
-  // A copy: the typed_memory_view is only valid until the heap grows.
-  return val::global("Uint8Array")
-      .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
-      .call<val>("slice");
-}
-
-// A copy of `values` as a new typed array of JS type `type` (Float32Array, Uint32Array).
+// A copy of `values` as a new typed array of JS type `type` (Uint8Array, Float32Array,
+// Uint32Array): the typed_memory_view is only valid until the heap grows.
 template <class T>
 val typed_array_copy(const std::vector<T>& values, const char* type) {
   return val::global(type)
@@ -140,7 +134,7 @@ val box_model_asset(int mode_count, int cubature_count) {
   return js_errors([&] {
     const smfem::sim::BoxModel box =
         smfem::sim::make_box_model(smfem::sim::synthetic_box_options(mode_count, cubature_count));
-    return to_uint8_array(smfem::sim::reduced_model_asset_bytes(box.model));
+    return typed_array_copy(smfem::sim::reduced_model_asset_bytes(box.model), "Uint8Array");
   });
 }
 
@@ -363,7 +357,7 @@ class JsSimulator {
                 {"totalMass", model.total_mass},
                 {"source", model.source},
                 {"cubatureRegions", cubature_regions(model)},
-                {"parameters", parameters_json()}}
+                {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }
 
@@ -420,7 +414,7 @@ class JsSimulator {
   void drag_end() { simulator_->drag_end(); }
 
   void reset() { simulator_->reset(); }
-  val snapshot() const { return to_uint8_array(simulator_->save_state()); }
+  val snapshot() const { return typed_array_copy(simulator_->save_state(), "Uint8Array"); }
   void restore(const val& bytes) {
     js_errors([&] {
       simulator_->load_state(to_bytes(bytes));
@@ -465,8 +459,6 @@ class JsSimulator {
       simulator_->set_region_material(region, youngs, poisson);
     }
   }
-
-  json parameters_json() const { return settings_json(simulator_->settings()); }
 
   std::unique_ptr<smfem::sim::Simulator> simulator_;
   int workers_ = 0;
@@ -604,9 +596,7 @@ class JsContactScene {
     xyz.reserve(3 * points.size());
     for (const Eigen::Vector3d& p : points)
       xyz.insert(xyz.end(), {float(p.x()), float(p.y()), float(p.z())});
-    return val::global("Float32Array")
-        .new_(emscripten::typed_memory_view(xyz.size(), xyz.data()))
-        .call<val>("slice");
+    return typed_array_copy(xyz, "Float32Array");
   }
 
   void move_obstacle(int obstacle, double x, double y, double z) {
