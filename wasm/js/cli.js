@@ -14,13 +14,18 @@
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
 //
-// The same measurement as the native build/bin/smfem-bench (wasm/bench/smfem_bench.cpp): the
-// same scene (a drag spring on render vertex 0 pulled 0.2 m up, gravity), 5 untimed warm-up
-// steps, then per-iteration and per-phase medians of S steps, as JSON.
+// The same measurement as the native build/bin/smfem-bench (bench.js), as JSON.
+//
+//   smfem figures --out DIR [--quick]
+//
+// The paper's Table 1 and figures regenerated with our code (report/figures.js): index.html,
+// report.md, the charts and the raw CSV in DIR; progress on stderr.
 import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
+import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
 import { loadSmfem } from './loader.js';
+import { runFigures } from './report/figures.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
 
 function usage(problem) {
@@ -29,6 +34,7 @@ function usage(problem) {
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
+      `       smfem figures --out DIR [--quick]\n` +
       `       ${simulateUsage}\n`,
   );
   process.exit(2);
@@ -106,92 +112,16 @@ function parseBenchArgs(args) {
   return options;
 }
 
-const median = (values) => {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-const summary = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
-
 async function bench(args) {
   const options = parseBenchArgs(args);
   const smfem = await loadSmfem({ build: options.build });
   try {
     const bytes = options.asset ? await readFile(options.asset) : smfem.boxModelAsset(...options.synthetic);
-    const parameters = { iterations: options.iters, untilConverged: false, floatStiffness: options.float };
-    if (options.solver) parameters.solver = options.solver;
-    const simulator = smfem.createSimulator(bytes, {
-      sourceName: options.asset ?? 'synthetic',
-      threads: options.threads,
-      parameters,
-    });
-    for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
-    const info = simulator.info;
-    // The native bench's scene: pull render vertex 0 up, so every iteration has work to do.
-    if (info.renderVertices > 0) {
-      const rest = restPosition(smfem, bytes);
-      simulator.dragStart(0, [rest[0], rest[1] + 0.2, rest[2]], 1e4);
-    }
-    simulator.step(5);
-    const perIteration = [],
-      stepMs = [],
-      prediction = [],
-      phases = { linearization: [], assembly: [], solve: [], localUpdate: [], lineSearch: [] };
-    let iterationsRun = 0,
-      backtracks = 0,
-      curvatureFallbacks = 0,
-      failures = 0;
-    for (let step = 0; step < options.steps; ++step) {
-      const [report] = simulator.step(1);
-      if (!report.ok) ++failures;
-      const t = report.phasesMs;
-      stepMs.push(report.stepMs);
-      prediction.push(t.prediction);
-      iterationsRun += report.iterations;
-      backtracks += report.lineSearchSteps;
-      curvatureFallbacks += report.curvatureFallbacks;
-      if (report.iterations === 0) continue;
-      const k = report.iterations;
-      const total = t.linearization + t.assembly + t.solve + t.localUpdate + t.lineSearch;
-      perIteration.push(total / k);
-      for (const name of Object.keys(phases)) phases[name].push(t[name] / k);
-    }
-    const out = {
-      build: `wasm-${smfem.build}`,
-      solver: simulator.info.parameters.solver,
-      modes: info.modes,
-      cubature: info.cubature,
-      threads: info.threads,
-      float_stiffness: options.float,
-      iterations_per_step: options.iters,
-      steps: options.steps,
-      iterations_run: iterationsRun,
-      backtracks,
-      curvature_fallbacks: curvatureFallbacks,
-      failed_steps: failures,
-      per_iteration_ms: summary(perIteration),
-      step_ms: summary(stepMs),
-      phases_ms: {
-        prediction_per_step: median(prediction),
-        linearization: median(phases.linearization),
-        assembly: median(phases.assembly),
-        solve: median(phases.solve),
-        local_update: median(phases.localUpdate),
-        line_search: median(phases.lineSearch),
-      },
-    };
+    const out = benchSimulator(smfem, bytes, { ...options, sourceName: options.asset ?? 'synthetic' });
     process.stdout.write(`${options.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
-    simulator.dispose();
   } finally {
     smfem.dispose();
   }
-}
-
-// Render vertex 0's rest position, from the asset's render.positions section (f32, little-endian).
-function restPosition(smfem, bytes) {
-  const section = smfem.inspectAsset(bytes).sections.find((s) => s.name === 'render.positions');
-  const view = new DataView(bytes.buffer, bytes.byteOffset + section.offset, 12);
-  return [0, 1, 2].map((d) => view.getFloat32(4 * d, true));
 }
 
 async function simulateCommand(args) {
@@ -226,7 +156,29 @@ async function benchContact(args) {
   }
 }
 
-const commands = { bench, 'bench-contact': benchContact, claims, simulate: simulateCommand };
+async function figures(args) {
+  const options = { quick: false };
+  for (let i = 0; i < args.length; ++i) {
+    if (args[i] === '--quick') options.quick = true;
+    else if (args[i] === '--out' && i + 1 < args.length) options.out = args[++i];
+    else usage(`unknown argument ${args[i]}`);
+  }
+  if (!options.out) usage('figures needs --out DIR');
+  const smfem = await loadSmfem({ build: 'threads' });
+  try {
+    const log = (message) => process.stderr.write(`${message}\n`);
+    const { sections, seconds } = await runFigures(smfem, { ...options, log });
+    for (const section of sections)
+      log(
+        `${section.holds === false ? 'NOT SUPPORTED' : section.holds ? 'supported' : 'not tested'}: ${section.title}`,
+      );
+    log(`figures: ${seconds.toFixed(1)} s; the report is ${options.out}/index.html`);
+  } finally {
+    smfem.dispose();
+  }
+}
+
+const commands = { bench, 'bench-contact': benchContact, claims, figures, simulate: simulateCommand };
 const [command, ...rest] = process.argv.slice(2);
 if (commands[command]) {
   commands[command](rest).catch((error) => {

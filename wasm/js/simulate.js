@@ -88,34 +88,37 @@ export function parseSimulateArgs(args) {
 }
 
 /**
- * The asset's bytes: read, or for a .json recipe baked first. Bakes are cached in build/bake-cache
- * under a hash of the recipe and the bake tool (a scene's bodies are baked once, not every run).
+ * The path of a recipe's bake (with `bakeArgs`, smfem-bake's options), baked on first use. Bakes
+ * are cached in build/bake-cache under a hash of the recipe, the options and the bake tool (a
+ * scene's bodies are baked once, not every run).
  */
-async function assetBytes(path) {
-  if (!path.endsWith('.json')) return readFile(path);
+export async function bakedAsset(recipe, bakeArgs = []) {
   const tool = await stat(bakeTool).catch(() => {
     throw new Error(`${bakeTool} is missing: run npm start (or scripts/setup.sh) to build it`);
   });
   const key = createHash('sha256')
-    .update(await readFile(path))
-    .update(`${tool.mtimeMs} ${tool.size}`)
+    .update(await readFile(recipe))
+    .update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`)
     .digest('hex');
   const cached = join(bakeCache, `${key}.smfem`);
-  const hit = await readFile(cached).catch(() => null);
-  if (hit) return hit;
+  if (await stat(cached).catch(() => null)) return cached;
   await mkdir(bakeCache, { recursive: true });
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
-    const asset = join(folder, `${basename(path, '.json')}.smfem`);
-    await promisify(execFile)(bakeTool, [path, '-o', asset, '--quiet']).catch((error) => {
+    const asset = join(folder, `${basename(recipe, '.json')}.smfem`);
+    await promisify(execFile)(bakeTool, [recipe, '-o', asset, '--quiet', ...bakeArgs]).catch((error) => {
       throw new Error((error.stderr || error.message).trim());
     });
-    const bytes = await readFile(asset);
-    await writeAtomically(cached, bytes);
-    return bytes;
+    await writeAtomically(cached, await readFile(asset));
+    return cached;
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** The asset's bytes: read, or for a .json recipe baked first (bakedAsset). */
+async function assetBytes(path) {
+  return readFile(path.endsWith('.json') ? await bakedAsset(path) : path);
 }
 
 /** A scene file's text and its bodies' assets (paths relative to the file), or null for a recipe. */
