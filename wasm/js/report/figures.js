@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { bakedAsset } from '../simulate.js';
+import { cubatureFigure } from './experiments/cubature.js';
 import { decrementFigure } from './experiments/decrement.js';
+import { materialModelFigure } from './experiments/material_models.js';
 import { momentumFigures } from './experiments/momentum.js';
 import { timingFigures } from './experiments/timing.js';
 import { writeReport } from './write_report.js';
@@ -15,7 +17,7 @@ import { writeReport } from './write_report.js';
 const assetDir = fileURLToPath(new URL('../../../build/native/assets/', import.meta.url));
 
 // In the paper's order; each returns one section of the report.
-const experiments = [timingFigures, momentumFigures, decrementFigure];
+const experiments = [timingFigures, momentumFigures, decrementFigure, cubatureFigure, materialModelFigure];
 
 function intro(quick, smfem, seconds) {
   return [
@@ -38,6 +40,7 @@ export async function runFigures(smfem, { out, quick = false, log = () => {} }) 
         throw new Error(`${name}: ${error.code}; bake the scenes first (npm test or npm start do)`);
       }),
     bakedFile: bakedAsset,
+    readFile: (path) => readFile(path),
   };
   const sections = [];
   for (const experiment of experiments) sections.push(await experiment(context));
