@@ -1,0 +1,114 @@
+// `npx smfem figures --quick` (wasm/js/report/): the report is written whole, every chart's data
+// is there and sane (read from its Vega-Lite specification, not its pixels), and each claim
+// holds with margins taken from the measurements, so a solver regression fails here.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSmfem } from '../../wasm/js/loader.js';
+import { runFigures } from '../../wasm/js/report/figures.js';
+
+describe('smfem figures --quick', () => {
+  let smfem, folder, sections;
+  const section = (id) => sections.find((s) => s.id === id);
+
+  beforeAll(async () => {
+    smfem = await loadSmfem({ build: 'threads' });
+    folder = await mkdtemp(join(tmpdir(), 'smfem-figures-test-'));
+    ({ sections } = await runFigures(smfem, { out: folder, quick: true }));
+  }, 300000);
+
+  afterAll(async () => {
+    smfem?.dispose();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('writes the page, the markdown, every chart and the raw data', async () => {
+    const html = await readFile(join(folder, 'index.html'), 'utf8');
+    const markdown = await readFile(join(folder, 'report.md'), 'utf8');
+    for (const s of sections) {
+      expect(html).toContain(`<section id="${s.id}">`);
+      expect(markdown).toContain(`## ${s.title}`);
+      expect(s.finding).toMatch(/\d/);
+    }
+    const charts = await readdir(join(folder, 'charts'));
+    const chartCount = sections.reduce((n, s) => n + (s.charts?.length ?? 0), 0);
+    expect(charts.filter((f) => f.endsWith('.svg'))).toHaveLength(chartCount);
+    expect(charts.filter((f) => f.endsWith('.vl.json'))).toHaveLength(chartCount);
+    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(chartCount);
+    for (const file of await readdir(join(folder, 'data'))) {
+      const lines = (await readFile(join(folder, 'data', file), 'utf8')).trim().split('\n');
+      expect(lines.length, file).toBeGreaterThan(1);
+    }
+  });
+
+  it('plots finite values with labelled axes and the expected series', async () => {
+    const expectedSeries = {
+      'fig2-13-1': 6, // converged and five truncated runs
+      'fig9-1': 3, // FEM and both MFEM variants
+      'fig14-1': 2, // k-means and the exact reference
+      'fig15-1': 3, // the material models
+      'table1-fig10-1': 6, // the phases
+    };
+    for (const [id, count] of Object.entries(expectedSeries)) {
+      const spec = JSON.parse(await readFile(join(folder, 'charts', `${id}.vl.json`), 'utf8'));
+      const encoding = (spec.spec ?? spec).encoding;
+      const layered = encoding.color ? encoding : { ...encoding, ...(spec.spec ?? spec).layer[0].encoding };
+      expect(layered.x.title, id).toMatch(/\w/);
+      expect(layered.y.title, id).toMatch(/\w/);
+      const values = spec.data.values;
+      expect(values.length, id).toBeGreaterThanOrEqual(count);
+      expect(new Set(values.map((v) => v[layered.color.field])).size, id).toBe(count);
+      for (const field of [layered.x.field, layered.y.field].filter((f) => typeof values[0][f] === 'number'))
+        expect(values.every((v) => Number.isFinite(v[field])), `${id}: ${field}`).toBe(true);
+    }
+  });
+
+  it('Fig. 2: MFEM keeps the crab’s angular momentum at 1-2 iterations where FEM loses it', () => {
+    // Measured: MFEM 0.8 % and 0.0 %, FEM 59.7 % and 35.1 %, FEM at 4 iterations 3.3 %.
+    const { errors } = section('fig2-13').measurements.crab;
+    expect(errors['MFEM, 1 iteration']).toBeLessThan(0.05);
+    expect(errors['MFEM, 2 iterations']).toBeLessThan(0.05);
+    expect(errors['FEM, 1 iteration']).toBeGreaterThan(0.3);
+    expect(errors['FEM, 2 iterations']).toBeGreaterThan(0.15);
+    expect(section('fig2-13').holds).toBe(true);
+  });
+
+  it('Fig. 9: at a stiffness ratio of 1e6 MFEM converges within 10 iterations, FEM not within 30', () => {
+    // Measured: crab at 1e2 4 / 8 / 8 (MFEM curvature / paper / FEM), at 1e6 7 / 22 / > 30.
+    const [mild, strong] = section('fig9').measurements.counts;
+    expect(mild['MFEM (curvature)']).toBeLessThanOrEqual(6);
+    expect(mild.FEM).toBeLessThanOrEqual(12);
+    expect(strong['MFEM (curvature)']).toBeLessThanOrEqual(10);
+    expect(strong.FEM).toBe(Infinity);
+    expect(section('fig9').holds).toBe(true);
+  });
+
+  it('Fig. 14: fewer clusters soften the beam, and five leave it falling', () => {
+    // Measured: exact 3.52 cm; |C| 20 +1412 %, |C| 100 +232 %; |C| 5 never at rest.
+    const { exact, results } = section('fig14').measurements;
+    expect(exact.settled).toBe(true);
+    const [five, twenty, hundred] = results;
+    expect(five.settled).toBe(false);
+    expect(twenty.excess).toBeGreaterThan(5);
+    expect(hundred.excess).toBeGreaterThan(1);
+    expect(hundred.excess).toBeLessThan(4);
+    expect(section('fig14').holds).toBe(true);
+  });
+
+  it('Fig. 15: every material model comes to rest; FCR and stable neo-Hookean agree, ARAP sags more', () => {
+    // Measured at gravity x 10: ARAP 57.2 cm, FCR 45.5 cm, stable neo-Hookean 45.7 cm.
+    const tip = Object.fromEntries(section('fig15').measurements.results.map((r) => [r.model, r.tip]));
+    expect(section('fig15').measurements.results.every((r) => r.settled)).toBe(true);
+    expect(Math.abs(tip['fixed corotational'] / tip['stable neo-Hookean'] - 1)).toBeLessThan(0.02);
+    expect(tip.ARAP).toBeLessThan(1.1 * tip['fixed corotational']);
+  });
+
+  it('Table 1: every timing is measured (the speed claims are the benchmarks’, not a timed test’s)', () => {
+    for (const row of section('table1-fig10').measurements.rows) {
+      for (const key of ['mfemWasm', 'femWasm', 'mfemNative', 'femNative', 'projection'])
+        expect(row[key], `${row.scene} ${key}`).toBeGreaterThan(0);
+      expect(row.failedSteps).toBe(0);
+    }
+  });
+});
