@@ -4,7 +4,6 @@
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
-#include "smfem/subspace/basis.hpp"
 #include "support/test_paths.hpp"
 #include "support/text_file.hpp"
 
@@ -26,17 +25,6 @@ sim::ReducedModel bake_recipe(const std::string& name, const nlohmann::json& rec
   const bake::BakeResult result = bake::run_bake(input, settings);
   return sim::load_reduced_model(
       asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(), name));
-}
-
-BakedScene bake_scene(const std::string& name, const nlohmann::json& recipe) {
-  bake::BakeSettings settings;
-  settings.full_mesh = true;
-  const bake::BakeInput input = load_input(name, recipe, settings);
-  const bake::BakeResult result = bake::run_bake(input, settings);
-  const asset::Asset asset =
-      asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(), name);
-  return BakedScene{sim::load_reduced_model(asset), full::load_full_model(asset),
-                    subspace::vertex_basis(input.mesh, result.modes.weights)};
 }
 
 }  // namespace smfem::test

@@ -9,102 +9,43 @@
 // is printed.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "smfem/full/full_simulator.hpp"
-#include "smfem/sim/simulator.hpp"
-#include "validation/baked_model.hpp"
+#include "smfem/config.hpp"
+#include "smfem/study/subspace_study.hpp"
 
-namespace smfem::sim {
+namespace smfem {
 namespace {
+
+using study::relative_error;
+using study::tip_sag;
 
 constexpr int kSagSteps = 30;  // 3 s of 0.1 s steps: the bar settles into its sag
 constexpr int kSagThreads = 2;
 
-nlohmann::json cantilever(int modes, int cubature) {
-  const auto box = [](double x, double half_x, double half_yz) {
-    return nlohmann::json{
-        {"box", {{"center", {x, 0.0, 0.0}}, {"half_extents", {half_x, half_yz, half_yz}}}}};
-  };
-  return {
-      {"name", "cantilever"},
-      {"description", "A bar pinned at its left end."},
-      {"geometry", box(0.0, 0.3, 0.05)},
-      {"resolution", {{"target_tets", 1500}}},
-      {"materials", {{{"name", "bar"}, {"youngs", 2e6}, {"poisson", 0.4}, {"density", 1000}}}},
-      {"pins", {{{"where", box(-0.3, 0.01, 1.0)}}}},
-      {"subspace", {{"modes", modes}, {"cubature", cubature}}},
-      {"solver",
-       {{"method", "mfem"},
-        {"iterations", 2},
-        {"timestep", 0.1},
-        {"gravity", {0.0, -9.8, 0.0}},
-        {"material_model", "fcr"}}},
-  };
+// The report's cantilever (assets/scenes/report/cantilever.json) at m modes and |C| clusters.
+study::BakedScene cantilever(int modes, int cubature) {
+  bake::BakeSettings settings;
+  settings.modes = modes;
+  settings.cubature = cubature;
+  return study::bake_scene(
+      std::filesystem::path(config::source_dir) / "assets/scenes/report/cantilever.json", settings);
 }
 
-SolverSettings converging(const SolverSettings& defaults) {
-  SolverSettings settings = defaults;
-  settings.iterations = 200;
-  settings.until_converged = true;
-  settings.relative_tolerance = 1e-8;
-  settings.absolute_tolerance = 1e-20;
-  return settings;
+// The study runs converge every step; say so in the test's terms.
+study::VertexTrajectory converged(study::StudyRun run, const std::string& what) {
+  EXPECT_TRUE(run.converged) << what << ": a step did not converge";
+  return std::move(run.trajectory);
 }
-
-std::string describe(const StepStats& stats) {
-  return std::to_string(stats.iterations) + " iterations, decrement " +
-         std::to_string(stats.first_decrement) + " -> " + std::to_string(stats.decrement);
-}
-
-// Vertex displacements (n x 3) per step.
-using VertexTrajectory = std::vector<Eigen::MatrixXd>;
-
-VertexTrajectory run_full_space(const full::FullModel& model) {
-  full::FullSimulator simulator(model, converging(model.defaults), kSagThreads);
-  VertexTrajectory out;
-  for (int step = 0; step < kSagSteps; ++step) {
-    const full::FullStepReport& report = simulator.step();
-    EXPECT_TRUE(report.ok && report.stats.converged)
-        << "full space, step " << step << ": " << describe(report.stats);
-    out.push_back(simulator.displacements());
-  }
-  return out;
-}
-
-VertexTrajectory run_subspace(const test::BakedScene& scene) {
-  Simulator simulator(scene.reduced, converging(scene.reduced.defaults), kSagThreads);
-  VertexTrajectory out;
-  for (int step = 0; step < kSagSteps; ++step) {
-    const StepReport& report = simulator.step();
-    EXPECT_TRUE(report.ok && report.stats.converged)
-        << "m = " << scene.reduced.mode_count() << ", |C| = " << scene.reduced.cubature_count()
-        << ", step " << step << ": " << describe(report.stats);
-    out.push_back(scene.vertex_basis * simulator.coordinates());  // row v: U^T b_v
-  }
-  return out;
-}
-
-// sqrt(sum over steps and vertices of m_v |a - b|^2 / sum m_v |b|^2).
-double relative_error(const VertexTrajectory& a, const VertexTrajectory& b,
-                      const Eigen::VectorXd& mass) {
-  double difference = 0.0, norm = 0.0;
-  for (std::size_t step = 0; step < b.size(); ++step) {
-    difference += (mass.asDiagonal() * (a[step] - b[step]).rowwise().squaredNorm()).sum();
-    norm += (mass.asDiagonal() * b[step].rowwise().squaredNorm()).sum();
-  }
-  return std::sqrt(difference / norm);
-}
-
-double tip_sag(const VertexTrajectory& trajectory) { return -trajectory.back().col(1).minCoeff(); }
 
 struct Baked {
-  test::BakedScene scene;
-  VertexTrajectory trajectory;
+  study::BakedScene scene;
+  study::VertexTrajectory trajectory;
 };
 
 // Bakes (and runs) each (m, |C|) once for both tests; |C| = 0 means every tet.
@@ -113,9 +54,10 @@ const Baked& baked(int modes, int cubature) {
   const auto key = std::pair{modes, cubature};
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   const int tets = cubature == 0 ? baked(4, 40).scene.full.tet_count() : cubature;
-  test::BakedScene scene = test::bake_scene(
-      "cantilever-" + std::to_string(modes) + "-" + std::to_string(tets), cantilever(modes, tets));
-  VertexTrajectory trajectory = run_subspace(scene);
+  const std::string name = "cantilever-" + std::to_string(modes) + "-" + std::to_string(tets);
+  study::BakedScene scene = cantilever(modes, tets);
+  study::VertexTrajectory trajectory =
+      converged(study::run_subspace(scene, kSagSteps, kSagThreads), name);
   return cache.emplace(key, Baked{std::move(scene), std::move(trajectory)}).first->second;
 }
 
@@ -126,8 +68,9 @@ const Eigen::VectorXd& vertex_mass() {
   return mass;
 }
 
-const VertexTrajectory& full_space() {
-  static const VertexTrajectory trajectory = run_full_space(mesh());
+const study::VertexTrajectory& full_space() {
+  static const study::VertexTrajectory trajectory =
+      converged(study::run_full_space(mesh(), kSagSteps, kSagThreads), "full space");
   return trajectory;
 }
 
@@ -149,7 +92,7 @@ TEST(FullSpaceConvergence, WithExactIntegrationTheSubspaceApproachesTheFullSpace
 }
 
 TEST(FullSpaceConvergence, AtFixedModesTheCubatureApproachesExactIntegrationAsClustersGrow) {
-  const VertexTrajectory& exact = baked(16, 0).trajectory;
+  const study::VertexTrajectory& exact = baked(16, 0).trajectory;
   std::vector<double> errors;
   for (const int clusters : {240, 480, 960}) {
     const Baked& subspace = baked(16, clusters);
@@ -163,4 +106,4 @@ TEST(FullSpaceConvergence, AtFixedModesTheCubatureApproachesExactIntegrationAsCl
 }
 
 }  // namespace
-}  // namespace smfem::sim
+}  // namespace smfem

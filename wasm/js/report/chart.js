@@ -11,7 +11,7 @@ const axis = ({ field, title, scale, type = 'quantitative', sort }) => ({
   type,
   title,
   ...(scale ? { scale: { type: scale } } : {}),
-  ...(sort ? { sort } : {}),
+  ...(sort !== undefined ? { sort } : {}),
 });
 
 /**
@@ -65,7 +65,7 @@ export function stackedBars({ title, values, x, y, stack }) {
 /** A grid of cells x by y coloured by `color` (log scale where asked), with each value written in its cell. */
 export function heatmap({ title, values, x, y, color, format = '.2~g' }) {
   const cells = {
-    x: axis({ ...x, type: 'ordinal', sort: null }),
+    x: axis({ ...x, type: 'ordinal', sort: x.sort ?? null }),
     y: axis({ ...y, type: 'ordinal', sort: 'descending' }),
   };
   return {

@@ -11,13 +11,21 @@ import { cubatureFigure } from './experiments/cubature.js';
 import { decrementFigure } from './experiments/decrement.js';
 import { materialModelFigure } from './experiments/material_models.js';
 import { momentumFigures } from './experiments/momentum.js';
+import { paretoFigure } from './experiments/pareto.js';
 import { timingFigures } from './experiments/timing.js';
 import { writeReport } from './write_report.js';
 
 const assetDir = fileURLToPath(new URL('../../../build/native/assets/', import.meta.url));
 
 // In the paper's order; each returns one section of the report.
-const experiments = [timingFigures, momentumFigures, decrementFigure, cubatureFigure, materialModelFigure];
+const experiments = [
+  timingFigures,
+  momentumFigures,
+  decrementFigure,
+  paretoFigure,
+  cubatureFigure,
+  materialModelFigure,
+];
 
 function intro(quick, smfem, seconds) {
   return [
