@@ -1,0 +1,164 @@
+#include "smfem/cubature/optimized_cubature.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "smfem/cubature/detail/parallel_chunks.hpp"
+#include "smfem/cubature/detail/refuse.hpp"
+#include "smfem/cubature/detail/uniform_random.hpp"
+#include "smfem/cubature/greedy_cubature.hpp"
+#include "smfem/subspace/basis.hpp"
+
+namespace smfem::cubature {
+namespace {
+
+using Index = Eigen::Index;
+
+// The tets the greedy may choose from (ascending) and the poses; candidates come from the
+// stream seed + 1, poses from seed (training_forces.hpp).
+struct TrainingSet {
+  Eigen::VectorXi candidates;
+  Poses poses;
+};
+
+TrainingSet training_set(const char* caller, const ElasticBody& body,
+                         const OptimizedCubatureOptions& options) {
+  if (options.tets < 0)
+    detail::refuse(caller, "asked for " + std::to_string(options.tets) + " tets");
+  if (options.training_poses < 1 || options.held_out_poses < 1 || options.max_candidates < 1) {
+    detail::refuse(caller, "training poses, held-out poses and candidates must be at least 1");
+  }
+  if (!(options.tolerance >= 0.0)) detail::refuse(caller, "the tolerance must be >= 0");
+  const int tets = static_cast<int>(body.mesh.tets.rows());
+  if (tets == 0) detail::refuse(caller, "the mesh has no tets");
+  std::vector<int> all(static_cast<std::size_t>(tets));
+  std::iota(all.begin(), all.end(), 0);
+  const int count = std::min(tets, options.max_candidates);
+  if (count < tets) {
+    // The first count steps of a Fisher-Yates shuffle: a uniform sample without replacement.
+    std::mt19937_64 bits(options.seed + 1);
+    for (int i = 0; i < count; ++i) {
+      const int j = i + std::min(tets - i - 1, static_cast<int>(detail::uniform_01(bits) *
+                                                                static_cast<double>(tets - i)));
+      std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
+    }
+    all.resize(static_cast<std::size_t>(count));
+    std::sort(all.begin(), all.end());
+  }
+  TrainingSet set;
+  set.candidates = Eigen::Map<const Eigen::VectorXi>(all.data(), count);
+  set.poses = sample_poses(body, set.candidates, options.training_poses, options.held_out_poses,
+                           options.seed);
+  return set;
+}
+
+// 1 / ||b_p|| per pose (0 for a pose without force), r rows per pose.
+Eigen::VectorXd pose_scales(const Eigen::VectorXd& b, Index r) {
+  Eigen::VectorXd scales(b.size() / r);
+  for (Index p = 0; p < scales.size(); ++p) {
+    const double norm = b.segment(r * p, r).norm();
+    scales(p) = norm > 0.0 ? 1.0 / norm : 0.0;
+  }
+  return scales;
+}
+
+template <typename Matrix>
+void scale_rows(Matrix& M, const Eigen::VectorXd& scales, Index r) {
+  for (Index p = 0; p < scales.size(); ++p) M.middleRows(r * p, r) *= scales(p);
+}
+
+// ||A w - b|| / ||b|| with each pose's rows divided by its ||b_p||.
+double fit_error(Eigen::MatrixXd A, const Eigen::VectorXd& weights, Eigen::VectorXd b, Index r) {
+  const Eigen::VectorXd scales = pose_scales(b, r);
+  scale_rows(A, scales, r);
+  scale_rows(b, scales, r);
+  const double norm = b.norm();
+  return norm > 0.0 ? (A * weights - b).norm() / norm : 0.0;
+}
+
+// Each tet's nearest cubature tet in the k-means features.
+Eigen::VectorXi nearest_labels(const ElasticBody& body, const Eigen::VectorXi& tets, int threads) {
+  const FeatureMatrix features =
+      cubature_features(subspace::tet_averaged_weights(body.mesh, body.weights), body.eigenvalues);
+  const FeatureMatrix chosen = features(tets, Eigen::all);
+  Eigen::VectorXi labels(features.rows());
+  detail::parallel_chunks(
+      features.rows(), detail::resolve_thread_count(threads), [&](Index, Index begin, Index end) {
+        for (Index t = begin; t < end; ++t) {
+          Index nearest = 0;
+          (chosen.rowwise() - features.row(t)).rowwise().squaredNorm().minCoeff(&nearest);
+          labels(t) = static_cast<int>(nearest);
+        }
+      });
+  return labels;
+}
+
+}  // namespace
+
+OptimizedCubature optimized_cubature(const ElasticBody& body,
+                                     const OptimizedCubatureOptions& options) {
+  const char* caller = "optimized_cubature";
+  const auto start = std::chrono::steady_clock::now();
+  const TrainingSet set = training_set(caller, body, options);
+  const Index r = 12 * body.weights.cols();
+  Eigen::VectorXd b = body_forces(body, set.poses.training, options.threads);
+  Eigen::MatrixXd A = tet_forces(body, set.candidates, set.poses.training, options.threads);
+  const Eigen::VectorXd scales = pose_scales(b, r);
+  if (!(scales.array() > 0.0).any()) {
+    detail::refuse(caller, "the sampled poses strain no tet of the body (is every vertex pinned?)");
+  }
+  scale_rows(A, scales, r);
+  scale_rows(b, scales, r);
+  const Index requested = options.tets > 0 ? options.tets : 20 * body.weights.cols();
+  const GreedyCubature greedy = greedy_cubature(
+      A, b, static_cast<int>(std::min(requested, set.candidates.size())), options.tolerance);
+  const double training_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  OptimizedCubature out;
+  Cubature& cubature = out.cubature;
+  cubature.tets = set.candidates(greedy.columns);
+  cubature.weights = greedy.weights;
+  cubature.labels = nearest_labels(body, cubature.tets, options.threads);
+  cubature.iterations = greedy.iterations;
+  cubature.converged = greedy.converged;
+
+  ForceFit& fit = out.fit;
+  fit.training_error = greedy.relative_residual;
+  fit.held_out_error =
+      fit_error(tet_forces(body, cubature.tets, set.poses.held_out, options.threads),
+                cubature.weights, body_forces(body, set.poses.held_out, options.threads), r);
+  fit.training_poses = options.training_poses;
+  fit.held_out_poses = options.held_out_poses;
+  fit.candidates = static_cast<int>(set.candidates.size());
+  fit.greedy_iterations = greedy.iterations;
+  fit.training_seconds = training_seconds;
+  return out;
+}
+
+ForceFit force_fit(const ElasticBody& body, const Cubature& cubature,
+                   const OptimizedCubatureOptions& options) {
+  const char* caller = "force_fit";
+  if (cubature.tets.size() == 0 || cubature.tets.size() != cubature.weights.size()) {
+    detail::refuse(caller, "the cubature has " + std::to_string(cubature.tets.size()) +
+                               " tets and " + std::to_string(cubature.weights.size()) + " weights");
+  }
+  const TrainingSet set = training_set(caller, body, options);
+  const Index r = 12 * body.weights.cols();
+  ForceFit fit;
+  fit.training_error =
+      fit_error(tet_forces(body, cubature.tets, set.poses.training, options.threads),
+                cubature.weights, body_forces(body, set.poses.training, options.threads), r);
+  fit.held_out_error =
+      fit_error(tet_forces(body, cubature.tets, set.poses.held_out, options.threads),
+                cubature.weights, body_forces(body, set.poses.held_out, options.threads), r);
+  fit.training_poses = options.training_poses;
+  fit.held_out_poses = options.held_out_poses;
+  return fit;
+}
+
+}  // namespace smfem::cubature

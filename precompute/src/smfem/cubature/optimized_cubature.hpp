@@ -1,0 +1,63 @@
+#pragma once
+// Optimized cubature (An, Kim and James 2008), next to the k-means cubature of cubature.hpp:
+// tets and non-negative weights fitted to the reduced elastic forces of poses sampled in the
+// skinning subspace (training_forces.hpp), chosen greedily (greedy_cubature.hpp).
+//
+// Candidates: every tet, or when |T| exceeds max_candidates a uniform sample of that many
+// (seeded; without replacement): the training matrix is (12m training poses) x candidates
+// doubles and each greedy step reads all of it. The target b is always the force of the whole
+// mesh. Each pose's rows are divided by ||b_p||, so the fit error
+//   ||A_C w - b|| / ||b|| = sqrt(mean over poses of ||g_C(U_p) - g(U_p)||^2 / ||g(U_p)||^2)
+// is the RMS relative force error over the poses (poses with no force left out).
+//
+// The result is the Cubature of cubature.hpp, so the asset does not change: tets ascending,
+// weights the NNLS weights (m^3; they need not sum to the volume), and labels for display: each
+// tet's cubature tet is the one nearest it in the k-means features (cubature_features; lowest
+// index on ties), so the page's cluster colours mean the same for both methods.
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "smfem/cubature/cubature.hpp"
+#include "smfem/cubature/training_forces.hpp"
+
+namespace smfem::cubature {
+
+struct OptimizedCubatureOptions {
+  int tets = 0;  // |C|; 0 means 20 m, capped by the candidates
+  int training_poses = 32;
+  int held_out_poses = 8;
+  int max_candidates = 2048;
+  double tolerance = 1e-6;  // stop early once the training fit error is this small
+  std::uint64_t seed = kDefaultSeed;
+  int threads = 0;  // 0: one per hardware thread
+};
+
+// How well a cubature reproduces the body's reduced elastic force on the sampled poses.
+struct ForceFit {
+  double training_error = 0.0;  // the fit error above, over the training poses
+  double held_out_error = 0.0;  // the same over the held-out poses
+  int training_poses = 0;
+  int held_out_poses = 0;
+  int candidates = 0;             // tets the optimization chose from (0: not optimized)
+  int greedy_iterations = 0;      // candidates added (0: not optimized)
+  double training_seconds = 0.0;  // poses, their forces and the greedy fit (0: not optimized)
+};
+
+struct OptimizedCubature {
+  Cubature cubature;  // iterations, converged: the greedy's steps, and whether it reached |C|
+                      // or the tolerance
+  ForceFit fit;
+};
+
+// Throws std::invalid_argument for options.tets < 0, non-positive pose or candidate counts, a
+// negative tolerance, or a body whose arrays do not fit its mesh (training_forces.hpp).
+OptimizedCubature optimized_cubature(const ElasticBody& body,
+                                     const OptimizedCubatureOptions& options = {});
+
+// The fit of any cubature (k-means's, say) on the poses optimized_cubature trains and tests on
+// with the same options: the two methods compared on the same data.
+ForceFit force_fit(const ElasticBody& body, const Cubature& cubature,
+                   const OptimizedCubatureOptions& options = {});
+
+}  // namespace smfem::cubature
