@@ -21,6 +21,7 @@
 #include "smfem/bake/input_files.hpp"
 #include "smfem/bake/run_bake.hpp"
 #include "smfem/bake/stage_clock.hpp"
+#include "smfem/cubature/cubature_method.hpp"
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/scene/scene_error.hpp"
@@ -31,7 +32,8 @@ using smfem::bake::BakeInputError;
 
 constexpr const char* kUsage =
     "usage: smfem-bake <mesh file | scene recipe .json> -o <out.smfem>\n"
-    "                  [--modes M] [--cubature K] [--youngs E] [--poisson NU] [--density RHO]\n"
+    "                  [--modes M] [--cubature K] [--cubature-method kmeans|nnls]\n"
+    "                  [--cubature-fit-error] [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N] [--json]\n"
@@ -82,6 +84,15 @@ Options parse_options(int argc, char** argv) {
       s.modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
     } else if (arg == "--cubature") {
       s.cubature = static_cast<int>(parse_integer(arg, value(), 1, 1'000'000));
+    } else if (arg == "--cubature-method") {
+      const std::string name = value();
+      s.cubature_method = smfem::cubature::cubature_method_from_name(name);
+      if (!s.cubature_method) {
+        throw BakeInputError("--cubature-method: expected " +
+                             smfem::cubature::cubature_method_choices() + ", got \"" + name + "\"");
+      }
+    } else if (arg == "--cubature-fit-error") {
+      s.cubature_fit_error = true;
     } else if (arg == "--youngs") {
       s.youngs = parse_real(arg, value());
       smfem::bake::check_youngs(*s.youngs, "--youngs");
@@ -173,19 +184,30 @@ int bake(const Options& options) {
   if (options.json) {
     std::vector<double> eigenvalues(result.modes.eigenvalues.begin(),
                                     result.modes.eigenvalues.end());
-    const nlohmann::json summary = {{"input", options.input.string()},
-                                    {"output", options.output.string()},
-                                    {"vertices", input.mesh.vertices.rows()},
-                                    {"tets", input.mesh.tets.rows()},
-                                    {"pinned", input.pinned.size()},
-                                    {"components", result.components},
-                                    {"modes", input.modes},
-                                    {"constant_modes", result.modes.constant_modes},
-                                    {"cubature", result.cubature.tets.size()},
-                                    {"render_vertices", input.render_surface.vertices.rows()},
-                                    {"eigenvalues", eigenvalues},
-                                    {"timings_s", timings},
-                                    {"total_s", total}};
+    nlohmann::json summary = {
+        {"input", options.input.string()},
+        {"output", options.output.string()},
+        {"vertices", input.mesh.vertices.rows()},
+        {"tets", input.mesh.tets.rows()},
+        {"pinned", input.pinned.size()},
+        {"components", result.components},
+        {"modes", input.modes},
+        {"constant_modes", result.modes.constant_modes},
+        {"cubature", result.cubature.tets.size()},
+        {"cubature_method", smfem::cubature::cubature_method_name(input.cubature_method)},
+        {"render_vertices", input.render_surface.vertices.rows()},
+        {"eigenvalues", eigenvalues},
+        {"timings_s", timings},
+        {"total_s", total}};
+    if (result.cubature_fit) {
+      // training_s is part of timings_s.cubature (0 for k-means, which does not train).
+      const smfem::cubature::ForceFit& fit = *result.cubature_fit;
+      summary["cubature_fit"] = {
+          {"training_s", fit.training_seconds},        {"training_error", fit.training_error},
+          {"held_out_error", fit.held_out_error},      {"training_poses", fit.training_poses},
+          {"held_out_poses", fit.held_out_poses},      {"candidates", fit.candidates},
+          {"greedy_iterations", fit.greedy_iterations}};
+    }
     std::cout << summary.dump(2) << std::endl;
   }
   return 0;

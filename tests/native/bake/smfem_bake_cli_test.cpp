@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bake/bake_files.hpp"
+#include "smfem/asset/asset.hpp"
+#include "smfem/sim/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
 
@@ -76,6 +78,45 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_EQ(quiet.out, "");
 }
 
+TEST(SmfemBakeCli, NnlsCubatureBakesAValidAssetAndReportsItsFit) {
+  const auto dir = test::scratch_dir("nnls");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
+  const ToolRun run =
+      run_bake_tool(dir, {mesh.string(), "-o", (dir / "box.smfem").string(), "--modes", "4",
+                          "--cubature", "10", "--cubature-method", "nnls", "--json", "--quiet"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json summary = nlohmann::json::parse(run.out);
+  EXPECT_EQ(summary["cubature_method"], "nnls");
+  EXPECT_EQ(summary["cubature"], 10);
+  const nlohmann::json& fit = summary["cubature_fit"];
+  EXPECT_GT(fit["training_s"].get<double>(), 0.0);
+  EXPECT_LE(fit["training_s"].get<double>(), summary["timings_s"]["cubature"].get<double>());
+  EXPECT_GE(fit["training_error"].get<double>(), 0.0);
+  EXPECT_LT(fit["training_error"].get<double>(), 1.0);
+  EXPECT_LT(fit["held_out_error"].get<double>(), 1.0);
+  EXPECT_EQ(fit["candidates"], 72);
+
+  // The stepper takes the asset as it takes a k-means one.
+  const asset::Asset baked = asset::Asset::from_file(dir / "box.smfem");
+  const sim::ReducedModel model = sim::load_reduced_model(baked);
+  EXPECT_EQ(model.cubature_count(), 10);
+  EXPECT_GT(model.cubature_weights.minCoeff(), 0.0);
+  EXPECT_EQ(baked.meta()["subspace"]["cubature_method"], "nnls");
+  EXPECT_EQ(baked.meta()["subspace"]["cubature_fit"]["training_error"], fit["training_error"]);
+
+  // k-means reports the fit on the same poses when asked, and trains nothing.
+  const ToolRun kmeans =
+      run_bake_tool(dir, {mesh.string(), "-o", (dir / "kmeans.smfem").string(), "--modes", "4",
+                          "--cubature", "10", "--cubature-fit-error", "--json", "--quiet"});
+  ASSERT_EQ(kmeans.status, 0) << kmeans.err;
+  const nlohmann::json kmeans_summary = nlohmann::json::parse(kmeans.out);
+  EXPECT_EQ(kmeans_summary["cubature_method"], "kmeans");
+  EXPECT_EQ(kmeans_summary["cubature_fit"]["candidates"], 0);
+  EXPECT_EQ(kmeans_summary["cubature_fit"]["training_s"], 0.0);
+  EXPECT_GT(kmeans_summary["cubature_fit"]["training_error"].get<double>(),
+            fit["training_error"].get<double>());
+}
+
 TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   const auto dir = test::scratch_dir("bad");
   const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 1, 1}));
@@ -99,6 +140,8 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
       {{mesh.string(), "-o", target, "--modes", "40"}, "only 27 vertices are free"},
       {{mesh.string(), "-o", target, "--collision-triangles", "3"},
        "--collision-triangles: expected 0 (the whole boundary) or at least 4, got 3"},
+      {{mesh.string(), "-o", target, "--cubature-method", "random"},
+       "--cubature-method: expected \"kmeans\" or \"nnls\", got \"random\""},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {

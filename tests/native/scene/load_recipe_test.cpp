@@ -53,6 +53,7 @@ TEST_F(RecipeErrors, TheBaseRecipeIsValid) {
   const auto& periodic = std::get<PeriodicForce>(recipe.forces[0].kind);
   EXPECT_TRUE(periodic.direction.isApprox(Eigen::Vector3d::UnitY()));
   EXPECT_EQ(recipe.subspace.modes, 8);
+  EXPECT_EQ(recipe.subspace.cubature_method, cubature::CubatureMethod::kmeans);
   EXPECT_EQ(recipe.solver.method, SolverMethod::mfem);
   EXPECT_EQ(recipe.solver.material_model, MaterialModel::fcr);
   EXPECT_EQ(*recipe.resolution.edge_length, 0.1);
@@ -76,6 +77,14 @@ TEST_F(RecipeErrors, BadNumbers) {
   EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got 65");
   r["subspace"]["modes"] = 0;
   EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got 0");
+  r = test::base_recipe();
+  r["subspace"]["cubature_method"] = "random";
+  EXPECT_EQ(error_of(r),
+            "crab.json: /subspace/cubature_method: must be \"kmeans\" or \"nnls\", "
+            "got \"random\"");
+  r["subspace"]["cubature_method"] = "nnls";
+  EXPECT_EQ(parse_scene_recipe(r.dump(), "bar.json", folder_).subspace.cubature_method,
+            cubature::CubatureMethod::nnls);
   r = test::base_recipe();
   r["resolution"]["edge_length"] = 0;
   EXPECT_EQ(error_of(r), "crab.json: /resolution/edge_length: must be a positive number, got 0");

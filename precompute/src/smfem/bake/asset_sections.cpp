@@ -117,9 +117,19 @@ nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
   meta["per_tet_youngs"] = settings.youngs_per_tet.has_value();
   meta["subspace"] = {{"modes", input.modes},
                       {"cubature", result.cubature.tets.size()},
+                      {"cubature_method", cubature::cubature_method_name(input.cubature_method)},
                       {"constant_modes", result.modes.constant_modes},
                       {"components", result.components},
                       {"seed", settings.seed}};
+  // Seconds stay out: the same input and seed give the same bytes.
+  if (result.cubature_fit) {
+    const cubature::ForceFit& fit = *result.cubature_fit;
+    meta["subspace"]["cubature_fit"] = {{"training_error", fit.training_error},
+                                        {"held_out_error", fit.held_out_error},
+                                        {"training_poses", fit.training_poses},
+                                        {"held_out_poses", fit.held_out_poses},
+                                        {"candidates", fit.candidates}};
+  }
   meta["mesh"] = {{"vertices", input.mesh.vertices.rows()},
                   {"tets", input.mesh.tets.rows()},
                   {"pinned", input.pinned.size()},

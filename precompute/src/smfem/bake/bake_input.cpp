@@ -98,6 +98,7 @@ void load_recipe(const std::filesystem::path& file, BakeInput& input, int& recip
   input.quality = built.quality;
   recipe_modes = recipe.subspace.modes;
   recipe_cubature = recipe.subspace.cubature;
+  input.cubature_method = recipe.subspace.cubature_method;
 }
 
 std::vector<int> load_tet_mesh(const std::filesystem::path& file, BakeInput& input) {
@@ -226,6 +227,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   }
 
   input.modes = settings.modes.value_or(modes);
+  if (settings.cubature_method) input.cubature_method = *settings.cubature_method;
   if (input.modes < 1) throw BakeInputError("--modes must be at least 1");
   if (settings.cubature) {
     if (*settings.cubature < 1 || *settings.cubature > tets) {

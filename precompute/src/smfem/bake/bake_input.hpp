@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "smfem/cubature/cubature_method.hpp"
 #include "smfem/cubature/kmeans.hpp"
 #include "smfem/mesh/types.hpp"
 #include "smfem/render/render_surface.hpp"
@@ -46,6 +47,11 @@ inline constexpr double kDefaultTargetTets = 30000;  // for surface meshes
 struct BakeSettings {
   std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes)
   std::optional<int> cubature;  // --cubature (default: the recipe's, else 20 m capped by |T|)
+  // --cubature-method (default: the recipe's, else k-means; cubature/cubature_method.hpp).
+  std::optional<cubature::CubatureMethod> cubature_method;
+  // --cubature-fit-error: also measure a k-means cubature's force-fit error on the poses NNLS
+  // would train on (cubature/optimized_cubature.hpp: force_fit); NNLS always reports its own.
+  bool cubature_fit_error = false;
   std::optional<double> youngs;
   std::optional<double> poisson;
   std::optional<double> density;
@@ -89,6 +95,7 @@ struct BakeInput {
   tetrahedralize::TetQuality quality;
   int modes = 0;     // m
   int cubature = 0;  // |C|
+  cubature::CubatureMethod cubature_method = cubature::CubatureMethod::kmeans;
   // The page's settings: name, description, solver, camera, forces (scene_metadata's keys).
   nlohmann::json scene;
   double read_seconds = 0.0;

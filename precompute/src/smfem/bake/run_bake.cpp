@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "smfem/bake/stage_clock.hpp"
+#include "smfem/sim/material_model.hpp"
+#include "smfem/sim/solver_settings.hpp"
 #include "smfem/subspace/elastic_laplacian.hpp"
 #include "smfem/subspace/lumped_mass.hpp"
 
@@ -17,6 +19,18 @@ int find_root(std::vector<int>& parent, int v) {
     v = parent[static_cast<std::size_t>(v)];
   }
   return v;
+}
+
+// The stepper's material model named in the scene's solver settings (the one the asset will
+// run with), else the stepper's default.
+sim::MaterialModel material_model(const BakeInput& input) {
+  const auto solver = input.scene.find("solver");
+  if (solver != input.scene.end() && solver->contains("material_model")) {
+    const auto named =
+        sim::material_model_from_name(solver->at("material_model").get<std::string>());
+    if (named) return *named;
+  }
+  return sim::SolverSettings{}.material_model;
 }
 
 }  // namespace
@@ -80,15 +94,42 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
   result.forces = reduced_forces(input.forces, mesh, B, result.vertex_mass);
   result.seconds.eigensolve = seconds_since(start);
 
-  say("cubature: " + std::to_string(input.cubature) + " clusters");
+  const std::string_view method = cubature::cubature_method_name(input.cubature_method);
+  say("cubature: " + std::to_string(input.cubature) + " tets by " + std::string(method));
   start = Clock::now();
-  cubature::CubatureOptions cubature_options;
-  cubature_options.clusters = input.cubature;
-  cubature_options.seed = settings.seed;
-  cubature_options.threads = settings.threads;
+  const cubature::ElasticBody body{
+      mesh,         result.modes.weights, result.modes.eigenvalues, result.tet_volumes,
+      input.youngs, input.poisson,        material_model(input)};
+  cubature::OptimizedCubatureOptions fit_options;
+  fit_options.tets = input.cubature;
+  fit_options.seed = settings.seed;
+  fit_options.threads = settings.threads;
   const Eigen::MatrixXd tet_weights = subspace::tet_averaged_weights(mesh, result.modes.weights);
-  result.cubature = cubature::kmeans_cubature(result.tet_volumes, tet_weights,
-                                              result.modes.eigenvalues, cubature_options);
+  if (input.cubature_method == cubature::CubatureMethod::nnls) {
+    cubature::OptimizedCubature optimized = cubature::optimized_cubature(body, fit_options);
+    result.cubature = std::move(optimized.cubature);
+    result.cubature_fit = optimized.fit;
+  } else {
+    cubature::CubatureOptions cubature_options;
+    cubature_options.clusters = input.cubature;
+    cubature_options.seed = settings.seed;
+    cubature_options.threads = settings.threads;
+    result.cubature = cubature::kmeans_cubature(result.tet_volumes, tet_weights,
+                                                result.modes.eigenvalues, cubature_options);
+    if (settings.cubature_fit_error) {
+      result.cubature_fit = cubature::force_fit(body, result.cubature, fit_options);
+    }
+  }
+  if (result.cubature_fit) {
+    const cubature::ForceFit& fit = *result.cubature_fit;
+    std::ostringstream line;
+    line << "cubature: " << method << ", " << result.cubature.tets.size()
+         << " tets, relative force error " << fit.training_error << " on " << fit.training_poses
+         << " training poses, " << fit.held_out_error << " on " << fit.held_out_poses
+         << " held out";
+    if (fit.candidates > 0) line << "; trained in " << fit.training_seconds << " s";
+    say(line.str());
+  }
   result.representative_weights = tet_weights(result.cubature.tets, Eigen::all);
   result.Y = subspace::tet_basis_gradients(mesh, result.modes.weights, result.cubature.tets);
   result.seconds.cubature = seconds_since(start);

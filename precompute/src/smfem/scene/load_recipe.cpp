@@ -163,9 +163,20 @@ Force read_force(const Json& value, const Place& place, const std::filesystem::p
 }
 
 SubspaceSettings read_subspace(const Json& value, const Place& place) {
-  const ObjectReader r(value, place, {"modes", "cubature"});
-  return {detail::read_integer_in(r.required("modes"), r / "modes", 1, kMaxModes),
-          detail::read_integer_in(r.required("cubature"), r / "cubature", 1, kMaxCubature)};
+  const ObjectReader r(value, place, {"modes", "cubature", "cubature_method"});
+  SubspaceSettings s{
+      detail::read_integer_in(r.required("modes"), r / "modes", 1, kMaxModes),
+      detail::read_integer_in(r.required("cubature"), r / "cubature", 1, kMaxCubature)};
+  if (const Json* v = r.optional("cubature_method")) {
+    const auto method =
+        cubature::cubature_method_from_name(detail::read_string(*v, r / "cubature_method", 16));
+    if (!method) {
+      (r / "cubature_method")
+          .fail("must be " + cubature::cubature_method_choices() + ", got " + detail::describe(*v));
+    }
+    s.cubature_method = *method;
+  }
+  return s;
 }
 
 SolverSettings read_solver(const Json& value, const Place& place) {

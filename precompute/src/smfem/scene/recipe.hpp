@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/cubature/cubature_method.hpp"
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/mesh/types.hpp"
 
@@ -75,6 +76,7 @@ struct Force {
 struct SubspaceSettings {
   int modes;     // m, 1..64
   int cubature;  // |C|
+  cubature::CubatureMethod cubature_method = cubature::CubatureMethod::kmeans;
 };
 
 enum class SolverMethod { mfem, fem };
