@@ -1,7 +1,5 @@
 #include "smfem/subspace/elastic_laplacian.hpp"
 
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "smfem/energies/lame.hpp"
@@ -15,16 +13,7 @@ Eigen::SparseMatrix<double> elastic_laplacian(
     const Eigen::Ref<const Eigen::VectorXd>& poisson_ratio) {
   const char* caller = "elastic_laplacian";
   const Eigen::Index tet_count = mesh.tets.rows();
-  detail::check_size(caller, "youngs_modulus", youngs_modulus.size(), tet_count);
-  detail::check_size(caller, "poisson_ratio", poisson_ratio.size(), tet_count);
-  detail::check_positive(caller, "Young's modulus of tet", youngs_modulus);
-  for (Eigen::Index t = 0; t < tet_count; ++t) {
-    if (!(poisson_ratio(t) > -1.0 && poisson_ratio(t) < 0.5)) {
-      throw std::invalid_argument(std::string(caller) + ": Poisson ratio of tet " +
-                                  std::to_string(t) + " is " + std::to_string(poisson_ratio(t)) +
-                                  ", must lie in (-1, 1/2)");
-    }
-  }
+  detail::check_materials(caller, tet_count, youngs_modulus, poisson_ratio);
   detail::check_tet_mesh(caller, mesh);
 
   std::vector<Eigen::Triplet<double>> entries;

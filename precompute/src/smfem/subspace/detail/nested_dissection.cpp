@@ -119,4 +119,31 @@ DissectionTree nested_dissection(const Eigen::SparseMatrix<double>& pattern,
   return tree;
 }
 
+DissectionTree nested_dissection(const Eigen::SparseMatrix<double>& pattern,
+                                 const Eigen::Ref<const mesh::Vertices>& positions, int block) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(pattern.nonZeros()));
+  for (int j = 0; j < pattern.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(pattern, j); it; ++it) {
+      entries.emplace_back(static_cast<int>(it.index()) / block, j / block, 1.0);
+    }
+  }
+  Eigen::SparseMatrix<double> vertex_graph(pattern.rows() / block, pattern.cols() / block);
+  vertex_graph.setFromTriplets(entries.begin(), entries.end());
+  const DissectionTree vertex_tree = nested_dissection(vertex_graph, positions);
+
+  DissectionTree tree;
+  tree.order.resize(vertex_tree.order.size() * block);
+  for (Eigen::Index k = 0; k < vertex_tree.order.size(); ++k) {
+    for (int d = 0; d < block; ++d) tree.order(block * k + d) = block * vertex_tree.order(k) + d;
+  }
+  tree.nodes = vertex_tree.nodes;
+  for (DissectionTree::Node& node : tree.nodes) {
+    node.begin *= block;
+    node.pivot_begin *= block;
+    node.end *= block;
+  }
+  return tree;
+}
+
 }  // namespace smfem::subspace::detail

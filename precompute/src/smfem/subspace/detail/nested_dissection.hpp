@@ -35,4 +35,11 @@ struct DissectionTree {
 DissectionTree nested_dissection(const Eigen::SparseMatrix<double>& pattern,
                                  const Eigen::Ref<const mesh::Vertices>& positions);
 
+// The same for a matrix with `block` unknowns per vertex (unknown block v + d, d < block,
+// belongs to vertex v, as a stiffness matrix's 3 coordinates; positions: one row per vertex):
+// the vertex graph of the pattern is dissected and each vertex's unknowns are eliminated
+// together, where the vertex was.
+DissectionTree nested_dissection(const Eigen::SparseMatrix<double>& pattern,
+                                 const Eigen::Ref<const mesh::Vertices>& positions, int block);
+
 }  // namespace smfem::subspace::detail

@@ -1,14 +1,16 @@
 #include "smfem/subspace/detail/shift_invert_operator.hpp"
 
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace smfem::subspace::detail {
 
-ShiftInvertOperator::ShiftInvertOperator(const Eigen::SparseMatrix<double>& H,
+ShiftInvertOperator::ShiftInvertOperator(const char* caller, const Eigen::SparseMatrix<double>& H,
                                          const Eigen::VectorXd& mass, DissectionTree tree,
                                          int threads)
-    : H_(H),
+    : caller_(caller),
+      H_(H),
       mass_(mass),
       sqrt_mass_(mass.cwiseSqrt()),
       deflated_(H.rows(), 0),
@@ -22,9 +24,9 @@ void ShiftInvertOperator::set_shift(const double& sigma) {
   try {
     cholesky_.factor(shifted, tree_, threads_);
   } catch (const std::runtime_error&) {
-    throw std::runtime_error(
-        "skinning_eigenmodes: sparse Cholesky of H - sigma M failed (the Laplacian is not "
-        "positive semi-definite, or its entries are not finite)");
+    throw std::runtime_error(std::string(caller_) +
+                             ": sparse Cholesky of H - sigma M failed (H is not positive "
+                             "semi-definite, or its entries are not finite)");
   }
   factored_shift_ = sigma;
 }

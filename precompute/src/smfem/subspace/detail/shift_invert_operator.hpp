@@ -26,10 +26,11 @@ class ShiftInvertOperator {
  public:
   using Scalar = double;  // what Spectra expects
 
-  // H: n x n free block of the Laplacian; mass: its n positive masses; tree: the elimination
-  // order; threads: for the factorization (>= 1). H and mass must outlive the operator.
-  ShiftInvertOperator(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& mass,
-                      DissectionTree tree, int threads);
+  // H: n x n free block of the Laplacian or stiffness; mass: its n positive masses; tree: the
+  // elimination order; threads: for the factorization (>= 1); caller: the public function, for
+  // messages. H and mass must outlive the operator.
+  ShiftInvertOperator(const char* caller, const Eigen::SparseMatrix<double>& H,
+                      const Eigen::VectorXd& mass, DissectionTree tree, int threads);
 
   Eigen::Index rows() const { return H_.rows(); }
   Eigen::Index cols() const { return H_.cols(); }
@@ -51,6 +52,7 @@ class ShiftInvertOperator {
   void project(Eigen::Ref<Eigen::VectorXd> x) const;
 
  private:
+  const char* caller_;
   const Eigen::SparseMatrix<double>& H_;
   const Eigen::VectorXd& mass_;
   Eigen::VectorXd sqrt_mass_;
