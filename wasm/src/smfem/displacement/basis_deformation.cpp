@@ -1,0 +1,28 @@
+#include "smfem/displacement/basis_deformation.hpp"
+
+namespace smfem::displacement {
+
+BasisDeformation::BasisDeformation(const full::TetMeshDeformation& mesh, const BasisRows& basis)
+    : mesh_(mesh), basis_(basis) {}
+
+Matrix3<double> BasisDeformation::displacement_gradient(int tet,
+                                                        const sim::ReducedMatrix& U) const {
+  const fem::TetCorners& G = mesh_.shape_gradients(tet);
+  Matrix3<double> H = Matrix3<double>::Zero();
+  for (int j = 0; j < 4; ++j) {
+    const Eigen::Vector3d u = basis_.middleRows<3>(3 * mesh_.tets()(tet, j)) * U.col(0);
+    H.noalias() += u * G.row(j);
+  }
+  return H;
+}
+
+void BasisDeformation::jacobian(int tet, TetJacobian& out) const {
+  const fem::TetCorners& G = mesh_.shape_gradients(tet);
+  out.setZero(9, basis_.cols());
+  for (int j = 0; j < 4; ++j) {
+    const auto rows = basis_.middleRows<3>(3 * mesh_.tets()(tet, j));
+    for (int c = 0; c < 3; ++c) out.middleRows<3>(3 * c).noalias() += G(j, c) * rows;
+  }
+}
+
+}  // namespace smfem::displacement

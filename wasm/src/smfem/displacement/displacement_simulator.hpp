@@ -1,0 +1,86 @@
+#pragma once
+// Implicit Euler on a displacement basis: the comparison subspaces of paper 000, Fig. 5 (linear
+// modes, modal derivatives; precompute/src/smfem/subspace/) stepped by the very step algorithms
+// the stepper and the full-space references run (sim/mfem_step.hpp, sim/fem_step.hpp), with
+// u = Phi q a fixed linear map (basis_deformation.hpp), the reduced mass and gravity
+// (basis_dynamics.hpp) and a dense k x k solve (basis_system.hpp). Every tet is its own
+// quadrature point (exact integration), so against full/full_simulator.hpp, which this copies,
+// only the subspace differs. Gravity and pins only, like the full-space references. Native only.
+//
+// State: q, qdot (k x 3 matrices, q in column 0, the others 0: basis_deformation.hpp), z and
+// lambda (6 x T). Each step starts from the inertial prediction; a failed step is undone.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/displacement/basis_deformation.hpp"
+#include "smfem/displacement/basis_dynamics.hpp"
+#include "smfem/displacement/basis_system.hpp"
+#include "smfem/full/full_model.hpp"
+#include "smfem/full/full_simulator.hpp"
+#include "smfem/full/tet_mesh_deformation.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/fem_step.hpp"
+#include "smfem/sim/mfem_step.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::displacement {
+
+class DisplacementSimulator {
+ public:
+  // basis: 3n x k (row 3v + d the coordinate d of vertex v), k >= 1, finite, zero on pinned
+  // vertices' rows, independent columns (a positive definite reduced mass). Throws
+  // std::invalid_argument if the model or the basis fails these; settings are clamped
+  // (warnings()).
+  DisplacementSimulator(full::FullModel model, const Eigen::Ref<const Eigen::MatrixXd>& basis,
+                        const sim::SolverSettings& settings, int thread_count = 1);
+  ~DisplacementSimulator();
+  DisplacementSimulator(const DisplacementSimulator&) = delete;
+  DisplacementSimulator& operator=(const DisplacementSimulator&) = delete;
+
+  const full::FullModel& model() const { return model_; }
+  const sim::SolverSettings& settings() const { return settings_; }
+  int coordinate_count() const { return static_cast<int>(basis_.cols()); }
+
+  const full::FullStepReport& step();
+
+  // Takes q and qdot (k, finite; throws std::invalid_argument) and makes z and lambda consistent
+  // with q.
+  void set_state(const Eigen::Ref<const Eigen::VectorXd>& q,
+                 const Eigen::Ref<const Eigen::VectorXd>& qdot);
+  Eigen::VectorXd coordinates() const { return q_.col(0); }
+  Eigen::VectorXd velocities() const { return qdot_.col(0); }
+  // u = Phi q and udot = Phi qdot as n x 3 (row v the vertex's).
+  sim::ReducedMatrix displacements() const;
+  sim::ReducedMatrix vertex_velocities() const;
+  Eigen::Vector3d linear_momentum() const;
+  // sum_t w_t psi(s(F_t)) at the current coordinates, and 1/2 qdot^T M_r qdot.
+  double elastic_energy() const;
+  double kinetic_energy() const;
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  sim::StepContext context();
+
+  full::FullModel model_;
+  std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
+  sim::SolverSettings settings_;
+  BasisRows basis_;
+  Eigen::VectorXd vertex_mass_;
+  std::unique_ptr<parallel::ThreadPool> pool_;
+  std::vector<sim::Lame> lame_;
+  full::TetMeshDeformation mesh_deformation_;
+  BasisDeformation deformation_;
+  BasisDynamics dynamics_;
+  BasisSystem system_;
+  sim::FemStep fem_;
+  sim::MfemStep mfem_;
+  sim::ReducedMatrix gravity_force_;
+  sim::ReducedMatrix q_, qdot_, q_backup_, qdot_backup_;
+  sim::StretchField z_, lambda_, z_backup_, lambda_backup_;
+  full::FullStepReport report_;
+};
+
+}  // namespace smfem::displacement
