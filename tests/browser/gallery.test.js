@@ -35,6 +35,38 @@ describe.each(sceneNames)('scene %s', (scene) => {
   });
 });
 
+describe('the report', () => {
+  it('every scene measured in the paper’s report links to its section, which the build serves', async () => {
+    const measured = Object.entries(scenes).filter(([, s]) => s.figure);
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        for (const [name, { figure }] of measured) {
+          if (name !== 'crab') {
+            await page.selectOption('#scene-select', name);
+            await expect
+              .poll(() => page.evaluate(() => window.smfem.status.scene), { timeout: 20000 })
+              .toBe(name);
+          }
+          const link = page.locator('#figure-link a');
+          await expect.poll(() => link.textContent(), { timeout: 20000 }).toContain(figure.label);
+          expect(await link.isVisible()).toBe(true);
+          const href = await link.evaluate((a) => a.href);
+          expect(href).toMatch(new RegExp(`report/index\\.html#${figure.id}$`));
+          const report = await page.request.get(href);
+          expect(report.ok(), href).toBe(true);
+          expect(await report.text()).toContain(`<section id="${figure.id}">`);
+        }
+        await page.selectOption('#scene-select', 'bunny');
+        await expect.poll(() => page.locator('#figure-link').isHidden()).toBe(true);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+});
+
 describe('interaction', () => {
   it('a drag grabs the body and changes its shape', async () => {
     // Weightless and without forces, the beam moves only if the drag pulls it.

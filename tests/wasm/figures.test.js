@@ -60,8 +60,39 @@ describe('smfem figures --quick', () => {
       expect(values.length, id).toBeGreaterThanOrEqual(count);
       expect(new Set(values.map((v) => v[layered.color.field])).size, id).toBe(count);
       for (const field of [layered.x.field, layered.y.field].filter((f) => typeof values[0][f] === 'number'))
-        expect(values.every((v) => Number.isFinite(v[field])), `${id}: ${field}`).toBe(true);
+        expect(
+          values.every((v) => Number.isFinite(v[field])),
+          `${id}: ${field}`,
+        ).toBe(true);
     }
+  });
+
+  it('draws the m x |C| grids with a cell per pair and finite values', async () => {
+    for (const id of ['fig11-1', 'fig11-2']) {
+      const spec = JSON.parse(await readFile(join(folder, 'charts', `${id}.vl.json`), 'utf8'));
+      const { x, y } = spec.encoding;
+      const { color } = spec.layer[0].encoding;
+      expect(
+        [x.title, y.title, color.title].every((t) => /\w/.test(t)),
+        id,
+      ).toBe(true);
+      expect(spec.data.values, id).toHaveLength(2 * 3); // quick: m 4, 16 x |C| 10, 80, 320
+      expect(
+        spec.data.values.every((v) => Number.isFinite(v[color.field]) && v[color.field] > 0),
+        id,
+      ).toBe(true);
+    }
+  });
+
+  it('Fig. 11: many modes on few cubature tets go wrong; |C| = 20 m does not', () => {
+    // Measured: m 4: 5.5 at |C| 10, 0.22 at 80; m 16: 380 at |C| 10, 0.23 at 320.
+    const cell = (m, c) =>
+      section('fig11').measurements.study.runs.find((r) => r.modes === m && r.cubature === c);
+    expect(cell(16, 10).error).toBeGreaterThan(10);
+    expect(cell(16, 320).error).toBeLessThan(0.5);
+    expect(cell(4, 80).error).toBeLessThan(0.5);
+    expect(section('fig11').measurements.study.full.converged).toBe(true);
+    expect(section('fig11').holds).toBe(true);
   });
 
   it('Fig. 2: MFEM keeps the crab’s angular momentum at 1-2 iterations where FEM loses it', () => {

@@ -33,10 +33,20 @@ window.smfem = {
 
 const progress = document.getElementById('progress');
 const description = document.getElementById('description');
+const figureLink = document.getElementById('figure-link');
 document.body.classList.toggle('embed', urlState.embed === true);
 foldablePanel(document.getElementById('panel-toggle'), document.getElementById('panel-body'), {
   folded: matchMedia('(max-width: 600px)').matches,
 });
+
+// The report's section that measures what the scene shows (web/public/report/, npm run figures).
+function showFigureLink(figure) {
+  figureLink.hidden = !figure;
+  if (!figure) return;
+  const anchor = figureLink.querySelector('a');
+  anchor.href = `report/index.html#${figure.id}`;
+  anchor.textContent = `Measured in the paper's report: ${figure.label}`;
+}
 
 class Demo {
   constructor() {
@@ -132,6 +142,7 @@ class Demo {
     this.scene = name;
     this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
     description.textContent = opened.description;
+    showFigureLink(scene.figure);
     this.controls.build({
       scene: name,
       scenes: Object.entries(scenes).map(([key, s]) => [key, s.title]),

@@ -39,22 +39,41 @@ function contactScene(title, name) {
   return { title, contact: { text: JSON.stringify(file), bodies, description: file.description } };
 }
 
+// `figure`: the section of the paper's report (npm run figures, web/public/report/) that
+// measures what the scene shows.
+const body = (title, url, figure) => ({ title, url, ...(figure ? { figure } : {}) });
+
 export const scenes = {
-  bunny: { title: 'Bunny', url: new URL('../../build/native/assets/bunny.smfem', import.meta.url) },
-  crab: { title: 'Crab', url: new URL('../../build/native/assets/crab.smfem', import.meta.url) },
-  candy: { title: 'Candy', url: new URL('../../build/native/assets/candy.smfem', import.meta.url) },
-  pendulum: { title: 'Pendulum', url: new URL('../../build/native/assets/pendulum.smfem', import.meta.url) },
-  octobot: { title: 'Octobot', url: new URL('../../build/native/assets/octobot.smfem', import.meta.url) },
-  swordsman: {
-    title: 'Swordsman',
-    url: new URL('../../build/native/assets/swordsman.smfem', import.meta.url),
-  },
-  creature: { title: 'Creature', url: new URL('../../build/native/assets/creature.smfem', import.meta.url) },
-  beam: { title: 'Beam', url: new URL('../../build/native/assets/beam.smfem', import.meta.url) },
-  materials: {
-    title: 'Materials',
-    url: new URL('../../build/native/assets/materials.smfem', import.meta.url),
-  },
+  bunny: body('Bunny', new URL('../../build/native/assets/bunny.smfem', import.meta.url)),
+  crab: body('Crab', new URL('../../build/native/assets/crab.smfem', import.meta.url), {
+    id: 'fig2-13',
+    label: 'Fig. 2',
+  }),
+  candy: body('Candy', new URL('../../build/native/assets/candy.smfem', import.meta.url)),
+  pendulum: body('Pendulum', new URL('../../build/native/assets/pendulum.smfem', import.meta.url), {
+    id: 'fig2-13',
+    label: 'Fig. 13',
+  }),
+  octobot: body('Octobot', new URL('../../build/native/assets/octobot.smfem', import.meta.url), {
+    id: 'fig9',
+    label: 'Fig. 9',
+  }),
+  swordsman: body('Swordsman', new URL('../../build/native/assets/swordsman.smfem', import.meta.url), {
+    id: 'table1-fig10',
+    label: 'Table 1',
+  }),
+  creature: body('Creature', new URL('../../build/native/assets/creature.smfem', import.meta.url), {
+    id: 'table1-fig10',
+    label: 'Table 1',
+  }),
+  beam: body('Beam', new URL('../../build/native/assets/beam.smfem', import.meta.url), {
+    id: 'fig14',
+    label: 'Fig. 14',
+  }),
+  materials: body('Materials', new URL('../../build/native/assets/materials.smfem', import.meta.url), {
+    id: 'fig15',
+    label: 'Fig. 15',
+  }),
   'bunny-drop': contactScene('Contact: bunny drop', 'bunny-drop'),
   'creature-ramp': contactScene('Contact: creature on a ramp', 'creature-ramp'),
   'jelly-pile': contactScene('Contact: jelly pile', 'jelly-pile'),

@@ -44,10 +44,12 @@ export async function cubatureFigure(ctx) {
   const settled = results.filter((r) => r.settled);
   const unsettled = results.filter((r) => !r.settled);
   const ours = settled.filter((r) => r.method === methods.kmeans);
-  const holds =
-    exact.settled &&
-    ours.length > 1 &&
-    ours.every((r, i) => r.excess > 0 && (i === 0 || r.excess < ours[i - 1].excess));
+  // The claim is a trend: softer at every |C|, closer to exact integration at the largest |C|
+  // than at the smallest. Where it is not monotone, the text says so.
+  const softer = ours.every((r) => r.excess > 0);
+  const approaches = ours.length > 1 && ours.at(-1).excess < ours[0].excess;
+  const reversals = ours.filter((r, i) => i > 0 && r.excess > ours[i - 1].excess);
+  const holds = exact.settled && softer && approaches;
   const rows = settled.map((r) => ({ cubature: r.cubature, method: r.method, deflection: r.deflection }));
   const exactRows = counts.map((cubature) => ({
     cubature,
@@ -68,7 +70,11 @@ export async function cubatureFigure(ctx) {
         .join(', ')}.` +
       (unsettled.length
         ? ` Never at rest (zero-energy modes, the beam keeps falling): ${unsettled.map((r) => `|C| ${r.cubature} ${r.method}`).join(', ')}.`
-        : ''),
+        : '') +
+      (reversals.length
+        ? ` Not monotone: ${reversals.map((r) => `|C| ${r.cubature} is softer than the size before it`).join(', ')} (k-means places the clusters anew at each size).`
+        : '') +
+      ` The paper’s rule |C| = 20 m (here 100) still leaves the beam ${percent(ours.find((r) => r.cubature === 100)?.excess ?? NaN)} too soft.`,
     holds,
     charts: [
       lineChart({
