@@ -109,6 +109,7 @@ describe('interaction', () => {
       async ({ page, errors }) => {
         const status = await waitUntilReady(page);
         expect(status.solvers).toEqual(['mfem', 'fem']);
+        expect(status.labels).toEqual(['Mixed FEM (MFEM), 2 iterations', 'FEM, 2 iterations']);
         expect(await page.locator('#compare').isChecked()).toBe(true);
         await expect
           .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
@@ -119,6 +120,15 @@ describe('interaction', () => {
         await expect
           .poll(() => page.evaluate(() => window.smfem.status.solvers))
           .toEqual(['mfem', 'mfem-paper']);
+        expect(await page.evaluate(() => window.smfem.status.labels)).toEqual([
+          'Mixed FEM (MFEM), 2 iterations',
+          "MFEM, the paper's variant, 2 iterations",
+        ]);
+        // The labels follow the controls: three iterations.
+        await page.locator('#iterations').fill('3');
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.labels[1]))
+          .toBe("MFEM, the paper's variant, 3 iterations");
         expect(new URL(page.url()).searchParams.get('against')).toBe('mfem-paper');
         expect(errors).toEqual([]);
       },

@@ -8,7 +8,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, solverName } from './state/urlState.js';
+import { formatState, parseState, runLabel, solverName } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -131,6 +131,8 @@ class Demo {
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact);
     this.obstacleTargets.clear();
+    if (opened.labels) this.stage.setLabels(opened.labels);
+    status.labelled(opened.labels ?? []);
     this.view.setBody(this.stage.object, this.stage.bounds, opened.camera, this.stage.floor);
     this.drag.attach(this.stage, opened.dragActions);
     this.show(opened.loaded);
@@ -183,6 +185,10 @@ class Demo {
         : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
       if ('solver' in change) this.startRecords(sets.map(solverName));
+      if (this.settings.compare && !this.contact) {
+        this.stage.setLabels(sets.map(runLabel));
+        status.labelled(sets.map(runLabel));
+      }
     }
   }
 

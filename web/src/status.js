@@ -4,7 +4,8 @@
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
 // obstacleOffsets, and each body's centroid; null otherwise), notices (every input the page
-// refused or changed, in words; each is also shown until dismissed).
+// refused or changed, in words; each is also shown until dismissed), labels (side by side, what
+// each body is labelled with on the canvas; empty otherwise).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -33,6 +34,7 @@ export class StatusBoard {
       firstFrameMs: null,
       contact: null,
       notices: [],
+      labels: [],
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -72,7 +74,14 @@ export class StatusBoard {
 
   ready(scene, build, solvers) {
     Object.assign(this.state, { ready: true, scene, build, solvers });
-    this.say(`${scene}: ${build === 'threads' ? 'threaded' : 'single-threaded'} build`);
+    // Said for a student: where the simulation runs, not which build of the module it is.
+    const where =
+      build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
+    this.say(`${scene} is running in your browser ${where}. Drag it with the mouse or a finger.`);
+  }
+
+  labelled(labels) {
+    this.state.labels = labels;
   }
 
   solversChanged(solvers) {

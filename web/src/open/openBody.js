@@ -2,7 +2,7 @@
 // builds its simulators; the settings are the URL's over the stepper's own defaults.
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
-import { comparedSolvers, solverName, solvers } from '../state/urlState.js';
+import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
 
 // Settings of the running scene: the URL's and the controls' over `effective`, the parameters
@@ -99,6 +99,8 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
     loaded,
     stage,
     names: sets.map(solverName),
+    // Side by side, each body says on the canvas what runs it.
+    labels: settings.compare ? sets.map(runLabel) : null,
     timestep: settings.timestep,
     camera: settings.compare ? null : (meta.camera ?? null),
     description:

@@ -1,16 +1,59 @@
 import * as THREE from 'three';
 import { SkinnedSurface } from './SkinnedSurface.js';
 
+// One colour per simulator side by side (left warm, right cool), so the two read apart.
+const bodyColours = [0xe0785a, 0x5a9ee0];
+
+/**
+ * How far apart (along x) copies of a body must stand never to touch: a body turning about any
+ * of its own points stays within a sphere of its rest bounding box's diagonal around that
+ * point, so two such spheres, a diagonal each, need twice the diagonal between the points.
+ * (Stretching beyond the rest size is not covered; it is small in every scene.)
+ */
+export function sideBySideSpacing(restBounds) {
+  return 2 * restBounds.getSize(new THREE.Vector3()).length();
+}
+
+// A label drawn into the WebGL canvas (so screenshots and recordings keep it): text on a dark
+// rounded plate, always on top, `height` scene units tall.
+function labelSprite(text, height) {
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d');
+  const font = '600 44px system-ui, sans-serif';
+  context.font = font;
+  canvas.width = Math.ceil(context.measureText(text).width) + 48;
+  canvas.height = 72;
+  context.font = font;
+  context.fillStyle = 'rgba(20, 22, 28, 0.78)';
+  context.beginPath();
+  context.roundRect(0, 0, canvas.width, canvas.height, 16);
+  context.fill();
+  context.fillStyle = '#f2f3f5';
+  context.textBaseline = 'middle';
+  context.fillText(text, 24, canvas.height / 2 + 2);
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false }));
+  sprite.scale.set((height * canvas.width) / canvas.height, height, 1);
+  sprite.renderOrder = 1;
+  return sprite;
+}
+
 /**
  * What the page draws for a body on its own: one skinned copy of its render surface per
- * simulator (side by side, they stand apart along x by 1.3 times the body's width).
+ * simulator; side by side, each in its own colour, labelled with what runs it, and spaced so
+ * they never overlap (sideBySideSpacing).
  */
 export class SideBySideStage {
   /** surface, markers: the asset's render surface and cubature markers; count: simulators. */
   constructor(surface, markers, count) {
-    this.surfaces = Array.from({ length: count }, () => new SkinnedSurface(surface, { markers }));
+    this.surfaces = Array.from(
+      { length: count },
+      (_, i) => new SkinnedSurface(surface, { markers, ...(count > 1 ? { color: bodyColours[i] } : {}) }),
+    );
     const rest = this.surfaces[0].restBounds;
-    const spacing = 1.3 * (rest.max.x - rest.min.x);
+    this.restBounds = rest;
+    const spacing = sideBySideSpacing(rest);
     this.object = new THREE.Group();
     this.bounds = new THREE.Box3();
     this.bodies = this.surfaces.map((skinned, i) => {
@@ -20,12 +63,28 @@ export class SideBySideStage {
       this.bounds.union(rest.clone().translate(offset));
       return { surface, offset, u: null };
     });
+    this.labels = [];
     this.obstacles = [];
     this.floor = null; // the view's floor goes under the body
   }
 
   get hasClusters() {
     return this.surfaces[0].hasClusters;
+  }
+
+  /** Labels each body above its rest place (texts[i] for simulator i), replacing any before. */
+  setLabels(texts) {
+    this.disposeLabels();
+    const size = this.restBounds.getSize(new THREE.Vector3());
+    const height = 0.12 * Math.max(size.x, size.y, size.z);
+    this.labels = texts.map((text, i) => {
+      const sprite = labelSprite(text, height);
+      sprite.position
+        .copy(this.bodies[i].offset)
+        .add(new THREE.Vector3(0, this.restBounds.max.y + 1.5 * height, 0));
+      this.object.add(sprite);
+      return sprite;
+    });
   }
 
   /** answer.u[i]: simulator i's reduced coordinates. */
@@ -44,7 +103,17 @@ export class SideBySideStage {
     }
   }
 
+  disposeLabels() {
+    for (const sprite of this.labels) {
+      this.object.remove(sprite);
+      sprite.material.map.dispose();
+      sprite.material.dispose();
+    }
+    this.labels = [];
+  }
+
   dispose() {
+    this.disposeLabels();
     for (const skinned of this.surfaces) skinned.dispose();
   }
 }

@@ -38,6 +38,12 @@ export function solverName({ solver, mixedVariant }) {
   return mixedVariant === 'paper' ? 'mfem-paper' : 'mfem';
 }
 
+/** What a body side by side is labelled with on the canvas: its solver and iterations. */
+export function runLabel(parameters) {
+  const { label } = solvers[solverName(parameters)];
+  return `${label}, ${parameters.iterations} iteration${parameters.iterations === 1 ? '' : 's'}`;
+}
+
 // On/off settings, '1' in the URL when on.
 const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts'];
 

@@ -1,0 +1,73 @@
+import * as THREE from 'three';
+import { ContactStage } from './ContactStage.js';
+import { SkinnedSurface } from './SkinnedSurface.js';
+
+/**
+ * The frames of `smfem simulate --render` (wasm/js/render_frames.js), drawn in headless
+ * Chromium: the page's own stages (a SkinnedSurface, or a ContactStage with its obstacles) on a
+ * canvas of a fixed size, lit like the page's View but with no floor, grid or controls. Node
+ * hands it the render surfaces once (open) and each frame's reduced coordinates (draw).
+ */
+export class FrameView {
+  /** canvas: sized width x height device pixels (the page sets no pixel ratio). */
+  constructor(canvas, width, height) {
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(1);
+    this.renderer.setSize(width, height, false);
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0x15171c);
+    this.camera = new THREE.PerspectiveCamera(40, width / height, 0.01, 100);
+    this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x2a2520, 1.2));
+    this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
+    this.scene.add(this.sun, this.sun.target);
+    this.stage = null;
+  }
+
+  /**
+   * Shows a body or a scene with contact. description: { surfaces (smfem.pageAsset(...).surface
+   * of each body), contact (ContactScene.info, or null for one body), camera ({ position, target },
+   * or null: framed on the rest bounds) }.
+   */
+  open({ surfaces, contact, camera }) {
+    if (contact) {
+      this.stage = new ContactStage(contact, surfaces);
+      this.setU = (u, obstacleOffsets) => this.stage.show({ u: [Float64Array.from(u)], obstacleOffsets });
+      this.frame(this.stage.bounds, camera);
+    } else {
+      this.stage = new SkinnedSurface(surfaces[0]);
+      this.setU = (u) => this.stage.setReducedCoordinates(u);
+      this.frame(this.stage.restBounds, camera);
+    }
+    this.scene.add(this.stage.object ?? this.stage.mesh);
+  }
+
+  // The camera on the scene's { position, target }, or looking at the box from the front, right
+  // and above; the sun above and behind the camera's right shoulder.
+  frame(box, camera) {
+    const center = box.getCenter(new THREE.Vector3());
+    const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
+    const target = camera ? new THREE.Vector3(...camera.target) : center;
+    if (camera) this.camera.position.fromArray(camera.position);
+    else this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
+    this.camera.near = radius / 100;
+    this.camera.far = radius * 100;
+    this.camera.lookAt(target);
+    this.camera.updateProjectionMatrix();
+    this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
+    this.sun.target.position.copy(center);
+  }
+
+  /**
+   * Draws one frame: u, the reduced coordinates (a body's 12m, or a scene's U, 4M x 3
+   * column-major; any array of numbers); obstacleOffsets, each obstacle's translation (scenes with contact).
+   */
+  draw(u, obstacleOffsets) {
+    this.setU(u, obstacleOffsets);
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  dispose() {
+    this.stage?.dispose();
+    this.renderer.dispose();
+  }
+}
