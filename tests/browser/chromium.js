@@ -1,37 +1,6 @@
-// Debian's Chromium driven by playwright-core (no browser download), headless, with the flags
-// this machine needs and a fresh profile per launch.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-
-/** device: Playwright context options over the desktop default (a phone's viewport and touch). */
-export async function launchChromium(device = {}) {
-  const profile = await mkdtemp(join(tmpdir(), 'smfem-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 960, height: 640 },
-    ...device,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
-}
+// The browser tests' Chromium: the launcher is shared with `smfem simulate --render`
+// (wasm/js/chromium.js: Debian's Chromium through playwright-core, headless, a fresh profile).
+export { launchChromium } from '../../wasm/js/chromium.js';
 
 /** Opens a page and collects its console errors and uncaught exceptions. */
 async function openPage(context, url) {

@@ -3,6 +3,7 @@
 //   smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected]
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
 //                  [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
+//                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
 // "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
@@ -15,6 +16,15 @@
 //   "SMFT", u32 format 1, u32 steps, u32 r (= 12 m), then steps x r f64, little-endian,
 //   step by step, each u as vec(U) (loader.js: coordinatesF64).
 //
+// --render draws the deformed render surface every K steps (--render-every; by default about 30
+// frames per simulated second) with three.js in headless Chromium (render_frames.js: the page's
+// skinning shader; a scene with contact shows every body and its obstacles; no floor), --size
+// pixels (default 960x540), from the asset's meta.camera or else framing the rest shape: PNGs
+// frame-00001.png, ... into DIR/ (a path ending in / or an existing folder; new or empty), or an
+// mp4 at the simulated speed if ffmpeg is on PATH (an odd side padded by a pixel). The output,
+// Chromium and ffmpeg are checked before anything is simulated; the output appears whole at the
+// end or not at all; the cost per frame goes to stderr.
+//
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
 const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
@@ -30,7 +41,8 @@ const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.ur
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
   '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--drag VERTEX X Y Z K] ' +
-  '[--json | --csv] [--trajectory out.bin] [--build threads|single]';
+  '[--json | --csv] [--trajectory out.bin] [--build threads|single] [--render DIR/ | out.mp4] ' +
+  '[--render-every K] [--size WxH]';
 
 /** Parses the arguments; throws an Error naming the bad one. */
 export function parseSimulateArgs(args) {
@@ -77,6 +89,12 @@ export function parseSimulateArgs(args) {
       options.trajectory = value(++i, arg);
     } else if (arg === '--build') {
       options.build = value(++i, arg);
+    } else if (arg === '--render') {
+      options.render = value(++i, arg);
+    } else if (arg === '--render-every') {
+      options.renderEvery = number(++i, arg, (x) => Number.isInteger(x) && x >= 1);
+    } else if (arg === '--size') {
+      options.size = parseSize(value(++i, arg));
     } else if (!arg.startsWith('-') && options.scene === undefined) {
       options.scene = arg;
     } else {
@@ -84,6 +102,11 @@ export function parseSimulateArgs(args) {
     }
   }
   if (options.scene === undefined) throw new Error('give an asset or a recipe');
+  if (!options.render && (options.renderEvery || options.size))
+    throw new Error('--render-every and --size go with --render');
+  if (options.renderEvery > options.steps)
+    throw new Error(`--render-every ${options.renderEvery} is more than --steps ${options.steps}: no frame`);
+  options.size ??= parseSize('960x540');
   return options;
 }
 
@@ -152,15 +175,29 @@ async function openScene(smfem, options) {
       parameters: options.parameters,
     });
     const { timestep } = contact.info;
-    return { stepper: contact, size: contact.info.modes * 12, timestep };
+    return {
+      stepper: contact,
+      size: contact.info.modes * 12,
+      timestep,
+      assets: scene.assets,
+      contact: contact.info,
+    };
   }
-  const simulator = smfem.createSimulator(await assetBytes(options.scene), {
+  const bytes = await assetBytes(options.scene);
+  const simulator = smfem.createSimulator(bytes, {
     sourceName,
     parameters: options.parameters,
   });
   if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
   const { parameters } = simulator.info;
-  return { stepper: simulator, size: simulator.info.modes * 12, timestep: parameters.timestep, parameters };
+  return {
+    stepper: simulator,
+    size: simulator.info.modes * 12,
+    timestep: parameters.timestep,
+    parameters,
+    assets: [{ bytes, name: sourceName }],
+    contact: null,
+  };
 }
 
 /** One step's record: the report's values under the names the CLI prints. */
@@ -215,8 +252,14 @@ async function writeAtomically(path, bytes) {
 
 /** Runs `smfem simulate` with parsed options in a loaded module; prints to `out`. */
 export async function simulate(smfem, options, out = process.stdout) {
-  const { stepper: simulator, size, timestep, parameters } = await openScene(smfem, options);
+  // Checked (output, Chromium, ffmpeg) and started before anything is baked or simulated.
+  const frames = options.render ? await FrameRenderer.start(options.render, options.size) : null;
+  let scene = null;
   try {
+    scene = await openScene(smfem, options);
+    const { stepper: simulator, size, timestep, parameters } = scene;
+    const every = options.renderEvery ?? Math.min(defaultRenderEvery(timestep), options.steps);
+    await frames?.open(smfem, scene);
     for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
     const trajectory = options.trajectory ? new Float64Array(options.steps * size) : null;
     let failed = 0,
@@ -230,6 +273,8 @@ export async function simulate(smfem, options, out = process.stdout) {
       if (options.format === 'csv')
         out.write(`${step === 1 ? `${csvHeader(record)}\n` : ''}${csvRow(record)}\n`);
       trajectory?.set(simulator.coordinatesF64(), (step - 1) * size);
+      if (frames && step % every === 0)
+        await frames.frame(simulator.coordinatesF64(), report.obstacleOffsets);
       failed += report.ok ? 0 : 1;
       iterations += report.iterations;
       wallMs += report.stepMs;
@@ -249,6 +294,10 @@ export async function simulate(smfem, options, out = process.stdout) {
       file.set(body, 16);
       await writeAtomically(options.trajectory, file);
     }
+    if (frames) {
+      await frames.finish(1 / (every * timestep));
+      process.stderr.write(`smfem: ${frames.summary()}\n`);
+    }
     if (options.format === 'summary') {
       const solver = parameters
         ? `${parameters.solver}${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}`
@@ -261,6 +310,7 @@ export async function simulate(smfem, options, out = process.stdout) {
       );
     }
   } finally {
-    simulator.dispose();
+    scene?.stepper.dispose();
+    await frames?.close();
   }
 }

@@ -39,6 +39,9 @@ export class FrameView {
       this.frame(this.stage.restBounds, camera);
     }
     this.scene.add(this.stage.object ?? this.stage.mesh);
+    // One frame at rest, waited for: the shaders compile here, not in the first frame.
+    this.renderer.render(this.scene, this.camera);
+    this.renderer.getContext().finish();
   }
 
   // The camera on the scene's { position, target }, or looking at the box from the front, right
