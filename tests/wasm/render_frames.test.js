@@ -1,0 +1,138 @@
+// `npx smfem simulate ... --render` (wasm/js/render_frames.js) through the command line: the
+// frames' number, names and size, a body that shows and moves (pixels read through Chromium,
+// tests/browser/screenshots.js), a scene with contact, and bad input refused before anything is
+// written, with nothing left behind. The mp4 runs only where ffmpeg is on PATH.
+import { execFile } from 'node:child_process';
+import { access, constants, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../wasm/js/chromium.js';
+import { nonBackgroundFraction, pixelDifference } from '../browser/screenshots.js';
+
+const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+const beam = fileURLToPath(new URL('../../build/native/assets/beam.smfem', import.meta.url));
+const playground = fileURLToPath(
+  new URL('../../build/native/assets/contact/playground.json', import.meta.url),
+);
+const run = (args, env = {}) =>
+  promisify(execFile)(process.execPath, [cli, 'simulate', ...args], { env: { ...process.env, ...env } });
+
+const ffmpegOnPath = (
+  await Promise.all(
+    (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((folder) =>
+        access(join(folder, 'ffmpeg'), constants.X_OK).then(
+          () => true,
+          () => false,
+        ),
+      ),
+  )
+).some(Boolean);
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png) {
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+}
+
+describe('smfem simulate --render', () => {
+  let folder, browser, page;
+  // Each case in a folder of its own (it checks that nothing else appears there).
+  const caseFolder = () => mkdtemp(join(folder, 'case-'));
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'smfem-render-test-'));
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('writes a PNG every K steps of the size asked for, showing the body as it moves', async () => {
+    const place = await caseFolder();
+    const out = join(place, 'beam');
+    const { stderr } = await run([
+      beam,
+      ...['--steps', '24', '--render-every', '6', '--size', '320x180'],
+      ...['--render', `${out}/`],
+    ]);
+    expect(stderr).toMatch(/rendered 4 frames of 320x180 .* ms per frame/);
+    const files = (await readdir(out)).sort();
+    expect(files).toEqual(['frame-00001.png', 'frame-00002.png', 'frame-00003.png', 'frame-00004.png']);
+    const pngs = await Promise.all(files.map((file) => readFile(join(out, file))));
+    for (const png of pngs) expect(pngSize(png)).toEqual([320, 180]);
+    // The beam covers a good part of the picture, and sags between the first and the last frame.
+    expect(await nonBackgroundFraction(page, pngs[0])).toBeGreaterThan(0.05);
+    expect(await nonBackgroundFraction(page, pngs[3])).toBeGreaterThan(0.05);
+    expect(await pixelDifference(page, pngs[0], pngs[3])).toBeGreaterThan(0.01);
+    // The working folder became the output: nothing else beside it.
+    expect(await readdir(place)).toEqual(['beam']);
+  });
+
+  it('defaults to about 30 frames per simulated second, into an existing empty folder', async () => {
+    const out = join(await caseFolder(), 'empty');
+    await mkdir(out);
+    // The beam's step is 16 ms: a frame every 2 steps (31.25 per second).
+    const { stderr } = await run([beam, '--steps', '7', '--size', '64x48', '--render', out]);
+    expect(stderr).toContain('31.25 per simulated second');
+    expect((await readdir(out)).sort()).toEqual(['frame-00001.png', 'frame-00002.png', 'frame-00003.png']);
+  });
+
+  it('draws every body of a scene with contact, and its obstacles', async () => {
+    const out = join(await caseFolder(), 'playground');
+    await run([playground, '--iters', '1', '--steps', '2', '--render-every', '2', '--render', `${out}/`]);
+    const [png] = await Promise.all((await readdir(out)).map((file) => readFile(join(out, file))));
+    expect(pngSize(png)).toEqual([960, 540]);
+    expect(await nonBackgroundFraction(page, png)).toBeGreaterThan(0.03);
+  });
+
+  it('refuses bad input before simulating, and leaves nothing behind', async () => {
+    const refused = (args, message, code = 1, env = {}) =>
+      expect(run(args, env)).rejects.toMatchObject({ code, stderr: expect.stringContaining(message) });
+    const place = await caseFolder();
+    const busy = join(place, 'busy');
+    await mkdir(busy);
+    await writeFile(join(busy, 'frame-00001.png'), 'someone else');
+    await refused([beam, '--render', busy], 'the folder is not empty');
+    expect(await readFile(join(busy, 'frame-00001.png'), 'utf8')).toBe('someone else');
+    await refused([beam, '--render', join(place, 'out.gif')], 'a folder for PNG frames');
+    await refused([beam, '--render', join(place, 'nowhere', 'deeper', 'out/')], 'does not exist');
+    await refused([beam, '--size', '960x540'], '--render-every and --size go with --render', 2);
+    await refused([beam, '--render', `${place}/x/`, '--size', '8x8'], '--size must be', 2);
+    await refused([beam, '--render', `${place}/x/`, '--size', 'big'], '--size must be', 2);
+    await refused([beam, '--steps', '3', '--render-every', '4', '--render', `${place}/x/`], 'no frame', 2);
+    await refused([beam, '--render', join(place, 'x.mp4')], 'apt-get install ffmpeg', 1, { PATH: '' });
+    await refused([beam, '--render', `${place}/x/`], 'apt-get install chromium', 1, {
+      CHROMIUM_PATH: join(place, 'no-chromium'),
+    });
+    // A run that fails after Chromium started (here: a corrupt asset) writes no frame either.
+    const corrupt = join(place, 'corrupt.smfem');
+    await writeFile(corrupt, 'not an asset at all');
+    await refused([corrupt, '--render', `${place}/x/`], 'corrupt.smfem');
+    expect((await readdir(place)).sort()).toEqual(['busy', 'corrupt.smfem']);
+  });
+});
+
+describe.skipIf(!ffmpegOnPath)('smfem simulate --render out.mp4 (skipped: ffmpeg is not on PATH)', () => {
+  it('encodes the frames with ffmpeg into an mp4', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'smfem-render-mp4-'));
+    try {
+      const out = join(folder, 'beam.mp4');
+      await run([beam, '--steps', '8', '--size', '161x91', '--render', out]);
+      const video = await readFile(out);
+      expect(video.subarray(4, 8).toString()).toBe('ftyp');
+      expect(video.includes('moov')).toBe(true);
+      expect(await readdir(folder)).toEqual(['beam.mp4']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
