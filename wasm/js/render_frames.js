@@ -99,7 +99,11 @@ function pageHtml({ width, height }) {
     <canvas width="${width}" height="${height}"></canvas>
     <script type="module">
       import { FrameView } from '/web/src/render/FrameView.js';
-      window.smfemFrames = new FrameView(document.querySelector('canvas'), ${width}, ${height});
+      try {
+        window.smfemFrames = new FrameView(document.querySelector('canvas'), ${width}, ${height});
+      } catch (error) {
+        window.smfemFramesError = String(error); // no WebGL 2, most likely
+      }
     </script>
   </body>
 </html>`;
@@ -136,13 +140,13 @@ export class FrameRenderer {
       const errors = [];
       page.on('pageerror', (error) => errors.push(String(error)));
       await page.goto(`${origin}/`);
-      await page
-        .waitForFunction(() => window.smfemFrames || null, null, { timeout: 30000 })
-        .catch(() => {
-          throw new Error(
-            `the frame page did not start in Chromium: ${errors.join('; ') || 'no error reported'}`,
-          );
-        });
+      const failed = await page
+        .waitForFunction(() => (window.smfemFrames && 'ok') || window.smfemFramesError, null, {
+          timeout: 30000,
+        })
+        .then((answer) => answer.jsonValue())
+        .catch(() => errors.join('; ') || 'it did not load in 30 s');
+      if (failed !== 'ok') throw new Error(`the frame page did not start in Chromium: ${failed}`);
       return new FrameRenderer(target, size, browser, page, performance.now() - started);
     } catch (error) {
       await browser.close();
