@@ -162,7 +162,7 @@ export class FrameRenderer {
     // Frames go here first; in the output's folder, so that the last step is a rename.
     this.work = join(dirname(target.path), `.${basename(target.path)}.${process.pid}.frames`);
     this.count = 0;
-    this.times = { startMs, openMs: 0, drawMs: 0, writeMs: 0, encodeMs: 0 };
+    this.times = { startMs, openMs: 0, drawMs: 0, waitMs: 0, encodeMs: 0 };
   }
 
   /**
@@ -188,28 +188,48 @@ export class FrameRenderer {
     return `frame-${String(index).padStart(5, '0')}.png`;
   }
 
-  /** Draws and keeps the next frame: u and obstacleOffsets as FrameView.draw takes them. */
+  /**
+   * Draws and keeps the next frame: u and obstacleOffsets as FrameView.draw takes them. Chromium
+   * draws it while the caller goes on stepping; the next frame() or finish() waits for it.
+   */
   async frame(u, obstacleOffsets = null) {
-    const t0 = performance.now();
+    await this.settle();
+    const file = join(this.work, FrameRenderer.fileName(++this.count));
+    const sent = performance.now();
     // One round trip: draw, then the canvas as a PNG (which waits for the rasterizer).
-    const url = await this.page.evaluate(
-      ([u, offsets]) => {
-        window.smfemFrames.draw(u, offsets);
-        return document.querySelector('canvas').toDataURL('image/png');
-      },
-      [u, obstacleOffsets],
-    );
-    const t1 = performance.now();
-    await writeFile(
-      join(this.work, FrameRenderer.fileName(++this.count)),
-      Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'),
-    );
-    this.times.drawMs += t1 - t0;
-    this.times.writeMs += performance.now() - t1;
+    this.pending = this.page
+      .evaluate(
+        ([u, offsets]) => {
+          window.smfemFrames.draw(u, offsets);
+          return document.querySelector('canvas').toDataURL('image/png');
+        },
+        [u, obstacleOffsets],
+      )
+      .then((url) => {
+        this.times.drawMs += performance.now() - sent;
+        return writeFile(file, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
+      })
+      // Kept for settle(): a rejection nobody awaits yet would end the process.
+      .catch((error) => {
+        this.failure = error;
+      });
+    // Until the request has left for Chromium (the caller's steps block this thread).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  // Waits for the frame in flight; the time the run waits is the cost rendering adds to it.
+  async settle() {
+    const started = performance.now();
+    const pending = this.pending;
+    this.pending = null;
+    await pending;
+    this.times.waitMs += performance.now() - started;
+    if (this.failure) throw new Error(`drawing frame ${this.count} failed: ${this.failure.message}`);
   }
 
   /** Writes the output: the frames' folder, or the mp4 at `fps` frames per second. */
   async finish(fps) {
+    await this.settle();
     if (this.count === 0) throw new Error('--render: no frame was drawn');
     this.fps = fps;
     if (this.target.kind === 'frames') {
@@ -240,22 +260,26 @@ export class FrameRenderer {
     this.times.encodeMs = performance.now() - started;
   }
 
-  /** What it cost: Chromium's start, per frame (draw and PNG in the page, file), encoding. */
+  /**
+   * What it cost: per frame, Chromium's time from request to PNG (drawing overlaps the next
+   * steps) and what the run waited for it; Chromium's start; the scene's upload; encoding.
+   */
   summary() {
     const { fps } = this;
-    const { startMs, openMs, drawMs, writeMs, encodeMs } = this.times;
+    const { startMs, openMs, drawMs, waitMs, encodeMs } = this.times;
     const perFrame = (ms) => (ms / this.count).toFixed(1);
     const where = this.target.kind === 'frames' ? `${this.target.path}/` : this.target.path;
     return (
       `rendered ${this.count} frames of ${this.size.width}x${this.size.height} (${fps.toFixed(2)} per ` +
-      `simulated second) to ${where}: ${perFrame(drawMs + writeMs)} ms per frame (drawn and read back ` +
-      `as PNG ${perFrame(drawMs)}, written ${perFrame(writeMs)}); Chromium and page ` +
-      `${(startMs / 1000).toFixed(2)} s, scene ${(openMs / 1000).toFixed(2)} s` +
+      `simulated second) to ${where}: ${perFrame(drawMs)} ms per frame from request to PNG, of which ` +
+      `the run waited ${perFrame(waitMs)}; Chromium and page ${(startMs / 1000).toFixed(2)} s, scene ` +
+      `${(openMs / 1000).toFixed(2)} s` +
       (this.target.kind === 'video' ? `, ffmpeg ${(encodeMs / 1000).toFixed(2)} s` : '')
     );
   }
 
   async close() {
+    await this.pending;
     await this.browser.close();
     await rm(this.work, { recursive: true, force: true });
   }
