@@ -5,9 +5,10 @@
 // The page and its modules (FrameView and its imports, three.js from node_modules) are answered
 // by Playwright's request routing on a made-up origin, not by a server; the render surfaces
 // (smfem.pageAsset, the C++ reader) go to the page once, then each frame only u. Each frame is
-// read back from the canvas as a PNG (frame-00001.png, ...) into a working folder beside the
-// output, which becomes the output folder at the end, or which ffmpeg encodes into a temporary
-// file renamed to out.mp4: a failed or interrupted run leaves no half-written output.
+// read back from the canvas as a PNG (frame-00001.png, ...), while the run takes its next steps,
+// into a working folder beside the output, which becomes the output folder at the end, or which
+// ffmpeg encodes into a temporary file renamed to out.mp4: a failed run leaves no half-written
+// output (one killed may leave the hidden working folder).
 import { execFile } from 'node:child_process';
 import { access, constants, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
