@@ -45,7 +45,7 @@ export class FrameView {
   }
 
   // The camera on the scene's { position, target }, or looking at the box from the front, right
-  // and above; the sun above and behind the camera's right shoulder.
+  // and above; the sun high on the right, as in the page's View.
   frame(box, camera) {
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
