@@ -118,7 +118,7 @@ describe('interaction', () => {
         // Beside the paper's variant of MFEM instead of FEM.
         await page.locator('#against').selectOption('mfem-paper');
         await expect
-          .poll(() => page.evaluate(() => window.smfem.status.solvers))
+          .poll(() => page.evaluate(() => window.smfem.status.solvers), { timeout: 20000 })
           .toEqual(['mfem', 'mfem-paper']);
         expect(await page.evaluate(() => window.smfem.status.labels)).toEqual([
           'Mixed FEM (MFEM), 2 iterations',
@@ -127,7 +127,7 @@ describe('interaction', () => {
         // The labels follow the controls: three iterations.
         await page.locator('#iterations').fill('3');
         await expect
-          .poll(() => page.evaluate(() => window.smfem.status.labels[1]))
+          .poll(() => page.evaluate(() => window.smfem.status.labels[1]), { timeout: 20000 })
           .toBe("MFEM, the paper's variant, 3 iterations");
         expect(new URL(page.url()).searchParams.get('against')).toBe('mfem-paper');
         expect(errors).toEqual([]);
@@ -151,6 +151,35 @@ describe('interaction', () => {
         expect(new URL(page.url()).searchParams.get('clusters')).toBe('1');
         const clusters = await page.locator('#view').screenshot({ path: `${artifacts}/clusters-beam.png` });
         expect(await pixelDifference(page, coloured, clusters)).toBeGreaterThan(0.01);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
+  it('paints the crab’s materials by their moduli, names them in a legend that follows the sliders', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const legend = page.locator('#legend');
+        expect(await legend.isVisible()).toBe(true);
+        const rows = legend.locator('.legend-row');
+        expect(await rows.allTextContents()).toEqual(['joints: 1.0e6 Pa', 'shell: 1.0e10 Pa']);
+        const swatches = await legend
+          .locator('.legend-swatch')
+          .evaluateAll((spans) => spans.map((s) => getComputedStyle(s).backgroundColor));
+        expect(new Set(swatches).size).toBe(2);
+        const materials = await page.locator('#view').screenshot({ path: `${artifacts}/materials-crab.png` });
+        await page.screenshot({ path: `${artifacts}/materials-crab-page.png` });
+        // The legend follows the joints' slider.
+        await page.locator('#youngs-0').fill('8');
+        await expect.poll(() => rows.first().textContent(), { timeout: 20000 }).toBe('joints: 1.0e8 Pa');
+        // Another view hides it, and paints the body differently.
+        await page.selectOption('#colour-mode', '1');
+        expect(await legend.isVisible()).toBe(false);
+        const mode = await page.locator('#view').screenshot();
+        expect(await pixelDifference(page, materials, mode)).toBeGreaterThan(0.01);
         expect(errors).toEqual([]);
       },
     );

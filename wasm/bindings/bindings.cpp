@@ -78,6 +78,8 @@ val page_asset(const val& bytes, const std::string& source_name) {
       render.set("normals", typed_array_copy(surface.normals, "Float32Array"));
     if (!surface.clusters.empty())
       render.set("clusters", typed_array_copy(surface.clusters, "Uint32Array"));
+    if (!surface.regions.empty())
+      render.set("regions", typed_array_copy(surface.regions, "Uint32Array"));
     val marked = val::null();
     if (markers.count > 0) {
       marked = val::object();

@@ -205,6 +205,8 @@ export interface PageAsset {
     weights: Float32Array;
     normals?: Float32Array;
     clusters?: Uint32Array;
+    /** The material region of each vertex (meta.materials[i].region), for display. */
+    regions?: Uint32Array;
   };
   /** The representative tets' rest centroids (C x 3) and skinning weights (C x m), or null. */
   markers: { count: number; modeCount: number; centroids: Float32Array; weights: Float32Array } | null;

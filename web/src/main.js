@@ -14,6 +14,7 @@ import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
+import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
 import { Plots } from './ui/Plots.js';
 import { StatusBoard } from './status.js';
 
@@ -34,6 +35,7 @@ window.smfem = {
 const progress = document.getElementById('progress');
 const description = document.getElementById('description');
 const figureLink = document.getElementById('figure-link');
+const legend = document.getElementById('legend');
 document.body.classList.toggle('embed', urlState.embed === true);
 foldablePanel(document.getElementById('panel-toggle'), document.getElementById('panel-body'), {
   folded: matchMedia('(max-width: 600px)').matches,
@@ -132,6 +134,9 @@ class Demo {
     this.contact = Boolean(scene.contact);
     this.obstacleTargets.clear();
     if (opened.labels) this.stage.setLabels(opened.labels);
+    // The materials the legend names (a contact scene has none of its own).
+    this.materials = opened.controls.materials ?? [];
+    this.sampledRegions = opened.controls.sampledRegions ?? [];
     status.labelled(opened.labels ?? []);
     this.view.setBody(this.stage.object, this.stage.bounds, opened.camera, this.stage.floor);
     this.drag.attach(this.stage, opened.dragActions);
@@ -175,6 +180,7 @@ class Demo {
     if ('timestep' in change) this.clock.timestep = change.timestep;
     if ('speed' in change) this.clock.speed = change.speed;
     this.writeUrl();
+    if ('youngs' in change) this.applyViews();
     if ('mode' in change || 'clusters' in change || 'contacts' in change) {
       this.applyViews();
       return;
@@ -199,9 +205,23 @@ class Demo {
     status.solversChanged(names);
   }
 
-  // The teaching views: a body's clusters or mode weights; a scene's contact points.
+  // The teaching views: a body's clusters, mode weights or material regions (with their
+  // legend, at the moduli the sliders set); a scene's contact points.
   applyViews() {
-    this.stage.applyColouring({ clusters: this.settings.clusters ?? false, mode: this.settings.mode ?? 0 });
+    const clusters = this.settings.clusters ?? false;
+    const mode = this.settings.mode ?? 0;
+    const materials = this.materials.map((m) => ({
+      ...m,
+      youngs: this.settings.youngs?.[m.region] ?? m.youngs,
+    }));
+    const byMaterial = !clusters && mode === 0 && this.stage.paintsRegions && materials.length > 0;
+    this.stage.applyColouring({
+      clusters,
+      mode,
+      regionColours: byMaterial ? regionColours(materials) : null,
+    });
+    if (byMaterial) showMaterialLegend(legend, materials, this.sampledRegions);
+    legend.hidden = !byMaterial;
     this.stage.showContacts?.(this.settings.contacts);
   }
 

@@ -74,6 +74,7 @@ TEST(AssetRenderSurface, OptionalSections) {
   surface.weights.clear();
   surface.normals = {-1, -1, -1, 1, 0, 0, 0, 1, 0, 0, 0, 1};
   surface.clusters = {0, 3, 3, 1};
+  surface.regions = {2, 0, 0, 1};
   const Asset asset = write_and_read(surface);
   EXPECT_FALSE(asset.has(kRenderWeights));
   const RenderSurface read = read_render_surface(asset);
@@ -81,7 +82,9 @@ TEST(AssetRenderSurface, OptionalSections) {
   EXPECT_TRUE(read.weights.empty());
   EXPECT_EQ(read.normals, surface.normals);
   EXPECT_EQ(read.clusters, surface.clusters);
+  EXPECT_EQ(read.regions, surface.regions);
   EXPECT_TRUE(read_render_surface(write_and_read(tetrahedron())).clusters.empty());
+  EXPECT_TRUE(read_render_surface(write_and_read(tetrahedron())).regions.empty());
 }
 
 TEST(AssetRenderSurface, RefusesClustersOfTheWrongCount) {
@@ -94,6 +97,20 @@ TEST(AssetRenderSurface, RefusesClustersOfTheWrongCount) {
                       "demo.smfem: section 'render.clusters': expected u32 [4], found u32 [3]");
   RenderSurface surface = tetrahedron();
   surface.clusters = {1, 2};
+  AssetWriter refused;
+  EXPECT_THROW(add_render_surface(refused, surface), AssetError);
+}
+
+TEST(AssetRenderSurface, RefusesRegionsOfTheWrongCount) {
+  AssetWriter writer;
+  writer.set_meta(minimal_meta());
+  writer.add(kRenderPositions, tetrahedron().positions, {4, 3});
+  writer.add(kRenderTriangles, tetrahedron().triangles, {4, 3});
+  writer.add(kRenderRegions, std::vector<std::uint32_t>{0, 1}, {2});
+  expect_read_refused(Asset::from_bytes(writer.to_bytes(), "demo.smfem"),
+                      "demo.smfem: section 'render.regions': expected u32 [4], found u32 [2]");
+  RenderSurface surface = tetrahedron();
+  surface.regions = {1, 2, 3};
   AssetWriter refused;
   EXPECT_THROW(add_render_surface(refused, surface), AssetError);
 }

@@ -1,5 +1,7 @@
 #include "smfem/bake/asset_sections.hpp"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "bake/bake_files.hpp"
@@ -72,6 +74,11 @@ TEST(BakeAsset, WritesTheStepperSectionsWithTheirShapesAndRoundTrips) {
   ASSERT_EQ(render.clusters.size(), render.vertex_count);
   for (const std::uint32_t cluster : render.clusters)
     EXPECT_LT(cluster, static_cast<std::uint32_t>(C));
+  ASSERT_EQ(render.regions.size(), render.vertex_count);
+  const std::set<int> mesh_regions(baked.input.mesh.regions.begin(),
+                                   baked.input.mesh.regions.end());
+  for (const std::uint32_t region : render.regions)
+    EXPECT_TRUE(mesh_regions.contains(static_cast<int>(region))) << region;
   a.expect("cubature.centroids", DType::f32, {C, 3});
   a.expect("cubature.centroid_weights", DType::f32, {C, m});
   const std::vector<float> centroids = a.array<float>("cubature.centroids");

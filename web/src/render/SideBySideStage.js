@@ -95,10 +95,15 @@ export class SideBySideStage {
     });
   }
 
-  // The teaching views: clusters over a mode's weight over the material's colour.
-  applyColouring({ clusters, mode }) {
+  /** Whether "Colour: material" can paint the regions (one body: side by side, the bodies keep their solvers' colours). */
+  get paintsRegions() {
+    return this.surfaces.length === 1 && this.surfaces[0].hasRegions;
+  }
+
+  // The teaching views: clusters over a mode's weight over the material regions' colours.
+  applyColouring({ clusters, mode, regionColours }) {
     for (const skinned of this.surfaces) {
-      skinned.showClusters(clusters);
+      skinned.paint({ clusters, regionColours: this.paintsRegions ? regionColours : null });
       skinned.colourByMode(clusters ? -1 : mode - 1);
     }
   }

@@ -13,6 +13,17 @@ function clusterColours(clusters) {
   return colours;
 }
 
+// Each vertex in the colour of its material region (regions: per vertex; colours: region -> THREE.Color).
+function perVertexColours(regions, colours) {
+  const out = new Float32Array(3 * regions.length);
+  const fallback = new THREE.Color(0x888888);
+  regions.forEach((region, v) => {
+    const colour = colours.get(region) ?? fallback;
+    out.set([colour.r, colour.g, colour.b], 3 * v);
+  });
+  return out;
+}
+
 /**
  * The render surface of a baked asset, skinned on the GPU: nothing mesh-sized is touched on the
  * CPU after construction; each frame uploads only the 12m reduced coordinates.
@@ -84,23 +95,33 @@ export class SkinnedSurface {
     return Boolean(this.surface.clusters);
   }
 
+  /** Whether the asset says which material region each vertex is in. */
+  get hasRegions() {
+    return Boolean(this.surface.regions);
+  }
+
   /**
-   * Paints each cubature cluster in its own colour and shows the representative tets (the
-   * view where one sees what the cubature samples), or goes back to the material's colour.
+   * Paints each cubature cluster in its own colour and shows the representative tets (the view
+   * where one sees what the cubature samples); else, given `regionColours` (region -> colour)
+   * and an asset with regions, each material region in its colour; else the body's colour.
    */
-  showClusters(on) {
-    const show = on && this.hasClusters;
+  paint({ clusters = false, regionColours = null } = {}) {
+    const showClusters = clusters && this.hasClusters;
+    const colours = showClusters
+      ? clusterColours(this.surface.clusters)
+      : regionColours && this.hasRegions
+        ? perVertexColours(this.surface.regions, regionColours)
+        : null;
     const { geometry, material } = this.mesh;
-    if (show && !geometry.getAttribute('color')) {
-      geometry.setAttribute('color', new THREE.BufferAttribute(clusterColours(this.surface.clusters), 3));
-    }
-    if (material.vertexColors !== show) {
-      material.vertexColors = show;
+    if (colours) geometry.setAttribute('color', new THREE.BufferAttribute(colours, 3));
+    else geometry.deleteAttribute('color');
+    if (material.vertexColors !== Boolean(colours)) {
+      material.vertexColors = Boolean(colours);
       material.needsUpdate = true;
     }
-    material.color.set(show ? 0xffffff : this.color);
+    material.color.set(colours ? 0xffffff : this.color);
     if (this.markers) {
-      this.markers.mesh.visible = show;
+      this.markers.mesh.visible = showClusters;
       this.markers.update(this.u ?? new Float32Array(12 * this.modeCount));
     }
   }

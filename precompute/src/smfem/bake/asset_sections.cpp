@@ -44,20 +44,23 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
       result.render_weights.cast<float>();
   group.weights.assign(weights.data(), weights.data() + weights.size());
 
-  // For display: each tet-mesh vertex takes the cluster of (the last) tet using it, each render
-  // vertex that of its strongest barycentric vertex.
-  std::vector<std::uint32_t> vertex_cluster(static_cast<std::size_t>(input.mesh.vertices.rows()));
+  // For display: each tet-mesh vertex takes the cubature cluster and the material region of
+  // (the last) tet using it, each render vertex those of its strongest barycentric vertex.
+  const auto vertex_count = static_cast<std::size_t>(input.mesh.vertices.rows());
+  std::vector<std::uint32_t> vertex_cluster(vertex_count), vertex_region(vertex_count);
   for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
     for (int k = 0; k < 4; ++k) {
-      vertex_cluster[static_cast<std::size_t>(input.mesh.tets(t, k))] =
-          static_cast<std::uint32_t>(result.cubature.labels(t));
+      const auto v = static_cast<std::size_t>(input.mesh.tets(t, k));
+      vertex_cluster[v] = static_cast<std::uint32_t>(result.cubature.labels(t));
+      vertex_region[v] = static_cast<std::uint32_t>(input.mesh.regions(t));
     }
   }
   for (Eigen::Index v = 0; v < surface.vertices.rows(); ++v) {
     Eigen::Index strongest = 0;
     surface.barycentric.row(v).maxCoeff(&strongest);
-    group.clusters.push_back(
-        vertex_cluster[static_cast<std::size_t>(surface.tet_vertices(v, strongest))]);
+    const auto nearest = static_cast<std::size_t>(surface.tet_vertices(v, strongest));
+    group.clusters.push_back(vertex_cluster[nearest]);
+    group.regions.push_back(vertex_region[nearest]);
   }
   return group;
 }

@@ -46,6 +46,10 @@ RenderSurface read_render_surface(const Asset& asset) {
     asset.expect(kRenderClusters, DType::u32, {nv});
     surface.clusters = asset.array<std::uint32_t>(kRenderClusters);
   }
+  if (asset.has(kRenderRegions)) {
+    asset.expect(kRenderRegions, DType::u32, {nv});
+    surface.regions = asset.array<std::uint32_t>(kRenderRegions);
+  }
   surface.positions = asset.array<float>(kRenderPositions);
   surface.triangles = asset.array<std::uint32_t>(kRenderTriangles);
   check_triangles(surface, asset.source_name());
@@ -66,12 +70,14 @@ void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
   check_size(kRenderWeights, surface.weights.size(), surface.mode_count * nv);
   if (!surface.normals.empty()) check_size(kRenderNormals, surface.normals.size(), 3 * nv);
   if (!surface.clusters.empty()) check_size(kRenderClusters, surface.clusters.size(), nv);
+  if (!surface.regions.empty()) check_size(kRenderRegions, surface.regions.size(), nv);
   check_triangles(surface, "asset writer");
   writer.add(kRenderPositions, surface.positions, {nv, 3});
   writer.add(kRenderTriangles, surface.triangles, {nt, 3});
   if (surface.mode_count > 0) writer.add(kRenderWeights, surface.weights, {nv, surface.mode_count});
   if (!surface.normals.empty()) writer.add(kRenderNormals, surface.normals, {nv, 3});
   if (!surface.clusters.empty()) writer.add(kRenderClusters, surface.clusters, {nv});
+  if (!surface.regions.empty()) writer.add(kRenderRegions, surface.regions, {nv});
 }
 
 }  // namespace smfem::asset

@@ -5,6 +5,7 @@
 //   render.weights    f32 [nv, m]  optional: per-vertex weights of the m skinning modes
 //   render.normals    f32 [nv, 3]  optional: rest normals
 //   render.clusters   u32 [nv]     optional: the cubature cluster of each vertex (for display)
+//   render.regions    u32 [nv]     optional: the material region of each vertex (for display)
 // All arrays are row-major (one vertex or triangle per row). Rules beyond each section's own:
 // the same nv throughout, nt >= 1, every index < nv, no triangle repeating a vertex.
 #include <cstddef>
@@ -22,6 +23,7 @@ inline constexpr const char* kRenderTriangles = "render.triangles";
 inline constexpr const char* kRenderWeights = "render.weights";
 inline constexpr const char* kRenderNormals = "render.normals";
 inline constexpr const char* kRenderClusters = "render.clusters";
+inline constexpr const char* kRenderRegions = "render.regions";
 
 struct RenderSurface {
   std::size_t vertex_count = 0;
@@ -32,14 +34,15 @@ struct RenderSurface {
   std::vector<float> weights;            // vertex_count x mode_count (empty when m = 0)
   std::vector<float> normals;            // vertex_count x 3, or empty when absent
   std::vector<std::uint32_t> clusters;   // vertex_count, or empty when absent
+  std::vector<std::uint32_t> regions;    // vertex_count, or empty when absent
 };
 
 // Reads and cross-checks the group; throws AssetError naming the offending section.
 RenderSurface read_render_surface(const Asset& asset);
 
-// Adds the group (render.weights only when mode_count > 0, render.normals and render.clusters
-// only when given),
-// after the same cross-checks; throws AssetError from "asset writer".
+// Adds the group (render.weights only when mode_count > 0; render.normals, render.clusters and
+// render.regions only when given), after the same cross-checks; throws AssetError from "asset
+// writer".
 void add_render_surface(AssetWriter& writer, const RenderSurface& surface);
 
 }  // namespace smfem::asset
