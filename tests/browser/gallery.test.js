@@ -172,9 +172,15 @@ describe('interaction', () => {
         expect(new Set(swatches).size).toBe(2);
         const materials = await page.locator('#view').screenshot({ path: `${artifacts}/materials-crab.png` });
         await page.screenshot({ path: `${artifacts}/materials-crab-page.png` });
-        // The legend follows the joints' slider.
+        // The legend follows the joints' slider; two decades off the baked ratio, the page says
+        // the subspace is no longer to be trusted, and stops saying so back at the bake's moduli.
+        const note = page.locator('#trust-note');
+        expect(await note.isVisible()).toBe(false);
         await page.locator('#youngs-0').fill('8');
         await expect.poll(() => rows.first().textContent(), { timeout: 20000 }).toBe('joints: 1.0e8 Pa');
+        expect(await note.textContent()).toMatch(/baked for shell 1e4 times stiffer than joints/);
+        await page.locator('#youngs-0').fill('6');
+        await expect.poll(() => note.isVisible(), { timeout: 20000 }).toBe(false);
         // Another view hides it, and paints the body differently.
         await page.selectOption('#colour-mode', '1');
         expect(await legend.isVisible()).toBe(false);

@@ -15,6 +15,7 @@ import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
+import { subspaceTrustNote } from './ui/subspaceTrust.js';
 import { Plots } from './ui/Plots.js';
 import { StatusBoard } from './status.js';
 
@@ -36,6 +37,7 @@ const progress = document.getElementById('progress');
 const description = document.getElementById('description');
 const figureLink = document.getElementById('figure-link');
 const legend = document.getElementById('legend');
+const trustNote = document.getElementById('trust-note');
 document.body.classList.toggle('embed', urlState.embed === true);
 foldablePanel(document.getElementById('panel-toggle'), document.getElementById('panel-body'), {
   folded: matchMedia('(max-width: 600px)').matches,
@@ -135,7 +137,8 @@ class Demo {
     this.obstacleTargets.clear();
     if (opened.labels) this.stage.setLabels(opened.labels);
     // The materials the legend names (a contact scene has none of its own).
-    this.materials = opened.controls.materials ?? [];
+    const bakedYoungs = opened.controls.defaults?.youngs ?? {};
+    this.materials = (opened.controls.materials ?? []).map((m) => ({ ...m, youngs: bakedYoungs[m.region] }));
     this.sampledRegions = opened.controls.sampledRegions ?? [];
     status.labelled(opened.labels ?? []);
     this.view.setBody(this.stage.object, this.stage.bounds, opened.camera, this.stage.floor);
@@ -222,6 +225,9 @@ class Demo {
     });
     if (byMaterial) showMaterialLegend(legend, materials, this.sampledRegions);
     legend.hidden = !byMaterial;
+    const note = subspaceTrustNote(this.materials, this.settings.youngs ?? {}, this.sampledRegions);
+    trustNote.textContent = note ?? '';
+    trustNote.hidden = !note;
     this.stage.showContacts?.(this.settings.contacts);
   }
 
