@@ -13,6 +13,9 @@
 //   --float             single-precision stiffness assembly
 //   --json              one line of JSON (default: the same, indented)
 //   --write-asset FILE  with --synthetic: write the model as an asset and exit
+//   --eigenfit off|S    off: step without the asset's EigenFit (sim/eigenfit_term.hpp); S:
+//                       give the model an EigenFit of its S leading rest modes (ratios 0.7),
+//                       to time the correction (with --write-asset, the asset has it)
 //
 // The synthetic model is the procedural box of sim/box_model.hpp (synthetic_box_options: m
 // polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),
@@ -35,6 +38,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/full/full_simulator.hpp"
 #include "smfem/sim/box_model.hpp"
+#include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/reduced_model_writer.hpp"
 #include "smfem/sim/simulator.hpp"
@@ -47,7 +51,8 @@ using namespace smfem;
   std::cerr << "smfem-bench: " << problem << "\n"
             << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  "
                "[--solver mfem|fem|full-mfem|full-fem] "
-               "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE]\n";
+               "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE] "
+               "[--eigenfit off|S]\n";
   std::exit(2);
 }
 
@@ -143,7 +148,8 @@ int main(int argc, char** argv) {
   int synthetic_m = 0, synthetic_C = 0;
   std::string solver, write_asset;
   int iterations = 2, steps = 200, threads = 1;
-  bool single_precision = false, json = false;
+  int eigenfit_modes = 0;  // --eigenfit S
+  bool single_precision = false, json = false, eigenfit_off = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto next_int = [&](const char* what) {
@@ -169,6 +175,15 @@ int main(int argc, char** argv) {
       write_asset = args[++i];
     } else if (arg == "--json") {
       json = true;
+    } else if (arg == "--eigenfit") {
+      if (i + 1 >= args.size()) usage("--eigenfit needs off or a mode count");
+      if (args[i + 1] == "off") {
+        eigenfit_off = true;
+        ++i;
+      } else {
+        eigenfit_modes = next_int("--eigenfit");
+        if (eigenfit_modes < 1) usage("--eigenfit needs off or a mode count >= 1");
+      }
     } else if (!arg.empty() && arg[0] != '-' && asset_path.empty()) {
       asset_path = arg;
     } else {
@@ -195,6 +210,15 @@ int main(int argc, char** argv) {
         asset_path.empty()
             ? sim::make_box_model(sim::synthetic_box_options(synthetic_m, synthetic_C)).model
             : sim::load_reduced_model(asset::Asset::from_file(asset_path));
+    if (eigenfit_modes > 0) {
+      const sim::ReducedModes rest = sim::reduced_rest_modes(
+          model, sim::rest_stiffness(model, model.defaults.material_model, sim::baked_lame(model)),
+          eigenfit_modes);
+      model.eigenfit.modes = rest.vectors;
+      model.eigenfit.coarse_eigenvalues = rest.eigenvalues;
+      model.eigenfit.ratios = Eigen::VectorXd::Constant(eigenfit_modes, 0.7);
+      model.eigenfit.fine_eigenvalues = 0.7 * rest.eigenvalues;
+    }
     if (!write_asset.empty()) {
       const std::vector<std::uint8_t> bytes = sim::reduced_model_asset_bytes(model);
       std::ofstream file(write_asset, std::ios::binary);
@@ -212,6 +236,7 @@ int main(int argc, char** argv) {
     settings.iterations = iterations;
     settings.until_converged = false;
     settings.single_precision_stiffness = single_precision;
+    if (eigenfit_off) settings.eigen_fit = false;
     const int m = model.mode_count();
     const int C = model.cubature_count();
     sim::Simulator simulator(std::move(model), settings, threads);
@@ -237,6 +262,8 @@ int main(int argc, char** argv) {
         {"cubature", C},
         {"threads", simulator.thread_count()},
         {"float_stiffness", single_precision},
+        {"eigenfit_modes",
+         simulator.eigen_fit_active() ? simulator.model().eigenfit.mode_count() : 0},
         {"iterations_per_step", iterations},
         {"steps", steps}};
     samples.write_to(out);

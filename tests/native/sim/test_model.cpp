@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "smfem/sim/eigenfit.hpp"
+
 namespace smfem::sim::test {
 
 ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed) {
@@ -20,6 +22,17 @@ BoxModelOptions small_box() {
   options.mode_count = 4;
   options.youngs[1] = 1e6;
   return options;
+}
+
+ReducedModel with_eigenfit(ReducedModel model, const Eigen::VectorXd& ratios) {
+  const Eigen::MatrixXd K0 =
+      rest_stiffness(model, MaterialModel::fixed_corotational, baked_lame(model));
+  const ReducedModes modes = reduced_rest_modes(model, K0, static_cast<int>(ratios.size()));
+  model.eigenfit.modes = modes.vectors;
+  model.eigenfit.ratios = ratios;
+  model.eigenfit.coarse_eigenvalues = modes.eigenvalues;
+  model.eigenfit.fine_eigenvalues = ratios.cwiseProduct(modes.eigenvalues);
+  return model;
 }
 
 }  // namespace smfem::sim::test

@@ -21,4 +21,8 @@ ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed);
 // coordinates) whose second material is softer (E = 1e6).
 BoxModelOptions small_box();
 
+// model with an EigenFit group (eigenfit.hpp) on its own leading ratios.size() non-null rest
+// modes (fixed corotational, its baked materials), each fine eigenvalue r_i lambda_i.
+ReducedModel with_eigenfit(ReducedModel model, const Eigen::VectorXd& ratios);
+
 }  // namespace smfem::sim::test

@@ -4,6 +4,8 @@
 
 #include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/polar/stretch_curvature.hpp"
+#include "smfem/sim/eigenfit_term.hpp"
 #include "smfem/sim/line_search.hpp"
 
 namespace smfem::sim {
@@ -25,6 +27,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
   const MaterialModel material = context.material;
   StepSystem& system = context.system;
   contact::ContactPotential* const contact = context.contact;
+  EigenFitTerm* const fit = context.eigenfit;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count, [&](int c) {
@@ -32,6 +35,12 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     psi_(c) = w(c) * psi(material, Vector6<double>(current_.s.col(c)),
                          context.lame[static_cast<std::size_t>(c)]);
   });
+  // EigenFit: C(s(F(u))) and its measure at the iterate.
+  double fit_energy = 0.0;
+  if (fit != nullptr) {
+    fit->measure(current_.s, fit_measure_);
+    fit_energy = fit->energy(fit_measure_);
+  }
   clock.lap(stats.times.prediction);
 
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
@@ -39,14 +48,26 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       const auto index = static_cast<std::size_t>(c);
       const Lame& lame = context.lame[index];
       const Vector6<double> s = current_.s.col(c);
-      const Vector9<double> dpsi_dF =
-          polar::dstretch_dF(current_.svd[index]).transpose() * dpsi_ds(material, s, lame);
+      const Matrix6x9<double> J = polar::dstretch_dF(current_.svd[index]);
+      Vector6<double> stress = dpsi_ds(material, s, lame);
+      Matrix9<double> hessian = d2psi_dF2_psd(material, current_.svd[index], lame);
+      if (fit != nullptr) {
+        // EigenFit (eigenfit_term.hpp): the stress e_c of C, and the PSD part of the curvature
+        // of e_c . s(F); its rank-s Hessian the system adds.
+        const Vector6<double> fit_stress = fit->stress(c, fit_measure_);
+        stress += fit_stress;
+        hessian += polar::coaxial_stretch_curvature(current_.svd[index], fit_stress,
+                                                    polar::CurvatureProjection::psd);
+        fit->set_tet_jacobian(c, J);
+      }
+      const Vector9<double> dpsi_dF = J.transpose() * stress;
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
-      system.set_tet_hessian(c, d2psi_dF2_psd(material, current_.svd[index], lame));
+      system.set_tet_hessian(c, hessian);
     });
     clock.lap(stats.times.linearization);
 
     system.assemble(context.pool);
+    if (fit != nullptr) fit->assemble(context.pool);
     clock.lap(stats.times.assembly);
 
     context.dynamics.gradient(U, dynamics_gradient_);
@@ -103,13 +124,18 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       double change = alpha * du_slope + 0.5 * alpha * alpha * du_curvature;
       for (int c = 0; c < tet_count; ++c) change += psi_trial_(c) - psi_(c);
       if (contact != nullptr) change += contact->energy_along(alpha, U_trial_) - contact_energy;
+      if (fit != nullptr) {
+        fit->measure(trial_.s, fit_measure_trial_);
+        change += fit->energy(fit_measure_trial_) - fit_energy;
+      }
       return change;
     };
     // A step CCD shortened is never taken unjudged.
     const bool lost =
-        max_step == 1.0 && lost_in_rounding(0.5 * decrement_squared,
-                                            std::abs(context.dynamics.energy(U)) +
-                                                psi_.cwiseAbs().sum() + std::abs(contact_energy));
+        max_step == 1.0 &&
+        lost_in_rounding(0.5 * decrement_squared,
+                         std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() +
+                             std::abs(contact_energy) + std::abs(fit_energy));
     const LineSearchResult search =
         lost ? unjudged_full_step(energy_change)
              : backtracking_line_search(energy_change, slope, context.settings.max_backtracks,
@@ -131,6 +157,10 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     U.swap(U_trial_);
     psi_.swap(psi_trial_);
     current_.swap(trial_);
+    if (fit != nullptr) {
+      fit_measure_.swap(fit_measure_trial_);
+      fit_energy = fit->energy(fit_measure_);
+    }
     if (lost) {
       stats.converged = true;
       return;

@@ -13,7 +13,9 @@
 // the F-form functions for every F, energies/*.hpp); the Hessian comes from the F form.
 //
 // With contact (step_context.hpp), E gains the contact term Psi_c and the system its Hessian;
-// the line search starts from the largest intersection-free step (CCD).
+// the line search starts from the largest intersection-free step (CCD). With EigenFit, E gains
+// C(s(F(u))) (eigenfit_term.hpp): each tet's stress its e_c, Q_c the PSD part of e_c . s(F)'s
+// curvature, the system the rank-s B G B^T; the line search judges the whole E.
 // Line search: backtracking Armijo on E (line_search.hpp), slope grad E . du.
 // Newton decrement: delta^2 = du^T (H_u + K) du = -grad E . du.
 //
@@ -43,7 +45,9 @@ class FemStep {
   ReducedMatrix du_;
   ReducedMatrix U_trial_;
   ReducedMatrix contact_gradient_;
-  ReducedMatrix gradient_;  // of Psi_u and the contact term
+  ReducedMatrix gradient_;       // of Psi_u and the contact term
+  Eigen::VectorXd fit_measure_;  // EigenFit: alpha(s(F(u))) at the iterate, and at the trial
+  Eigen::VectorXd fit_measure_trial_;
 };
 
 }  // namespace smfem::sim

@@ -8,6 +8,7 @@
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
 #include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/eigenfit_term.hpp"
 #include "smfem/sim/line_search.hpp"
 
 namespace smfem::sim {
@@ -96,10 +97,14 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   const CurvatureTerm term = first_term(context.settings.mixed_variant);
   StepSystem& system = context.system;
   contact::ContactPotential* const contact = context.contact;
+  // EigenFit (eigenfit_term.hpp): C(z) joins the stretch energy. fit_energy_ is C at the
+  // iterate's z, fit_measure_z_ its measure there and fit_measure_s_ that of s(F(u)).
+  EigenFitTerm* const fit = context.eigenfit;
 
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count,
                     [&](int c) { current_.evaluate(c, deformation_gradient(context, c, U)); });
+  if (fit != nullptr) fit->measure(current_.s, fit_measure_s_);
   clock.lap(stats.times.prediction);
 
   // K's block of tet c: J^T H J plus the constraint term's curvature at the current
@@ -148,13 +153,21 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       d.shifts = -1;
       return d;
     }
+    // EigenFit: the measure at z + dz, alpha(s) + B^T du (the z rows of the KKT system give
+    // lambda+ the stress of C there).
+    if (fit != nullptr) {
+      fit->coupling_transpose_times(du_, fit_change_);
+      fit_measure_new_ = fit_measure_s_ + fit_change_;
+    }
     parallel_for_tets(context.pool, tet_count, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
       const Matrix3<double> dF = context.deformation.displacement_gradient(c, du_);
       const Eigen::Map<const Vector9<double>> dF_vector(dF.data());
       const Vector6<double> dz = violation_.col(c) + dstretch_dF_[index] * dF_vector;
       const Vector6<double> H_dz = hessian_[index] * dz;
-      const Vector6<double> lambda_new = (grad_psi_.col(c) + H_dz).cwiseQuotient(metric);
+      Vector6<double> stress = grad_psi_.col(c) + H_dz;
+      if (fit != nullptr) stress += fit->stress(c, fit_measure_new_);
+      const Vector6<double> lambda_new = stress.cwiseQuotient(metric);
       dz_.col(c) = dz;
       lambda_new_.col(c) = lambda_new;
       curvature_(c) = w(c) * dz.dot(H_dz);
@@ -167,6 +180,14 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     d.du_curvature = context.dynamics.curvature(du_);
     d.du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
     d.decrement_squared = d.du_curvature + curvature_.sum();
+    double fit_slope = 0.0;
+    if (fit != nullptr) {
+      // C's change along dz: its measure moves by beta = A^T dz = alpha(s) - alpha(z) + B^T du.
+      fit_change_ += fit_measure_s_ - fit_measure_z_;
+      const Eigen::VectorXd& g = fit->weights();
+      d.decrement_squared += fit_change_.dot(g.cwiseProduct(fit_change_));
+      fit_slope = fit_measure_z_.dot(g.cwiseProduct(fit_change_));
+    }
     double contact_slope = 0.0;
     if (contact != nullptr) {
       d.decrement_squared += contact->curvature(du_);
@@ -177,7 +198,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // The penalties this direction's merit needs: raised from the iteration's start, so that a
     // direction given up leaves no trace in them.
     nu_ = nu_start_.cwiseMax(kPenaltyFactor * lambda_max_);
-    d.slope = d.du_slope + contact_slope + slope_.sum() - nu_.dot(penalty_);
+    d.slope = d.du_slope + contact_slope + fit_slope + slope_.sum() - nu_.dot(penalty_);
     clock.lap(stats.times.local_update);
     return d;
   };
@@ -194,7 +215,13 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       const Matrix6<double> H = d2psi_ds2_psd(material, zc, lame);
       const Vector6<double> gpsi = dpsi_ds(material, zc, lame);
       const Vector6<double> g = current_.s.col(c) - zc;
-      const Vector9<double> force = J.transpose() * (gpsi + H * g);
+      Vector6<double> stress = gpsi + H * g;
+      // EigenFit: the stress of C at s(F(u)) (C's gradient at z plus its Hessian times g).
+      if (fit != nullptr) {
+        stress += fit->stress(c, fit_measure_s_);
+        fit->set_tet_jacobian(c, J);
+      }
+      const Vector9<double> force = J.transpose() * stress;
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(force.data()));
       dstretch_dF_[index] = J;
       hessian_[index] = H;
@@ -205,7 +232,15 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       set_tet_hessian(c, term);
     });
     if (contact != nullptr) contact->linearize(U, contact_gradient_);
+    if (fit != nullptr) {
+      fit->measure(z, fit_measure_z_);
+      fit_energy_ = fit->energy(fit_measure_z_);
+    }
     clock.lap(stats.times.linearization);
+    if (fit != nullptr) {
+      fit->assemble(context.pool);
+      clock.lap(stats.times.assembly);
+    }
 
     nu_start_ = nu_;
     in_K = term;
@@ -290,6 +325,10 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       if (contact != nullptr) {
         change += contact->energy_along(alpha, U_trial_) - d.contact_energy;
       }
+      if (fit != nullptr) {
+        fit->measure(z_trial_, fit_measure_trial_);
+        change += fit->energy(fit_measure_trial_) - fit_energy_;
+      }
       return change;
     };
     // A step CCD shortened is never taken unjudged.
@@ -297,7 +336,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       return d.max_step == 1.0 &&
              lost_in_rounding(0.5 * d.decrement_squared,
                               std::abs(context.dynamics.energy(U)) + psi_.cwiseAbs().sum() +
-                                  nu_.dot(penalty_) + std::abs(d.contact_energy));
+                                  nu_.dot(penalty_) + std::abs(d.contact_energy) +
+                                  std::abs(fit_energy_));
     };
     bool lost = lost_now();
     const auto plain_change = [&](double alpha) { return merit_change(alpha, false); };
@@ -356,6 +396,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     z.swap(z_trial_);
     lambda += search.step * (lambda_new_ - lambda);
     current_.swap(trial_);
+    if (fit != nullptr) fit->measure(current_.s, fit_measure_s_);
     if (lost) {
       stats.converged = true;
       return;

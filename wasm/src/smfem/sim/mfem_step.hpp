@@ -85,6 +85,20 @@
 // curvature of the quadratic model along p (= -grad f . p when the constraints hold, and = du^T
 // (H_u + K) du then, FEM's decrement, so the two are comparable).
 //
+// EigenFit (eigenfit_term.hpp). The correction is a quadratic term C(z) = 1/2 alpha^T G alpha
+// of the stretch energy, alpha linear in z: f = Psi_u + sum_c w_c psi(z_c) + C(z). It enters in
+// z, not in u, because z is where the mixed method keeps the elastic energy (the correction
+// rescales elastic modes, so it belongs to that energy, and the constraint s(u) = z carries it
+// to u exactly as it carries psi), because stretches are invariant under rotations (a u-space
+// term would charge a swinging body for rotating), and because in z it is exactly quadratic with
+// a z block blockdiag(w_c H_c) + A G A^T that stays PSD near rest for every r_i > 0 (so the
+// descent argument above is untouched, where a u-space term with r_i < 1 would make the u block
+// indefinite once (1 - r_i) lambda_i h^2 > 1, which stiff bodies reach). Eliminating dz and lambda+
+// as above, with C's rows: the per-tet force gains e_c(alpha(s)) (the stress of C at s = z + g), K
+// gains B G B^T (B = sum_c w_c (dF_c/du)^T J_c^T A_c), lambda+_c gains e_c(alpha(s) + B^T du) / D
+// (C's stress at z + dz), the decrement beta^T G beta and the slope alpha(z)^T G beta with beta =
+// A^T dz, and the merit C's exact change at every trial.
+//
 // All workspaces are allocated at construction.
 #include <Eigen/Core>
 
@@ -147,6 +161,11 @@ class MfemStep {
   ReducedMatrix U_trial_;
   ReducedMatrix contact_gradient_;
   ReducedMatrix gradient_;  // of Psi_u and the contact term
+  // EigenFit (eigenfit_term.hpp): C's measure at s(F(u)), at z, at z + dz and at the trial; its
+  // change B^T du (then beta = A^T dz); C(z).
+  Eigen::VectorXd fit_measure_s_, fit_measure_z_, fit_measure_new_, fit_measure_trial_;
+  Eigen::VectorXd fit_change_;
+  double fit_energy_ = 0.0;
 };
 
 }  // namespace smfem::sim

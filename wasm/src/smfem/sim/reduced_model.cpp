@@ -201,6 +201,13 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
     return problem("contact.areas", "must hold one positive finite area per sample");
   }
 
+  if (!model.eigenfit.empty()) {
+    if (model.bodies.size() > 1) return problem("eigenfit.modes", "needs a model of one body");
+    if (auto fit_problem = check_eigenfit(model.eigenfit, model.mass_block)) {
+      return problem(std::move(fit_problem->section), std::move(fit_problem->problem));
+    }
+  }
+
   for (std::size_t i = 0; i < model.loads.size(); ++i) {
     const SceneLoad& load = model.loads[i];
     const std::string prefix = "force." + std::to_string(i) + ".";
@@ -270,6 +277,7 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   }
 
   if (asset.has("contact.samples")) model.contact = contact::read_contact_surface(asset, m);
+  model.eigenfit = read_eigenfit(asset, static_cast<int>(m));
 
   model.defaults = read_solver_defaults(asset.meta(), source);
   model.materials = read_materials(asset.meta(), source);

@@ -31,6 +31,7 @@
 //   contact.triangles       u32 [nt, 3] and triangles, the contact samples (vertex ids) and
 //   contact.samples         u32 [n]     the area each stands for (m^2)
 //   contact.areas           [n]
+//   eigenfit.*              optional group (eigenfit.hpp): the EigenFit modes and ratios
 // and in meta (all optional): "solver": {"method": "mfem" | "fem", "iterations": int,
 // "timestep": s, "gravity": [x, y, z], "material_model": name (material_model.hpp)},
 // "materials": [{"name", "region", "youngs", "poisson", "density"}].
@@ -43,6 +44,7 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/contact/contact_surface.hpp"
+#include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/scene_loads.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -85,6 +87,8 @@ struct ReducedModel {
 
   contact::ContactSurface contact;  // empty when the asset has no contact group
 
+  EigenFitData eigenfit;  // empty when the asset has no eigenfit group
+
   // Several bodies that share no tet and no mode (contact/composite_model.hpp): body i's
   // cubature tets [first_tet, first_tet + tets) depend only on its modes [first_mode,
   // first_mode + modes), so K is block-diagonal and assembled body by body. Empty: one body.
@@ -112,7 +116,7 @@ struct ModelProblem {
 // positive definite mass block, positive total mass and cubature weights, Young's moduli > 0,
 // Poisson's ratios in (-1, 0.5), render positions and weights of matching sizes, scene loads
 // of 4m rows with finite values, a contact group of consistent sizes (vertex ids in range,
-// positive areas).
+// positive areas), an eigenfit group as check_eigenfit wants it (and a single body).
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
 // The solver defaults of meta "solver" over SolverSettings{} (every key optional); throws

@@ -76,6 +76,7 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
                {nv, static_cast<std::uint64_t>(model.mode_count())});
   }
   contact::add_contact_surface(writer, model.contact);
+  add_eigenfit(writer, model.eigenfit);
   return writer.to_bytes();
 }
 

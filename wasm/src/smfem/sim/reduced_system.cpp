@@ -139,6 +139,8 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
         matrix_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
   }
   if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, matrix_);
+  // One body (EigenFitTerm): the unknowns are u = vec(U).
+  if (eigenfit_ != nullptr) eigenfit_->add_to_lower(matrix_);
   for (const SystemLayout::Range& range : layout_.ranges) {
     for (int c = 0; c < 3; ++c) {
       rhs_vector_.segment(range.first_unknown + c * range.rows, range.rows) =

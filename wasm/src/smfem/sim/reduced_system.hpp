@@ -1,10 +1,12 @@
 #pragma once
 // The global linear system of a solver iteration,
 //
-//   (H_u + H_c + K) du = -(dPsi_u/du + force),
+//   (H_u + H_c + B G B^T + K) du = -(dPsi_u/du + force),
 //
 // H_u = I_3 (x) H_block (dynamics.hpp), H_c the contact term's Hessian if there is one
-// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), K (one assembly per body
+// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), B G B^T the EigenFit
+// term's if there is one (eigenfit_term.hpp; a single body; its force comes with the tets'),
+// K (one assembly per body
 // of a model of several, ReducedModel::bodies: their blocks of H_block and K are all there is,
 // the rest is zero) and the elastic force assembled from the per-tet
 // inputs (stiffness_assembly.hpp), solved by Cholesky (spd_solver.hpp). du, like u, is a
@@ -26,6 +28,7 @@
 #include "smfem/sim/cubature_kinematics.hpp"
 #include "smfem/sim/discretization.hpp"
 #include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/eigenfit_term.hpp"
 #include "smfem/sim/reduced_model.hpp"
 #include "smfem/sim/spd_solver.hpp"
 #include "smfem/sim/stiffness_assembly.hpp"
@@ -41,6 +44,8 @@ class ReducedSystem final : public StepSystem {
   void set_single_precision(bool single);
   // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
   void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
+  // The EigenFit term whose last assembly each solve adds (none: nullptr). Not owned.
+  void set_eigenfit(const EigenFitTerm* eigenfit) { eigenfit_ = eigenfit; }
 
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
     const Located at = locate(tet);
@@ -70,6 +75,7 @@ class ReducedSystem final : public StepSystem {
 
   const Dynamics& dynamics_;
   const contact::ContactPotential* contact_ = nullptr;
+  const EigenFitTerm* eigenfit_ = nullptr;
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
   SystemLayout layout_;

@@ -61,6 +61,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
       springs_active_(model_.loads.size(), 0),
       dynamics_(model_.mass_block, settings_.timestep),
       deformation_(model_),
+      eigenfit_(model_),
       system_(model_, dynamics_, pool_->thread_count()),
       fem_(4 * model_.mode_count(), model_.cubature_count()),
       mfem_(4 * model_.mode_count(), model_.cubature_count()),
@@ -84,6 +85,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
     poisson_(c) = poisson;
     update_lame(c);
   }
+  eigenfit_.update_materials(settings_.material_model, lame_);
   system_.set_single_precision(settings_.single_precision_stiffness);
   gravity_force_direction_ = body_force(model_, settings_.gravity);
 
@@ -112,7 +114,10 @@ void Simulator::set_settings(const SolverSettings& settings) {
   dynamics_.set_timestep(settings_.timestep);
   system_.set_single_precision(settings_.single_precision_stiffness);
   gravity_force_direction_ = body_force(model_, settings_.gravity);
-  if (settings_.material_model != previous.material_model) make_stretches_consistent();
+  if (settings_.material_model != previous.material_model) {
+    eigenfit_.update_materials(settings_.material_model, lame_);
+    make_stretches_consistent();
+  }
   refresh_diagnostics();
 }
 
@@ -130,6 +135,7 @@ void Simulator::set_region_material(std::uint32_t region, double youngs, double 
     warnings_.push_back("region " + std::to_string(region) +
                         " has no cubature tet; material change ignored");
   }
+  eigenfit_.update_materials(settings_.material_model, lame_);
   refresh_diagnostics();
 }
 
@@ -276,9 +282,7 @@ const StepReport& Simulator::step() {
   if (ok) {
     state_.time = end_time;
     ++state_.step_count;
-    compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
-                        state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
-                        report_.diagnostics);
+    update_diagnostics(stretch_);
   } else {
     copy_dynamic_state(backup_, state_);
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
@@ -298,6 +302,8 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   state_.U = initial_guess_;
   StepStats stats;
   stats.contact_limited = initial_guess_limited_;
+  EigenFitTerm* const fit = eigen_fit_active() ? &eigenfit_ : nullptr;
+  system_.set_eigenfit(fit);
   StepContext step_context{deformation_,
                            model_.cubature_weights,
                            settings_.material_model,
@@ -306,7 +312,8 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
                            dynamics_,
                            system_,
                            *pool_,
-                           contact_};
+                           contact_,
+                           fit};
   const TetKinematics* kinematics = nullptr;
   if (method == SolverMethod::mfem) {
     mfem_.solve(step_context, state_.U, state_.z, state_.lambda, stats);
@@ -317,6 +324,7 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
     // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
     state_.z = kinematics->s;
     consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
+    add_fit_multipliers(state_.z, state_.lambda);
   }
   // Translations leave every tet's F, hence the kinematics and z, as they are.
   if (stats.contact_limited && contact_ != nullptr && translation_.size() > 0 && !stats.failed) {
@@ -353,7 +361,34 @@ double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix&
   diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(Udot);
   const double kinetic = 0.5 * Udot.cwiseProduct(diagnostics_workspace_).sum();
   const double contact = contact_ != nullptr ? contact_->potential_energy(U) : 0.0;
-  return kinetic + elastic + dynamics_.spring_energy(U) + contact;
+  return kinetic + elastic + fit_energy(stretch) + dynamics_.spring_energy(U) + contact;
+}
+
+void Simulator::add_fit_multipliers(const StretchField& z, StretchField& lambda) {
+  if (!eigen_fit_active()) return;
+  eigenfit_.measure(z, fit_measure_);
+  const Vector6<double> metric = polar::stretch_metric<double>();
+  for (int c = 0; c < model_.cubature_count(); ++c) {
+    lambda.col(c) += eigenfit_.stress(c, fit_measure_).cwiseQuotient(metric);
+  }
+}
+
+double Simulator::fit_energy(const StretchField& stretch) {
+  if (!eigen_fit_active()) return 0.0;
+  eigenfit_.measure(stretch, fit_measure_);
+  return eigenfit_.energy(fit_measure_);
+}
+
+void Simulator::update_diagnostics(const StretchField& stretch) {
+  compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
+                      state_.U, state_.Udot, stretch, state_.z, diagnostics_workspace_,
+                      report_.diagnostics);
+  if (!eigen_fit_active()) return;
+  Diagnostics& d = report_.diagnostics;
+  const double elastic = fit_energy(stretch);
+  d.elastic_energy += elastic;
+  d.total_energy += elastic;
+  d.stretch_energy += fit_energy(state_.z);
 }
 
 void Simulator::apply_scene_springs(double time) {
@@ -376,6 +411,7 @@ void Simulator::apply_scene_springs(double time) {
 void Simulator::make_stretches_consistent() {
   sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, state_.U, state_.z,
                                  state_.lambda);
+  add_fit_multipliers(state_.z, state_.lambda);
 }
 
 void Simulator::refresh_diagnostics() {
@@ -383,9 +419,7 @@ void Simulator::refresh_diagnostics() {
     stretch_.col(c) = polar::symmetric_stretch(Matrix3<double>(
         Matrix3<double>::Identity() + deformation_.displacement_gradient(c, state_.U)));
   }
-  compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
-                      state_.U, state_.Udot, stretch_, state_.z, diagnostics_workspace_,
-                      report_.diagnostics);
+  update_diagnostics(stretch_);
 }
 
 void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {

@@ -10,6 +10,9 @@
 // freezing the body), warm-starts z and lambda, runs the solver and sets
 // udot_{n+1} = (u_{n+1} - u_n) / h. Under FEM, z and lambda track s(F(u)) and
 // D^-1 grad psi(z), so the solver can be switched at any step.
+// EigenFit: an asset that carries a fit (eigenfit.hpp) steps with the correction of
+// eigenfit_term.hpp while SolverSettings::eigen_fit is on (the default); its energy C counts as
+// elastic energy everywhere (the multipliers' D^-1 dC/dz too, the energy check, the diagnostics).
 //
 // Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that gains
 // energy beyond the loads' work or fails is retried with more iterations (StepReport); one that
@@ -32,6 +35,7 @@
 #include "smfem/sim/cubature_deformation.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/eigenfit_term.hpp"
 #include "smfem/sim/external_force.hpp"
 #include "smfem/sim/fem_step.hpp"
 #include "smfem/sim/mfem_step.hpp"
@@ -149,6 +153,10 @@ class Simulator {
   // iterate's; recomputed ones start cold, so the two agree to rounding, not bit for bit.
   const Diagnostics& diagnostics() const { return report_.diagnostics; }
 
+  // The EigenFit correction steps with the current settings (the asset has a fit and
+  // SolverSettings::eigen_fit is on).
+  bool eigen_fit_active() const { return !eigenfit_.empty() && settings_.eigen_fit; }
+
   // Accumulated warnings (clamped parameters, rolled-back steps), oldest first.
   const std::vector<std::string>& warnings() const { return warnings_; }
   void clear_warnings() { warnings_.clear(); }
@@ -163,7 +171,13 @@ class Simulator {
   double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
                            const StretchField& stretch);
   void make_stretches_consistent();  // z = s(F(u)), lambda = D^-1 grad psi(z)
-  void refresh_diagnostics();        // recomputes s(F(u)) serially
+  // With EigenFit: lambda += D^-1 e_c(alpha(z)), C's share of consistent multipliers.
+  void add_fit_multipliers(const StretchField& z, StretchField& lambda);
+  // With EigenFit: C(stretch) (0 without).
+  double fit_energy(const StretchField& stretch);
+  // compute_diagnostics, plus C in the elastic, stretch and total energies.
+  void update_diagnostics(const StretchField& stretch);
+  void refresh_diagnostics();  // recomputes s(F(u)) serially
 
   ReducedModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
@@ -181,6 +195,8 @@ class Simulator {
 
   Dynamics dynamics_;
   CubatureDeformation deformation_;
+  EigenFitTerm eigenfit_;
+  Eigen::VectorXd fit_measure_;  // workspace
   ReducedSystem system_;
   FemStep fem_;
   MfemStep mfem_;

@@ -62,6 +62,9 @@ struct SolverSettings {
   bool energy_check = true;
   // Step-size halvings per line search before the iteration gives up (the step then ends).
   int max_backtracks = 30;
+  // Apply the asset's EigenFit correction (eigenfit_term.hpp) when it carries one; no effect
+  // on an asset without.
+  bool eigen_fit = true;
 };
 
 // settings with every parameter clamped into its range (non-finite values replaced by the

@@ -20,6 +20,8 @@ class ContactPotential;
 
 namespace smfem::sim {
 
+class EigenFitTerm;
+
 // Wall-clock milliseconds per phase, summed over a step's iterations.
 struct PhaseTimes {
   double prediction = 0.0;     // kinematics (F, SVD, stretch) at the step's initial guess
@@ -68,6 +70,11 @@ struct StepContext {
   // adds its gradient and Hessian to the system, and the line search starts from the largest
   // intersection-free step and evaluates its energy at every trial.
   contact::ContactPotential* contact = nullptr;
+  // The EigenFit term of the stretch energy (eigenfit_term.hpp; the skinning subspace only),
+  // or none. With it the step energy gains C(z) (MFEM; C(s(F(u))) in FEM): each tet's force its
+  // stress e_c, the system its rank-s Hessian (which the system must add itself:
+  // ReducedSystem::set_eigenfit), the merit or energy and the decrement their share.
+  EigenFitTerm* eigenfit = nullptr;
 };
 
 inline Matrix3<double> deformation_gradient(const StepContext& context, int tet,

@@ -1,0 +1,106 @@
+#pragma once
+// The EigenFit correction (paper 004, eq. 12-15) as a term of the step energy, in the stretches.
+//
+// Paper 004 corrects the full-space stiffness by the rank-s update
+//   K' = K + M U_s (R_s - I) Lambda_s U_s^T M                                  (15b)
+// and the force by the matching M U_s (R_s - I) U_s^T f (15c). In the reduced space (r = 12m,
+// M the reduced mass, U_s the fitted reduced modes of eigenfit.hpp) the same rank-s update is
+// the Hessian of a quadratic energy 1/2 sum_i (r_i - 1) lambda_i (U_i^T M u)^2, whose gradient is
+// (15c) for the linear model K0 u. We write that energy in the stretches instead of in u:
+//
+//   C(z) = 1/2 alpha^T G alpha,   alpha = sum_c w_c A_c^T (z_c - s(I))   (an s-vector),
+//
+// A_c = H0_c E_c U_s (6 x s): each fitted mode's rest stress in tet c (E_c, H0_c as in
+// eigenfit.hpp, so alpha_i = U_i^T K0 u to first order), and
+// G = S^-1/2 (R - I) S^-1/2 with S = U_s^T K0 U_s (= Lambda_s when U_s are K0's eigenvectors).
+// At rest, with z = s(F(u)), the Hessian of C in u is K0 U_s G U_s^T K0 = M U_s (R - I)
+// Lambda_s U_s^T M: eq. 15b exactly. So K0 + that moves lambda_i to r_i lambda_i and leaves every
+// eigenpair M-orthogonal to U_s alone. Why the stretches:
+//   - z is invariant under rotations, so a body that swings or spins through large rotations
+//     keeps the fit (u-space modes do not rotate with the body, which is why paper 004 must
+//     re-linearize every step), and the correction adds no spurious force to rigid motions;
+//   - it is exactly quadratic in MFEM's unknowns z: the mixed step adds it to the stretch
+//     energy, sum_c w_c psi(z_c) + C(z), so energy, gradient, Hessian and the l1 merit agree
+//     and the line search stays valid; the z block of the Hessian, blockdiag(w_c H_c) + A G A^T,
+//     stays positive semi-definite near rest for any r_i > 0 (it is >= min(1, r_i) times the
+//     rest one: Q = W0^1/2 E U_s S^-1/2 has orthonormal columns), so the merit's descent
+//     argument (mfem_step.hpp) still holds;
+//   - FEM evaluates the same C at z = s(F(u)): one energy, two solvers.
+// The rest materials (H0_c) are the current ones (update_materials): a uniform change of
+// Young's modulus scales S and A together and keeps the fit; other changes keep K' symmetric
+// positive definite, with the ratios applied to the baked modes.
+//
+// In a step, with alpha_s = alpha(s(F(u))) and J_c = ds/dF at F_c:
+//   force     sum_c w_c (dF_c/du)^T J_c^T e_c,   e_c = A_c G alpha_s (per unit volume): added
+//             to each tet's stress before the system assembles it (the solvers' per-tet force);
+//   Hessian   B G B^T (rank s, added by the system: ReducedSystem::set_eigenfit), with the
+//             coupling B = sum_c w_c (dF_c/du)^T J_c^T A_c (12m x s), plus in FEM the curvature of
+//             e_c . s(F) per tet (the PSD part, polar/stretch_curvature.hpp); in MFEM that
+//             curvature is the constraint's, through multipliers that include e_c.
+// Cost per iteration: B is a (4m x 3C) by (3C x 3s) product, one pass over Yhat (rank-1 updates
+// row by row), about 2 % of K's assembly's arithmetic at m 16, |C| 581, s 6; the rest is O(C s).
+//
+// G is diagonalized once per material change (A is rotated to its eigenvectors), so G is a
+// vector of weights g. All storage is allocated at construction and update_materials(); the
+// per-step calls allocate nothing. Sums over tets run in tet order, and B's products have the
+// same shape whatever the thread count: results do not depend on it.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/polar/types.hpp"
+#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/material_model.hpp"
+#include "smfem/sim/reduced_model.hpp"
+
+namespace smfem::sim {
+
+class EigenFitTerm {
+ public:
+  // model (which must outlive this) must have a single body; an empty fit gives an empty term.
+  explicit EigenFitTerm(const ReducedModel& model);
+
+  bool empty() const { return weights_.size() == 0; }
+  int mode_count() const { return static_cast<int>(weights_.size()); }
+
+  // Recomputes A and G from the tets' current materials (one Lame per cubature tet).
+  void update_materials(MaterialModel material, const std::vector<Lame>& lame);
+
+  // alpha(z) (s), summed in tet order.
+  void measure(const StretchField& z, Eigen::VectorXd& alpha) const;
+  // C for a measure alpha, J.
+  double energy(const Eigen::VectorXd& alpha) const;
+  // e_c = A_c G alpha: dC/dz_c / w_c, by the six stored components (per unit volume).
+  Vector6<double> stress(int tet, const Eigen::VectorXd& alpha) const;
+
+  // The coupling B from the tets' J_c = ds/dF (6 x 9, column-major vec(F)), set in parallel,
+  // then assemble()d.
+  void set_tet_jacobian(int tet, const Matrix6x9<double>& jacobian);
+  void assemble(parallel::ThreadPool& pool);
+  // After assemble(): B^T vec(dU) (s), the change of alpha that dU makes to first order.
+  void coupling_transpose_times(const ReducedMatrix& dU, Eigen::VectorXd& out) const;
+  // After assemble(): adds B G B^T to the lower triangle of a 12m x 12m system (u = vec(U)).
+  void add_to_lower(Eigen::Ref<Eigen::MatrixXd> system) const;
+  // After assemble(): B (12m x s, a view of this term's storage).
+  Eigen::Map<const Eigen::MatrixXd> coupling() const {
+    return {coupling_.data(), 3 * block_size_, mode_count()};
+  }
+  // The weights g (s): G = diag(g) in the rotated basis of A.
+  const Eigen::VectorXd& weights() const { return weights_; }
+
+ private:
+  const ReducedModel& model_;
+  int block_size_ = 0;  // 4m
+  // Per tet, the symmetric part of dF_c(U_i) as stretch vectors: 6 x s per tet (fixed).
+  Eigen::MatrixXd modal_strain_;  // 6s x C
+  Eigen::MatrixXd stress_;        // 6s x C: A_c, rotated, column c
+  Eigen::VectorXd weights_;       // s
+  // w_c J_c^T a_ci as 3 x 3 F matrices, transposed into the layout of cubature_Y:
+  // entry (3c + j, 3i + d) = w_c (J_c^T a_ci)(F(d, j)). Row-major: a tet writes, and B's
+  // assembly reads, whole rows.
+  RowMatrixXd stacked_;       // 3C x 3s
+  Eigen::MatrixXd coupling_;  // 4m x 3s = 12m x s: column block i is B_i = vec(B_i)
+};
+
+}  // namespace smfem::sim
