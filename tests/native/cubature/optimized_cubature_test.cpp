@@ -82,7 +82,7 @@ TEST(OptimizedCubature, SameSeedGivesTheSameCubatureForAnyThreadCount) {
 
 TEST(OptimizedCubature, ChoosesAmongASampleOfCandidatesOnLargeMeshes) {
   OptimizedCubatureOptions options = with_tets(30);
-  options.max_candidates = 20;
+  options.candidates = 20;
   const OptimizedCubature result = optimized_cubature(fcr(), options);
   expect_valid(result.cubature, 96);
   EXPECT_EQ(result.fit.candidates, 20);
@@ -103,7 +103,7 @@ TEST(OptimizedCubature, RefusesBadInputNamingIt) {
   OptimizedCubatureOptions no_poses = with_tets(4);
   no_poses.training_poses = 0;
   EXPECT_EQ(message([&] { optimized_cubature(fcr(), no_poses); }),
-            "optimized_cubature: training poses, held-out poses and candidates must be at least 1");
+            "optimized_cubature: training and held-out poses must be at least 1, candidates >= 0");
   const test::TestBody& b = test::test_body();
   const Eigen::VectorXd short_poisson = b.poisson.head(5);
   const ElasticBody mismatched{b.mesh,   b.weights,     b.eigenvalues,           b.volumes,

@@ -128,6 +128,14 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
          << " training poses, " << fit.held_out_error << " on " << fit.held_out_poses
          << " held out";
     if (fit.candidates > 0) line << "; trained in " << fit.training_seconds << " s";
+    if (result.cubature.tets.size() < input.cubature) {
+      line << " (" << input.cubature << " asked: "
+           << (!result.cubature.converged ? "the greedy ran out of steps"
+               : fit.training_error <= fit_options.tolerance
+                   ? "the fit reached its tolerance"
+                   : "no other candidate improves the fit")
+           << ")";
+    }
     say(line.str());
   }
   result.representative_weights = tet_weights(result.cubature.tets, Eigen::all);

@@ -8,9 +8,9 @@
 // r = b - A_S w, refit w >= 0 on S by NNLS (warm-started from the last w), drop the candidates
 // whose weight went to zero, and repeat until |S| reaches the requested count, ||r|| / ||b||
 // falls to the tolerance, or no candidate has a positive cosine (then w is the NNLS optimum
-// over all candidates). Each refit solves the NNLS in an orthonormal basis of the columns ever
-// added (Gram-Schmidt, applied twice), so its size is |S|, not the training rows: a step costs
-// O(rows candidates) for the cosines and O(rows |S|) for the basis, not a QR of rows x |S|.
+// over all candidates). The refits share one ActiveSetNnls (nnls.hpp), whose QR of A_S is
+// updated as tets come and go: a step costs O(rows candidates) for the cosines and
+// O(rows |S|) per change of S, not a new QR of rows x |S|.
 #include <Eigen/Core>
 
 namespace smfem::cubature {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -18,6 +19,13 @@ namespace {
 
 using Index = Eigen::Index;
 
+constexpr int kMinCandidates = 2048;
+constexpr int kCandidatesPerTet = 8;
+
+int requested_tets(const ElasticBody& body, const OptimizedCubatureOptions& options) {
+  return options.tets > 0 ? options.tets : 20 * static_cast<int>(body.weights.cols());
+}
+
 // The tets the greedy may choose from (ascending) and the poses; candidates come from the
 // stream seed + 1, poses from seed (training_forces.hpp).
 struct TrainingSet {
@@ -29,15 +37,18 @@ TrainingSet training_set(const char* caller, const ElasticBody& body,
                          const OptimizedCubatureOptions& options) {
   if (options.tets < 0)
     detail::refuse(caller, "asked for " + std::to_string(options.tets) + " tets");
-  if (options.training_poses < 1 || options.held_out_poses < 1 || options.max_candidates < 1) {
-    detail::refuse(caller, "training poses, held-out poses and candidates must be at least 1");
+  if (options.training_poses < 1 || options.held_out_poses < 1 || options.candidates < 0) {
+    detail::refuse(caller, "training and held-out poses must be at least 1, candidates >= 0");
   }
   if (!(options.tolerance >= 0.0)) detail::refuse(caller, "the tolerance must be >= 0");
   const int tets = static_cast<int>(body.mesh.tets.rows());
   if (tets == 0) detail::refuse(caller, "the mesh has no tets");
   std::vector<int> all(static_cast<std::size_t>(tets));
   std::iota(all.begin(), all.end(), 0);
-  const int count = std::min(tets, options.max_candidates);
+  const int count = std::min(
+      tets, options.candidates > 0
+                ? options.candidates
+                : std::max(kMinCandidates, kCandidatesPerTet * requested_tets(body, options)));
   if (count < tets) {
     // The first count steps of a Fisher-Yates shuffle: a uniform sample without replacement.
     std::mt19937_64 bits(options.seed + 1);
@@ -51,8 +62,7 @@ TrainingSet training_set(const char* caller, const ElasticBody& body,
   }
   TrainingSet set;
   set.candidates = Eigen::Map<const Eigen::VectorXi>(all.data(), count);
-  set.poses = sample_poses(body, set.candidates, options.training_poses, options.held_out_poses,
-                           options.seed);
+  set.poses = sample_poses(body, options.training_poses, options.held_out_poses, options.seed);
   return set;
 }
 
@@ -71,13 +81,20 @@ void scale_rows(Matrix& M, const Eigen::VectorXd& scales, Index r) {
   for (Index p = 0; p < scales.size(); ++p) M.middleRows(r * p, r) *= scales(p);
 }
 
-// ||A w - b|| / ||b|| with each pose's rows divided by its ||b_p||.
-double fit_error(Eigen::MatrixXd A, const Eigen::VectorXd& weights, Eigen::VectorXd b, Index r) {
-  const Eigen::VectorXd scales = pose_scales(b, r);
-  scale_rows(A, scales, r);
-  scale_rows(b, scales, r);
-  const double norm = b.norm();
-  return norm > 0.0 ? (A * weights - b).norm() / norm : 0.0;
+// sqrt(mean over poses with a force of ||A_p w - b_p||^2 / ||b_p||^2): ||A w - b|| / ||b|| with
+// each pose's rows divided by its ||b_p||, as the greedy measures it.
+double fit_error(const Eigen::MatrixXd& A, const Eigen::VectorXd& weights, const Eigen::VectorXd& b,
+                 Index r) {
+  const Eigen::VectorXd residual = A * weights - b;
+  double sum = 0.0;
+  int poses = 0;
+  for (Index p = 0; p < b.size() / r; ++p) {
+    const double force = b.segment(r * p, r).squaredNorm();
+    if (force == 0.0) continue;
+    sum += residual.segment(r * p, r).squaredNorm() / force;
+    ++poses;
+  }
+  return poses > 0 ? std::sqrt(sum / poses) : 0.0;
 }
 
 // Each tet's nearest cubature tet in the k-means features.
@@ -113,9 +130,9 @@ OptimizedCubature optimized_cubature(const ElasticBody& body,
   }
   scale_rows(A, scales, r);
   scale_rows(b, scales, r);
-  const Index requested = options.tets > 0 ? options.tets : 20 * body.weights.cols();
   const GreedyCubature greedy = greedy_cubature(
-      A, b, static_cast<int>(std::min(requested, set.candidates.size())), options.tolerance);
+      A, b, std::min(requested_tets(body, options), static_cast<int>(set.candidates.size())),
+      options.tolerance);
   const double training_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -54,26 +54,29 @@ void add_tet_force(const Eigen::Ref<const TetGradient>& Y, const Pose& U, const 
 
 }  // namespace
 
-Poses sample_poses(const ElasticBody& body, const Eigen::Ref<const Eigen::VectorXi>& scale_tets,
-                   int training, int held_out, std::uint64_t seed) {
+Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uint64_t seed) {
   const char* caller = "sample_poses";
   check_body(caller, body);
-  check_tets(caller, body, scale_tets);
   if (training < 0 || held_out < 0) detail::refuse(caller, "pose counts must be >= 0");
-  if (scale_tets.size() == 0) detail::refuse(caller, "no tets to measure the strain on");
+  const Index tets = body.mesh.tets.rows();
+  if (tets == 0) detail::refuse(caller, "the mesh has no tets");
   const Index m = body.weights.cols();
 
   // sum_t V_t ||D^T Y_t||_F^2 = tr(D^T M D) with M = sum_t V_t Y_t Y_t^T: one 4m x 4m matrix
-  // measures every pose.
-  const subspace::TetBasisGradients Y =
-      subspace::tet_basis_gradients(body.mesh, body.weights, scale_tets);
+  // measures every pose. Y in chunks: memory does not grow with |T|.
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(4 * m, 4 * m);
-  double volume = 0.0;
-  for (Index c = 0; c < scale_tets.size(); ++c) {
-    const auto Y_t = Y.middleRows(4 * m * c, 4 * m);
-    M.noalias() += body.volumes(scale_tets(c)) * Y_t * Y_t.transpose();
-    volume += body.volumes(scale_tets(c));
+  for (Index begin = 0; begin < tets; begin += detail::kChunkSize) {
+    const Index count = std::min(detail::kChunkSize, tets - begin);
+    const subspace::TetBasisGradients Y = subspace::tet_basis_gradients(
+        body.mesh, body.weights,
+        Eigen::VectorXi::LinSpaced(count, static_cast<int>(begin),
+                                   static_cast<int>(begin + count - 1)));
+    for (Index c = 0; c < count; ++c) {
+      const auto Y_t = Y.middleRows(4 * m * c, 4 * m);
+      M.noalias() += body.volumes(begin + c) * Y_t * Y_t.transpose();
+    }
   }
+  const double volume = body.volumes.sum();
 
   const double largest = body.eigenvalues.maxCoeff();
   std::vector<Index> deforming;  // the non-constant modes

@@ -16,9 +16,9 @@
 //   - every other pose fills mode i's block uniformly in [-1, 1] times sqrt(gamma_min /
 //     gamma_i) (the same expected energy per mode; constant modes count as gamma_min), so the
 //     low modes that dominate at run time dominate here too;
-//   - each pose is then scaled so that the volume-weighted RMS of ||F_t - I||_F over the scale
-//     tets is a strain drawn log-uniformly in [kMinStrain, kMaxStrain]: moderate strains, where
-//     the materials are already nonlinear but nothing is near inversion.
+//   - each pose is then scaled so that the volume-weighted RMS of ||F_t - I||_F over the mesh is
+//     a strain drawn log-uniformly in [kMinStrain, kMaxStrain]: moderate strains, where the
+//     materials are already nonlinear but nothing is near inversion.
 // Held-out poses are drawn after the training poses from the same stream, all random.
 #include <cstdint>
 #include <vector>
@@ -51,10 +51,8 @@ struct Poses {
   std::vector<Pose> held_out;
 };
 
-// scale_tets: the tets whose strain sets each pose's scale (all tets, or a sample of them).
-// Throws std::invalid_argument for negative counts, no scale tets or sizes that disagree.
-Poses sample_poses(const ElasticBody& body, const Eigen::Ref<const Eigen::VectorXi>& scale_tets,
-                   int training, int held_out, std::uint64_t seed);
+// Throws std::invalid_argument for negative counts, a mesh without tets or sizes that disagree.
+Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uint64_t seed);
 
 // (12m poses) x tets.size(): column c holds g_t(U_p) of tet t = tets(c) for each pose p in
 // turn (rows [12m p, 12m (p + 1))). Per unit volume: no V_t.
