@@ -30,8 +30,9 @@
 // only turns the stiffness with the body, a change of frame that no fixed displacement basis
 // can follow (the rigid frame of Terzopoulos and Witkin 1988 that paper 000, section 5.1, cites
 // is the usual remedy). The solve factors K - sigma M once (multifrontal Cholesky), sigma = 0
-// when every part is pinned and a small negative shift otherwise, and refines each solution
-// iteratively until the shift's effect is below 1e-12.
+// when every part is pinned and a small negative shift otherwise, solves for all pairs at once
+// (one pass over the factor per solve) and refines iteratively until the shift's effect is
+// below 1e-10 or rounding, then checks the residual.
 #include <array>
 #include <vector>
 
@@ -64,7 +65,8 @@ struct ModalDerivatives {
 // m' (m' + 1) / 2 columns for m' of them). Throws std::invalid_argument on ARAP, sizes that
 // disagree, modes without a non-rigid column, a step that is not positive and finite, or bad
 // mesh and material input; std::runtime_error if K is singular beyond the free parts' rigid
-// modes (pins on one line leave a rotation free) or the refinement does not converge.
+// modes (pins on one line leave a rotation free): the factorization fails, or a residual stays
+// above 1e-6 of its load.
 ModalDerivatives modal_derivatives(const mesh::TetMesh& mesh,
                                    const Eigen::Ref<const Eigen::VectorXd>& youngs_modulus,
                                    const Eigen::Ref<const Eigen::VectorXd>& poisson_ratio,

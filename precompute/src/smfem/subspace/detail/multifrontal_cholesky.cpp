@@ -142,38 +142,51 @@ Eigen::MatrixXd MultifrontalCholesky::factor_subtree(int node_index, int paralle
   return F.bottomRightCorner(r, r);
 }
 
-void MultifrontalCholesky::solve(Eigen::Ref<Eigen::VectorXd> x) const {
-  const Eigen::Index n = x.size();
-  work_.resize(n);
-  for (Eigen::Index k = 0; k < n; ++k) work_(k) = x(tree_.order(k));
-  Eigen::VectorXd gathered;
+template <class Work>
+void MultifrontalCholesky::substitute(Work& work) const {
+  Work gathered;
   // L y = b, children before parents.
   for (const Front& front : fronts_) {
     const int s = front.pivot_end - front.pivot_begin;
     if (s == 0) continue;
-    auto pivots = work_.segment(front.pivot_begin, s);
+    auto pivots = work.middleRows(front.pivot_begin, s);
     front.L11.triangularView<Eigen::Lower>().solveInPlace(pivots);
     if (front.boundary.empty()) continue;
     gathered.noalias() = front.L21 * pivots;
     for (std::size_t q = 0; q < front.boundary.size(); ++q) {
-      work_(front.boundary[q]) -= gathered(static_cast<Eigen::Index>(q));
+      work.row(front.boundary[q]) -= gathered.row(static_cast<Eigen::Index>(q));
     }
   }
   // L^T x = y, parents before children.
   for (auto front = fronts_.rbegin(); front != fronts_.rend(); ++front) {
     const int s = front->pivot_end - front->pivot_begin;
     if (s == 0) continue;
-    auto pivots = work_.segment(front->pivot_begin, s);
+    auto pivots = work.middleRows(front->pivot_begin, s);
     if (!front->boundary.empty()) {
-      gathered.resize(static_cast<Eigen::Index>(front->boundary.size()));
+      gathered.resize(static_cast<Eigen::Index>(front->boundary.size()), work.cols());
       for (std::size_t q = 0; q < front->boundary.size(); ++q) {
-        gathered(static_cast<Eigen::Index>(q)) = work_(front->boundary[q]);
+        gathered.row(static_cast<Eigen::Index>(q)) = work.row(front->boundary[q]);
       }
       pivots.noalias() -= front->L21.transpose() * gathered;
     }
     front->L11.triangularView<Eigen::Lower>().transpose().solveInPlace(pivots);
   }
+}
+
+void MultifrontalCholesky::solve(Eigen::Ref<Eigen::VectorXd> x) const {
+  const Eigen::Index n = x.size();
+  work_.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) work_(k) = x(tree_.order(k));
+  substitute(work_);
   for (Eigen::Index k = 0; k < n; ++k) x(tree_.order(k)) = work_(k);
+}
+
+void MultifrontalCholesky::solve_columns(Eigen::Ref<Eigen::MatrixXd> X) const {
+  const Eigen::Index n = X.rows();
+  column_work_.resize(n, X.cols());
+  for (Eigen::Index k = 0; k < n; ++k) column_work_.row(k) = X.row(tree_.order(k));
+  substitute(column_work_);
+  for (Eigen::Index k = 0; k < n; ++k) X.row(tree_.order(k)) = column_work_.row(k);
 }
 
 }  // namespace smfem::subspace::detail

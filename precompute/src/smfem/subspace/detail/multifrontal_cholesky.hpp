@@ -25,6 +25,10 @@ class MultifrontalCholesky {
 
   // x <- A^-1 x, x in A's original numbering.
   void solve(Eigen::Ref<Eigen::VectorXd> x) const;
+  // The same for every column of X (n x c), in one pass over the factor: the fronts' products
+  // become matrix products, and the factor (which dominates the time of a solve: it is read
+  // from memory once) is read once for all columns.
+  void solve_columns(Eigen::Ref<Eigen::MatrixXd> X) const;
 
  private:
   struct Front {
@@ -36,11 +40,15 @@ class MultifrontalCholesky {
   };
 
   Eigen::MatrixXd factor_subtree(int node, int parallel_depth);
+  // L L^T work = b in place, in the new numbering (Work: a vector or a matrix of columns).
+  template <class Work>
+  void substitute(Work& work) const;
 
   DissectionTree tree_;
   Eigen::SparseMatrix<double> permuted_;  // P A P^T, lower triangle, new numbering
   std::vector<Front> fronts_;
   mutable Eigen::VectorXd work_;
+  mutable Eigen::MatrixXd column_work_;
 };
 
 }  // namespace smfem::subspace::detail
