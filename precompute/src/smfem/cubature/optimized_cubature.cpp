@@ -133,6 +133,10 @@ OptimizedCubature optimized_cubature(const ElasticBody& body,
   const GreedyCubature greedy = greedy_cubature(
       A, b, std::min(requested_tets(body, options), static_cast<int>(set.candidates.size())),
       options.tolerance);
+  // The stepper needs at least one tet; only candidates that all push against the body's force
+  // would leave none.
+  if (greedy.columns.size() == 0)
+    detail::refuse(caller, "no candidate tet fits the sampled forces");
   const double training_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

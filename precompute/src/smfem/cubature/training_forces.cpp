@@ -104,7 +104,7 @@ Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uin
     }
     const double strain = std::sqrt((D.transpose() * M * D).trace() / volume);
     const double target = kMinStrain * std::pow(kMaxStrain / kMinStrain, detail::uniform_01(bits));
-    // A pose that strains nothing (the scale tets do not move) stays zero: it has no force.
+    // A pose that strains no tet (a translation, say) has no force: it stays zero.
     if (strain > 0.0) D *= target / strain;
     return D;
   };
