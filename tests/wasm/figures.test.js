@@ -45,6 +45,8 @@ describe('smfem figures --quick', () => {
   it('plots finite values with labelled axes and the expected series', async () => {
     const expectedSeries = {
       'fig2-13-1': 6, // converged and five truncated runs
+      'fig5-1': 3, // the three subspaces
+      'fig5-3': 4, // the three subspaces and the full space
       'fig9-1': 3, // FEM and both MFEM variants
       'fig14-1': 3, // k-means, NNLS and the exact reference
       'fig15-1': 3, // the material models
@@ -103,6 +105,18 @@ describe('smfem figures --quick', () => {
     expect(errors['FEM, 1 iteration']).toBeGreaterThan(0.3);
     expect(errors['FEM, 2 iterations']).toBeGreaterThan(0.15);
     expect(section('fig2-13').holds).toBe(true);
+  });
+
+  it('Fig. 5: skinning eigenmodes hold a rigid turn; linear modes and modal derivatives do not', () => {
+    // Measured at 90 degrees: skinning 1e-13, linear modes 0.17 (volume +56 %), modal
+    // derivatives 0.042 (volume -10 %).
+    const { rotation } = section('fig5').measurements;
+    const at = (basis, angle) => rotation.find((r) => r.basis === basis && r.angle_deg === angle);
+    for (const angle of [90, 180]) expect(at('skinning eigenmodes', angle).residual).toBeLessThan(1e-9);
+    expect(at('linear modes', 90).residual).toBeGreaterThan(0.08);
+    expect(Math.abs(at('linear modes', 90).volume_change)).toBeGreaterThan(0.2);
+    expect(at('modal derivatives', 90).residual).toBeGreaterThan(0.02);
+    expect(section('fig5').holds).toBe(true);
   });
 
   it('Fig. 9: at a stiffness ratio of 1e6 MFEM converges within 10 iterations, FEM not within 30', () => {

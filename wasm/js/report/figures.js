@@ -12,6 +12,7 @@ import { decrementFigure } from './experiments/decrement.js';
 import { materialModelFigure } from './experiments/material_models.js';
 import { momentumFigures } from './experiments/momentum.js';
 import { paretoFigure } from './experiments/pareto.js';
+import { subspacesFigure } from './experiments/subspaces.js';
 import { timingFigures } from './experiments/timing.js';
 import { writeReport } from './write_report.js';
 
@@ -21,6 +22,7 @@ const assetDir = fileURLToPath(new URL('../../../build/native/assets/', import.m
 const experiments = [
   timingFigures,
   momentumFigures,
+  subspacesFigure,
   decrementFigure,
   paretoFigure,
   cubatureFigure,
