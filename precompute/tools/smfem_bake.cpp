@@ -22,6 +22,7 @@
 #include "smfem/bake/run_bake.hpp"
 #include "smfem/bake/stage_clock.hpp"
 #include "smfem/cubature/cubature_method.hpp"
+#include "smfem/eigenfit/eigenfit_stage.hpp"
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/scene/scene_error.hpp"
@@ -36,7 +37,8 @@ constexpr const char* kUsage =
     "                  [--cubature-fit-error] [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
-    "                  [--contact-samples N] [--collision-triangles N] [--json]\n"
+    "                  [--contact-samples N] [--collision-triangles N]\n"
+    "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]] [--json]\n"
     "                  [--quiet]\n";
 
 struct Options {
@@ -126,6 +128,10 @@ Options parse_options(int argc, char** argv) {
       s.collision_triangles = static_cast<int>(triangles);
     } else if (arg == "--full-mesh") {
       s.full_mesh = true;
+    } else if (arg == "--eigenfit") {
+      s.eigenfit = value();
+    } else if (arg == "--eigenfit-modes") {
+      s.eigenfit_modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
     } else if (arg == "--json") {
       options.json = true;
     } else if (arg == "--quiet") {
@@ -167,17 +173,27 @@ int bake(const Options& options) {
            std::to_string(input.pinned.size()) + " pinned");
   const smfem::bake::BakeResult result = smfem::bake::run_bake(input, options.settings, progress);
 
+  smfem::asset::AssetWriter writer = smfem::bake::bake_asset(input, result, options.settings);
+  auto start = Clock::now();
+  // EigenFit (--eigenfit, or the recipe's fit_resolution): the fine spectrum and the fit.
+  const bool fitted = smfem::eigenfit::add_eigenfit_stage(writer, options.input, input, result,
+                                                          options.settings, progress);
+  if (!fitted && options.settings.eigenfit_modes) {
+    throw BakeInputError("--eigenfit-modes needs --eigenfit FINE or a recipe with fit_resolution");
+  }
+  const double eigenfit_seconds = seconds_since(start);
+
   progress("writing " + options.output.string());
-  const auto start = Clock::now();
-  smfem::bake::bake_asset(input, result, options.settings).write_file(options.output);
+  start = Clock::now();
+  writer.write_file(options.output);
   const double write_seconds = seconds_since(start);
 
   const smfem::bake::StageTimes& t = result.seconds;
   const nlohmann::json timings = {
-      {"read", input.read_seconds}, {"tetrahedralize", input.tetrahedralize_seconds},
-      {"laplacian", t.laplacian},   {"eigensolve", t.eigensolve},
-      {"cubature", t.cubature},     {"render", t.render},
-      {"write", write_seconds}};
+      {"read", input.read_seconds},   {"tetrahedralize", input.tetrahedralize_seconds},
+      {"laplacian", t.laplacian},     {"eigensolve", t.eigensolve},
+      {"cubature", t.cubature},       {"render", t.render},
+      {"eigenfit", eigenfit_seconds}, {"write", write_seconds}};
   double total = 0.0;
   for (const auto& [stage, seconds] : timings.items()) total += seconds.get<double>();
   progress("done in " + std::to_string(total) + " s");

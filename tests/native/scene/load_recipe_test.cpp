@@ -61,6 +61,19 @@ TEST_F(RecipeErrors, TheBaseRecipeIsValid) {
   EXPECT_LT((*recipe.geometry.sdf)(Eigen::Vector3d::Zero()), 0.0);
 }
 
+TEST_F(RecipeErrors, FitResolutionIsAResolution) {
+  json r = test::base_recipe();
+  r["fit_resolution"] = {{"target_tets", 20000}};
+  const SceneRecipe recipe = parse_scene_recipe(r.dump(), "bar.json", folder_);
+  ASSERT_TRUE(recipe.fit_resolution.has_value());
+  EXPECT_EQ(*recipe.fit_resolution->target_tets, 20000);
+  EXPECT_FALSE(parse_scene_recipe(test::base_recipe().dump(), "bar.json", folder_)
+                   .fit_resolution.has_value());
+  r["fit_resolution"] = {{"target_tets", 20000}, {"edge_length", 0.1}};
+  EXPECT_EQ(error_of(r),
+            "crab.json: /fit_resolution: give exactly one of \"edge_length\" and \"target_tets\"");
+}
+
 TEST_F(RecipeErrors, BadNumbers) {
   json r = test::base_recipe();
   r["materials"][1]["youngs"] = -3;

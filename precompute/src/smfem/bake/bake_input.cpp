@@ -72,10 +72,17 @@ std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
   return new_index;
 }
 
-void load_recipe(const std::filesystem::path& file, BakeInput& input, int& recipe_modes,
-                 int& recipe_cubature) {
+void load_recipe(const std::filesystem::path& file, bool at_fit_resolution, BakeInput& input,
+                 int& recipe_modes, int& recipe_cubature) {
   auto start = Clock::now();
-  const scene::SceneRecipe recipe = scene::load_scene_recipe(file);
+  scene::SceneRecipe recipe = scene::load_scene_recipe(file);
+  input.fit_resolution = recipe.fit_resolution.has_value();
+  if (at_fit_resolution) {
+    if (!recipe.fit_resolution) {
+      throw BakeInputError(file.string() + ": has no fit_resolution to fit the bake to");
+    }
+    recipe.resolution = *recipe.fit_resolution;
+  }
   input.read_seconds = seconds_since(start);
   start = Clock::now();
   scene::SceneMesh built = scene::build_scene(recipe);
@@ -179,7 +186,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension == ".json") {
-    load_recipe(file, input, modes, cubature);
+    load_recipe(file, settings.at_fit_resolution, input, modes, cubature);
   } else if (mesh::is_tet_mesh_file(file)) {
     file_to_mesh = load_tet_mesh(file, input);
   } else if (mesh::is_surface_mesh_file(file)) {

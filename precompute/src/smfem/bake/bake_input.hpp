@@ -71,6 +71,13 @@ struct BakeSettings {
   // (bake/collision_surface.hpp); 0: the whole boundary; unset: twice the contact samples (a
   // closed surface with about as many vertices as samples).
   std::optional<int> collision_triangles;
+  // --eigenfit FILE and --eigenfit-modes s: fit the s leading modes to FILE's
+  // (eigenfit/eigenfit_stage.hpp); a recipe's fit_resolution asks for the same without them.
+  std::optional<std::filesystem::path> eigenfit;
+  std::optional<int> eigenfit_modes;
+  // Load a recipe at its fit_resolution instead of its resolution (the EigenFit stage's fine
+  // model); refused for a recipe without one.
+  bool at_fit_resolution = false;
 };
 
 struct MaterialInfo {
@@ -98,6 +105,8 @@ struct BakeInput {
   cubature::CubatureMethod cubature_method = cubature::CubatureMethod::kmeans;
   // The page's settings: name, description, solver, camera, forces (scene_metadata's keys).
   nlohmann::json scene;
+  // A recipe with a fit_resolution: the EigenFit stage fits the bake to itself baked there.
+  bool fit_resolution = false;
   double read_seconds = 0.0;
   double tetrahedralize_seconds = 0.0;  // 0 for a tet mesh
 };

@@ -258,8 +258,8 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
   const Json root = parse_json(text, file);
   const Place top(file, "");
   const ObjectReader r(root, top,
-                       {"name", "description", "geometry", "resolution", "materials", "pins",
-                        "forces", "subspace", "solver", "camera", "render"});
+                       {"name", "description", "geometry", "resolution", "fit_resolution",
+                        "materials", "pins", "forces", "subspace", "solver", "camera", "render"});
   SceneRecipe recipe;
   recipe.file = file;
   recipe.name = detail::read_string(r.required("name"), r / "name", 80);
@@ -271,6 +271,13 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
     }
   } else {
     recipe.resolution = read_resolution(r.required("resolution"), r / "resolution");
+  }
+  if (const Json* v = r.optional("fit_resolution")) {
+    if (recipe.geometry.tet_mesh) {
+      (r / "fit_resolution")
+          .fail("a tet mesh is used as it is; give the fine mesh to smfem-bake --eigenfit");
+    }
+    recipe.fit_resolution = read_resolution(*v, r / "fit_resolution");
   }
   recipe.materials = read_materials(r.required("materials"), r / "materials", folder);
   if (const Json* v = r.optional("pins")) recipe.pins = read_pins(*v, r / "pins", folder);

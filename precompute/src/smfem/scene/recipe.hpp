@@ -108,6 +108,9 @@ struct SceneRecipe {
   std::string description;  // one sentence: what to look for
   SceneGeometry geometry;
   Resolution resolution;
+  // A finer resolution the bake fits the leading vibration modes to (EigenFit,
+  // eigenfit/eigenfit_stage.hpp): the recipe baked there only for its spectrum.
+  std::optional<Resolution> fit_resolution;
   std::vector<Material> materials;
   std::vector<geometry::Sdf> pins;
   std::vector<Force> forces;

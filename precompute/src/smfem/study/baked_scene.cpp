@@ -5,6 +5,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/run_bake.hpp"
+#include "smfem/eigenfit/eigenfit_stage.hpp"
 #include "smfem/subspace/basis.hpp"
 
 namespace smfem::study {
@@ -14,8 +15,9 @@ BakedScene bake_scene(const std::filesystem::path& input, bake::BakeSettings set
   settings.full_mesh = true;
   const bake::BakeInput baked_input = bake::load_bake_input(input, settings);
   const bake::BakeResult result = bake::run_bake(baked_input, settings);
-  const asset::Asset asset = asset::Asset::from_bytes(
-      bake::bake_asset(baked_input, result, settings).to_bytes(), input.filename().string());
+  asset::AssetWriter writer = bake::bake_asset(baked_input, result, settings);
+  eigenfit::add_eigenfit_stage(writer, input, baked_input, result, settings);
+  const asset::Asset asset = asset::Asset::from_bytes(writer.to_bytes(), input.filename().string());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return BakedScene{sim::load_reduced_model(asset), full::load_full_model(asset),

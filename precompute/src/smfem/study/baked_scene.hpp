@@ -21,8 +21,9 @@ struct BakedScene {
   double bake_seconds = 0.0;
 };
 
-// Bakes `input` (a recipe or mesh file) with `settings` (full_mesh is forced on). Throws what
-// the bake throws for bad input.
+// Bakes `input` (a recipe or mesh file) with `settings` (full_mesh is forced on), with the
+// EigenFit stage where settings or the recipe ask for it. Throws what the bake throws for bad
+// input.
 BakedScene bake_scene(const std::filesystem::path& input, bake::BakeSettings settings);
 
 }  // namespace smfem::study

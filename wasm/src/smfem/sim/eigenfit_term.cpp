@@ -6,6 +6,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/detail/gemm_tile.hpp"
 
 namespace smfem::sim {
 
@@ -30,7 +31,10 @@ EigenFitTerm::EigenFitTerm(const ReducedModel& model)
   }
   stress_.setZero(6 * s, C);
   weights_.setZero(s);
-  stacked_.setZero(3 * C, 3 * s);
+  constexpr int kCols = detail::kTileCols<double>;
+  stride_ = (3 * s + kCols - 1) / kCols * kCols;
+  stacked_.assign(static_cast<std::size_t>(3 * C) * static_cast<std::size_t>(stride_), 0.0);
+  product_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(stride_), 0.0);
   coupling_.setZero(n, 3 * s);
 }
 
@@ -102,28 +106,57 @@ void EigenFitTerm::set_tet_jacobian(int tet, const Matrix6x9<double>& jacobian) 
   for (int i = 0; i < mode_count(); ++i) {
     const Vector9<double> P = jacobian.transpose() * stress_.block<6, 1>(6 * i, tet);
     for (int j = 0; j < 3; ++j) {
-      for (int d = 0; d < 3; ++d) stacked_(3 * tet + j, 3 * i + d) = w * P(d + 3 * j);
+      double* row = stacked_.data() + static_cast<std::size_t>(3 * tet + j) * stride_;
+      for (int d = 0; d < 3; ++d) row[3 * i + d] = w * P(d + 3 * j);
     }
   }
 }
 
 void EigenFitTerm::assemble(parallel::ThreadPool& pool) {
-  const int s = mode_count();
+  constexpr int kRows = detail::kTileRows;
+  constexpr int kCols = detail::kTileCols<double>;
+  const int n = block_size_;
   const CubatureRows& Y = model_.cubature_Y;
-  // B = sum over the rows rho of Yhat of Yhat(rho, :)^T stacked(rho, :): rank-1 updates in row
-  // order, one pass over Yhat per chunk of modes (a chunk per thread). Every column of B is
-  // summed in the same order whatever the chunks, so results do not depend on the thread
-  // count; no product kernel, no allocation.
-  const int chunks = std::min(pool.thread_count(), s);
+  const int depth = static_cast<int>(Y.rows());
+  // product = Yhat^T stacked by tiles of kRows x kCols, each summed over all of Yhat's rows in
+  // order (so results do not depend on how tiles are shared among threads). The last row tile
+  // is moved back to end at row n (it overlaps the previous one, and keeps only its own rows),
+  // so no read passes Yhat's columns.
+  const int row_tiles = (n + kRows - 1) / kRows;
+  const int col_tiles = stride_ / kCols;
+  const int tiles = row_tiles * col_tiles;
+  const int chunks = std::min(pool.thread_count(), tiles);
   pool.parallel_for(chunks, [&](int chunk) {
-    const int first = s * chunk / chunks;
-    const int count = s * (chunk + 1) / chunks - first;
-    auto B = coupling_.middleCols(3 * first, 3 * count);
-    B.setZero();
-    for (Eigen::Index row = 0; row < Y.rows(); ++row) {
-      B.noalias() += Y.row(row).transpose() * stacked_.row(row).segment(3 * first, 3 * count);
+    for (int tile = tiles * chunk / chunks; tile < tiles * (chunk + 1) / chunks; ++tile) {
+      const int owned = (tile / col_tiles) * kRows;
+      const int col = (tile % col_tiles) * kCols;
+      if (n < kRows) {
+        for (int i = 0; i < n; ++i) {
+          for (int j = col; j < col + kCols; ++j) {
+            double sum = 0.0;
+            for (int r = 0; r < depth; ++r) {
+              sum += Y(r, i) * stacked_[static_cast<std::size_t>(r) * stride_ + j];
+            }
+            product_[static_cast<std::size_t>(i) * stride_ + j] = sum;
+          }
+        }
+        continue;
+      }
+      const int first = std::min(owned, n - kRows);
+      double tile_sum[kRows * kCols] = {};
+      detail::gemm_tile_AtB(Y.data() + first, n, stacked_.data() + col, stride_, depth, tile_sum,
+                            kCols);
+      for (int i = owned; i < std::min(owned + kRows, n); ++i) {
+        std::copy_n(tile_sum + (i - first) * kCols, kCols,
+                    product_.data() + static_cast<std::size_t>(i) * stride_ + col);
+      }
     }
   });
+  for (Eigen::Index j = 0; j < coupling_.cols(); ++j) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      coupling_(i, j) = product_[static_cast<std::size_t>(i) * stride_ + j];
+    }
+  }
 }
 
 void EigenFitTerm::coupling_transpose_times(const ReducedMatrix& dU, Eigen::VectorXd& out) const {

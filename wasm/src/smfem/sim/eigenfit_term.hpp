@@ -37,8 +37,9 @@
 //             coupling B = sum_c w_c (dF_c/du)^T J_c^T A_c (12m x s), plus in FEM the curvature of
 //             e_c . s(F) per tet (the PSD part, polar/stretch_curvature.hpp); in MFEM that
 //             curvature is the constraint's, through multipliers that include e_c.
-// Cost per iteration: B is a (4m x 3C) by (3C x 3s) product, one pass over Yhat (rank-1 updates
-// row by row), about 2 % of K's assembly's arithmetic at m 16, |C| 581, s 6; the rest is O(C s).
+// Cost per iteration: B is a (4m x 3C) by (3C x 3s) product, by the stiffness assembly's
+// micro-kernel (detail/gemm_tile.hpp), about 2 % of K's assembly's arithmetic at m 16, |C| 581,
+// s 6; the rest is O(C s).
 //
 // G is diagonalized once per material change (A is rotated to its eigenvectors), so G is a
 // vector of weights g. All storage is allocated at construction and update_materials(); the
@@ -97,10 +98,12 @@ class EigenFitTerm {
   Eigen::MatrixXd stress_;        // 6s x C: A_c, rotated, column c
   Eigen::VectorXd weights_;       // s
   // w_c J_c^T a_ci as 3 x 3 F matrices, transposed into the layout of cubature_Y:
-  // entry (3c + j, 3i + d) = w_c (J_c^T a_ci)(F(d, j)). Row-major: a tet writes, and B's
-  // assembly reads, whole rows.
-  RowMatrixXd stacked_;       // 3C x 3s
-  Eigen::MatrixXd coupling_;  // 4m x 3s = 12m x s: column block i is B_i = vec(B_i)
+  // entry (3c + j, 3i + d) = w_c (J_c^T a_ci)(F(d, j)). Row-major, stride_ columns (3s rounded
+  // up to whole tiles of the product kernel, zero padded).
+  std::vector<double> stacked_;  // 3C x stride_
+  int stride_ = 0;
+  std::vector<double> product_;  // 4m x stride_, row-major: Yhat^T stacked
+  Eigen::MatrixXd coupling_;     // 4m x 3s = 12m x s: column block i is B_i = vec(B_i)
 };
 
 }  // namespace smfem::sim

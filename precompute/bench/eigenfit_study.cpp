@@ -1,0 +1,254 @@
+// EigenFit's demonstration (paper 004): the leading vibration frequencies of a recipe baked at
+// several resolutions and cubature sizes, with and without the fit, against the finest mesh's
+// (full space, every tet: exact integration):
+//
+//   smfem-eigenfit-study <recipe.json> --tets 5000,40000 --cubature 100,581 --fine-tets 300000
+//                        [--fit-modes S] [--modes K] [--amplitude A] [--threads T]
+//
+// The recipe is baked at each target tet count (its resolution replaced) and cubature size,
+// each bake fitted to the fine mesh's spectrum (computed once; eigenfit/eigenfit_stage.hpp:
+// fit_to_spectrum) with S modes (default 6), and the model's K (default 3) lowest vibration
+// modes, as its stepper has them with the fit off and on, are measured by small free
+// vibrations (study/frequency_study.hpp; A: the RMS displacement per mode, default 1e-4 of the
+// bounding box's diagonal): its first K oscillation frequencies, against the fine mesh's first
+// K. One JSON object per run, then the whole, on stdout:
+//
+//   {"recipe", "fine": {"tets", "vertices", "hz": [...], "seconds"},
+//    "runs": [{"tets", "cubature", "modes", "bake_seconds", "matched",
+//              "fit": [{"coarse_hz", "fine_hz", "fine_mode", "cosine", "ratio"}],
+//              "off": {"predicted_hz", "measured_hz", "error", "timestep", "steps"},
+//              "on": {...}, "refused", "converged"}]}
+//
+// fit: meta "eigenfit"'s modes (eigenfit_stage.hpp); refused: the stage's message where it
+// refused the fit (then "on" is "off"); error: measured / fine - 1, the k-th
+// lowest against the k-th lowest. A table on stderr.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "smfem/asset/asset.hpp"
+#include "smfem/bake/asset_sections.hpp"
+#include "smfem/bake/bake_error.hpp"
+#include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/run_bake.hpp"
+#include "smfem/eigenfit/eigenfit_stage.hpp"
+#include "smfem/study/frequency_study.hpp"
+
+namespace {
+
+using namespace smfem;
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "smfem-eigenfit-study: " << problem
+            << "\nusage: smfem-eigenfit-study <recipe.json> --tets N1,N2 --cubature C1,C2 "
+               "--fine-tets N [--fit-modes S] [--modes K] [--amplitude A] [--threads T]\n";
+  std::exit(2);
+}
+
+std::vector<int> integers(const std::string& text, const std::string& option) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    try {
+      out.push_back(std::stoi(item));
+    } catch (const std::exception&) {
+      usage(option + ": not an integer list: " + text);
+    }
+    if (out.back() < 1) usage(option + ": values must be positive");
+  }
+  if (out.empty()) usage(option + ": empty list");
+  return out;
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The recipe with its resolution replaced (and no fit_resolution), written in `folder` (the
+// recipe's own, so that its relative paths resolve; a hidden name, removed after use).
+std::filesystem::path recipe_at(const nlohmann::json& recipe, int tets,
+                                const std::filesystem::path& folder) {
+  nlohmann::json copy = recipe;
+  copy["resolution"] = {{"target_tets", tets}};
+  copy.erase("fit_resolution");
+  const std::filesystem::path file = folder / (".eigenfit-study-" + std::to_string(::getpid()) +
+                                               "-at-" + std::to_string(tets) + ".json");
+  std::ofstream(file) << copy.dump(2);
+  return file;
+}
+
+nlohmann::json frequencies_json(const study::MeasuredFrequencies& f,
+                                const std::vector<double>& fine_hz) {
+  std::vector<double> predicted, measured, error;
+  for (Eigen::Index i = 0; i < f.measured_hz.size(); ++i) {
+    predicted.push_back(f.predicted_hz(i));
+    measured.push_back(f.measured_hz(i));
+    error.push_back(f.measured_hz(i) / fine_hz[static_cast<std::size_t>(i)] - 1.0);
+  }
+  return {{"predicted_hz", predicted},
+          {"measured_hz", measured},
+          {"error", error},
+          {"timestep", f.timestep},
+          {"steps", f.steps}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::filesystem::path recipe_path;
+  std::vector<int> tets, cubature;
+  int fine_tets = 0, fit_modes = eigenfit::kDefaultModes, modes = 3, threads = 0;
+  double amplitude = 0.0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) usage(args[i] + " needs a value");
+      return args[++i];
+    };
+    if (args[i] == "--tets") {
+      tets = integers(value(), "--tets");
+    } else if (args[i] == "--cubature") {
+      cubature = integers(value(), "--cubature");
+    } else if (args[i] == "--fine-tets") {
+      fine_tets = integers(value(), "--fine-tets").at(0);
+    } else if (args[i] == "--fit-modes") {
+      fit_modes = integers(value(), "--fit-modes").at(0);
+    } else if (args[i] == "--modes") {
+      modes = integers(value(), "--modes").at(0);
+    } else if (args[i] == "--amplitude") {
+      amplitude = std::stod(value());
+    } else if (args[i] == "--threads") {
+      threads = integers(value(), "--threads").at(0);
+    } else if (recipe_path.empty() && !args[i].empty() && args[i][0] != '-') {
+      recipe_path = args[i];
+    } else {
+      usage("unknown argument " + args[i]);
+    }
+  }
+  if (recipe_path.empty() || tets.empty() || cubature.empty() || fine_tets == 0) {
+    usage("give a recipe, --tets, --cubature and --fine-tets");
+  }
+  if (modes > fit_modes) usage("--modes must be at most --fit-modes");
+  const auto say = [](const std::string& text) {
+    std::cerr << "[eigenfit-study] " << text << std::endl;
+  };
+  try {
+    nlohmann::json recipe;
+    std::ifstream(recipe_path) >> recipe;
+    const std::filesystem::path here =
+        recipe_path.has_parent_path() ? recipe_path.parent_path() : ".";
+
+    bake::BakeSettings settings;
+    settings.threads = threads;
+    settings.contact_samples = 0;
+    nlohmann::json out = {{"recipe", recipe_path.string()}, {"runs", nlohmann::json::array()}};
+
+    std::optional<eigenfit::FineModel> fine;
+    std::optional<eigenfit::FineSpectrum> spectrum;
+    for (const int target : tets) {
+      const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here);
+      for (const int size : cubature) {
+        settings.cubature = size;
+        auto start = Clock::now();
+        const bake::BakeInput input = bake::load_bake_input(coarse_recipe, settings);
+        const bake::BakeResult result = bake::run_bake(input, settings);
+        sim::ReducedModel model = sim::load_reduced_model(
+            asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(),
+                                     coarse_recipe.filename().string()));
+        const double bake_seconds = seconds_since(start);
+        say(std::to_string(input.mesh.tets.rows()) + " tets, |C| " + std::to_string(size) +
+            ": baked in " + std::to_string(bake_seconds) + " s");
+        if (!fine) {
+          start = Clock::now();
+          const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here);
+          fine = eigenfit::load_fine_model(fine_recipe, false, settings, input);
+          spectrum = eigenfit::fine_model_spectrum(*fine, model.defaults.material_model, fit_modes,
+                                                   threads);
+          std::filesystem::remove(fine_recipe);
+          std::vector<double> hz;
+          for (Eigen::Index i = 0; i < spectrum->eigenvalues.size(); ++i) {
+            hz.push_back(std::sqrt(spectrum->eigenvalues(i)) / (2.0 * M_PI));
+          }
+          out["fine"] = {{"tets", fine->mesh.tets.rows()},
+                         {"vertices", fine->mesh.vertices.rows()},
+                         {"hz", hz},
+                         {"seconds", seconds_since(start)}};
+          say("fine: " + std::to_string(fine->mesh.tets.rows()) + " tets, spectrum in " +
+              std::to_string(out["fine"]["seconds"].get<double>()) + " s");
+        }
+        // A refused fit (a failed match, paper 004 §3.5) is reported, and the model measured
+        // without one.
+        eigenfit::FitReport report;
+        std::string refused;
+        try {
+          report =
+              eigenfit::fit_to_spectrum(input, result, model, *fine, *spectrum, fit_modes, say);
+        } catch (const bake::BakeInputError& error) {
+          refused = error.what();
+          say("refused: " + refused);
+        }
+        model.eigenfit = report.fit;
+        const Eigen::RowVector3d low = input.mesh.vertices.colwise().minCoeff();
+        const Eigen::RowVector3d high = input.mesh.vertices.colwise().maxCoeff();
+        const double a = amplitude > 0.0 ? amplitude : 1e-4 * (high - low).norm();
+        const int runner_threads = std::max(threads, 1);
+        const study::MeasuredFrequencies off =
+            study::measure_leading_frequencies(model, false, modes, a, runner_threads);
+        const study::MeasuredFrequencies on =
+            refused.empty()
+                ? study::measure_leading_frequencies(model, true, modes, a, runner_threads)
+                : off;
+        const std::vector<double> fine_hz(out["fine"]["hz"].begin(),
+                                          out["fine"]["hz"].begin() + modes);
+        nlohmann::json fits = nlohmann::json::array();
+        for (const nlohmann::json& detail : report.meta.value("modes", nlohmann::json::array())) {
+          fits.push_back({{"coarse_hz", detail["coarse_hz"]},
+                          {"fine_hz", detail["fine_hz"]},
+                          {"fine_mode", detail["fine_mode"]},
+                          {"cosine", detail["cosine"]},
+                          {"ratio", detail["ratio"]}});
+        }
+        for (int i = 0; i < modes; ++i) {
+          std::ostringstream line;
+          line.precision(4);
+          line << "  f" << i + 1 << ": fine " << fine_hz[static_cast<std::size_t>(i)] << " Hz; off "
+               << off.measured_hz(i) << " Hz ("
+               << 100.0 * (off.measured_hz(i) / fine_hz[static_cast<std::size_t>(i)] - 1.0)
+               << " %), on " << on.measured_hz(i) << " Hz ("
+               << 100.0 * (on.measured_hz(i) / fine_hz[static_cast<std::size_t>(i)] - 1.0) << " %)";
+          say(line.str());
+        }
+        out["runs"].push_back(
+            {{"tets", input.mesh.tets.rows()},
+             {"cubature", size},
+             {"modes", model.mode_count()},
+             {"bake_seconds", bake_seconds},
+             {"matched", report.meta.value("matched", 0)},
+             {"refused", refused.empty() ? nlohmann::json(nullptr) : nlohmann::json(refused)},
+             {"fit", fits},
+             {"off", frequencies_json(off, fine_hz)},
+             {"on", frequencies_json(on, fine_hz)},
+             {"converged", off.converged && on.converged}});
+        std::cout << out["runs"].back().dump() << std::endl;
+      }
+      std::filesystem::remove(coarse_recipe);
+    }
+    std::cout << out.dump() << std::endl;
+  } catch (const std::exception& error) {
+    std::cerr << "smfem-eigenfit-study: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

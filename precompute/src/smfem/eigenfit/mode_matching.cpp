@@ -1,0 +1,88 @@
+#include "smfem/eigenfit/mode_matching.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <vector>
+
+namespace smfem::eigenfit {
+
+Eigen::MatrixXd embedded_weights(const mesh::TetMesh& coarse, const Eigen::MatrixXd& weights,
+                                 const render::TetEmbedding& embedding) {
+  const Eigen::Index n = embedding.tet.size();
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(n, weights.cols());
+  for (Eigen::Index p = 0; p < n; ++p) {
+    const Eigen::Index tet = embedding.tet(p);
+    for (int k = 0; k < 4; ++k) {
+      out.row(p) += embedding.barycentric(p, k) * weights.row(coarse.tets(tet, k));
+    }
+  }
+  return out;
+}
+
+Eigen::MatrixXd reduced_modes_at(const Eigen::Ref<const mesh::Vertices>& positions,
+                                 const Eigen::MatrixXd& weights, const Eigen::MatrixXd& modes) {
+  const Eigen::Index n = positions.rows();
+  const Eigen::Index m = weights.cols();
+  const Eigen::Index block = 4 * m;
+  Eigen::MatrixXd fields(3 * n, modes.cols());
+  Eigen::VectorXd b(block);
+  for (Eigen::Index p = 0; p < n; ++p) {
+    for (Eigen::Index i = 0; i < m; ++i) {
+      b.segment<3>(4 * i) = weights(p, i) * positions.row(p).transpose();
+      b(4 * i + 3) = weights(p, i);
+    }
+    for (Eigen::Index d = 0; d < 3; ++d) {
+      fields.row(3 * p + d) = b.transpose() * modes.middleRows(d * block, block);
+    }
+  }
+  return fields;
+}
+
+Eigen::MatrixXd mass_cosines(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
+                             const Eigen::VectorXd& vertex_mass) {
+  Eigen::VectorXd mass(3 * vertex_mass.size());
+  for (Eigen::Index p = 0; p < vertex_mass.size(); ++p)
+    mass.segment<3>(3 * p).setConstant(vertex_mass(p));
+  const Eigen::MatrixXd Mb = mass.asDiagonal() * b;
+  Eigen::MatrixXd cosines = (a.transpose() * Mb).cwiseAbs();
+  for (Eigen::Index i = 0; i < a.cols(); ++i) {
+    const double norm_a = std::sqrt(a.col(i).dot(mass.cwiseProduct(a.col(i))));
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      const double norm_b = std::sqrt(b.col(j).dot(Mb.col(j)));
+      cosines(i, j) = norm_a > 0.0 && norm_b > 0.0 ? cosines(i, j) / (norm_a * norm_b) : 0.0;
+    }
+  }
+  return cosines;
+}
+
+ModeMatch match_modes(const Eigen::MatrixXd& cosines) {
+  ModeMatch match;
+  match.partner = Eigen::VectorXi::Constant(cosines.rows(), -1);
+  match.cosine = cosines.rows() > 0 && cosines.cols() > 0
+                     ? Eigen::VectorXd(cosines.rowwise().maxCoeff())
+                     : Eigen::VectorXd::Zero(cosines.rows());
+  std::vector<std::tuple<double, Eigen::Index, Eigen::Index>> pairs;
+  for (Eigen::Index i = 0; i < cosines.rows(); ++i) {
+    for (Eigen::Index j = 0; j < cosines.cols(); ++j) {
+      if (cosines(i, j) > kMatchCosine) pairs.emplace_back(cosines(i, j), i, j);
+    }
+  }
+  // Descending cosine; ties by row, then column, so the result never depends on the sort.
+  std::sort(pairs.begin(), pairs.end(), [](const auto& x, const auto& y) {
+    if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) > std::get<0>(y);
+    return std::make_pair(std::get<1>(x), std::get<2>(x)) <
+           std::make_pair(std::get<1>(y), std::get<2>(y));
+  });
+  std::vector<char> column_used(static_cast<std::size_t>(cosines.cols()), 0);
+  for (const auto& [cosine, i, j] : pairs) {
+    if (match.partner(i) >= 0 || column_used[static_cast<std::size_t>(j)]) continue;
+    match.partner(i) = static_cast<int>(j);
+    match.cosine(i) = cosine;
+    column_used[static_cast<std::size_t>(j)] = 1;
+    ++match.matched;
+  }
+  return match;
+}
+
+}  // namespace smfem::eigenfit

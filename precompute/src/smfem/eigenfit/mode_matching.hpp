@@ -1,0 +1,47 @@
+#pragma once
+// Which of the fine mesh's vibration modes each coarse reduced mode stands for (paper 004,
+// §3.5): both compared as displacement fields on the fine mesh, in its mass inner product.
+//
+// The coarse model's reduced modes become fine-mesh fields through the barycentric map from the
+// coarse mesh to the fine one: each fine vertex p sits in a coarse tet (on the coarse mesh's
+// curved boundary, the nearest one, extrapolated: render/tet_embedding.hpp), its skinning
+// weights W_p are the barycentric mix of that tet's vertex weights, and the reduced mode U
+// (4m x 3, reduced_model.hpp) moves it by U^T b_p, b_p[4i + k] = W_pi [X_p; 1]_k.
+//
+// Fields are 3n x k, vertex-major (row 3p + d is coordinate d of vertex p), like
+// subspace/linear_modes.hpp.
+#include <Eigen/Core>
+
+#include "smfem/mesh/types.hpp"
+#include "smfem/render/tet_embedding.hpp"
+
+namespace smfem::eigenfit {
+
+// Cosine a match needs (paper 004, §3.5: "an entry larger than 0.6").
+inline constexpr double kMatchCosine = 0.6;
+
+// The fine vertices' skinning weights (n x m) from the coarse ones (|Vc| x m).
+Eigen::MatrixXd embedded_weights(const mesh::TetMesh& coarse, const Eigen::MatrixXd& weights,
+                                 const render::TetEmbedding& embedding);
+
+// The reduced modes (12m x k, u = vec(U) per column) as fields on vertices at `positions`
+// (n x 3) with skinning weights `weights` (n x m): 3n x k.
+Eigen::MatrixXd reduced_modes_at(const Eigen::Ref<const mesh::Vertices>& positions,
+                                 const Eigen::MatrixXd& weights, const Eigen::MatrixXd& modes);
+
+// |a_i . M b_j| / (|a_i|_M |b_j|_M) for fields a (3n x k) and b (3n x l), M the lumped vertex
+// masses on each coordinate: k x l, in [0, 1]. A field of zero norm has cosine 0 with all.
+Eigen::MatrixXd mass_cosines(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
+                             const Eigen::VectorXd& vertex_mass);
+
+struct ModeMatch {
+  Eigen::VectorXi partner;  // per row of the cosines: the matched column, or -1
+  Eigen::VectorXd cosine;   // per row: its cosine with the partner, or its best one if none
+  int matched = 0;
+};
+
+// Pairs rows and columns greedily by descending cosine, each used once, only pairs whose
+// cosine exceeds kMatchCosine.
+ModeMatch match_modes(const Eigen::MatrixXd& cosines);
+
+}  // namespace smfem::eigenfit

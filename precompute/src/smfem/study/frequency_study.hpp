@@ -1,0 +1,39 @@
+#pragma once
+// Vibration frequencies of a reduced model as its stepper produces them (the EigenFit
+// demonstration, paper 004): small free vibrations from rest, started along the model's leading
+// rest modes, stepped by converged MFEM, each mode's coordinate q_i(t) = U_i^T M u(t) timed by
+// its zero crossings. In the linear regime the modes decouple (they are eigenvectors of the
+// fitted stiffness too: sim/eigenfit_term.hpp), so each q_i swings at one frequency.
+#include <Eigen/Core>
+
+#include "smfem/sim/reduced_model.hpp"
+
+namespace smfem::study {
+
+struct MeasuredFrequencies {
+  // sqrt(lambda_i) / 2 pi of the stepper's rest problem along each mode: U_i^T K U_i with the
+  // fitted stiffness when the fit is on, Hz.
+  Eigen::VectorXd predicted_hz;
+  Eigen::VectorXd measured_hz;  // from the zero crossings, Hz (0 where fewer than 3 crossings)
+  double timestep = 0.0;        // s: a hundredth of the shortest predicted period
+  int steps = 0;                // enough for three and a half of the longest
+  bool converged = true;        // every step converged
+};
+
+// modes: 12m x k, M-orthonormal rest modes of the model (sim::reduced_rest_modes, or the fit's
+// own); eigen_fit: whether the stepper applies the model's fit; amplitude: the RMS displacement
+// each mode starts with, m (u0 = amplitude sqrt(total mass) sum_i U_i); gravity off.
+MeasuredFrequencies measure_frequencies(const sim::ReducedModel& model,
+                                        const Eigen::MatrixXd& modes, bool eigen_fit,
+                                        double amplitude, int threads);
+
+// The stepper's rest stiffness (sim/eigenfit.hpp: rest_stiffness), with the model's fit added
+// when eigen_fit (eigenfit_term.hpp at rest).
+Eigen::MatrixXd stepper_rest_stiffness(const sim::ReducedModel& model, bool eigen_fit);
+
+// The model's k lowest vibration modes as its stepper has them (fit on or off), measured: its
+// first k oscillation frequencies.
+MeasuredFrequencies measure_leading_frequencies(const sim::ReducedModel& model, bool eigen_fit,
+                                                int k, double amplitude, int threads);
+
+}  // namespace smfem::study

@@ -1,0 +1,229 @@
+// The EigenFit stage of the bake (smfem/eigenfit/eigenfit_stage.hpp): a coarse bar fitted to a
+// fine one (pins carried over from the coarse mesh), the fitted stepper's eigenvalues at the
+// fine mesh's, a recipe's fit_resolution, and the refusals: another object (bounding box,
+// volume), more fitted modes than skinning modes, a failed match.
+#include "smfem/eigenfit/eigenfit_stage.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
+#include <nlohmann/json.hpp>
+
+#include "bake/bake_files.hpp"
+#include "scene/recipe_files.hpp"
+#include "smfem/asset/asset.hpp"
+#include "smfem/bake/asset_sections.hpp"
+#include "smfem/bake/bake_error.hpp"
+#include "smfem/eigenfit/fine_spectrum.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/polar/polar_derivatives.hpp"
+#include "smfem/polar/signed_svd.hpp"
+#include "smfem/sim/eigenfit_term.hpp"
+#include "smfem/study/baked_scene.hpp"
+#include "subspace/box_mesh.hpp"
+#include "support/test_paths.hpp"
+
+namespace smfem::eigenfit {
+namespace {
+
+const Eigen::Vector3d kSize(0.6, 0.1, 0.1);
+
+// A bar along x, pinned at x = 0 (pin file), as coarse.mesh and fine.mesh (cells x 2).
+class EigenFitStage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test::scratch_dir("bars");
+    const mesh::TetMesh coarse = test::box_mesh(Eigen::Vector3i(12, 2, 2), kSize);
+    coarse_ = test::write_medit(dir_ / "coarse.mesh", coarse);
+    fine_mesh_ = test::box_mesh(Eigen::Vector3i(24, 4, 4), kSize);
+    fine_ = test::write_medit(dir_ / "fine.mesh", fine_mesh_);
+    std::string pins;
+    for (Eigen::Index v = 0; v < coarse.vertices.rows(); ++v) {
+      if (coarse.vertices(v, 0) == 0.0) pins += std::to_string(v) + "\n";
+    }
+    settings_.pin_file = test::write_text(dir_ / "pins.txt", pins);
+    settings_.modes = 8;
+    settings_.cubature = 288;  // every tet
+    settings_.contact_samples = 0;
+    settings_.threads = 2;
+    input_ = bake::load_bake_input(coarse_, settings_);
+    result_ = bake::run_bake(input_, settings_);
+  }
+
+  // The coarse bake's asset with the stage run with `settings` (and the stage's return).
+  asset::Asset bake_with(const bake::BakeSettings& settings, bool* fitted = nullptr) {
+    asset::AssetWriter writer = bake::bake_asset(input_, result_, settings);
+    const bool did = add_eigenfit_stage(writer, coarse_, input_, result_, settings);
+    if (fitted != nullptr) *fitted = did;
+    return asset::Asset::from_bytes(writer.to_bytes(), "coarse.smfem");
+  }
+
+  // The message of the BakeInputError the stage throws with `settings`.
+  std::string refusal(const bake::BakeSettings& settings) {
+    try {
+      bake_with(settings);
+    } catch (const bake::BakeInputError& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << "the stage did not refuse";
+    return "";
+  }
+
+  std::filesystem::path dir_, coarse_, fine_;
+  mesh::TetMesh fine_mesh_;
+  bake::BakeSettings settings_;
+  bake::BakeInput input_;
+  bake::BakeResult result_;
+};
+
+TEST_F(EigenFitStage, FitsACoarseBarToAFineOne) {
+  bake::BakeSettings settings = settings_;
+  settings.eigenfit = fine_;
+  settings.eigenfit_modes = 4;
+  bool fitted = false;
+  const asset::Asset asset = bake_with(settings, &fitted);
+  ASSERT_TRUE(fitted);
+  const sim::ReducedModel model = sim::load_reduced_model(asset);
+  const sim::EigenFitData& fit = model.eigenfit;
+  ASSERT_EQ(fit.mode_count(), 4);
+  const nlohmann::json& meta = asset.meta().at("eigenfit");
+  EXPECT_TRUE(meta.at("fine").at("pins_from_coarse").get<bool>());
+  EXPECT_EQ(meta.at("fine").at("pinned").get<int>(), 25);  // the fine mesh's x = 0 face
+  EXPECT_GE(meta.at("matched").get<int>(), 2);
+
+  // The fine truth, independently.
+  const Eigen::VectorXd youngs = Eigen::VectorXd::Constant(fine_mesh_.tets.rows(), 1e6);
+  std::vector<int> pinned;
+  for (Eigen::Index v = 0; v < fine_mesh_.vertices.rows(); ++v) {
+    if (fine_mesh_.vertices(v, 0) == 0.0) pinned.push_back(static_cast<int>(v));
+  }
+  const FineSpectrum truth =
+      fine_spectrum(fine_mesh_, youngs, Eigen::VectorXd::Constant(youngs.size(), 0.45),
+                    Eigen::VectorXd::Constant(youngs.size(), 1000.0), pinned,
+                    sim::MaterialModel::fixed_corotational, 8, 2);
+
+  // The stepper's fitted stiffness at rest: the matched modes at the fine eigenvalues.
+  sim::EigenFitTerm term(model);
+  term.update_materials(model.defaults.material_model, sim::baked_lame(model));
+  for (int c = 0; c < model.cubature_count(); ++c) {
+    term.set_tet_jacobian(
+        c, polar::dstretch_dF(polar::signed_svd(Matrix3<double>(Matrix3<double>::Identity()))));
+  }
+  parallel::ThreadPool pool(1);
+  term.assemble(pool);
+  const Eigen::MatrixXd K =
+      sim::rest_stiffness(model, model.defaults.material_model, sim::baked_lame(model)) +
+      term.coupling() * term.weights().asDiagonal() * term.coupling().transpose();
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> fitted_spectrum(
+      K, sim::reduced_mass(model));
+  for (int i = 0; i < fit.mode_count(); ++i) {
+    const int partner = meta.at("modes")[static_cast<std::size_t>(i)].at("fine_mode").get<int>();
+    if (partner < 0) continue;
+    // Numerical stiffening: the coarse bar is stiffer.
+    EXPECT_LT(fit.ratios(i), 1.0) << "mode " << i;
+    const double target = truth.eigenvalues(partner);
+    EXPECT_NEAR(fit.fine_eigenvalues(i), target, 1e-6 * target);
+    const Eigen::VectorXd& values = fitted_spectrum.eigenvalues();
+    Eigen::Index nearest = 0;
+    (values.array() - target).abs().minCoeff(&nearest);
+    EXPECT_NEAR(values(nearest), target, 1e-6 * target) << "mode " << i;
+  }
+}
+
+TEST_F(EigenFitStage, WithoutAFineMeshThereIsNoStage) {
+  bool fitted = true;
+  const asset::Asset asset = bake_with(settings_, &fitted);
+  EXPECT_FALSE(fitted);
+  EXPECT_TRUE(sim::load_reduced_model(asset).eigenfit.empty());
+  EXPECT_FALSE(asset.meta().contains("eigenfit"));
+}
+
+TEST_F(EigenFitStage, RefusesAnotherObject) {
+  bake::BakeSettings settings = settings_;
+  settings.eigenfit_modes = 4;
+  // Longer by a fifth.
+  settings.eigenfit =
+      test::write_medit(dir_ / "long.mesh",
+                        test::box_mesh(Eigen::Vector3i(24, 4, 4), Eigen::Vector3d(0.72, 0.1, 0.1)));
+  EXPECT_NE(refusal(settings).find("is not the same object as coarse.mesh: their bounding boxes"),
+            std::string::npos)
+      << refusal(settings);
+  // The same box with a quarter of its first half missing: the same bounding box, less volume.
+  mesh::TetMesh notched = fine_mesh_;
+  std::vector<int> kept;
+  for (Eigen::Index t = 0; t < notched.tets.rows(); ++t) {
+    Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
+    for (int k = 0; k < 4; ++k) centroid += 0.25 * notched.vertices.row(notched.tets(t, k));
+    if (!(centroid.x() > 0.1 && centroid.x() < 0.3 && centroid.y() > 0.05 && centroid.z() > 0.05)) {
+      kept.push_back(static_cast<int>(t));
+    }
+  }
+  mesh::Tets tets(static_cast<Eigen::Index>(kept.size()), 4);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    tets.row(static_cast<Eigen::Index>(i)) = notched.tets.row(kept[i]);
+  }
+  notched.tets = tets;
+  notched.regions = Eigen::VectorXi::Zero(tets.rows());
+  settings.eigenfit = test::write_medit(dir_ / "notched.mesh", notched);
+  EXPECT_NE(refusal(settings).find("their volumes differ by"), std::string::npos)
+      << refusal(settings);
+}
+
+TEST_F(EigenFitStage, RefusesMoreFittedModesThanSkinningModes) {
+  bake::BakeSettings settings = settings_;
+  settings.eigenfit = fine_;
+  settings.eigenfit_modes = 9;
+  EXPECT_NE(refusal(settings).find("--eigenfit-modes: 9 fitted modes; expected 1 to the m = 8"),
+            std::string::npos)
+      << refusal(settings);
+}
+
+TEST_F(EigenFitStage, RefusesAFailedMatch) {
+  // The fine bar pinned at the other end: the same object, but no mode of the same shape.
+  FineModel fine;
+  fine.source = "mirrored";
+  fine.mesh = fine_mesh_;
+  const Eigen::Index T = fine_mesh_.tets.rows();
+  fine.youngs = Eigen::VectorXd::Constant(T, 1e6);
+  fine.poisson = Eigen::VectorXd::Constant(T, 0.45);
+  fine.density = Eigen::VectorXd::Constant(T, 1000.0);
+  for (Eigen::Index v = 0; v < fine_mesh_.vertices.rows(); ++v) {
+    if (fine_mesh_.vertices(v, 0) > kSize.x() - 1e-9) fine.pinned.push_back(static_cast<int>(v));
+  }
+  const sim::ReducedModel model = sim::load_reduced_model(bake_with(settings_));
+  try {
+    fit_to_fine(input_, result_, model, fine, 4, 2);
+    ADD_FAILURE() << "matched a mirrored bar";
+  } catch (const bake::BakeInputError& error) {
+    EXPECT_NE(std::string(error.what()).find("the coarse mesh is too coarse: only "),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(EigenFitRecipe, FitResolutionFitsTheRecipeToItselfFiner) {
+  const auto dir = test::scratch_dir("recipe");
+  const auto recipe = test::write_text(dir / "bar.json", R"({
+    "name": "bar",
+    "description": "A pinned bar, fitted to itself at a finer resolution.",
+    "geometry": {"box": {"center": [0.3, 0, 0], "half_extents": [0.3, 0.05, 0.05]}},
+    "resolution": {"target_tets": 500},
+    "fit_resolution": {"target_tets": 3000},
+    "materials": [{"name": "bar", "youngs": 1e6, "poisson": 0.4, "density": 1000}],
+    "pins": [{"where": {"box": {"center": [0, 0, 0], "half_extents": [0.01, 1, 1]}}}],
+    "subspace": {"modes": 8, "cubature": 100},
+    "solver": {"method": "mfem", "iterations": 2, "timestep": 0.01, "gravity": [0, 0, 0],
+               "material_model": "fcr"}
+  })");
+  bake::BakeSettings settings;
+  settings.contact_samples = 0;
+  settings.threads = 2;
+  settings.eigenfit_modes = 3;
+  const study::BakedScene scene = study::bake_scene(recipe, settings);
+  ASSERT_EQ(scene.reduced.eigenfit.mode_count(), 3);
+  EXPECT_GT(scene.full.tet_count(), 0);
+}
+
+}  // namespace
+}  // namespace smfem::eigenfit

@@ -1,0 +1,68 @@
+// Matching coarse modes to fine ones (smfem/eigenfit/mode_matching.hpp): the greedy match and
+// its threshold, cosines in the mass inner product, and reduced modes as vertex fields.
+#include "smfem/eigenfit/mode_matching.hpp"
+
+#include <gtest/gtest.h>
+
+#include "subspace/box_mesh.hpp"
+
+namespace smfem::eigenfit {
+namespace {
+
+TEST(ModeMatching, GreedyByCosineEachModeOnceAboveThreshold) {
+  Eigen::MatrixXd cosines(3, 3);
+  cosines << 0.9, 0.7, 0.1,  //
+      0.8, 0.3, 0.2,         //
+      0.1, 0.6, 0.65;
+  const ModeMatch match = match_modes(cosines);
+  EXPECT_EQ(match.partner(0), 0);
+  EXPECT_EQ(match.partner(1), -1);  // its best column is taken, the rest below 0.6
+  EXPECT_DOUBLE_EQ(match.cosine(1), 0.8);
+  EXPECT_EQ(match.partner(2), 2);  // 0.6 itself is not above the threshold
+  EXPECT_EQ(match.matched, 2);
+}
+
+TEST(ModeMatching, CosinesAreMassWeightedAndScaleFree) {
+  const Eigen::VectorXd mass = Eigen::Vector3d(1.0, 2.0, 3.0);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(9, 2);
+  a(0, 0) = 1.0;  // vertex 0, x
+  a(4, 1) = 1.0;  // vertex 1, y
+  Eigen::MatrixXd b(9, 3);
+  b.col(0) = 5.0 * a.col(0);
+  b.col(1) = -a.col(1);
+  b.col(2) = a.col(0) + a.col(1);
+  const Eigen::MatrixXd cosines = mass_cosines(a, b, mass);
+  EXPECT_NEAR(cosines(0, 0), 1.0, 1e-15);
+  EXPECT_NEAR(cosines(1, 1), 1.0, 1e-15);
+  EXPECT_NEAR(cosines(0, 1), 0.0, 1e-15);
+  // (1, 1) with masses 1 and 2: <e_x, f> = 1, |f|^2 = 1 + 2.
+  EXPECT_NEAR(cosines(0, 2), 1.0 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(cosines(1, 2), 2.0 / std::sqrt(2.0 * 3.0), 1e-15);
+}
+
+TEST(ModeMatching, ReducedModesMoveVerticesByTheirAffineMaps) {
+  const mesh::TetMesh box =
+      test::box_mesh(Eigen::Vector3i(2, 1, 1), Eigen::Vector3d(1.0, 0.5, 0.5));
+  const Eigen::Index n = box.vertices.rows();
+  // One constant weight (m = 1): u_d[k] = A(d, k), x = A [X; 1].
+  const Eigen::MatrixXd weights = Eigen::MatrixXd::Ones(n, 1);
+  Eigen::Matrix<double, 3, 4> A;
+  A << 0.1, 0.2, 0.3, 0.4,  //
+      -0.5, 0.6, 0.7, 0.8,  //
+      0.9, -1.0, 1.1, 1.2;
+  Eigen::VectorXd mode(12);
+  for (int d = 0; d < 3; ++d) mode.segment<4>(4 * d) = A.row(d).transpose();
+  const Eigen::MatrixXd fields = reduced_modes_at(box.vertices, weights, mode);
+  for (Eigen::Index p = 0; p < n; ++p) {
+    const Eigen::Vector3d expected = A * box.vertices.row(p).transpose().homogeneous();
+    EXPECT_LT((fields.col(0).segment<3>(3 * p) - expected).norm(), 1e-14);
+  }
+  // Embedding the mesh in itself gives back the weights.
+  const Eigen::MatrixXd W = Eigen::MatrixXd::Random(n, 3);
+  const Eigen::MatrixXd embedded =
+      embedded_weights(box, W, render::embed_points(box, box.vertices));
+  EXPECT_LT((embedded - W).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+}  // namespace
+}  // namespace smfem::eigenfit
