@@ -17,8 +17,10 @@
 //     gamma_i) (the same expected energy per mode; constant modes count as gamma_min), so the
 //     low modes that dominate at run time dominate here too;
 //   - each pose is then scaled so that the volume-weighted RMS of ||F_t - I||_F over the mesh is
-//     a strain drawn log-uniformly in [kMinStrain, kMaxStrain]: moderate strains, where the
-//     materials are already nonlinear but nothing is near inversion.
+//     a strain drawn log-uniformly in [kMinStrain, kMaxStrain]: from the nearly linear strains
+//     of a body sagging under gravity (about 1e-3: without them the beam scene's NNLS cubature
+//     sagged 31 % less than exact integration at |C| = 80, with them 23 %) to moderate ones,
+//     where the materials are nonlinear but nothing is near inversion.
 // Held-out poses are drawn after the training poses from the same stream, all random.
 #include <cstdint>
 #include <vector>
@@ -30,7 +32,7 @@
 
 namespace smfem::cubature {
 
-inline constexpr double kMinStrain = 0.02;
+inline constexpr double kMinStrain = 1e-3;
 inline constexpr double kMaxStrain = 0.3;
 
 // What the forces depend on. A view: the arrays must outlive it.
