@@ -20,7 +20,7 @@
 namespace smfem::cubature {
 
 struct NnlsOptions {
-  int max_iterations = 0;  // additions to P per solve; 0: 3 n (n = A's columns)
+  int max_iterations = 0;  // entries into P tried per solve; 0: 3 n (n = A's columns)
   // w_j <= tolerance counts as zero. < 0: 10 eps ||A||_F ||b||, about the rounding floor of
   // A^T r. Looser floors (scipy's has a factor max(rows, n)) stop ill-conditioned problems (a
   // mesh's force columns reach condition numbers of 1e7) at residuals near 1e-6 of ||b||.
@@ -30,7 +30,7 @@ struct NnlsOptions {
 struct NnlsResult {
   Eigen::VectorXd x;      // n, >= 0 (exact zeros off the passive set)
   double residual = 0.0;  // ||A x - b||
-  int iterations = 0;     // additions to P
+  int iterations = 0;     // entries into P tried (a dependent column is refused)
   // The KKT conditions hold (but for a variable whose w exceeded the tolerance by rounding
   // only, which could not enter or left P at once); false: max_iterations ran out.
   bool converged = false;
@@ -65,12 +65,12 @@ class ActiveSetNnls {
   // P = support(x0), x = x0 (see nnls()); the next solve starts there.
   void start_from(const Eigen::Ref<const Eigen::VectorXd>& x0);
   // Lawson and Hanson from the current x over the allowed variables; returns converged as in
-  // NnlsResult (false: max_iterations additions ran out).
+  // NnlsResult (false: max_iterations entries ran out).
   bool solve();
 
   const Eigen::VectorXd& x() const { return x_; }
   const Eigen::VectorXd& residual() const { return r_; }  // b - A x
-  int iterations() const { return iterations_; }          // additions to P, all solves
+  int iterations() const { return iterations_; }          // entries tried, all solves
 
  private:
   bool enter(Eigen::Index j);         // Gram-Schmidt; false if j's column is dependent
