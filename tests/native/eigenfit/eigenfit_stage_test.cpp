@@ -207,12 +207,12 @@ TEST(EigenFitRecipe, FitResolutionFitsTheRecipeToItselfFiner) {
   const auto recipe = test::write_text(dir / "bar.json", R"({
     "name": "bar",
     "description": "A pinned bar, fitted to itself at a finer resolution.",
-    "geometry": {"box": {"center": [0.3, 0, 0], "half_extents": [0.3, 0.05, 0.05]}},
-    "resolution": {"target_tets": 500},
-    "fit_resolution": {"target_tets": 3000},
+    "geometry": {"box": {"center": [0.3, 0, 0], "half_extents": [0.3, 0.1, 0.1]}},
+    "resolution": {"target_tets": 1500},
+    "fit_resolution": {"target_tets": 6000},
     "materials": [{"name": "bar", "youngs": 1e6, "poisson": 0.4, "density": 1000}],
     "pins": [{"where": {"box": {"center": [0, 0, 0], "half_extents": [0.01, 1, 1]}}}],
-    "subspace": {"modes": 8, "cubature": 100},
+    "subspace": {"modes": 8, "cubature": 300},
     "solver": {"method": "mfem", "iterations": 2, "timestep": 0.01, "gravity": [0, 0, 0],
                "material_model": "fcr"}
   })");
@@ -221,6 +221,7 @@ TEST(EigenFitRecipe, FitResolutionFitsTheRecipeToItselfFiner) {
   settings.threads = 2;
   settings.eigenfit_modes = 3;
   const study::BakedScene scene = study::bake_scene(recipe, settings);
+  // (A coarser stuffing of a box loses volume at its edges: the same-object check allows 5 %.)
   ASSERT_EQ(scene.reduced.eigenfit.mode_count(), 3);
   EXPECT_GT(scene.full.tet_count(), 0);
 }
