@@ -95,6 +95,10 @@ describe('smfem simulate', () => {
       code: 2,
       stderr: expect.stringContaining('--solver must be mfem or fem'),
     });
+    await expect(run([asset, '--eigenfit', 'maybe'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--eigenfit must be on or off'),
+    });
     const corrupt = join(folder, 'corrupt.smfem');
     await writeFile(corrupt, Buffer.from('not an asset at all'));
     await expect(run([corrupt])).rejects.toMatchObject({

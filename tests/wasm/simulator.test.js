@@ -1,12 +1,31 @@
 // The stepper's JS API (wasm/js/loader.js: createSimulator) in both builds, against the native
 // build: the same asset and inputs must give the same trajectory (build/bin/smfem-run).
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { materialModels } from '../../web/src/state/urlState.js';
 
 const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
+const benchTool = fileURLToPath(new URL('../../build/bin/smfem-bench', import.meta.url));
+
+// The box with an EigenFit of its 3 leading rest modes (ratios 0.7), written natively.
+function fittedBoxAsset() {
+  const file = join(mkdtempSync(join(tmpdir(), 'smfem-fit-')), 'fitted.smfem');
+  execFileSync(benchTool, [
+    '--synthetic',
+    String(MODES),
+    String(CUBATURE),
+    '--eigenfit',
+    '3',
+    '--write-asset',
+    file,
+  ]);
+  return new Uint8Array(readFileSync(file));
+}
 
 // A small box: 4 modes, 48 cubature tets, soft and stiff halves (1e5 / 1e7 Pa).
 const MODES = 4;
@@ -181,6 +200,36 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     expect(simulator.diagnostics().energy.spring).toBe(0);
     expect(() => simulator.dragStart(1e9, [0, 0, 0], 1)).toThrow(/render vertex/);
     simulator.dispose();
+  });
+
+  it("applies an asset's EigenFit unless eigenFit is false", () => {
+    const fitted = fittedBoxAsset();
+    const run = (bytes, parameters) => {
+      const simulator = smfem.createSimulator(bytes, { parameters: { ...PARAMETERS, ...parameters } });
+      const info = simulator.info;
+      simulator.dragStart(DRAG.vertex, dragTarget(), DRAG.stiffness);
+      simulator.step(STEPS);
+      const u = simulator.coordinatesF64();
+      simulator.dispose();
+      return { info, u };
+    };
+    const on = run(fitted, {});
+    expect(on.info.eigenFit.modes).toBe(3);
+    expect(on.info.eigenFit.ratios).toEqual([0.7, 0.7, 0.7]);
+    on.info.eigenFit.fineHz.forEach((f, i) =>
+      expect(f).toBeCloseTo(Math.sqrt(0.7) * on.info.eigenFit.coarseHz[i], 9),
+    );
+    expect(on.info.parameters.eigenFit).toBe(true);
+    const off = run(fitted, { eigenFit: false });
+    expect(off.info.parameters.eigenFit).toBe(false);
+    const plain = run(asset, {});
+    expect(plain.info.eigenFit).toBeNull();
+    // Off is the asset without a fit, bit for bit; on moves differently.
+    expect(Array.from(off.u)).toEqual(Array.from(plain.u));
+    expect(relativeDifference(on.u, plain.u)).toBeGreaterThan(1e-4);
+    expect(() => smfem.createSimulator(fitted, { parameters: { eigenFit: 'yes' } })).toThrow(
+      'parameter eigenFit: must be a boolean',
+    );
   });
 
   it('refuses a corrupt asset with the reader error, and bad options', () => {

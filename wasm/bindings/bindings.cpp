@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -188,6 +189,8 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
       settings.mixed_variant = *variant;
     } else if (key == "energyCheck") {
       settings.energy_check = boolean(value, key);
+    } else if (key == "eigenFit") {
+      settings.eigen_fit = boolean(value, key);
     } else if (key == "materialModel") {
       const auto model =
           value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
@@ -230,6 +233,7 @@ json settings_json(const smfem::sim::SolverSettings& s) {
   return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
           {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
           {"energyCheck", s.energy_check},
+          {"eigenFit", s.eigen_fit},
           {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
           {"iterations", s.iterations},
           {"timestep", s.timestep},
@@ -239,6 +243,21 @@ json settings_json(const smfem::sim::SolverSettings& s) {
           {"absoluteTolerance", s.absolute_tolerance},
           {"floatStiffness", s.single_precision_stiffness},
           {"maxBacktracks", s.max_backtracks}};
+}
+
+// The asset's EigenFit (sim/eigenfit.hpp) in the JS API's terms, or null without one.
+json eigen_fit_json(const smfem::sim::EigenFitData& fit) {
+  if (fit.empty()) return nullptr;
+  constexpr double kTwoPi = 6.283185307179586;
+  json coarse = json::array(), fine = json::array();
+  for (int i = 0; i < fit.mode_count(); ++i) {
+    coarse.push_back(std::sqrt(fit.coarse_eigenvalues(i)) / kTwoPi);
+    fine.push_back(std::sqrt(fit.fine_eigenvalues(i)) / kTwoPi);
+  }
+  return {{"modes", fit.mode_count()},
+          {"ratios", std::vector<double>(fit.ratios.data(), fit.ratios.data() + fit.ratios.size())},
+          {"coarseHz", coarse},
+          {"fineHz", fine}};
 }
 
 json diagnostics_json(const smfem::sim::Diagnostics& d) {
@@ -359,6 +378,7 @@ class JsSimulator {
                 {"totalMass", model.total_mass},
                 {"source", model.source},
                 {"cubatureRegions", cubature_regions(model)},
+                {"eigenFit", eigen_fit_json(model.eigenfit)},
                 {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }

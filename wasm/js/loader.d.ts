@@ -25,6 +25,12 @@ export interface SimulatorParameters {
    * (or fails) with more iterations, then to convergence (default true).
    */
   energyCheck?: boolean;
+  /**
+   * Apply the asset's EigenFit correction (its leading vibration modes rescaled to a finer
+   * mesh's eigenvalues, smfem-bake --eigenfit; SimulatorInfo.eigenFit) when it carries one:
+   * default true. No effect on an asset without one.
+   */
+  eigenFit?: boolean;
   materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
   /** Solver iterations per step (exactly, or at most with untilConverged), 1..200. */
   iterations?: number;
@@ -112,6 +118,11 @@ export interface SimulatorInfo {
   totalMass: number;
   /** The material regions some cubature tet samples (only their materials reach the solver). */
   cubatureRegions: number[];
+  /**
+   * The asset's EigenFit, or null: the fitted modes' frequencies before (coarseHz) and after
+   * (fineHz, the fine mesh's) and their ratios of eigenvalues (fine / coarse; 1 unmatched).
+   */
+  eigenFit: { modes: number; ratios: number[]; coarseHz: number[]; fineHz: number[] } | null;
   source: string;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }

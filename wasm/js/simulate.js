@@ -2,7 +2,7 @@
 //
 //   smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected]
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
-//                  [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
+//                  [--eigenfit on|off] [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
 //                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
@@ -25,6 +25,9 @@
 // Chromium and ffmpeg are checked before anything is simulated; the output appears whole at the
 // end or not at all; the cost per frame goes to stderr.
 //
+// --eigenfit off steps an asset baked with EigenFit (smfem-bake --eigenfit, a recipe's
+// fit_resolution) without its correction (the JS API's eigenFit; on by default).
+//
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,7 +43,8 @@ const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.ur
 
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
-  '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--drag VERTEX X Y Z K] ' +
+  '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--eigenfit on|off] ' +
+  '[--drag VERTEX X Y Z K] ' +
   '[--json | --csv] [--trajectory out.bin] [--build threads|single] [--render DIR/ | out.mp4] ' +
   '[--render-every K] [--size WxH]';
 
@@ -77,6 +81,10 @@ export function parseSimulateArgs(args) {
       const on = value(++i, arg);
       if (on !== 'on' && on !== 'off') throw new Error('--energy-check must be on or off');
       options.parameters.energyCheck = on === 'on';
+    } else if (arg === '--eigenfit') {
+      const on = value(++i, arg);
+      if (on !== 'on' && on !== 'off') throw new Error('--eigenfit must be on or off');
+      options.parameters.eigenFit = on === 'on';
     } else if (arg === '--drag') {
       options.drag = {
         vertex: number(++i, arg, Number.isInteger),

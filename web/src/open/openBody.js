@@ -28,6 +28,8 @@ function settingsFor(meta, effective, overrides) {
     mode: overrides.mode ?? 0,
     // Colour by cubature cluster and show the representative tets (over `mode`).
     clusters: overrides.clusters ?? false,
+    // The asset's EigenFit correction, where it has one (the stepper's default: on).
+    eigenFit: overrides.eigenFit ?? effective.eigenFit,
     youngs,
   };
 }
@@ -47,6 +49,7 @@ export function parameterSets(settings, gravityVector) {
 function simulatorParameters(settings, gravityVector) {
   return {
     materialModel: settings.materialModel,
+    eigenFit: settings.eigenFit,
     iterations: settings.iterations,
     timestep: settings.timestep,
     gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
@@ -121,6 +124,7 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
       })),
       modeCount: surface.modeCount,
       hasClusters: stage.hasClusters,
+      eigenFit: loaded.info[0].eigenFit,
     },
     dragActions: {
       grab: (body, vertex, point) => {

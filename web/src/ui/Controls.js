@@ -75,7 +75,8 @@ export class Controls {
    * no views of one body's modes, but a Drop button and its contact points); sampledRegions: the
    * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it);
    * defaults: the scene's { timestep, gravity, youngs: { region: Pa } }, which the sliders return
-   * to exactly.
+   * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
+   * with a checkbox (settings.eigenFit) where there is one.
    */
   build({
     scene,
@@ -86,6 +87,7 @@ export class Controls {
     defaults = {},
     modeCount = 0,
     hasClusters = false,
+    eigenFit = null,
     paused,
     contact = false,
   }) {
@@ -245,12 +247,24 @@ export class Controls {
       );
       return;
     }
+    // EigenFit: the leading modes' frequencies moved to a finer mesh's (smfem-bake --eigenfit).
+    const fitRow = [];
+    if (eigenFit) {
+      const fit = element('input', { type: 'checkbox', id: 'eigenfit' });
+      fit.checked = settings.eigenFit !== false;
+      fit.addEventListener('change', () => handlers.onChange({ eigenFit: fit.checked }));
+      const hz = (values) => values.map((f) => f.toFixed(2)).join(', ');
+      const label = element('label', { class: 'toggle' }, [fit, ` EigenFit (${eigenFit.modes} modes)`]);
+      label.title = `Frequencies ${hz(eigenFit.coarseHz)} Hz become the fine mesh's ${hz(eigenFit.fineHz)} Hz`;
+      fitRow.push(element('div', { class: 'row' }, [label]));
+    }
     this.root.append(
       element('div', { class: 'row' }, [sceneSelect]),
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
       element('div', { class: 'row' }, [solverSelect]),
       element('div', { class: 'row' }, [compareLabel, againstSelect]),
       element('div', { class: 'row' }, [modelSelect]),
+      ...fitRow,
       element('div', { class: 'row' }, [modeSelect]),
       ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
       ...(unsampled.length
