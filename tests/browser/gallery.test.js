@@ -80,7 +80,7 @@ describe('the report', () => {
           }
           const link = page.locator('#figure-link a');
           await expect.poll(() => link.textContent(), { timeout: 20000 }).toContain(figure.label);
-          expect(await link.isVisible()).toBe(true);
+          await expect.poll(() => link.isVisible(), { timeout: 20000 }).toBe(true);
           const href = await link.evaluate((a) => a.href);
           expect(href).toMatch(new RegExp(`report/index\\.html#${figure.id}$`));
           const report = await page.request.get(href);
