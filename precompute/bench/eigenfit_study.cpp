@@ -3,7 +3,8 @@
 // (full space, every tet: exact integration):
 //
 //   smfem-eigenfit-study <recipe.json> --tets 5000,40000 --cubature 100,581 --fine-tets 300000
-//                        [--fit-modes S] [--modes K] [--amplitude A] [--threads T]
+//                        [--fit-modes S] [--modes K] [--amplitude A] [--swing G [--seconds S]]
+//                        [--threads T]
 //
 // The recipe is baked at each target tet count (its resolution replaced) and cubature size,
 // each bake fitted to the fine mesh's spectrum (computed once; eigenfit/eigenfit_stage.hpp:
@@ -18,6 +19,17 @@
 //              "fit": [{"coarse_hz", "fine_hz", "fine_mode", "cosine", "ratio"}],
 //              "off": {"predicted_hz", "measured_hz", "error", "timestep", "steps"},
 //              "on": {...}, "refused", "converged"}]}
+//
+// With --swing G: a large-amplitude run instead. The recipe at --fine-tets is the reference, in
+// the full space (every tet, full/full_simulator.hpp); each coarse bake is fitted to it
+// (study::bake_scene with --eigenfit); all start at rest under gravity G m/s^2 (down y) and
+// run --seconds (default 2) with the recipe's time step, converged; the free end's displacement
+// (the vertex nearest the middle of the bounding box's +x face) is compared:
+//
+//   {"swing": {"gravity", "seconds", "fine": {"tets", "tip_max"}, "runs": [{"tets", "cubature",
+//    "off": {"rms_error", "max_error", "tip_max"}, "on": {...}}]}}
+//
+// errors relative to the reference's largest tip displacement.
 //
 // fit: meta "eigenfit"'s modes (eigenfit_stage.hpp); refused: the stage's message where it
 // refused the fit (then "on" is "off"); error: measured / fine - 1, the k-th
@@ -43,7 +55,9 @@
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
 #include "smfem/eigenfit/eigenfit_stage.hpp"
+#include "smfem/study/baked_scene.hpp"
 #include "smfem/study/frequency_study.hpp"
+#include "smfem/study/subspace_study.hpp"
 
 namespace {
 
@@ -53,7 +67,8 @@ using Clock = std::chrono::steady_clock;
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "smfem-eigenfit-study: " << problem
             << "\nusage: smfem-eigenfit-study <recipe.json> --tets N1,N2 --cubature C1,C2 "
-               "--fine-tets N [--fit-modes S] [--modes K] [--amplitude A] [--threads T]\n";
+               "--fine-tets N [--fit-modes S] [--modes K] [--amplitude A] [--swing G "
+               "[--seconds S]] [--threads T]\n";
   std::exit(2);
 }
 
@@ -104,6 +119,86 @@ nlohmann::json frequencies_json(const study::MeasuredFrequencies& f,
           {"steps", f.steps}};
 }
 
+// The tip: the vertex nearest the middle of the bounding box's +x face.
+Eigen::Index tip_vertex(const mesh::Vertices& vertices, const Eigen::Vector3d& point) {
+  Eigen::Index tip = 0;
+  (vertices.rowwise() - point.transpose()).rowwise().squaredNorm().minCoeff(&tip);
+  return tip;
+}
+
+// Tip displacement per step (steps x 3).
+Eigen::MatrixXd tip_path(const study::VertexTrajectory& trajectory, Eigen::Index tip) {
+  Eigen::MatrixXd path(static_cast<Eigen::Index>(trajectory.size()), 3);
+  for (std::size_t k = 0; k < trajectory.size(); ++k) {
+    path.row(static_cast<Eigen::Index>(k)) = trajectory[k].row(tip);
+  }
+  return path;
+}
+
+nlohmann::json path_error(const Eigen::MatrixXd& path, const Eigen::MatrixXd& reference) {
+  const double scale = reference.rowwise().norm().maxCoeff();
+  const Eigen::VectorXd error = (path - reference).rowwise().norm();
+  return {{"rms_error", std::sqrt(error.squaredNorm() / static_cast<double>(error.size())) / scale},
+          {"max_error", error.maxCoeff() / scale},
+          {"tip_max", path.rowwise().norm().maxCoeff()}};
+}
+
+template <class Say>
+nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::path& here,
+                           const std::vector<int>& tets, const std::vector<int>& cubature,
+                           int fine_tets, int fit_modes, double gravity, double seconds,
+                           int threads, const Say& say) {
+  bake::BakeSettings settings;
+  settings.threads = threads;
+  settings.contact_samples = 0;
+  const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here);
+  auto start = Clock::now();
+  const study::BakedScene fine = study::bake_scene(fine_recipe, settings);
+  const double timestep = fine.full.defaults.timestep;
+  const int steps = static_cast<int>(std::lround(seconds / timestep));
+  const Eigen::RowVector3d low = fine.full.positions.colwise().minCoeff();
+  const Eigen::RowVector3d high = fine.full.positions.colwise().maxCoeff();
+  const Eigen::Vector3d point(high.x(), 0.5 * (low.y() + high.y()), 0.5 * (low.z() + high.z()));
+  const study::StudyRun reference = study::run_full_space(fine.full, steps, std::max(threads, 1));
+  const Eigen::MatrixXd reference_path =
+      tip_path(reference.trajectory, tip_vertex(fine.full.positions, point));
+  say("fine: " + std::to_string(fine.full.tet_count()) + " tets, full space, " +
+      std::to_string(steps) + " steps in " + std::to_string(seconds_since(start)) + " s");
+  nlohmann::json out = {{"gravity", gravity},
+                        {"seconds", seconds},
+                        {"timestep", timestep},
+                        {"fine",
+                         {{"tets", fine.full.tet_count()},
+                          {"tip_max", reference_path.rowwise().norm().maxCoeff()},
+                          {"converged", reference.converged}}},
+                        {"runs", nlohmann::json::array()}};
+  for (const int target : tets) {
+    const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here);
+    for (const int size : cubature) {
+      bake::BakeSettings fitted = settings;
+      fitted.cubature = size;
+      fitted.eigenfit = fine_recipe;
+      fitted.eigenfit_modes = fit_modes;
+      study::BakedScene coarse = study::bake_scene(coarse_recipe, fitted);
+      const Eigen::Index tip = tip_vertex(coarse.full.positions, point);
+      const Eigen::MatrixXd on =
+          tip_path(study::run_subspace(coarse, steps, std::max(threads, 1)).trajectory, tip);
+      coarse.reduced.eigenfit = {};
+      const Eigen::MatrixXd off =
+          tip_path(study::run_subspace(coarse, steps, std::max(threads, 1)).trajectory, tip);
+      const nlohmann::json run = {{"tets", coarse.full.tet_count()},
+                                  {"cubature", size},
+                                  {"off", path_error(off, reference_path)},
+                                  {"on", path_error(on, reference_path)}};
+      say(run.dump());
+      out["runs"].push_back(run);
+    }
+    std::filesystem::remove(coarse_recipe);
+  }
+  std::filesystem::remove(fine_recipe);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,7 +206,7 @@ int main(int argc, char** argv) {
   std::filesystem::path recipe_path;
   std::vector<int> tets, cubature;
   int fine_tets = 0, fit_modes = eigenfit::kDefaultModes, modes = 3, threads = 0;
-  double amplitude = 0.0;
+  double amplitude = 0.0, swing = 0.0, seconds = 2.0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto value = [&]() -> std::string {
       if (i + 1 >= args.size()) usage(args[i] + " needs a value");
@@ -129,6 +224,10 @@ int main(int argc, char** argv) {
       modes = integers(value(), "--modes").at(0);
     } else if (args[i] == "--amplitude") {
       amplitude = std::stod(value());
+    } else if (args[i] == "--swing") {
+      swing = std::stod(value());
+    } else if (args[i] == "--seconds") {
+      seconds = std::stod(value());
     } else if (args[i] == "--threads") {
       threads = integers(value(), "--threads").at(0);
     } else if (recipe_path.empty() && !args[i].empty() && args[i][0] != '-') {
@@ -154,6 +253,14 @@ int main(int argc, char** argv) {
     settings.threads = threads;
     settings.contact_samples = 0;
     nlohmann::json out = {{"recipe", recipe_path.string()}, {"runs", nlohmann::json::array()}};
+    if (swing > 0.0) {
+      recipe["solver"]["gravity"] = {0.0, -swing, 0.0};
+      out = {{"recipe", recipe_path.string()},
+             {"swing", swing_study(recipe, here, tets, cubature, fine_tets, fit_modes, swing,
+                                   seconds, threads, say)}};
+      std::cout << out.dump() << std::endl;
+      return 0;
+    }
 
     std::optional<eigenfit::FineModel> fine;
     std::optional<eigenfit::FineSpectrum> spectrum;
@@ -213,7 +320,9 @@ int main(int argc, char** argv) {
         const std::vector<double> fine_hz(out["fine"]["hz"].begin(),
                                           out["fine"]["hz"].begin() + modes);
         nlohmann::json fits = nlohmann::json::array();
-        for (const nlohmann::json& detail : report.meta.value("modes", nlohmann::json::array())) {
+        const nlohmann::json details =
+            refused.empty() ? report.meta["modes"] : nlohmann::json::array();
+        for (const nlohmann::json& detail : details) {
           fits.push_back({{"coarse_hz", detail["coarse_hz"]},
                           {"fine_hz", detail["fine_hz"]},
                           {"fine_mode", detail["fine_mode"]},
@@ -235,7 +344,7 @@ int main(int argc, char** argv) {
              {"cubature", size},
              {"modes", model.mode_count()},
              {"bake_seconds", bake_seconds},
-             {"matched", report.meta.value("matched", 0)},
+             {"matched", refused.empty() ? report.meta["matched"] : nlohmann::json(0)},
              {"refused", refused.empty() ? nlohmann::json(nullptr) : nlohmann::json(refused)},
              {"fit", fits},
              {"off", frequencies_json(off, fine_hz)},

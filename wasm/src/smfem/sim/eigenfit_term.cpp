@@ -34,8 +34,11 @@ EigenFitTerm::EigenFitTerm(const ReducedModel& model)
   constexpr int kCols = detail::kTileCols<double>;
   stride_ = (3 * s + kCols - 1) / kCols * kCols;
   stacked_.assign(static_cast<std::size_t>(3 * C) * static_cast<std::size_t>(stride_), 0.0);
-  product_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(stride_), 0.0);
   coupling_.setZero(n, 3 * s);
+  const int row_tiles = (static_cast<int>(n) + detail::kTileRows - 1) / detail::kTileRows;
+  tile_sums_.assign(
+      static_cast<std::size_t>(row_tiles) * static_cast<std::size_t>(stride_) * detail::kTileRows,
+      0.0);
 }
 
 void EigenFitTerm::update_materials(MaterialModel material, const std::vector<Lame>& lame) {
@@ -85,10 +88,10 @@ void EigenFitTerm::measure(const StretchField& z, Eigen::VectorXd& alpha) const 
   const int s = mode_count();
   alpha.setZero(s);
   const Vector6<double> rest = polar::identity_stretch<double>();
+  // Fixed-size products mode by mode: no temporaries, no product kernel.
   for (Eigen::Index c = 0; c < z.cols(); ++c) {
-    const Eigen::Map<const Eigen::MatrixXd> stress(stress_.col(c).data(), 6, s);
-    const Vector6<double> strain = z.col(c) - rest;
-    alpha.noalias() += model_.cubature_weights(c) * (stress.transpose() * strain);
+    const Vector6<double> strain = model_.cubature_weights(c) * (z.col(c) - rest);
+    for (int i = 0; i < s; ++i) alpha(i) += stress_.block<6, 1>(6 * i, c).dot(strain);
   }
 }
 
@@ -97,8 +100,11 @@ double EigenFitTerm::energy(const Eigen::VectorXd& alpha) const {
 }
 
 Vector6<double> EigenFitTerm::stress(int tet, const Eigen::VectorXd& alpha) const {
-  const Eigen::Map<const Eigen::MatrixXd> stress(stress_.col(tet).data(), 6, mode_count());
-  return stress * weights_.cwiseProduct(alpha);
+  Vector6<double> e = Vector6<double>::Zero();
+  for (int i = 0; i < mode_count(); ++i) {
+    e += (weights_(i) * alpha(i)) * stress_.block<6, 1>(6 * i, tet);
+  }
+  return e;
 }
 
 void EigenFitTerm::set_tet_jacobian(int tet, const Matrix6x9<double>& jacobian) {
@@ -115,48 +121,60 @@ void EigenFitTerm::set_tet_jacobian(int tet, const Matrix6x9<double>& jacobian) 
 void EigenFitTerm::assemble(parallel::ThreadPool& pool) {
   constexpr int kRows = detail::kTileRows;
   constexpr int kCols = detail::kTileCols<double>;
+  // Rows of Yhat per batch: a batch of Yhat (kBatch x 4m) and of stacked stays in cache while
+  // every tile of a thread takes its product.
+  constexpr int kBatch = 128;
   const int n = block_size_;
   const CubatureRows& Y = model_.cubature_Y;
   const int depth = static_cast<int>(Y.rows());
-  // product = Yhat^T stacked by tiles of kRows x kCols, each summed over all of Yhat's rows in
-  // order (so results do not depend on how tiles are shared among threads). The last row tile
-  // is moved back to end at row n (it overlaps the previous one, and keeps only its own rows),
-  // so no read passes Yhat's columns.
+  if (n < kRows) {
+    for (int i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j < coupling_.cols(); ++j) {
+        double sum = 0.0;
+        for (int r = 0; r < depth; ++r) {
+          sum += Y(r, i) * stacked_[static_cast<std::size_t>(r) * stride_ + j];
+        }
+        coupling_(i, j) = sum;
+      }
+    }
+    return;
+  }
+  // Yhat^T stacked by tiles of kRows x kCols, each summed over Yhat's rows batch by batch, in
+  // order (fixed batches: results do not depend on how tiles are shared among threads). The
+  // last row tile is moved back to end at row n (it overlaps the previous one, and keeps only
+  // its own rows), so no read passes Yhat's columns.
   const int row_tiles = (n + kRows - 1) / kRows;
   const int col_tiles = stride_ / kCols;
   const int tiles = row_tiles * col_tiles;
   const int chunks = std::min(pool.thread_count(), tiles);
   pool.parallel_for(chunks, [&](int chunk) {
-    for (int tile = tiles * chunk / chunks; tile < tiles * (chunk + 1) / chunks; ++tile) {
-      const int owned = (tile / col_tiles) * kRows;
-      const int col = (tile % col_tiles) * kCols;
-      if (n < kRows) {
-        for (int i = 0; i < n; ++i) {
-          for (int j = col; j < col + kCols; ++j) {
-            double sum = 0.0;
-            for (int r = 0; r < depth; ++r) {
-              sum += Y(r, i) * stacked_[static_cast<std::size_t>(r) * stride_ + j];
-            }
-            product_[static_cast<std::size_t>(i) * stride_ + j] = sum;
-          }
-        }
-        continue;
+    const int begin = tiles * chunk / chunks;
+    const int end = tiles * (chunk + 1) / chunks;
+    std::fill(tile_sums_.begin() + static_cast<std::ptrdiff_t>(begin) * kRows * kCols,
+              tile_sums_.begin() + static_cast<std::ptrdiff_t>(end) * kRows * kCols, 0.0);
+    for (int r = 0; r < depth; r += kBatch) {
+      const int rows = std::min(kBatch, depth - r);
+      for (int tile = begin; tile < end; ++tile) {
+        const int first = std::min((tile / col_tiles) * kRows, n - kRows);
+        const int col = (tile % col_tiles) * kCols;
+        detail::gemm_tile_AtB(
+            Y.data() + static_cast<std::ptrdiff_t>(r) * n + first, n,
+            stacked_.data() + static_cast<std::ptrdiff_t>(r) * stride_ + col, stride_, rows,
+            tile_sums_.data() + static_cast<std::ptrdiff_t>(tile) * kRows * kCols, kCols);
       }
+    }
+    for (int tile = begin; tile < end; ++tile) {
+      const int owned = (tile / col_tiles) * kRows;
       const int first = std::min(owned, n - kRows);
-      double tile_sum[kRows * kCols] = {};
-      detail::gemm_tile_AtB(Y.data() + first, n, stacked_.data() + col, stride_, depth, tile_sum,
-                            kCols);
+      const int col = (tile % col_tiles) * kCols;
+      const double* sums = tile_sums_.data() + static_cast<std::ptrdiff_t>(tile) * kRows * kCols;
       for (int i = owned; i < std::min(owned + kRows, n); ++i) {
-        std::copy_n(tile_sum + (i - first) * kCols, kCols,
-                    product_.data() + static_cast<std::size_t>(i) * stride_ + col);
+        for (int j = col; j < std::min(col + kCols, static_cast<int>(coupling_.cols())); ++j) {
+          coupling_(i, j) = sums[(i - first) * kCols + (j - col)];
+        }
       }
     }
   });
-  for (Eigen::Index j = 0; j < coupling_.cols(); ++j) {
-    for (Eigen::Index i = 0; i < n; ++i) {
-      coupling_(i, j) = product_[static_cast<std::size_t>(i) * stride_ + j];
-    }
-  }
 }
 
 void EigenFitTerm::coupling_transpose_times(const ReducedMatrix& dU, Eigen::VectorXd& out) const {

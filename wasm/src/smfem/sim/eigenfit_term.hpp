@@ -102,8 +102,8 @@ class EigenFitTerm {
   // up to whole tiles of the product kernel, zero padded).
   std::vector<double> stacked_;  // 3C x stride_
   int stride_ = 0;
-  std::vector<double> product_;  // 4m x stride_, row-major: Yhat^T stacked
-  Eigen::MatrixXd coupling_;     // 4m x 3s = 12m x s: column block i is B_i = vec(B_i)
+  std::vector<double> tile_sums_;  // assemble()'s tiles of Yhat^T stacked
+  Eigen::MatrixXd coupling_;       // 4m x 3s = 12m x s: column block i is B_i = vec(B_i)
 };
 
 }  // namespace smfem::sim
