@@ -12,18 +12,12 @@ import { materialModels } from '../../web/src/state/urlState.js';
 const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
 const benchTool = fileURLToPath(new URL('../../build/bin/smfem-bench', import.meta.url));
 
-// The box with an EigenFit of its 3 leading rest modes (ratios 0.7), written natively.
-function fittedBoxAsset() {
-  const file = join(mkdtempSync(join(tmpdir(), 'smfem-fit-')), 'fitted.smfem');
-  execFileSync(benchTool, [
-    '--synthetic',
-    String(MODES),
-    String(CUBATURE),
-    '--eigenfit',
-    '3',
-    '--write-asset',
-    file,
-  ]);
+// The box as the native tool writes it (render positions rounded to f32), with an EigenFit of
+// its leading rest modes (ratios 0.7) when `fitted`.
+function nativeBoxAsset(fitted) {
+  const file = join(mkdtempSync(join(tmpdir(), 'smfem-fit-')), 'box.smfem');
+  const fit = fitted ? ['--eigenfit', '3'] : [];
+  execFileSync(benchTool, ['--synthetic', String(MODES), String(CUBATURE), ...fit, '--write-asset', file]);
   return new Uint8Array(readFileSync(file));
 }
 
@@ -203,7 +197,7 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
   });
 
   it("applies an asset's EigenFit unless eigenFit is false", () => {
-    const fitted = fittedBoxAsset();
+    const fitted = nativeBoxAsset(true);
     const run = (bytes, parameters) => {
       const simulator = smfem.createSimulator(bytes, { parameters: { ...PARAMETERS, ...parameters } });
       const info = simulator.info;
@@ -222,7 +216,7 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     expect(on.info.parameters.eigenFit).toBe(true);
     const off = run(fitted, { eigenFit: false });
     expect(off.info.parameters.eigenFit).toBe(false);
-    const plain = run(asset, {});
+    const plain = run(nativeBoxAsset(false), {});
     expect(plain.info.eigenFit).toBeNull();
     // Off is the asset without a fit, bit for bit; on moves differently.
     expect(Array.from(off.u)).toEqual(Array.from(plain.u));
