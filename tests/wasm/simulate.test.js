@@ -97,7 +97,7 @@ describe('smfem simulate', () => {
     });
     await expect(run([asset, '--eigenfit', 'maybe'])).rejects.toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--eigenfit must be on or off'),
+      stderr: expect.stringContaining('--eigenfit must be on, off or relinearized'),
     });
     const corrupt = join(folder, 'corrupt.smfem');
     await writeFile(corrupt, Buffer.from('not an asset at all'));

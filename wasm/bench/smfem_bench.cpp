@@ -16,6 +16,7 @@
 //   --eigenfit off|S    off: step without the asset's EigenFit (sim/eigenfit_term.hpp); S:
 //                       give the model an EigenFit of its S leading rest modes (ratios 0.7),
 //                       to time the correction (with --write-asset, the asset has it)
+//   --eigenfit-relinearized  re-fit it at every step (paper 004 §3.3)
 //
 // The synthetic model is the procedural box of sim/box_model.hpp (synthetic_box_options: m
 // polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),
@@ -52,7 +53,7 @@ using namespace smfem;
             << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  "
                "[--solver mfem|fem|full-mfem|full-fem] "
                "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE] "
-               "[--eigenfit off|S]\n";
+               "[--eigenfit off|S] [--eigenfit-relinearized]\n";
   std::exit(2);
 }
 
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
   std::string solver, write_asset;
   int iterations = 2, steps = 200, threads = 1;
   int eigenfit_modes = 0;  // --eigenfit S
-  bool single_precision = false, json = false, eigenfit_off = false;
+  bool single_precision = false, json = false, eigenfit_off = false, relinearized = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto next_int = [&](const char* what) {
@@ -175,6 +176,8 @@ int main(int argc, char** argv) {
       write_asset = args[++i];
     } else if (arg == "--json") {
       json = true;
+    } else if (arg == "--eigenfit-relinearized") {
+      relinearized = true;
     } else if (arg == "--eigenfit") {
       if (i + 1 >= args.size()) usage("--eigenfit needs off or a mode count");
       if (args[i + 1] == "off") {
@@ -237,6 +240,7 @@ int main(int argc, char** argv) {
     settings.until_converged = false;
     settings.single_precision_stiffness = single_precision;
     if (eigenfit_off) settings.eigen_fit = false;
+    settings.eigen_fit_relinearized = relinearized;
     const int m = model.mode_count();
     const int C = model.cubature_count();
     sim::Simulator simulator(std::move(model), settings, threads);

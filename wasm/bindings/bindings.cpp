@@ -191,6 +191,8 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
       settings.energy_check = boolean(value, key);
     } else if (key == "eigenFit") {
       settings.eigen_fit = boolean(value, key);
+    } else if (key == "eigenFitRelinearized") {
+      settings.eigen_fit_relinearized = boolean(value, key);
     } else if (key == "materialModel") {
       const auto model =
           value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
@@ -234,6 +236,7 @@ json settings_json(const smfem::sim::SolverSettings& s) {
           {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
           {"energyCheck", s.energy_check},
           {"eigenFit", s.eigen_fit},
+          {"eigenFitRelinearized", s.eigen_fit_relinearized},
           {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
           {"iterations", s.iterations},
           {"timestep", s.timestep},

@@ -31,6 +31,11 @@ export interface SimulatorParameters {
    * default true. No effect on an asset without one.
    */
   eigenFit?: boolean;
+  /**
+   * Re-fit the EigenFit modes at the start of every step (paper 004 §3.3: for large
+   * deformation), where they still match the rest modes; else the rest fit (default false).
+   */
+  eigenFitRelinearized?: boolean;
   materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
   /** Solver iterations per step (exactly, or at most with untilConverged), 1..200. */
   iterations?: number;

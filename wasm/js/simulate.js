@@ -2,7 +2,7 @@
 //
 //   smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected]
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
-//                  [--eigenfit on|off] [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
+//                  [--eigenfit on|off|relinearized] [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
 //                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
@@ -26,7 +26,8 @@
 // end or not at all; the cost per frame goes to stderr.
 //
 // --eigenfit off steps an asset baked with EigenFit (smfem-bake --eigenfit, a recipe's
-// fit_resolution) without its correction (the JS API's eigenFit; on by default).
+// fit_resolution) without its correction (the JS API's eigenFit; on by default), relinearized
+// re-fits it every step (eigenFitRelinearized).
 //
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
@@ -43,7 +44,7 @@ const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.ur
 
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
-  '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--eigenfit on|off] ' +
+  '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--eigenfit on|off|relinearized] ' +
   '[--drag VERTEX X Y Z K] ' +
   '[--json | --csv] [--trajectory out.bin] [--build threads|single] [--render DIR/ | out.mp4] ' +
   '[--render-every K] [--size WxH]';
@@ -82,9 +83,11 @@ export function parseSimulateArgs(args) {
       if (on !== 'on' && on !== 'off') throw new Error('--energy-check must be on or off');
       options.parameters.energyCheck = on === 'on';
     } else if (arg === '--eigenfit') {
-      const on = value(++i, arg);
-      if (on !== 'on' && on !== 'off') throw new Error('--eigenfit must be on or off');
-      options.parameters.eigenFit = on === 'on';
+      const mode = value(++i, arg);
+      if (!['on', 'off', 'relinearized'].includes(mode))
+        throw new Error('--eigenfit must be on, off or relinearized');
+      options.parameters.eigenFit = mode !== 'off';
+      if (mode === 'relinearized') options.parameters.eigenFitRelinearized = true;
     } else if (arg === '--drag') {
       options.drag = {
         vertex: number(++i, arg, Number.isInteger),

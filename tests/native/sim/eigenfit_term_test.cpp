@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 #include "sim/reference.hpp"
 #include "sim/test_model.hpp"
@@ -375,6 +376,186 @@ TEST(EigenFitTerm, SmallVibrationSwingsAtTheFittedFrequency) {
       EXPECT_NEAR(measured, period, 5e-3 * period)
           << solver_method_name(method) << (on ? " with" : " without") << " the fit";
     }
+  }
+}
+
+// The re-linearized variant (paper 004 §3.3).
+
+TEST(EigenFitTerm, RelinearizedAtRestIsTheRestFit) {
+  // Equal ratios: the fit does not depend on how degenerate modes are paired.
+  const ReducedModel model = fitted_box(Eigen::Vector3d::Constant(0.6));
+  const std::vector<Lame> lame = baked_lame(model);
+  EigenFitTerm rest(model), relinearized(model);
+  rest.update_materials(MaterialModel::fixed_corotational, lame);
+  relinearized.update_materials(MaterialModel::fixed_corotational, lame);
+  parallel::ThreadPool pool(test::kThreads);
+  const int C = model.cubature_count();
+  ASSERT_TRUE(relinearized.relinearize(ReducedMatrix::Zero(4 * model.mode_count(), 3),
+                                       polar::identity_stretch<double>().replicate(1, C), pool));
+  EXPECT_TRUE(relinearized.relinearized());
+  std::mt19937 generator(5u);
+  std::uniform_real_distribution<double> uniform(-0.05, 0.05);
+  StretchField z(6, C);
+  for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < 6; ++k) z(k, c) = polar::identity_stretch<double>()(k) + uniform(generator);
+  }
+  Eigen::VectorXd a, b;
+  rest.measure(z, a);
+  relinearized.measure(z, b);
+  EXPECT_NEAR(relinearized.energy(b), rest.energy(a), 1e-9 * std::abs(rest.energy(a)));
+  for (int c = 0; c < C; ++c) {
+    EXPECT_LT((relinearized.stress(c, b) - rest.stress(c, a)).norm(),
+              1e-9 * rest.stress(c, a).norm() + 1e-12);
+  }
+}
+
+// A deformed state: U and z = s(F(U)).
+struct Deformed {
+  ReducedMatrix U;
+  StretchField z;
+};
+Deformed deformed(const ReducedModel& model, double scale, unsigned seed) {
+  Deformed state{test::random_reduced(model.mode_count(), scale, seed), {}};
+  state.z = stretches(model, state.U);
+  return state;
+}
+
+TEST(EigenFitTerm, RelinearizedTermMatchesItsDerivatives) {
+  const ReducedModel model = fitted_box(some_ratios());
+  EigenFitTerm term(model);
+  term.update_materials(MaterialModel::fixed_corotational, baked_lame(model));
+  parallel::ThreadPool pool(1);
+  const Deformed state = deformed(model, 0.02, 31u);
+  ASSERT_TRUE(term.relinearize(state.U, state.z, pool));
+  const int C = model.cubature_count();
+  std::mt19937 generator(9u);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  StretchField z = state.z, dz(6, C);
+  for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < 6; ++k) {
+      z(k, c) += 0.01 * uniform(generator);
+      dz(k, c) = uniform(generator);
+    }
+  }
+  Eigen::VectorXd alpha, moved;
+  term.measure(z, alpha);
+  double slope = 0.0;
+  for (int c = 0; c < C; ++c) {
+    slope += model.cubature_weights(c) * term.stress(c, alpha).dot(dz.col(c));
+  }
+  const auto C_at = [&](double t) {
+    Eigen::VectorXd m;
+    term.measure(z + t * dz, m);
+    return term.energy(m);
+  };
+  const double h = 1e-4;
+  EXPECT_NEAR((C_at(h) - C_at(-h)) / (2 * h), slope, 1e-7 * std::abs(slope));
+  term.measure(z + dz, moved);
+  const Eigen::VectorXd beta = moved - alpha;
+  EXPECT_NEAR(term.slope(alpha, beta), slope, 1e-9 * std::abs(slope));
+  const double curvature = beta.dot(term.weights().cwiseProduct(beta));
+  EXPECT_NEAR((C_at(h) - 2 * C_at(0.0) + C_at(-h)) / (h * h), curvature,
+              1e-4 * std::abs(curvature));
+}
+
+TEST(EigenFitTerm, RelinearizedForceAndStiffnessAreEq15AtTheAnchor) {
+  // Equal ratios, so that R - I = -0.4 I however the modes pair with the rest ones.
+  const ReducedModel model = fitted_box(Eigen::Vector3d::Constant(0.6));
+  const std::vector<Lame> lame = baked_lame(model);
+  EigenFitTerm term(model);
+  term.update_materials(MaterialModel::fixed_corotational, lame);
+  parallel::ThreadPool pool(1);
+  const Deformed state = deformed(model, 0.03, 41u);
+  ASSERT_TRUE(term.relinearize(state.U, state.z, pool));
+  linearize(term, model, state.U, pool);
+  Eigen::VectorXd alpha;
+  term.measure(state.z, alpha);
+  ASSERT_LT(alpha.norm(), 1e-14);  // the anchor
+  // FEM's gradient of C at the anchor, B (G alpha + c), and its rank-s Hessian B G B^T.
+  Eigen::VectorXd weights(term.mode_count());
+  for (int i = 0; i < term.mode_count(); ++i) {
+    Eigen::VectorXd unit = Eigen::VectorXd::Zero(term.mode_count());
+    unit(i) = 1.0;
+    weights(i) = term.slope(alpha, unit);
+  }
+  const Eigen::VectorXd gradient = term.coupling() * weights;
+  // grad E = sum_c w_c (dF_c/du)^T J_c^T grad psi(s_c), through the same coupling machinery:
+  // dE along each unit direction.
+  const int r = model.reduced_size();
+  Eigen::VectorXd grad_E(r);
+  for (int k = 0; k < r; ++k) {
+    Eigen::VectorXd unit = Eigen::VectorXd::Zero(r);
+    unit(k) = 1.0;
+    double sum = 0.0;
+    for (int c = 0; c < model.cubature_count(); ++c) {
+      const Matrix3<double> F =
+          Matrix3<double>::Identity() + displacement_gradient(model.cubature_Y, c, state.U);
+      const Matrix3<double> dF = displacement_gradient(model.cubature_Y, c, test::unflatten(unit));
+      const Vector6<double> ds =
+          polar::dstretch_dF(polar::signed_svd(F)) * Eigen::Map<const Vector9<double>>(dF.data());
+      sum += model.cubature_weights(c) *
+             ds.dot(dpsi_ds(MaterialModel::fixed_corotational, Vector6<double>(state.z.col(c)),
+                            lame[static_cast<std::size_t>(c)]));
+    }
+    grad_E(k) = sum;
+  }
+  const Eigen::MatrixXd M = reduced_mass(model);
+  const Eigen::MatrixXd& V = term.current_modes();
+  const Eigen::VectorXd expected = -0.4 * (M * V * (V.transpose() * grad_E));
+  EXPECT_LT((gradient - expected).norm(), 1e-8 * expected.norm());
+  // The Hessian: M V (R - I) Lambda V^T M, Lambda = V^T K_t V = diag(lambda).
+  const Eigen::MatrixXd KV = term.coupling();  // B = K_t V at the anchor
+  const Eigen::MatrixXd lambda = V.transpose() * KV;
+  const Eigen::MatrixXd hessian_expected = -0.4 * (M * V * lambda * V.transpose() * M);
+  EXPECT_LT((low_rank(term) - hessian_expected).norm(), 1e-8 * hessian_expected.norm());
+}
+
+TEST(EigenFitTerm, TangledModesFallBackToTheRestFit) {
+  // A bar thinner in y than in z: its lowest mode bends it in y. Turned by a quarter about z it
+  // bends in x: no longer the rest mode (cosine about 0), where a tenth of that turn keeps it.
+  BoxModelOptions options = test::small_box();
+  options.upper = Eigen::Vector3d(1.2, 0.05, 0.5);
+  const ReducedModel model =
+      test::with_eigenfit(make_box_model(options).model, Eigen::VectorXd::Constant(1, 0.7));
+  EigenFitTerm term(model);
+  term.update_materials(MaterialModel::fixed_corotational, baked_lame(model));
+  parallel::ThreadPool pool(1);
+  const auto turned = [&](double angle) {
+    // Mode 0's weight is 1 everywhere: u_d[k] = A_0(d, k) moves every point by (R - I) X.
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    ReducedMatrix U = ReducedMatrix::Zero(4 * model.mode_count(), 3);
+    U.topRows<3>() = (R - Eigen::Matrix3d::Identity()).transpose();
+    return U;
+  };
+  const int C = model.cubature_count();
+  const StretchField rest_z = polar::identity_stretch<double>().replicate(1, C);
+  EXPECT_TRUE(term.relinearize(turned(0.157), stretches(model, turned(0.157)), pool));
+  EXPECT_FALSE(term.relinearize(turned(1.5708), stretches(model, turned(1.5708)), pool));
+  EXPECT_FALSE(term.relinearized());
+  EXPECT_EQ(term.current_modes(), model.eigenfit.modes);
+  (void)rest_z;
+}
+
+TEST(EigenFitTerm, RelinearizedConvergedMfemAndFemAgree) {
+  const ReducedModel model = fitted_box(some_ratios());
+  SolverSettings mfem_settings = settings_for(SolverMethod::mfem, true);
+  SolverSettings fem_settings = settings_for(SolverMethod::fem, true);
+  mfem_settings.eigen_fit_relinearized = fem_settings.eigen_fit_relinearized = true;
+  Simulator mfem(model, mfem_settings, test::kThreads);
+  Simulator fem(model, fem_settings, test::kThreads);
+  start(mfem);
+  start(fem);
+  const Eigen::MatrixXd& mass = model.mass_block;
+  for (int step = 0; step < 8; ++step) {
+    ASSERT_TRUE(mfem.step().stats.converged) << step;
+    ASSERT_TRUE(fem.step().stats.converged) << step;
+    EXPECT_FALSE(mfem.last_report().eigen_fit_tangled) << step;
+    const ReducedMatrix difference = mfem.coordinates() - fem.coordinates();
+    const double norm =
+        std::sqrt((fem.coordinates().transpose() * mass * fem.coordinates()).trace());
+    EXPECT_LT(std::sqrt((difference.transpose() * mass * difference).trace()), 1e-6 * norm) << step;
+    fem.set_state(mfem.coordinates(), mfem.velocities());
+    mfem.set_state(mfem.coordinates(), mfem.velocities());  // z = s(F(u)): the same anchor
   }
 }
 

@@ -41,10 +41,28 @@
 // micro-kernel (detail/gemm_tile.hpp), about 2 % of K's assembly's arithmetic at m 16, |C| 581,
 // s 6; the rest is O(C s).
 //
+// The re-linearized variant (paper 004 §3.3, SolverSettings::eigen_fit_relinearized): at the
+// start of each step, relinearize() takes the s lowest non-null modes V of the current tangent
+// K_t = sum_c w_c (dF_c/du)^T J_c^T H_c(z_c) J_c (dF_c/du) (the solvers' K without the
+// constraint's curvature), checks that they are still the rest modes (§3.5: at least half of
+// them with |V^T M U_rest| above kTangleCosine, each rest mode used once; else it keeps the rest
+// fit and returns false), gives each the ratio of its rest mode (1 unmatched) and anchors C at
+// the current stretches z_n:
+//
+//   C_t(z) = 1/2 alpha^T G alpha + (G phi)^T alpha,   alpha = sum_c w_c A_c^T (z_c - z_n,c),
+//
+// A_c = H_c J_c dF_c(V), phi = V^T grad E (the modes' elastic forces at z_n). Its gradient at
+// the anchor is M V (R - I) V^T grad E (eq. 15c) and its Hessian M V (R - I) Lambda_t V^T M
+// (eq. 15b), exactly where V are K_t's eigenvectors. Within the step C_t is one fixed energy (so
+// the line search stays valid); across steps the anchor moves, so energy is balanced step by
+// step (simulator.hpp). Cost per step: one more K assembly and a dense 12m x 12m generalized
+// eigenproblem.
+//
 // G is diagonalized once per material change (A is rotated to its eigenvectors), so G is a
 // vector of weights g. All storage is allocated at construction and update_materials(); the
 // per-step calls allocate nothing. Sums over tets run in tet order, and B's products have the
 // same shape whatever the thread count: results do not depend on it.
+#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
@@ -54,8 +72,12 @@
 #include "smfem/sim/cubature_kinematics.hpp"
 #include "smfem/sim/material_model.hpp"
 #include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/stiffness_assembly.hpp"
 
 namespace smfem::sim {
+
+// The cosine a current mode needs with a rest mode (paper 004 §3.5, "larger than 0.6").
+inline constexpr double kTangleCosine = 0.6;
 
 class EigenFitTerm {
  public:
@@ -65,14 +87,23 @@ class EigenFitTerm {
   bool empty() const { return weights_.size() == 0; }
   int mode_count() const { return static_cast<int>(weights_.size()); }
 
-  // Recomputes A and G from the tets' current materials (one Lame per cubature tet).
+  // Recomputes A and G from the tets' current materials (one Lame per cubature tet): the rest
+  // fit (also what ends a re-linearized one).
   void update_materials(MaterialModel material, const std::vector<Lame>& lame);
+  // The re-linearized fit at (U, z) (above); false where the modes are tangled (the rest fit is
+  // kept). After update_materials.
+  bool relinearize(const ReducedMatrix& U, const StretchField& z, parallel::ThreadPool& pool);
+  bool relinearized() const { return relinearized_; }
+  // The fitted modes now: the rest ones, or V of the last relinearize() (12m x s).
+  const Eigen::MatrixXd& current_modes() const { return current_modes_; }
 
   // alpha(z) (s), summed in tet order.
   void measure(const StretchField& z, Eigen::VectorXd& alpha) const;
   // C for a measure alpha, J.
   double energy(const Eigen::VectorXd& alpha) const;
-  // e_c = A_c G alpha: dC/dz_c / w_c, by the six stored components (per unit volume).
+  // dC/dalpha . change at alpha: C's slope along a move that changes the measure by `change`.
+  double slope(const Eigen::VectorXd& alpha, const Eigen::VectorXd& change) const;
+  // e_c = A_c (G alpha + c): dC/dz_c / w_c, by the six stored components (per unit volume).
   Vector6<double> stress(int tet, const Eigen::VectorXd& alpha) const;
 
   // The coupling B from the tets' J_c = ds/dF (6 x 9, column-major vec(F)), set in parallel,
@@ -91,8 +122,23 @@ class EigenFitTerm {
   const Eigen::VectorXd& weights() const { return weights_; }
 
  private:
+  // A, g and c from the modes' strains (6s x C, per tet E_c V), the ratios and the modes'
+  // forces phi (zero at rest), with hessians_ for H_c.
+  void set_fit(const Eigen::MatrixXd& strain, const Eigen::VectorXd& ratios,
+               const Eigen::VectorXd& modal_force);
+
   const ReducedModel& model_;
-  int block_size_ = 0;  // 4m
+  MaterialModel material_ = MaterialModel::fixed_corotational;
+  std::vector<Lame> lame_;
+  std::vector<Matrix6<double>> hessians_;  // H_c of the fit, per tet
+  StretchField anchor_;                    // where alpha is 0: s(I), or z_n
+  Eigen::VectorXd linear_;                 // c, rotated (0 at rest)
+  Eigen::MatrixXd current_strain_;         // 6s x C, relinearize()'s E_c V
+  Eigen::MatrixXd current_modes_;
+  bool relinearized_ = false;
+  std::unique_ptr<StiffnessAssembly> tangent_;  // K_t, made at the first relinearize()
+  Eigen::MatrixXd mass_;                        // I_3 (x) mass_block
+  int block_size_ = 0;                          // 4m
   // Per tet, the symmetric part of dF_c(U_i) as stretch vectors: 6 x s per tet (fixed).
   Eigen::MatrixXd modal_strain_;  // 6s x C
   Eigen::MatrixXd stress_;        // 6s x C: A_c, rotated, column c

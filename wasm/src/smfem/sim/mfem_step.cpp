@@ -186,7 +186,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       fit_change_ += fit_measure_s_ - fit_measure_z_;
       const Eigen::VectorXd& g = fit->weights();
       d.decrement_squared += fit_change_.dot(g.cwiseProduct(fit_change_));
-      fit_slope = fit_measure_z_.dot(g.cwiseProduct(fit_change_));
+      fit_slope = fit->slope(fit_measure_z_, fit_change_);
     }
     double contact_slope = 0.0;
     if (contact != nullptr) {

@@ -117,6 +117,8 @@ void Simulator::set_settings(const SolverSettings& settings) {
   if (settings_.material_model != previous.material_model) {
     eigenfit_.update_materials(settings_.material_model, lame_);
     make_stretches_consistent();
+  } else if (settings_.eigen_fit_relinearized != previous.eigen_fit_relinearized) {
+    eigenfit_.update_materials(settings_.material_model, lame_);  // back to the rest fit
   }
   refresh_diagnostics();
 }
@@ -208,6 +210,11 @@ const StepReport& Simulator::step() {
     const double start_step = contact_->max_step(backup_.U, initial_guess_);
     initial_guess_ = backup_.U + start_step * initial_guess_;
     initial_guess_limited_ = start_step < 1.0;
+  }
+  // The re-linearized fit of this step (eigenfit_term.hpp), before anything measures C.
+  report_.eigen_fit_tangled = false;
+  if (eigen_fit_active() && settings_.eigen_fit_relinearized) {
+    report_.eigen_fit_tangled = !eigenfit_.relinearize(backup_.U, backup_.z, *pool_);
   }
   // With this step's springs, so that a moved drag target or a released spring counts as
   // energy put in (or taken out) before the step, not as a gain of the step.

@@ -13,6 +13,8 @@
 // EigenFit: an asset that carries a fit (eigenfit.hpp) steps with the correction of
 // eigenfit_term.hpp while SolverSettings::eigen_fit is on (the default); its energy C counts as
 // elastic energy everywhere (the multipliers' D^-1 dC/dz too, the energy check, the diagnostics).
+// Re-linearized (SolverSettings::eigen_fit_relinearized), the fit is made at the start of each
+// step, before the energy check's first balance, so each step is checked against its own C.
 //
 // Robustness: parameters are clamped with warnings (solver_settings.hpp); a step that gains
 // energy beyond the loads' work or fails is retried with more iterations (StepReport); one that
@@ -71,6 +73,8 @@ inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
 
 struct StepReport {
   bool ok = true;
+  // Re-linearized EigenFit: this step's modes were tangled, the rest fit stepped it instead.
+  bool eigen_fit_tangled = false;
   int retries = 0;           // attempts after the first (see above)
   double energy_gain = 0.0;  // J, of the accepted attempt
   StepStats stats;           // summed over the attempts

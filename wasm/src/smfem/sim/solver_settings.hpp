@@ -65,6 +65,9 @@ struct SolverSettings {
   // Apply the asset's EigenFit correction (eigenfit_term.hpp) when it carries one; no effect
   // on an asset without.
   bool eigen_fit = true;
+  // Re-fit it at the state of every step's start (paper 004 §3.3, eigenfit_term.hpp), where the
+  // modes are not tangled; else (and off) the fit of the rest state.
+  bool eigen_fit_relinearized = false;
 };
 
 // settings with every parameter clamped into its range (non-finite values replaced by the
