@@ -34,7 +34,8 @@ using smfem::bake::BakeInputError;
 constexpr const char* kUsage =
     "usage: smfem-bake <mesh file | scene recipe .json> -o <out.smfem>\n"
     "                  [--modes M] [--cubature K] [--cubature-method kmeans|nnls]\n"
-    "                  [--cubature-fit-error] [--youngs E] [--poisson NU] [--density RHO]\n"
+    "                  [--cubature-per-region N] [--cubature-fit-error]\n"
+    "                  [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
@@ -93,6 +94,8 @@ Options parse_options(int argc, char** argv) {
         throw BakeInputError("--cubature-method: expected " +
                              smfem::cubature::cubature_method_choices() + ", got \"" + name + "\"");
       }
+    } else if (arg == "--cubature-per-region") {
+      s.cubature_per_region = static_cast<int>(parse_integer(arg, value(), 0, 1'000'000));
     } else if (arg == "--cubature-fit-error") {
       s.cubature_fit_error = true;
     } else if (arg == "--youngs") {
@@ -215,6 +218,17 @@ int bake(const Options& options) {
         {"eigenvalues", eigenvalues},
         {"timings_s", timings},
         {"total_s", total}};
+    // How many cubature tets each material region holds (a region with none is invisible to
+    // the solver: its modulus never enters it).
+    summary["cubature_per_region"] = options.settings.cubature_per_region;
+    nlohmann::json by_region = nlohmann::json::array();
+    for (const smfem::bake::MaterialInfo& material : input.materials) {
+      long long sampled = 0;
+      for (const int t : result.cubature.tets) sampled += input.mesh.regions(t) == material.region;
+      by_region.push_back(
+          {{"region", material.region}, {"name", material.name}, {"cubature_tets", sampled}});
+    }
+    summary["cubature_by_region"] = by_region;
     if (result.cubature_fit) {
       // training_s is part of timings_s.cubature (0 for k-means, which does not train).
       const smfem::cubature::ForceFit& fit = *result.cubature_fit;

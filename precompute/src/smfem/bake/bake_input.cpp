@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/input_files.hpp"
@@ -245,6 +246,26 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   } else {
     input.cubature =
         cubature > 0 ? cubature : static_cast<int>(std::min<Eigen::Index>(20 * input.modes, tets));
+  }
+  if (settings.cubature_per_region < 0) {
+    throw BakeInputError("--cubature-per-region " + std::to_string(settings.cubature_per_region) +
+                         ": must be at least 0");
+  }
+  if (settings.cubature_per_region > 0) {
+    std::vector<int> regions(input.mesh.regions.data(),
+                             input.mesh.regions.data() + input.mesh.regions.size());
+    std::sort(regions.begin(), regions.end());
+    const auto count = std::unique(regions.begin(), regions.end()) - regions.begin();
+    if (input.cubature < count) {
+      throw BakeInputError(
+          "cubature |C| = " + std::to_string(input.cubature) + ": the mesh has " +
+          std::to_string(count) +
+          " material regions and the cubature gives each at least one tet; ask for at "
+          "least " +
+          std::to_string(count) +
+          " (or --cubature-per-region 0, the paper's clustering of the "
+          "whole body, which may leave a region unsampled)");
+    }
   }
   return input;
 }

@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "smfem/cubature/cubature.hpp"
 #include "smfem/cubature/cubature_method.hpp"
 #include "smfem/cubature/kmeans.hpp"
 #include "smfem/mesh/types.hpp"
@@ -52,6 +53,11 @@ struct BakeSettings {
   // --cubature-fit-error: also measure a k-means cubature's force-fit error on the poses NNLS
   // would train on (cubature/optimized_cubature.hpp: force_fit); NNLS always reports its own.
   bool cubature_fit_error = false;
+  // --cubature-per-region: the cubature of each material region is built from its own tets,
+  // at least this many per region (k-means: cubature.hpp, stratified_kmeans_cubature; NNLS:
+  // optimized_cubature.hpp); 0: the whole body at once (the paper's k-means, An et al.'s NNLS),
+  // which can leave a region without any.
+  int cubature_per_region = cubature::kDefaultTetsPerRegion;
   std::optional<double> youngs;
   std::optional<double> poisson;
   std::optional<double> density;

@@ -104,6 +104,7 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
   fit_options.tets = input.cubature;
   fit_options.seed = settings.seed;
   fit_options.threads = settings.threads;
+  fit_options.per_region = settings.cubature_per_region;
   const Eigen::MatrixXd tet_weights = subspace::tet_averaged_weights(mesh, result.modes.weights);
   if (input.cubature_method == cubature::CubatureMethod::nnls) {
     cubature::OptimizedCubature optimized = cubature::optimized_cubature(body, fit_options);
@@ -114,8 +115,12 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
     cubature_options.clusters = input.cubature;
     cubature_options.seed = settings.seed;
     cubature_options.threads = settings.threads;
-    result.cubature = cubature::kmeans_cubature(result.tet_volumes, tet_weights,
-                                                result.modes.eigenvalues, cubature_options);
+    result.cubature = settings.cubature_per_region > 0
+                          ? cubature::stratified_kmeans_cubature(
+                                result.tet_volumes, tet_weights, result.modes.eigenvalues,
+                                mesh.regions, cubature_options, settings.cubature_per_region)
+                          : cubature::kmeans_cubature(result.tet_volumes, tet_weights,
+                                                      result.modes.eigenvalues, cubature_options);
     if (settings.cubature_fit_error) {
       result.cubature_fit = cubature::force_fit(body, result.cubature, fit_options);
     }

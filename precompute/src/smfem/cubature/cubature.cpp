@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "smfem/cubature/detail/material_regions.hpp"
+
 namespace smfem::cubature {
 
 namespace {
@@ -47,11 +49,12 @@ FeatureMatrix cubature_features(const Eigen::Ref<const Eigen::MatrixXd>& tet_wei
   return features;
 }
 
-Cubature kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
-                         const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
-                         const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
-                         const CubatureOptions& options) {
-  const char* caller = "kmeans_cubature";
+namespace {
+
+void check_clustering_input(const char* caller,
+                            const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                            const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                            const CubatureOptions& options) {
   const Eigen::Index tet_count = tet_volumes.size();
   if (tet_count == 0) refuse(caller, "the mesh has no tets");
   if (tet_weights.rows() != tet_count) {
@@ -62,25 +65,39 @@ Cubature kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
     refuse(caller, "tet volumes must be positive and finite");
   }
   if (options.clusters < 0) refuse(caller, "clusters is negative");
-  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+}
 
+// |C| asked: options.clusters, or 20 m, capped by |T|.
+int requested_clusters(const CubatureOptions& options, Eigen::Index tet_count, Eigen::Index m) {
+  const Eigen::Index requested = options.clusters > 0 ? options.clusters : 20 * m;
+  return static_cast<int>(std::min(requested, tet_count));
+}
+
+KMeansResult run_kmeans(const Eigen::Ref<const FeatureMatrix>& features, int clusters,
+                        const CubatureOptions& options) {
   KMeansOptions kmeans_options;
-  const Eigen::Index requested = options.clusters > 0 ? options.clusters : 20 * tet_weights.cols();
-  kmeans_options.clusters = static_cast<int>(std::min(requested, tet_count));
+  kmeans_options.clusters = clusters;
   kmeans_options.seed = options.seed;
   kmeans_options.max_iterations = options.max_iterations;
   kmeans_options.threads = options.threads;
-  const KMeansResult clusters = kmeans(features, kmeans_options);
-  const Eigen::Index cluster_count = clusters.centroids.rows();
+  return kmeans(features, kmeans_options);
+}
 
-  // Representative: the member nearest the centroid; weight: the members' total volume.
+// The cubature of a clustering of every tet: labels |T| in 0..k-1 (every cluster non-empty),
+// centroids k x features. Representative: the member nearest the centroid; weight: the
+// members' total volume; clusters renumbered by ascending representative.
+Cubature cubature_of_clusters(const FeatureMatrix& features,
+                              const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                              const Eigen::VectorXi& labels, const FeatureMatrix& centroids) {
+  const Eigen::Index tet_count = tet_volumes.size();
+  const Eigen::Index cluster_count = centroids.rows();
   Eigen::VectorXi representative = Eigen::VectorXi::Constant(cluster_count, -1);
   Eigen::VectorXd nearest =
       Eigen::VectorXd::Constant(cluster_count, std::numeric_limits<double>::infinity());
   Eigen::VectorXd volume = Eigen::VectorXd::Zero(cluster_count);
   for (Eigen::Index t = 0; t < tet_count; ++t) {
-    const int c = clusters.labels(t);
-    const double to_centroid = (features.row(t) - clusters.centroids.row(c)).squaredNorm();
+    const int c = labels(t);
+    const double to_centroid = (features.row(t) - centroids.row(c)).squaredNorm();
     if (to_centroid < nearest(c)) {
       nearest(c) = to_centroid;
       representative(c) = static_cast<int>(t);
@@ -102,9 +119,143 @@ Cubature kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
     out.weights(c) = volume(order[c]);
   }
   out.labels.resize(tet_count);
-  for (Eigen::Index t = 0; t < tet_count; ++t) out.labels(t) = renumber(clusters.labels(t));
+  for (Eigen::Index t = 0; t < tet_count; ++t) out.labels(t) = renumber(labels(t));
+  return out;
+}
+
+}  // namespace
+
+Cubature kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                         const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                         const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                         const CubatureOptions& options) {
+  check_clustering_input("kmeans_cubature", tet_volumes, tet_weights, options);
+  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+  const KMeansResult clusters = run_kmeans(
+      features, requested_clusters(options, tet_volumes.size(), tet_weights.cols()), options);
+  Cubature out = cubature_of_clusters(features, tet_volumes, clusters.labels, clusters.centroids);
   out.iterations = clusters.iterations;
   out.converged = clusters.converged;
+  return out;
+}
+
+Eigen::VectorXi region_cluster_counts(const Eigen::Ref<const Eigen::VectorXi>& region_tets,
+                                      const Eigen::Ref<const Eigen::VectorXd>& shares, int total,
+                                      int per_region) {
+  const char* caller = "region_cluster_counts";
+  const Eigen::Index regions = region_tets.size();
+  if (regions == 0) refuse(caller, "no regions");
+  if (shares.size() != regions) {
+    refuse(caller,
+           std::to_string(shares.size()) + " shares for " + std::to_string(regions) + " regions");
+  }
+  if ((region_tets.array() < 1).any()) refuse(caller, "a region has no tets");
+  if (!shares.allFinite() || (shares.array() < 0.0).any()) {
+    refuse(caller, "shares must be finite and non-negative");
+  }
+  if (per_region < 1) {
+    refuse(caller, "per_region is " + std::to_string(per_region) + ", must be at least 1");
+  }
+  if (total < regions) {
+    refuse(caller, "asked for " + std::to_string(total) + " cubature tets for " +
+                       std::to_string(regions) +
+                       " material regions: every region needs at least one");
+  }
+  if (total > region_tets.cast<long long>().sum()) {
+    refuse(caller, "asked for " + std::to_string(total) + " cubature tets of " +
+                       std::to_string(region_tets.cast<long long>().sum()) + " tets");
+  }
+  const int floor = std::min<int>(per_region, total / static_cast<int>(regions));
+  Eigen::VectorXi counts = region_tets.cwiseMin(floor);
+  for (int left = total - counts.sum(); left > 0; --left) {
+    Eigen::Index below = -1;  // the region furthest below its share, with a tet to spare
+    for (Eigen::Index r = 0; r < regions; ++r) {
+      if (counts(r) == region_tets(r)) continue;
+      if (below < 0 || shares(r) - counts(r) > shares(below) - counts(below)) below = r;
+    }
+    ++counts(below);  // some region has a tet to spare: total <= sum of region_tets
+  }
+  return counts;
+}
+
+Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                                    const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                                    const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                                    const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                                    const CubatureOptions& options, int per_region) {
+  const char* caller = "stratified_kmeans_cubature";
+  check_clustering_input(caller, tet_volumes, tet_weights, options);
+  const Eigen::Index tet_count = tet_volumes.size();
+  if (tet_regions.size() != tet_count) {
+    refuse(caller, "tet_regions has " + std::to_string(tet_regions.size()) + " entries for " +
+                       std::to_string(tet_count) + " tets");
+  }
+  if (per_region < 1) {
+    refuse(caller, "at least one cubature tet per region is needed, asked for " +
+                       std::to_string(per_region));
+  }
+  const detail::MaterialRegions material = detail::material_regions(tet_regions);
+  const Eigen::VectorXi& region_of = material.of_tet;
+  const Eigen::VectorXi& region_tets = material.tets;
+  const auto regions = static_cast<Eigen::Index>(material.ids.size());
+  const int total = requested_clusters(options, tet_count, tet_weights.cols());
+  if (total < regions) {
+    refuse(caller, "asked for " + std::to_string(total) + " cubature tets for a mesh of " +
+                       std::to_string(regions) +
+                       " material regions: every region needs at least one (ask for at "
+                       "least " +
+                       std::to_string(regions) + ")");
+  }
+  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+
+  // Each region's share of the whole-body clustering.
+  // (With a cluster per tet there is nothing to share: every tet is its own.)
+  Eigen::VectorXd shares = region_tets.cast<double>();
+  if (regions > 1 && total < tet_count) {
+    shares.setZero();
+    const KMeansResult whole = run_kmeans(features, total, options);
+    Eigen::VectorXi members = Eigen::VectorXi::Zero(whole.centroids.rows());
+    for (Eigen::Index t = 0; t < tet_count; ++t) ++members(whole.labels(t));
+    for (Eigen::Index t = 0; t < tet_count; ++t) {
+      shares(region_of(t)) += 1.0 / members(whole.labels(t));
+    }
+  }
+  const Eigen::VectorXi counts = region_cluster_counts(region_tets, shares, total, per_region);
+
+  // k-means within each region; clusters numbered region after region.
+  Eigen::VectorXi labels(tet_count);
+  std::vector<FeatureMatrix> region_centroids;
+  Cubature out;
+  out.converged = true;
+  Eigen::Index clusters_so_far = 0;
+  for (Eigen::Index r = 0; r < regions; ++r) {
+    std::vector<Eigen::Index> members;
+    members.reserve(static_cast<std::size_t>(region_tets(r)));
+    for (Eigen::Index t = 0; t < tet_count; ++t) {
+      if (region_of(t) == r) members.push_back(t);
+    }
+    const FeatureMatrix region_features = features(members, Eigen::all);
+    const KMeansResult clusters = run_kmeans(region_features, counts(r), options);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      labels(members[i]) =
+          static_cast<int>(clusters_so_far + clusters.labels(static_cast<Eigen::Index>(i)));
+    }
+    clusters_so_far += clusters.centroids.rows();
+    region_centroids.push_back(clusters.centroids);
+    out.iterations = std::max(out.iterations, clusters.iterations);
+    out.converged = out.converged && clusters.converged;
+  }
+  FeatureMatrix centroids(clusters_so_far, features.cols());
+  Eigen::Index row = 0;
+  for (const FeatureMatrix& block : region_centroids) {
+    centroids.middleRows(row, block.rows()) = block;
+    row += block.rows();
+  }
+  const int iterations = out.iterations;
+  const bool converged = out.converged;
+  out = cubature_of_clusters(features, tet_volumes, labels, centroids);
+  out.iterations = iterations;
+  out.converged = converged;
   return out;
 }
 

@@ -6,8 +6,10 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "smfem/cubature/detail/material_regions.hpp"
 #include "smfem/cubature/detail/parallel_chunks.hpp"
 #include "smfem/cubature/detail/refuse.hpp"
 #include "smfem/cubature/detail/uniform_random.hpp"
@@ -114,11 +116,116 @@ Eigen::VectorXi nearest_labels(const ElasticBody& body, const Eigen::VectorXi& t
   return labels;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Region by region, as optimized_cubature.hpp says.
+OptimizedCubature stratified_optimized_cubature(const char* caller, const ElasticBody& body,
+                                                const OptimizedCubatureOptions& options,
+                                                const detail::MaterialRegions& regions) {
+  const auto start = std::chrono::steady_clock::now();
+  const TrainingSet set = training_set(caller, body, options);  // its candidates go unused
+  const Index tet_count = body.mesh.tets.rows();
+  const auto region_count = static_cast<Index>(regions.ids.size());
+  const int requested = static_cast<int>(std::min<Index>(requested_tets(body, options), tet_count));
+  if (requested < region_count) {
+    detail::refuse(caller, "asked for " + std::to_string(requested) + " tets for a mesh of " +
+                               std::to_string(region_count) +
+                               " material regions: every region needs at least one (ask for at "
+                               "least " +
+                               std::to_string(region_count) + ")");
+  }
+  const Eigen::VectorXd shares = regions.tets.cast<double>() *
+                                 (static_cast<double>(requested) / static_cast<double>(tet_count));
+  const Eigen::VectorXi counts =
+      region_cluster_counts(regions.tets, shares, requested, options.per_region);
+  const double whole_candidates = static_cast<double>(set.candidates.size());
+  const int per_tet = options.candidates > 0 ? 1 : kCandidatesPerTet;
+  const Index r = 12 * body.weights.cols();
+
+  std::vector<std::pair<int, double>> chosen;  // (tet, weight)
+  OptimizedCubature out;
+  out.cubature.converged = true;
+  for (Index g = 0; g < region_count; ++g) {
+    std::vector<int> members;
+    for (Index t = 0; t < tet_count; ++t) {
+      if (regions.of_tet(t) == g) members.push_back(static_cast<int>(t));
+    }
+    const int size = regions.tets(g);
+    const int wanted = std::min<int>(
+        size, std::max<int>(static_cast<int>(std::ceil(whole_candidates * size /
+                                                       static_cast<double>(tet_count))),
+                            per_tet * counts(g)));
+    // The first `wanted` steps of a Fisher-Yates shuffle of the region's tets.
+    std::mt19937_64 bits(options.seed + 1 + static_cast<std::uint64_t>(g));
+    for (int i = 0; i < wanted && wanted < size; ++i) {
+      const int j = i + std::min(size - i - 1, static_cast<int>(detail::uniform_01(bits) *
+                                                                static_cast<double>(size - i)));
+      std::swap(members[static_cast<std::size_t>(i)], members[static_cast<std::size_t>(j)]);
+    }
+    members.resize(static_cast<std::size_t>(wanted));
+    std::sort(members.begin(), members.end());
+    const Eigen::VectorXi candidates = Eigen::Map<const Eigen::VectorXi>(members.data(), wanted);
+    out.fit.candidates += wanted;
+
+    Eigen::VectorXd volumes = Eigen::VectorXd::Zero(tet_count);
+    for (Index t = 0; t < tet_count; ++t) {
+      if (regions.of_tet(t) == g) volumes(t) = body.volumes(t);
+    }
+    const ElasticBody region{body.mesh,   body.weights, body.eigenvalues, volumes,
+                             body.youngs, body.poisson, body.model};
+    Eigen::VectorXd b = body_forces(region, set.poses.training, options.threads);
+    const Eigen::VectorXd scales = pose_scales(b, r);
+    if (!(scales.array() > 0.0).any()) continue;  // no pose strains the region
+    Eigen::MatrixXd A = tet_forces(body, candidates, set.poses.training, options.threads);
+    scale_rows(A, scales, r);
+    scale_rows(b, scales, r);
+    const GreedyCubature greedy =
+        greedy_cubature(A, b, std::min(counts(g), wanted), options.tolerance);
+    for (Index k = 0; k < greedy.columns.size(); ++k) {
+      chosen.emplace_back(candidates(greedy.columns(k)), greedy.weights(k));
+    }
+    out.fit.greedy_iterations += greedy.iterations;
+    out.cubature.converged = out.cubature.converged && greedy.converged;
+  }
+  if (chosen.empty()) detail::refuse(caller, "no candidate tet fits the sampled forces");
+  std::sort(chosen.begin(), chosen.end());
+  Cubature& cubature = out.cubature;
+  cubature.tets.resize(static_cast<Index>(chosen.size()));
+  cubature.weights.resize(static_cast<Index>(chosen.size()));
+  for (std::size_t c = 0; c < chosen.size(); ++c) {
+    cubature.tets(static_cast<Index>(c)) = chosen[c].first;
+    cubature.weights(static_cast<Index>(c)) = chosen[c].second;
+  }
+  cubature.iterations = out.fit.greedy_iterations;
+  out.fit.training_error =
+      fit_error(tet_forces(body, cubature.tets, set.poses.training, options.threads),
+                cubature.weights, body_forces(body, set.poses.training, options.threads), r);
+  out.fit.training_seconds = seconds_since(start);
+  cubature.labels = nearest_labels(body, cubature.tets, options.threads);
+  out.fit.held_out_error =
+      fit_error(tet_forces(body, cubature.tets, set.poses.held_out, options.threads),
+                cubature.weights, body_forces(body, set.poses.held_out, options.threads), r);
+  out.fit.training_poses = options.training_poses;
+  out.fit.held_out_poses = options.held_out_poses;
+  return out;
+}
+
 }  // namespace
 
 OptimizedCubature optimized_cubature(const ElasticBody& body,
                                      const OptimizedCubatureOptions& options) {
   const char* caller = "optimized_cubature";
+  if (options.per_region < 0) {
+    detail::refuse(caller,
+                   "per_region is " + std::to_string(options.per_region) + ", must be at least 0");
+  }
+  if (options.per_region > 0 && body.mesh.regions.size() == body.mesh.tets.rows()) {
+    const detail::MaterialRegions regions = detail::material_regions(body.mesh.regions);
+    if (regions.ids.size() > 1)
+      return stratified_optimized_cubature(caller, body, options, regions);
+  }
   const auto start = std::chrono::steady_clock::now();
   const TrainingSet set = training_set(caller, body, options);
   const Index r = 12 * body.weights.cols();

@@ -13,6 +13,21 @@
 //   ||A_C w - b|| / ||b|| = sqrt(mean over poses of ||g_C(U_p) - g(U_p)||^2 / ||g(U_p)||^2)
 // is the RMS relative force error over the poses (poses with no force left out).
 //
+// Stratified by material region (per_region >= 1, the bake's default, when the mesh has more
+// than one region in mesh.regions): fitted to the whole body's force, the greedy can leave a
+// region (a stiff core that barely strains) without a tet, and even one it samples is only
+// right at the baked moduli, since other regions' tets may stand in for it. Instead each
+// region r's own force b_r = sum over its tets of V_t g_t(U) is fitted by its own tets, so the
+// cubature of each region scales with that region's modulus like the region does. Each region
+// gets n_r of the |C| tets by region_cluster_counts (cubature.hpp) with shares |C| |T_r| / |T|
+// (what a uniform candidate sample gives each region) and at least
+// min(per_region, floor(|C| / R), |T_r|); its candidates are a seeded uniform sample of its
+// own tets (stream seed + 1 + r, r the region's rank by id), max(count |T_r| / |T|, 8 n_r)
+// of them (count: the whole body's candidate count above), capped by |T_r|. Every region
+// whose sampled poses strain it keeps at least one tet (its greedy stops early only at the
+// tolerance or when no candidate helps); a region no pose strains (every vertex pinned) has
+// no force to fit and gets none. The fit errors reported are the whole body's, as above.
+//
 // The result is the Cubature of cubature.hpp, so the asset does not change: tets ascending,
 // weights the NNLS weights (m^3; they need not sum to the volume), and labels for display: each
 // tet's cubature tet is the one nearest it in the k-means features (cubature_features; lowest
@@ -32,6 +47,9 @@ struct OptimizedCubatureOptions {
   int held_out_poses = 8;
   int candidates = 0;       // 0: max(2048, 8 |C|); capped by |T|
   double tolerance = 1e-6;  // stop early once the training fit error is this small
+  // At least this many tets per material region, each region fitted on its own (above); 0:
+  // one fit of the whole body, as An et al. (a region may then get no tet).
+  int per_region = kDefaultTetsPerRegion;
   std::uint64_t seed = kDefaultSeed;
   int threads = 0;  // 0: one per hardware thread
 };
@@ -54,7 +72,8 @@ struct OptimizedCubature {
 };
 
 // Throws std::invalid_argument for options.tets < 0, non-positive pose or candidate counts, a
-// negative tolerance, or a body whose arrays do not fit its mesh (training_forces.hpp).
+// negative tolerance, per_region < 0, fewer tets than material regions (stratified), or a body
+// whose arrays do not fit its mesh (training_forces.hpp).
 OptimizedCubature optimized_cubature(const ElasticBody& body,
                                      const OptimizedCubatureOptions& options = {});
 
