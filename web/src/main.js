@@ -4,6 +4,7 @@
 import { missingCapabilities } from './capabilities.js';
 import { openBody, parameterSets } from './open/openBody.js';
 import { contactParameters, openContact } from './open/openContact.js';
+import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
@@ -111,29 +112,25 @@ class Demo {
     const scene = scenes[name];
     if (scene.problem) throw new Error(scene.problem);
     const showProgress = (fraction) => this.showProgress(fraction);
-    const opened = scene.contact
-      ? await openContact(
-          {
-            client: this.client,
-            showProgress,
-            onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
-          },
-          name,
-          scene.contact,
-          overrides,
-        )
-      : await openBody(
-          { client: this.client, showProgress, warn: (text) => status.warn(text) },
-          name,
-          scene.url,
-          overrides,
-        );
+    // What every opener may use; each takes what it needs.
+    const context = {
+      client: this.client,
+      showProgress,
+      warn: (text) => status.warn(text),
+      onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
+    };
+    const opened = scene.lineup
+      ? await openLineup(context, name, scene.lineup, overrides)
+      : scene.contact
+        ? await openContact(context, name, scene.contact, overrides)
+        : await openBody(context, name, scene.url, overrides);
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
     this.stage?.dispose();
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact);
+    this.lineupPages = scene.lineup ? opened.loaded.pages : null;
     this.obstacleTargets.clear();
     if (opened.labels) this.stage.setLabels(opened.labels);
     // The materials the legend names (a contact scene has none of its own).
@@ -191,14 +188,26 @@ class Demo {
     if (!('speed' in change)) {
       const sets = this.contact
         ? [contactParameters(this.settings)]
-        : parameterSets(this.settings, this.gravityVector);
+        : this.lineupPages
+          ? lineupParameterSets(this.settings, this.gravityVector, this.lineupPages.length)
+          : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
-      if ('solver' in change) this.startRecords(sets.map(solverName));
-      if (this.settings.compare && !this.contact) {
-        this.stage.setLabels(sets.map(runLabel));
-        status.labelled(sets.map(runLabel));
+      if ('solver' in change) this.startRecords(this.seriesNames(sets));
+      const labels = this.lineupPages
+        ? lineupLabels(this.lineupPages, this.settings)
+        : this.settings.compare && !this.contact
+          ? sets.map(runLabel)
+          : null;
+      if (labels) {
+        this.stage.setLabels(labels);
+        status.labelled(labels);
       }
     }
+  }
+
+  // The plots', CSV's and status's name for each simulator: its solver, and in a lineup its mesh.
+  seriesNames(sets) {
+    return this.lineupPages ? lineupNames(this.lineupPages, sets) : sets.map(solverName);
   }
 
   // The plots, the CSV and status name the solvers running: a change of solver starts them anew.

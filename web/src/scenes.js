@@ -39,6 +39,21 @@ function contactScene(title, name) {
   return { title, contact: { text: JSON.stringify(file), bodies, description: file.description } };
 }
 
+// A lineup: the same recipe baked at several resolutions (assets/scenes/eigenfit/), one
+// simulator each, in lockstep.
+const eigenFitAssets = {
+  'bar-coarse': new URL('../../build/native/assets/eigenfit/bar-coarse.smfem', import.meta.url),
+  bar: new URL('../../build/native/assets/eigenfit/bar.smfem', import.meta.url),
+  'bar-fine': new URL('../../build/native/assets/eigenfit/bar-fine.smfem', import.meta.url),
+};
+const lineup = (title, description, names) => ({
+  title,
+  lineup: {
+    description,
+    bodies: names.map((name) => ({ name: `${name}.smfem`, url: eigenFitAssets[name] })),
+  },
+});
+
 // `figure`: the section of the paper's report (npm run figures, web/public/report/) that
 // measures what the scene shows.
 const body = (title, url, figure) => ({ title, url, ...(figure ? { figure } : {}) });
@@ -74,6 +89,14 @@ export const scenes = {
     id: 'fig15',
     label: 'Fig. 15',
   }),
+  eigenfit: lineup(
+    'EigenFit: three resolutions',
+    'One rubber bar baked at three resolutions, each with 16 modes and 581 cubature tets, all ' +
+      'fitted to the finest mesh (EigenFit, paper 004) and stepped in lockstep. With the fit they ' +
+      'swing together; turn it off and each swings at its own mesh’s frequency: the coarse mesh ' +
+      'is stiffer, and the finest one, under-integrated by its cubature, is softer.',
+    ['bar-coarse', 'bar', 'bar-fine'],
+  ),
   'bunny-drop': contactScene('Contact: bunny drop', 'bunny-drop'),
   'creature-ramp': contactScene('Contact: creature on a ramp', 'creature-ramp'),
   'jelly-pile': contactScene('Contact: jelly pile', 'jelly-pile'),

@@ -8,7 +8,7 @@ import { dragStiffness } from './dragStiffness.js';
 // Settings of the running scene: the URL's and the controls' over `effective`, the parameters
 // the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
 // and the materials' moduli from its metadata.
-function settingsFor(meta, effective, overrides) {
+export function settingsFor(meta, effective, overrides) {
   const youngs = {};
   (meta.materials ?? []).forEach((material, index) => {
     const region = material.region ?? index;
@@ -87,7 +87,7 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
     );
     settings.mode = surface.modeCount;
   }
-  const stage = new SideBySideStage(surface, markers, loaded.u.length);
+  const stage = new SideBySideStage(loaded.u.map(() => ({ surface, markers })));
   // Every simulator gets the same spring at the same place relative to its body (same inputs).
   const stiffness = dragStiffness(loaded.info[0].totalMass);
   let held = null;

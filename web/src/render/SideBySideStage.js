@@ -1,8 +1,8 @@
 import * as THREE from 'three';
 import { SkinnedSurface } from './SkinnedSurface.js';
 
-// One colour per simulator side by side (left warm, right cool), so the two read apart.
-const bodyColours = [0xe0785a, 0x5a9ee0];
+// One colour per simulator side by side (left warm, then cool, then green), so they read apart.
+const bodyColours = [0xe0785a, 0x5a9ee0, 0x6cc28a];
 
 /**
  * How far apart (along x) copies of a body must stand never to touch: a body turning about any
@@ -42,16 +42,20 @@ function labelSprite(text, height) {
 /**
  * What the page draws for a body on its own: one skinned copy of its render surface per
  * simulator; side by side, each in its own colour, labelled with what runs it, and spaced so
- * they never overlap (sideBySideSpacing).
+ * they never overlap (sideBySideSpacing). A lineup (the same object baked at several
+ * resolutions) draws each simulator's own asset the same way.
  */
 export class SideBySideStage {
-  /** surface, markers: the asset's render surface and cubature markers; count: simulators. */
-  constructor(surface, markers, count) {
-    this.surfaces = Array.from(
-      { length: count },
-      (_, i) => new SkinnedSurface(surface, { markers, ...(count > 1 ? { color: bodyColours[i] } : {}) }),
+  /** pages: per simulator, its asset's { surface, markers } (smfem.pageAsset). */
+  constructor(pages) {
+    const count = pages.length;
+    this.surfaces = pages.map(
+      ({ surface, markers }, i) =>
+        new SkinnedSurface(surface, { markers, ...(count > 1 ? { color: bodyColours[i] } : {}) }),
     );
-    const rest = this.surfaces[0].restBounds;
+    // Labels stand above the highest body and spacing fits the largest.
+    const rest = new THREE.Box3();
+    for (const skinned of this.surfaces) rest.union(skinned.restBounds);
     this.restBounds = rest;
     const spacing = sideBySideSpacing(rest);
     this.object = new THREE.Group();
@@ -60,8 +64,8 @@ export class SideBySideStage {
       const offset = new THREE.Vector3((i - (count - 1) / 2) * spacing, 0, 0);
       skinned.mesh.position.copy(offset);
       this.object.add(skinned.mesh);
-      this.bounds.union(rest.clone().translate(offset));
-      return { surface, offset, u: null };
+      this.bounds.union(skinned.restBounds.clone().translate(offset));
+      return { surface: pages[i].surface, offset, u: null };
     });
     this.labels = [];
     this.obstacles = [];

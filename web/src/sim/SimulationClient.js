@@ -44,6 +44,18 @@ export class SimulationClient {
   }
 
   /**
+   * Loads a lineup: one simulator per asset, { bytes, name }, under the same parameters, stepped
+   * in lockstep (the bytes are handed over to the worker).
+   */
+  loadLineup({ assets, parameters = {}, build = 'auto' }) {
+    return this.request(
+      'loadLineup',
+      { assets, parameters, build },
+      assets.map(({ bytes }) => bytes.buffer),
+    );
+  }
+
+  /**
    * Loads a scene with contact: the scene file's text and one asset per body, { bytes, name }
    * (the bytes are handed over to the worker).
    */
@@ -63,9 +75,12 @@ export class SimulationClient {
     return this.request('setParameters', { parameterSets });
   }
 
-  /** A spring from render vertex `vertex` of body `body` (0 but in a contact scene); targets: one point per simulator. */
-  dragStart(body, vertex, targets, stiffness) {
-    return this.request('dragStart', { body, vertex, targets, stiffness });
+  /**
+   * A spring from render vertex `vertex` of body `body` (0 but in a contact scene); targets: one
+   * point per simulator; vertices: in a lineup, each simulator's own vertex (over `vertex`).
+   */
+  dragStart(body, vertex, targets, stiffness, vertices) {
+    return this.request('dragStart', { body, vertex, vertices, targets, stiffness });
   }
 
   dragMove(targets) {

@@ -5,8 +5,9 @@
 // reader), so the page never parses an asset.
 //
 // A scene runs one simulator, or several of the same asset in lockstep (MFEM and FEM side by
-// side), or one scene with contact (several bodies, obstacles): every request applies to all of
-// its steppers, in order, with per-stepper arguments where they differ. Every request carries an
+// side), or a lineup (one simulator per asset: the same object baked at several resolutions, in
+// lockstep), or one scene with contact (several bodies, obstacles): every request applies to all
+// of its steppers, in order, with per-stepper arguments where they differ. Every request carries an
 // id; every answer echoes it as { id, ok: true, ... } or { id, ok: false, error }.
 import { loadSmfem } from '../../../wasm/js/loader.js';
 
@@ -54,6 +55,22 @@ const handlers = {
     };
   },
 
+  // A lineup: one simulator per asset ({ bytes, name }), all under the same parameters, one
+  // thread each (they share the pool).
+  async loadLineup({ build, assets, parameters }) {
+    await moduleWithoutSteppers(build);
+    steppers = assets.map(({ bytes, name }) =>
+      smfem.createSimulator(bytes, { sourceName: name, parameters, threads: 1 }),
+    );
+    return {
+      build: smfem.build,
+      version: smfem.version,
+      info: steppers.map((s) => s.info),
+      u: steppers.map(coordinates),
+      pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
+    };
+  },
+
   // A scene with contact: the scene file's text and one asset per body ({ bytes, name }).
   async loadContact({ build, sceneText, assets, sourceName, parameters }) {
     await moduleWithoutSteppers(build);
@@ -86,12 +103,12 @@ const handlers = {
   },
 
   // A spring from a render vertex of `body` (a contact scene's; 0 otherwise) to one target per
-  // stepper.
-  dragStart({ body, vertex, targets, stiffness }) {
+  // stepper; in a lineup each stepper's own vertex (`vertices`), as its surface is its own.
+  dragStart({ body, vertex, vertices, targets, stiffness }) {
     requireSteppers().forEach((s, i) =>
       s === contact
         ? contact.dragStart(body, vertex, targets[i], stiffness)
-        : s.dragStart(vertex, targets[i], stiffness),
+        : s.dragStart(vertices?.[i] ?? vertex, targets[i], stiffness),
     );
     return {};
   },

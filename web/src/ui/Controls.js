@@ -76,7 +76,8 @@ export class Controls {
    * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it);
    * defaults: the scene's { timestep, gravity, youngs: { region: Pa } }, which the sliders return
    * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
-   * with a checkbox (settings.eigenFit) where there is one.
+   * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
+   * by side (no side-by-side toggle).
    */
   build({
     scene,
@@ -90,6 +91,7 @@ export class Controls {
     eigenFit = null,
     paused,
     contact = false,
+    lineup = false,
   }) {
     const { handlers } = this;
     this.root.replaceChildren();
@@ -262,7 +264,8 @@ export class Controls {
       element('div', { class: 'row' }, [sceneSelect]),
       element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
       element('div', { class: 'row' }, [solverSelect]),
-      element('div', { class: 'row' }, [compareLabel, againstSelect]),
+      // (A lineup is already side by side: its bodies are the scene.)
+      ...(lineup ? [] : [element('div', { class: 'row' }, [compareLabel, againstSelect])]),
       element('div', { class: 'row' }, [modelSelect]),
       ...fitRow,
       element('div', { class: 'row' }, [modeSelect]),

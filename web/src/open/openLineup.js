@@ -1,0 +1,130 @@
+// Opening a lineup: the same object baked at several resolutions, one simulator each under the
+// same settings, stepped in lockstep and drawn side by side (EigenFit's page scene: with the fit
+// the bodies swing together, without it each at its own mesh's frequencies).
+import { Vector3 } from 'three';
+import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
+import { SideBySideStage } from '../render/SideBySideStage.js';
+import { solverName } from '../state/urlState.js';
+import { dragStiffness } from './dragStiffness.js';
+import { parameterSets, settingsFor } from './openBody.js';
+
+const tetCount = (page) => page.meta.mesh.tets.toLocaleString('en-US');
+
+/** What a body of a lineup is labelled with on the canvas: its mesh, and whether it is fitted. */
+export function lineupLabels(pages, settings) {
+  return pages.map(
+    (page) => `${tetCount(page)} tets, EigenFit ${settings.eigenFit === false ? 'off' : 'on'}`,
+  );
+}
+
+/** The plots', CSV's and status's name for each body: its solver and its mesh. */
+export function lineupNames(pages, sets) {
+  return pages.map((page, i) => `${solverName(sets[i])}-${page.meta.mesh.tets}-tets`);
+}
+
+/** Every simulator of a lineup under the same parameters. */
+export function lineupParameterSets(settings, gravityVector, count) {
+  const [shared] = parameterSets({ ...settings, compare: false }, gravityVector);
+  return Array.from({ length: count }, () => shared);
+}
+
+// Looking at the lineup from the front, a little above: the bodies stand along x, so a view
+// from the side of the row shows each one's swing in the same plane.
+function frontCamera(bounds) {
+  const center = bounds.getCenter(new Vector3());
+  const size = bounds.getSize(new Vector3());
+  const distance = 1.1 * Math.max(size.x, size.y);
+  return {
+    position: [center.x, center.y + 0.25 * distance, center.z + distance],
+    target: center.toArray(),
+  };
+}
+
+// The render vertex of `surface` nearest a rest point (its own coordinates): where a drag on
+// one body of a lineup holds each of the others.
+function nearestVertex(surface, point) {
+  const p = surface.positions;
+  let best = 0;
+  let bestDistance = Infinity;
+  for (let v = 0; v < surface.vertexCount; ++v) {
+    const d = (p[3 * v] - point[0]) ** 2 + (p[3 * v + 1] - point[1]) ** 2 + (p[3 * v + 2] - point[2]) ** 2;
+    if (d < bestDistance) [best, bestDistance] = [v, d];
+  }
+  return best;
+}
+
+/**
+ * Opens a lineup: lineup.bodies [{ name, url }], one simulator each. context: { client,
+ * showProgress(fraction) }. Returns what Demo.open shows, with the settings.
+ */
+export async function openLineup({ client, showProgress }, name, lineup, overrides) {
+  let fetched = 0;
+  const assets = await Promise.all(
+    lineup.bodies.map(async (body) => {
+      const bytes = await fetchBytes(body.url);
+      showProgress((0.45 * ++fetched) / lineup.bodies.length);
+      return { bytes, name: body.name };
+    }),
+  );
+  const loaded = await client.loadLineup({ assets });
+  const pages = loaded.pages;
+  // The settings are the first body's (the same recipe at every resolution).
+  const meta = pages[0].meta;
+  const effective = loaded.info[0].parameters;
+  const settings = settingsFor(meta, effective, { ...overrides, compare: false });
+  const gravityVector = effective.gravity;
+  const sets = lineupParameterSets(settings, gravityVector, pages.length);
+  await client.setParameters(sets);
+  const stage = new SideBySideStage(pages);
+  const stiffness = dragStiffness(loaded.info[0].totalMass);
+  let held = null;
+  const local = (point) => point.clone().sub(stage.bodies[held].offset).toArray();
+  return {
+    settings,
+    meta,
+    gravityVector,
+    loaded,
+    stage,
+    names: lineupNames(pages, sets),
+    labels: lineupLabels(pages, settings),
+    timestep: settings.timestep,
+    camera: frontCamera(stage.bounds),
+    description: lineup.description,
+    controls: {
+      lineup: true,
+      sampledRegions: loaded.info[0].cubatureRegions,
+      defaults: {
+        timestep: effective.timestep,
+        gravity: effective.gravity[1],
+        youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
+      },
+      materials: (meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
+      modeCount: pages[0].surface.modeCount,
+      hasClusters: stage.hasClusters,
+      eigenFit: loaded.info[0].eigenFit,
+    },
+    dragActions: {
+      // Every body held at the vertex nearest the same rest point, pulled to the same place
+      // relative to it: the same input whatever the mesh.
+      grab: (body, vertex, point) => {
+        held = body;
+        const p = pages[body].surface.positions;
+        const rest = [p[3 * vertex], p[3 * vertex + 1], p[3 * vertex + 2]];
+        const vertices = pages.map((page, i) => (i === body ? vertex : nearestVertex(page.surface, rest)));
+        const target = local(point);
+        return client.dragStart(
+          0,
+          vertex,
+          pages.map(() => target),
+          stiffness,
+          vertices,
+        );
+      },
+      pull: (point) => {
+        const target = local(point);
+        return client.dragMove(pages.map(() => target));
+      },
+      release: () => client.dragEnd(),
+    },
+  };
+}
