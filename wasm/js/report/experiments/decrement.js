@@ -6,8 +6,9 @@ import { lineChart } from '../chart.js';
 const solvers = { fem: 'FEM', 'mfem-paper': 'MFEM (paper)', 'mfem-curvature': 'MFEM (curvature)' };
 const colors = { FEM: '#d95f02', 'MFEM (paper)': '#7570b3', 'MFEM (curvature)': '#1b9e77' };
 
-// The octobot of the paper's figure cannot be ours: its stiff core holds no cubature tet in our
-// bake (SimulatorInfo.cubatureRegions), so its modulus never reaches the solver.
+// The octobot of the paper's figure was not usable when this study was written: its stiff core
+// held no cubature tet (SimulatorInfo.cubatureRegions), so its modulus never reached the solver.
+// The bake now samples every material region (issue 15); the octobot has not been added here.
 const scenes = [
   { name: 'crab', asset: 'crab.smfem', region: 'shell', quick: true },
   { name: 'chain', asset: 'claims/chain.smfem', region: 'links', quick: false },
@@ -95,7 +96,7 @@ export async function decrementFigure(ctx) {
     ],
     data: [{ name: 'decrement', rows }],
     notes: [
-      "The paper uses the octobot; ours cannot show it: its stiff core holds no cubature tet in our bake, so the core's modulus never reaches the solver (issue 15's per-region cubature would fix that). We use the crab (shell against joints) and the claims suite's chain (stiff links on soft joints).",
+      "The paper uses the octobot; when this study was written our bake left its stiff core without a cubature tet, so the core's modulus never reached the solver. The per-region cubature (issue 15) now samples it, but the octobot has not been added to this study. We use the crab (shell against joints) and the claims suite's chain (stiff links on soft joints).",
     ],
     measurements: { counts },
   };
