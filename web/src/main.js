@@ -148,7 +148,12 @@ class Demo {
 
     this.scene = name;
     this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
-    description.textContent = opened.description;
+    description.textContent =
+      opened.description +
+      (this.view.floorKind === 'reference'
+        ? ' The floor is drawn for reference only: nothing in this scene collides with it.'
+        : '');
+    status.floorIs(this.view.floorKind);
     showFigureLink(scene.figure);
     this.controls.build({
       scene: name,

@@ -35,6 +35,7 @@ export class StatusBoard {
       contact: null,
       notices: [],
       labels: [],
+      floor: null, // 'obstacle' (a contact scene's floor) or 'reference' (only drawn)
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -82,6 +83,10 @@ export class StatusBoard {
 
   labelled(labels) {
     this.state.labels = labels;
+  }
+
+  floorIs(kind) {
+    this.state.floor = kind;
   }
 
   solversChanged(solvers) {

@@ -30,6 +30,8 @@ export class View {
     this.scene.background = new THREE.Color(0x15171c);
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 100);
     this.controls = new OrbitControls(this.camera, canvas);
+    // The camera stays above the ground: seen from below, the ground would hide the body.
+    this.controls.maxPolarAngle = 0.49 * Math.PI;
 
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x2a2520, 1.2));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
@@ -51,13 +53,25 @@ export class View {
 
   /**
    * Shows a body or a scene (replacing the previous one) and frames it by its rest bounds; floor:
-   * the height of the ground it stands on (a scene's floor obstacle), or null: just below it.
+   * the height of the ground it stands on (a scene's floor obstacle, drawn solid), or null: just
+   * below it, drawn see-through, since nothing collides with it and a body swinging below its
+   * rest place must stay in sight.
    */
   setBody(object, restBounds, camera = null, floor = null) {
     if (this.body) this.scene.remove(this.body);
     this.body = object;
     this.scene.add(object);
+    const material = this.ground.material;
+    material.transparent = floor === null;
+    material.opacity = floor === null ? 0.35 : 1;
+    material.depthWrite = floor !== null;
+    material.needsUpdate = true;
     this.frame(restBounds, camera, floor);
+  }
+
+  /** 'obstacle' where the ground is a scene's floor, 'reference' where it is only drawn. */
+  get floorKind() {
+    return this.ground.material.transparent ? 'reference' : 'obstacle';
   }
 
   // Places camera, light and ground around the body's bounding box; camera: the scene's
