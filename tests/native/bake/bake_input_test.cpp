@@ -99,6 +99,15 @@ TEST(BakeInput, RefusesBadFilesNamingTheProblem) {
   settings = {};
   settings.cubature = 1000;
   expect_refusal(mesh_file, settings, "--cubature 1000");
+  // The cubature gives each of the two regions a tet at least.
+  settings.cubature = 1;
+  expect_refusal(mesh_file, settings,
+                 "cubature |C| = 1: the mesh has 2 material regions and the cubature gives each at "
+                 "least one tet; ask for at least 2");
+  settings.cubature_per_region = 0;  // the paper's clustering of the whole body takes one
+  EXPECT_EQ(load_bake_input(mesh_file, settings).cubature, 1);
+  settings.cubature_per_region = -1;
+  expect_refusal(mesh_file, settings, "--cubature-per-region -1: must be at least 0");
   settings = {};
   settings.target_tets = 100;
   expect_refusal(mesh_file, settings, "--target-tets applies to surface meshes only");

@@ -140,5 +140,48 @@ TEST(RunBake, CubatureWeightsSumToTheVolumeAndRepresentativesLieInTheirClusters)
   EXPECT_EQ(result.Y.rows(), 20 * 16);
 }
 
+// A small region (one cell, 6 of 96 tets) at the free end of a box with two big ones: the
+// default k-means cubature gives every region its minimum and integrates each region's volume
+// with that region's tets; --cubature-per-region 0 is the paper's clustering of the whole body.
+TEST(RunBake, KMeansCubatureSamplesEveryMaterialRegion) {
+  mesh::TetMesh box = small_box();
+  for (Eigen::Index t = 0; t < box.tets.rows(); ++t) {
+    const Eigen::Vector3d c = test::tet_centroid(box, t);
+    box.regions(t) = c.x() > 1.5 && c.y() < 0.5 && c.z() < 0.5 ? 5 : (c.x() < 1.0 ? 1 : 2);
+  }
+  BakeSettings settings;
+  settings.modes = 4;
+  settings.cubature = 12;
+  const BakeInput input = box_input("regions", box, settings);
+  ASSERT_EQ(input.materials.size(), 3u);
+  const BakeResult result = run_bake(input, settings);
+  ASSERT_EQ(result.cubature.tets.size(), 12);
+  for (const MaterialInfo& material : input.materials) {
+    int sampled = 0;
+    double weight = 0.0;
+    double volume = 0.0;
+    for (Eigen::Index c = 0; c < 12; ++c) {
+      if (input.mesh.regions(result.cubature.tets(c)) != material.region) continue;
+      ++sampled;
+      weight += result.cubature.weights(c);
+    }
+    for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+      if (input.mesh.regions(t) == material.region) volume += result.tet_volumes(t);
+    }
+    EXPECT_GE(sampled, cubature::kDefaultTetsPerRegion) << material.name;
+    EXPECT_NEAR(weight, volume, 1e-12 * volume) << material.name;
+  }
+
+  settings.cubature_per_region = 0;
+  const BakeResult plain = run_bake(input, settings);
+  cubature::CubatureOptions options;
+  options.clusters = 12;
+  const cubature::Cubature expected = cubature::kmeans_cubature(
+      plain.tet_volumes, subspace::tet_averaged_weights(input.mesh, plain.modes.weights),
+      plain.modes.eigenvalues, options);
+  EXPECT_TRUE(plain.cubature.tets == expected.tets);
+  EXPECT_TRUE(plain.cubature.weights == expected.weights);
+}
+
 }  // namespace
 }  // namespace smfem::bake

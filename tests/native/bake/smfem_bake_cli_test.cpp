@@ -64,6 +64,11 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_EQ(summary["vertices"], 36);
   ASSERT_EQ(summary["eigenvalues"].size(), 4u);
   EXPECT_EQ(summary["eigenvalues"][0], 0.0);
+  // The cubature tets of each material region (one here), at least 3 each by default.
+  EXPECT_EQ(summary["cubature_per_region"], 3);
+  ASSERT_EQ(summary["cubature_by_region"].size(), 1u);
+  EXPECT_EQ(summary["cubature_by_region"][0]["region"], 0);
+  EXPECT_EQ(summary["cubature_by_region"][0]["cubature_tets"], 10);
   for (const char* stage :
        {"read", "tetrahedralize", "laplacian", "eigensolve", "cubature", "render", "write"}) {
     EXPECT_TRUE(summary["timings_s"].contains(stage)) << stage;
@@ -142,6 +147,8 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
        "--collision-triangles: expected 0 (the whole boundary) or at least 4, got 3"},
       {{mesh.string(), "-o", target, "--cubature-method", "random"},
        "--cubature-method: expected \"kmeans\" or \"nnls\", got \"random\""},
+      {{mesh.string(), "-o", target, "--cubature-per-region", "-1"},
+       "--cubature-per-region: expected an integer in [0, 1000000], got \"-1\""},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {

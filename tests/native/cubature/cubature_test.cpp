@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -162,6 +164,206 @@ TEST(Cubature, RefusesBadInput) {
   CubatureOptions negative;
   negative.clusters = -1;
   EXPECT_THROW(kmeans_cubature(volumes, tet_weights, eigenvalues, negative), std::invalid_argument);
+}
+
+// Three material regions of very different sizes: the stiff half x < 2 (region 0, E 1e10), the
+// soft half (region 1, E 1e6) and, inside the soft half at its free end, one cell of 6 tets
+// (region 7: ids need not be consecutive) as stiff as the stiff half.
+struct RegionBar {
+  Bar bar;
+  Eigen::VectorXi regions;
+};
+
+RegionBar make_region_bar(int m) {
+  RegionBar out;
+  Bar& bar = out.bar;
+  bar.mesh = test::box_mesh({24, 4, 4}, {4, 1, 1});
+  const Eigen::Index tets = bar.mesh.tets.rows();
+  out.regions.resize(tets);
+  Eigen::VectorXd E(tets);
+  for (Eigen::Index t = 0; t < tets; ++t) {
+    const Eigen::Vector3d c = test::tet_centroid(bar.mesh, t);
+    out.regions(t) =
+        c.x() < 2.0 ? 0 : (c.x() > 4.0 - 1.0 / 6 && c.y() < 0.25 && c.z() < 0.25 ? 7 : 1);
+    E(t) = out.regions(t) == 1 ? 1e6 : 1e10;
+  }
+  const auto H = subspace::elastic_laplacian(bar.mesh, E, Eigen::VectorXd::Constant(tets, 0.45));
+  const auto mass = subspace::lumped_mass(bar.mesh, Eigen::VectorXd::Constant(tets, 1000.0));
+  const subspace::SkinningModes modes =
+      subspace::skinning_eigenmodes(H, mass, bar.mesh.vertices, m, Eigen::VectorXi());
+  bar.volumes = subspace::tet_rest_volumes(bar.mesh);
+  bar.tet_weights = subspace::tet_averaged_weights(bar.mesh, modes.weights);
+  bar.eigenvalues = modes.eigenvalues;
+  return out;
+}
+
+const RegionBar& region_bar() {
+  static const RegionBar bar = make_region_bar(8);
+  return bar;
+}
+
+// Cubature tets per region id.
+std::map<int, int> tets_per_region(const Cubature& cubature, const Eigen::VectorXi& regions) {
+  std::map<int, int> count{{0, 0}, {1, 0}, {7, 0}};
+  for (const int t : cubature.tets) ++count[regions(t)];
+  return count;
+}
+
+std::string message_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "(nothing thrown)";
+}
+
+TEST(StratifiedCubature, EveryRegionHoldsItsMinimumAndTheCountIsTheRequest) {
+  const RegionBar& bar = region_bar();
+  ASSERT_EQ((bar.regions.array() == 7).count(), 6);
+  for (const int clusters : {20, 160}) {
+    CubatureOptions options;
+    options.clusters = clusters;
+    const Cubature cubature = stratified_kmeans_cubature(bar.bar.volumes, bar.bar.tet_weights,
+                                                         bar.bar.eigenvalues, bar.regions, options);
+    ASSERT_EQ(cubature.tets.size(), clusters);
+    const std::map<int, int> count = tets_per_region(cubature, bar.regions);
+    for (const auto& [region, tets] : count) {
+      EXPECT_GE(tets, kDefaultTetsPerRegion) << "region " << region << ", |C| " << clusters;
+    }
+    std::printf("[ measured ] |C| %d stratified: stiff %d, soft %d, tiny %d\n", clusters,
+                count.at(0), count.at(1), count.at(7));
+    // The plain clustering of the same body starves the stiff half and the tiny region: the
+    // failure stratifying removes (measured: 1 stiff and 0 tiny at |C| 20, 1 and 1 at 160).
+    const Cubature plain =
+        kmeans_cubature(bar.bar.volumes, bar.bar.tet_weights, bar.bar.eigenvalues, options);
+    const std::map<int, int> plain_count = tets_per_region(plain, bar.regions);
+    std::printf("[ measured ] |C| %d plain: stiff %d, soft %d, tiny %d\n", clusters,
+                plain_count.at(0), plain_count.at(1), plain_count.at(7));
+    EXPECT_LT(std::min(plain_count.at(0), plain_count.at(7)), kDefaultTetsPerRegion);
+  }
+}
+
+TEST(StratifiedCubature, ClustersStayInOneRegionAndWeightsIntegrateEachRegionsVolume) {
+  const RegionBar& bar = region_bar();
+  CubatureOptions options;
+  options.clusters = 40;
+  const Cubature cubature = stratified_kmeans_cubature(bar.bar.volumes, bar.bar.tet_weights,
+                                                       bar.bar.eigenvalues, bar.regions, options);
+  const Eigen::Index clusters = cubature.tets.size();
+  ASSERT_EQ(cubature.labels.size(), bar.bar.volumes.size());
+  Eigen::VectorXd cluster_volume = Eigen::VectorXd::Zero(clusters);
+  for (Eigen::Index t = 0; t < bar.regions.size(); ++t) {
+    const int c = cubature.labels(t);
+    ASSERT_GE(c, 0);
+    ASSERT_LT(c, clusters);
+    EXPECT_EQ(bar.regions(t), bar.regions(cubature.tets(c))) << "tet " << t << " cluster " << c;
+    cluster_volume(c) += bar.bar.volumes(t);
+  }
+  std::map<int, double> region_volume;
+  std::map<int, double> region_weight;
+  for (Eigen::Index t = 0; t < bar.regions.size(); ++t)
+    region_volume[bar.regions(t)] += bar.bar.volumes(t);
+  for (Eigen::Index c = 0; c < clusters; ++c) {
+    EXPECT_EQ(cubature.labels(cubature.tets(c)), c);
+    EXPECT_NEAR(cubature.weights(c), cluster_volume(c), 1e-12 * cluster_volume(c));
+    if (c > 0) {
+      EXPECT_LT(cubature.tets(c - 1), cubature.tets(c));
+    }
+    region_weight[bar.regions(cubature.tets(c))] += cubature.weights(c);
+  }
+  ASSERT_EQ(region_weight.size(), 3u);
+  for (const auto& [region, volume] : region_volume) {
+    EXPECT_NEAR(region_weight[region], volume, 1e-12 * volume) << "region " << region;
+  }
+}
+
+TEST(StratifiedCubature, IsBitIdenticalAcrossRunsAndThreadCounts) {
+  const RegionBar& bar = region_bar();
+  CubatureOptions options;
+  options.clusters = 40;
+  const Cubature first = stratified_kmeans_cubature(bar.bar.volumes, bar.bar.tet_weights,
+                                                    bar.bar.eigenvalues, bar.regions, options);
+  options.threads = 1;
+  const Cubature second = stratified_kmeans_cubature(bar.bar.volumes, bar.bar.tet_weights,
+                                                     bar.bar.eigenvalues, bar.regions, options);
+  EXPECT_TRUE(first.tets == second.tets);
+  EXPECT_TRUE(first.weights == second.weights);
+  EXPECT_TRUE(first.labels == second.labels);
+}
+
+TEST(StratifiedCubature, OneRegionIsThePlainClustering) {
+  const Bar& bar = bar16();
+  CubatureOptions options;
+  options.clusters = 50;
+  const Cubature plain = kmeans_cubature(bar.volumes, bar.tet_weights, bar.eigenvalues, options);
+  const Cubature one =
+      stratified_kmeans_cubature(bar.volumes, bar.tet_weights, bar.eigenvalues,
+                                 Eigen::VectorXi::Constant(bar.volumes.size(), 3), options);
+  EXPECT_TRUE(plain.tets == one.tets);
+  EXPECT_TRUE(plain.weights == one.weights);
+  EXPECT_TRUE(plain.labels == one.labels);
+}
+
+TEST(StratifiedCubature, AllocationFollowsTheSharesAboveTheFloors) {
+  // Shares 10.2, 0.3, 89.5 of |C| = 100: the floors 3, 3, 3, then each cluster to the region
+  // furthest below its share.
+  const Eigen::VectorXi counts = region_cluster_counts(Eigen::Vector3i(1000, 40, 2000),
+                                                       Eigen::Vector3d(10.2, 0.3, 89.5), 100, 3);
+  EXPECT_EQ(counts, Eigen::Vector3i(9, 3, 88));
+  // A region smaller than the floor gives all its tets; the rest still sums to the request.
+  EXPECT_EQ(
+      region_cluster_counts(Eigen::Vector3i(1000, 2, 2000), Eigen::Vector3d(10, 0, 90), 100, 3),
+      Eigen::Vector3i(9, 2, 89));
+  // Too few clusters for the floor everywhere: floor(|C| / R) each, here 2 (|C| 5, R 2).
+  EXPECT_EQ(region_cluster_counts(Eigen::Vector2i(500, 500), Eigen::Vector2d(0.2, 4.8), 5, 3),
+            Eigen::Vector2i(2, 3));
+  // Exact shares come out exactly.
+  EXPECT_EQ(region_cluster_counts(Eigen::Vector2i(500, 500), Eigen::Vector2d(30, 70), 100, 3),
+            Eigen::Vector2i(30, 70));
+}
+
+TEST(StratifiedCubature, RefusesBadInputNamingTheProblem) {
+  const RegionBar& bar = region_bar();
+  const Bar& b = bar.bar;
+  CubatureOptions two;
+  two.clusters = 2;
+  const std::string too_few = message_of([&] {
+    stratified_kmeans_cubature(b.volumes, b.tet_weights, b.eigenvalues, bar.regions, two);
+  });
+  EXPECT_NE(too_few.find("asked for 2 cubature tets for a mesh of 3 material regions"),
+            std::string::npos)
+      << too_few;
+  const std::string wrong_size = message_of([&] {
+    stratified_kmeans_cubature(b.volumes, b.tet_weights, b.eigenvalues, bar.regions.head(5));
+  });
+  EXPECT_NE(wrong_size.find("tet_regions has 5 entries"), std::string::npos) << wrong_size;
+  const std::string zero = message_of([&] {
+    stratified_kmeans_cubature(b.volumes, b.tet_weights, b.eigenvalues, bar.regions, {}, 0);
+  });
+  EXPECT_NE(zero.find("at least one cubature tet per region"), std::string::npos) << zero;
+  CubatureOptions negative;
+  negative.clusters = -1;
+  EXPECT_THROW(
+      stratified_kmeans_cubature(b.volumes, b.tet_weights, b.eigenvalues, bar.regions, negative),
+      std::invalid_argument);
+
+  EXPECT_NE(message_of([] {
+              region_cluster_counts(Eigen::Vector2i(5, 5), Eigen::Vector2d(1, 1), 1, 3);
+            }).find("asked for 1 cubature tets for 2 material regions"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              region_cluster_counts(Eigen::Vector2i(5, 5), Eigen::Vector2d(1, 1), 11, 3);
+            }).find("asked for 11 cubature tets of 10 tets"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              region_cluster_counts(Eigen::Vector2i(5, 0), Eigen::Vector2d(1, 1), 2, 3);
+            }).find("a region has no tets"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              region_cluster_counts(Eigen::Vector2i(5, 5), Eigen::Vector2d(1, -1), 2, 3);
+            }).find("shares must be finite and non-negative"),
+            std::string::npos);
 }
 
 }  // namespace

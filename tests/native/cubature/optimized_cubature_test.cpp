@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -89,6 +90,67 @@ TEST(OptimizedCubature, ChoosesAmongASampleOfCandidatesOnLargeMeshes) {
   EXPECT_LE(result.cubature.tets.size(), 20);
 }
 
+// The test body with its soft half x < 1 as region 0, its stiff half as region 4 and one cell
+// of the stiff half (6 tets) as region 9.
+test::TestBody region_body() {
+  test::TestBody body = test::test_body();
+  for (Eigen::Index t = 0; t < body.mesh.tets.rows(); ++t) {
+    const Eigen::Vector3d c = test::tet_centroid(body.mesh, t);
+    body.mesh.regions(t) = c.x() < 1.0 ? 0 : (c.x() > 1.5 && c.y() < 0.5 && c.z() < 0.5 ? 9 : 4);
+  }
+  return body;
+}
+
+int tets_in(const Cubature& cubature, const mesh::TetMesh& mesh, int region) {
+  int count = 0;
+  for (const int t : cubature.tets) count += mesh.regions(t) == region;
+  return count;
+}
+
+TEST(OptimizedCubature, FitsEachMaterialRegionWithItsOwnTets) {
+  const test::TestBody body = region_body();
+  ASSERT_EQ((body.mesh.regions.array() == 9).count(), 6);
+  const ElasticBody view = body.view(sim::MaterialModel::fixed_corotational);
+  OptimizedCubatureOptions options = with_tets(15);
+  const OptimizedCubature result = optimized_cubature(view, options);
+  expect_valid(result.cubature, 96);
+  for (const int region : {0, 4, 9}) {
+    EXPECT_GE(tets_in(result.cubature, body.mesh, region), kDefaultTetsPerRegion)
+        << "region " << region;
+  }
+  EXPECT_LE(result.cubature.tets.size(), 15);
+
+  // Each region fitted on its own: with the small region's modulus scaled by 100 after the fit,
+  // the cubature still fits the body's force about as well (measured: held-out error 0.052
+  // baked, 0.049 changed).
+  test::TestBody stiffer = body;
+  for (Eigen::Index t = 0; t < 96; ++t) {
+    if (body.mesh.regions(t) == 9) stiffer.youngs(t) *= 100.0;
+  }
+  const ForceFit baked = force_fit(view, result.cubature, options);
+  const ForceFit changed =
+      force_fit(stiffer.view(sim::MaterialModel::fixed_corotational), result.cubature, options);
+  std::printf("[ measured ] per region: held-out error %.3g baked, %.3g with region 9 x100\n",
+              baked.held_out_error, changed.held_out_error);
+  EXPECT_LT(changed.held_out_error, 3.0 * baked.held_out_error + 1e-3);
+
+  // per_region 0: one fit of the whole body, as for a body of one region.
+  options.per_region = 0;
+  const OptimizedCubature whole = optimized_cubature(view, options);
+  const OptimizedCubature one_region = optimized_cubature(fcr(), with_tets(15));
+  EXPECT_TRUE(whole.cubature.tets == one_region.cubature.tets);
+  EXPECT_TRUE(whole.cubature.weights == one_region.cubature.weights);
+  std::printf("[ measured ] whole body: region 9 holds %d tets\n",
+              tets_in(whole.cubature, body.mesh, 9));
+
+  // Deterministic for any thread count.
+  options.per_region = kDefaultTetsPerRegion;
+  options.threads = 1;
+  const OptimizedCubature again = optimized_cubature(view, options);
+  EXPECT_TRUE(again.cubature.tets == result.cubature.tets);
+  EXPECT_TRUE(again.cubature.weights == result.cubature.weights);
+}
+
 TEST(OptimizedCubature, RefusesBadInputNamingIt) {
   const auto message = [](auto&& call) {
     try {
@@ -112,6 +174,17 @@ TEST(OptimizedCubature, RefusesBadInputNamingIt) {
             "sample_poses: volumes, youngs and poisson must have one entry per tet (96)");
   EXPECT_EQ(message([] { force_fit(fcr(), Cubature{}, with_tets(4)); }),
             "force_fit: the cubature has 0 tets and 0 weights");
+  const test::TestBody regions = region_body();
+  EXPECT_EQ(message([&] {
+              optimized_cubature(regions.view(sim::MaterialModel::fixed_corotational),
+                                 with_tets(2));
+            }),
+            "optimized_cubature: asked for 2 tets for a mesh of 3 material regions: every region "
+            "needs at least one (ask for at least 3)");
+  OptimizedCubatureOptions negative = with_tets(4);
+  negative.per_region = -1;
+  EXPECT_EQ(message([&] { optimized_cubature(fcr(), negative); }),
+            "optimized_cubature: per_region is -1, must be at least 0");
 }
 
 }  // namespace

@@ -165,8 +165,8 @@ Eigen::VectorXi region_cluster_counts(const Eigen::Ref<const Eigen::VectorXi>& r
     refuse(caller, "asked for " + std::to_string(total) + " cubature tets of " +
                        std::to_string(region_tets.cast<long long>().sum()) + " tets");
   }
-  const int floor = std::min<int>(per_region, total / static_cast<int>(regions));
-  Eigen::VectorXi counts = region_tets.cwiseMin(floor);
+  const int minimum = std::min<int>(per_region, total / static_cast<int>(regions));
+  Eigen::VectorXi counts = region_tets.cwiseMin(minimum);
   for (int left = total - counts.sum(); left > 0; --left) {
     Eigen::Index below = -1;  // the region furthest below its share, with a tet to spare
     for (Eigen::Index r = 0; r < regions; ++r) {
