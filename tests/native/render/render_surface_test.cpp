@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "geometry/surface_shapes.hpp"
+#include "smfem/geometry/primitives.hpp"
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/render/boundary_surface.hpp"
 #include "smfem/tetrahedralize/isosurface_stuffing.hpp"
@@ -71,6 +72,31 @@ TEST(RenderSurface, SmoothSurfaceLiesOnTheShapeAndIsFinerThanTheBoundary) {
     EXPECT_NEAR(s.vertices.row(v).norm(), 1.0, 1e-8);
   }
   expect_reproduces_positions(s, m);
+}
+
+TEST(RenderSurface, PrimitiveSurfaceOfABoxHangsOnTheTetsAtItsRestPosition) {
+  const Vector3d half(0.5, 0.05, 0.05);
+  const geometry::Sdf box = geometry::box(Vector3d::Zero(), half);
+  tetrahedralize::StuffingOptions options;
+  options.edge_length = 0.03;
+  const mesh::TetMesh m = tetrahedralize::stuff_isosurface(box, options);
+  const auto primitives = geometry::union_primitives(box);
+  ASSERT_TRUE(primitives.has_value());
+  const double spacing = boundary_edge_length(m);
+  EXPECT_GT(spacing, 0.5 * options.edge_length);
+  EXPECT_LT(spacing, 1.5 * options.edge_length);
+  const RenderSurface s = primitive_render_surface(*primitives, spacing, m);
+  ASSERT_EQ(s.normals.rows(), s.vertices.rows());
+  // Corners and edges that stuffing cut off lie outside the tets: their coordinates are
+  // extrapolated, and still give the rest position (affine weights interpolate exactly).
+  EXPECT_LT(s.barycentric.minCoeff(), 0.0);
+  for (Eigen::Index v = 0; v < s.vertices.rows(); ++v) {
+    EXPECT_NEAR(s.barycentric.row(v).sum(), 1.0, 1e-12);
+  }
+  expect_reproduces_positions(s, m);
+  // How far outside: a fraction of the lattice spacing, so extrapolation stays mild.
+  EXPECT_GT(s.barycentric.minCoeff(), -2.0);
+  EXPECT_LT(s.barycentric.maxCoeff(), 3.0);
 }
 
 }  // namespace

@@ -177,5 +177,47 @@ TEST_F(BuildScene, SmoothRenderSurfaceForAShape) {
             2 * render::boundary_render_surface(scene.mesh).triangles.rows());
 }
 
+TEST_F(BuildScene, UnionOfPrimitivesIsDrawnExactly) {
+  // The beam: a sharp box. Its render surface is the box itself, embedded in the tets.
+  json r = test::base_recipe();
+  r["geometry"] = {{"box", {{"center", {0, 0, 0}}, {"half_extents", {1, 0.25, 0.25}}}}};
+  r["materials"][0]["where"] = {{"box", {{"center", {-0.5, 0, 0}}, {"half_extents", {0.5, 1, 1}}}}};
+  const SceneMesh scene = build(r);
+  const render::RenderSurface& s = scene.render_surface;
+  ASSERT_EQ(s.normals.rows(), s.vertices.rows());
+  int corners = 0;
+  for (Eigen::Index v = 0; v < s.vertices.rows(); ++v) {
+    const Eigen::Vector3d p = s.vertices.row(v).transpose();
+    if (p.cwiseAbs() == Eigen::Vector3d(1, 0.25, 0.25)) ++corners;
+    EXPECT_EQ(s.normals.row(v).cwiseAbs().sum(), 1.0);
+  }
+  EXPECT_EQ(corners, 24);  // 8 corners, on 3 faces each
+  // Skinning weights that are affine in position give back the rest positions.
+  Eigen::MatrixXd affine(scene.mesh.vertices.rows(), 3);
+  affine = scene.mesh.vertices;
+  const Eigen::MatrixXd rest = render::render_weights(s, affine);
+  EXPECT_LT((rest - Eigen::MatrixXd(s.vertices)).cwiseAbs().maxCoeff(), 1e-12);
+
+  // "exact": false keeps the tet boundary.
+  r["render"] = {{"exact", false}};
+  const SceneMesh boundary = build(r);
+  EXPECT_EQ(boundary.render_surface.normals.rows(), 0);
+  EXPECT_EQ(boundary.render_surface.barycentric.col(0).minCoeff(), 1.0);
+}
+
+TEST_F(BuildScene, ExactRenderSurfaceNeedsAUnionOfPrimitives) {
+  json r = test::base_recipe();  // a rounded box: no sharp feature to keep
+  EXPECT_EQ(build(r).render_surface.normals.rows(), 0);
+  r["render"] = {{"exact", true}};
+  EXPECT_EQ(error_of(r),
+            "bar.json: /render/exact: the geometry is not a union of boxes (without rounding), "
+            "cylinders, capsules and ellipsoids, so it has no exact surface to draw");
+  r["render"] = {{"exact", 1}};
+  EXPECT_EQ(error_of(r), "bar.json: /render/exact: must be true or false, got 1");
+  r["render"] = {{"exact", true}, {"edge_length", 0.05}};
+  EXPECT_EQ(error_of(r),
+            "bar.json: /render: give exactly one of \"edge_length\", \"mesh\" and \"exact\"");
+}
+
 }  // namespace
 }  // namespace smfem::scene

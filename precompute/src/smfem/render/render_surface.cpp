@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "smfem/render/boundary_surface.hpp"
+#include "smfem/render/primitive_surface.hpp"
 #include "smfem/tetrahedralize/isosurface_stuffing.hpp"
 
 namespace smfem::render {
@@ -15,6 +16,7 @@ RenderSurface boundary_render_surface(const mesh::TetMesh& mesh) {
   surface.tet_vertices = boundary.tet_vertex.replicate(1, 4);
   surface.barycentric = Barycentric::Zero(surface.vertices.rows(), 4);
   surface.barycentric.col(0).setOnes();
+  surface.normals.resize(0, 3);
   return surface;
 }
 
@@ -28,6 +30,7 @@ RenderSurface embedded_render_surface(const mesh::TetMesh& mesh, const mesh::Sur
     render.tet_vertices.row(v) = mesh.tets.row(embedding.tet[v]);
   }
   render.barycentric = embedding.barycentric;
+  render.normals.resize(0, 3);
   return render;
 }
 
@@ -40,6 +43,32 @@ RenderSurface smooth_render_surface(const geometry::Sdf& sdf, double edge_length
   surface.vertices = fine.vertices;
   surface.triangles = fine.triangles;
   return embedded_render_surface(mesh, surface);
+}
+
+RenderSurface primitive_render_surface(const std::vector<geometry::Primitive>& primitives,
+                                       double spacing, const mesh::TetMesh& mesh) {
+  PrimitiveSurface exact = union_surface(primitives, spacing);
+  mesh::SurfaceMesh surface;
+  surface.vertices = std::move(exact.vertices);
+  surface.triangles = std::move(exact.triangles);
+  RenderSurface render = embedded_render_surface(mesh, surface);
+  render.normals = std::move(exact.normals);
+  return render;
+}
+
+double boundary_edge_length(const mesh::TetMesh& mesh) {
+  const BoundarySurface boundary = boundary_surface(mesh);
+  double sum = 0.0;
+  for (Eigen::Index t = 0; t < boundary.triangles.rows(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      sum += (boundary.vertices.row(boundary.triangles(t, k)) -
+              boundary.vertices.row(boundary.triangles(t, (k + 1) % 3)))
+                 .norm();
+    }
+  }
+  if (boundary.triangles.rows() == 0)
+    throw std::invalid_argument("boundary_edge_length: no boundary");
+  return sum / (3.0 * static_cast<double>(boundary.triangles.rows()));
 }
 
 Eigen::MatrixXd render_weights(const RenderSurface& surface,

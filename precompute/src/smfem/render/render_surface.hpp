@@ -10,8 +10,14 @@
 //     warped vertices), its triangles have the stuffing's bounded angles, and no second
 //     surface extractor (marching cubes) is needed. Worth it when the simulation mesh is
 //     coarse; for fine meshes the boundary alone looks as good.
+//   - for a union of primitives (boxes, cylinders, capsules, ellipsoids), their exact surface
+//     (primitive_surface.hpp) embedded in the tets: flat faces and sharp edges, which
+//     stuffing cuts off, with the primitives' own normals.
+#include <vector>
+
 #include <Eigen/Core>
 
+#include "smfem/geometry/primitives.hpp"
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/mesh/types.hpp"
 #include "smfem/render/tet_embedding.hpp"
@@ -23,6 +29,7 @@ struct RenderSurface {
   mesh::Triangles triangles;  // |Fr| x 3, counter-clockwise seen from outside
   Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> tet_vertices;  // |Vr| x 4
   Barycentric barycentric;                                              // |Vr| x 4, rows sum to 1
+  mesh::Vertices normals;  // |Vr| x 3 unit rest normals, or 0 x 3: the page derives them
 };
 
 RenderSurface boundary_render_surface(const mesh::TetMesh& mesh);
@@ -33,6 +40,16 @@ RenderSurface embedded_render_surface(const mesh::TetMesh& mesh, const mesh::Sur
 // The boundary of stuff_isosurface(sdf, edge_length), embedded in `mesh`.
 RenderSurface smooth_render_surface(const geometry::Sdf& sdf, double edge_length,
                                     const mesh::TetMesh& mesh);
+
+// The union of `primitives` drawn exactly (union_surface() at `spacing`), embedded in `mesh`.
+// Vertices where stuffing cut a corner or an edge off lie slightly outside the tets and take
+// extrapolated coordinates in the nearest tet (embed_points()).
+RenderSurface primitive_render_surface(const std::vector<geometry::Primitive>& primitives,
+                                       double spacing, const mesh::TetMesh& mesh);
+
+// The mean edge length of the mesh's boundary triangles: a render surface this fine follows
+// the tets' piecewise linear deformation (the bends between tets) as closely as the boundary.
+double boundary_edge_length(const mesh::TetMesh& mesh);
 
 // |Vr| x m skinning weights from the tet mesh's |V| x m weights.
 Eigen::MatrixXd render_weights(const RenderSurface& surface,

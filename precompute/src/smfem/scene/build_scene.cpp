@@ -6,6 +6,7 @@
 #include <string>
 
 #include "smfem/geometry/error.hpp"
+#include "smfem/geometry/primitives.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/scene/load_recipe.hpp"
@@ -124,6 +125,12 @@ render::RenderSurface render_surface(const SceneRecipe& recipe, const mesh::TetM
       return render::smooth_render_surface(*recipe.geometry.sdf, *recipe.render.edge_length, mesh);
     } catch (const std::exception& error) {
       fail(recipe, "/render/edge_length", error.what());
+    }
+  }
+  if (recipe.render.exact.value_or(true) && !recipe.geometry.tet_mesh) {
+    if (const auto primitives = geometry::union_primitives(*recipe.geometry.sdf)) {
+      return render::primitive_render_surface(*primitives, render::boundary_edge_length(mesh),
+                                              mesh);
     }
   }
   return render::boundary_render_surface(mesh);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "smfem/geometry/primitives.hpp"
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
 #include "smfem/scene/scene_error.hpp"
@@ -223,10 +224,14 @@ Camera read_camera(const Json& value, const Place& place) {
 
 RenderSettings read_render(const Json& value, const Place& place,
                            const std::filesystem::path& folder) {
-  const ObjectReader r(value, place, {"edge_length", "mesh"});
-  if (r.has("edge_length") == r.has("mesh"))
-    place.fail("give exactly one of \"edge_length\" and \"mesh\"");
+  const ObjectReader r(value, place, {"edge_length", "mesh", "exact"});
+  if (int{r.has("edge_length")} + int{r.has("mesh")} + int{r.has("exact")} != 1)
+    place.fail("give exactly one of \"edge_length\", \"mesh\" and \"exact\"");
   RenderSettings render;
+  if (const Json* v = r.optional("exact")) {
+    if (!v->is_boolean()) (r / "exact").fail("must be true or false, got " + detail::describe(*v));
+    render.exact = v->get<bool>();
+  }
   if (const Json* v = r.optional("edge_length")) {
     render.edge_length = detail::read_length(*v, r / "edge_length");
   }
@@ -298,6 +303,14 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
     }
     if (recipe.render.surface && recipe.geometry.surface) {
       (r / "render" / "mesh").fail("the geometry's surface mesh already is the render surface");
+    }
+    if (recipe.render.exact.value_or(false) &&
+        (!recipe.geometry.sdf || recipe.geometry.surface ||
+         !geometry::union_primitives(*recipe.geometry.sdf))) {
+      (r / "render" / "exact")
+          .fail(
+              "the geometry is not a union of boxes (without rounding), cylinders, capsules "
+              "and ellipsoids, so it has no exact surface to draw");
     }
   }
   return recipe;

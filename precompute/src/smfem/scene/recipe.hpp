@@ -95,11 +95,13 @@ struct Camera {
   Eigen::Vector3d target;
 };
 
-// How to get the surface the page draws (render_surface.hpp); the tet mesh's boundary when
-// neither is given (or the surface mesh itself, for surface-mesh geometry).
+// How to get the surface the page draws (render_surface.hpp); at most one is set. When none
+// is: for a shape that is a union of primitives (geometry/primitives.hpp), their exact
+// surface; for a surface mesh file, its own triangles; else the tet mesh's boundary.
 struct RenderSettings {
   std::optional<double> edge_length;         // a finer stuffing of the SDF
   std::optional<mesh::SurfaceMesh> surface;  // a finer surface for a tet mesh
+  std::optional<bool> exact;                 // the primitives' surface (true) or the boundary
 };
 
 struct SceneRecipe {
