@@ -43,6 +43,9 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
       result.render_weights.cast<float>();
   group.weights.assign(weights.data(), weights.data() + weights.size());
+  if (surface.normals.rows() > 0) {
+    group.normals.assign(surface.normals.data(), surface.normals.data() + surface.normals.size());
+  }
 
   // For display: each tet-mesh vertex takes the cubature cluster and the material region of
   // (the last) tet using it, each render vertex those of its strongest barycentric vertex.
