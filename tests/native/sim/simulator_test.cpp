@@ -293,9 +293,9 @@ TEST(Simulator, AStepThatOverflowsIsUndone) {
   for (int step = 0; step < 3; ++step) ASSERT_TRUE(simulator.step().ok);
   const SimulatorState before = simulator.snapshot();
 
-  ExternalForce force;
-  force.constant = body_force(model.model, Eigen::Vector3d(1e300, 1e300, 0.0));
-  simulator.set_external_force(force);
+  SolverSettings overflowing = simulator.settings();
+  overflowing.gravity = Eigen::Vector3d(1e300, 1e300, 0.0);  // finite, so not clamped
+  simulator.set_settings(overflowing);
   EXPECT_FALSE(simulator.step().ok);
   EXPECT_TRUE(simulator.coordinates() == before.U);
   EXPECT_TRUE(simulator.velocities() == before.Udot);
@@ -305,7 +305,7 @@ TEST(Simulator, AStepThatOverflowsIsUndone) {
   ASSERT_FALSE(simulator.warnings().empty());
   EXPECT_NE(simulator.warnings().back().find("undone"), std::string::npos);
 
-  simulator.clear_external_force();
+  simulator.set_settings(SolverSettings{});
   EXPECT_TRUE(simulator.step().ok);
   EXPECT_EQ(simulator.step_count(), before.step_count + 1);
 }
@@ -313,9 +313,6 @@ TEST(Simulator, AStepThatOverflowsIsUndone) {
 TEST(Simulator, RefusesMalformedInputs) {
   const BoxModel model = make_box_model();
   Simulator simulator(model.model, SolverSettings{});
-  ExternalForce force;
-  force.constant = ReducedMatrix::Zero(3, 3);
-  EXPECT_THROW(simulator.set_external_force(force), std::invalid_argument);
   EXPECT_THROW(simulator.set_state(ReducedMatrix::Zero(2, 3), ReducedMatrix::Zero(2, 3)),
                std::invalid_argument);
   EXPECT_THROW(simulator.drag_start(100000, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
@@ -325,6 +322,10 @@ TEST(Simulator, RefusesMalformedInputs) {
   ReducedModel broken = model.model;
   broken.cubature_weights(0) = -1.0;
   EXPECT_THROW({ Simulator refused(broken, SolverSettings{}); }, std::invalid_argument);
+  ReducedModel short_load = model.model;  // a scene load of 3 rows, not 4m
+  short_load.loads.resize(1);
+  short_load.loads[0].mass_vector = Eigen::VectorXd::Ones(3);
+  EXPECT_THROW({ Simulator refused(short_load, SolverSettings{}); }, std::invalid_argument);
 }
 
 // Runs `steps` steps and returns the concatenated coordinates.
@@ -385,16 +386,19 @@ TEST_P(BothSolvers, BitIdenticalForAnyThreadCountAndAcrossRuns) {
 
 TEST_P(BothSolvers, StepsAllocateNothingAfterTheFirst) {
   if (!test::counting_supported()) GTEST_SKIP() << "no allocation counter in this build";
-  const BoxModel model = make_box_model();
+  BoxModel model = make_box_model();
+  SceneLoad shake;  // a periodic acceleration of the whole body (scene_loads.hpp)
+  shake.kind = SceneLoad::Kind::periodic;
+  shake.mass_vector = model.model.mass_vector;
+  shake.amplitude = 3.0;
+  shake.frequency = 2.0;
+  shake.direction = Eigen::Vector3d(0.0, 1.0, 0.0);
+  model.model.loads = {shake};
   for (int threads : {1, 2}) {
     for (bool single_precision : {false, true}) {
       SolverSettings settings = real_time(GetParam());
       settings.single_precision_stiffness = single_precision;
       Simulator simulator(model.model, settings, threads);
-      ExternalForce force;
-      force.periodic = body_force(model.model, Eigen::Vector3d(0.0, 3.0, 0.0));
-      force.frequency = 2.0;
-      simulator.set_external_force(force);
       simulator.drag_start(3, Eigen::Vector3d(0.0, 0.5, 0.0), 1e3);
       simulator.step();
       const test::CountingScope scope;
@@ -460,22 +464,6 @@ TEST(Simulator, MaterialChangesTakeEffect) {
   stiff.step();
   // The stiff body resists the stretch: less displacement in the stretching mode.
   EXPECT_LT(std::abs(stiff.coordinates()(0, 0)), std::abs(soft.coordinates()(0, 0)));
-}
-
-TEST(Simulator, PeriodicExternalForceMovesTheBody) {
-  const BoxModel model = make_box_model();
-  SolverSettings settings;
-  settings.gravity.setZero();
-  Simulator simulator(model.model, settings);
-  ExternalForce force;
-  force.periodic = body_force(model.model, Eigen::Vector3d(0.0, 2.0, 0.0));
-  force.frequency = 1.0;
-  force.phase = 0.5 * 3.14159265358979323846;  // cos: +2 m/s^2 at t = 0
-  simulator.set_external_force(force);
-  simulator.step();
-  EXPECT_GT(simulator.diagnostics().linear_momentum.y(), 0.0);
-  const ReducedMatrix point = point_force(model.model, 0, Eigen::Vector3d(1.0, 0.0, 0.0));
-  EXPECT_EQ(point.rows(), 4 * model.model.mode_count());
 }
 
 TEST(Simulator, SwitchingSolversKeepsTheStateConsistent) {

@@ -5,9 +5,9 @@
 //              + 1/2 tr(U^T A U) - tr(U^T P),
 //
 // u~ = u_n + h udot_n (the inertial prediction), M = I_3 (x) mass_block, f the reduced
-// external force (gravity and ExternalForce, evaluated at the end of the step), an optional
-// drag spring of stiffness k pulling the surface point x_p(u) = X_p + U^T b_p towards a target
-// t, and optional anchor springs: the scene's zero-length springs on whole regions
+// external force (gravity and the scene's periodic loads, evaluated at the end of the step),
+// an optional drag spring of stiffness k pulling the surface point x_p(u) = X_p + U^T b_p
+// towards a target t, and optional anchor springs: the scene's zero-length springs on whole regions
 // (scene_loads.hpp) reduced to a 4m x 4m block A and a 4m x 3 pull P (their energy up to a
 // constant). Its Hessian is H_u = I_3 (x) H_block with
 //

@@ -87,7 +87,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thr
   }
   eigenfit_.update_materials(settings_.material_model, lame_);
   system_.set_single_precision(settings_.single_precision_stiffness);
-  gravity_force_direction_ = body_force(model_, settings_.gravity);
+  gravity_force_direction_ = model_.mass_vector * settings_.gravity.transpose();
 
   state_.U.setZero(n, 3);
   state_.Udot.setZero(n, 3);
@@ -113,7 +113,7 @@ void Simulator::set_settings(const SolverSettings& settings) {
   settings_ = clamp_settings(settings, warnings_);
   dynamics_.set_timestep(settings_.timestep);
   system_.set_single_precision(settings_.single_precision_stiffness);
-  gravity_force_direction_ = body_force(model_, settings_.gravity);
+  gravity_force_direction_ = model_.mass_vector * settings_.gravity.transpose();
   if (settings_.material_model != previous.material_model) {
     eigenfit_.update_materials(settings_.material_model, lame_);
     make_stretches_consistent();
@@ -140,18 +140,6 @@ void Simulator::set_region_material(std::uint32_t region, double youngs, double 
   eigenfit_.update_materials(settings_.material_model, lame_);
   refresh_diagnostics();
 }
-
-void Simulator::set_external_force(const ExternalForce& force) {
-  const Eigen::Index n = 4 * model_.mode_count();
-  if (force.constant.size() > 0) check_shape(force.constant, n, 3, "external force (constant)");
-  if (force.periodic.size() > 0) check_shape(force.periodic, n, 3, "external force (periodic)");
-  if (!std::isfinite(force.frequency) || !std::isfinite(force.phase)) {
-    throw std::invalid_argument("external force frequency and phase must be finite");
-  }
-  external_force_ = force;
-}
-
-void Simulator::clear_external_force() { external_force_ = ExternalForce{}; }
 
 void Simulator::drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness) {
   DragSpring spring;
@@ -197,7 +185,6 @@ const StepReport& Simulator::step() {
 
   const double end_time = state_.time + settings_.timestep;
   force_ = gravity_force_direction_;
-  external_force_.add_to(end_time, force_);
   add_periodic_loads(model_.loads, end_time, force_);
   apply_scene_springs(end_time);
   dynamics_.begin_step(backup_.U, backup_.Udot, force_);

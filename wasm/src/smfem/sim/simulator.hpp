@@ -1,7 +1,7 @@
 #pragma once
 // The reduced stepper behind one façade: a ReducedModel, the solver settings, the dynamic
-// state and the run-time inputs (drag spring, materials, external force; the scene's baked
-// loads, scene_loads.hpp, act by themselves), stepped by implicit Euler with subspace mixed FEM or
+// state and the run-time inputs (drag spring, materials; gravity and the scene's baked loads,
+// scene_loads.hpp, act by themselves), stepped by implicit Euler with subspace mixed FEM or
 // subspace FEM (mfem_step.hpp, fem_step.hpp).
 //
 // State: U, Udot (4m x 3 each, reduced_model.hpp), the stretch DOFs z and multipliers lambda
@@ -20,8 +20,8 @@
 // energy beyond the loads' work or fails is retried with more iterations (StepReport); one that
 // still meets a non-finite value or an unsolvable system is undone (the state is the last good
 // one, time does not advance), reported (StepReport::ok = false) and warned about.
-// Allocation: everything is allocated at construction (and when the thread count, the spring,
-// the external force or the set of active scene springs changes); step() allocates nothing
+// Allocation: everything is allocated at construction (and when the thread count, the spring
+// or the set of active scene springs changes); step() allocates nothing
 // unless it fails.
 // Determinism: results depend only on the state and the inputs: bit-identical for any thread
 // count and across snapshot/restore (see stiffness_assembly.hpp for why).
@@ -38,7 +38,6 @@
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/dynamics.hpp"
 #include "smfem/sim/eigenfit_term.hpp"
-#include "smfem/sim/external_force.hpp"
 #include "smfem/sim/fem_step.hpp"
 #include "smfem/sim/mfem_step.hpp"
 #include "smfem/sim/reduced_model.hpp"
@@ -105,11 +104,6 @@ class Simulator {
   double tet_youngs(int tet) const { return youngs_(tet); }
   double tet_poisson(int tet) const { return poisson_(tet); }
 
-  // Replaces the external force (its matrices must be empty or 4m x 3 and finite; throws
-  // std::invalid_argument otherwise).
-  void set_external_force(const ExternalForce& force);
-  void clear_external_force();
-
   // A spring from render vertex `render_vertex` to `target` (stiffness in N/m, clamped to
   // [0, 1e12] with a warning). Throws std::out_of_range if the model has no such vertex (or no
   // render weights). drag_move changes the target only; drag_end removes the spring.
@@ -141,11 +135,11 @@ class Simulator {
   std::int64_t step_count() const { return state_.step_count; }
   void set_state(const ReducedMatrix& U, const ReducedMatrix& Udot);
   // Back to rest (U = Udot = 0, consistent z and lambda) at time 0, step count 0. Settings,
-  // materials, the drag spring and the external force are kept.
+  // materials and the drag spring are kept.
   void reset();
 
   // The whole dynamic state; restore() then step() reproduces the original run bit for bit
-  // (given the same inputs: settings, materials, spring, external force).
+  // (given the same inputs: settings, materials, spring).
   const SimulatorState& snapshot() const { return state_; }
   void restore(const SimulatorState& state);  // throws std::invalid_argument on size mismatch
   // The same as bytes: "SMFS", format 1, m, C, time, step count, U, Udot, z, lambda (f64 LE).
@@ -191,7 +185,6 @@ class Simulator {
   Eigen::VectorXd youngs_;
   Eigen::VectorXd poisson_;
   std::vector<Lame> lame_;
-  ExternalForce external_force_;
   ReducedMatrix gravity_force_direction_;  // mass_vector * g^T, from settings
   ReducedMatrix force_;                    // workspace: the step's total external force
   // Which of model_.loads act as anchor springs in dynamics_ now (they depend on time only).
