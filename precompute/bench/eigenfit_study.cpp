@@ -92,14 +92,17 @@ double seconds_since(Clock::time_point start) {
 }
 
 // The recipe with its resolution replaced (and no fit_resolution), written in `folder` (the
-// recipe's own, so that its relative paths resolve; a hidden name, removed after use).
+// recipe's own, so that its relative paths resolve; a hidden name, removed after use). `role`
+// keeps the coarse and the fine recipe apart when both have the same resolution (the fine one
+// is removed while the coarse one is still in use).
 std::filesystem::path recipe_at(const nlohmann::json& recipe, int tets,
-                                const std::filesystem::path& folder) {
+                                const std::filesystem::path& folder, const std::string& role) {
   nlohmann::json copy = recipe;
   copy["resolution"] = {{"target_tets", tets}};
   copy.erase("fit_resolution");
-  const std::filesystem::path file = folder / (".eigenfit-study-" + std::to_string(::getpid()) +
-                                               "-at-" + std::to_string(tets) + ".json");
+  const std::filesystem::path file =
+      folder / (".eigenfit-study-" + std::to_string(::getpid()) + "-" + role + "-at-" +
+                std::to_string(tets) + ".json");
   std::ofstream(file) << copy.dump(2);
   return file;
 }
@@ -151,7 +154,7 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
   bake::BakeSettings settings;
   settings.threads = threads;
   settings.contact_samples = 0;
-  const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here);
+  const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here, "fine");
   auto start = Clock::now();
   const study::BakedScene fine = study::bake_scene(fine_recipe, settings);
   const double timestep = fine.full.defaults.timestep;
@@ -173,7 +176,7 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
                           {"converged", reference.converged}}},
                         {"runs", nlohmann::json::array()}};
   for (const int target : tets) {
-    const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here);
+    const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here, "coarse");
     for (const int size : cubature) {
       bake::BakeSettings fitted = settings;
       fitted.cubature = size;
@@ -265,7 +268,7 @@ int main(int argc, char** argv) {
     std::optional<eigenfit::FineModel> fine;
     std::optional<eigenfit::FineSpectrum> spectrum;
     for (const int target : tets) {
-      const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here);
+      const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here, "coarse");
       for (const int size : cubature) {
         settings.cubature = size;
         auto start = Clock::now();
@@ -279,7 +282,7 @@ int main(int argc, char** argv) {
             ": baked in " + std::to_string(bake_seconds) + " s");
         if (!fine) {
           start = Clock::now();
-          const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here);
+          const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here, "fine");
           fine = eigenfit::load_fine_model(fine_recipe, false, settings, input);
           spectrum = eigenfit::fine_model_spectrum(*fine, model.defaults.material_model, fit_modes,
                                                    threads);
