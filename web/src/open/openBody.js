@@ -61,6 +61,27 @@ function simulatorParameters(settings, gravityVector) {
 }
 
 /**
+ * What the panel shows for a body (Controls.build's options): its materials, their sampled
+ * regions, the scene's own settings the sliders return to, its modes, clusters and EigenFit.
+ * info: the first simulator's (loader.d.ts: SimulatorInfo).
+ */
+export function bodyControls(meta, info, surface, stage) {
+  const effective = info.parameters;
+  return {
+    sampledRegions: info.cubatureRegions,
+    defaults: {
+      timestep: effective.timestep,
+      gravity: effective.gravity[1],
+      youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
+    },
+    materials: (meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
+    modeCount: surface.modeCount,
+    hasClusters: stage.hasClusters,
+    eigenFit: info.eigenFit,
+  };
+}
+
+/**
  * Opens a body on its own: one simulator, or two side by side. context: { client (the worker's),
  * showProgress(fraction), warn(text) }. Returns what Demo.open shows, with the settings, the
  * asset's metadata and gravity vector.
@@ -111,21 +132,7 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
-    controls: {
-      sampledRegions: loaded.info[0].cubatureRegions,
-      defaults: {
-        timestep: effective.timestep,
-        gravity: effective.gravity[1],
-        youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
-      },
-      materials: (meta.materials ?? []).map((m, index) => ({
-        name: m.name,
-        region: m.region ?? index,
-      })),
-      modeCount: surface.modeCount,
-      hasClusters: stage.hasClusters,
-      eigenFit: loaded.info[0].eigenFit,
-    },
+    controls: bodyControls(meta, loaded.info[0], surface, stage),
     dragActions: {
       grab: (body, vertex, point) => {
         held = body;

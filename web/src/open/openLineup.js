@@ -6,7 +6,7 @@ import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
 import { solverName } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
-import { parameterSets, settingsFor } from './openBody.js';
+import { bodyControls, parameterSets, settingsFor } from './openBody.js';
 
 const tetCount = (page) => page.meta.mesh.tets.toLocaleString('en-US');
 
@@ -90,19 +90,7 @@ export async function openLineup({ client, showProgress }, name, lineup, overrid
     timestep: settings.timestep,
     camera: frontCamera(stage.bounds),
     description: lineup.description,
-    controls: {
-      lineup: true,
-      sampledRegions: loaded.info[0].cubatureRegions,
-      defaults: {
-        timestep: effective.timestep,
-        gravity: effective.gravity[1],
-        youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
-      },
-      materials: (meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
-      modeCount: pages[0].surface.modeCount,
-      hasClusters: stage.hasClusters,
-      eigenFit: loaded.info[0].eigenFit,
-    },
+    controls: { ...bodyControls(meta, loaded.info[0], pages[0].surface, stage), lineup: true },
     dragActions: {
       // Every body held at the vertex nearest the same rest point, pulled to the same place
       // relative to it: the same input whatever the mesh.
