@@ -184,5 +184,26 @@ TEST(AssetRenderSurface, WriterAppliesTheSameChecks) {
   EXPECT_EQ(Asset::from_bytes(writer.to_bytes(), "x").sections().size(), 4u);
 }
 
+TEST(AssetRenderSurface, TheDrawingPartCompletesPositionsAndWeightsWrittenElsewhere) {
+  RenderSurface surface = tetrahedron();
+  surface.clusters = {0, 1, 1, 0};
+  AssetWriter writer;
+  writer.set_meta(minimal_meta());
+  writer.add(kRenderPositions, surface.positions, {4, 3});  // as sim::add_reduced_model does
+  writer.add(kRenderWeights, surface.weights, {4, 2});
+  add_render_drawing(writer, surface);
+  const Asset asset = Asset::from_bytes(writer.to_bytes(), "demo.smfem");
+  EXPECT_EQ(asset.sections().size(), 5u);  // meta, positions, weights, triangles, clusters
+  const RenderSurface read = read_render_surface(asset);
+  EXPECT_EQ(read.triangles, surface.triangles);
+  EXPECT_EQ(read.clusters, surface.clusters);
+  EXPECT_EQ(read.weights, surface.weights);
+
+  // The whole group is checked, though positions and weights are not written.
+  surface.weights.pop_back();
+  AssetWriter refused;
+  EXPECT_THROW(add_render_drawing(refused, surface), AssetError);
+}
+
 }  // namespace
 }  // namespace smfem::asset::test

@@ -1,6 +1,8 @@
 #include "smfem/bake/asset_sections.hpp"
 
 #include <cstdint>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "smfem/asset/cubature_markers.hpp"
@@ -8,6 +10,7 @@
 #include "smfem/bake/collision_surface.hpp"
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_sampling.hpp"
+#include "smfem/sim/reduced_model_writer.hpp"
 
 namespace smfem::bake {
 namespace {
@@ -100,6 +103,31 @@ asset::CubatureMarkers cubature_markers(const BakeInput& input, const BakeResult
   return markers;
 }
 
+// A scene force as the stepper holds it: the reduced terms and the recipe's parameters (the
+// same as meta "forces", bake_metadata).
+sim::SceneLoad scene_load(const scene::SceneForce& force, const ReducedForce& reduced) {
+  sim::SceneLoad load;
+  load.mass_vector = reduced.mass_vector;
+  std::visit(
+      [&](const auto& kind) {
+        using Kind = std::decay_t<decltype(kind)>;
+        if constexpr (std::is_same_v<Kind, scene::PeriodicForce>) {
+          load.kind = sim::SceneLoad::Kind::periodic;
+          load.amplitude = kind.amplitude;
+          load.frequency = kind.frequency;
+          load.direction = kind.direction.normalized();
+        } else {
+          load.kind = sim::SceneLoad::Kind::springs;
+          load.stiffness = kind.stiffness;
+          if (kind.release) load.release = *kind.release;
+          load.mass_block = reduced.mass_block;
+          load.rest_offset = reduced.rest_offset;
+        }
+      },
+      force.kind);
+  return load;
+}
+
 }  // namespace
 
 nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
@@ -145,67 +173,72 @@ nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
   return meta;
 }
 
+sim::ReducedModel baked_model(const BakeInput& input, const BakeResult& result,
+                              const BakeSettings& settings) {
+  sim::ReducedModel model;
+  model.source = input.source;
+  model.eigenvalues = result.modes.eigenvalues;
+  model.mass_block = result.mass_block;
+  model.mass_vector = result.mass_vector;
+  model.first_moment = result.first_moment;
+  model.total_mass = result.total_mass;
+  model.rest_centroid = result.rest_centroid;
+
+  // TetBasisGradients row c r4 + k is row k of Y_c; the model stacks the columns of Y_c.
+  const Eigen::Index r4 = result.mass_block.rows();
+  const Eigen::Index C = result.cubature.tets.size();
+  model.cubature_Y.resize(3 * C, r4);
+  for (Eigen::Index c = 0; c < C; ++c) {
+    for (Eigen::Index k = 0; k < r4; ++k) {
+      for (Eigen::Index j = 0; j < 3; ++j) model.cubature_Y(3 * c + j, k) = result.Y(c * r4 + k, j);
+    }
+  }
+  model.cubature_weights = result.cubature.weights;
+  model.cubature_youngs.resize(C);
+  model.cubature_poisson.resize(C);
+  for (Eigen::Index c = 0; c < C; ++c) {
+    const int t = result.cubature.tets(c);
+    model.cubature_youngs(c) = input.youngs(t);
+    model.cubature_poisson(c) = input.poisson(t);
+    model.cubature_region.push_back(static_cast<std::uint32_t>(input.mesh.regions(t)));
+  }
+  model.cubature_tets = as_u32(result.cubature.tets);
+
+  model.render_positions = input.render_surface.vertices;
+  model.render_weights = result.render_weights.cast<float>();
+
+  if (settings.contact_samples > 0) {
+    model.contact = contact::sample_contact_surface(input.mesh.vertices, result.modes.weights,
+                                                    input.mesh.tets, settings.contact_samples);
+    const int triangles =
+        settings.collision_triangles.value_or(2 * static_cast<int>(model.contact.samples.size()));
+    if (triangles > 0) coarsen_collision_surface(model.contact, triangles);
+  }
+
+  for (std::size_t f = 0; f < result.forces.size(); ++f) {
+    model.loads.push_back(scene_load(input.forces[f], result.forces[f]));
+  }
+  for (const MaterialInfo& material : input.materials) {
+    model.materials.push_back({material.name, static_cast<std::uint32_t>(material.region),
+                               material.youngs, material.poisson, material.density});
+  }
+  model.defaults = sim::read_solver_defaults(input.scene, input.source);
+  return model;
+}
+
 asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
                               const BakeSettings& settings) {
   asset::AssetWriter writer;
   writer.set_meta(bake_metadata(input, result, settings));
-  const Eigen::Index m = result.modes.eigenvalues.size();
-  const Eigen::Index r4 = 4 * m;
-  const Eigen::Index C = result.cubature.tets.size();
+  // What the stepper reads: one writer for the bake and the procedural models.
+  sim::add_reduced_model(writer, baked_model(input, result, settings));
 
-  const Eigen::VectorXd& eigenvalues = result.modes.eigenvalues;
-  writer.add("subspace.eigenvalues", std::span(eigenvalues.data(), eigenvalues.size()),
-             Shape{extent(m)});
-  writer.add("subspace.mass_block", row_major(result.mass_block), Shape{extent(r4), extent(r4)});
-  writer.add("subspace.mass_vector",
-             std::span(result.mass_vector.data(), result.mass_vector.size()), Shape{extent(r4)});
-  writer.add("subspace.first_moment", row_major(result.first_moment), Shape{3, extent(r4)});
-  const double total_mass = result.total_mass;
-  writer.add("subspace.total_mass", std::span(&total_mass, 1), Shape{1});
-  writer.add("subspace.rest_centroid", std::span(result.rest_centroid.data(), 3), Shape{3});
+  // What only the page and the tools read.
   writer.add("subspace.pinned", as_u32(input.pinned), Shape{input.pinned.size()});
-
-  // The cubature tets' Y_c (assets/FORMAT.md; lower case: section names allow a-z 0-9 . _ - only).
-  // TetBasisGradients is (C 4m) x 3 row-major: exactly the [C, 4m, 3] layout.
-  writer.add("cubature.y", std::span(result.Y.data(), static_cast<std::size_t>(result.Y.size())),
-             Shape{extent(C), extent(r4), 3});
-  writer.add("cubature.weights",
-             std::span(result.cubature.weights.data(), static_cast<std::size_t>(C)),
-             Shape{extent(C)});
-  std::vector<double> youngs, poisson;
-  std::vector<std::uint32_t> regions;
-  for (const int t : result.cubature.tets) {
-    youngs.push_back(input.youngs(t));
-    poisson.push_back(input.poisson(t));
-    regions.push_back(static_cast<std::uint32_t>(input.mesh.regions(t)));
-  }
-  writer.add("cubature.youngs", youngs, Shape{extent(C)});
-  writer.add("cubature.poisson", poisson, Shape{extent(C)});
-  writer.add("cubature.region", regions, Shape{extent(C)});
-  writer.add("cubature.tets", as_u32(result.cubature.tets), Shape{extent(C)});
   writer.add("cubature.cluster_of_tet", as_u32(result.cubature.labels),
              Shape{extent(result.cubature.labels.size())});
   asset::add_cubature_markers(writer, cubature_markers(input, result));
-
-  for (std::size_t f = 0; f < result.forces.size(); ++f) {
-    const ReducedForce& force = result.forces[f];
-    const std::string prefix = "force." + std::to_string(f) + ".";
-    writer.add(prefix + "mass_vector",
-               std::span(force.mass_vector.data(), force.mass_vector.size()), Shape{extent(r4)});
-    if (force.mass_block.size() == 0) continue;
-    writer.add(prefix + "mass_block", row_major(force.mass_block), Shape{extent(r4), extent(r4)});
-    writer.add(prefix + "rest_offset", row_major(force.rest_offset), Shape{extent(r4), 3});
-  }
-
-  asset::add_render_surface(writer, render_group(input, result));
-  if (settings.contact_samples > 0) {
-    contact::ContactSurface surface = contact::sample_contact_surface(
-        input.mesh.vertices, result.modes.weights, input.mesh.tets, settings.contact_samples);
-    const int triangles =
-        settings.collision_triangles.value_or(2 * static_cast<int>(surface.samples.size()));
-    if (triangles > 0) coarsen_collision_surface(surface, triangles);
-    contact::add_contact_surface(writer, surface);
-  }
+  asset::add_render_drawing(writer, render_group(input, result));
   if (settings.full_mesh) add_full_mesh(writer, input);
   return writer;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Stage 6 of the bake: the asset's sections and metadata (assets/FORMAT.md, "Scene groups").
-// Everything the stepper reads (sim/reduced_model.hpp) plus what the page's teaching views
-// show (cluster labels, pins) and the forces' reduced terms (reduced_forces.hpp).
+// Everything the stepper reads (sim/reduced_model.hpp, written by sim::add_reduced_model) plus
+// what the page's teaching views show (cluster labels, pins, cubature markers).
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,7 @@
 #include "smfem/asset/asset_writer.hpp"
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
+#include "smfem/sim/reduced_model.hpp"
 
 namespace smfem::bake {
 
@@ -20,7 +21,20 @@ namespace smfem::bake {
 nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
                              const BakeSettings& settings);
 
-// A writer holding every section; write_file() it (temporary file, then rename).
+// What the stepper reads of the bake (sim/reduced_model.hpp): the subspace, the cubature, the
+// scene's loads, the render surface's positions and weights and the contact surface (sampled
+// here, settings.contact_samples and collision_triangles), with the materials and solver
+// defaults of the metadata. load_reduced_model of the baked asset gives it back, render
+// positions and contact weights rounded to f32. Throws asset::AssetError for a meta "solver"
+// the stepper refuses.
+sim::ReducedModel baked_model(const BakeInput& input, const BakeResult& result,
+                              const BakeSettings& settings);
+
+// A writer holding every section; write_file() it (temporary file, then rename). The stepper's
+// sections come from sim::add_reduced_model(baked_model(...)), the one writer they have; the
+// rest is what only the page and the tools read: subspace.pinned, cubature.cluster_of_tet, the
+// cubature markers, the render surface's triangles, normals, clusters and regions, and mesh.*
+// (settings.full_mesh). The EigenFit stage (eigenfit/eigenfit_stage.hpp) adds eigenfit.*.
 asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
                               const BakeSettings& settings);
 

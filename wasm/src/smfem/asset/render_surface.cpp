@@ -56,7 +56,10 @@ RenderSurface read_render_surface(const Asset& asset) {
   return surface;
 }
 
-void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
+namespace {
+
+// add_render_surface's cross-checks of the whole group.
+void check_for_writing(const RenderSurface& surface) {
   const std::size_t nv = surface.vertex_count, nt = surface.triangle_count;
   const auto check_size = [](const char* name, std::size_t actual, std::size_t expected) {
     if (actual != expected) {
@@ -72,12 +75,30 @@ void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
   if (!surface.clusters.empty()) check_size(kRenderClusters, surface.clusters.size(), nv);
   if (!surface.regions.empty()) check_size(kRenderRegions, surface.regions.size(), nv);
   check_triangles(surface, "asset writer");
-  writer.add(kRenderPositions, surface.positions, {nv, 3});
-  writer.add(kRenderTriangles, surface.triangles, {nt, 3});
-  if (surface.mode_count > 0) writer.add(kRenderWeights, surface.weights, {nv, surface.mode_count});
+}
+
+void add_optional_sections(AssetWriter& writer, const RenderSurface& surface) {
+  const std::size_t nv = surface.vertex_count;
   if (!surface.normals.empty()) writer.add(kRenderNormals, surface.normals, {nv, 3});
   if (!surface.clusters.empty()) writer.add(kRenderClusters, surface.clusters, {nv});
   if (!surface.regions.empty()) writer.add(kRenderRegions, surface.regions, {nv});
+}
+
+}  // namespace
+
+void add_render_surface(AssetWriter& writer, const RenderSurface& surface) {
+  check_for_writing(surface);
+  const std::size_t nv = surface.vertex_count, nt = surface.triangle_count;
+  writer.add(kRenderPositions, surface.positions, {nv, 3});
+  writer.add(kRenderTriangles, surface.triangles, {nt, 3});
+  if (surface.mode_count > 0) writer.add(kRenderWeights, surface.weights, {nv, surface.mode_count});
+  add_optional_sections(writer, surface);
+}
+
+void add_render_drawing(AssetWriter& writer, const RenderSurface& surface) {
+  check_for_writing(surface);
+  writer.add(kRenderTriangles, surface.triangles, {surface.triangle_count, 3});
+  add_optional_sections(writer, surface);
 }
 
 }  // namespace smfem::asset

@@ -45,4 +45,10 @@ RenderSurface read_render_surface(const Asset& asset);
 // writer".
 void add_render_surface(AssetWriter& writer, const RenderSurface& surface);
 
+// The part of the group the stepper does not read: render.triangles and the optional normals,
+// clusters and regions, after add_render_surface's cross-checks of the whole `surface`. For a
+// writer that holds render.positions and render.weights already (sim::add_reduced_model, which
+// owns them: the bake), from the same positions and weights as `surface`.
+void add_render_drawing(AssetWriter& writer, const RenderSurface& surface);
+
 }  // namespace smfem::asset

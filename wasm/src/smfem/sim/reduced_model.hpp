@@ -10,7 +10,8 @@
 // and cubature tet c has the deformation gradient F_c with rows e_d^T + u_d^T Y_c, Y_c in
 // R^{4m x 3}; u = 0 is the rest state.
 //
-// Asset sections (f64 unless noted; written by the bake tool; shapes row-major):
+// Asset sections (f64 unless noted; shapes row-major), written by add_reduced_model
+// (reduced_model_writer.hpp) for the bake and for procedural models alike:
 //   subspace.eigenvalues    [m]         eigenvalues of the weight-space problem
 //   subspace.mass_block     [4m, 4m]    sum_v m_v b_v b_v^T (reduced mass = I_3 (x) this), SPD
 //   subspace.mass_vector    [4m]        sum_v m_v b_v (gravity force; momentum p_d = udot_d . it)

@@ -4,16 +4,9 @@
 #include <span>
 #include <string>
 
-#include "smfem/asset/asset_writer.hpp"
-
 namespace smfem::sim {
 
-std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
-                                                    const nlohmann::json& meta_extra) {
-  asset::AssetWriter writer;
-  nlohmann::json meta = {
-      {"format", "smfem-asset"}, {"kind", "scene"}, {"generator", "smfem reduced model writer"}};
-  if (!meta_extra.is_null()) meta.update(meta_extra);
+void add_reduced_model(asset::AssetWriter& writer, const ReducedModel& model) {
   const auto n = static_cast<std::uint64_t>(4 * model.mode_count());
   const auto C = static_cast<std::uint64_t>(model.cubature_count());
   const auto add = [&](const std::string& name, const Eigen::MatrixXd& values,
@@ -45,26 +38,14 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
   add("cubature.poisson", model.cubature_poisson, {C});
   writer.add("cubature.region", std::span<const std::uint32_t>(model.cubature_region), {C});
   writer.add("cubature.tets", std::span<const std::uint32_t>(model.cubature_tets), {C});
-  if (!model.loads.empty()) meta["forces"] = nlohmann::json::array();
   for (std::size_t i = 0; i < model.loads.size(); ++i) {
     const SceneLoad& load = model.loads[i];
     const std::string prefix = "force." + std::to_string(i) + ".";
     add(prefix + "mass_vector", load.mass_vector, {n});
-    if (load.kind == SceneLoad::Kind::periodic) {
-      const Eigen::Vector3d& d = load.direction;
-      meta["forces"].push_back({{"kind", "periodic"},
-                                {"amplitude", load.amplitude},
-                                {"frequency", load.frequency},
-                                {"direction", {d.x(), d.y(), d.z()}}});
-      continue;
-    }
-    nlohmann::json entry = {{"kind", "pull"}, {"stiffness", load.stiffness}};
-    if (std::isfinite(load.release)) entry["release"] = load.release;
-    meta["forces"].push_back(entry);
+    if (load.kind != SceneLoad::Kind::springs) continue;
     add(prefix + "mass_block", load.mass_block, {n, n});
     add(prefix + "rest_offset", load.rest_offset, {n, 3});
   }
-  writer.set_meta(meta);
   if (model.render_weights.rows() > 0) {
     const auto nv = static_cast<std::uint64_t>(model.render_positions.rows());
     const Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor> positions =
@@ -77,6 +58,35 @@ std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
   }
   contact::add_contact_surface(writer, model.contact);
   add_eigenfit(writer, model.eigenfit);
+}
+
+nlohmann::json scene_loads_meta(const std::vector<SceneLoad>& loads) {
+  nlohmann::json forces = nlohmann::json::array();
+  for (const SceneLoad& load : loads) {
+    if (load.kind == SceneLoad::Kind::periodic) {
+      const Eigen::Vector3d& d = load.direction;
+      forces.push_back({{"kind", "periodic"},
+                        {"amplitude", load.amplitude},
+                        {"frequency", load.frequency},
+                        {"direction", {d.x(), d.y(), d.z()}}});
+      continue;
+    }
+    nlohmann::json entry = {{"kind", "pull"}, {"stiffness", load.stiffness}};
+    if (std::isfinite(load.release)) entry["release"] = load.release;
+    forces.push_back(entry);
+  }
+  return forces;
+}
+
+std::vector<std::uint8_t> reduced_model_asset_bytes(const ReducedModel& model,
+                                                    const nlohmann::json& meta_extra) {
+  asset::AssetWriter writer;
+  nlohmann::json meta = {
+      {"format", "smfem-asset"}, {"kind", "scene"}, {"generator", "smfem reduced model writer"}};
+  if (!meta_extra.is_null()) meta.update(meta_extra);
+  if (!model.loads.empty()) meta["forces"] = scene_loads_meta(model.loads);
+  writer.set_meta(meta);
+  add_reduced_model(writer, model);
   return writer.to_bytes();
 }
 
