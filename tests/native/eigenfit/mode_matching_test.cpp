@@ -22,6 +22,27 @@ TEST(ModeMatching, GreedyByCosineEachModeOnceAboveThreshold) {
   EXPECT_EQ(match.matched, 2);
 }
 
+TEST(ModeMatching, SaysWhichLowFineModeIsSkipped) {
+  // The bar at 310k tets and |C| 581: its lowest coarse modes pair with fine modes 1, 3, 4, 2:
+  // fine mode 0, the object's lowest motion, has no counterpart.
+  ModeMatch spurious;
+  spurious.partner = Eigen::Vector4i(1, 3, 4, 2);
+  EXPECT_EQ(skipped_fine_mode(spurious), 0);
+  // Crossed pairs that cover every fine mode up to the highest matched: nothing skipped.
+  ModeMatch crossed;
+  crossed.partner = Eigen::Vector4i(0, 1, 3, 2);
+  EXPECT_EQ(skipped_fine_mode(crossed), -1);
+  // Unmatched coarse modes leave no gap by themselves; a gap below a match does.
+  ModeMatch unmatched;
+  unmatched.partner = Eigen::Vector4i(0, -1, 1, -1);
+  EXPECT_EQ(skipped_fine_mode(unmatched), -1);
+  unmatched.partner = Eigen::Vector4i(0, -1, 3, -1);
+  EXPECT_EQ(skipped_fine_mode(unmatched), 1);
+  ModeMatch none;
+  none.partner = Eigen::Vector4i::Constant(-1);
+  EXPECT_EQ(skipped_fine_mode(none), -1);
+}
+
 TEST(ModeMatching, CosinesAreMassWeightedAndScaleFree) {
   const Eigen::VectorXd mass = Eigen::Vector3d(1.0, 2.0, 3.0);
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(9, 2);

@@ -85,4 +85,12 @@ ModeMatch match_modes(const Eigen::MatrixXd& cosines) {
   return match;
 }
 
+int skipped_fine_mode(const ModeMatch& match) {
+  const int highest = match.partner.size() > 0 ? match.partner.maxCoeff() : -1;
+  for (int j = 0; j < highest; ++j) {
+    if ((match.partner.array() != j).all()) return j;
+  }
+  return -1;
+}
+
 }  // namespace smfem::eigenfit

@@ -44,4 +44,10 @@ struct ModeMatch {
 // cosine exceeds kMatchCosine.
 ModeMatch match_modes(const Eigen::MatrixXd& cosines);
 
+// The lowest fine mode (column) that no coarse mode matches while a higher one is matched, or -1
+// if there is none. Such a gap means the coarse model has no mode for a motion of the object
+// below motions it does have: its leading modes are spurious (an under-integrating cubature,
+// paper 000 Fig. 14), and rescaling them to the fine eigenvalues moves them to the wrong ones.
+int skipped_fine_mode(const ModeMatch& match);
+
 }  // namespace smfem::eigenfit
