@@ -229,6 +229,17 @@ int bake(const Options& options) {
           {{"region", material.region}, {"name", material.name}, {"cubature_tets", sampled}});
     }
     summary["cubature_by_region"] = by_region;
+    // k-means per region: each connected component of each region is clustered on its own
+    // (by_component) unless |C| is below the number of components, when it falls back to the
+    // regions; minimum is the floor each component (or region) got, min(per region, |C| /
+    // strata), or its tets if fewer.
+    const smfem::cubature::Strata& strata = result.cubature.strata;
+    if (strata.regions > 0) {
+      summary["cubature_strata"] = {{"regions", strata.regions},
+                                    {"components", strata.components},
+                                    {"by_component", strata.by_component},
+                                    {"minimum", strata.minimum}};
+    }
     if (result.cubature_fit) {
       // training_s is part of timings_s.cubature (0 for k-means, which does not train).
       const smfem::cubature::ForceFit& fit = *result.cubature_fit;

@@ -69,6 +69,11 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   ASSERT_EQ(summary["cubature_by_region"].size(), 1u);
   EXPECT_EQ(summary["cubature_by_region"][0]["region"], 0);
   EXPECT_EQ(summary["cubature_by_region"][0]["cubature_tets"], 10);
+  // Clustered per connected component of each region: one piece of one region here.
+  EXPECT_EQ(summary["cubature_strata"]["regions"], 1);
+  EXPECT_EQ(summary["cubature_strata"]["components"], 1);
+  EXPECT_EQ(summary["cubature_strata"]["by_component"], true);
+  EXPECT_EQ(summary["cubature_strata"]["minimum"], 3);
   for (const char* stage :
        {"read", "tetrahedralize", "laplacian", "eigensolve", "cubature", "render", "write"}) {
     EXPECT_TRUE(summary["timings_s"].contains(stage)) << stage;

@@ -54,7 +54,8 @@ struct BakeSettings {
   // would train on (cubature/optimized_cubature.hpp: force_fit); NNLS always reports its own.
   bool cubature_fit_error = false;
   // --cubature-per-region: the cubature of each material region is built from its own tets,
-  // at least this many per region (k-means: cubature.hpp, stratified_kmeans_cubature; NNLS:
+  // at least this many per region (k-means: cubature.hpp, stratified_kmeans_cubature, and per
+  // connected component of each region; NNLS, per region only:
   // optimized_cubature.hpp); 0: the whole body at once (the paper's k-means, An et al.'s NNLS),
   // which can leave a region without any.
   int cubature_per_region = cubature::kDefaultTetsPerRegion;

@@ -115,12 +115,13 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
     cubature_options.clusters = input.cubature;
     cubature_options.seed = settings.seed;
     cubature_options.threads = settings.threads;
-    result.cubature = settings.cubature_per_region > 0
-                          ? cubature::stratified_kmeans_cubature(
-                                result.tet_volumes, tet_weights, result.modes.eigenvalues,
-                                mesh.regions, cubature_options, settings.cubature_per_region)
-                          : cubature::kmeans_cubature(result.tet_volumes, tet_weights,
-                                                      result.modes.eigenvalues, cubature_options);
+    result.cubature =
+        settings.cubature_per_region > 0
+            ? cubature::stratified_kmeans_cubature(
+                  result.tet_volumes, tet_weights, result.modes.eigenvalues, mesh.regions,
+                  mesh.tets, cubature_options, settings.cubature_per_region)
+            : cubature::kmeans_cubature(result.tet_volumes, tet_weights, result.modes.eigenvalues,
+                                        cubature_options);
     if (settings.cubature_fit_error) {
       result.cubature_fit = cubature::force_fit(body, result.cubature, fit_options);
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "smfem/cubature/detail/material_regions.hpp"
+#include "smfem/cubature/detail/region_components.hpp"
 
 namespace smfem::cubature {
 
@@ -178,12 +179,14 @@ Eigen::VectorXi region_cluster_counts(const Eigen::Ref<const Eigen::VectorXi>& r
   return counts;
 }
 
-Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
-                                    const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
-                                    const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
-                                    const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
-                                    const CubatureOptions& options, int per_region) {
-  const char* caller = "stratified_kmeans_cubature";
+namespace {
+
+// The checks both stratified clusterings share; returns |C| asked (capped by |T|).
+int check_stratified_input(const char* caller, const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                           const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                           const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                           const CubatureOptions& options, int per_region,
+                           const detail::MaterialRegions& material) {
   check_clustering_input(caller, tet_volumes, tet_weights, options);
   const Eigen::Index tet_count = tet_volumes.size();
   if (tet_regions.size() != tet_count) {
@@ -194,9 +197,6 @@ Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet
     refuse(caller, "at least one cubature tet per region is needed, asked for " +
                        std::to_string(per_region));
   }
-  const detail::MaterialRegions material = detail::material_regions(tet_regions);
-  const Eigen::VectorXi& region_of = material.of_tet;
-  const Eigen::VectorXi& region_tets = material.tets;
   const auto regions = static_cast<Eigen::Index>(material.ids.size());
   const int total = requested_clusters(options, tet_count, tet_weights.cols());
   if (total < regions) {
@@ -206,48 +206,58 @@ Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet
                        "least " +
                        std::to_string(regions) + ")");
   }
-  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+  return total;
+}
 
-  // Each region's share of the whole-body clustering.
+// k-means within each stratum (stratum_of: |T| in 0..S-1; stratum_tets: S counts >= 1), the
+// clusters allocated by region_cluster_counts from each stratum's share of the whole-body
+// clustering; total: |C| with S <= total <= |T|.
+Cubature stratified_clustering(const FeatureMatrix& features,
+                               const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                               const Eigen::VectorXi& stratum_of,
+                               const Eigen::VectorXi& stratum_tets, int total, int per_region,
+                               const CubatureOptions& options) {
+  const Eigen::Index tet_count = tet_volumes.size();
+  const Eigen::Index strata = stratum_tets.size();
+
+  // Each stratum's share of the whole-body clustering.
   // (With a cluster per tet there is nothing to share: every tet is its own.)
-  Eigen::VectorXd shares = region_tets.cast<double>();
-  if (regions > 1 && total < tet_count) {
+  Eigen::VectorXd shares = stratum_tets.cast<double>();
+  if (strata > 1 && total < tet_count) {
     shares.setZero();
     const KMeansResult whole = run_kmeans(features, total, options);
     Eigen::VectorXi members = Eigen::VectorXi::Zero(whole.centroids.rows());
     for (Eigen::Index t = 0; t < tet_count; ++t) ++members(whole.labels(t));
     for (Eigen::Index t = 0; t < tet_count; ++t) {
-      shares(region_of(t)) += 1.0 / members(whole.labels(t));
+      shares(stratum_of(t)) += 1.0 / members(whole.labels(t));
     }
   }
-  const Eigen::VectorXi counts = region_cluster_counts(region_tets, shares, total, per_region);
+  const Eigen::VectorXi counts = region_cluster_counts(stratum_tets, shares, total, per_region);
 
-  // k-means within each region; clusters numbered region after region.
+  // k-means within each stratum; clusters numbered stratum after stratum.
+  std::vector<std::vector<Eigen::Index>> members(static_cast<std::size_t>(strata));
+  for (Eigen::Index t = 0; t < tet_count; ++t) members[stratum_of(t)].push_back(t);
   Eigen::VectorXi labels(tet_count);
-  std::vector<FeatureMatrix> region_centroids;
+  std::vector<FeatureMatrix> stratum_centroids;
   Cubature out;
   out.converged = true;
   Eigen::Index clusters_so_far = 0;
-  for (Eigen::Index r = 0; r < regions; ++r) {
-    std::vector<Eigen::Index> members;
-    members.reserve(static_cast<std::size_t>(region_tets(r)));
-    for (Eigen::Index t = 0; t < tet_count; ++t) {
-      if (region_of(t) == r) members.push_back(t);
-    }
-    const FeatureMatrix region_features = features(members, Eigen::all);
-    const KMeansResult clusters = run_kmeans(region_features, counts(r), options);
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      labels(members[i]) =
+  for (Eigen::Index r = 0; r < strata; ++r) {
+    const std::vector<Eigen::Index>& in_r = members[static_cast<std::size_t>(r)];
+    const FeatureMatrix stratum_features = features(in_r, Eigen::all);
+    const KMeansResult clusters = run_kmeans(stratum_features, counts(r), options);
+    for (std::size_t i = 0; i < in_r.size(); ++i) {
+      labels(in_r[i]) =
           static_cast<int>(clusters_so_far + clusters.labels(static_cast<Eigen::Index>(i)));
     }
     clusters_so_far += clusters.centroids.rows();
-    region_centroids.push_back(clusters.centroids);
+    stratum_centroids.push_back(clusters.centroids);
     out.iterations = std::max(out.iterations, clusters.iterations);
     out.converged = out.converged && clusters.converged;
   }
   FeatureMatrix centroids(clusters_so_far, features.cols());
   Eigen::Index row = 0;
-  for (const FeatureMatrix& block : region_centroids) {
+  for (const FeatureMatrix& block : stratum_centroids) {
     centroids.middleRows(row, block.rows()) = block;
     row += block.rows();
   }
@@ -256,6 +266,56 @@ Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet
   out = cubature_of_clusters(features, tet_volumes, labels, centroids);
   out.iterations = iterations;
   out.converged = converged;
+  out.strata.minimum = static_cast<int>(std::min<Eigen::Index>(per_region, total / strata));
+  return out;
+}
+
+}  // namespace
+
+Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                                    const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                                    const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                                    const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                                    const CubatureOptions& options, int per_region) {
+  const char* caller = "stratified_kmeans_cubature";
+  const detail::MaterialRegions material = detail::material_regions(tet_regions);
+  const int total = check_stratified_input(caller, tet_volumes, tet_weights, tet_regions, options,
+                                           per_region, material);
+  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+  Cubature out = stratified_clustering(features, tet_volumes, material.of_tet, material.tets, total,
+                                       per_region, options);
+  out.strata.regions = static_cast<int>(material.ids.size());
+  return out;
+}
+
+Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                                    const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                                    const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                                    const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                                    const Eigen::Ref<const mesh::Tets>& tets,
+                                    const CubatureOptions& options, int per_region) {
+  const char* caller = "stratified_kmeans_cubature";
+  const detail::MaterialRegions material = detail::material_regions(tet_regions);
+  const int total = check_stratified_input(caller, tet_volumes, tet_weights, tet_regions, options,
+                                           per_region, material);
+  if (tets.rows() != tet_volumes.size()) {
+    refuse(caller, "tets has " + std::to_string(tets.rows()) + " rows for " +
+                       std::to_string(tet_volumes.size()) + " tets");
+  }
+  const detail::RegionComponents components = detail::region_components(tets, material.of_tet);
+  const auto component_count = static_cast<int>(components.tets.size());
+  const FeatureMatrix features = cubature_features(tet_weights, eigenvalues);
+  // Fewer cubature tets than components: no clustering can give each one a tet, so cluster by
+  // region as the other overload does (every region still gets its minimum) rather than refuse
+  // a |C| that was valid before components were counted. strata.by_component says which.
+  const bool by_component = total >= component_count;
+  Cubature out = by_component ? stratified_clustering(features, tet_volumes, components.of_tet,
+                                                      components.tets, total, per_region, options)
+                              : stratified_clustering(features, tet_volumes, material.of_tet,
+                                                      material.tets, total, per_region, options);
+  out.strata.regions = static_cast<int>(material.ids.size());
+  out.strata.components = component_count;
+  out.strata.by_component = by_component;
   return out;
 }
 

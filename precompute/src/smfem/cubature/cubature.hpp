@@ -39,6 +39,7 @@
 #include <Eigen/Core>
 
 #include "smfem/cubature/kmeans.hpp"
+#include "smfem/mesh/types.hpp"
 
 namespace smfem::cubature {
 
@@ -49,12 +50,22 @@ struct CubatureOptions {
   int threads = 0;  // 0: one per hardware thread
 };
 
+// How a stratified cubature split the body (all zero for the plain clustering).
+struct Strata {
+  int regions = 0;            // R material regions
+  int components = 0;         // connected components of the regions (0: not counted)
+  bool by_component = false;  // clustered per component; false: per region
+  int minimum = 0;            // min(per_region, floor(|C| / strata)); a stratum with fewer
+                              // tets gives them all
+};
+
 struct Cubature {
   Eigen::VectorXi tets;     // |C| representative tets, ascending; tets(c) integrates cluster c
   Eigen::VectorXd weights;  // |C| total rest volume of each cluster
   Eigen::VectorXi labels;   // |T| cluster of each tet
   int iterations = 0;       // Lloyd iterations run
   bool converged = false;   // k-means stopped because no label changed
+  Strata strata;            // stratified_kmeans_cubature only
 };
 
 // The clustering features described above: |T| x (modes kept).
@@ -95,6 +106,26 @@ Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet
                                     const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
                                     const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
                                     const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                                    const CubatureOptions& options = {},
+                                    int per_region = kDefaultTetsPerRegion);
+
+// Stratified by connected component of each region (the bake's default): as above with each
+// component of each region (tets of one region sharing a vertex; detail/region_components.hpp
+// says why vertices, not faces) in place of the region. One region can be several pieces of
+// body that its weights do not tell apart (the crab's ten knees are one "joints" region): per
+// region, k-means put 0 of 342 cubature tets in one knee and 189 in another, so nothing saw
+// that knee's strain and its leg stretched freely. Per component every piece gets
+//   min(per_region, floor(|C| / K), |T_k|)   (K components, |T_k| tets in component k)
+// and the rest follows the shares as above, so every region still gets at least its minimum
+// while |C| >= per_region K, and each component's weights sum to its volume. With
+// R <= |C| < K this falls back to the clustering by region (strata.by_component false) rather
+// than refuse. tets: |T| x 4 vertex indices (mesh.tets). Throws as above, or if tets has
+// the wrong number of rows.
+Cubature stratified_kmeans_cubature(const Eigen::Ref<const Eigen::VectorXd>& tet_volumes,
+                                    const Eigen::Ref<const Eigen::MatrixXd>& tet_weights,
+                                    const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                                    const Eigen::Ref<const Eigen::VectorXi>& tet_regions,
+                                    const Eigen::Ref<const mesh::Tets>& tets,
                                     const CubatureOptions& options = {},
                                     int per_region = kDefaultTetsPerRegion);
 
