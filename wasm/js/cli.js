@@ -26,6 +26,7 @@ import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
 import { loadSmfem } from './loader.js';
 import { runFigures } from './report/figures.js';
+import { verdictOf } from './report/write_report.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
 
 function usage(problem) {
@@ -169,9 +170,7 @@ async function figures(args) {
     const log = (message) => process.stderr.write(`${message}\n`);
     const { sections, seconds } = await runFigures(smfem, { ...options, log });
     for (const section of sections)
-      log(
-        `${section.holds === false ? 'NOT SUPPORTED' : section.holds ? 'supported' : 'not tested'}: ${section.title}`,
-      );
+      log(`${section.holds === false ? 'NOT SUPPORTED' : verdictOf(section.holds)}: ${section.title}`);
     log(`figures: ${seconds.toFixed(1)} s; the report is ${options.out}/index.html`);
   } finally {
     smfem.dispose();

@@ -6,17 +6,18 @@ import * as vegaLite from 'vega-lite';
 const schema = 'https://vega.github.io/schema/vega-lite/v6.json';
 const size = { width: 440, height: 250 };
 
-const axis = ({ field, title, scale, type = 'quantitative', sort }) => ({
+const axis = ({ field, title, scale, domain, type = 'quantitative', sort }) => ({
   field,
   type,
   title,
-  ...(scale ? { scale: { type: scale } } : {}),
+  ...(scale || domain ? { scale: { ...(scale ? { type: scale } : {}), ...(domain ? { domain } : {}) } } : {}),
   ...(sort !== undefined ? { sort } : {}),
 });
 
 /**
  * Lines of y against x, one per value of `series` (the legend), from rows of objects.
- * x, y: { field, title (with units), scale ('linear' | 'log' | 'symlog') }; series: { field, title,
+ * x, y: { field, title (with units), scale ('linear' | 'log' | 'symlog'), domain ([min, max], optional:
+ * lines beyond it are clipped) }; series: { field, title,
  * colors ({ value: colour }, optional) }; facet: { field, title } for one panel per value.
  */
 export function lineChart({ title, values, x, y, series, facet, points = false }) {

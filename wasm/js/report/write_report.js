@@ -32,7 +32,16 @@ export function toCsv(rows) {
 const escapeHtml = (text) =>
   String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-const verdictText = { true: 'supported', false: 'not supported', null: 'not tested' };
+// holds: true, false, 'partly' (the paper's scene agrees, a scene of ours does not), or null.
+const verdictText = {
+  true: 'supported',
+  partly: 'partly supported',
+  false: 'not supported',
+  null: 'not tested',
+};
+
+/** The verdict of a section's `holds`, as the report prints it. */
+export const verdictOf = (holds) => verdictText[String(holds ?? null)];
 
 function markdownTable({ caption, columns, rows }) {
   const line = (cells) => `| ${cells.map((cell) => String(cell).replaceAll('|', '\\|')).join(' | ')} |`;
@@ -58,7 +67,7 @@ export async function writeReport(folder, report) {
   const html = [];
   const markdown = [`# ${report.title}`, '', ...report.intro.flatMap((p) => [p, ''])];
   for (const section of report.sections) {
-    const verdict = verdictText[String(section.holds ?? null)];
+    const verdict = verdictOf(section.holds);
     markdown.push(`## ${section.title}`, '', `**The paper:** ${section.paperClaim}`, '');
     markdown.push(`**Ours (${verdict}):** ${section.finding}`, '');
     html.push(

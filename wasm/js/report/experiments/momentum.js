@@ -85,6 +85,14 @@ async function scene(ctx, { name, figure, windUpSeconds, seconds }) {
     out.map((s) => ({ scene: name, run: run.label, time: s.time - t0, L: dot(s.L, axis.vector) })),
   );
   const errors = Object.fromEntries(runs.map((r) => [r.run.label, relativeError(r, reference, axis)]));
+  // A run that diverges would scale the axis until every other line is flat: the plot keeps the
+  // converged run's range (with a margin) and clips, and the finding names what left it.
+  const peakOf = ({ out }) => Math.max(...out.map((s) => Math.abs(dot(s.L, axis.vector))));
+  const referencePeak = peakOf(reference);
+  const range = 2 * referencePeak;
+  const offScale = Object.fromEntries(
+    runs.filter((r) => peakOf(r) > range).map((r) => [r.run.label, peakOf(r) / referencePeak]),
+  );
   const failed = Object.fromEntries(runs.map((r) => [r.run.label, r.failed]));
   return {
     name,
@@ -94,12 +102,17 @@ async function scene(ctx, { name, figure, windUpSeconds, seconds }) {
     timestep,
     errors,
     failed,
+    offScale,
     rows,
     chart: lineChart({
       title: `${figure}: ${name}, angular momentum about the origin`,
       values: rows,
       x: { field: 'time', title: windUpSeconds ? 'time after release (s)' : 'time (s)' },
-      y: { field: 'L', title: `L_${axis.name} (kg m²/s)` },
+      y: {
+        field: 'L',
+        title: `L_${axis.name} (kg m²/s)`,
+        ...(Object.keys(offScale).length ? { domain: [-range, range] } : {}),
+      },
       series: { field: 'run', title: 'solver' },
     }),
   };
@@ -122,7 +135,11 @@ export async function momentumFigures(ctx) {
     `${s.name}: ${Object.entries(s.errors)
       .map(
         ([label, e]) =>
-          `${label} ${percent(e)}${s.failed[label] ? ` (${s.failed[label]} failed steps)` : ''}`,
+          `${label} ${percent(e)}${s.failed[label] ? ` (${s.failed[label]} failed steps)` : ''}${
+            s.offScale[label]
+              ? ` (diverged: |L| reached ${s.offScale[label].toFixed(0)} times the converged peak, clipped in the plot)`
+              : ''
+          }`,
       )
       .join(', ')}`;
   return {
@@ -140,6 +157,8 @@ export async function momentumFigures(ctx) {
       `The paper plots the angular momentum of each pendulum block; we plot the body's total, along the axis where the converged run's varies most (${scenes.map((s) => `${s.name}: ${s.axis}`).join(', ')}).`,
       `Time steps: ${scenes.map((s) => `${s.name} ${s.timestep} s × ${s.steps}`).join(', ')}.`,
     ],
-    measurements: Object.fromEntries(scenes.map((s) => [s.name, { errors: s.errors, failed: s.failed }])),
+    measurements: Object.fromEntries(
+      scenes.map((s) => [s.name, { errors: s.errors, failed: s.failed, offScale: s.offScale }]),
+    ),
   };
 }
