@@ -1,11 +1,11 @@
 // `npx smfem simulate ... --render` (wasm/js/render_frames.js) through the command line: the
 // frames' number, names and size, a body that shows and moves (pixels read through Chromium,
 // tests/browser/screenshots.js), a scene with contact, and bad input refused before anything is
-// written, with nothing left behind. The mp4 runs only where ffmpeg is on PATH.
+// written, with nothing left behind; the mp4 through ffmpeg (installed by scripts/setup.sh).
 import { execFile } from 'node:child_process';
-import { access, constants, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,20 +19,6 @@ const playground = fileURLToPath(
 );
 const run = (args, env = {}) =>
   promisify(execFile)(process.execPath, [cli, 'simulate', ...args], { env: { ...process.env, ...env } });
-
-const ffmpegOnPath = (
-  await Promise.all(
-    (process.env.PATH ?? '')
-      .split(delimiter)
-      .filter(Boolean)
-      .map((folder) =>
-        access(join(folder, 'ffmpeg'), constants.X_OK).then(
-          () => true,
-          () => false,
-        ),
-      ),
-  )
-).some(Boolean);
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(png) {
@@ -121,7 +107,8 @@ describe('smfem simulate --render', () => {
   });
 });
 
-describe.skipIf(!ffmpegOnPath)('smfem simulate --render out.mp4 (skipped: ffmpeg is not on PATH)', () => {
+// scripts/setup.sh installs ffmpeg, so this runs (and fails without it) under npm test.
+describe('smfem simulate --render out.mp4', () => {
   it('encodes the frames with ffmpeg into an mp4', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'smfem-render-mp4-'));
     try {
