@@ -121,9 +121,11 @@ async function scene(ctx, { name, figure, windUpSeconds, seconds }) {
 const percent = (x) => `${(100 * x).toFixed(1)} %`;
 
 export async function momentumFigures(ctx) {
-  const scenes = [await scene(ctx, { name: 'crab', figure: 'Fig. 2', seconds: ctx.quick ? 1 : 3 })];
-  if (!ctx.quick)
-    scenes.push(await scene(ctx, { name: 'pendulum', figure: 'Fig. 13', windUpSeconds: 1.5, seconds: 3 }));
+  const seconds = ctx.quick ? 1 : 3;
+  const scenes = [
+    await scene(ctx, { name: 'crab', figure: 'Fig. 2', seconds }),
+    await scene(ctx, { name: 'pendulum', figure: 'Fig. 13', windUpSeconds: 1.5, seconds }),
+  ];
   const wins = scenes.flatMap((s) =>
     [1, 2].map(
       (k) =>
