@@ -129,9 +129,10 @@ describe('smfem figures --quick', () => {
     expect(section('fig5').holds).toBe(true);
   });
 
-  it('Fig. 9: on the octobot at a stiffness ratio of 1e6 MFEM converges within 5 iterations, FEM needs 15 or more', () => {
+  it('Fig. 9: at a stiffness ratio of 1e6 MFEM converges within 5 iterations on the octobot and 10 on the crab, FEM needs 15 or more', () => {
     // Measured (MFEM curvature / paper / FEM): octobot at 1e2 3 / 5 / 5, at 1e6 3 / 5 / 21; crab
-    // at 1e2 4 / 7 / 8, at 1e6 > 30 / 15 / > 30 (our variant loses there: the verdict is partly).
+    // at 1e2 4 / 7 / 8, at 1e6 8 / 15 / > 30 (> 30 / 15 / > 30 while a shifted indefinite system
+    // counted as definite: mfem_step.cpp, kRoundingShiftsDouble).
     const { counts } = section('fig9').measurements;
     const at = (scene, ratio) => counts.find((c) => c.scene === scene && c.ratio === ratio);
     expect(at('octobot', 1e2)['MFEM (curvature)']).toBeLessThanOrEqual(5);
@@ -140,8 +141,9 @@ describe('smfem figures --quick', () => {
     expect(at('octobot', 1e6)['MFEM (paper)']).toBeLessThanOrEqual(8);
     expect(at('octobot', 1e6).FEM).toBeGreaterThanOrEqual(15);
     expect(at('crab', 1e2)['MFEM (curvature)']).toBeLessThanOrEqual(6);
+    expect(at('crab', 1e6)['MFEM (curvature)']).toBeLessThanOrEqual(10);
     expect(at('crab', 1e6)['MFEM (paper)']).toBeLessThan(at('crab', 1e6).FEM);
-    expect([true, 'partly']).toContain(section('fig9').holds);
+    expect(section('fig9').holds).toBe(true);
   });
 
   it('Fig. 14: fewer clusters soften the beam, and five leave it falling; per region softens less', () => {

@@ -16,9 +16,15 @@ namespace {
 
 // The constraint term's curvature in K (mfem_step.hpp).
 enum class CurvatureTerm { exact, psd_part, dropped };
-// Diagonal shifts (spd_solver.hpp: up to 1e-6 of each diagonal entry) that only make up for
-// rounding, not for an indefinite system.
-constexpr int kRoundingShifts = 4;
+// Diagonal shifts (spd_solver.hpp: sigma = 1e-12, 1e-10, ... of each diagonal entry) that only
+// make up for rounding, not for an indefinite system: up to 1e-6 for a float K, 1e-12 for a
+// double one. A larger shift of a double K hides a truly indefinite system: on the crab with its
+// shell 1e6 times stiffer than its knees, the exact curvature's negative part in the knees is
+// about 1e-6 of the rows' diagonals (the stiff shell's), four shifts made it "definite", and
+// the shifted direction, damped in every soft direction, stalled the step (decrement down 7 % an
+// iteration, > 30 iterations, where the paper's direction converges in 15).
+constexpr int kRoundingShiftsFloat = 4;
+constexpr int kRoundingShiftsDouble = 1;
 // The curvature variant's second choice where the exact term fails: the paper's (the PSD part
 // converged far slower on the claims suite and in the tests' deformed boxes, README).
 constexpr CurvatureTerm kFallbackTerm = CurvatureTerm::dropped;
@@ -135,8 +141,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     double max_step = 1.0, contact_energy = 0.0;
     // Newton's direction as the theory above wants it: from a positive definite system (to
     // the rounding of a float K, which may need small shifts) and descending the merit.
-    bool usable() const {
-      return shifts >= 0 && shifts <= kRoundingShifts && decrement_squared > 0.0 && slope < 0.0;
+    bool usable(int rounding_shifts) const {
+      return shifts >= 0 && shifts <= rounding_shifts && decrement_squared > 0.0 && slope < 0.0;
     }
   };
   CurvatureTerm in_K = term;  // the curvature term the tet Hessians set hold
@@ -270,7 +276,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       stats.penalty = nu_.maxCoeff();
       return true;
     };
-    if (!refined && !d.usable()) {
+    if (!refined && !d.usable(context.settings.single_precision_stiffness ? kRoundingShiftsFloat
+                                                                          : kRoundingShiftsDouble)) {
       stats.cholesky_shifts += std::max(d.shifts, 0);
       refine();
     }
