@@ -1,6 +1,7 @@
 // Every scene of the gallery in headless Chromium (production build, isolation headers, so the
 // threaded build): it loads, simulates, draws something that moves; a drag pulls the body; the
 // URL restores the settings. A screenshot of each scene is kept in test-results/browser/.
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction, pixelDifference } from './screenshots.js';
@@ -163,6 +164,38 @@ describe('interaction', () => {
     );
   });
 
+  it('names the solver that is running in the plots, their legend and the CSV after a switch', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await page.locator('#solver').selectOption('fem');
+        await expect.poll(() => page.evaluate(() => window.smfem.status.solvers)).toEqual(['fem']);
+        for (let i = 1; i <= 3; ++i) {
+          const before = await page.evaluate(() => window.smfem.status.simTime);
+          await page.click('#step');
+          await expect.poll(() => page.evaluate(() => window.smfem.status.simTime)).toBeGreaterThan(before);
+        }
+        await page.locator('#analysis summary').click();
+        const legends = page.locator('#plots .u-legend');
+        await expect.poll(() => legends.count()).toBeGreaterThan(0);
+        for (const text of await legends.allTextContents()) {
+          expect(text).toContain('time (s)');
+          expect(text).toContain('FEM');
+          expect(text).not.toContain('Mixed');
+        }
+        await page.locator('#analysis').screenshot({ path: `${artifacts}/plots-fem.png` });
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+        const csv = await readFile(await download.path(), 'utf8');
+        const [header, ...rows] = csv.trim().split('\n');
+        expect(header.split(',')).toEqual(['time', 'kinetic_fem', 'angular_fem', 'decrement_fem']);
+        expect(rows.length).toBeGreaterThanOrEqual(3);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('colours the body by the weight of a chosen mode, then by cubature cluster', async () => {
     await withPage(
       served.browser.context,
@@ -245,7 +278,7 @@ describe('interaction', () => {
   });
 
   it("shows a slider for every material, the octobot's stiff core included", async () => {
-    // Issue 15: the bake's cubature samples every material region (at least 3 tets each), so
+    // The bake's cubature samples every material region (at least 3 tets each), so
     // the core's modulus reaches the solver; the note for an unsampled material does not show.
     await withPage(
       served.browser.context,
@@ -258,6 +291,36 @@ describe('interaction', () => {
         expect(errors).toEqual([]);
       },
     );
+  });
+
+  it("moves differently when a material slider moves: the octobot's core, the swordsman's sword", async () => {
+    // Every slider shown must change the simulation (a region without cubature tets once gave
+    // bit-identical runs at 1e3 and 1e12 Pa). Same scene, same steps, the region's modulus
+    // from the URL at the baked value and far below it: the body must move otherwise.
+    const motionAfterSteps = async (query) =>
+      withPage(served.browser.context, `${served.server.url}?${query}&paused=1`, async ({ page, errors }) => {
+        await waitUntilReady(page);
+        // One step per click, each awaited (a click while a step is in flight is ignored).
+        for (let i = 1; i <= 20; ++i) {
+          await page.click('#step');
+          await expect
+            .poll(() => page.evaluate(() => window.smfem.status.simTime))
+            .toBeGreaterThan((i - 0.5) * 0.01);
+        }
+        expect(errors).toEqual([]);
+        return page.evaluate(() => window.smfem.status.motion);
+      });
+    for (const [scene, region, soft] of [
+      ['octobot', 0, '1e4'], // the core, baked at 1e8 Pa
+      ['swordsman', 0, '1e6'], // the sword, baked at 1e12 Pa
+    ]) {
+      const baked = await motionAfterSteps(`scene=${scene}&dt=0.01`);
+      const softened = await motionAfterSteps(`scene=${scene}&dt=0.01&E${region}=${soft}`);
+      expect(baked, scene).not.toBeNull();
+      const moved = Math.hypot(...baked.centroid.map((x, d) => x - softened.centroid[d]));
+      const energyChange = Math.abs(baked.elastic - softened.elastic) / Math.max(baked.elastic, 1e-12);
+      expect(moved > 1e-6 || energyChange > 1e-3, `${scene}: region ${region} at ${soft} Pa`).toBe(true);
+    }
   });
 
   it("returns a slider to the scene's own value, not the nearest step of its grid", async () => {

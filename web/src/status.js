@@ -5,7 +5,9 @@
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
 // obstacleOffsets, and each body's centroid; null otherwise), notices (every input the page
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
-// each body is labelled with on the canvas; empty otherwise).
+// each body is labelled with on the canvas; empty otherwise), motion (the first body after its
+// last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
+// whether a setting changed what the body does; null before a step).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -36,6 +38,7 @@ export class StatusBoard {
       notices: [],
       labels: [],
       floor: null, // 'obstacle' (a contact scene's floor) or 'reference' (only drawn)
+      motion: null,
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -68,7 +71,7 @@ export class StatusBoard {
   }
 
   loading(scene) {
-    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null, contact: null });
+    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null, contact: null, motion: null });
     this.stepTimes = [];
     this.say(`Loading ${scene}…`);
   }
@@ -96,7 +99,11 @@ export class StatusBoard {
   /** reports: the steps just taken (StepReport of loader.d.ts), oldest first. */
   stepped(reports) {
     const last = reports.at(-1);
-    if (last) this.state.simTime = last.time;
+    if (last) {
+      this.state.simTime = last.time;
+      const { kinetic, elastic } = last.energy;
+      this.state.motion = { kinetic, elastic, centroid: last.centroid };
+    }
     if (last?.minDistance !== undefined) {
       const { minDistance, activeContacts, obstacleOffsets, bodies } = last;
       this.state.contact = {
@@ -114,6 +121,7 @@ export class StatusBoard {
   resetTime() {
     this.state.simTime = 0;
     this.state.contact = null;
+    this.state.motion = null;
   }
 
   /** now: the frame's time stamp (requestAnimationFrame's, from navigation start), ms. */

@@ -84,7 +84,7 @@ TEST_F(BuildScene, FullRecipeGivesRegionsPinsForcesAndRenderSurface) {
   const json meta = scene_metadata(recipe, scene);
   EXPECT_EQ(meta["name"], "bar");
   EXPECT_EQ(meta["materials"][0]["tets"], (m.regions.array() == 0).count());
-  EXPECT_EQ(meta["solver"]["material_model"], "fcr");
+  EXPECT_EQ(meta["solver"]["material_model"], "fixed_corotational");
   EXPECT_EQ(meta["forces"][0]["kind"], "periodic");
   EXPECT_EQ(meta["forces"][0]["vertices"], scene.forces[0].vertices.size());
   EXPECT_EQ(meta["mesh"]["pinned"], scene.pinned.size());

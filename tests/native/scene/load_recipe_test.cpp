@@ -55,7 +55,7 @@ TEST_F(RecipeErrors, TheBaseRecipeIsValid) {
   EXPECT_EQ(recipe.subspace.modes, 8);
   EXPECT_EQ(recipe.subspace.cubature_method, cubature::CubatureMethod::kmeans);
   EXPECT_EQ(recipe.solver.method, SolverMethod::mfem);
-  EXPECT_EQ(recipe.solver.material_model, MaterialModel::fcr);
+  EXPECT_EQ(recipe.solver.material_model, sim::MaterialModel::fixed_corotational);
   EXPECT_EQ(*recipe.resolution.edge_length, 0.1);
   EXPECT_TRUE(recipe.camera.has_value());
   EXPECT_LT((*recipe.geometry.sdf)(Eigen::Vector3d::Zero()), 0.0);
@@ -145,7 +145,7 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   r = test::base_recipe();
   r["solver"]["material_model"] = "neo";
   EXPECT_EQ(error_of(r),
-            "crab.json: /solver/material_model: must be \"fcr\", \"arap\" or \"snh\", got \"neo\"");
+            "crab.json: /solver/material_model: must be \"arap\", \"fcr\" or \"snh\", got \"neo\"");
   r = test::base_recipe();
   r["resolution"] = {{"edge_length", 0.1}, {"target_tets", 1000}};
   EXPECT_EQ(error_of(r),

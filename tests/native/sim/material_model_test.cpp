@@ -11,11 +11,20 @@ namespace smfem::sim {
 namespace {
 
 TEST(MaterialModel, NamesRoundTrip) {
-  for (MaterialModel model : {MaterialModel::arap, MaterialModel::fixed_corotational,
-                              MaterialModel::stable_neo_hookean}) {
+  for (MaterialModel model : kMaterialModels) {
     EXPECT_EQ(material_model_from_name(material_model_name(model)), model);
+    EXPECT_EQ(material_model_from_recipe_name(material_model_recipe_name(model)), model);
   }
+  EXPECT_EQ(material_model_name(MaterialModel::fixed_corotational), "fixed_corotational");
+  EXPECT_EQ(material_model_recipe_name(MaterialModel::fixed_corotational), "fcr");
+  EXPECT_EQ(material_model_recipe_name(MaterialModel::stable_neo_hookean), "snh");
+  // The two kinds of name are not interchangeable: a recipe says "fcr", the stepper
+  // "fixed_corotational".
+  EXPECT_FALSE(material_model_from_name("fcr").has_value());
+  EXPECT_FALSE(material_model_from_recipe_name("fixed_corotational").has_value());
   EXPECT_FALSE(material_model_from_name("rubber").has_value());
+  EXPECT_EQ(material_model_choices(), "\"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"");
+  EXPECT_EQ(material_model_recipe_choices(), "\"arap\", \"fcr\" or \"snh\"");
 }
 
 // d2psi_ds2_psd skips the eigensystem where the Hessian is positive definite; it must agree

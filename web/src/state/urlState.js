@@ -2,6 +2,7 @@
 // link reopens the same setup. Unknown or out-of-range values fall back to the scene's
 // defaults or the nearest allowed value instead of failing (links outlive the page's
 // versions), and each such fallback is said.
+import { materialModelLabels } from '../../../wasm/js/material_models.js';
 
 // Bounds shared with the controls (a slider cannot leave them either).
 export const limits = {
@@ -13,13 +14,8 @@ export const limits = {
   mode: { min: 0, max: 64 },
 };
 
-// The material models the stepper offers (sim/material_model.hpp; tests/wasm/simulator.test.js
-// checks that it accepts exactly these), with the names the controls show.
-export const materialModels = {
-  arap: 'ARAP',
-  fixed_corotational: 'Fixed corotational',
-  stable_neo_hookean: 'Stable neo-Hookean',
-};
+// The material models the stepper offers, with the names the controls show.
+export const materialModels = materialModelLabels;
 
 // The page's solvers: its name for each (in the URL, the plots and the CSV), the label the
 // controls show and the simulator parameters behind it. 'mfem' is the solver's default variant.

@@ -19,19 +19,6 @@
 namespace smfem::bake {
 namespace {
 
-// The stepper's names (sim/material_model.hpp) for the recipe's short ones.
-const char* stepper_material_model(scene::MaterialModel model) {
-  switch (model) {
-    case scene::MaterialModel::fcr:
-      return "fixed_corotational";
-    case scene::MaterialModel::arap:
-      return "arap";
-    case scene::MaterialModel::snh:
-      return "stable_neo_hookean";
-  }
-  return "fixed_corotational";
-}
-
 // A mesh baked without a recipe: the stepper's own defaults (sim::SolverSettings{}, their one
 // owner) as the asset's.
 nlohmann::json default_scene_json(const std::string& name) {
@@ -93,7 +80,6 @@ void load_recipe(const std::filesystem::path& file, bool at_fit_resolution, Bake
   input.scene = scene::scene_metadata(recipe, built);
   input.scene.erase("materials");  // rewritten with regions and overrides applied
   input.scene.erase("subspace");   // rewritten with the values actually baked
-  input.scene["solver"]["material_model"] = stepper_material_model(recipe.solver.material_model);
   for (std::size_t m = 0; m < recipe.materials.size(); ++m) {
     const scene::Material& material = recipe.materials[m];
     input.materials.push_back(

@@ -200,17 +200,13 @@ SolverSettings read_solver(const Json& value, const Place& place) {
   s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", 1e3);
   const std::string model =
       detail::read_string(r.required("material_model"), r / "material_model", 16);
-  if (model == "fcr") {
-    s.material_model = MaterialModel::fcr;
-  } else if (model == "arap") {
-    s.material_model = MaterialModel::arap;
-  } else if (model == "snh") {
-    s.material_model = MaterialModel::snh;
-  } else {
+  const std::optional<sim::MaterialModel> material = sim::material_model_from_recipe_name(model);
+  if (!material) {
     (r / "material_model")
-        .fail("must be \"fcr\", \"arap\" or \"snh\", got " +
+        .fail("must be " + sim::material_model_recipe_choices() + ", got " +
               detail::describe(r.required("material_model")));
   }
+  s.material_model = *material;
   return s;
 }
 
@@ -245,18 +241,6 @@ RenderSettings read_render(const Json& value, const Place& place,
 }  // namespace
 
 const char* to_string(SolverMethod method) { return method == SolverMethod::mfem ? "mfem" : "fem"; }
-
-const char* to_string(MaterialModel model) {
-  switch (model) {
-    case MaterialModel::fcr:
-      return "fcr";
-    case MaterialModel::arap:
-      return "arap";
-    case MaterialModel::snh:
-      return "snh";
-  }
-  return "?";
-}
 
 SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
                                const std::filesystem::path& folder) {

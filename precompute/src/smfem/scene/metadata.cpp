@@ -62,7 +62,7 @@ Json scene_metadata(const SceneRecipe& recipe, const SceneMesh& scene) {
         {"iterations", recipe.solver.iterations},
         {"timestep", recipe.solver.timestep},
         {"gravity", vector_json(recipe.solver.gravity)},
-        {"material_model", to_string(recipe.solver.material_model)}}},
+        {"material_model", sim::material_model_name(recipe.solver.material_model)}}},
       {"forces", forces},
       {"mesh",
        {{"vertices", scene.mesh.vertices.rows()},

@@ -14,6 +14,7 @@
 #include "smfem/cubature/cubature_method.hpp"
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/mesh/types.hpp"
+#include "smfem/sim/material_model.hpp"
 
 namespace smfem::scene {
 
@@ -80,14 +81,13 @@ struct SubspaceSettings {
 };
 
 enum class SolverMethod { mfem, fem };
-enum class MaterialModel { fcr, arap, snh };
 
 struct SolverSettings {
   SolverMethod method;
-  int iterations;           // per time step
-  double timestep;          // s
-  Eigen::Vector3d gravity;  // m / s^2
-  MaterialModel material_model;
+  int iterations;                     // per time step
+  double timestep;                    // s
+  Eigen::Vector3d gravity;            // m / s^2
+  sim::MaterialModel material_model;  // named in the recipe by its short name
 };
 
 struct Camera {
@@ -123,6 +123,5 @@ struct SceneRecipe {
 };
 
 const char* to_string(SolverMethod method);
-const char* to_string(MaterialModel model);
 
 }  // namespace smfem::scene

@@ -148,7 +148,7 @@ export async function cubatureFigure(ctx) {
     notes: [
       `The beam scene: ${tets} tets, stiff root (1e8 Pa) and soft tip (1e6 Pa), m = 5, fixed corotational, converged steps of 0.1 s to rest.`,
       'The reference is the same 5-mode subspace integrated exactly, not the full space: five modes are themselves stiff (Euler-Bernoulli gives about 9 cm for the soft half alone), so part of what cubature softening adds back is the subspace’s own stiffening.',
-      'Our k-means clusters each material region on its own, at least 3 clusters per region and otherwise as many as the whole-body clustering would give it (issue 15): every cluster then has one modulus, and each region\u2019s weights sum to its volume. The paper\u2019s clustering of the whole body lets clusters straddle the stiff root and the soft tip, integrating part of one with the other\u2019s modulus.',
+      'Our k-means clusters each material region on its own, at least 3 clusters per region and otherwise as many as the whole-body clustering would give it: every cluster then has one modulus, and each region\u2019s weights sum to its volume. The paper\u2019s clustering of the whole body lets clusters straddle the stiff root and the soft tip, integrating part of one with the other\u2019s modulus.',
       'NNLS cubature is trained on 32 sampled poses of the subspace (8 more held out): it fits the reduced elastic forces of those poses, so it can integrate the soft region without the clusters k-means needs there; its weights are not volumes of clusters.',
       ...(training
         ? [

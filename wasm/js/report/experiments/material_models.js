@@ -1,14 +1,10 @@
 // Paper 000 Fig. 15: the beam under ARAP, fixed corotational and stable neo-Hookean, simulated
 // to equilibrium under its load (gravity, at 1x and 10x to reach large strain). Implicit Euler
 // with long converged steps damps the motion away (equilibrium.js).
+import { materialModelLabels as models } from '../../material_models.js';
 import { lineChart } from '../chart.js';
 import { centreLine, deformedPositions, settle } from './equilibrium.js';
 
-const models = {
-  arap: 'ARAP',
-  fixed_corotational: 'fixed corotational',
-  stable_neo_hookean: 'stable neo-Hookean',
-};
 export async function materialModelFigure(ctx) {
   const bytes = await ctx.asset('beam.smfem');
   const { surface } = ctx.smfem.pageAsset(bytes, 'beam.smfem');

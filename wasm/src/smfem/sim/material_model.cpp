@@ -8,33 +8,67 @@
 
 namespace smfem::sim {
 
-std::string_view material_model_name(MaterialModel model) {
-  switch (model) {
-    case MaterialModel::arap:
-      return "arap";
-    case MaterialModel::fixed_corotational:
-      return "fixed_corotational";
-    case MaterialModel::stable_neo_hookean:
-      return "stable_neo_hookean";
+namespace {
+
+struct ModelNames {
+  MaterialModel model;
+  std::string_view name;         // the stepper's
+  std::string_view recipe_name;  // a scene recipe's
+};
+
+// Indexed by the enumerator (checked below).
+constexpr std::array<ModelNames, kMaterialModels.size()> kNames = {{
+    {MaterialModel::arap, "arap", "arap"},
+    {MaterialModel::fixed_corotational, "fixed_corotational", "fcr"},
+    {MaterialModel::stable_neo_hookean, "stable_neo_hookean", "snh"},
+}};
+
+constexpr bool indexed_by_enumerator() {
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    if (static_cast<std::size_t>(kNames[i].model) != i || kMaterialModels[i] != kNames[i].model)
+      return false;
   }
-  return "?";
+  return true;
+}
+static_assert(indexed_by_enumerator(), "kNames must list the models in the enumerators' order");
+
+const ModelNames& names_of(MaterialModel model) { return kNames[static_cast<std::size_t>(model)]; }
+
+std::string quoted_list(std::string_view ModelNames::*field) {
+  std::string choices;
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    if (i > 0) choices += i + 1 < kNames.size() ? ", " : " or ";
+    choices += '"' + std::string(kNames[i].*field) + '"';
+  }
+  return choices;
 }
 
-std::optional<MaterialModel> material_model_from_name(std::string_view name) {
-  for (MaterialModel model : kMaterialModels) {
-    if (name == material_model_name(model)) return model;
+std::optional<MaterialModel> find(std::string_view ModelNames::*field, std::string_view name) {
+  for (const ModelNames& names : kNames) {
+    if (names.*field == name) return names.model;
   }
   return std::nullopt;
 }
 
-std::string material_model_choices() {
-  std::string choices;
-  for (std::size_t i = 0; i < kMaterialModels.size(); ++i) {
-    if (i > 0) choices += i + 1 < kMaterialModels.size() ? ", " : " or ";
-    choices += '"' + std::string(material_model_name(kMaterialModels[i])) + '"';
-  }
-  return choices;
+}  // namespace
+
+std::string_view material_model_name(MaterialModel model) { return names_of(model).name; }
+
+std::string_view material_model_recipe_name(MaterialModel model) {
+  return names_of(model).recipe_name;
 }
+
+std::optional<MaterialModel> material_model_from_name(std::string_view name) {
+  return find(&ModelNames::name, name);
+}
+
+std::optional<MaterialModel> material_model_from_recipe_name(std::string_view name) {
+  return find(&ModelNames::recipe_name, name);
+}
+
+std::string material_model_choices() { return quoted_list(&ModelNames::name); }
+
+std::string material_model_recipe_choices() { return quoted_list(&ModelNames::recipe_name); }
 
 double psi(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
   switch (model) {

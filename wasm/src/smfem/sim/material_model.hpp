@@ -22,11 +22,17 @@ enum class MaterialModel { arap, fixed_corotational, stable_neo_hookean };
 inline constexpr std::array<MaterialModel, 3> kMaterialModels = {
     MaterialModel::arap, MaterialModel::fixed_corotational, MaterialModel::stable_neo_hookean};
 
-// "arap", "fixed_corotational", "stable_neo_hookean".
+// Each model has two names, both from one table (material_model.cpp): its name in the stepper's
+// settings, assets and JS API ("arap", "fixed_corotational", "stable_neo_hookean") and its short
+// name in scene recipes ("arap", "fcr", "snh").
 std::string_view material_model_name(MaterialModel model);
+std::string_view material_model_recipe_name(MaterialModel model);
 std::optional<MaterialModel> material_model_from_name(std::string_view name);
-// The names for a message: "\"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"".
+std::optional<MaterialModel> material_model_from_recipe_name(std::string_view name);
+// The names for a message: "\"arap\", \"fixed_corotational\" or \"stable_neo_hookean\"", and the
+// recipe names the same way.
 std::string material_model_choices();
+std::string material_model_recipe_choices();
 
 using Lame = energies::LameParameters<double>;
 

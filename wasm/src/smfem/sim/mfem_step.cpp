@@ -276,8 +276,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       stats.penalty = nu_.maxCoeff();
       return true;
     };
-    if (!refined && !d.usable(context.settings.single_precision_stiffness ? kRoundingShiftsFloat
-                                                                          : kRoundingShiftsDouble)) {
+    if (!refined &&
+        !d.usable(context.settings.single_precision_stiffness ? kRoundingShiftsFloat
+                                                              : kRoundingShiftsDouble)) {
       stats.cholesky_shifts += std::max(d.shifts, 0);
       refine();
     }
