@@ -37,31 +37,34 @@ describe.each(sceneNames)('scene %s', (scene) => {
 });
 
 describe('network', () => {
-  it.each(['crab', 'playground'])('fetches each asset and the wasm binary of %s once', async (scene) => {
-    const requests = [];
-    const record = (request) => requests.push(new URL(request.url()).pathname);
-    served.browser.context.on('request', record);
-    try {
-      await withPage(
-        served.browser.context,
-        `${served.server.url}?scene=${scene}`,
-        async ({ page, errors }) => {
-          await waitUntilReady(page);
-          await expect
-            .poll(() => page.evaluate(() => window.smfem.status.frame), { timeout: 20000 })
-            .toBeGreaterThan(5);
-          expect(errors).toEqual([]);
-        },
-      );
-    } finally {
-      served.browser.context.off('request', record);
-    }
-    const fetched = requests.filter((path) => /\.(smfem|wasm)$/.test(path));
-    expect(fetched.length).toBeGreaterThan(1); // the scene's assets and the module's binary
-    const counts = new Map();
-    for (const path of fetched) counts.set(path, (counts.get(path) ?? 0) + 1);
-    expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
-  });
+  it.each(['crab', 'playground', 'material-models'])(
+    'fetches each asset and the wasm binary of %s once',
+    async (scene) => {
+      const requests = [];
+      const record = (request) => requests.push(new URL(request.url()).pathname);
+      served.browser.context.on('request', record);
+      try {
+        await withPage(
+          served.browser.context,
+          `${served.server.url}?scene=${scene}`,
+          async ({ page, errors }) => {
+            await waitUntilReady(page);
+            await expect
+              .poll(() => page.evaluate(() => window.smfem.status.frame), { timeout: 20000 })
+              .toBeGreaterThan(5);
+            expect(errors).toEqual([]);
+          },
+        );
+      } finally {
+        served.browser.context.off('request', record);
+      }
+      const fetched = requests.filter((path) => /\.(smfem|wasm)$/.test(path));
+      expect(fetched.length).toBeGreaterThan(1); // the scene's assets and the module's binary
+      const counts = new Map();
+      for (const path of fetched) counts.set(path, (counts.get(path) ?? 0) + 1);
+      expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+    },
+  );
 });
 
 describe('the report', () => {

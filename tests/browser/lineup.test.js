@@ -2,8 +2,8 @@
 // resolutions, one simulator each in lockstep, labelled on the canvas with its mesh and whether
 // it is fitted; the EigenFit checkbox acts on all three; a drag holds every body at the same
 // place. (That the fitted bodies swing together is tested under Node: eigenfit-lineup.test.js.)
-// Also the embedded page: the canvas with minimal controls, without the title, description or
-// report link.
+// The material models lineup: one beam under each model, labelled with it. Also the embedded
+// page: the canvas with minimal controls, without the title, description or report link.
 import { readFileSync } from 'node:fs';
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,32 @@ describe('the EigenFit lineup', () => {
         await page.screenshot({ path: `${artifacts}/lineup-drag.png` });
         await page.mouse.up();
         for (let i = 0; i < 3; i++) expect(after[i].equals(before[i]), `bar ${i}`).toBe(false);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+});
+
+describe('the material models lineup', () => {
+  it('runs one beam under each material model side by side, labelled, with no model to choose', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=material-models&paused=1&g=-30`,
+      async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.solvers).toEqual(['mfem-arap', 'mfem-fixed_corotational', 'mfem-stable_neo_hookean']);
+        expect(status.labels).toEqual(['ARAP', 'Fixed corotational', 'Stable neo-Hookean']);
+        // Each body has its model: the panel offers no choice of one, nor a side-by-side switch.
+        expect(await page.locator('#material-model').count()).toBe(0);
+        expect(await page.locator('#compare').count()).toBe(0);
+        await page.click('#play');
+        await expect
+          .poll(async () => (await statusOf(page)).simTime, { timeout: 20000 })
+          .toBeGreaterThan(0.5);
+        await page.locator('#view').screenshot({ path: `${artifacts}/lineup-material-models.png` });
+        // Gravity reaches all three (the first body sags), and the labels stay.
+        expect((await statusOf(page)).motion.elastic).toBeGreaterThan(0);
+        expect((await statusOf(page)).labels).toEqual(['ARAP', 'Fixed corotational', 'Stable neo-Hookean']);
         expect(errors).toEqual([]);
       },
     );

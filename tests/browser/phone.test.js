@@ -29,6 +29,25 @@ describe('on a phone', () => {
       for (const selector of ['#play', '#step', '#reset', '#solver', '#scene-select']) {
         expect((await page.locator(selector).boundingBox()).height, selector).toBeGreaterThanOrEqual(44);
       }
+      // Every other control the panel shows: sliders, buttons, selects and the rows that hold a
+      // checkbox (the row is what a finger hits: its label toggles the box).
+      const targets = await page.evaluate(() =>
+        [
+          ...document.querySelectorAll(
+            '#panel-body button, #panel-body select, #panel-body summary, #panel-body input',
+          ),
+        ]
+          .filter((e) => e.offsetParent !== null && e.type !== 'hidden')
+          .map((e) => {
+            const target = e.type === 'checkbox' ? (e.closest('label, .toggle') ?? e) : e;
+            return {
+              name: e.id || e.name || e.textContent.trim() || e.type,
+              height: target.getBoundingClientRect().height,
+            };
+          }),
+      );
+      expect(targets.length).toBeGreaterThan(8);
+      for (const { name, height } of targets) expect(height, name).toBeGreaterThanOrEqual(44);
       const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
       await page.locator('#play').tap();
@@ -37,5 +56,32 @@ describe('on a phone', () => {
         .toBeGreaterThan(0.3);
       expect(errors).toEqual([]);
     });
+  });
+
+  it('grabs the body with a finger and pulls it', async () => {
+    // Running, weightless and without forces, the beam stays at rest (no elastic energy) until
+    // the finger pulls it. Real touch events: the page listens to pointer events, which a touch
+    // raises with pointerType 'touch'.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=beam&g=0`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const touch = await page.context().newCDPSession(page);
+        const start = await page.evaluate(() => window.smfem.project([0.4, 0, 0.05]));
+        const at = (i) => [{ x: start.x, y: start.y - 6 * i }];
+        await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+        await expect.poll(() => page.evaluate(() => window.smfem.status.dragging)).toBe(true);
+        for (let i = 1; i <= 10; ++i)
+          await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i) });
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.motion?.elastic ?? 0), { timeout: 20000 })
+          .toBeGreaterThan(1e-9);
+        await page.screenshot({ path: `${artifacts}/phone-touch-drag.png` });
+        await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        await expect.poll(() => page.evaluate(() => window.smfem.status.dragging)).toBe(false);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 });

@@ -131,6 +131,7 @@ class Demo {
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact);
     this.lineupPages = scene.lineup ? opened.loaded.pages : null;
+    this.lineupBodies = scene.lineup?.bodies ?? null;
     this.obstacleTargets.clear();
     if (opened.labels) this.stage.setLabels(opened.labels);
     // The materials the legend names (a contact scene has none of its own).
@@ -194,12 +195,12 @@ class Demo {
       const sets = this.contact
         ? [contactParameters(this.settings)]
         : this.lineupPages
-          ? lineupParameterSets(this.settings, this.gravityVector, this.lineupPages.length)
+          ? lineupParameterSets(this.settings, this.gravityVector, this.lineupBodies)
           : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
       if ('solver' in change) this.startRecords(this.seriesNames(sets));
       const labels = this.lineupPages
-        ? lineupLabels(this.lineupPages, this.settings)
+        ? lineupLabels(this.lineupPages, this.settings, this.lineupBodies)
         : this.settings.compare && !this.contact
           ? sets.map(runLabel)
           : null;
@@ -210,9 +211,10 @@ class Demo {
     }
   }
 
-  // The plots', CSV's and status's name for each simulator: its solver, and in a lineup its mesh.
+  // The plots', CSV's and status's name for each simulator: its solver, and in a lineup its
+  // model or its mesh.
   seriesNames(sets) {
-    return this.lineupPages ? lineupNames(this.lineupPages, sets) : sets.map(solverName);
+    return this.lineupPages ? lineupNames(this.lineupPages, sets, this.lineupBodies) : sets.map(solverName);
   }
 
   // The plots, the CSV and status name the solvers running: a change of solver starts them anew.

@@ -6,6 +6,7 @@
 //     and its bodies' assets, found by the paths the file gives; what it shows is the file's
 //     description.
 // (The crab body serves only the contact benchmark, crab-rest.json: not shipped with the page.)
+import { materialModelLabels } from '../../wasm/js/material_models.js';
 const bodyAssets = import.meta.glob(
   ['../../build/native/assets/contact/bodies/*.smfem', '!**/contact/bodies/crab.smfem'],
   {
@@ -54,6 +55,21 @@ const lineup = (title, description, names) => ({
   },
 });
 
+// A lineup of one asset, one body per material model: the same mesh, subspace and loads, only
+// the model differs (paper 000 Fig. 15).
+const modelsLineup = (title, description, name, url, figure) => ({
+  title,
+  figure,
+  lineup: {
+    description,
+    bodies: Object.keys(materialModelLabels).map((materialModel) => ({
+      name,
+      url,
+      parameters: { materialModel },
+    })),
+  },
+});
+
 // `figure`: the section of the paper's report (npm run figures, web/public/report/) that
 // measures what the scene shows.
 const body = (title, url, figure) => ({ title, url, ...(figure ? { figure } : {}) });
@@ -85,10 +101,16 @@ export const scenes = {
     id: 'fig14',
     label: 'Fig. 14',
   }),
-  materials: body('Materials', new URL('../../build/native/assets/materials.smfem', import.meta.url), {
-    id: 'fig15',
-    label: 'Fig. 15',
-  }),
+  materials: body('Materials', new URL('../../build/native/assets/materials.smfem', import.meta.url)),
+  'material-models': modelsLineup(
+    'Material models side by side',
+    'One cantilever, stiff at its root and soft at its tip, three times: under ARAP, fixed ' +
+      'corotational and stable neo-Hookean, the same mesh, subspace and loads, stepped in ' +
+      'lockstep. Raise gravity to reach large strain: ARAP sags most, the other two alike.',
+    'beam.smfem',
+    new URL('../../build/native/assets/beam.smfem', import.meta.url),
+    { id: 'fig15', label: 'Fig. 15' },
+  ),
   eigenfit: lineup(
     'EigenFit: three resolutions',
     'One rubber bar baked at three resolutions, each with 16 modes and 581 cubature tets, all ' +

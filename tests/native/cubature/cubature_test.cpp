@@ -25,6 +25,19 @@ struct Bar {
   Eigen::VectorXd eigenvalues;
 };
 
+// The bar's m skinning modes for Young's moduli E per tet (Poisson 0.45, density 1000), unpinned:
+// its tet volumes, tet-averaged weights and eigenvalues.
+void add_subspace(Bar& bar, const Eigen::VectorXd& E, int m) {
+  const Eigen::Index tets = bar.mesh.tets.rows();
+  const auto H = subspace::elastic_laplacian(bar.mesh, E, Eigen::VectorXd::Constant(tets, 0.45));
+  const auto mass = subspace::lumped_mass(bar.mesh, Eigen::VectorXd::Constant(tets, 1000.0));
+  const subspace::SkinningModes modes =
+      subspace::skinning_eigenmodes(H, mass, bar.mesh.vertices, m, Eigen::VectorXi());
+  bar.volumes = subspace::tet_rest_volumes(bar.mesh);
+  bar.tet_weights = subspace::tet_averaged_weights(bar.mesh, modes.weights);
+  bar.eigenvalues = modes.eigenvalues;
+}
+
 // A 4 x 1 x 1 bar, stiff (E 1e10) for x < 2 and soft (E 1e6) beyond, unpinned, m modes.
 Bar make_bar(int m) {
   Bar bar;
@@ -34,13 +47,7 @@ Bar make_bar(int m) {
   for (Eigen::Index t = 0; t < tets; ++t) {
     E(t) = test::tet_centroid(bar.mesh, t).x() < 2.0 ? 1e10 : 1e6;
   }
-  const auto H = subspace::elastic_laplacian(bar.mesh, E, Eigen::VectorXd::Constant(tets, 0.45));
-  const auto mass = subspace::lumped_mass(bar.mesh, Eigen::VectorXd::Constant(tets, 1000.0));
-  const subspace::SkinningModes modes =
-      subspace::skinning_eigenmodes(H, mass, bar.mesh.vertices, m, Eigen::VectorXi());
-  bar.volumes = subspace::tet_rest_volumes(bar.mesh);
-  bar.tet_weights = subspace::tet_averaged_weights(bar.mesh, modes.weights);
-  bar.eigenvalues = modes.eigenvalues;
+  add_subspace(bar, E, m);
   return bar;
 }
 
@@ -188,13 +195,7 @@ RegionBar make_region_bar(int m) {
         c.x() < 2.0 ? 0 : (c.x() > 4.0 - 1.0 / 6 && c.y() < 0.25 && c.z() < 0.25 ? 7 : 1);
     E(t) = out.regions(t) == 1 ? 1e6 : 1e10;
   }
-  const auto H = subspace::elastic_laplacian(bar.mesh, E, Eigen::VectorXd::Constant(tets, 0.45));
-  const auto mass = subspace::lumped_mass(bar.mesh, Eigen::VectorXd::Constant(tets, 1000.0));
-  const subspace::SkinningModes modes =
-      subspace::skinning_eigenmodes(H, mass, bar.mesh.vertices, m, Eigen::VectorXi());
-  bar.volumes = subspace::tet_rest_volumes(bar.mesh);
-  bar.tet_weights = subspace::tet_averaged_weights(bar.mesh, modes.weights);
-  bar.eigenvalues = modes.eigenvalues;
+  add_subspace(bar, E, m);
   return out;
 }
 
@@ -392,13 +393,7 @@ BlobBar make_blob_bar(int m) {
     out.component(t) = block ? 0 : (cell ? 1 : 2);
     E(t) = out.regions(t) == 0 ? 1e10 : 1e6;
   }
-  const auto H = subspace::elastic_laplacian(bar.mesh, E, Eigen::VectorXd::Constant(tets, 0.45));
-  const auto mass = subspace::lumped_mass(bar.mesh, Eigen::VectorXd::Constant(tets, 1000.0));
-  const subspace::SkinningModes modes =
-      subspace::skinning_eigenmodes(H, mass, bar.mesh.vertices, m, Eigen::VectorXi());
-  bar.volumes = subspace::tet_rest_volumes(bar.mesh);
-  bar.tet_weights = subspace::tet_averaged_weights(bar.mesh, modes.weights);
-  bar.eigenvalues = modes.eigenvalues;
+  add_subspace(bar, E, m);
   return out;
 }
 

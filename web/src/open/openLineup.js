@@ -1,31 +1,41 @@
-// Opening a lineup: the same object baked at several resolutions, one simulator each under the
-// same settings, stepped in lockstep and drawn side by side (EigenFit's page scene: with the fit
-// the bodies swing together, without it each at its own mesh's frequencies).
+// Opening a lineup: several bodies, one simulator each, stepped in lockstep and drawn side by
+// side. Either the same object baked at several resolutions under the same settings (EigenFit's
+// page scene: with the fit the bodies swing together, without it each at its own mesh's
+// frequencies), or one asset under a different material model each (body.parameters, paper 000
+// Fig. 15: the same mesh, subspace and loads, only the model differs).
 import { Vector3 } from 'three';
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
-import { solverName } from '../state/urlState.js';
+import { materialModels, solverName } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
 import { bodyControls, parameterSets, settingsFor } from './openBody.js';
 
 const tetCount = (page) => page.meta.mesh.tets.toLocaleString('en-US');
 
-/** What a body of a lineup is labelled with on the canvas: its mesh, and whether it is fitted. */
-export function lineupLabels(pages, settings) {
+// The material model a body of a lineup runs under, where it has its own (else undefined).
+const ownModel = (body) => body.parameters?.materialModel;
+
+/** Whether each body of a lineup runs its own material model. */
+export const modelPerBody = (bodies) => bodies.every((body) => ownModel(body) !== undefined);
+
+/** What a body of a lineup is labelled with on the canvas: its model, or its mesh and its fit. */
+export function lineupLabels(pages, settings, bodies) {
+  if (modelPerBody(bodies)) return bodies.map((body) => materialModels[ownModel(body)]);
   return pages.map(
     (page) => `${tetCount(page)} tets, EigenFit ${settings.eigenFit === false ? 'off' : 'on'}`,
   );
 }
 
-/** The plots', CSV's and status's name for each body: its solver and its mesh. */
-export function lineupNames(pages, sets) {
+/** The plots', CSV's and status's name for each body: its solver, and its model or its mesh. */
+export function lineupNames(pages, sets, bodies) {
+  if (modelPerBody(bodies)) return sets.map((set) => `${solverName(set)}-${set.materialModel}`);
   return pages.map((page, i) => `${solverName(sets[i])}-${page.meta.mesh.tets}-tets`);
 }
 
-/** Every simulator of a lineup under the same parameters. */
-export function lineupParameterSets(settings, gravityVector, count) {
+/** Every simulator of a lineup under the same parameters, but for each body's own. */
+export function lineupParameterSets(settings, gravityVector, bodies) {
   const [shared] = parameterSets({ ...settings, compare: false }, gravityVector);
-  return Array.from({ length: count }, () => shared);
+  return bodies.map((body) => ({ ...shared, ...(body.parameters ?? {}) }));
 }
 
 // Looking at the lineup from the front, a little above: the bodies stand along x, so a view
@@ -54,18 +64,24 @@ function nearestVertex(surface, point) {
 }
 
 /**
- * Opens a lineup: lineup.bodies [{ name, url }], one simulator each. context: { client,
+ * Opens a lineup: lineup.bodies [{ name, url, parameters (optional: this body's own, e.g.
+ * { materialModel }) }], one simulator each. context: { client,
  * showProgress(fraction) }. Returns what Demo.open shows, with the settings.
  */
 export async function openLineup({ client, showProgress }, name, lineup, overrides) {
+  // Each asset once, however many bodies run it.
+  const urls = [...new Set(lineup.bodies.map((body) => String(body.url)))];
   let fetched = 0;
-  const assets = await Promise.all(
-    lineup.bodies.map(async (body) => {
-      const bytes = await fetchBytes(body.url);
-      showProgress((0.45 * ++fetched) / lineup.bodies.length);
-      return { bytes, name: body.name };
-    }),
+  const bytesOf = new Map(
+    await Promise.all(
+      urls.map(async (url) => {
+        const bytes = await fetchBytes(url);
+        showProgress((0.45 * ++fetched) / urls.length);
+        return [url, bytes];
+      }),
+    ),
   );
+  const assets = lineup.bodies.map((body) => ({ bytes: bytesOf.get(String(body.url)), name: body.name }));
   const loaded = await client.loadLineup({ assets });
   const pages = loaded.pages;
   // The settings are the first body's (the same recipe at every resolution).
@@ -73,7 +89,7 @@ export async function openLineup({ client, showProgress }, name, lineup, overrid
   const effective = loaded.info[0].parameters;
   const settings = settingsFor(meta, effective, { ...overrides, compare: false });
   const gravityVector = effective.gravity;
-  const sets = lineupParameterSets(settings, gravityVector, pages.length);
+  const sets = lineupParameterSets(settings, gravityVector, lineup.bodies);
   await client.setParameters(sets);
   const stage = new SideBySideStage(pages);
   const stiffness = dragStiffness(loaded.info[0].totalMass);
@@ -85,12 +101,16 @@ export async function openLineup({ client, showProgress }, name, lineup, overrid
     gravityVector,
     loaded,
     stage,
-    names: lineupNames(pages, sets),
-    labels: lineupLabels(pages, settings),
+    names: lineupNames(pages, sets, lineup.bodies),
+    labels: lineupLabels(pages, settings, lineup.bodies),
     timestep: settings.timestep,
     camera: frontCamera(stage.bounds),
     description: lineup.description,
-    controls: { ...bodyControls(meta, loaded.info[0], pages[0].surface, stage), lineup: true },
+    controls: {
+      ...bodyControls(meta, loaded.info[0], pages[0].surface, stage),
+      lineup: true,
+      modelPerBody: modelPerBody(lineup.bodies),
+    },
     dragActions: {
       // Every body held at the vertex nearest the same rest point, pulled to the same place
       // relative to it: the same input whatever the mesh.

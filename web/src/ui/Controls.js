@@ -77,7 +77,8 @@ export class Controls {
    * defaults: the scene's { timestep, gravity, youngs: { region: Pa } }, which the sliders return
    * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
    * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
-   * by side (no side-by-side toggle).
+   * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
+   * material-model choice).
    */
   build({
     scene,
@@ -92,6 +93,7 @@ export class Controls {
     paused,
     contact = false,
     lineup = false,
+    modelPerBody = false,
   }) {
     const { handlers } = this;
     this.root.replaceChildren();
@@ -266,7 +268,7 @@ export class Controls {
       element('div', { class: 'row' }, [solverSelect]),
       // (A lineup is already side by side: its bodies are the scene.)
       ...(lineup ? [] : [element('div', { class: 'row' }, [compareLabel, againstSelect])]),
-      element('div', { class: 'row' }, [modelSelect]),
+      ...(modelPerBody ? [] : [element('div', { class: 'row' }, [modelSelect])]),
       ...fitRow,
       element('div', { class: 'row' }, [modeSelect]),
       ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
