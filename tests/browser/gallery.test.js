@@ -184,7 +184,6 @@ describe('interaction', () => {
         const legends = page.locator('#plots .u-legend');
         await expect.poll(() => legends.count()).toBeGreaterThan(0);
         for (const text of await legends.allTextContents()) {
-          expect(text).toContain('time (s)');
           expect(text).toContain('FEM');
           expect(text).not.toContain('Mixed');
         }
@@ -303,13 +302,15 @@ describe('interaction', () => {
     const motionAfterSteps = async (query) =>
       withPage(served.browser.context, `${served.server.url}?${query}&paused=1`, async ({ page, errors }) => {
         await waitUntilReady(page);
-        // One step per click, each awaited (a click while a step is in flight is ignored).
-        for (let i = 1; i <= 20; ++i) {
-          await page.click('#step');
-          await expect
-            .poll(() => page.evaluate(() => window.smfem.status.simTime))
-            .toBeGreaterThan((i - 0.5) * 0.01);
-        }
+        // Ten steps, one per click, each awaited in the page (a click while a step is in flight
+        // is ignored).
+        await page.evaluate(async () => {
+          for (let i = 0; i < 10; ++i) {
+            const before = window.smfem.status.simTime;
+            document.getElementById('step').click();
+            while (window.smfem.status.simTime === before) await new Promise((r) => setTimeout(r, 5));
+          }
+        });
         expect(errors).toEqual([]);
         return page.evaluate(() => window.smfem.status.motion);
       });

@@ -45,14 +45,13 @@ export class SimulationClient {
 
   /**
    * Loads a lineup: one simulator per asset, { bytes, name }, under the same parameters, stepped
-   * in lockstep (the bytes are handed over to the worker).
+   * in lockstep (the bytes are handed over to the worker; bodies may share an asset's bytes,
+   * which move once).
    */
   loadLineup({ assets, parameters = {}, build = 'auto' }) {
-    return this.request(
-      'loadLineup',
-      { assets, parameters, build },
-      assets.map(({ bytes }) => bytes.buffer),
-    );
+    return this.request('loadLineup', { assets, parameters, build }, [
+      ...new Set(assets.map(({ bytes }) => bytes.buffer)),
+    ]);
   }
 
   /**

@@ -143,11 +143,12 @@ const handlers = {
   },
 };
 
-// Typed arrays anywhere in an answer move to the page instead of being copied.
-function transferables(value, found = []) {
-  if (ArrayBuffer.isView(value)) found.push(value.buffer);
+// Typed arrays anywhere in an answer move to the page instead of being copied (each buffer once:
+// several views may share one).
+function transferables(value, found = new Set()) {
+  if (ArrayBuffer.isView(value)) found.add(value.buffer);
   else if (value && typeof value === 'object') for (const v of Object.values(value)) transferables(v, found);
-  return found;
+  return [...found];
 }
 
 // One request at a time, in arrival order (a step must not interleave with a reset).
