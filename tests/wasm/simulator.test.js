@@ -45,7 +45,7 @@ function nativeTrajectory(parameters) {
   return JSON.parse(out.toString());
 }
 
-// The box's render vertex 0 is its corner at the origin (sim/box_model.cpp).
+// The box's render vertex 0 is its corner at the origin (sim/fixtures/box_model.cpp).
 const dragTarget = () => DRAG.offset;
 
 const relativeDifference = (a, b) => {

@@ -13,12 +13,12 @@
 //   --float             single-precision stiffness assembly
 //   --json              one line of JSON (default: the same, indented)
 //   --write-asset FILE  with --synthetic: write the model as an asset and exit
-//   --eigenfit off|S    off: step without the asset's EigenFit (sim/eigenfit_term.hpp); S:
+//   --eigenfit off|S    off: step without the asset's EigenFit (sim/step/eigenfit_term.hpp); S:
 //                       give the model an EigenFit of its S leading rest modes (ratios 0.7),
 //                       to time the correction (with --write-asset, the asset has it)
 //   --eigenfit-relinearized  re-fit it at every step (paper 004 §3.3)
 //
-// The synthetic model is the procedural box of sim/box_model.hpp (synthetic_box_options: m
+// The synthetic model is the procedural box of sim/fixtures/box_model.hpp (synthetic_box_options: m
 // polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),
 // the same model the wasm CLI builds (`npx smfem bench --synthetic m C`). The scene, also the
 // same: gravity and a drag spring (1e4 N/m) pulling render vertex 0 up by 0.2 m, so that every
@@ -38,10 +38,10 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/full/full_simulator.hpp"
-#include "smfem/sim/box_model.hpp"
 #include "smfem/sim/eigenfit.hpp"
-#include "smfem/sim/reduced_model.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 #include "smfem/sim/simulator.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/claims/scene_claims.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace {
 

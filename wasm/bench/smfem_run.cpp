@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
-#include "smfem/sim/box_model.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
 
 namespace {

@@ -20,7 +20,7 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/contact/contact_scene.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace {
 

@@ -66,7 +66,7 @@
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/displacement/displacement_simulator.hpp"
 #include "smfem/full/full_simulator.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/subspace/comparison_bases.hpp"
 #include "smfem/subspace/lumped_mass.hpp"
 #include "smfem/subspace/rotation_artifact.hpp"

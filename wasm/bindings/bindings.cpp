@@ -25,9 +25,9 @@
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
-#include "smfem/sim/box_model.hpp"
-#include "smfem/sim/reduced_model.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 #include "smfem/sim/simulator.hpp"
 
 namespace {
@@ -131,7 +131,7 @@ int distinct_worker_threads(int count) {
   return static_cast<int>(seen.size());
 }
 
-// The asset of a procedural box model (sim/box_model.hpp, synthetic_box_options): the same
+// The asset of a procedural box model (sim/fixtures/box_model.hpp, synthetic_box_options): the same
 // bytes as `smfem-bench --synthetic m C --write-asset`, for tests and benchmarks without files.
 val box_model_asset(int mode_count, int cubature_count) {
   return js_errors([&] {

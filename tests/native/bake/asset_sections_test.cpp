@@ -9,8 +9,8 @@
 #include "bake/bake_files.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/render_surface.hpp"
-#include "smfem/sim/reduced_model.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "bake/bake_files.hpp"
 #include "smfem/asset/asset.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
 

@@ -1,8 +1,8 @@
-// The Newton system of a model of several bodies (sim/reduced_system.hpp) while contact couples
-// two bodies of different sizes and lets them go again: the body order changes both times, and
-// every solve must still give the bits of a fresh system's (no block of an earlier solve, laid
+// The Newton system of a model of several bodies (sim/step/reduced_system.hpp) while contact
+// couples two bodies of different sizes and lets them go again: the body order changes both times,
+// and every solve must still give the bits of a fresh system's (no block of an earlier solve, laid
 // out in an earlier order, may survive into the matrix).
-#include "smfem/sim/reduced_system.hpp"
+#include "smfem/sim/step/reduced_system.hpp"
 
 #include <memory>
 #include <random>
@@ -12,7 +12,7 @@
 #include "sim/test_model.hpp"
 #include "smfem/contact/composite_model.hpp"
 #include "smfem/contact/contact_potential.hpp"
-#include "smfem/sim/box_model.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
 
 namespace smfem::contact {
 namespace {

@@ -19,7 +19,7 @@
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/signed_svd.hpp"
-#include "smfem/sim/eigenfit_term.hpp"
+#include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/study/baked_scene.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"

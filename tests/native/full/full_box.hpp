@@ -1,11 +1,11 @@
 #pragma once
-// The procedural box of sim/box_model.hpp as a full-space model (every tet, its region's
+// The procedural box of sim/fixtures/box_model.hpp as a full-space model (every tet, its region's
 // material), and the same as asset bytes with the mesh.* sections smfem-bake --full-mesh writes.
 #include <cstdint>
 #include <vector>
 
 #include "smfem/full/full_model.hpp"
-#include "smfem/sim/box_model.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
 
 namespace smfem::full::test {
 

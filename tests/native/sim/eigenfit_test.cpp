@@ -10,8 +10,8 @@
 #include "sim/test_model.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/asset_error.hpp"
-#include "smfem/sim/reduced_model.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 
 namespace smfem::sim {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
 // What the stepper tests build their models and states from: the procedural box model
-// (smfem/sim/box_model.hpp, which also keeps the mesh for independent checks), its asset
-// (smfem/sim/reduced_model_writer.hpp), and random reduced coordinates.
+// (smfem/sim/fixtures/box_model.hpp, which also keeps the mesh for independent checks), its asset
+// (smfem/sim/model/reduced_model_writer.hpp), and random reduced coordinates.
 #include <Eigen/Core>
 
-#include "smfem/sim/box_model.hpp"
-#include "smfem/sim/cubature_kinematics.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/fixtures/box_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
 
 namespace smfem::sim::test {
 

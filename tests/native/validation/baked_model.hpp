@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::test {
 

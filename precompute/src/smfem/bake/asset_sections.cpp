@@ -10,7 +10,7 @@
 #include "smfem/bake/collision_surface.hpp"
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_sampling.hpp"
-#include "smfem/sim/reduced_model_writer.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 
 namespace smfem::bake {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Stage 6 of the bake: the asset's sections and metadata (assets/FORMAT.md, "Scene groups").
-// Everything the stepper reads (sim/reduced_model.hpp, written by sim::add_reduced_model) plus
-// what the page's teaching views show (cluster labels, pins, cubature markers).
+// Everything the stepper reads (sim/model/reduced_model.hpp, written by sim::add_reduced_model)
+// plus what the page's teaching views show (cluster labels, pins, cubature markers).
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,7 +9,7 @@
 #include "smfem/asset/asset_writer.hpp"
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::bake {
 
@@ -21,7 +21,7 @@ namespace smfem::bake {
 nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
                              const BakeSettings& settings);
 
-// What the stepper reads of the bake (sim/reduced_model.hpp): the subspace, the cubature, the
+// What the stepper reads of the bake (sim/model/reduced_model.hpp): the subspace, the cubature, the
 // scene's loads, the render surface's positions and weights and the contact surface (sampled
 // here, settings.contact_samples and collision_triangles), with the materials and solver
 // defaults of the metadata. load_reduced_model of the baked asset gives it back, render

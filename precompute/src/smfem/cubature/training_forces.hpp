@@ -6,7 +6,7 @@
 // and pushes on the reduced coordinates with
 //   g_t(U) = Y_t P(F_t)^T   (4m x 3, per unit rest volume),
 // P = dpsi/dF of the scene's material model, evaluated through the stretch as the FEM step
-// does: dpsi/dvec(F) = (ds/dvec(F))^T dpsi/ds (sim/fem_step.cpp). g_t is stored column-major,
+// does: dpsi/dvec(F) = (ds/dvec(F))^T dpsi/ds (sim/step/fem_step.cpp). g_t is stored column-major,
 // a 12m-vector in u's order [u_0; u_1; u_2]. The body's reduced elastic force is
 // g(U) = sum_t V_t g_t(U); a cubature approximates it by sum_c w_c g_c(U).
 //

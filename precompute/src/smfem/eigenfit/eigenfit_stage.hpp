@@ -1,5 +1,5 @@
 #pragma once
-// The EigenFit stage of the bake (paper 004; the stepper's side is sim/eigenfit_term.hpp): the
+// The EigenFit stage of the bake (paper 004; the stepper's side is sim/step/eigenfit_term.hpp): the
 // coarse model's leading vibration modes at rest, as the stepper sees them (its subspace and
 // its cubature, sim/eigenfit.hpp), matched to a fine mesh's (fine_spectrum.hpp) through the
 // mass inner product over the barycentric map from coarse to fine (mode_matching.hpp), and
@@ -27,7 +27,7 @@
 #include "smfem/eigenfit/fine_spectrum.hpp"
 #include "smfem/mesh/types.hpp"
 #include "smfem/sim/eigenfit.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::eigenfit {
 

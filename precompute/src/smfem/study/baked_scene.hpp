@@ -10,7 +10,7 @@
 
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/full/full_model.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::study {
 

@@ -8,8 +8,8 @@
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/signed_svd.hpp"
 #include "smfem/sim/eigenfit.hpp"
-#include "smfem/sim/eigenfit_term.hpp"
 #include "smfem/sim/simulator.hpp"
+#include "smfem/sim/step/eigenfit_term.hpp"
 
 namespace smfem::study {
 namespace {

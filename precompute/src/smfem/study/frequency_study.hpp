@@ -3,10 +3,10 @@
 // demonstration, paper 004): small free vibrations from rest, started along the model's leading
 // rest modes, stepped by converged MFEM, each mode's coordinate q_i(t) = U_i^T M u(t) timed by
 // its zero crossings. In the linear regime the modes decouple (they are eigenvectors of the
-// fitted stiffness too: sim/eigenfit_term.hpp), so each q_i swings at one frequency.
+// fitted stiffness too: sim/step/eigenfit_term.hpp), so each q_i swings at one frequency.
 #include <Eigen/Core>
 
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::study {
 

@@ -23,7 +23,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::claims {

@@ -11,7 +11,7 @@
 
 #include <Eigen/Core>
 
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::contact {
 

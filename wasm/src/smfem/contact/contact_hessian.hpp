@@ -3,13 +3,13 @@
 // blocks, one per group of terms that touch the same bodies: a term against an obstacle touches
 // one body's rows of U, a term between two bodies both bodies' rows. A scene's Hessian then costs
 // what its touching bodies cost, not (12m)^2 for all of them, and it is added to the system in
-// whatever order the system keeps its unknowns (sim/system_layout.hpp).
+// whatever order the system keeps its unknowns (sim/step/system_layout.hpp).
 #include <vector>
 
 #include <Eigen/Core>
 
-#include "smfem/sim/cubature_kinematics.hpp"
-#include "smfem/sim/system_layout.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+#include "smfem/sim/step/system_layout.hpp"
 
 namespace smfem::contact {
 

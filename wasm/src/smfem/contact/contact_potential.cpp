@@ -13,8 +13,8 @@
 #include "smfem/contact/ccd.hpp"
 #include "smfem/contact/friction.hpp"
 #include "smfem/geometry/point_triangle.hpp"
-#include "smfem/sim/detail/gemm_tile.hpp"
-#include "smfem/sim/detail/reduced_dot.hpp"
+#include "smfem/sim/kernels/detail/gemm_tile.hpp"
+#include "smfem/sim/kernels/detail/reduced_dot.hpp"
 
 namespace smfem::contact {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// The contact term of the implicit Euler step energy, added to Psi_u (sim/dynamics.hpp):
+// The contact term of the implicit Euler step energy, added to Psi_u (sim/step/dynamics.hpp):
 //
 //   Psi_c(u) = kappa sum_k a_k b(d_k(u)) + sum_f mu_f lambda_f f0(|T_f^T (r_f(u) - r~_f)|),
 //
@@ -33,7 +33,7 @@
 #include "smfem/contact/contact_surface.hpp"
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/geometry/aabb_tree.hpp"
-#include "smfem/sim/cubature_kinematics.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
 
 namespace smfem::contact {
 

@@ -32,7 +32,7 @@
 #include "smfem/contact/composite_model.hpp"
 #include "smfem/contact/contact_potential.hpp"
 #include "smfem/contact/obstacle.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
 #include "smfem/sim/solver_settings.hpp"
 

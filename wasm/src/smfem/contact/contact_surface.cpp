@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "smfem/sim/detail/asset_arrays.hpp"
+#include "smfem/sim/model/detail/asset_arrays.hpp"
 
 namespace smfem::contact {
 namespace {

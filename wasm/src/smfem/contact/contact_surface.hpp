@@ -4,7 +4,7 @@
 // else; the bake simplifies it, bake/collision_surface.hpp) and the contact samples, a
 // well-spread subset of the boundary's vertices with the surface area each stands for. In reduced
 // coordinates vertex v moves to x_v = X_v + U^T b_v, b_v[4i + k] = W_vi [X_v; 1]_k
-// (sim/reduced_model.hpp).
+// (sim/model/reduced_model.hpp).
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"

@@ -4,7 +4,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "smfem/sim/line_search.hpp"
+#include "smfem/sim/step/line_search.hpp"
 
 namespace smfem::contact {
 

@@ -17,7 +17,7 @@
 #include <Eigen/Core>
 
 #include "smfem/contact/contact_potential.hpp"
-#include "smfem/sim/dynamics.hpp"
+#include "smfem/sim/step/dynamics.hpp"
 
 namespace smfem::contact {
 

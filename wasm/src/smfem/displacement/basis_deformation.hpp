@@ -1,6 +1,6 @@
 #pragma once
 // A displacement basis's map from coordinates to deformation gradients, as the steps see it
-// (sim/discretization.hpp). The basis Phi (3n x k, row 3v + d the coordinate d of vertex v)
+// (sim/step/discretization.hpp). The basis Phi (3n x k, row 3v + d the coordinate d of vertex v)
 // gives the vertex displacements u = Phi q, so on tet t (G_t = dphi/dX, fem/linear_tet.hpp)
 //
 //   F_t - I = sum_i q_i grad(phi_i) = sum_j (Phi_{v_j} q) G_t(j, :),   Phi_v: rows 3v..3v+2,
@@ -16,7 +16,7 @@
 #include <Eigen/Core>
 
 #include "smfem/full/tet_mesh_deformation.hpp"
-#include "smfem/sim/discretization.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::displacement {
 

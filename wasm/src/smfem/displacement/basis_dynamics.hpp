@@ -1,5 +1,5 @@
 #pragma once
-// Psi_u of a displacement basis (sim/discretization.hpp): the full mesh's inertial energy
+// Psi_u of a displacement basis (sim/step/discretization.hpp): the full mesh's inertial energy
 // (full/full_dynamics.hpp) restricted to u = Phi q,
 //
 //   Psi_u(q) = 1/(2 h^2) (q - q~)^T M_r (q - q~) - f_r . q,
@@ -9,7 +9,7 @@
 // (basis_deformation.hpp); the gradient's other columns are 0.
 #include <Eigen/Core>
 
-#include "smfem/sim/discretization.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::displacement {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Implicit Euler on a displacement basis: the comparison subspaces of paper 000, Fig. 5 (linear
 // modes, modal derivatives; precompute/src/smfem/subspace/) stepped by the very step algorithms
-// the stepper and the full-space references run (sim/mfem_step.hpp, sim/fem_step.hpp), with
-// u = Phi q a fixed linear map (basis_deformation.hpp), the reduced mass and gravity
+// the stepper and the full-space references run (sim/step/mfem_step.hpp, sim/step/fem_step.hpp),
+// with u = Phi q a fixed linear map (basis_deformation.hpp), the reduced mass and gravity
 // (basis_dynamics.hpp) and a dense k x k solve (basis_system.hpp). Every tet is its own
 // quadrature point (exact integration), so against full/full_simulator.hpp, which this copies,
 // only the subspace differs. Gravity and pins only, like the full-space references. Native only.
@@ -22,9 +22,9 @@
 #include "smfem/full/full_simulator.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/parallel/thread_pool.hpp"
-#include "smfem/sim/fem_step.hpp"
-#include "smfem/sim/mfem_step.hpp"
 #include "smfem/sim/solver_settings.hpp"
+#include "smfem/sim/step/fem_step.hpp"
+#include "smfem/sim/step/mfem_step.hpp"
 
 namespace smfem::displacement {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Psi_u of the full tet mesh (sim/discretization.hpp), with the lumped (diagonal) mass:
+// Psi_u of the full tet mesh (sim/step/discretization.hpp), with the lumped (diagonal) mass:
 //
 //   Psi_u(U) = 1/(2 h^2) sum_v m_v |U_v - U~_v|^2 - sum_v f_v . U_v,
 //
@@ -10,7 +10,7 @@
 
 #include <Eigen/Core>
 
-#include "smfem/sim/discretization.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
 

@@ -6,7 +6,7 @@
 
 #include "smfem/asset/asset_error.hpp"
 #include "smfem/fem/linear_tet.hpp"
-#include "smfem/sim/detail/asset_arrays.hpp"
+#include "smfem/sim/model/detail/asset_arrays.hpp"
 
 namespace smfem::full {
 namespace {

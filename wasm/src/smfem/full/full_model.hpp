@@ -11,7 +11,7 @@
 //   mesh.density     f64 [T]     kg / m^3
 //   subspace.pinned  u32 [p]     pinned vertices (optional: none)
 // and meta "solver" for the defaults (timestep, gravity, material model), as the stepper
-// reads them (sim/reduced_model.hpp).
+// reads them (sim/model/reduced_model.hpp).
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +19,7 @@
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::full {

@@ -2,7 +2,7 @@
 // Implicit Euler on the whole tet mesh: the full-space references of the subspace stepper.
 // Full-space mixed FEM (paper 002, volumes: a stretch and a multiplier per tet) or FEM
 // (Newton on the elastic energy), by the very step algorithms the stepper runs
-// (sim/mfem_step.hpp, sim/fem_step.hpp) on the full discretization: the tet mesh's
+// (sim/step/mfem_step.hpp, sim/step/fem_step.hpp) on the full discretization: the tet mesh's
 // deformation map, the lumped mass (full_model.hpp) and a sparse Cholesky solve (full_system.hpp).
 // Every tet is its own quadrature point with weight its volume. Gravity and pins only: no drag,
 // scene loads or run-time materials (a reference for tests and benchmarks, not a demo). Native
@@ -21,10 +21,10 @@
 #include "smfem/full/full_system.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/parallel/thread_pool.hpp"
-#include "smfem/sim/fem_step.hpp"
-#include "smfem/sim/mfem_step.hpp"
 #include "smfem/sim/solver_settings.hpp"
-#include "smfem/sim/step_context.hpp"
+#include "smfem/sim/step/fem_step.hpp"
+#include "smfem/sim/step/mfem_step.hpp"
+#include "smfem/sim/step/step_context.hpp"
 
 namespace smfem::full {
 

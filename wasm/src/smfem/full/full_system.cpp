@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "smfem/sim/spd_solver.hpp"
+#include "smfem/sim/kernels/spd_solver.hpp"
 
 namespace smfem::full {
 namespace {

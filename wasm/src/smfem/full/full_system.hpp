@@ -1,5 +1,5 @@
 #pragma once
-// The global linear system of a full-space iteration (sim/discretization.hpp),
+// The global linear system of a full-space iteration (sim/step/discretization.hpp),
 //
 //   (M / h^2 + K) dU = -(dPsi_u/dU + force),
 //
@@ -13,7 +13,7 @@
 // scattered into a sparse matrix whose pattern (lower triangle) and each tet entry's place in
 // it are fixed at construction. Solved by a sparse Cholesky factorization (Eigen's
 // SimplicialLLT, AMD ordering, analysed once), with the dense solve's shift schedule when the
-// factorization fails (sim/spd_solver.hpp). The per-tet blocks are formed in parallel
+// factorization fails (sim/kernels/spd_solver.hpp). The per-tet blocks are formed in parallel
 // (set_tet_*), the scatter runs in tet order on one thread, so results do not depend on the
 // thread count.
 #include <vector>
@@ -24,7 +24,7 @@
 
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
-#include "smfem/sim/discretization.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
 

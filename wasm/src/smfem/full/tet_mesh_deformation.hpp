@@ -1,6 +1,6 @@
 #pragma once
 // The full tet mesh's map from vertex displacements to deformation gradients, as the steps
-// see it (sim/discretization.hpp): U is n x 3 (row v the displacement of vertex v, so
+// see it (sim/step/discretization.hpp): U is n x 3 (row v the displacement of vertex v, so
 // x_v = X_v + U_v), and with G_t = dphi/dX of tet t (fem/linear_tet.hpp, row j corner j)
 //
 //   F_t - I = sum_j U_{v_j}^T G_t(j, :) = U_t^T G_t     (U_t: the 4 x 3 rows of its corners),
@@ -12,7 +12,7 @@
 
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/full/full_model.hpp"
-#include "smfem/sim/discretization.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
 

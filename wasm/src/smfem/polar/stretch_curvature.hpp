@@ -1,7 +1,7 @@
 #pragma once
 // The curvature of the mixed method's constraint term, phi(F) = m^T s(F) (the Hessian that
 // polar_derivatives.hpp's d2stretch_dF2_contract evaluates numerically), in closed form and
-// projected to positive semi-definite, for the mixed solver's u block (sim/mfem_step.hpp).
+// projected to positive semi-definite, for the mixed solver's u block (sim/step/mfem_step.hpp).
 //
 // Write G for the symmetric matrix with G : S = m^T s (diagonal m_k, off-diagonals m_k / 2)
 // and g_i = v_i^T G v_i for the right singular vectors v_i of F = U diag(sigma) V^T. When G

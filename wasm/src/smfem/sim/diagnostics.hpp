@@ -20,10 +20,10 @@
 
 #include <Eigen/Core>
 
-#include "smfem/sim/cubature_kinematics.hpp"
-#include "smfem/sim/dynamics.hpp"
 #include "smfem/sim/material_model.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+#include "smfem/sim/step/dynamics.hpp"
 
 namespace smfem::sim {
 

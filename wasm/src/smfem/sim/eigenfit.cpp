@@ -11,9 +11,9 @@
 #include "smfem/asset/asset_error.hpp"
 #include "smfem/asset/asset_writer.hpp"
 #include "smfem/polar/stretch_vector.hpp"
-#include "smfem/sim/cubature_kinematics.hpp"
-#include "smfem/sim/detail/asset_arrays.hpp"
-#include "smfem/sim/reduced_model.hpp"
+#include "smfem/sim/model/detail/asset_arrays.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
 
 namespace smfem::sim {
 namespace {

@@ -34,16 +34,16 @@
 #include <Eigen/Core>
 
 #include "smfem/parallel/thread_pool.hpp"
-#include "smfem/sim/cubature_deformation.hpp"
 #include "smfem/sim/diagnostics.hpp"
-#include "smfem/sim/dynamics.hpp"
-#include "smfem/sim/eigenfit_term.hpp"
-#include "smfem/sim/fem_step.hpp"
-#include "smfem/sim/mfem_step.hpp"
-#include "smfem/sim/reduced_model.hpp"
-#include "smfem/sim/reduced_system.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
-#include "smfem/sim/step_context.hpp"
+#include "smfem/sim/step/cubature_deformation.hpp"
+#include "smfem/sim/step/dynamics.hpp"
+#include "smfem/sim/step/eigenfit_term.hpp"
+#include "smfem/sim/step/fem_step.hpp"
+#include "smfem/sim/step/mfem_step.hpp"
+#include "smfem/sim/step/reduced_system.hpp"
+#include "smfem/sim/step/step_context.hpp"
 
 namespace smfem::sim {
 

@@ -1,0 +1,99 @@
+#pragma once
+// The global linear system of a solver iteration,
+//
+//   (H_u + H_c + B G B^T + K) du = -(dPsi_u/du + force),
+//
+// H_u = I_3 (x) H_block (dynamics.hpp), H_c the contact term's Hessian if there is one
+// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), B G B^T the EigenFit
+// term's if there is one (eigenfit_term.hpp; a single body; its force comes with the tets'),
+// K (one assembly per body
+// of a model of several, ReducedModel::bodies: their blocks of H_block and K are all there is,
+// the rest is zero) and the elastic force assembled from the per-tet
+// inputs (stiffness_assembly.hpp), solved by Cholesky (spd_solver.hpp). du, like u, is a
+// 4m x 3 matrix.
+//
+// A model of several bodies keeps its unknowns body by body (system_layout.hpp), the bodies in
+// an order chosen at each solve from the pairs contact couples (minimum degree: a body
+// eliminated early couples its neighbours, so the least coupled go first), and the Cholesky skips
+// the zero blocks between bodies. A single body's unknowns are u = vec(U). The r x r storage is
+// allocated at construction.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/contact/contact_potential.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/kernels/spd_solver.hpp"
+#include "smfem/sim/kernels/stiffness_assembly.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+#include "smfem/sim/step/discretization.hpp"
+#include "smfem/sim/step/dynamics.hpp"
+#include "smfem/sim/step/eigenfit_term.hpp"
+#include "smfem/sim/step/system_layout.hpp"
+
+namespace smfem::sim {
+
+class ReducedSystem final : public StepSystem {
+ public:
+  // H_u is read from dynamics (which must outlive this) at each solve.
+  ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count);
+
+  void set_single_precision(bool single);
+  // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
+  void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
+  // The EigenFit term whose last assembly each solve adds (none: nullptr). Not owned.
+  void set_eigenfit(const EigenFitTerm* eigenfit) { eigenfit_ = eigenfit; }
+
+  void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
+    const Located at = locate(tet);
+    assemblies_[at.body].set_tet_hessian(at.tet, hessian);
+  }
+  void set_tet_gradient(int tet, const Matrix3<double>& gradient) override {
+    const Located at = locate(tet);
+    assemblies_[at.body].set_tet_gradient(at.tet, gradient);
+  }
+  void assemble(parallel::ThreadPool& pool) override;
+  // Cholesky shifts as in spd_solver.hpp.
+  int solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) override;
+  // -(dPsi_u/du + force), 4m x 3.
+  const ReducedMatrix& rhs() const override { return rhs_; }
+
+ private:
+  struct Located {
+    std::size_t body;
+    int tet;  // within the body
+  };
+  Located locate(int tet) const {
+    const std::size_t body = tet_body_.empty() ? 0 : tet_body_[static_cast<std::size_t>(tet)];
+    return {body, tet - first_tet_[body]};
+  }
+  // Orders the bodies for this solve (a single body: u = vec(U)).
+  void update_layout();
+
+  const Dynamics& dynamics_;
+  const contact::ContactPotential* contact_ = nullptr;
+  const EigenFitTerm* eigenfit_ = nullptr;
+  std::vector<StiffnessAssembly> assemblies_;  // one per body
+  std::vector<int> first_tet_, first_row_;     // per body
+  SystemLayout layout_;
+  std::vector<std::pair<int, int>> couplings_;  // the pairs of bodies contact couples now
+  std::vector<int> order_;                      // the bodies in the layout's order
+  bool order_changed_ = false;                  // since the last solve
+  // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
+  struct Block {
+    int row = 0, col = 0, rows = 0, cols = 0;
+  };
+  std::vector<Block> coupling_blocks_;
+  std::vector<std::uint8_t> tet_body_;  // per tet; empty for one body
+  ReducedMatrix force_;                 // the bodies' elastic forces, side by side
+  SpdSolver spd_;
+  Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle
+  ReducedMatrix rhs_;
+  Eigen::VectorXd rhs_vector_;
+  Eigen::VectorXd solution_;
+};
+
+}  // namespace smfem::sim
