@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
 const nativeScene = fileURLToPath(new URL('../../build/bin/smfem-scene', import.meta.url));
@@ -32,7 +33,7 @@ describe('contact', () => {
 
   beforeAll(async () => {
     smfem = await loadSmfem({ build: 'threads' });
-    box = smfem.boxModelAsset(4, 48);
+    box = syntheticAsset(4, 48);
     folder = await mkdtemp(join(tmpdir(), 'smfem-contact-test-'));
     await writeFile(join(folder, 'box.smfem'), box);
   });

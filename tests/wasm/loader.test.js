@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseBuild, loadSmfem } from '../../wasm/js/loader.js';
+import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 
 const assetTool = fileURLToPath(new URL('../../build/bin/smfem-asset', import.meta.url));
 const loaderPath = fileURLToPath(new URL('../../wasm/js/loader.js', import.meta.url));
@@ -94,7 +95,7 @@ describe('loader under Node', () => {
       const weights = smfem.inspectAsset(bytes).sections.find((s) => s.name === 'render.weights');
       bytes[weights.offset + 5] ^= 0x10;
       expect(() => smfem.pageAsset(bytes, 'beam.smfem')).toThrow(/beam\.smfem.*render\.weights.*checksum/);
-      expect(() => smfem.pageAsset(smfem.boxModelAsset(2, 4), 'box.smfem')).toThrow(
+      expect(() => smfem.pageAsset(syntheticAsset(2, 4), 'box.smfem')).toThrow(
         /box\.smfem.*render\.triangles.*missing/,
       );
     });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 import { stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
@@ -23,7 +24,7 @@ describe('smfem simulate', () => {
     smfem = await loadSmfem({ build: 'threads' });
     folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-test-'));
     asset = join(folder, 'box.smfem');
-    const bytes = smfem.boxModelAsset(4, 48);
+    const bytes = syntheticAsset(4, 48);
     await writeFile(asset, bytes);
     const simulator = smfem.createSimulator(bytes, { parameters: PARAMETERS });
     expected = [];

@@ -1,25 +1,13 @@
 // The stepper's JS API (wasm/js/loader.js: createSimulator) in both builds, against the native
 // build: the same asset and inputs must give the same trajectory (build/bin/smfem-run).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 import { materialModels } from '../../web/src/state/urlState.js';
 
 const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
-const benchTool = fileURLToPath(new URL('../../build/bin/smfem-bench', import.meta.url));
-
-// The box as the native tool writes it (render positions rounded to f32), with an EigenFit of
-// its leading rest modes (ratios 0.7) when `fitted`.
-function nativeBoxAsset(fitted) {
-  const file = join(mkdtempSync(join(tmpdir(), 'smfem-fit-')), 'box.smfem');
-  const fit = fitted ? ['--eigenfit', '3'] : [];
-  execFileSync(benchTool, ['--synthetic', String(MODES), String(CUBATURE), ...fit, '--write-asset', file]);
-  return new Uint8Array(readFileSync(file));
-}
 
 // A small box: 4 modes, 48 cubature tets, soft and stiff halves (1e5 / 1e7 Pa).
 const MODES = 4;
@@ -63,7 +51,7 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
   let asset;
   beforeAll(async () => {
     smfem = await loadSmfem({ build });
-    asset = smfem.boxModelAsset(MODES, CUBATURE);
+    asset = syntheticAsset(MODES, CUBATURE);
   });
   afterAll(() => smfem?.dispose());
 
@@ -197,7 +185,7 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
   });
 
   it("applies an asset's EigenFit unless eigenFit is false", () => {
-    const fitted = nativeBoxAsset(true);
+    const fitted = syntheticAsset(MODES, CUBATURE, { eigenFit: 3 });
     const run = (bytes, parameters) => {
       const simulator = smfem.createSimulator(bytes, { parameters: { ...PARAMETERS, ...parameters } });
       const info = simulator.info;
@@ -216,7 +204,7 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     expect(on.info.parameters.eigenFit).toBe(true);
     const off = run(fitted, { eigenFit: false });
     expect(off.info.parameters.eigenFit).toBe(false);
-    const plain = run(nativeBoxAsset(false), {});
+    const plain = run(syntheticAsset(MODES, CUBATURE), {});
     expect(plain.info.eigenFit).toBeNull();
     // Off is the asset without a fit, bit for bit; on moves differently.
     expect(Array.from(off.u)).toEqual(Array.from(plain.u));

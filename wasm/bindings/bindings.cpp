@@ -25,7 +25,6 @@
 #include "smfem/config.hpp"
 #include "smfem/contact/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
-#include "smfem/sim/fixtures/box_model.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/model/reduced_model_writer.hpp"
 #include "smfem/sim/simulator.hpp"
@@ -129,16 +128,6 @@ int distinct_worker_threads(int count) {
   }
   for (auto& t : threads) t.join();
   return static_cast<int>(seen.size());
-}
-
-// The asset of a procedural box model (sim/fixtures/box_model.hpp, synthetic_box_options): the same
-// bytes as `smfem-bench --synthetic m C --write-asset`, for tests and benchmarks without files.
-val box_model_asset(int mode_count, int cubature_count) {
-  return js_errors([&] {
-    const smfem::sim::BoxModel box =
-        smfem::sim::make_box_model(smfem::sim::synthetic_box_options(mode_count, cubature_count));
-    return typed_array_copy(smfem::sim::reduced_model_asset_bytes(box.model), "Uint8Array");
-  });
 }
 
 // Emscripten's pthread pool is fixed (SMFEM_WASM_POOL_SIZE workers): simulators share it, and
@@ -706,7 +695,6 @@ EMSCRIPTEN_BINDINGS(smfem) {
   emscripten::function("inspectAsset", &inspect_asset);
   emscripten::function("pageAsset", &page_asset);
   emscripten::function("distinctWorkerThreads", &distinct_worker_threads);
-  emscripten::function("boxModelAsset", &box_model_asset);
   emscripten::function("evaluateClaims", &evaluate_claims);
   emscripten::function("convergenceStudy", &convergence_study);
   emscripten::class_<JsSimulator>("Simulator")

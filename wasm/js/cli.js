@@ -28,6 +28,7 @@ import { loadSmfem } from './loader.js';
 import { runFigures } from './report/figures.js';
 import { verdictOf } from './report/write_report.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
+import { syntheticAsset } from './synthetic_asset.js';
 
 function usage(problem) {
   process.stderr.write(
@@ -117,7 +118,7 @@ async function bench(args) {
   const options = parseBenchArgs(args);
   const smfem = await loadSmfem({ build: options.build });
   try {
-    const bytes = options.asset ? await readFile(options.asset) : smfem.boxModelAsset(...options.synthetic);
+    const bytes = options.asset ? await readFile(options.asset) : syntheticAsset(...options.synthetic);
     const out = benchSimulator(smfem, bytes, { ...options, sourceName: options.asset ?? 'synthetic' });
     process.stdout.write(`${options.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
   } finally {

@@ -242,8 +242,6 @@ export interface Smfem {
   pageAsset(bytes: Uint8Array | ArrayBuffer, sourceName?: string): PageAsset;
   /** Runs `count` tasks on threads; returns how many distinct threads ran them (1 in 'single'). */
   distinctWorkerThreads(count: number): number;
-  /** The asset of a procedural box (m modes, C cubature tets, regions 1e5 and 1e7 Pa). */
-  boxModelAsset(modes: number, cubature: number): Uint8Array;
   /**
    * The claims suite's measurements of one scene (`npx smfem claims`): converged, truncated and
    * (unless quick) stability runs, their comparisons and verdicts. The JSON is documented in

@@ -122,10 +122,6 @@ function wrap(module, flavour) {
     distinctWorkerThreads(count) {
       return live().distinctWorkerThreads(count);
     },
-    /** The asset of the procedural box model with m modes and C cubature tets (tests, benchmarks). */
-    boxModelAsset(modes, cubature) {
-      return live().boxModelAsset(modes, cubature);
-    },
     /** The claims suite's measurements of one scene (wasm/src/smfem/claims/scene_claims.hpp). */
     evaluateClaims(bytes, { name = 'asset', quick = false } = {}) {
       return JSON.parse(live().evaluateClaims(toUint8Array(bytes), name, JSON.stringify({ quick })));
