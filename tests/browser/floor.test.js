@@ -2,7 +2,7 @@
 // it solid; elsewhere it is drawn see-through and the page says nothing collides with it.
 import { describe, expect, it } from 'vitest';
 import { waitUntilReady, withPage } from './chromium.js';
-import { servedDist } from './served-dist.js';
+import { artifacts, servedDist } from './served-dist.js';
 
 const served = servedDist();
 
@@ -20,6 +20,7 @@ describe('the floor', () => {
         const text = await page.locator('#description').textContent();
         if (kind === 'reference') expect(text).toMatch(/floor is drawn for reference only/);
         else expect(text).not.toMatch(/floor is drawn for reference/);
+        await page.locator('#view').screenshot({ path: `${artifacts}/floor-${scene}.png` });
         expect(errors).toEqual([]);
       },
     );

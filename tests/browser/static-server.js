@@ -25,7 +25,11 @@ export function serveStatic(root, { isolated }) {
     }
     try {
       const body = await readFile(file);
-      const headers = { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' };
+      // The size, as static hosts send it (the page's progress bar measures downloads by it).
+      const headers = {
+        'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+        'Content-Length': body.length,
+      };
       if (isolated) {
         headers['Cross-Origin-Opener-Policy'] = 'same-origin';
         headers['Cross-Origin-Embedder-Policy'] = 'require-corp';

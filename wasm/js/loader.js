@@ -89,7 +89,12 @@ function unrefWorkers(module) {
 
 async function instantiateInBrowser(urls, onProgress) {
   const [wasmBinary, { default: factory }] = await Promise.all([
-    fetchBytes(urls.wasm, onProgress),
+    // The last report says the download is whole (its size known, even where the server did
+    // not send it): what follows is compilation.
+    fetchBytes(urls.wasm, onProgress).then((bytes) => {
+      onProgress?.(bytes.length, bytes.length);
+      return bytes;
+    }),
     import(/* @vite-ignore */ urls.esm.href),
   ]);
   return factory({

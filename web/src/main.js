@@ -69,8 +69,11 @@ class Demo {
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene was opened or reset (the notice counts them)
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
-    // the rest is compiling it and building the simulators, and the bar goes when they are.
-    this.client.onProgress = (loaded, total) => this.showProgress(0.45 + 0.45 * (total ? loaded / total : 0));
+    // then compiling it and building the simulators, which say nothing of their progress: the
+    // bar turns indeterminate (it moves without a value) until they are done, and goes. So
+    // does a download whose size the server did not say.
+    this.client.onProgress = (loaded, total) =>
+      this.showProgress(total && loaded < total ? 0.45 + (0.45 * loaded) / total : null);
     this.controls = new Controls(document.getElementById('controls'), {
       onPlayPause: () => this.setPaused(!this.paused),
       onStep: () => this.stepOnce(),
@@ -100,9 +103,11 @@ class Demo {
     this.watchVisibility();
   }
 
+  /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
   showProgress(fraction) {
     progress.hidden = false;
-    progress.value = Math.max(progress.value, fraction);
+    if (fraction === null) progress.removeAttribute('value');
+    else progress.value = Math.max(progress.value, fraction);
   }
 
   async open(name, overrides) {

@@ -87,7 +87,9 @@ export function bodyControls(meta, info, surface, stage) {
  * asset's metadata and gravity vector.
  */
 export async function openBody({ client, showProgress, warn }, name, url, overrides) {
-  const bytes = await fetchBytes(url, (loaded, total) => showProgress(0.45 * (total ? loaded / total : 0)));
+  const bytes = await fetchBytes(url, (loaded, total) =>
+    showProgress(total ? (0.45 * loaded) / total : null),
+  );
   // The worker reads the asset (the page parses none); the settings are its metadata's
   // defaults under the URL's, given to the simulators once it is read.
   const loaded = await client.load({

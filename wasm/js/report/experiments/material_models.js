@@ -7,13 +7,15 @@ import { centreLine, deformedPositions, settle } from './equilibrium.js';
 
 export async function materialModelFigure(ctx) {
   const bytes = await ctx.asset('beam.smfem');
-  const { surface } = ctx.smfem.pageAsset(bytes, 'beam.smfem');
+  const { surface, meta } = ctx.smfem.pageAsset(bytes, 'beam.smfem');
+  // The recipe's own gravity, scaled: the load is the only thing varied.
+  const gravity = meta.solver.gravity;
   const loads = ctx.quick ? [10] : [1, 10];
   const results = [];
   for (const load of loads) {
     for (const [model, label] of Object.entries(models)) {
       ctx.log(`Fig. 15: beam, ${label}, gravity × ${load}`);
-      const run = settle(ctx.smfem, bytes, { materialModel: model, gravity: [0, -9.8 * load, 0] });
+      const run = settle(ctx.smfem, bytes, { materialModel: model, gravity: gravity.map((g) => g * load) });
       const line = run.u ? centreLine(surface, deformedPositions(surface, run.u)) : [];
       results.push({ load, model: label, ...run, line, tip: line.at(-1)?.sag ?? NaN });
     }
