@@ -96,6 +96,10 @@ describe('smfem figures --quick', () => {
     expect(cell(16, 10).error).toBeGreaterThan(10);
     expect(cell(16, 320).error).toBeLessThan(0.5);
     expect(cell(4, 80).error).toBeLessThan(0.5);
+    // And the cost grows with both (measured: m 4 0.054 ms at |C| 10, 1.2 at 320; m 16 0.51 and
+    // 3.0 ms).
+    expect(cell(16, 320).ms_per_iteration).toBeGreaterThan(5 * cell(4, 10).ms_per_iteration);
+    expect(cell(4, 320).ms_per_iteration).toBeGreaterThan(cell(4, 10).ms_per_iteration);
     expect(section('fig11').measurements.study.full.converged).toBe(true);
     expect(section('fig11').holds).toBe(true);
   });

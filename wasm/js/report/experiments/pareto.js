@@ -42,7 +42,20 @@ export async function paretoFigure(ctx) {
     twenty: nearTwenty(runs, modes[i]),
   }));
   const worst = rows.reduce((a, b) => (b.error > a.error ? b : a));
+  // The cost half of the claim: per m, the most cubature tets cost more per iteration than the
+  // fewest; and the most modes on the most tets more than the fewest on the fewest.
+  const clustered = rows.filter((r) => !r.exact);
+  const costs = byModes.map((runs, i) => {
+    const own = runs.filter((r) => !r.exact);
+    return { m: modes[i], fewest: own[0], most: own.at(-1) };
+  });
+  const cheapest = clustered.reduce((a, b) => (b.modes <= a.modes && b.cubature <= a.cubature ? b : a));
+  const dearest = clustered.reduce((a, b) => (b.modes >= a.modes && b.cubature >= a.cubature ? b : a));
+  const costGrows =
+    costs.every((c) => c.most.ms_per_iteration > c.fewest.ms_per_iteration) &&
+    dearest.ms_per_iteration > cheapest.ms_per_iteration;
   const holds =
+    costGrows &&
     pairs.every((p) => p.twenty.error < p.fewest.error || p.twenty === p.fewest) &&
     worst.modes === Math.max(...modes) &&
     worst.cubature === Math.min(...rows.map((r) => r.cubature));
@@ -60,7 +73,13 @@ export async function paretoFigure(ctx) {
             `m ${p.m}: ${fmt(p.fewest.error)} at |C| ${p.fewest.cubature}, ${fmt(p.twenty.error)} at |C| ${p.twenty.cubature}`,
         )
         .join('; ') +
-      `. The worst cell is m ${worst.modes}, |C| ${worst.cubature} (${fmt(worst.error)}).`,
+      `. The worst cell is m ${worst.modes}, |C| ${worst.cubature} (${fmt(worst.error)}). ` +
+      `Time per iteration: ${costs
+        .map(
+          (c) =>
+            `m ${c.m}: ${fmt(c.fewest.ms_per_iteration)} ms at |C| ${c.fewest.cubature}, ${fmt(c.most.ms_per_iteration)} ms at |C| ${c.most.cubature}`,
+        )
+        .join('; ')}${costGrows ? '' : ' (it does not grow with both everywhere)'}.`,
     holds,
     charts: [
       heatmap({
