@@ -26,28 +26,25 @@ describe('side by side', () => {
   });
   afterAll(() => smfem?.dispose());
 
-  it.each(['crab', 'pendulum', 'candy'])(
-    'MFEM and FEM bodies of %s never overlap over 3 s',
-    (name) => {
-      const bytes = new Uint8Array(readFileSync(assetOf(name)));
-      const { surface } = smfem.pageAsset(bytes, `${name}.smfem`);
-      const spacing = sideBySideSpacing(bounds(surface.positions));
-      const simulators = ['mfem', 'fem'].map((solver) =>
-        smfem.createSimulator(bytes, { parameters: { solver, iterations: 2 } }),
-      );
-      try {
-        const steps = Math.round(3 / simulators[0].info.parameters.timestep);
-        for (let step = 10; step <= steps; step += 10) {
-          const boxes = simulators.map((simulator, i) => {
-            simulator.step(10);
-            const offset = new Vector3((i - 0.5) * spacing, 0, 0);
-            return bounds(deformedPositions(surface, simulator.coordinatesF64())).translate(offset);
-          });
-          expect(boxes[0].intersectsBox(boxes[1]), `${name}, step ${step}`).toBe(false);
-        }
-      } finally {
-        for (const simulator of simulators) simulator.dispose();
+  it.each(['crab', 'pendulum', 'candy'])('MFEM and FEM bodies of %s never overlap over 3 s', (name) => {
+    const bytes = new Uint8Array(readFileSync(assetOf(name)));
+    const { surface } = smfem.pageAsset(bytes, `${name}.smfem`);
+    const spacing = sideBySideSpacing(bounds(surface.positions));
+    const simulators = ['mfem', 'fem'].map((solver) =>
+      smfem.createSimulator(bytes, { parameters: { solver, iterations: 2 } }),
+    );
+    try {
+      const steps = Math.round(3 / simulators[0].info.parameters.timestep);
+      for (let step = 10; step <= steps; step += 10) {
+        const boxes = simulators.map((simulator, i) => {
+          simulator.step(10);
+          const offset = new Vector3((i - 0.5) * spacing, 0, 0);
+          return bounds(deformedPositions(surface, simulator.coordinatesF64())).translate(offset);
+        });
+        expect(boxes[0].intersectsBox(boxes[1]), `${name}, step ${step}`).toBe(false);
       }
-    },
-  );
+    } finally {
+      for (const simulator of simulators) simulator.dispose();
+    }
+  });
 });
