@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
-import { materialModels } from '../../web/src/state/urlState.js';
+import { materialModelLabels } from '../../wasm/js/material_models.js';
 
 const runTool = fileURLToPath(new URL('../../build/bin/smfem-run', import.meta.url));
 
@@ -92,11 +92,11 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
 
   it("offers exactly the page's material models (one list per language, checked here)", () => {
     const simulator = smfem.createSimulator(asset, { parameters: PARAMETERS });
-    for (const model of Object.keys(materialModels)) {
+    for (const model of Object.keys(materialModelLabels)) {
       simulator.setParameters({ materialModel: model });
       expect(simulator.info.parameters.materialModel).toBe(model);
     }
-    const names = Object.keys(materialModels).map((model) => `"${model}"`);
+    const names = Object.keys(materialModelLabels).map((model) => `"${model}"`);
     const choices = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
     expect(() => simulator.setParameters({ materialModel: 'rubber' })).toThrow(`must be ${choices}`);
     simulator.dispose();

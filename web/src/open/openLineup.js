@@ -6,7 +6,8 @@
 import { Vector3 } from 'three';
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
-import { materialModels, solverName } from '../state/urlState.js';
+import { materialModelLabels } from '../../../wasm/js/material_models.js';
+import { solverName } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
 import { bodyControls, parameterSets, settingsFor } from './openBody.js';
 
@@ -20,7 +21,7 @@ export const modelPerBody = (bodies) => bodies.every((body) => ownModel(body) !=
 
 /** What a body of a lineup is labelled with on the canvas: its model, or its mesh and its fit. */
 export function lineupLabels(pages, settings, bodies) {
-  if (modelPerBody(bodies)) return bodies.map((body) => materialModels[ownModel(body)]);
+  if (modelPerBody(bodies)) return bodies.map((body) => materialModelLabels[ownModel(body)]);
   return pages.map(
     (page) => `${tetCount(page)} tets, EigenFit ${settings.eigenFit === false ? 'off' : 'on'}`,
   );

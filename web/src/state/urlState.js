@@ -14,9 +14,6 @@ export const limits = {
   mode: { min: 0, max: 64 },
 };
 
-// The material models the stepper offers, with the names the controls show.
-export const materialModels = materialModelLabels;
-
 // The page's solvers: its name for each (in the URL, the plots and the CSV), the label the
 // controls show and the simulator parameters behind it. 'mfem' is the solver's default variant.
 export const solvers = {
@@ -47,7 +44,7 @@ const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
- * scene, solver (a key of solvers), materialModel (a key of materialModels), iterations, timestep, speed,
+ * scene, solver (a key of solvers), materialModel (a key of materialModelLabels), iterations, timestep, speed,
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
@@ -81,7 +78,7 @@ export function parseState(search, sceneNames, notices = []) {
   name('scene', sceneNames, 'scene', 'a scene of the gallery');
   name('solver', Object.keys(solvers), 'solver');
   name('against', comparedSolvers, 'against');
-  name('model', Object.keys(materialModels), 'materialModel');
+  name('model', Object.keys(materialModelLabels), 'materialModel');
   number('iters', limits.iterations, (v) => (state.iterations = v), { round: true });
   number('dt', limits.timestep, (v) => (state.timestep = v), { unit: ' s' });
   number('speed', limits.speed, (v) => (state.speed = v));

@@ -1,7 +1,8 @@
 // The control panel: plain buttons, selects and range inputs, so every control works from the
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
 // limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
-import { comparedSolvers, limits, materialModels, solvers } from '../state/urlState.js';
+import { materialModelLabels } from '../../../wasm/js/material_models.js';
+import { comparedSolvers, limits, solvers } from '../state/urlState.js';
 import { sharingButtons } from './sharing.js';
 
 function element(tag, attributes = {}, children = []) {
@@ -125,7 +126,7 @@ export class Controls {
     const modelSelect = element(
       'select',
       { id: 'material-model', 'aria-label': 'material model' },
-      Object.entries(materialModels).map(([model, label]) =>
+      Object.entries(materialModelLabels).map(([model, label]) =>
         element('option', { value: model, text: label }),
       ),
     );

@@ -91,7 +91,10 @@ async function scene(ctx, { name, figure, windUpSeconds, seconds }) {
   const referencePeak = peakOf(reference);
   const range = 2 * referencePeak;
   const offScale = Object.fromEntries(
-    runs.filter((r) => peakOf(r) > range).map((r) => [r.run.label, peakOf(r) / referencePeak]),
+    runs
+      .map((r) => [r.run.label, peakOf(r)])
+      .filter(([, peak]) => peak > range)
+      .map(([label, peak]) => [label, peak / referencePeak]),
   );
   const failed = Object.fromEntries(runs.map((r) => [r.run.label, r.failed]));
   return {
