@@ -16,7 +16,8 @@ TEST(BasisDeformation, IsTheMeshMapOfTheBasisDisplacements) {
   const full::FullModel model = full::test::full_box({}, 0.2);
   const full::TetMeshDeformation mesh(model);
   const BasisRows basis = test::random_basis(model, 5, 1u);
-  const BasisDeformation deformation(mesh, basis);
+  const Quadrature quadrature = exact_quadrature(mesh);
+  const BasisDeformation deformation(mesh, basis, quadrature);
   const sim::ReducedMatrix q = test::coordinates(test::random_vector(5, 0.1, 2u));
   const Eigen::VectorXd u = basis * q.col(0);
   const sim::ReducedMatrix U = u.reshaped(3, model.vertex_count()).transpose();

@@ -20,7 +20,8 @@ struct Fixture {
   full::FullModel model = full::test::full_box({}, 0.2);  // the x = 0.2 face pinned
   full::TetMeshDeformation mesh{model};
   BasisRows basis = test::random_basis(model, kCoordinates, 3u);
-  BasisDeformation deformation{mesh, basis};
+  Quadrature quadrature = exact_quadrature(mesh);
+  BasisDeformation deformation{mesh, basis, quadrature};
   BasisDynamics dynamics{Eigen::MatrixXd::Identity(kCoordinates, kCoordinates) * 2.0, kTimestep};
   BasisSystem system{deformation, dynamics};
   parallel::ThreadPool pool{2};
@@ -34,7 +35,7 @@ struct Fixture {
   double energy(const Eigen::VectorXd& q) const {
     double sum = 0.0;
     for (int t = 0; t < model.tet_count(); ++t) {
-      sum += deformation.volumes()(t) * energies::stable_neo_hookean::psi(F(t, q), lame(t));
+      sum += deformation.weights()(t) * energies::stable_neo_hookean::psi(F(t, q), lame(t));
     }
     return sum;
   }

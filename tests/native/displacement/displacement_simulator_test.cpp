@@ -1,14 +1,18 @@
 // The displacement-basis stepper: with the identity basis it is the full-space reference step
 // for step; a basis holding the translations keeps linear momentum; converged implicit Euler
-// does not gain energy; bad bases are refused.
+// does not gain energy; a cubature of every tet is exact integration bit for bit, a coarser one
+// stays near it; the diagnostics are the vertex sums; bad bases and cubatures are refused.
 #include "smfem/displacement/displacement_simulator.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "displacement/random_basis.hpp"
 #include "full/full_box.hpp"
+#include "smfem/full/tet_mesh_deformation.hpp"
 
 namespace smfem::displacement {
 namespace {
@@ -109,6 +113,65 @@ TEST_P(BothSolvers, KeepsLinearMomentumAndLosesEnergy) {
   EXPECT_GT(simulator.elastic_energy(), 0.0);
 }
 
+// Every tet with its volume, given as a cubature, is the default exact integration: the same
+// trajectory bit for bit. Half the tets, each standing for itself and a neighbour, move the
+// body differently but nearby (a cubature approximates the integral).
+TEST_P(BothSolvers, CubatureOfEveryTetIsExactIntegration) {
+  const full::FullModel model = full::test::full_box({}, 0.2);
+  const sim::SolverSettings settings = settings_for(GetParam(), 2, false);
+  const Eigen::MatrixXd basis = test::random_basis(model, 6, 13u);
+  const full::TetMeshDeformation mesh(model);
+  DisplacementSimulator exact(model, basis, settings);
+  DisplacementSimulator every_tet(model, basis, settings, 1, exact_quadrature(mesh));
+  Quadrature half;
+  for (int t = 0; t + 1 < model.tet_count(); t += 2) {
+    half.tets.push_back(t);
+    half.weights.conservativeResize(half.weights.size() + 1);
+    half.weights(half.weights.size() - 1) = mesh.volumes()(t) + mesh.volumes()(t + 1);
+  }
+  DisplacementSimulator coarse(model, basis, settings, 1, half);
+  EXPECT_EQ(coarse.quadrature_count(), model.tet_count() / 2);
+  for (int step = 0; step < 20; ++step) {
+    ASSERT_TRUE(exact.step().ok && every_tet.step().ok && coarse.step().ok) << "step " << step;
+    ASSERT_EQ(exact.coordinates(), every_tet.coordinates()) << "step " << step;
+  }
+  const double sag = exact.coordinates().norm();
+  EXPECT_GT(sag, 1e-4);
+  EXPECT_GT((coarse.coordinates() - exact.coordinates()).norm(), 1e-6 * sag)
+      << "half the tets should integrate differently";
+  EXPECT_LT((coarse.coordinates() - exact.coordinates()).norm(), 0.5 * sag);
+}
+
+// The diagnostics are sums over the mesh's vertices: the momenta and the centroid of x and
+// xdot, the gravity potential of the centroid, the energies of the simulator's own accessors.
+TEST_P(BothSolvers, DiagnosticsAreTheVertexSums) {
+  const full::FullModel model = full::test::full_box({}, 0.2);
+  const sim::SolverSettings settings = settings_for(GetParam(), 2, false);
+  DisplacementSimulator simulator(model, test::random_basis(model, 5, 14u), settings);
+  simulator.set_state(test::random_vector(5, 0.05, 15u), test::random_vector(5, 0.3, 16u));
+  for (int step = 0; step < 3; ++step) ASSERT_TRUE(simulator.step().ok);
+  const sim::Diagnostics d = simulator.diagnostics();
+  const Eigen::VectorXd mass = full::lumped_vertex_mass(model);
+  const sim::ReducedMatrix x = model.positions + simulator.displacements();
+  const sim::ReducedMatrix v = simulator.vertex_velocities();
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+  for (int i = 0; i < model.vertex_count(); ++i) {
+    angular += mass(i) * Eigen::Vector3d(x.row(i)).cross(Eigen::Vector3d(v.row(i)));
+  }
+  const Eigen::Vector3d centroid = x.transpose() * mass / mass.sum();
+  EXPECT_LT((d.angular_momentum - angular).norm(), 1e-12 * angular.norm());
+  EXPECT_LT((d.linear_momentum - simulator.linear_momentum()).norm(), 1e-12);
+  EXPECT_LT((d.centroid - centroid).norm(), 1e-14);
+  EXPECT_NEAR(d.gravity_potential, -mass.sum() * settings.gravity.dot(centroid), 1e-12);
+  EXPECT_EQ(d.kinetic_energy, simulator.kinetic_energy());
+  EXPECT_EQ(d.elastic_energy, simulator.elastic_energy());
+  EXPECT_EQ(d.total_energy, d.kinetic_energy + d.elastic_energy + d.gravity_potential);
+  EXPECT_GT(d.kinetic_energy, 0.0);
+  simulator.reset();
+  EXPECT_TRUE(simulator.coordinates().isZero(0.0));
+  EXPECT_EQ(simulator.diagnostics().kinetic_energy, 0.0);
+}
+
 INSTANTIATE_TEST_SUITE_P(DisplacementSimulator, BothSolvers,
                          ::testing::Values(SolverMethod::mfem, SolverMethod::fem),
                          [](const auto& case_info) {
@@ -130,6 +193,20 @@ TEST(DisplacementSimulator, RefusesBadBasesAndStates) {
   Eigen::MatrixXd infinite = good;
   infinite(10, 1) = std::numeric_limits<double>::infinity();
   EXPECT_THROW(DisplacementSimulator(model, infinite, settings), std::invalid_argument);
+  const auto refuses = [&](Quadrature quadrature, const std::string& words) {
+    try {
+      DisplacementSimulator(model, good, settings, 1, std::move(quadrature));
+      ADD_FAILURE() << "accepted a cubature that should say: " << words;
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(words), std::string::npos) << error.what();
+    }
+  };
+  refuses({{}, Eigen::VectorXd()}, "at least one tet");
+  refuses({{0, 1}, Eigen::VectorXd::Ones(1)}, "a weight each");
+  refuses({{model.tet_count()}, Eigen::VectorXd::Ones(1)}, "is not a tet");
+  refuses({{3, 3}, Eigen::VectorXd::Ones(2)}, "appears twice");
+  refuses({{0}, Eigen::VectorXd::Constant(1, -1.0)}, "finite and positive");
+  refuses({{0}, Eigen::VectorXd::Constant(1, std::nan(""))}, "finite and positive");
   DisplacementSimulator simulator(model, good, settings);
   EXPECT_THROW(simulator.set_state(Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(4)),
                std::invalid_argument);

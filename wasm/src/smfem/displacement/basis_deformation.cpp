@@ -1,12 +1,23 @@
 #include "smfem/displacement/basis_deformation.hpp"
 
+#include <numeric>
+
 namespace smfem::displacement {
 
-BasisDeformation::BasisDeformation(const full::TetMeshDeformation& mesh, const BasisRows& basis)
-    : mesh_(mesh), basis_(basis) {}
+Quadrature exact_quadrature(const full::TetMeshDeformation& mesh) {
+  Quadrature quadrature{std::vector<int>(static_cast<std::size_t>(mesh.tet_count())),
+                        mesh.volumes()};
+  std::iota(quadrature.tets.begin(), quadrature.tets.end(), 0);
+  return quadrature;
+}
 
-Matrix3<double> BasisDeformation::displacement_gradient(int tet,
+BasisDeformation::BasisDeformation(const full::TetMeshDeformation& mesh, const BasisRows& basis,
+                                   const Quadrature& quadrature)
+    : mesh_(mesh), basis_(basis), quadrature_(quadrature) {}
+
+Matrix3<double> BasisDeformation::displacement_gradient(int point,
                                                         const sim::ReducedMatrix& U) const {
+  const int tet = quadrature_.tets[static_cast<std::size_t>(point)];
   const fem::TetCorners& G = mesh_.shape_gradients(tet);
   Matrix3<double> H = Matrix3<double>::Zero();
   for (int j = 0; j < 4; ++j) {
@@ -16,7 +27,8 @@ Matrix3<double> BasisDeformation::displacement_gradient(int tet,
   return H;
 }
 
-void BasisDeformation::jacobian(int tet, TetJacobian& out) const {
+void BasisDeformation::jacobian(int point, TetJacobian& out) const {
+  const int tet = quadrature_.tets[static_cast<std::size_t>(point)];
   const fem::TetCorners& G = mesh_.shape_gradients(tet);
   out.setZero(9, basis_.cols());
   for (int j = 0; j < 4; ++j) {

@@ -19,6 +19,7 @@ class BasisDynamics final : public sim::InertialEnergy {
   BasisDynamics(Eigen::MatrixXd reduced_mass, double timestep);
 
   double timestep() const { return timestep_; }
+  void set_timestep(double timestep) { timestep_ = timestep; }  // h > 0, between steps
   const Eigen::MatrixXd& reduced_mass() const { return reduced_mass_; }
 
   // Fixes q~ and f_r (each k x 3, column 0) for the step.

@@ -22,12 +22,12 @@ BasisSystem::BasisSystem(const BasisDeformation& deformation, const BasisDynamic
 }
 
 void BasisSystem::set_tet_hessian(int tet, const Matrix9<double>& hessian) {
-  hessians_[static_cast<std::size_t>(tet)] = deformation_.volumes()(tet) * hessian;
+  hessians_[static_cast<std::size_t>(tet)] = deformation_.weights()(tet) * hessian;
 }
 
 void BasisSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
   gradients_[static_cast<std::size_t>(tet)] =
-      deformation_.volumes()(tet) * Eigen::Map<const Vector9<double>>(gradient.data());
+      deformation_.weights()(tet) * Eigen::Map<const Vector9<double>>(gradient.data());
 }
 
 void BasisSystem::assemble(parallel::ThreadPool& pool) {

@@ -4,9 +4,9 @@
 //   (M_r / h^2 + K) dq = -(dPsi_u/dq + force),
 //   K = sum_t w_t J_t^T Q_t J_t,   force = sum_t w_t J_t^T vec(P_t),
 //
-// J_t = dvec(F_t)/dq (9 x k, basis_deformation.hpp), w_t the tet's volume: dense, k x k. The
-// tets are summed in fixed chunks (each chunk's J^T (w Q J) one matrix product, in parallel),
-// then the chunks in order, so results do not depend on the thread count. Solved by the
+// J_t = dvec(F_t)/dq (9 x k, basis_deformation.hpp), w_t the quadrature weight: dense, k x k.
+// The quadrature points are summed in fixed chunks (each chunk's J^T (w Q J) one matrix product, in
+// parallel), then the chunks in order, so results do not depend on the thread count. Solved by the
 // stepper's dense Cholesky with its shift schedule (sim/kernels/spd_solver.hpp). dq is column 0 of
 // the k x 3 matrix dU, whose other columns are set to 0.
 #include <vector>

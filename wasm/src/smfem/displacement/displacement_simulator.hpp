@@ -10,6 +10,7 @@
 // State: q, qdot (k x 3 matrices, q in column 0, the others 0: basis_deformation.hpp), z and
 // lambda (6 x T). Each step starts from the inertial prediction; a failed step is undone.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "smfem/full/full_simulator.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/solver_settings.hpp"
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
@@ -31,11 +33,13 @@ namespace smfem::displacement {
 class DisplacementSimulator {
  public:
   // basis: 3n x k (row 3v + d the coordinate d of vertex v), k >= 1, finite, zero on pinned
-  // vertices' rows, independent columns (a positive definite reduced mass). Throws
-  // std::invalid_argument if the model or the basis fails these; settings are clamped
-  // (warnings()).
+  // vertices' rows, independent columns (a positive definite reduced mass). quadrature: tets
+  // of the mesh, distinct, with finite positive weights; none: exact integration. Throws
+  // std::invalid_argument if the model, the basis or the quadrature fails these; settings are
+  // clamped (warnings()).
   DisplacementSimulator(full::FullModel model, const Eigen::Ref<const Eigen::MatrixXd>& basis,
-                        const sim::SolverSettings& settings, int thread_count = 1);
+                        const sim::SolverSettings& settings, int thread_count = 1,
+                        std::optional<Quadrature> quadrature = std::nullopt);
   ~DisplacementSimulator();
   DisplacementSimulator(const DisplacementSimulator&) = delete;
   DisplacementSimulator& operator=(const DisplacementSimulator&) = delete;
@@ -45,6 +49,10 @@ class DisplacementSimulator {
   int coordinate_count() const { return static_cast<int>(basis_.cols()); }
 
   const full::FullStepReport& step();
+  // Back to rest (q = qdot = 0) with the same settings.
+  void reset();
+  // Changes the settings (clamped, warnings()); the state is kept.
+  void set_settings(const sim::SolverSettings& settings);
 
   // Takes q and qdot (k, finite; throws std::invalid_argument) and makes z and lambda consistent
   // with q.
@@ -56,10 +64,16 @@ class DisplacementSimulator {
   sim::ReducedMatrix displacements() const;
   sim::ReducedMatrix vertex_velocities() const;
   Eigen::Vector3d linear_momentum() const;
-  // sum_t w_t psi(s(F_t)) at the current coordinates, and 1/2 qdot^T M_r qdot.
+  // sum_t w_t psi(s(F_t)) over the quadrature at the current coordinates, and
+  // 1/2 qdot^T M_r qdot.
   double elastic_energy() const;
   double kinetic_energy() const;
+  // The quantities of sim/diagnostics.hpp, summed over the mesh's vertices (no drag spring:
+  // spring_energy 0; stretch_energy sum_t w_t psi(z_t)).
+  sim::Diagnostics diagnostics() const;
+  int quadrature_count() const { return quadrature_.size(); }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  void clear_warnings() { warnings_.clear(); }
 
  private:
   sim::StepContext context();
@@ -70,8 +84,9 @@ class DisplacementSimulator {
   BasisRows basis_;
   Eigen::VectorXd vertex_mass_;
   std::unique_ptr<parallel::ThreadPool> pool_;
-  std::vector<sim::Lame> lame_;
   full::TetMeshDeformation mesh_deformation_;
+  Quadrature quadrature_;
+  std::vector<sim::Lame> lame_;  // per quadrature point
   BasisDeformation deformation_;
   BasisDynamics dynamics_;
   BasisSystem system_;
