@@ -2,6 +2,7 @@
 // out (paper 000, section 5; assets/FORMAT.md). Exit status: 0 done, 2 bad input (a message
 // on stderr names the problem), 1 internal error. The asset is written to a temporary file and
 // renamed, so a failed bake never leaves a half-written or clobbered file.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/comparison_stage.hpp"
 #include "smfem/bake/input_files.hpp"
 #include "smfem/bake/run_bake.hpp"
 #include "smfem/bake/stage_clock.hpp"
@@ -26,6 +28,7 @@
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/scene/scene_error.hpp"
+#include "smfem/subspace/comparison_bases.hpp"
 
 namespace {
 
@@ -39,13 +42,16 @@ constexpr const char* kUsage =
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
-    "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]] [--json]\n"
+    "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
+    "                  [--comparison-basis linear|modal_derivatives] [--json]\n"
     "                  [--quiet]\n";
 
 struct Options {
   std::filesystem::path input;
   std::filesystem::path output;
   smfem::bake::BakeSettings settings;
+  // --comparison-basis: also a displacement basis by this name (bake/comparison_stage.hpp).
+  std::optional<std::string> comparison_basis;
   bool json = false;
   bool quiet = false;
 };
@@ -135,6 +141,16 @@ Options parse_options(int argc, char** argv) {
       s.eigenfit = value();
     } else if (arg == "--eigenfit-modes") {
       s.eigenfit_modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+    } else if (arg == "--comparison-basis") {
+      const std::string name = value();
+      const auto& names = smfem::subspace::kDisplacementBasisNames;
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        throw BakeInputError("--comparison-basis: expected " +
+                             smfem::subspace::displacement_basis_choices() + ", got \"" + name +
+                             "\"");
+      }
+      options.comparison_basis = name;
+      s.full_mesh = true;  // the displacement-basis stepper integrates on the whole mesh
     } else if (arg == "--json") {
       options.json = true;
     } else if (arg == "--quiet") {
@@ -185,6 +201,13 @@ int bake(const Options& options) {
     throw BakeInputError("--eigenfit-modes needs --eigenfit FINE or a recipe with fit_resolution");
   }
   const double eigenfit_seconds = seconds_since(start);
+  start = Clock::now();
+  const nlohmann::json comparison =
+      options.comparison_basis
+          ? smfem::bake::add_comparison_basis(writer, *options.comparison_basis, input, result,
+                                              options.settings, progress)
+          : nlohmann::json(nullptr);
+  const double comparison_seconds = seconds_since(start);
 
   progress("writing " + options.output.string());
   start = Clock::now();
@@ -196,7 +219,8 @@ int bake(const Options& options) {
       {"read", input.read_seconds},   {"tetrahedralize", input.tetrahedralize_seconds},
       {"laplacian", t.laplacian},     {"eigensolve", t.eigensolve},
       {"cubature", t.cubature},       {"render", t.render},
-      {"eigenfit", eigenfit_seconds}, {"write", write_seconds}};
+      {"eigenfit", eigenfit_seconds}, {"comparison_basis", comparison_seconds},
+      {"write", write_seconds}};
   double total = 0.0;
   for (const auto& [stage, seconds] : timings.items()) total += seconds.get<double>();
   progress("done in " + std::to_string(total) + " s");
@@ -224,11 +248,13 @@ int bake(const Options& options) {
     nlohmann::json by_region = nlohmann::json::array();
     for (const smfem::bake::MaterialInfo& material : input.materials) {
       long long sampled = 0;
-      for (const int t : result.cubature.tets) sampled += input.mesh.regions(t) == material.region;
+      for (const int tet : result.cubature.tets)
+        sampled += input.mesh.regions(tet) == material.region;
       by_region.push_back(
           {{"region", material.region}, {"name", material.name}, {"cubature_tets", sampled}});
     }
     summary["cubature_by_region"] = by_region;
+    if (!comparison.is_null()) summary["comparison_basis"] = comparison;
     // k-means per region: each connected component of each region is clustered on its own
     // (by_component) unless |C| is below the number of components, when it falls back to the
     // regions; minimum is the floor each component (or region) got, min(per region, |C| /

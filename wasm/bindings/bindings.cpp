@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "js_boundary.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/cubature_markers.hpp"
 #include "smfem/asset/render_surface.hpp"
@@ -31,33 +32,9 @@
 
 namespace {
 
-using emscripten::val;
-using nlohmann::json;
-
-// Rethrows any C++ exception as a JS Error carrying the same message.
-template <class Fn>
-auto js_errors(Fn&& fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    val::global("Error").new_(std::string(e.what())).throw_();
-  }
-}
+using namespace smfem::bindings;
 
 std::string build_flavour() { return SMFEM_WASM_THREADS ? "threads" : "single"; }
-
-std::vector<std::uint8_t> to_bytes(const val& bytes) {
-  return emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
-}
-
-// A copy of `values` as a new typed array of JS type `type` (Uint8Array, Float32Array,
-// Uint32Array): the typed_memory_view is only valid until the heap grows.
-template <class T>
-val typed_array_copy(const std::vector<T>& values, const char* type) {
-  return val::global(type)
-      .new_(emscripten::typed_memory_view(values.size(), values.data()))
-      .template call<val>("slice");
-}
 
 // What the page draws of an asset, read by the stepper's own reader (the page parses no
 // asset itself): the metadata, the render surface (loader.d.ts: PageAsset) and the cubature
@@ -130,111 +107,11 @@ int distinct_worker_threads(int count) {
   return static_cast<int>(seen.size());
 }
 
-// Emscripten's pthread pool is fixed (SMFEM_WASM_POOL_SIZE workers): simulators share it, and
-// a pool that asked for more workers than remain would block forever. Each simulator takes
-// its workers from this budget and gives them back on delete().
-int free_workers = smfem::parallel::ThreadPool::max_thread_count() - 1;
-
-[[noreturn]] void bad_parameter(const std::string& key, const std::string& problem) {
-  throw std::invalid_argument("parameter " + key + ": " + problem);
-}
-
-double number(const json& value, const std::string& key) {
-  if (!value.is_number()) bad_parameter(key, "must be a number");
-  return value.get<double>();
-}
-
-// Integers are clamped to a range wide enough for any clamp the settings apply later.
-int integer(const json& value, const std::string& key) {
-  if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
-  return static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
-}
-
-bool boolean(const json& value, const std::string& key) {
-  if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
-  return value.get<bool>();
-}
-
-Eigen::Vector3d vector3(const json& value, const std::string& key) {
-  if (!value.is_array() || value.size() != 3) bad_parameter(key, "must be an array of 3 numbers");
-  return {number(value[0], key), number(value[1], key), number(value[2], key)};
-}
-
-// Applies the JS parameters (loader.d.ts: SimulatorParameters) to settings. Unknown keys and
-// wrong types throw (naming the key); out-of-range values are clamped later with warnings.
-void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settings) {
-  using namespace smfem::sim;
-  if (!parameters.is_object()) throw std::invalid_argument("parameters must be an object");
-  for (const auto& [key, value] : parameters.items()) {
-    if (key == "solver") {
-      const auto method =
-          value.is_string() ? solver_method_from_name(value.get<std::string>()) : std::nullopt;
-      if (!method) bad_parameter(key, "must be \"mfem\" or \"fem\"");
-      settings.method = *method;
-    } else if (key == "mixedVariant") {
-      const auto variant =
-          value.is_string() ? mixed_variant_from_name(value.get<std::string>()) : std::nullopt;
-      if (!variant) bad_parameter(key, "must be \"paper\", \"projected\" or \"curvature\"");
-      settings.mixed_variant = *variant;
-    } else if (key == "energyCheck") {
-      settings.energy_check = boolean(value, key);
-    } else if (key == "eigenFit") {
-      settings.eigen_fit = boolean(value, key);
-    } else if (key == "eigenFitRelinearized") {
-      settings.eigen_fit_relinearized = boolean(value, key);
-    } else if (key == "materialModel") {
-      const auto model =
-          value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
-      if (!model) bad_parameter(key, "must be " + smfem::sim::material_model_choices());
-      settings.material_model = *model;
-    } else if (key == "iterations") {
-      settings.iterations = integer(value, key);
-    } else if (key == "timestep") {
-      settings.timestep = number(value, key);
-    } else if (key == "gravity") {
-      settings.gravity = vector3(value, key);
-    } else if (key == "untilConverged") {
-      settings.until_converged = boolean(value, key);
-    } else if (key == "relativeTolerance") {
-      settings.relative_tolerance = number(value, key);
-    } else if (key == "absoluteTolerance") {
-      settings.absolute_tolerance = number(value, key);
-    } else if (key == "floatStiffness") {
-      settings.single_precision_stiffness = boolean(value, key);
-    } else if (key == "maxBacktracks") {
-      settings.max_backtracks = integer(value, key);
-    } else if (key != "materials") {
-      bad_parameter(key, "is not a simulator parameter");
-    }
-  }
-}
-
-json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); }
-
 // The material regions some cubature tet samples, ascending: only their materials reach the
 // solver (a region without one is invisible to it, whatever its modulus).
 json cubature_regions(const smfem::sim::ReducedModel& model) {
   const std::set<std::uint32_t> regions(model.cubature_region.begin(), model.cubature_region.end());
   return json(std::vector<std::uint32_t>(regions.begin(), regions.end()));
-}
-
-// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
-// load, the asset's defaults as the stepper read them, which the page shows.
-json settings_json(const smfem::sim::SolverSettings& s) {
-  return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
-          {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
-          {"energyCheck", s.energy_check},
-          {"eigenFit", s.eigen_fit},
-          {"eigenFitRelinearized", s.eigen_fit_relinearized},
-          {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
-          {"iterations", s.iterations},
-          {"timestep", s.timestep},
-          {"gravity", vector_json(s.gravity)},
-          {"untilConverged", s.until_converged},
-          {"relativeTolerance", s.relative_tolerance},
-          {"absoluteTolerance", s.absolute_tolerance},
-          {"floatStiffness", s.single_precision_stiffness},
-          {"maxBacktracks", s.max_backtracks}};
 }
 
 // The asset's EigenFit (sim/eigenfit.hpp) in the JS API's terms, or null without one.
@@ -252,56 +129,6 @@ json eigen_fit_json(const smfem::sim::EigenFitData& fit) {
           {"fineHz", fine}};
 }
 
-json diagnostics_json(const smfem::sim::Diagnostics& d) {
-  return {{"energy",
-           {{"kinetic", d.kinetic_energy},
-            {"elastic", d.elastic_energy},
-            {"stretch", d.stretch_energy},
-            {"gravity", d.gravity_potential},
-            {"spring", d.spring_energy},
-            {"total", d.total_energy}}},
-          {"linearMomentum", vector_json(d.linear_momentum)},
-          {"angularMomentum", vector_json(d.angular_momentum)},
-          {"centroid", vector_json(d.centroid)},
-          {"maxConstraintViolation", d.max_constraint_violation}};
-}
-
-json report_json(const smfem::sim::StepReport& report, double time) {
-  const smfem::sim::StepStats& s = report.stats;
-  json out = diagnostics_json(report.diagnostics);
-  out["ok"] = report.ok;
-  out["retries"] = report.retries;
-  out["energyGain"] = report.energy_gain;
-  out["time"] = time;
-  out["iterations"] = s.iterations;
-  out["converged"] = s.converged;
-  out["firstDecrement"] = s.first_decrement;
-  out["decrement"] = s.decrement;
-  out["lineSearchSteps"] = s.backtracks;
-  out["lineSearchFailures"] = s.line_search_failures;
-  out["choleskyShifts"] = s.cholesky_shifts;
-  out["curvatureFallbacks"] = s.curvature_fallbacks;
-  out["stepMs"] = report.step_ms;
-  out["phasesMs"] = {
-      {"prediction", s.times.prediction},    {"linearization", s.times.linearization},
-      {"assembly", s.times.assembly},        {"solve", s.times.solve},
-      {"localUpdate", s.times.local_update}, {"lineSearch", s.times.line_search}};
-  return out;
-}
-
-void check_step_count(int count) {
-  if (count < 0 || count > 100000) {
-    throw std::invalid_argument("step count " + std::to_string(count) + " is outside [0, 100000]");
-  }
-}
-
-// U as a new Float64Array (tests compare trajectories across builds).
-val coordinates_f64_of(const smfem::sim::ReducedMatrix& U) {
-  return val::global("Float64Array")
-      .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
-      .call<val>("slice");
-}
-
 // `own` warnings, then the simulator's, as JSON; both emptied.
 std::string take_warnings_of(std::vector<std::string>& own, smfem::sim::Simulator& simulator) {
   std::vector<std::string> all = std::move(own);
@@ -309,33 +136,6 @@ std::string take_warnings_of(std::vector<std::string>& own, smfem::sim::Simulato
   all.insert(all.end(), simulator.warnings().begin(), simulator.warnings().end());
   simulator.clear_warnings();
   return json(all).dump();
-}
-
-// options.threads (default 2 in the threaded build), within the free workers (a warning where
-// fewer are free).
-int requested_threads(const json& options, std::vector<std::string>& warnings) {
-  int threads = SMFEM_WASM_THREADS ? 2 : 1;
-  if (options.contains("threads")) {
-    if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
-    threads =
-        static_cast<int>(std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
-  }
-  if (threads - 1 > free_workers) {
-    warnings.push_back("threads " + std::to_string(threads) + ": only " +
-                       std::to_string(free_workers) + " worker threads are free; using " +
-                       std::to_string(1 + free_workers));
-    threads = 1 + free_workers;
-  }
-  return threads;
-}
-
-void check_option_keys(const json& options, const char* what) {
-  if (!options.is_object()) throw std::invalid_argument("options must be an object");
-  for (const auto& [key, value] : options.items()) {
-    if (key != "threads" && key != "parameters") {
-      throw std::invalid_argument("option " + key + " is not a " + what + " option");
-    }
-  }
 }
 
 // One simulator behind the JS API (loader.js: Simulator).

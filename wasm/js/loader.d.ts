@@ -260,6 +260,16 @@ export interface Smfem {
   /** A simulator of an asset; throws an Error naming the problem for a bad asset or option. */
   createSimulator(bytes: Uint8Array | ArrayBuffer, options?: SimulatorOptions): Simulator;
   /**
+   * The displacement basis an asset carries (smfem-bake --comparison-basis: linear modes or
+   * modal derivatives, stepped with the asset's own cubature); the parameters and the step
+   * reports are createSimulator's. Throws an Error naming the problem (an asset without one
+   * names the bake option; "materials" is refused).
+   */
+  createDisplacementSimulator(
+    bytes: Uint8Array | ArrayBuffer,
+    options?: SimulatorOptions,
+  ): DisplacementSimulator;
+  /**
    * A scene of several bodies coupled through contact, among obstacles: the scene file's text
    * (assets/scenes/README.md, "Scenes with contact") and one baked asset per body, in its order.
    * Throws an Error naming the problem (bad file, a body without contact samples, an
@@ -271,6 +281,32 @@ export interface Smfem {
     options?: SimulatorOptions,
   ): ContactScene;
   /** Disposes the simulators and ends the worker threads. The object must not be used afterwards. */
+  dispose(): void;
+}
+
+export interface DisplacementSimulatorInfo {
+  /** "linear" or "modal_derivatives". */
+  basis: string;
+  /** k, the basis's columns. */
+  coordinates: number;
+  /** The quadrature's tets (the bake's cubature). */
+  cubature: number;
+  tets: number;
+  vertices: number;
+  threads: number;
+  source: string;
+  parameters: Required<Omit<SimulatorParameters, 'materials'>>;
+}
+
+export interface DisplacementSimulator {
+  readonly info: DisplacementSimulatorInfo;
+  setParameters(parameters: Omit<SimulatorParameters, 'materials'>): void;
+  step(count?: number): StepReport[];
+  /** q, k doubles: the vertices move by Phi q. */
+  coordinatesF64(): Float64Array;
+  diagnostics(): Diagnostics & { time: number };
+  reset(): void;
+  warnings(): string[];
   dispose(): void;
 }
 

@@ -146,6 +146,23 @@ function wrap(module, flavour) {
       return simulator;
     },
     /**
+     * A displacement basis baked into `bytes` (smfem-bake --comparison-basis: linear modes or
+     * modal derivatives, paper 000 Fig. 5), stepped by the same FEM and MFEM steps with the same
+     * parameters and step reports as createSimulator's; no drag spring.
+     */
+    createDisplacementSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
+      const options = { parameters: parameters ?? {} };
+      if (threads !== undefined) options.threads = threads;
+      const native = new (live().DisplacementSimulator)(
+        toUint8Array(bytes),
+        sourceName,
+        JSON.stringify(options),
+      );
+      const simulator = new DisplacementSimulator(native, () => simulators.delete(simulator));
+      simulators.add(simulator);
+      return simulator;
+    },
+    /**
      * A scene of several bodies with contact (assets/scenes/README.md, "Scenes with contact"):
      * the scene file's text and one {bytes, name} asset per body, in the file's order.
      */
@@ -260,6 +277,27 @@ class Simulator extends NativeHandle {
 
   restore(bytes) {
     this.live().restore(toUint8Array(bytes));
+  }
+}
+
+// A displacement basis (wasm/bindings/displacement_binding.cpp): coordinatesF64() is q (k
+// doubles); info names the basis and its sizes.
+class DisplacementSimulator extends NativeHandle {
+  constructor(native, onDispose) {
+    super(native, onDispose, 'displacement simulator');
+  }
+
+  /** Diagnostics of the current state (summed over the whole mesh's vertices). */
+  diagnostics() {
+    return JSON.parse(this.live().diagnostics());
+  }
+
+  dragMove() {
+    throw new Error('smfem: a displacement basis has no drag spring');
+  }
+
+  dragEnd() {
+    throw new Error('smfem: a displacement basis has no drag spring');
   }
 }
 

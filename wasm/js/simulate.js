@@ -4,6 +4,7 @@
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
 //                  [--eigenfit on|off|relinearized] [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
 //                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH]
+//                  [--subspace skinning|linear|modal_derivatives]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
 // "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
@@ -29,6 +30,12 @@
 // fit_resolution) without its correction (the JS API's eigenFit; on by default), relinearized
 // re-fits it every step (eigenFitRelinearized).
 //
+// --subspace linear|modal_derivatives steps a comparison subspace of paper 000, Fig. 5 instead of
+// the skinning eigenmodes: the displacement basis an asset baked with smfem-bake
+// --comparison-basis carries (a recipe is baked so), with that bake's k-means cubature, through
+// the same FEM and MFEM steps (loader.js: createDisplacementSimulator). Its records are the
+// same; --trajectory writes q (r = k); --drag and --render do not apply (no render weights).
+//
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -47,11 +54,11 @@ export const usageText =
   '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--eigenfit on|off|relinearized] ' +
   '[--drag VERTEX X Y Z K] ' +
   '[--json | --csv] [--trajectory out.bin] [--build threads|single] [--render DIR/ | out.mp4] ' +
-  '[--render-every K] [--size WxH]';
+  '[--render-every K] [--size WxH] [--subspace skinning|linear|modal_derivatives]';
 
 /** Parses the arguments; throws an Error naming the bad one. */
 export function parseSimulateArgs(args) {
-  const options = { steps: 100, format: 'summary', build: 'threads', parameters: {} };
+  const options = { steps: 100, format: 'summary', build: 'threads', subspace: 'skinning', parameters: {} };
   const value = (i, name) => {
     if (i >= args.length) throw new Error(`${name} needs a value`);
     return args[i];
@@ -106,6 +113,9 @@ export function parseSimulateArgs(args) {
       options.renderEvery = number(++i, arg, (x) => Number.isInteger(x) && x >= 1);
     } else if (arg === '--size') {
       options.size = parseSize(value(++i, arg));
+    } else if (arg === '--subspace') {
+      // Other names than skinning are checked by the bake and the asset reader, their owners.
+      options.subspace = value(++i, arg);
     } else if (!arg.startsWith('-') && options.scene === undefined) {
       options.scene = arg;
     } else {
@@ -113,6 +123,10 @@ export function parseSimulateArgs(args) {
     }
   }
   if (options.scene === undefined) throw new Error('give an asset or a recipe');
+  if (options.subspace !== 'skinning' && (options.drag || options.render))
+    throw new Error(
+      `--drag and --render need the skinning subspace (a ${options.subspace} basis has no render weights)`,
+    );
   if (!options.render && (options.renderEvery || options.size))
     throw new Error('--render-every and --size go with --render');
   if (options.renderEvery > options.steps)
@@ -175,10 +189,38 @@ async function contactScene(path) {
   return { text, assets };
 }
 
+/** The displacement basis of an asset or a recipe (--subspace linear|modal_derivatives). */
+async function openDisplacementBasis(smfem, options) {
+  const sourceName = basename(options.scene);
+  const path = options.scene.endsWith('.json')
+    ? await bakedAsset(options.scene, ['--comparison-basis', options.subspace])
+    : options.scene;
+  const bytes = await readFile(path);
+  const simulator = smfem.createDisplacementSimulator(bytes, { sourceName, parameters: options.parameters });
+  const { basis, coordinates, parameters } = simulator.info;
+  if (basis !== options.subspace) {
+    simulator.dispose();
+    throw new Error(
+      `${sourceName} carries a ${basis} basis, not ${options.subspace}: bake it with --comparison-basis ${options.subspace}`,
+    );
+  }
+  return {
+    stepper: simulator,
+    size: coordinates,
+    timestep: parameters.timestep,
+    parameters,
+    assets: [{ bytes, name: sourceName }],
+    contact: null,
+  };
+}
+
 /** The stepper of a scene file (several bodies with contact) or of one asset, behind one face. */
 async function openScene(smfem, options) {
   const sourceName = basename(options.scene);
   const scene = await contactScene(options.scene);
+  if (scene && options.subspace !== 'skinning')
+    throw new Error('--subspace applies to a single asset or recipe');
+  if (options.subspace !== 'skinning') return openDisplacementBasis(smfem, options);
   if (scene) {
     if (options.drag) throw new Error('--drag applies to a single asset (a scene file moves obstacles)');
     const contact = smfem.createContactScene(scene.text, scene.assets, {
@@ -314,7 +356,7 @@ export async function simulate(smfem, options, out = process.stdout) {
         ? `${parameters.solver}${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}`
         : `${options.parameters.solver ?? "the assets' solver"}, with contact`;
       out.write(
-        `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ` +
+        `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ${options.subspace} subspace (${size} coordinates), ` +
           `${(iterations / options.steps).toFixed(2)} iterations per step, ${failed} failed, ` +
           `${(wallMs / options.steps).toFixed(3)} ms per step; at the end: kinetic ${last.kinetic.toPrecision(6)} J, ` +
           `elastic ${last.elastic.toPrecision(6)} J\n`,

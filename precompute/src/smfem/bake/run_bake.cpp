@@ -21,8 +21,8 @@ int find_root(std::vector<int>& parent, int v) {
   return v;
 }
 
-// The stepper's material model named in the scene's solver settings (the one the asset will
-// run with), else the stepper's default.
+}  // namespace
+
 sim::MaterialModel material_model(const BakeInput& input) {
   const auto solver = input.scene.find("solver");
   if (solver != input.scene.end() && solver->contains("material_model")) {
@@ -32,8 +32,6 @@ sim::MaterialModel material_model(const BakeInput& input) {
   }
   return sim::SolverSettings{}.material_model;
 }
-
-}  // namespace
 
 int connected_components(const mesh::TetMesh& mesh) {
   std::vector<int> parent(static_cast<std::size_t>(mesh.vertices.rows()));

@@ -56,6 +56,10 @@ using Progress = std::function<void(const std::string& message)>;
 BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
                     const Progress& progress = {});
 
+// The stepper's material model named in the scene's solver settings (the one the asset will
+// run with), else the stepper's default.
+sim::MaterialModel material_model(const BakeInput& input);
+
 // The number of tet-connected parts of the mesh (vertices shared by tets join them).
 int connected_components(const mesh::TetMesh& mesh);
 

@@ -259,7 +259,7 @@ bool add_eigenfit_stage(asset::AssetWriter& writer, const std::filesystem::path&
   const FitReport report =
       fit_to_fine(input, result, model, fine, modes, settings.threads, progress);
   sim::add_eigenfit(writer, report.fit);
-  nlohmann::json meta = bake::bake_metadata(input, result, settings);
+  nlohmann::json meta = writer.meta();
   meta["eigenfit"] = report.meta;
   writer.set_meta(meta);
   return true;

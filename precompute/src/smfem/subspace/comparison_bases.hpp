@@ -14,7 +14,9 @@
 //
 // By default the three have about the same number of coordinates: k = 12m, and k' the largest
 // with rigid + k' + k'(k' + 1) / 2 <= 12m.
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
@@ -43,6 +45,14 @@ struct ComparisonBasis {
   int dropped = 0;        // modal_derivatives: near-dependent columns dropped
 };
 
+// The comparison bases a bake can write as a displacement basis (smfem-bake --comparison-basis;
+// wasm/src/smfem/displacement/displacement_model.hpp), by the names ComparisonBasis carries.
+inline constexpr std::array<std::string_view, 2> kDisplacementBasisNames = {"linear",
+                                                                            "modal_derivatives"};
+
+// For messages: "\"linear\" or \"modal_derivatives\"".
+std::string displacement_basis_choices();
+
 // mesh, youngs_modulus, poisson_ratio, density: the body (|T| each); pinned_vertices as in
 // skinning_eigenmodes. Throws what the builders throw for bad input.
 std::vector<ComparisonBasis> comparison_bases(
@@ -50,6 +60,16 @@ std::vector<ComparisonBasis> comparison_bases(
     const Eigen::Ref<const Eigen::VectorXd>& poisson_ratio,
     const Eigen::Ref<const Eigen::VectorXd>& density,
     const Eigen::Ref<const Eigen::VectorXi>& pinned_vertices, const BasisSizes& sizes);
+
+// One of them by name (kDisplacementBasisNames), as comparison_bases builds it with the same
+// sizes: its coordinates match 12 sizes.skinning_modes unless sizes says otherwise. Throws
+// std::invalid_argument for another name (naming the choices), and what the builders throw.
+ComparisonBasis displacement_basis(std::string_view name, const mesh::TetMesh& mesh,
+                                   const Eigen::Ref<const Eigen::VectorXd>& youngs_modulus,
+                                   const Eigen::Ref<const Eigen::VectorXd>& poisson_ratio,
+                                   const Eigen::Ref<const Eigen::VectorXd>& density,
+                                   const Eigen::Ref<const Eigen::VectorXi>& pinned_vertices,
+                                   const BasisSizes& sizes);
 
 // The largest k' >= 1 with rigid + k' + k'(k' + 1) / 2 <= coordinates (1 if none fits).
 int fitting_derivative_modes(int coordinates, int rigid);

@@ -42,6 +42,10 @@ void AssetWriter::set_meta(const nlohmann::json& meta) {
   meta_text_ = std::move(text);
 }
 
+nlohmann::json AssetWriter::meta() const {
+  return meta_text_.empty() ? nlohmann::json() : nlohmann::json::parse(meta_text_);
+}
+
 template <Element T>
 void AssetWriter::add_elements(std::string_view name, std::span<const T> values,
                                const Shape& shape) {

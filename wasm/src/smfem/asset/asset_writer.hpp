@@ -21,6 +21,8 @@ class AssetWriter {
   // Required before to_bytes/write_file: a JSON object with "format": "smfem-asset" and
   // non-empty strings "kind" and "generator" (other keys are free). Replaces earlier metadata.
   void set_meta(const nlohmann::json& meta);
+  // The metadata set so far (null before set_meta), for a stage that adds a key to it.
+  nlohmann::json meta() const;
 
   // Adds a section. `values` are in row-major order (Eigen's default column-major matrices
   // must be transposed first); their count must equal the product of `shape` (rank 1..4).

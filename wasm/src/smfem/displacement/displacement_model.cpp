@@ -35,9 +35,9 @@ DisplacementModel load_displacement_model(const asset::Asset& asset) {
   if (k < 1) throw AssetError::in_section(asset.source_name(), kBasis, "has no column");
   model.basis = sim::detail::read_f64_matrix(asset, kBasis, rows, k);
   if (asset.has(kTets) != asset.has(kWeights)) {
-    throw AssetError::in_section(asset.source_name(), asset.has(kTets) ? kWeights : kTets,
-                                 std::string("missing: it goes with ") +
-                                     (asset.has(kTets) ? kTets : kWeights));
+    throw AssetError::in_section(
+        asset.source_name(), asset.has(kTets) ? kWeights : kTets,
+        std::string("missing: it goes with ") + (asset.has(kTets) ? kTets : kWeights));
   }
   if (asset.has(kTets)) {
     const std::int64_t C = asset.expect(kTets, DType::u32, {kAnyExtent}).shape[0];

@@ -72,6 +72,7 @@ class DisplacementSimulator {
   // spring_energy 0; stretch_energy sum_t w_t psi(z_t)).
   sim::Diagnostics diagnostics() const;
   int quadrature_count() const { return quadrature_.size(); }
+  int thread_count() const { return pool_->thread_count(); }
   const std::vector<std::string>& warnings() const { return warnings_; }
   void clear_warnings() { warnings_.clear(); }
 

@@ -1,0 +1,192 @@
+#include "js_boundary.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/material_model.hpp"
+
+namespace smfem::bindings {
+namespace {
+
+// Integers are clamped to a range wide enough for any clamp the settings apply later.
+int integer(const json& value, const std::string& key) {
+  if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
+  return static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+}
+
+bool boolean(const json& value, const std::string& key) {
+  if (!value.is_boolean()) bad_parameter(key, "must be a boolean");
+  return value.get<bool>();
+}
+
+Eigen::Vector3d vector3(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 3) bad_parameter(key, "must be an array of 3 numbers");
+  return {number(value[0], key), number(value[1], key), number(value[2], key)};
+}
+
+}  // namespace
+
+json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+std::vector<std::uint8_t> to_bytes(const val& bytes) {
+  return emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+}
+
+int free_workers = smfem::parallel::ThreadPool::max_thread_count() - 1;
+
+[[noreturn]] void bad_parameter(const std::string& key, const std::string& problem) {
+  throw std::invalid_argument("parameter " + key + ": " + problem);
+}
+
+double number(const json& value, const std::string& key) {
+  if (!value.is_number()) bad_parameter(key, "must be a number");
+  return value.get<double>();
+}
+
+void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settings) {
+  using namespace smfem::sim;
+  if (!parameters.is_object()) throw std::invalid_argument("parameters must be an object");
+  for (const auto& [key, value] : parameters.items()) {
+    if (key == "solver") {
+      const auto method =
+          value.is_string() ? solver_method_from_name(value.get<std::string>()) : std::nullopt;
+      if (!method) bad_parameter(key, "must be \"mfem\" or \"fem\"");
+      settings.method = *method;
+    } else if (key == "mixedVariant") {
+      const auto variant =
+          value.is_string() ? mixed_variant_from_name(value.get<std::string>()) : std::nullopt;
+      if (!variant) bad_parameter(key, "must be \"paper\", \"projected\" or \"curvature\"");
+      settings.mixed_variant = *variant;
+    } else if (key == "energyCheck") {
+      settings.energy_check = boolean(value, key);
+    } else if (key == "eigenFit") {
+      settings.eigen_fit = boolean(value, key);
+    } else if (key == "eigenFitRelinearized") {
+      settings.eigen_fit_relinearized = boolean(value, key);
+    } else if (key == "materialModel") {
+      const auto model =
+          value.is_string() ? material_model_from_name(value.get<std::string>()) : std::nullopt;
+      if (!model) bad_parameter(key, "must be " + smfem::sim::material_model_choices());
+      settings.material_model = *model;
+    } else if (key == "iterations") {
+      settings.iterations = integer(value, key);
+    } else if (key == "timestep") {
+      settings.timestep = number(value, key);
+    } else if (key == "gravity") {
+      settings.gravity = vector3(value, key);
+    } else if (key == "untilConverged") {
+      settings.until_converged = boolean(value, key);
+    } else if (key == "relativeTolerance") {
+      settings.relative_tolerance = number(value, key);
+    } else if (key == "absoluteTolerance") {
+      settings.absolute_tolerance = number(value, key);
+    } else if (key == "floatStiffness") {
+      settings.single_precision_stiffness = boolean(value, key);
+    } else if (key == "maxBacktracks") {
+      settings.max_backtracks = integer(value, key);
+    } else if (key != "materials") {
+      bad_parameter(key, "is not a simulator parameter");
+    }
+  }
+}
+
+
+
+// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
+// load, the asset's defaults as the stepper read them, which the page shows.
+json settings_json(const smfem::sim::SolverSettings& s) {
+  return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
+          {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
+          {"energyCheck", s.energy_check},
+          {"eigenFit", s.eigen_fit},
+          {"eigenFitRelinearized", s.eigen_fit_relinearized},
+          {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
+          {"iterations", s.iterations},
+          {"timestep", s.timestep},
+          {"gravity", vector_json(s.gravity)},
+          {"untilConverged", s.until_converged},
+          {"relativeTolerance", s.relative_tolerance},
+          {"absoluteTolerance", s.absolute_tolerance},
+          {"floatStiffness", s.single_precision_stiffness},
+          {"maxBacktracks", s.max_backtracks}};
+}
+
+
+json diagnostics_json(const smfem::sim::Diagnostics& d) {
+  return {{"energy",
+           {{"kinetic", d.kinetic_energy},
+            {"elastic", d.elastic_energy},
+            {"stretch", d.stretch_energy},
+            {"gravity", d.gravity_potential},
+            {"spring", d.spring_energy},
+            {"total", d.total_energy}}},
+          {"linearMomentum", vector_json(d.linear_momentum)},
+          {"angularMomentum", vector_json(d.angular_momentum)},
+          {"centroid", vector_json(d.centroid)},
+          {"maxConstraintViolation", d.max_constraint_violation}};
+}
+
+json report_json(const smfem::sim::StepReport& report, double time) {
+  const smfem::sim::StepStats& s = report.stats;
+  json out = diagnostics_json(report.diagnostics);
+  out["ok"] = report.ok;
+  out["retries"] = report.retries;
+  out["energyGain"] = report.energy_gain;
+  out["time"] = time;
+  out["iterations"] = s.iterations;
+  out["converged"] = s.converged;
+  out["firstDecrement"] = s.first_decrement;
+  out["decrement"] = s.decrement;
+  out["lineSearchSteps"] = s.backtracks;
+  out["lineSearchFailures"] = s.line_search_failures;
+  out["choleskyShifts"] = s.cholesky_shifts;
+  out["curvatureFallbacks"] = s.curvature_fallbacks;
+  out["stepMs"] = report.step_ms;
+  out["phasesMs"] = {
+      {"prediction", s.times.prediction},    {"linearization", s.times.linearization},
+      {"assembly", s.times.assembly},        {"solve", s.times.solve},
+      {"localUpdate", s.times.local_update}, {"lineSearch", s.times.line_search}};
+  return out;
+}
+
+void check_step_count(int count) {
+  if (count < 0 || count > 100000) {
+    throw std::invalid_argument("step count " + std::to_string(count) + " is outside [0, 100000]");
+  }
+}
+
+val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U) {
+  return val::global("Float64Array")
+      .new_(emscripten::typed_memory_view(static_cast<std::size_t>(U.size()), U.data()))
+      .call<val>("slice");
+}
+
+
+int requested_threads(const json& options, std::vector<std::string>& warnings) {
+  int threads = SMFEM_WASM_THREADS ? 2 : 1;
+  if (options.contains("threads")) {
+    if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
+    threads =
+        static_cast<int>(std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
+  }
+  if (threads - 1 > free_workers) {
+    warnings.push_back("threads " + std::to_string(threads) + ": only " +
+                       std::to_string(free_workers) + " worker threads are free; using " +
+                       std::to_string(1 + free_workers));
+    threads = 1 + free_workers;
+  }
+  return threads;
+}
+
+void check_option_keys(const json& options, const char* what) {
+  if (!options.is_object()) throw std::invalid_argument("options must be an object");
+  for (const auto& [key, value] : options.items()) {
+    if (key != "threads" && key != "parameters") {
+      throw std::invalid_argument("option " + key + " is not a " + what + " option");
+    }
+  }
+}
+
+
+}  // namespace smfem::bindings

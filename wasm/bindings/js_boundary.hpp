@@ -1,0 +1,76 @@
+#pragma once
+// What every class behind the JS boundary shares (bindings.cpp, displacement_binding.cpp):
+// C++ exceptions as JS Errors, copies across the boundary, the JS API's parameters and reports
+// (loader.d.ts: SimulatorParameters, StepReport) and the budget of worker threads.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include "smfem/sim/diagnostics.hpp"
+#include "smfem/sim/simulator.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::bindings {
+
+using emscripten::val;
+using nlohmann::json;
+
+// Rethrows any C++ exception as a JS Error carrying the same message.
+template <class Fn>
+auto js_errors(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    val::global("Error").new_(std::string(e.what())).throw_();
+  }
+}
+
+
+// A copy of `values` as a new typed array of JS type `type` (Uint8Array, Float32Array,
+// Uint32Array): the typed_memory_view is only valid until the heap grows.
+template <class T>
+val typed_array_copy(const std::vector<T>& values, const char* type) {
+  return val::global(type)
+      .new_(emscripten::typed_memory_view(values.size(), values.data()))
+      .template call<val>("slice");
+}
+
+
+std::vector<std::uint8_t> to_bytes(const val& bytes);
+
+// Emscripten's pthread pool is fixed (SMFEM_WASM_POOL_SIZE workers): simulators share it, and
+// a pool that asked for more workers than remain would block forever. Each simulator takes
+// its workers from this budget and gives them back on delete().
+extern int free_workers;
+
+[[noreturn]] void bad_parameter(const std::string& key, const std::string& problem);
+double number(const json& value, const std::string& key);
+
+// Applies the JS parameters (loader.d.ts: SimulatorParameters) to settings. Unknown keys and
+// wrong types throw (naming the key); out-of-range values are clamped later with warnings.
+// "materials" is left to the caller.
+void apply_parameters(const json& parameters, sim::SolverSettings& settings);
+
+json vector_json(const Eigen::Vector3d& v);
+// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters).
+json settings_json(const sim::SolverSettings& s);
+json diagnostics_json(const sim::Diagnostics& d);
+// One step's report (loader.d.ts: StepReport) at simulated time `time`.
+json report_json(const sim::StepReport& report, double time);
+// Throws unless 0 <= count <= 100000.
+void check_step_count(int count);
+// U (column-major) as a new Float64Array (tests compare trajectories across builds).
+val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U);
+// options.threads (default 2 in the threaded build), within the free workers (a warning where
+// fewer are free).
+int requested_threads(const json& options, std::vector<std::string>& warnings);
+// Throws unless options is an object of "threads" and "parameters" only.
+void check_option_keys(const json& options, const char* what);
+
+}  // namespace smfem::bindings
