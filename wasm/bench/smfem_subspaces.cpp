@@ -44,7 +44,8 @@
 //   tip_vertex, tip_rest [3]: the vertex farthest from the pins' centroid (the centre of mass if
 //                none), and its rest position
 //   dynamics[]:  basis (or "full"), method ("mfem" | "fem"), step (1-based), time (s), tip_x,
-//                tip_y, tip_z (the tip's position, m), volume_mean, volume_max, volume_change
+//                tip_y, tip_z (the tip's position, m), centroid_y (the mass-weighted mean
+//                height of the vertices, m), volume_mean, volume_max, volume_change
 //                (as above, of the current shape), iterations, ok (false: the step failed and
 //                was undone)
 //   runs[]:      basis, method, coordinates, steps, ms_per_step, failed_steps
@@ -245,6 +246,7 @@ void record_run(Simulator& simulator, const std::string& name, sim::SolverMethod
                 const mesh::TetMesh& mesh, int tip, nlohmann::json& rows, nlohmann::json& runs) {
   std::cerr << "dynamics: " << name << ", " << sim::solver_method_name(method) << "\n";
   const double h = simulator.settings().timestep;
+  const Eigen::VectorXd mass = full::lumped_vertex_mass(model);
   double total_ms = 0.0;
   int failed = 0;
   for (int step = 1; step <= options.steps; ++step) {
@@ -255,6 +257,7 @@ void record_run(Simulator& simulator, const std::string& name, sim::SolverMethod
     const Eigen::VectorXd u = U.transpose().reshaped();
     const subspace::VolumeDistortion volume = subspace::volume_distortion(mesh, u);
     const Eigen::Vector3d x = model.positions.row(tip).transpose() + U.row(tip).transpose();
+    const double centroid_y = (model.positions.col(1) + U.col(1)).dot(mass) / mass.sum();
     rows.push_back({{"basis", name},
                     {"method", sim::solver_method_name(method)},
                     {"step", step},
@@ -262,6 +265,7 @@ void record_run(Simulator& simulator, const std::string& name, sim::SolverMethod
                     {"tip_x", x.x()},
                     {"tip_y", x.y()},
                     {"tip_z", x.z()},
+                    {"centroid_y", centroid_y},
                     {"volume_mean", volume.mean},
                     {"volume_max", volume.max},
                     {"volume_change", volume.total_change},

@@ -91,8 +91,6 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
   }
 }
 
-
-
 // A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
 // load, the asset's defaults as the stepper read them, which the page shows.
 json settings_json(const smfem::sim::SolverSettings& s) {
@@ -111,7 +109,6 @@ json settings_json(const smfem::sim::SolverSettings& s) {
           {"floatStiffness", s.single_precision_stiffness},
           {"maxBacktracks", s.max_backtracks}};
 }
-
 
 json diagnostics_json(const smfem::sim::Diagnostics& d) {
   return {{"energy",
@@ -162,7 +159,6 @@ val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U) {
       .call<val>("slice");
 }
 
-
 int requested_threads(const json& options, std::vector<std::string>& warnings) {
   int threads = SMFEM_WASM_THREADS ? 2 : 1;
   if (options.contains("threads")) {
@@ -187,6 +183,5 @@ void check_option_keys(const json& options, const char* what) {
     }
   }
 }
-
 
 }  // namespace smfem::bindings

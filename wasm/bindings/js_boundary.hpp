@@ -31,7 +31,6 @@ auto js_errors(Fn&& fn) {
   }
 }
 
-
 // A copy of `values` as a new typed array of JS type `type` (Uint8Array, Float32Array,
 // Uint32Array): the typed_memory_view is only valid until the heap grows.
 template <class T>
@@ -40,7 +39,6 @@ val typed_array_copy(const std::vector<T>& values, const char* type) {
       .new_(emscripten::typed_memory_view(values.size(), values.data()))
       .template call<val>("slice");
 }
-
 
 std::vector<std::uint8_t> to_bytes(const val& bytes);
 

@@ -11,6 +11,8 @@
 
 #include "bake/bake_files.hpp"
 #include "smfem/asset/asset.hpp"
+#include "smfem/displacement/displacement_model.hpp"
+#include "smfem/displacement/displacement_simulator.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
@@ -125,6 +127,68 @@ TEST(SmfemBakeCli, NnlsCubatureBakesAValidAssetAndReportsItsFit) {
   EXPECT_EQ(kmeans_summary["cubature_fit"]["training_s"], 0.0);
   EXPECT_GT(kmeans_summary["cubature_fit"]["training_error"].get<double>(),
             fit["training_error"].get<double>());
+}
+
+// --comparison-basis: the asset also carries the named displacement basis (M-orthonormal, as
+// many coordinates as the skinning subspace's 12 m: 48 here) with a k-means cubature of the
+// skinning one's size whose weights add up to the volume, and the whole mesh; the stepper of
+// each reads it, and the skinning model is still there for the page.
+TEST(SmfemBakeCli, ComparisonBasisBakesADisplacementBasisTheStepperReads) {
+  const auto dir = test::scratch_dir("comparison");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
+  for (const std::string basis : {"linear", "modal_derivatives"}) {
+    const auto out = dir / (basis + ".smfem");
+    const ToolRun run =
+        run_bake_tool(dir, {mesh.string(), "-o", out.string(), "--modes", "4", "--cubature", "10",
+                            "--comparison-basis", basis, "--json", "--quiet"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const nlohmann::json summary = nlohmann::json::parse(run.out)["comparison_basis"];
+    EXPECT_EQ(summary["basis"], basis);
+    EXPECT_EQ(summary["rigid_modes"], 6);  // a free box
+    EXPECT_EQ(summary["cubature"], "kmeans");
+    EXPECT_EQ(summary["cubature_tets"], 10);
+    EXPECT_GT(summary["training_s"].get<double>(), 0.0);
+    if (basis == "linear") EXPECT_EQ(summary["coordinates"], 48);
+    EXPECT_LE(summary["coordinates"].get<int>(), 48);
+
+    const asset::Asset baked = asset::Asset::from_file(out);
+    EXPECT_EQ(baked.meta()["displacement"], summary);
+    EXPECT_EQ(sim::load_reduced_model(baked).mode_count(), 4);
+    const displacement::DisplacementModel model = displacement::load_displacement_model(baked);
+    EXPECT_EQ(model.basis_name, basis);
+    ASSERT_EQ(model.basis.rows(), 3 * 36);
+    ASSERT_EQ(model.basis.cols(), summary["coordinates"].get<int>());
+    const Eigen::VectorXd mass = full::lumped_vertex_mass(model.mesh);
+    const Eigen::VectorXd M = mass.replicate(1, 3).transpose().reshaped();
+    const Eigen::MatrixXd gram = model.basis.transpose() * M.asDiagonal() * model.basis;
+    EXPECT_LT((gram - Eigen::MatrixXd::Identity(gram.rows(), gram.cols())).norm(), 1e-8);
+    ASSERT_TRUE(model.quadrature.has_value());
+    EXPECT_EQ(model.quadrature->size(), 10);
+    EXPECT_NEAR(model.quadrature->weights.sum(), 1.5, 1e-12);
+
+    displacement::DisplacementSimulator simulator(model.mesh, model.basis, model.mesh.defaults, 1,
+                                                  model.quadrature);
+    for (int step = 0; step < 3; ++step) ASSERT_TRUE(simulator.step().ok) << basis;
+    EXPECT_LT(simulator.diagnostics().linear_momentum.y(), 0.0) << "it falls under gravity";
+  }
+  // NNLS fits the basis's own forces (cubature/displacement_cubature.hpp) and says how well.
+  const ToolRun nnls =
+      run_bake_tool(dir, {mesh.string(), "-o", (dir / "nnls.smfem").string(), "--modes", "4",
+                          "--cubature", "10", "--cubature-method", "nnls", "--comparison-basis",
+                          "modal_derivatives", "--json", "--quiet"});
+  ASSERT_EQ(nnls.status, 0) << nnls.err;
+  const nlohmann::json fitted = nlohmann::json::parse(nnls.out)["comparison_basis"];
+  EXPECT_EQ(fitted["cubature"], "nnls");
+  EXPECT_LE(fitted["cubature_tets"].get<int>(), 10);
+  EXPECT_LT(fitted["cubature_fit"]["held_out_error"].get<double>(), 1.0);
+  EXPECT_EQ(fitted["cubature_fit"]["candidates"], 72);
+  const ToolRun wrong = run_bake_tool(
+      dir, {mesh.string(), "-o", (dir / "x.smfem").string(), "--comparison-basis", "wavelets"});
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_NE(wrong.err.find("--comparison-basis: expected \"linear\" or \"modal_derivatives\", "
+                           "got \"wavelets\""),
+            std::string::npos)
+      << wrong.err;
 }
 
 TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "smfem/asset/format.hpp"
 #include "smfem/bake/stage_clock.hpp"
 #include "smfem/cubature/cubature.hpp"
+#include "smfem/cubature/displacement_cubature.hpp"
 #include "smfem/subspace/basis.hpp"
 #include "smfem/subspace/comparison_bases.hpp"
 #include "smfem/subspace/displacement_basis.hpp"
@@ -23,27 +25,34 @@ struct DisplacementFeatures {
   Eigen::VectorXd quotients;
 };
 
+// phi^T K phi / phi^T M phi of each column (>= 0). Rounding makes a rigid column's a tiny
+// positive number, not 0: the relative cuts of the cubatures drop it all the same.
+Eigen::VectorXd rayleigh_quotients(const BakeInput& input, const Eigen::MatrixXd& columns) {
+  const Eigen::SparseMatrix<double> K =
+      subspace::elastic_stiffness(input.mesh, input.youngs, input.poisson);
+  const Eigen::VectorXd M =
+      subspace::unknown_mass(subspace::lumped_mass(input.mesh, input.density));
+  Eigen::VectorXd quotients(columns.cols());
+  for (Eigen::Index j = 0; j < columns.cols(); ++j) {
+    const Eigen::VectorXd phi = columns.col(j);
+    quotients(j) = std::max(phi.dot(K * phi) / phi.dot(M.asDiagonal() * phi), 0.0);
+  }
+  return quotients;
+}
+
 DisplacementFeatures displacement_features(const BakeInput& input,
                                            const subspace::ComparisonBasis& basis) {
   const mesh::TetMesh& mesh = input.mesh;
   const auto columns =
       static_cast<int>(std::min<Eigen::Index>(basis.rigid_modes + input.modes, basis.basis.cols()));
-  const Eigen::MatrixXd leading = basis.basis.leftCols(columns);
-  const Eigen::SparseMatrix<double> K =
-      subspace::elastic_stiffness(mesh, input.youngs, input.poisson);
-  const Eigen::VectorXd M =
-      subspace::unknown_mass(subspace::lumped_mass(mesh, input.density));
+  const Eigen::VectorXd quotients = rayleigh_quotients(input, basis.basis.leftCols(columns));
   Eigen::MatrixXd vertex_displacements(mesh.vertices.rows(), 3 * columns);
   DisplacementFeatures features{Eigen::MatrixXd(), Eigen::VectorXd(3 * columns)};
   for (int j = 0; j < columns; ++j) {
-    const Eigen::VectorXd phi = leading.col(j);
-    const double quotient = phi.dot(K * phi) / phi.dot(M.asDiagonal() * phi);
     for (int d = 0; d < 3; ++d) {
-      // Rounding makes a rigid mode's quotient a tiny positive number, not 0: it is dropped
-      // by cubature_features's relative cut all the same.
-      features.quotients(3 * j + d) = std::max(quotient, 0.0);
+      features.quotients(3 * j + d) = quotients(j);
       vertex_displacements.col(3 * j + d) =
-          phi(Eigen::seqN(d, mesh.vertices.rows(), 3));
+          basis.basis.col(j)(Eigen::seqN(d, mesh.vertices.rows(), 3));
     }
   }
   features.tet_displacements = subspace::tet_averaged_weights(mesh, vertex_displacements);
@@ -55,7 +64,7 @@ sim::MaterialModel derivative_material(const BakeInput& input) {
   // Modal derivatives differentiate the fixed corotational or stable neo-Hookean energy
   // (subspace/modal_derivatives.hpp); ARAP's are the corotational ones without volume terms.
   return model == sim::MaterialModel::stable_neo_hookean ? model
-                                                          : sim::MaterialModel::fixed_corotational;
+                                                         : sim::MaterialModel::fixed_corotational;
 }
 
 }  // namespace
@@ -80,24 +89,40 @@ nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::strin
       basis_name, input.mesh, input.youngs, input.poisson, input.density, pinned, sizes);
 
   const auto start = Clock::now();
-  const DisplacementFeatures features = displacement_features(input, basis);
-  cubature::CubatureOptions options;
-  options.clusters = static_cast<int>(result.cubature.tets.size());
-  options.seed = settings.seed;
-  options.threads = settings.threads;
-  const cubature::Cubature cubature =
-      settings.cubature_per_region > 0
-          ? cubature::stratified_kmeans_cubature(result.tet_volumes, features.tet_displacements,
-                                                 features.quotients, input.mesh.regions,
-                                                 input.mesh.tets, options,
-                                                 settings.cubature_per_region)
-          : cubature::kmeans_cubature(result.tet_volumes, features.tet_displacements,
-                                      features.quotients, options);
+  const int count = static_cast<int>(result.cubature.tets.size());
+  const bool optimized = input.cubature_method == cubature::CubatureMethod::nnls;
+  std::optional<cubature::ForceFit> fit;
+  cubature::Cubature cubature;
+  if (optimized) {
+    const Eigen::VectorXd quotients = rayleigh_quotients(input, basis.basis);
+    cubature::OptimizedCubatureOptions options;
+    options.tets = count;
+    options.seed = settings.seed;
+    options.threads = settings.threads;
+    cubature::OptimizedCubature fitted = cubature::optimized_displacement_cubature(
+        {input.mesh, basis.basis, quotients, result.tet_volumes, input.youngs, input.poisson,
+         material_model(input)},
+        options);
+    cubature = std::move(fitted.cubature);
+    fit = fitted.fit;
+  } else {
+    const DisplacementFeatures features = displacement_features(input, basis);
+    cubature::CubatureOptions options;
+    options.clusters = count;
+    options.seed = settings.seed;
+    options.threads = settings.threads;
+    cubature = settings.cubature_per_region > 0
+                   ? cubature::stratified_kmeans_cubature(
+                         result.tet_volumes, features.tet_displacements, features.quotients,
+                         input.mesh.regions, input.mesh.tets, options, settings.cubature_per_region)
+                   : cubature::kmeans_cubature(result.tet_volumes, features.tet_displacements,
+                                               features.quotients, options);
+  }
   const double cubature_seconds = seconds_since(start);
+  const std::string method(cubature::cubature_method_name(input.cubature_method));
   say("comparison basis: " + std::to_string(basis.basis.cols()) + " columns in " +
-      std::to_string(basis.seconds) + " s, k-means cubature of " +
-      std::to_string(cubature.tets.size()) + " tets in " + std::to_string(cubature_seconds) +
-      " s");
+      std::to_string(basis.seconds) + " s, " + method + " cubature of " +
+      std::to_string(cubature.tets.size()) + " tets in " + std::to_string(cubature_seconds) + " s");
 
   const auto k = static_cast<std::size_t>(basis.basis.cols());
   const auto rows = static_cast<std::size_t>(basis.basis.rows());
@@ -110,7 +135,7 @@ nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::strin
              std::span(cubature.weights.data(), static_cast<std::size_t>(cubature.weights.size())),
              asset::Shape{static_cast<std::size_t>(cubature.weights.size())});
 
-  const nlohmann::json summary = {
+  nlohmann::json summary = {
       {"basis", basis.name},
       {"coordinates", basis.basis.cols()},
       {"modes", basis.modes},
@@ -120,9 +145,15 @@ nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::strin
                              ? nlohmann::json(std::string(sim::material_model_name(sizes.material)))
                              : nlohmann::json(nullptr)},
       {"training_s", basis.seconds},
-      {"cubature", "kmeans"},
+      {"cubature", method},
       {"cubature_tets", cubature.tets.size()},
       {"cubature_s", cubature_seconds}};
+  if (fit) {
+    summary["cubature_fit"] = {
+        {"training_error", fit->training_error}, {"held_out_error", fit->held_out_error},
+        {"training_poses", fit->training_poses}, {"held_out_poses", fit->held_out_poses},
+        {"candidates", fit->candidates},         {"greedy_iterations", fit->greedy_iterations}};
+  }
   nlohmann::json meta = writer.meta();
   meta["displacement"] = summary;
   writer.set_meta(meta);

@@ -6,14 +6,14 @@
 // skinning subspace. Its coordinates match the skinning subspace's 12 m
 // (subspace/comparison_bases.hpp), and its cubature has as many tets as the skinning one's.
 //
-// The cubature is the paper's k-means (cubature/cubature.hpp), stratified by region and
-// component as the bake's default, on the analogue of the skinning weights for a displacement
-// basis: each tet's mean displacement in the leading columns (the rigid ones and m more: three
-// features each), with each column's Rayleigh quotient phi^T K phi / phi^T M phi in place of
-// gamma, so the low modes weigh most and the rigid ones (quotient 0) are dropped, as the
-// constant skinning modes are. Tets that move alike in the low modes share a representative.
-// NNLS (An et al. 2008) is not offered for displacement bases: its training poses are sampled
-// in the skinning subspace (cubature/training_forces.hpp).
+// The cubature follows the bake's --cubature-method. k-means (the default; cubature/cubature.hpp,
+// stratified by region and component as the bake's default) clusters on the analogue of the
+// skinning weights for a displacement basis: each tet's mean displacement in the leading
+// columns (the rigid ones and m more: three features each), with each column's Rayleigh
+// quotient phi^T K phi / phi^T M phi in place of gamma, so the low modes weigh most and the
+// rigid ones (quotient 0) are dropped, as the constant skinning modes are: tets that move alike
+// in the low modes share a representative. NNLS fits the basis's own forces on poses sampled in
+// it (cubature/displacement_cubature.hpp: An et al. 2008, who made it for these subspaces).
 #include <optional>
 #include <string>
 

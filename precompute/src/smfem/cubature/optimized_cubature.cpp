@@ -21,9 +21,6 @@ namespace {
 
 using Index = Eigen::Index;
 
-constexpr int kMinCandidates = 2048;
-constexpr int kCandidatesPerTet = 8;
-
 int requested_tets(const ElasticBody& body, const OptimizedCubatureOptions& options) {
   return options.tets > 0 ? options.tets : 20 * static_cast<int>(body.weights.cols());
 }

@@ -41,6 +41,10 @@
 
 namespace smfem::cubature {
 
+// The candidate rule above: max(kMinCandidates, kCandidatesPerTet |C|) tets, capped by |T|.
+inline constexpr int kMinCandidates = 2048;
+inline constexpr int kCandidatesPerTet = 8;
+
 struct OptimizedCubatureOptions {
   int tets = 0;  // |C|; 0 means 20 m, capped by the candidates
   int training_poses = 32;

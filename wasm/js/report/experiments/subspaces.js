@@ -3,7 +3,10 @@
 // and materials (build/bin/smfem-subspaces, natively): the residual and the volume distortion
 // of a rigid rotation projected onto each subspace, and each subspace's cantilever sagging
 // under gravity in the same MFEM step against the full space (a clamped bar turns by ten
-// degrees or so; the tool's bases cannot take a hinge, whose free turn leaves K singular).
+// degrees or so; the tool's bases cannot take a hinge, whose free turn leaves K singular). The
+// same three subspaces then run baked, with k-means and with NNLS cubature, in the wasm stepper
+// (smfem-bake --comparison-basis, createDisplacementSimulator): what each cubature costs each of
+// them against its exact integration, and the time per step the page would pay.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -25,6 +28,53 @@ const colors = {
   'modal derivatives': '#7570b3',
   'full space': '#222222',
 };
+
+const cubatureNames = { kmeans: 'k-means', nnls: 'NNLS' };
+
+// Each subspace baked with each cubature, run in the wasm build with the recipe's own settings
+// for `steps` steps: the centroid's drop per step and the time per step.
+async function bakedRuns(ctx, steps) {
+  const runs = [];
+  for (const method of Object.keys(cubatureNames)) {
+    for (const basis of ['skinning', 'linear', 'modal_derivatives']) {
+      const skinning = basis === 'skinning';
+      const args = ['--cubature-method', method, ...(skinning ? [] : ['--comparison-basis', basis])];
+      const bytes = await ctx.readFile(await ctx.bakedFile(recipe, args));
+      const simulator = skinning
+        ? ctx.smfem.createSimulator(bytes)
+        : ctx.smfem.createDisplacementSimulator(bytes);
+      const meta = ctx.smfem.inspectAsset(bytes).meta;
+      const fit = skinning ? meta.subspace.cubature_fit : meta.displacement.cubature_fit;
+      const rest = simulator.diagnostics().centroid[1];
+      const rows = [];
+      let ms = 0;
+      for (let step = 1; step <= steps; ++step) {
+        const [report] = simulator.step(1);
+        ms += report.stepMs;
+        rows.push({
+          basis: basisNames[basis],
+          cubature: cubatureNames[method],
+          step,
+          time: report.time,
+          centroidDrop: report.centroid[1] - rest,
+        });
+      }
+      const { info } = simulator;
+      runs.push({
+        basis: basisNames[basis],
+        cubature: cubatureNames[method],
+        restY: rest,
+        coordinates: skinning ? 12 * info.modes : info.coordinates,
+        tets: info.cubature,
+        heldOutError: fit?.held_out_error ?? null,
+        msPerStep: ms / steps,
+        rows,
+      });
+      simulator.dispose();
+    }
+  }
+  return runs;
+}
 
 export async function subspacesFigure(ctx) {
   const steps = ctx.quick ? 10 : 30;
@@ -51,6 +101,51 @@ export async function subspacesFigure(ctx) {
   const fmt = (x) => x.toPrecision(2);
   const last = (basis) => dynamics.filter((r) => r.basis === basis).at(-1) ?? {};
   const lastVolume = (basis) => last(basis).volume_change;
+  const baked = await bakedRuns(ctx, steps);
+  // The displacement runs' rest centroid is the mesh's (the native tool's mesh and lumped mass).
+  const restY = baked.find((run) => run.basis === basisNames.linear).restY;
+  const exactDrop = (basis) => last(basis).centroid_y - restY;
+  const cubatureError = (run) => run.rows.at(-1).centroidDrop / exactDrop(run.basis) - 1;
+  const bakedTable = baked.map((run) => [
+    run.basis,
+    run.cubature,
+    run.coordinates,
+    run.tets,
+    (100 * exactDrop(run.basis)).toPrecision(3),
+    (100 * run.rows.at(-1).centroidDrop).toPrecision(3),
+    `${(100 * cubatureError(run)).toFixed(1)} %`,
+    run.heldOutError === null ? '—' : run.heldOutError.toPrecision(2),
+    run.msPerStep.toFixed(2),
+  ]);
+  const fullDrop = exactDrop(basisNames.full);
+  // The full space (exact, native) drawn in both panels.
+  const centroidRows = [
+    ...baked.flatMap((run) => run.rows),
+    ...Object.values(cubatureNames).flatMap((cubature) =>
+      dynamics
+        .filter((r) => r.basis === basisNames.full)
+        .map((r) => ({
+          basis: r.basis,
+          cubature,
+          step: r.step,
+          time: r.time,
+          centroidDrop: r.centroid_y - restY,
+        })),
+    ),
+  ];
+  const bakedFinding = Object.values(cubatureNames)
+    .map(
+      (cubature) =>
+        `with ${cubature} cubature ` +
+        baked
+          .filter((run) => run.cubature === cubature)
+          .map(
+            (run) =>
+              `${run.basis} ${fmt(100 * run.rows.at(-1).centroidDrop)} cm (${cubatureError(run) >= 0 ? '+' : ''}${Math.round(100 * cubatureError(run))} % against its exact integration)`,
+          )
+          .join(', '),
+    )
+    .join('; ');
   return {
     id: 'fig5',
     title: 'Fig. 5: subspaces under large rotation',
@@ -65,7 +160,8 @@ export async function subspacesFigure(ctx) {
         .map((b) => `${b} ${fmt(-100 * (last(b).tipDrop ?? NaN))} cm`)
         .join(
           ', ',
-        )}: where the bar barely turns, linear modes with their derivatives follow the full space best at this size, and ${study.modes} skinning modes are stiff.`,
+        )}: where the bar barely turns, linear modes with their derivatives follow the full space best at this size, and ${study.modes} skinning modes are stiff. ` +
+      `Baked with ${baked[0].tets} cubature tets and stepped in wasm, the centroid drops ${bakedFinding}; the full space ${fmt(100 * fullDrop)} cm.`,
     holds,
     charts: [
       lineChart({
@@ -85,6 +181,14 @@ export async function subspacesFigure(ctx) {
         points: true,
       }),
       lineChart({
+        title: 'Fig. 5: the subspaces baked with their cubature (wasm), centroid height',
+        values: centroidRows,
+        x: { field: 'time', title: 'time (s)' },
+        y: { field: 'centroidDrop', title: 'centroid height from rest (m)' },
+        series: { field: 'basis', title: 'subspace', colors },
+        facet: { field: 'cubature', title: 'cubature' },
+      }),
+      lineChart({
         title: 'Fig. 5: the cantilever sagging (MFEM), tip height',
         values: dynamics,
         x: { field: 'time', title: 'time (s)' },
@@ -93,6 +197,21 @@ export async function subspacesFigure(ctx) {
       }),
     ],
     tables: [
+      {
+        caption: `The subspaces baked with each cubature and stepped in wasm (MFEM, the recipe's settings, ${steps} steps): the centroid's drop against the same subspace with every tet integrated (native), NNLS's held-out force error, and the time per step`,
+        columns: [
+          'subspace',
+          'cubature',
+          'coordinates',
+          '|C|',
+          'drop, exact (cm)',
+          'drop, cubature (cm)',
+          'difference',
+          'NNLS held-out error',
+          'wasm ms per step',
+        ],
+        rows: bakedTable,
+      },
       {
         caption: 'The subspaces: size and the time to build each from the mesh (its training time)',
         columns: ['subspace', 'pins', 'coordinates', 'build (s)', 'runs: ms per MFEM step'],
@@ -106,6 +225,7 @@ export async function subspacesFigure(ctx) {
       },
     ],
     data: [
+      { name: 'subspaces-baked', rows: centroidRows },
       { name: 'subspaces-rotation', rows: rotation },
       { name: 'subspaces-dynamics', rows: dynamics },
       { name: 'subspaces-bases', rows: study.bases },
@@ -113,6 +233,16 @@ export async function subspacesFigure(ctx) {
     notes: [
       `The report's cantilever (${study.tets} tets, m = ${study.modes}); every basis has the skinning subspace's ${12 * study.modes} coordinates where it can. The rotation is taken on the body without its pins (a pin cannot follow a turn about the centre of mass in any subspace); the dynamics keep them. The displacement bases run through the same MFEM step with every tet a quadrature point.`,
     ],
-    measurements: { rotation, dynamics, bases: study.bases, runs: study.runs },
+    measurements: {
+      rotation,
+      dynamics,
+      bases: study.bases,
+      runs: study.runs,
+      baked: baked.map(({ rows, ...run }) => ({
+        ...run,
+        drop: rows.at(-1).centroidDrop,
+        exactDrop: exactDrop(run.basis),
+      })),
+    },
   };
 }
