@@ -33,8 +33,13 @@ struct DisplacementFixture {
   }
 
   DisplacementBody view() const {
-    return {body.mesh,    basis,        quotients, body.volumes,
-            body.youngs, body.poisson, sim::MaterialModel::fixed_corotational};
+    return {body.mesh,
+            basis,
+            quotients,
+            body.volumes,
+            body.youngs,
+            body.poisson,
+            sim::MaterialModel::fixed_corotational};
   }
 };
 
@@ -92,10 +97,10 @@ TEST(DisplacementCubature, RefusesBadInput) {
   const Eigen::MatrixXd short_basis = fixture.basis.topRows(fixture.basis.rows() - 3);
   const Eigen::VectorXd few_quotients = fixture.quotients.head(3);
   DisplacementBody body = fixture.view();
-  EXPECT_THROW(optimized_displacement_cubature(
-                   {body.mesh, short_basis, body.quotients, body.volumes, body.youngs,
-                    body.poisson, body.model}),
-               std::invalid_argument);
+  EXPECT_THROW(
+      optimized_displacement_cubature({body.mesh, short_basis, body.quotients, body.volumes,
+                                       body.youngs, body.poisson, body.model}),
+      std::invalid_argument);
   EXPECT_THROW(optimized_displacement_cubature({body.mesh, body.basis, few_quotients, body.volumes,
                                                 body.youngs, body.poisson, body.model}),
                std::invalid_argument);

@@ -36,9 +36,9 @@ void check_body(const DisplacementBody& body) {
                        std::to_string(body.mesh.vertices.rows()) + " vertices");
   }
   if (body.volumes.size() != tets || body.youngs.size() != tets || body.poisson.size() != tets) {
-    detail::refuse("optimized_displacement_cubature",
-                   "volumes, youngs and poisson must have one entry per tet (" +
-                       std::to_string(tets) + ")");
+    detail::refuse(
+        "optimized_displacement_cubature",
+        "volumes, youngs and poisson must have one entry per tet (" + std::to_string(tets) + ")");
   }
 }
 
@@ -176,8 +176,7 @@ Eigen::VectorXi candidate_tets(Index tets, int count, std::uint64_t seed) {
     std::mt19937_64 bits(seed + 1);
     for (int i = 0; i < count; ++i) {
       const auto left = static_cast<int>(tets) - i;
-      const int j =
-          i + std::min(left - 1, static_cast<int>(detail::uniform_01(bits) * left));
+      const int j = i + std::min(left - 1, static_cast<int>(detail::uniform_01(bits) * left));
       std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
     }
     all.resize(static_cast<std::size_t>(count));
@@ -205,9 +204,8 @@ OptimizedCubature optimized_displacement_cubature(const DisplacementBody& body,
       tets, options.candidates > 0 ? options.candidates
                                    : std::max(kMinCandidates, kCandidatesPerTet * requested)));
   const Eigen::VectorXi candidates = candidate_tets(tets, count, options.seed);
-  const std::vector<Eigen::VectorXd> poses =
-      sample_poses(body, options.training_poses + options.held_out_poses, options.held_out_poses,
-                   options.seed);
+  const std::vector<Eigen::VectorXd> poses = sample_poses(
+      body, options.training_poses + options.held_out_poses, options.held_out_poses, options.seed);
   const std::vector<Eigen::VectorXd> training(poses.begin(),
                                               poses.begin() + options.training_poses);
   const std::vector<Eigen::VectorXd> held_out(poses.begin() + options.training_poses, poses.end());
@@ -219,7 +217,8 @@ OptimizedCubature optimized_displacement_cubature(const DisplacementBody& body,
   }
   const GreedyCubature greedy =
       greedy_cubature(A, b, std::min(requested, count), options.tolerance);
-  if (greedy.columns.size() == 0) detail::refuse(caller, "no candidate tet fits the sampled forces");
+  if (greedy.columns.size() == 0)
+    detail::refuse(caller, "no candidate tet fits the sampled forces");
 
   OptimizedCubature out;
   out.cubature.tets = candidates(greedy.columns);
