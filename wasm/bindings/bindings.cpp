@@ -129,15 +129,6 @@ json eigen_fit_json(const smfem::sim::EigenFitData& fit) {
           {"fineHz", fine}};
 }
 
-// `own` warnings, then the simulator's, as JSON; both emptied.
-std::string take_warnings_of(std::vector<std::string>& own, smfem::sim::Simulator& simulator) {
-  std::vector<std::string> all = std::move(own);
-  own.clear();
-  all.insert(all.end(), simulator.warnings().begin(), simulator.warnings().end());
-  simulator.clear_warnings();
-  return json(all).dump();
-}
-
 // One simulator behind the JS API (loader.js: Simulator).
 class JsSimulator {
  public:

@@ -2,6 +2,7 @@
 // JS API (loader.js: createDisplacementSimulator) with the same parameters and the same step
 // reports as the skinning stepper, so `npx smfem simulate --subspace` prints the same records
 // for both. No drag spring and no render surface: the comparison subspaces are for measuring.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,15 +16,32 @@ namespace {
 
 using namespace smfem::bindings;
 
+// Parameters of the skinning stepper that a displacement basis has no use for: it has no
+// EigenFit, no float stiffness and no energy check. Accepted with a warning, so that one set
+// of parameters serves both steppers; "materials" is refused (a basis keeps its baked ones).
+constexpr std::array<const char*, 4> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
+                                                           "floatStiffness", "energyCheck"};
+
+void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
+  if (!parameters.is_object()) return;  // apply_parameters says so
+  if (parameters.contains("materials")) {
+    bad_parameter("materials", "a displacement basis keeps its baked materials");
+  }
+  for (const char* key : kIgnoredParameters) {
+    if (parameters.contains(key)) {
+      warnings.push_back(std::string("parameter ") + key +
+                         " does not apply to a displacement basis");
+    }
+  }
+}
+
 class JsDisplacementSimulator {
  public:
   JsDisplacementSimulator(const std::vector<std::uint8_t>& bytes, const std::string& source_name,
                           const json& options) {
     check_option_keys(options, "displacement simulator");
     const json parameters = options.value("parameters", json::object());
-    if (parameters.is_object() && parameters.contains("materials")) {
-      bad_parameter("materials", "a displacement basis keeps its baked materials");
-    }
+    check_parameters(parameters, warnings_);
     smfem::displacement::DisplacementModel model = smfem::displacement::load_displacement_model(
         smfem::asset::Asset::from_bytes(bytes, source_name));
     smfem::sim::SolverSettings settings = model.mesh.defaults;
@@ -53,8 +71,10 @@ class JsDisplacementSimulator {
 
   void set_parameters(const std::string& parameters_json) {
     js_errors([&] {
+      const json parameters = json::parse(parameters_json);
+      check_parameters(parameters, warnings_);
       smfem::sim::SolverSettings settings = simulator_->settings();
-      apply_parameters(json::parse(parameters_json), settings);
+      apply_parameters(parameters, settings);
       simulator_->set_settings(settings);
       return 0;
     });
@@ -93,13 +113,7 @@ class JsDisplacementSimulator {
     time_ = 0.0;
   }
 
-  std::string take_warnings() {
-    std::vector<std::string> all = std::move(warnings_);
-    warnings_.clear();
-    all.insert(all.end(), simulator_->warnings().begin(), simulator_->warnings().end());
-    simulator_->clear_warnings();
-    return json(all).dump();
-  }
+  std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
 
  private:
   std::vector<std::string> warnings_;

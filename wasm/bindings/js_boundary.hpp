@@ -68,6 +68,17 @@ val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U);
 // options.threads (default 2 in the threaded build), within the free workers (a warning where
 // fewer are free).
 int requested_threads(const json& options, std::vector<std::string>& warnings);
+// `own` warnings, then the stepper's (a Simulator or a DisplacementSimulator), as JSON; both
+// emptied.
+template <class Stepper>
+std::string take_warnings_of(std::vector<std::string>& own, Stepper& stepper) {
+  std::vector<std::string> all = std::move(own);
+  own.clear();
+  all.insert(all.end(), stepper.warnings().begin(), stepper.warnings().end());
+  stepper.clear_warnings();
+  return json(all).dump();
+}
+
 // Throws unless options is an object of "threads" and "parameters" only.
 void check_option_keys(const json& options, const char* what);
 

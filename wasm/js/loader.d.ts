@@ -262,8 +262,9 @@ export interface Smfem {
   /**
    * The displacement basis an asset carries (smfem-bake --comparison-basis: linear modes or
    * modal derivatives, stepped with the asset's own cubature); the parameters and the step
-   * reports are createSimulator's. Throws an Error naming the problem (an asset without one
-   * names the bake option; "materials" is refused).
+   * reports are createSimulator's, but eigenFit, eigenFitRelinearized, floatStiffness and
+   * energyCheck do not apply (a warning says so) and "materials" is refused. Throws an Error
+   * naming the problem (an asset without a basis names the bake option).
    */
   createDisplacementSimulator(
     bytes: Uint8Array | ArrayBuffer,

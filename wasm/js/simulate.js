@@ -32,7 +32,7 @@
 //
 // --subspace linear|modal_derivatives steps a comparison subspace of paper 000, Fig. 5 instead of
 // the skinning eigenmodes: the displacement basis an asset baked with smfem-bake
-// --comparison-basis carries (a recipe is baked so), with that bake's k-means cubature, through
+// --comparison-basis carries (a recipe is baked so), with that bake's cubature, through
 // the same FEM and MFEM steps (loader.js: createDisplacementSimulator). Its records are the
 // same; --trajectory writes q (r = k); --drag and --render do not apply (no render weights).
 //

@@ -167,9 +167,39 @@ TEST_P(BothSolvers, DiagnosticsAreTheVertexSums) {
   EXPECT_EQ(d.elastic_energy, simulator.elastic_energy());
   EXPECT_EQ(d.total_energy, d.kinetic_energy + d.elastic_energy + d.gravity_potential);
   EXPECT_GT(d.kinetic_energy, 0.0);
+  if (GetParam() == SolverMethod::fem) {
+    EXPECT_EQ(d.stretch_energy, d.elastic_energy);
+    EXPECT_EQ(d.max_constraint_violation, 0.0);
+  } else {
+    // Two iterations leave the stretches near s(F), not on it.
+    EXPECT_GT(d.max_constraint_violation, 0.0);
+    EXPECT_LT(d.max_constraint_violation, 1e-2);
+    EXPECT_NEAR(d.stretch_energy, d.elastic_energy, 0.1 * d.elastic_energy);
+  }
   simulator.reset();
   EXPECT_TRUE(simulator.coordinates().isZero(0.0));
   EXPECT_EQ(simulator.diagnostics().kinetic_energy, 0.0);
+}
+
+// FEM keeps the stretches consistent, so switching to MFEM (or the material model) mid-run
+// continues from where FEM left off: the same as a run that was MFEM all along from a state
+// made consistent there.
+TEST_P(BothSolvers, SwitchesSolverAndMaterialModelMidRun) {
+  const full::FullModel model = full::test::full_box({}, 0.2);
+  sim::SolverSettings settings = settings_for(GetParam(), 2, false);
+  const Eigen::MatrixXd basis = test::random_basis(model, 5, 17u);
+  DisplacementSimulator switching(model, basis, settings);
+  for (int step = 0; step < 5; ++step) ASSERT_TRUE(switching.step().ok);
+  settings.method = GetParam() == SolverMethod::fem ? SolverMethod::mfem : SolverMethod::fem;
+  settings.material_model = sim::MaterialModel::stable_neo_hookean;
+  switching.set_settings(settings);
+  DisplacementSimulator fresh(model, basis, settings);
+  fresh.set_state(switching.coordinates(), switching.velocities());
+  for (int step = 0; step < 5; ++step) {
+    ASSERT_TRUE(switching.step().ok && fresh.step().ok) << "step " << step;
+  }
+  EXPECT_LT((switching.coordinates() - fresh.coordinates()).norm(),
+            1e-12 * fresh.coordinates().norm());
 }
 
 INSTANTIATE_TEST_SUITE_P(DisplacementSimulator, BothSolvers,

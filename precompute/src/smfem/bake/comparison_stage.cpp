@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "smfem/asset/format.hpp"
@@ -25,9 +26,11 @@ struct DisplacementFeatures {
   Eigen::VectorXd quotients;
 };
 
-// phi^T K phi / phi^T M phi of each column (>= 0). Rounding makes a rigid column's a tiny
-// positive number, not 0: the relative cuts of the cubatures drop it all the same.
-Eigen::VectorXd rayleigh_quotients(const BakeInput& input, const Eigen::MatrixXd& columns) {
+// phi^T K phi / phi^T M phi of each column (>= 0), exactly 0 for the basis's leading rigid
+// columns: rounding would make theirs a positive number that grows with the mesh's stiffest
+// mode, and the cubatures' relative cuts could then keep them.
+Eigen::VectorXd rayleigh_quotients(const BakeInput& input, const Eigen::MatrixXd& columns,
+                                   int rigid_columns) {
   const Eigen::SparseMatrix<double> K =
       subspace::elastic_stiffness(input.mesh, input.youngs, input.poisson);
   const Eigen::VectorXd M =
@@ -35,7 +38,8 @@ Eigen::VectorXd rayleigh_quotients(const BakeInput& input, const Eigen::MatrixXd
   Eigen::VectorXd quotients(columns.cols());
   for (Eigen::Index j = 0; j < columns.cols(); ++j) {
     const Eigen::VectorXd phi = columns.col(j);
-    quotients(j) = std::max(phi.dot(K * phi) / phi.dot(M.asDiagonal() * phi), 0.0);
+    quotients(j) =
+        j < rigid_columns ? 0.0 : std::max(phi.dot(K * phi) / phi.dot(M.asDiagonal() * phi), 0.0);
   }
   return quotients;
 }
@@ -45,7 +49,8 @@ DisplacementFeatures displacement_features(const BakeInput& input,
   const mesh::TetMesh& mesh = input.mesh;
   const auto columns =
       static_cast<int>(std::min<Eigen::Index>(basis.rigid_modes + input.modes, basis.basis.cols()));
-  const Eigen::VectorXd quotients = rayleigh_quotients(input, basis.basis.leftCols(columns));
+  const Eigen::VectorXd quotients =
+      rayleigh_quotients(input, basis.basis.leftCols(columns), basis.rigid_modes);
   Eigen::MatrixXd vertex_displacements(mesh.vertices.rows(), 3 * columns);
   DisplacementFeatures features{Eigen::MatrixXd(), Eigen::VectorXd(3 * columns)};
   for (int j = 0; j < columns; ++j) {
@@ -72,6 +77,11 @@ sim::MaterialModel derivative_material(const BakeInput& input) {
 nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::string& basis_name,
                                     const BakeInput& input, const BakeResult& result,
                                     const BakeSettings& settings, const Progress& progress) {
+  if (!settings.full_mesh) {
+    // The stepper evaluates a displacement basis on the mesh's tets (mesh.*, which bake_asset
+    // writes with full_mesh).
+    throw std::logic_error("add_comparison_basis: the asset needs the full mesh (full_mesh)");
+  }
   const auto say = [&](const std::string& message) {
     if (progress) progress(message);
   };
@@ -94,7 +104,7 @@ nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::strin
   std::optional<cubature::ForceFit> fit;
   cubature::Cubature cubature;
   if (optimized) {
-    const Eigen::VectorXd quotients = rayleigh_quotients(input, basis.basis);
+    const Eigen::VectorXd quotients = rayleigh_quotients(input, basis.basis, basis.rigid_modes);
     cubature::OptimizedCubatureOptions options;
     options.tets = count;
     options.seed = settings.seed;

@@ -25,9 +25,10 @@
 
 namespace smfem::bake {
 
-// Adds the displacement.* sections, the whole mesh (mesh.*, unless settings.full_mesh already
-// did) and meta "displacement" (what was built, its sizes and times) to the writer; returns the
-// same summary. Throws std::invalid_argument for what the basis builders refuse.
+// Adds the displacement.* sections and meta "displacement" (what was built, its sizes and
+// times) to the writer, which must hold the whole mesh (settings.full_mesh: smfem-bake
+// --comparison-basis sets it; std::logic_error otherwise); returns the same summary. Throws
+// std::invalid_argument for what the basis builders refuse.
 nlohmann::json add_comparison_basis(asset::AssetWriter& writer, const std::string& basis_name,
                                     const BakeInput& input, const BakeResult& result,
                                     const BakeSettings& settings, const Progress& progress);

@@ -127,29 +127,26 @@ Eigen::MatrixXd tet_forces(const DisplacementBody& body, const Eigen::VectorXi& 
   return forces;
 }
 
-// g(q_p) = sum over all tets of V_t g_t(q_p), stacked by pose; chunks summed in order.
+// g(q_p) = sum over all tets of V_t g_t(q_p), stacked by pose; the chunks summed in order.
 Eigen::VectorXd body_forces(const DisplacementBody& body, const std::vector<Eigen::VectorXd>& poses,
                             int threads) {
   const Index k = body.basis.cols();
+  const Index rows = k * static_cast<Index>(poses.size());
   const Index tets = body.mesh.tets.rows();
-  const Index chunks = (tets + detail::kChunkSize - 1) / detail::kChunkSize;
-  std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(chunks),
-                                       Eigen::VectorXd::Zero(k * static_cast<Index>(poses.size())));
-  detail::parallel_chunks(chunks, detail::resolve_thread_count(threads),
-                          [&](Index, Index first, Index last) {
-                            for (Index chunk = first; chunk < last; ++chunk) {
-                              Eigen::VectorXd& sum = partial[static_cast<std::size_t>(chunk)];
-                              const Index end = std::min(tets, (chunk + 1) * detail::kChunkSize);
-                              for (Index t = chunk * detail::kChunkSize; t < end; ++t) {
-                                const Jacobian J = tet_jacobian(body, t);
-                                for (std::size_t p = 0; p < poses.size(); ++p) {
-                                  add_tet_force(body, t, J, poses[p], body.volumes(t),
-                                                sum.segment(k * static_cast<Index>(p), k));
-                                }
+  std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(detail::chunk_count(tets)),
+                                       Eigen::VectorXd::Zero(rows));
+  detail::parallel_chunks(tets, detail::resolve_thread_count(threads),
+                          [&](Index chunk, Index begin, Index end) {
+                            Eigen::VectorXd& sum = partial[static_cast<std::size_t>(chunk)];
+                            for (Index t = begin; t < end; ++t) {
+                              const Jacobian J = tet_jacobian(body, t);
+                              for (std::size_t p = 0; p < poses.size(); ++p) {
+                                add_tet_force(body, t, J, poses[p], body.volumes(t),
+                                              sum.segment(k * static_cast<Index>(p), k));
                               }
                             }
                           });
-  Eigen::VectorXd total = Eigen::VectorXd::Zero(k * static_cast<Index>(poses.size()));
+  Eigen::VectorXd total = Eigen::VectorXd::Zero(rows);
   for (const Eigen::VectorXd& sum : partial) total += sum;
   return total;
 }

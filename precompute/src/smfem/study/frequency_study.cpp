@@ -4,9 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
+#include "smfem/eigenfit/mode_matching.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/signed_svd.hpp"
+#include "smfem/render/tet_embedding.hpp"
 #include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/simulator.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
@@ -97,6 +101,45 @@ MeasuredFrequencies measure_frequencies(const sim::ReducedModel& model,
     // Half a period between crossings.
     out.measured_hz(i) =
         static_cast<double>(times.size() - 1) / (2.0 * (times.back() - times.front()));
+  }
+  return out;
+}
+
+Eigen::MatrixXd fine_modes_in_subspace(const sim::ReducedModel& model, const mesh::TetMesh& coarse,
+                                       const Eigen::MatrixXd& coarse_weights,
+                                       const Eigen::Ref<const mesh::Vertices>& fine_positions,
+                                       const eigenfit::FineSpectrum& spectrum, int k) {
+  const render::TetEmbedding embedding = render::embed_points(coarse, fine_positions);
+  const Eigen::Index r = model.reduced_size();
+  // B: 3n x r, column j the field of reduced coordinate j at the fine vertices.
+  const Eigen::MatrixXd B = eigenfit::reduced_modes_at(
+      fine_positions, eigenfit::embedded_weights(coarse, coarse_weights, embedding),
+      Eigen::MatrixXd::Identity(r, r));
+  const Eigen::VectorXd M = spectrum.vertex_mass.replicate(1, 3).transpose().reshaped();
+  const Eigen::MatrixXd MB = M.asDiagonal() * B;
+  const Eigen::MatrixXd fields = spectrum.vectors.leftCols(k);
+  Eigen::MatrixXd starts = (B.transpose() * MB).ldlt().solve(MB.transpose() * fields);
+  const Eigen::MatrixXd reduced = sim::reduced_mass(model);
+  for (Eigen::Index i = 0; i < starts.cols(); ++i) {
+    starts.col(i) /= std::sqrt(starts.col(i).dot(reduced * starts.col(i)));
+  }
+  return starts;
+}
+
+MeasuredFrequencies measure_frequencies_one_by_one(const sim::ReducedModel& model,
+                                                   const Eigen::MatrixXd& starts, bool eigen_fit,
+                                                   double amplitude, int threads) {
+  MeasuredFrequencies out;
+  out.predicted_hz.resize(starts.cols());
+  out.measured_hz.resize(starts.cols());
+  for (Eigen::Index i = 0; i < starts.cols(); ++i) {
+    const MeasuredFrequencies one =
+        measure_frequencies(model, starts.col(i), eigen_fit, amplitude, threads);
+    out.predicted_hz(i) = one.predicted_hz(0);
+    out.measured_hz(i) = one.measured_hz(0);
+    out.timestep = std::max(out.timestep, one.timestep);
+    out.steps += one.steps;
+    out.converged = out.converged && one.converged;
   }
   return out;
 }

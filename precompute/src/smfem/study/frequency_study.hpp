@@ -6,6 +6,8 @@
 // fitted stiffness too: sim/step/eigenfit_term.hpp), so each q_i swings at one frequency.
 #include <Eigen/Core>
 
+#include "smfem/eigenfit/fine_spectrum.hpp"
+#include "smfem/mesh/types.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 
 namespace smfem::study {
@@ -35,5 +37,23 @@ Eigen::MatrixXd stepper_rest_stiffness(const sim::ReducedModel& model, bool eige
 // first k oscillation frequencies.
 MeasuredFrequencies measure_leading_frequencies(const sim::ReducedModel& model, bool eigen_fit,
                                                 int k, double amplitude, int threads);
+
+// The fine mesh's first k modes as the coarse model's reduced coordinates (12m x k): each
+// field's nearest displacement in the coarse subspace in the fine mesh's mass norm, through the
+// coarse skinning map at the fine vertices (eigenfit/mode_matching.hpp), then normalized in the
+// reduced mass. A start that owes nothing to the coarse model's own modes, fitted or not: if
+// its modes are not the object's, the start excites several and its frequency is not theirs.
+// coarse, coarse_weights: the coarse bake's mesh and skinning weights (|Vc| x m);
+// fine_positions: the fine mesh's vertices, the rows of spectrum.vectors.
+Eigen::MatrixXd fine_modes_in_subspace(const sim::ReducedModel& model, const mesh::TetMesh& coarse,
+                                       const Eigen::MatrixXd& coarse_weights,
+                                       const Eigen::Ref<const mesh::Vertices>& fine_positions,
+                                       const eigenfit::FineSpectrum& spectrum, int k);
+
+// measure_frequencies one start at a time: column i's run starts along column i alone, and
+// its frequency is timed on q_i; each run's time step and length follow its own start.
+MeasuredFrequencies measure_frequencies_one_by_one(const sim::ReducedModel& model,
+                                                   const Eigen::MatrixXd& starts, bool eigen_fit,
+                                                   double amplitude, int threads);
 
 }  // namespace smfem::study

@@ -65,7 +65,13 @@ int rigid_mode_count(const mesh::TetMesh& mesh, const Eigen::VectorXd& youngs_mo
                      const Eigen::VectorXd& poisson_ratio,
                      const Eigen::Ref<const Eigen::VectorXi>& pinned_vertices) {
   std::vector<bool> pinned(static_cast<std::size_t>(mesh.vertices.rows()), false);
-  for (const int v : pinned_vertices) pinned[static_cast<std::size_t>(v)] = true;
+  for (const int v : pinned_vertices) {
+    if (v < 0 || v >= mesh.vertices.rows()) {
+      throw std::invalid_argument("pinned vertex " + std::to_string(v) + " is not one of the " +
+                                  std::to_string(mesh.vertices.rows()) + " vertices");
+    }
+    pinned[static_cast<std::size_t>(v)] = true;
+  }
   const auto parts =
       detail::floating_components(elastic_laplacian(mesh, youngs_modulus, poisson_ratio), pinned);
   return 6 * static_cast<int>(parts.size());

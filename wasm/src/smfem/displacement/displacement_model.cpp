@@ -32,7 +32,13 @@ DisplacementModel load_displacement_model(const asset::Asset& asset) {
   model.mesh = full::load_full_model(asset);
   const std::int64_t rows = 3 * static_cast<std::int64_t>(model.mesh.vertex_count());
   const std::int64_t k = asset.expect(kBasis, DType::f64, {rows, kAnyExtent}).shape[1];
-  if (k < 1) throw AssetError::in_section(asset.source_name(), kBasis, "has no column");
+  // More columns than unknowns cannot be independent; refused before a k x k reduced mass is
+  // allocated for them.
+  if (k < 1 || k > rows) {
+    throw AssetError::in_section(
+        asset.source_name(), kBasis,
+        std::to_string(k) + " columns, expected 1 to " + std::to_string(rows) + " (3 per vertex)");
+  }
   model.basis = sim::detail::read_f64_matrix(asset, kBasis, rows, k);
   if (asset.has(kTets) != asset.has(kWeights)) {
     throw AssetError::in_section(

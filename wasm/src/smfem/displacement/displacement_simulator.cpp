@@ -117,12 +117,17 @@ DisplacementSimulator::DisplacementSimulator(full::FullModel model,
 }
 
 void DisplacementSimulator::set_settings(const sim::SolverSettings& settings) {
+  const sim::MaterialModel previous = settings_.material_model;
   settings_ = sim::clamp_settings(settings, warnings_);
   dynamics_.set_timestep(settings_.timestep);
   gravity_force_ = sim::ReducedMatrix::Zero(coordinate_count(), 3);
   for (int v = 0; v < model_.vertex_count(); ++v) {
     gravity_force_.col(0) +=
         vertex_mass_(v) * basis_.middleRows<3>(3 * v).transpose() * settings_.gravity;
+  }
+  // The multipliers belong to the material model.
+  if (settings_.material_model != previous) {
+    sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, q_, z_, lambda_);
   }
 }
 
@@ -173,6 +178,9 @@ const full::FullStepReport& DisplacementSimulator::step() {
     mfem_.solve(step_context, q_, z_, lambda_, report_.stats);
   } else {
     fem_.solve(step_context, q_, report_.stats);
+    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
+    z_ = fem_.kinematics().s;
+    sim::consistent_multipliers(settings_.material_model, lame_, z_, lambda_);
   }
   qdot_ = (q_ - q_backup_) / settings_.timestep;
   report_.ok = !report_.stats.failed && q_.allFinite() && qdot_.allFinite() && z_.allFinite() &&

@@ -3,12 +3,16 @@
 // modes, modal derivatives; precompute/src/smfem/subspace/) stepped by the very step algorithms
 // the stepper and the full-space references run (sim/step/mfem_step.hpp, sim/step/fem_step.hpp),
 // with u = Phi q a fixed linear map (basis_deformation.hpp), the reduced mass and gravity
-// (basis_dynamics.hpp) and a dense k x k solve (basis_system.hpp). Every tet is its own
-// quadrature point (exact integration), so against full/full_simulator.hpp, which this copies,
-// only the subspace differs. Gravity and pins only, like the full-space references. Native only.
+// (basis_dynamics.hpp) and a dense k x k solve (basis_system.hpp). By default every tet is its
+// own quadrature point (exact integration), so against full/full_simulator.hpp, which this
+// copies, only the subspace differs; given a cubature (a baked asset's: displacement_model.hpp),
+// only its tets. Gravity and pins only, like the full-space references. Built natively and in
+// the wasm module (loader.js: createDisplacementSimulator).
 //
 // State: q, qdot (k x 3 matrices, q in column 0, the others 0: basis_deformation.hpp), z and
-// lambda (6 x T). Each step starts from the inertial prediction; a failed step is undone.
+// lambda (6 x the quadrature points; kept consistent under FEM too, so the solver and the
+// material model can change at any step). Each step starts from the inertial prediction; a
+// failed step is undone.
 #include <memory>
 #include <optional>
 #include <string>
