@@ -19,6 +19,7 @@
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/signed_svd.hpp"
+#include "smfem/polar/stretch_curvature.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/simulator.hpp"
@@ -103,6 +104,57 @@ TEST(EigenFitTerm, FittedStiffnessIsSpdAndMovesOnlyTheFittedEigenvalues) {
   for (Eigen::Index k = nulls + fit.mode_count(); k < r; ++k) {
     const Eigen::VectorXd v = before.eigenvectors().col(k);
     EXPECT_LT((fitted * v - K0 * v).norm(), 1e-9 * scale * (M * v).norm()) << "mode " << k;
+  }
+}
+
+// Away from rest too: the stiffness the FEM step assembles with the fit (the PSD material
+// Hessian and the PSD part of the fit stress's curvature per tet, plus the rank-s B G B^T)
+// stays symmetric positive semi-definite, with only the six rigid motions null, at strains
+// from small to large and ratios on both sides of 1, as the bake's fits have them.
+TEST(EigenFitTerm, FemStiffnessStaysPositiveSemiDefiniteAwayFromRest) {
+  for (const Eigen::Vector3d ratios :
+       {Eigen::Vector3d(0.5, 0.8, 1.7), Eigen::Vector3d(0.2, 0.3, 4.0)}) {
+    const ReducedModel model = fitted_box(ratios);
+    const std::vector<Lame> lame = baked_lame(model);
+    EigenFitTerm term(model);
+    term.update_materials(MaterialModel::fixed_corotational, lame);
+    parallel::ThreadPool pool(1);
+    const int m = model.mode_count();
+    const int r = model.reduced_size();
+    const Eigen::MatrixXd M = reduced_mass(model);
+    for (const double scale : {0.03, 0.15, 0.4}) {
+      const ReducedMatrix U =
+          test::random_reduced(m, scale, static_cast<unsigned>(100 * scale) + 3);
+      linearize(term, model, U, pool);
+      Eigen::VectorXd alpha;
+      term.measure(stretches(model, U), alpha);
+      Eigen::MatrixXd K = low_rank(term);
+      for (int c = 0; c < model.cubature_count(); ++c) {
+        Eigen::MatrixXd D(9, r);
+        for (int k = 0; k < r; ++k) {
+          Eigen::VectorXd unit = Eigen::VectorXd::Zero(r);
+          unit(k) = 1.0;
+          const Matrix3<double> dF =
+              displacement_gradient(model.cubature_Y, c, test::unflatten(unit));
+          D.col(k) = Eigen::Map<const Vector9<double>>(dF.data());
+        }
+        const polar::SignedSvd<double> svd = polar::signed_svd(Matrix3<double>(
+            Matrix3<double>::Identity() + displacement_gradient(model.cubature_Y, c, U)));
+        const Matrix9<double> hessian =
+            d2psi_dF2_psd(MaterialModel::fixed_corotational, svd,
+                          lame[static_cast<std::size_t>(c)]) +
+            polar::coaxial_stretch_curvature(svd, term.stress(c, alpha),
+                                             polar::CurvatureProjection::psd);
+        K += model.cubature_weights(c) * D.transpose() * hessian * D;
+      }
+      EXPECT_LT((K - K.transpose()).cwiseAbs().maxCoeff(), 1e-12 * K.norm());
+      const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> spectrum(K, M);
+      const double largest = spectrum.eigenvalues().maxCoeff();
+      EXPECT_GT(spectrum.eigenvalues().minCoeff(), -1e-10 * largest)
+          << "ratios " << ratios.transpose() << ", strain scale " << scale;
+      EXPECT_GT(spectrum.eigenvalues()(6), 1e-8 * largest)
+          << "ratios " << ratios.transpose() << ", strain scale " << scale;
+    }
   }
 }
 
