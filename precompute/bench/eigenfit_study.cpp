@@ -4,7 +4,7 @@
 //
 //   smfem-eigenfit-study <recipe.json> --tets 5000,40000 --cubature 100,581 --fine-tets 300000
 //                        [--fit-modes S] [--modes K] [--amplitude A] [--swing G [--seconds S]]
-//                        [--threads T]
+//                        [--cubature-method kmeans|nnls] [--threads T]
 //
 // The recipe is baked at each target tet count (its resolution replaced) and cubature size,
 // each bake fitted to the fine mesh's spectrum (computed once; eigenfit/eigenfit_stage.hpp:
@@ -59,6 +59,7 @@
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/bake_input.hpp"
 #include "smfem/bake/run_bake.hpp"
+#include "smfem/cubature/cubature_method.hpp"
 #include "smfem/eigenfit/eigenfit_stage.hpp"
 #include "smfem/study/baked_scene.hpp"
 #include "smfem/study/frequency_study.hpp"
@@ -73,7 +74,7 @@ using Clock = std::chrono::steady_clock;
   std::cerr << "smfem-eigenfit-study: " << problem
             << "\nusage: smfem-eigenfit-study <recipe.json> --tets N1,N2 --cubature C1,C2 "
                "--fine-tets N [--fit-modes S] [--modes K] [--amplitude A] [--swing G "
-               "[--seconds S]] [--threads T]\n";
+               "[--seconds S]] [--cubature-method kmeans|nnls] [--threads T]\n";
   std::exit(2);
 }
 
@@ -215,6 +216,7 @@ int main(int argc, char** argv) {
   std::vector<int> tets, cubature;
   int fine_tets = 0, fit_modes = eigenfit::kDefaultModes, modes = 3, threads = 0;
   double amplitude = 0.0, swing = 0.0, seconds = 2.0;
+  std::optional<cubature::CubatureMethod> cubature_method;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto value = [&]() -> std::string {
       if (i + 1 >= args.size()) usage(args[i] + " needs a value");
@@ -238,6 +240,10 @@ int main(int argc, char** argv) {
       seconds = std::stod(value());
     } else if (args[i] == "--threads") {
       threads = integers(value(), "--threads").at(0);
+    } else if (args[i] == "--cubature-method") {
+      cubature_method = cubature::cubature_method_from_name(value());
+      if (!cubature_method)
+        usage("--cubature-method must be " + cubature::cubature_method_choices());
     } else if (recipe_path.empty() && !args[i].empty() && args[i][0] != '-') {
       recipe_path = args[i];
     } else {
@@ -260,6 +266,7 @@ int main(int argc, char** argv) {
     bake::BakeSettings settings;
     settings.threads = threads;
     settings.contact_samples = 0;
+    settings.cubature_method = cubature_method;
     nlohmann::json out = {{"recipe", recipe_path.string()}, {"runs", nlohmann::json::array()}};
     if (swing > 0.0) {
       recipe["solver"]["gravity"] = {0.0, -swing, 0.0};
