@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { relativeDifference } from './relative_difference.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 import { bakedAsset, stepRecord } from '../../wasm/js/simulate.js';
 
@@ -21,16 +22,6 @@ const simulate = (args) => promisify(execFile)(process.execPath, [cli, 'simulate
 const BASES = ['linear', 'modal_derivatives'];
 const PARAMETERS = { iterations: 2, timestep: 0.02 };
 const STEPS = 10;
-
-const relativeDifference = (a, b) => {
-  let difference = 0,
-    norm = 0;
-  for (let i = 0; i < a.length; ++i) {
-    difference = Math.max(difference, Math.abs(a[i] - b[i]));
-    norm = Math.max(norm, Math.abs(b[i]));
-  }
-  return difference / norm;
-};
 
 const assets = {};
 beforeAll(async () => {

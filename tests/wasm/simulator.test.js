@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
+import { relativeDifference } from './relative_difference.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 import { materialModelLabels } from '../../wasm/js/material_models.js';
 
@@ -35,16 +36,6 @@ function nativeTrajectory(parameters) {
 
 // The box's render vertex 0 is its corner at the origin (sim/fixtures/box_model.cpp).
 const dragTarget = () => DRAG.offset;
-
-const relativeDifference = (a, b) => {
-  let difference = 0,
-    norm = 0;
-  for (let i = 0; i < a.length; ++i) {
-    difference = Math.max(difference, Math.abs(a[i] - b[i]));
-    norm = Math.max(norm, Math.abs(b[i]));
-  }
-  return difference / norm;
-};
 
 describe.each(['threads', 'single'])('simulator, %s build', (build) => {
   let smfem;

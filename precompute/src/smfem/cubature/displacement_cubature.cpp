@@ -79,17 +79,7 @@ std::vector<Eigen::VectorXd> sample_poses(const DisplacementBody& body, int coun
     S.noalias() += body.volumes(t) * J.transpose() * J;
   }
   const double volume = body.volumes.sum();
-  const double largest = body.quotients.maxCoeff();
-  std::vector<Index> deforming;
-  double smallest = largest;
-  for (Index i = 0; i < k; ++i) {
-    if (body.quotients(i) > 1e-10 * largest) {
-      deforming.push_back(i);
-      smallest = std::min(smallest, body.quotients(i));
-    }
-  }
-  Eigen::VectorXd amplitude = Eigen::VectorXd::Ones(k);
-  for (const Index i : deforming) amplitude(i) = std::sqrt(smallest / body.quotients(i));
+  const auto [deforming, amplitude] = pose_amplitudes(body.quotients);
   const int training = count - skip;
   const int pure = std::min(static_cast<int>(deforming.size()), training / 4);
   std::mt19937_64 bits(seed);

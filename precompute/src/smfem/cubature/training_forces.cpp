@@ -54,6 +54,20 @@ void add_tet_force(const Eigen::Ref<const TetGradient>& Y, const Pose& U, const 
 
 }  // namespace
 
+PoseAmplitudes pose_amplitudes(const Eigen::Ref<const Eigen::VectorXd>& eigenvalues) {
+  const double largest = eigenvalues.maxCoeff();
+  PoseAmplitudes out{{}, Eigen::VectorXd::Ones(eigenvalues.size())};
+  double smallest = largest;
+  for (Index i = 0; i < eigenvalues.size(); ++i) {
+    if (eigenvalues(i) > 1e-10 * largest) {
+      out.deforming.push_back(i);
+      smallest = std::min(smallest, eigenvalues(i));
+    }
+  }
+  for (const Index i : out.deforming) out.amplitude(i) = std::sqrt(smallest / eigenvalues(i));
+  return out;
+}
+
 Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uint64_t seed) {
   const char* caller = "sample_poses";
   check_body(caller, body);
@@ -78,17 +92,7 @@ Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uin
   }
   const double volume = body.volumes.sum();
 
-  const double largest = body.eigenvalues.maxCoeff();
-  std::vector<Index> deforming;  // the non-constant modes
-  double smallest = largest;
-  for (Index i = 0; i < m; ++i) {
-    if (body.eigenvalues(i) > 1e-10 * largest) {
-      deforming.push_back(i);
-      smallest = std::min(smallest, body.eigenvalues(i));
-    }
-  }
-  Eigen::VectorXd amplitude = Eigen::VectorXd::Ones(m);
-  for (Index i : deforming) amplitude(i) = std::sqrt(smallest / body.eigenvalues(i));
+  const auto [deforming, amplitude] = pose_amplitudes(body.eigenvalues);
   const int pure = std::min(static_cast<int>(deforming.size()), training / 4);
 
   std::mt19937_64 bits(seed);

@@ -53,6 +53,15 @@ struct Poses {
   std::vector<Pose> held_out;
 };
 
+// The pose sampling's scale per mode (above; displacement_cubature.hpp samples the same way):
+// the deforming modes, those with gamma_i above 1e-10 of the largest, ascending, and
+// sqrt(gamma_min / gamma_i) for each of them (1 for the others).
+struct PoseAmplitudes {
+  std::vector<Eigen::Index> deforming;
+  Eigen::VectorXd amplitude;
+};
+PoseAmplitudes pose_amplitudes(const Eigen::Ref<const Eigen::VectorXd>& eigenvalues);
+
 // Throws std::invalid_argument for negative counts, a mesh without tets or sizes that disagree.
 Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uint64_t seed);
 
