@@ -188,6 +188,7 @@ describe('smfem figures --quick', () => {
     expect(whole.cubature).toBe(20);
     expect(whole.settled).toBe(true);
     expect(at(20).excess).toBeLessThan(0.85 * whole.excess);
+    expect(section('fig14').measurements.tau).toBeLessThanOrEqual(-0.6);
     expect(section('fig14').holds).toBe(true);
   });
 
