@@ -27,9 +27,10 @@
 //
 // With --swing G: a large-amplitude run instead. The recipe at --fine-tets is the reference, in
 // the full space (every tet, full/full_simulator.hpp); each coarse bake is fitted to it
-// (study::bake_scene with --eigenfit); all start at rest under gravity G m/s^2 (down y) and
-// run --seconds (default 2) with the recipe's time step, converged; the free end's displacement
-// (the vertex nearest the middle of the bounding box's +x face) is compared:
+// (study::bake_scene with --eigenfit, and --cubature-method); all start at rest under gravity
+// G m/s^2 (down y) and run --seconds (default 2) with the recipe's time step, converged; the
+// free end's displacement (the vertex nearest the middle of the bounding box's +x face) is
+// compared:
 //
 //   {"swing": {"gravity", "seconds", "fine": {"tets", "tip_max"}, "runs": [{"tets", "cubature",
 //    "off": {"rms_error", "max_error", "tip_max"}, "on": {...}}]}}
@@ -156,10 +157,8 @@ template <class Say>
 nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::path& here,
                            const std::vector<int>& tets, const std::vector<int>& cubature,
                            int fine_tets, int fit_modes, double gravity, double seconds,
-                           int threads, const Say& say) {
-  bake::BakeSettings settings;
-  settings.threads = threads;
-  settings.contact_samples = 0;
+                           const bake::BakeSettings& settings, const Say& say) {
+  const int threads = settings.threads;
   const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here, "fine");
   auto start = Clock::now();
   const study::BakedScene fine = study::bake_scene(fine_recipe, settings);
@@ -272,7 +271,7 @@ int main(int argc, char** argv) {
       recipe["solver"]["gravity"] = {0.0, -swing, 0.0};
       out = {{"recipe", recipe_path.string()},
              {"swing", swing_study(recipe, here, tets, cubature, fine_tets, fit_modes, swing,
-                                   seconds, threads, say)}};
+                                   seconds, settings, say)}};
       std::cout << out.dump() << std::endl;
       return 0;
     }
