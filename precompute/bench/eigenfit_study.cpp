@@ -33,7 +33,8 @@
 // compared:
 //
 //   {"swing": {"gravity", "seconds", "fine": {"tets", "tip_max"}, "runs": [{"tets", "cubature",
-//    "off": {"rms_error", "max_error", "tip_max"}, "on": {...}}]}}
+//    "off": {"rms_error", "max_error", "tip_max"}, "on": {...} (null where the fit was refused),
+//    "refused"}]}}
 //
 // errors relative to the reference's largest tip displacement.
 //
@@ -187,17 +188,35 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
       fitted.cubature = size;
       fitted.eigenfit = fine_recipe;
       fitted.eigenfit_modes = fit_modes;
-      study::BakedScene coarse = study::bake_scene(coarse_recipe, fitted);
+      // A refused fit (bake/eigenfit_stage.hpp) is reported, and the bake run without one.
+      std::string refused;
+      std::optional<study::BakedScene> baked;
+      try {
+        baked = study::bake_scene(coarse_recipe, fitted);
+      } catch (const bake::BakeInputError& error) {
+        refused = error.what();
+        say("refused: " + refused);
+        fitted.eigenfit.reset();
+        fitted.eigenfit_modes.reset();
+        baked = study::bake_scene(coarse_recipe, fitted);
+      }
+      study::BakedScene& coarse = *baked;
       const Eigen::Index tip = tip_vertex(coarse.full.positions, point);
-      const Eigen::MatrixXd on =
-          tip_path(study::run_subspace(coarse, steps, std::max(threads, 1)).trajectory, tip);
+      nlohmann::json on = nullptr;
+      if (refused.empty()) {
+        on = path_error(
+            tip_path(study::run_subspace(coarse, steps, std::max(threads, 1)).trajectory, tip),
+            reference_path);
+      }
       coarse.reduced.eigenfit = {};
       const Eigen::MatrixXd off =
           tip_path(study::run_subspace(coarse, steps, std::max(threads, 1)).trajectory, tip);
-      const nlohmann::json run = {{"tets", coarse.full.tet_count()},
-                                  {"cubature", size},
-                                  {"off", path_error(off, reference_path)},
-                                  {"on", path_error(on, reference_path)}};
+      const nlohmann::json run = {
+          {"tets", coarse.full.tet_count()},
+          {"cubature", size},
+          {"off", path_error(off, reference_path)},
+          {"on", on},
+          {"refused", refused.empty() ? nlohmann::json(nullptr) : nlohmann::json(refused)}};
       say(run.dump());
       out["runs"].push_back(run);
     }
