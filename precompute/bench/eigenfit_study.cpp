@@ -100,20 +100,32 @@ double seconds_since(Clock::time_point start) {
 }
 
 // The recipe with its resolution replaced (and no fit_resolution), written in `folder` (the
-// recipe's own, so that its relative paths resolve; a hidden name, removed after use). `role`
-// keeps the coarse and the fine recipe apart when both have the same resolution (the fine one
-// is removed while the coarse one is still in use).
-std::filesystem::path recipe_at(const nlohmann::json& recipe, int tets,
-                                const std::filesystem::path& folder, const std::string& role) {
-  nlohmann::json copy = recipe;
-  copy["resolution"] = {{"target_tets", tets}};
-  copy.erase("fit_resolution");
-  const std::filesystem::path file =
-      folder / (".eigenfit-study-" + std::to_string(::getpid()) + "-" + role + "-at-" +
-                std::to_string(tets) + ".json");
-  std::ofstream(file) << copy.dump(2);
-  return file;
-}
+// recipe's own, so that its relative paths resolve) under a hidden name, and removed when this
+// goes out of scope, however the study ends. `role` keeps the coarse and the fine recipe apart
+// when both have the same resolution.
+class RecipeAt {
+ public:
+  RecipeAt(const nlohmann::json& recipe, int tets, const std::filesystem::path& folder,
+           const std::string& role)
+      : file_(folder / (".eigenfit-study-" + std::to_string(::getpid()) + "-" + role + "-at-" +
+                        std::to_string(tets) + ".json")) {
+    nlohmann::json copy = recipe;
+    copy["resolution"] = {{"target_tets", tets}};
+    copy.erase("fit_resolution");
+    std::ofstream(file_) << copy.dump(2);
+  }
+  ~RecipeAt() {
+    std::error_code ignored;
+    std::filesystem::remove(file_, ignored);
+  }
+  RecipeAt(const RecipeAt&) = delete;
+  RecipeAt& operator=(const RecipeAt&) = delete;
+
+  const std::filesystem::path& path() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+};
 
 nlohmann::json frequencies_json(const study::MeasuredFrequencies& f,
                                 const std::vector<double>& fine_hz) {
@@ -160,9 +172,9 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
                            int fine_tets, int fit_modes, double gravity, double seconds,
                            const bake::BakeSettings& settings, const Say& say) {
   const int threads = settings.threads;
-  const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here, "fine");
+  const RecipeAt fine_recipe(recipe, fine_tets, here, "fine");
   auto start = Clock::now();
-  const study::BakedScene fine = study::bake_scene(fine_recipe, settings);
+  const study::BakedScene fine = study::bake_scene(fine_recipe.path(), settings);
   const double timestep = fine.full.defaults.timestep;
   const int steps = static_cast<int>(std::lround(seconds / timestep));
   const Eigen::RowVector3d low = fine.full.positions.colwise().minCoeff();
@@ -182,23 +194,23 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
                           {"converged", reference.converged}}},
                         {"runs", nlohmann::json::array()}};
   for (const int target : tets) {
-    const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here, "coarse");
+    const RecipeAt coarse_recipe(recipe, target, here, "coarse");
     for (const int size : cubature) {
       bake::BakeSettings fitted = settings;
       fitted.cubature = size;
-      fitted.eigenfit = fine_recipe;
+      fitted.eigenfit = fine_recipe.path();
       fitted.eigenfit_modes = fit_modes;
       // A refused fit (bake/eigenfit_stage.hpp) is reported, and the bake run without one.
       std::string refused;
       std::optional<study::BakedScene> baked;
       try {
-        baked = study::bake_scene(coarse_recipe, fitted);
+        baked = study::bake_scene(coarse_recipe.path(), fitted);
       } catch (const bake::BakeInputError& error) {
         refused = error.what();
         say("refused: " + refused);
         fitted.eigenfit.reset();
         fitted.eigenfit_modes.reset();
-        baked = study::bake_scene(coarse_recipe, fitted);
+        baked = study::bake_scene(coarse_recipe.path(), fitted);
       }
       study::BakedScene& coarse = *baked;
       const Eigen::Index tip = tip_vertex(coarse.full.positions, point);
@@ -220,9 +232,7 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
       say(run.dump());
       out["runs"].push_back(run);
     }
-    std::filesystem::remove(coarse_recipe);
   }
-  std::filesystem::remove(fine_recipe);
   return out;
 }
 
@@ -298,25 +308,24 @@ int main(int argc, char** argv) {
     std::optional<eigenfit::FineModel> fine;
     std::optional<eigenfit::FineSpectrum> spectrum;
     for (const int target : tets) {
-      const std::filesystem::path coarse_recipe = recipe_at(recipe, target, here, "coarse");
+      const RecipeAt coarse_recipe(recipe, target, here, "coarse");
       for (const int size : cubature) {
         settings.cubature = size;
         auto start = Clock::now();
-        const bake::BakeInput input = bake::load_bake_input(coarse_recipe, settings);
+        const bake::BakeInput input = bake::load_bake_input(coarse_recipe.path(), settings);
         const bake::BakeResult result = bake::run_bake(input, settings);
         sim::ReducedModel model = sim::load_reduced_model(
             asset::Asset::from_bytes(bake::bake_asset(input, result, settings).to_bytes(),
-                                     coarse_recipe.filename().string()));
+                                     coarse_recipe.path().filename().string()));
         const double bake_seconds = seconds_since(start);
         say(std::to_string(input.mesh.tets.rows()) + " tets, |C| " + std::to_string(size) +
             ": baked in " + std::to_string(bake_seconds) + " s");
         if (!fine) {
           start = Clock::now();
-          const std::filesystem::path fine_recipe = recipe_at(recipe, fine_tets, here, "fine");
-          fine = eigenfit::load_fine_model(fine_recipe, false, settings, input);
+          const RecipeAt fine_recipe(recipe, fine_tets, here, "fine");
+          fine = eigenfit::load_fine_model(fine_recipe.path(), false, settings, input);
           spectrum = eigenfit::fine_model_spectrum(*fine, model.defaults.material_model, fit_modes,
                                                    threads);
-          std::filesystem::remove(fine_recipe);
           std::vector<double> hz;
           for (Eigen::Index i = 0; i < spectrum->eigenvalues.size(); ++i) {
             hz.push_back(std::sqrt(spectrum->eigenvalues(i)) / (2.0 * M_PI));
@@ -402,7 +411,6 @@ int main(int argc, char** argv) {
               off.converged && on.converged && off_fine.converged && on_fine.converged}});
         std::cout << out["runs"].back().dump() << std::endl;
       }
-      std::filesystem::remove(coarse_recipe);
     }
     std::cout << out.dump() << std::endl;
   } catch (const std::exception& error) {

@@ -16,11 +16,16 @@
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/eigenfit/fine_spectrum.hpp"
+#include "smfem/eigenfit/mode_matching.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/signed_svd.hpp"
+#include "smfem/render/tet_embedding.hpp"
+#include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/study/baked_scene.hpp"
+#include "smfem/study/frequency_study.hpp"
+#include "smfem/subspace/lumped_mass.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
 
@@ -129,6 +134,33 @@ TEST_F(EigenFitStage, FitsACoarseBarToAFineOne) {
     (values.array() - target).abs().minCoeff(&nearest);
     EXPECT_NEAR(values(nearest), target, 1e-6 * target) << "mode " << i;
   }
+}
+
+// The frequency study's independent start (study/frequency_study.hpp): a field the coarse
+// subspace holds exactly (coarse reduced modes carried to the fine vertices) comes back as
+// itself, normalized in the reduced mass; a field with no part in the subspace is refused.
+TEST_F(EigenFitStage, FineFieldsOfTheSubspaceProjectBackToTheirCoordinates) {
+  const sim::ReducedModel model = sim::load_reduced_model(bake_with(settings_));
+  const sim::ReducedModes rest = sim::reduced_rest_modes(
+      model, sim::rest_stiffness(model, model.defaults.material_model, sim::baked_lame(model)), 3);
+  const render::TetEmbedding embedding = render::embed_points(input_.mesh, fine_mesh_.vertices);
+  FineSpectrum spectrum;
+  spectrum.vectors = reduced_modes_at(
+      fine_mesh_.vertices, embedded_weights(input_.mesh, result_.modes.weights, embedding),
+      2.0 * rest.vectors);
+  spectrum.eigenvalues = Eigen::Vector3d::Ones();
+  spectrum.vertex_mass = subspace::lumped_mass(
+      fine_mesh_, Eigen::VectorXd::Constant(fine_mesh_.tets.rows(), input_.density(0)));
+  const Eigen::MatrixXd starts = study::fine_modes_in_subspace(
+      model, input_.mesh, result_.modes.weights, fine_mesh_.vertices, spectrum, 3);
+  const Eigen::MatrixXd M = sim::reduced_mass(model);
+  EXPECT_LT((starts - rest.vectors).norm(), 1e-8 * rest.vectors.norm());
+  EXPECT_LT((starts.transpose() * M * starts - Eigen::Matrix3d::Identity()).norm(), 1e-8);
+
+  spectrum.vectors.col(1).setZero();
+  EXPECT_THROW(study::fine_modes_in_subspace(model, input_.mesh, result_.modes.weights,
+                                             fine_mesh_.vertices, spectrum, 3),
+               std::invalid_argument);
 }
 
 TEST_F(EigenFitStage, WithoutAFineMeshThereIsNoStage) {

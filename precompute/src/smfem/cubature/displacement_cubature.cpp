@@ -79,7 +79,9 @@ std::vector<Eigen::VectorXd> sample_poses(const DisplacementBody& body, int coun
     S.noalias() += body.volumes(t) * J.transpose() * J;
   }
   const double volume = body.volumes.sum();
-  const auto [deforming, amplitude] = pose_amplitudes(body.quotients);
+  const PoseAmplitudes scale = pose_amplitudes(body.quotients);
+  const std::vector<Index>& deforming = scale.deforming;
+  const Eigen::VectorXd& amplitude = scale.amplitude;
   const int training = count - skip;
   const int pure = std::min(static_cast<int>(deforming.size()), training / 4);
   std::mt19937_64 bits(seed);

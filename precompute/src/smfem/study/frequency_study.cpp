@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -46,7 +48,7 @@ MeasuredFrequencies measure_leading_frequencies(const sim::ReducedModel& model, 
 
 MeasuredFrequencies measure_frequencies(const sim::ReducedModel& model,
                                         const Eigen::MatrixXd& modes, bool eigen_fit,
-                                        double amplitude, int threads) {
+                                        double amplitude, int threads, double timestep) {
   const Eigen::Index k = modes.cols();
   const Eigen::MatrixXd M = sim::reduced_mass(model);
   const Eigen::MatrixXd K = stepper_rest_stiffness(model, eigen_fit);
@@ -57,7 +59,7 @@ MeasuredFrequencies measure_frequencies(const sim::ReducedModel& model,
   }
   const double shortest = 1.0 / out.predicted_hz.maxCoeff();
   const double longest = 1.0 / out.predicted_hz.minCoeff();
-  out.timestep = shortest / 100.0;
+  out.timestep = timestep > 0.0 ? timestep : shortest / 100.0;
   out.steps = static_cast<int>(std::ceil(3.5 * longest / out.timestep));
 
   sim::SolverSettings settings = model.defaults;
@@ -109,8 +111,13 @@ Eigen::MatrixXd fine_modes_in_subspace(const sim::ReducedModel& model, const mes
                                        const Eigen::MatrixXd& coarse_weights,
                                        const Eigen::Ref<const mesh::Vertices>& fine_positions,
                                        const eigenfit::FineSpectrum& spectrum, int k) {
-  const render::TetEmbedding embedding = render::embed_points(coarse, fine_positions);
   const Eigen::Index r = model.reduced_size();
+  if (r != 12 * coarse_weights.cols()) {
+    throw std::invalid_argument("fine_modes_in_subspace: " + std::to_string(coarse_weights.cols()) +
+                                " weights for a model of " + std::to_string(model.mode_count()) +
+                                " modes");
+  }
+  const render::TetEmbedding embedding = render::embed_points(coarse, fine_positions);
   // B: 3n x r, column j the field of reduced coordinate j at the fine vertices.
   const Eigen::MatrixXd B = eigenfit::reduced_modes_at(
       fine_positions, eigenfit::embedded_weights(coarse, coarse_weights, embedding),
@@ -121,7 +128,12 @@ Eigen::MatrixXd fine_modes_in_subspace(const sim::ReducedModel& model, const mes
   Eigen::MatrixXd starts = (B.transpose() * MB).ldlt().solve(MB.transpose() * fields);
   const Eigen::MatrixXd reduced = sim::reduced_mass(model);
   for (Eigen::Index i = 0; i < starts.cols(); ++i) {
-    starts.col(i) /= std::sqrt(starts.col(i).dot(reduced * starts.col(i)));
+    const double norm = std::sqrt(starts.col(i).dot(reduced * starts.col(i)));
+    if (!(norm > 0.0)) {
+      throw std::invalid_argument("fine_modes_in_subspace: fine mode " + std::to_string(i) +
+                                  " has no part in the coarse subspace");
+    }
+    starts.col(i) /= norm;
   }
   return starts;
 }
@@ -132,12 +144,18 @@ MeasuredFrequencies measure_frequencies_one_by_one(const sim::ReducedModel& mode
   MeasuredFrequencies out;
   out.predicted_hz.resize(starts.cols());
   out.measured_hz.resize(starts.cols());
+  const Eigen::MatrixXd K = stepper_rest_stiffness(model, eigen_fit);
+  double highest = 0.0;
+  for (Eigen::Index i = 0; i < starts.cols(); ++i) {
+    highest = std::max(highest, std::sqrt(starts.col(i).dot(K * starts.col(i))) / kTwoPi);
+  }
+  const double timestep = 1.0 / (100.0 * highest);
   for (Eigen::Index i = 0; i < starts.cols(); ++i) {
     const MeasuredFrequencies one =
-        measure_frequencies(model, starts.col(i), eigen_fit, amplitude, threads);
+        measure_frequencies(model, starts.col(i), eigen_fit, amplitude, threads, timestep);
     out.predicted_hz(i) = one.predicted_hz(0);
     out.measured_hz(i) = one.measured_hz(0);
-    out.timestep = std::max(out.timestep, one.timestep);
+    out.timestep = timestep;
     out.steps += one.steps;
     out.converged = out.converged && one.converged;
   }

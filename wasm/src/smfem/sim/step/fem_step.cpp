@@ -10,6 +10,15 @@
 
 namespace smfem::sim {
 
+Matrix9<double> fem_tet_hessian(MaterialModel material, const polar::SignedSvd<double>& svd,
+                                const Lame& lame, const Vector6<double>* fit_stress) {
+  Matrix9<double> hessian = d2psi_dF2_psd(material, svd, lame);
+  if (fit_stress != nullptr) {
+    hessian += polar::coaxial_stretch_curvature(svd, *fit_stress, polar::CurvatureProjection::psd);
+  }
+  return hessian;
+}
+
 FemStep::FemStep(int coordinate_rows, int tet_count)
     : current_(tet_count),
       trial_(tet_count),
@@ -50,16 +59,15 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       const Vector6<double> s = current_.s.col(c);
       const Matrix6x9<double> J = polar::dstretch_dF(current_.svd[index]);
       Vector6<double> stress = dpsi_ds(material, s, lame);
-      Matrix9<double> hessian = d2psi_dF2_psd(material, current_.svd[index], lame);
+      Vector6<double> fit_stress;
       if (fit != nullptr) {
-        // EigenFit (eigenfit_term.hpp): the stress e_c of C, and the PSD part of the curvature
-        // of e_c . s(F); its rank-s Hessian the system adds.
-        const Vector6<double> fit_stress = fit->stress(c, fit_measure_);
+        // EigenFit (eigenfit_term.hpp): the stress e_c of C; its rank-s Hessian the system adds.
+        fit_stress = fit->stress(c, fit_measure_);
         stress += fit_stress;
-        hessian += polar::coaxial_stretch_curvature(current_.svd[index], fit_stress,
-                                                    polar::CurvatureProjection::psd);
         fit->set_tet_jacobian(c, J);
       }
+      const Matrix9<double> hessian = fem_tet_hessian(material, current_.svd[index], lame,
+                                                      fit != nullptr ? &fit_stress : nullptr);
       const Vector9<double> dpsi_dF = J.transpose() * stress;
       system.set_tet_gradient(c, Eigen::Map<const Matrix3<double>>(dpsi_dF.data()));
       system.set_tet_hessian(c, hessian);

@@ -22,10 +22,17 @@
 // All workspaces are allocated at construction.
 #include <Eigen/Core>
 
+#include "smfem/polar/signed_svd.hpp"
+#include "smfem/sim/material_model.hpp"
 #include "smfem/sim/step/cubature_kinematics.hpp"
 #include "smfem/sim/step/step_context.hpp"
 
 namespace smfem::sim {
+
+// Q_c of one tet: the PSD part of d2psi/dF2 at F (from its SVD), plus, with EigenFit, the PSD
+// part of the curvature of fit_stress . s(F) (fit_stress: the tet's e_c; null without a fit).
+Matrix9<double> fem_tet_hessian(MaterialModel material, const polar::SignedSvd<double>& svd,
+                                const Lame& lame, const Vector6<double>* fit_stress);
 
 class FemStep {
  public:
