@@ -56,6 +56,23 @@ void linearize(EigenFitTerm& term, const ReducedModel& model, const ReducedMatri
   term.assemble(pool);
 }
 
+// dvec(F_c)/du (9 x 12m) of every cubature tet: F is affine in u.
+std::vector<Eigen::MatrixXd> deformation_jacobians(const ReducedModel& model) {
+  const int r = model.reduced_size();
+  std::vector<Eigen::MatrixXd> jacobians;
+  for (int c = 0; c < model.cubature_count(); ++c) {
+    Eigen::MatrixXd D(9, r);
+    for (int k = 0; k < r; ++k) {
+      Eigen::VectorXd unit = Eigen::VectorXd::Zero(r);
+      unit(k) = 1.0;
+      const Matrix3<double> dF = displacement_gradient(model.cubature_Y, c, test::unflatten(unit));
+      D.col(k) = Eigen::Map<const Vector9<double>>(dF.data());
+    }
+    jacobians.push_back(D);
+  }
+  return jacobians;
+}
+
 Eigen::MatrixXd low_rank(const EigenFitTerm& term) {
   return term.coupling() * term.weights().asDiagonal() * term.coupling().transpose();
 }
@@ -112,7 +129,7 @@ TEST(EigenFitTerm, FittedStiffnessIsSpdAndMovesOnlyTheFittedEigenvalues) {
 // semi-definite, with only the six rigid motions null, from small to large deformations
 // (random coordinates of scale 0.03 to 0.4) and ratios on both sides of 1.
 TEST(EigenFitTerm, FemStiffnessStaysPositiveSemiDefiniteAwayFromRest) {
-  for (const Eigen::Vector3d ratios :
+  for (const Eigen::Vector3d& ratios :
        {Eigen::Vector3d(0.5, 0.8, 1.7), Eigen::Vector3d(0.2, 0.3, 4.0)}) {
     const ReducedModel model = fitted_box(ratios);
     const std::vector<Lame> lame = baked_lame(model);
@@ -120,8 +137,8 @@ TEST(EigenFitTerm, FemStiffnessStaysPositiveSemiDefiniteAwayFromRest) {
     term.update_materials(MaterialModel::fixed_corotational, lame);
     parallel::ThreadPool pool(1);
     const int m = model.mode_count();
-    const int r = model.reduced_size();
     const Eigen::MatrixXd M = reduced_mass(model);
+    const std::vector<Eigen::MatrixXd> dF_du = deformation_jacobians(model);
     for (const double scale : {0.03, 0.15, 0.4}) {
       const ReducedMatrix U =
           test::random_reduced(m, scale, static_cast<unsigned>(100 * scale) + 3);
@@ -130,14 +147,7 @@ TEST(EigenFitTerm, FemStiffnessStaysPositiveSemiDefiniteAwayFromRest) {
       term.measure(stretches(model, U), alpha);
       Eigen::MatrixXd K = low_rank(term);
       for (int c = 0; c < model.cubature_count(); ++c) {
-        Eigen::MatrixXd D(9, r);
-        for (int k = 0; k < r; ++k) {
-          Eigen::VectorXd unit = Eigen::VectorXd::Zero(r);
-          unit(k) = 1.0;
-          const Matrix3<double> dF =
-              displacement_gradient(model.cubature_Y, c, test::unflatten(unit));
-          D.col(k) = Eigen::Map<const Vector9<double>>(dF.data());
-        }
+        const Eigen::MatrixXd& D = dF_du[static_cast<std::size_t>(c)];
         const polar::SignedSvd<double> svd = polar::signed_svd(Matrix3<double>(
             Matrix3<double>::Identity() + displacement_gradient(model.cubature_Y, c, U)));
         const Vector6<double> fit_stress = term.stress(c, alpha);
@@ -242,18 +252,7 @@ TEST(EigenFitTerm, FemGradientAndHessianMatchFiniteDifferences) {
   const int r = model.reduced_size();
   std::mt19937 generator(11u);
   std::normal_distribution<double> normal;
-  // dvec(F_c)/du, 9 x 12m.
-  std::vector<Eigen::MatrixXd> dF_du;
-  for (int c = 0; c < model.cubature_count(); ++c) {
-    Eigen::MatrixXd D(9, r);
-    for (int k = 0; k < r; ++k) {
-      Eigen::VectorXd unit = Eigen::VectorXd::Zero(r);
-      unit(k) = 1.0;
-      const Matrix3<double> dF = displacement_gradient(model.cubature_Y, c, test::unflatten(unit));
-      D.col(k) = Eigen::Map<const Vector9<double>>(dF.data());
-    }
-    dF_du.push_back(D);
-  }
+  const std::vector<Eigen::MatrixXd> dF_du = deformation_jacobians(model);
   for (const double scale : {1e-3, 0.03, 0.15}) {
     const ReducedMatrix U = test::random_reduced(m, scale, static_cast<unsigned>(1e4 * scale) + 1);
     const Eigen::VectorXd u = test::flatten(U);

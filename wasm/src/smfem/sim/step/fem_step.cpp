@@ -151,14 +151,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     stats.backtracks += search.backtracks;
     clock.lap(stats.times.line_search);
     if (!search.accepted) {
-      // Below rounding there was nothing left to gain: converged, without the step.
-      if (lost) {
-        stats.converged = true;
-        return;
-      }
-      ++stats.line_search_failures;
-      // Every trial overflowed: the direction itself is unusable (absurd forces, say).
-      stats.failed = search.all_nonfinite;
+      record_rejected_search(search, lost, stats);
       return;
     }
     stats.contact_limited = search.step < 1.0 && (stats.contact_limited || max_step < 1.0);

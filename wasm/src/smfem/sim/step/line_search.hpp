@@ -11,6 +11,8 @@
 // sum of per-tet differences, without the cancellation of subtracting two large energies.
 #include <cmath>
 
+#include "smfem/sim/step/step_context.hpp"
+
 namespace smfem::sim {
 
 struct LineSearchResult {
@@ -66,6 +68,19 @@ LineSearchResult unjudged_full_step(Change&& change) {
   result.accepted = std::isfinite(change(1.0));
   result.step = result.accepted ? 1.0 : 0.0;
   return result;
+}
+
+// What both solvers record of a search that accepted nothing (the iteration then ends): where
+// the step was lost in rounding there was nothing left to gain, so the step has converged
+// without it; otherwise a line-search failure, and a failed step if every trial overflowed
+// (the direction itself is unusable: absurd forces, say).
+inline void record_rejected_search(const LineSearchResult& search, bool lost, StepStats& stats) {
+  if (lost) {
+    stats.converged = true;
+    return;
+  }
+  ++stats.line_search_failures;
+  stats.failed = search.all_nonfinite;
 }
 
 }  // namespace smfem::sim
