@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
       models.push_back(sim::load_reduced_model(asset::Asset::from_file(asset)));
     }
     contact::ContactScene scene(spec, std::move(models), threads);
-    sim::SolverSettings settings = scene.simulator().settings();
+    sim::SolverSettings settings = scene.settings();
     if (!solver.empty()) {
       const auto method = sim::solver_method_from_name(solver);
       if (!method) usage("--solver must be mfem or fem");
@@ -96,15 +96,19 @@ int main(int argc, char** argv) {
     }
     if (iterations > 0) settings.iterations = iterations;
     settings.until_converged = converged;
-    scene.simulator().set_settings(settings);
+    scene.set_settings(settings);
 
+    int samples = 0;
+    for (int i = 0; i < scene.body_count(); ++i) {
+      samples += static_cast<int>(scene.body_model(i).contact.samples.size());
+    }
     for (int step = 0; step < warmup; ++step) scene.step();
     std::vector<double> step_ms, iteration_ms;
     double iteration_total = 0.0, closest = 1e300;
     int failed = 0;
     for (int step = 1; step <= steps; ++step) {
       const contact::StepSummary& summary = scene.step();
-      const sim::StepReport& report = scene.simulator().last_report();
+      const sim::StepReport& report = scene.last_report();
       step_ms.push_back(summary.step_ms);
       iteration_ms.push_back(summary.step_ms / std::max(report.stats.iterations, 1));
       iteration_total += report.stats.iterations;
@@ -121,6 +125,12 @@ int main(int argc, char** argv) {
                                     {"translationCorrections",
                                      report.stats.translation_corrections},
                                     {"contactLimited", report.stats.contact_limited},
+                                    {"islands", summary.islands},
+                                    {"asleep", summary.asleep},
+                                    {"merges", summary.merges},
+                                    {"centroid", {report.diagnostics.centroid.x(),
+                                                  report.diagnostics.centroid.y(),
+                                                  report.diagnostics.centroid.z()}},
                                     {"wallMs", summary.step_ms}}
                          .dump()
                   << "\n";
@@ -130,9 +140,8 @@ int main(int argc, char** argv) {
         "%s: %d bodies, %d modes, %d cubature tets, %d contact samples; %d steps: %.3f ms per "
         "step, %.3f ms per iteration (medians), %.2f iterations per step, %d failed, closest "
         "%.3g m\n",
-        scene_file.c_str(), scene.body_count(), scene.composite().model.mode_count(),
-        scene.composite().model.cubature_count(),
-        static_cast<int>(scene.composite().model.contact.samples.size()), steps, median(step_ms),
+        scene_file.c_str(), scene.body_count(), scene.layout().modes, scene.layout().tets,
+        samples, steps, median(step_ms),
         median(iteration_ms), iteration_total / steps, failed, closest);
     return failed > 0 ? 1 : 0;
   } catch (const std::exception& e) {

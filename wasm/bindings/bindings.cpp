@@ -322,7 +322,7 @@ class JsContactScene {
     scene_ = std::make_unique<smfem::contact::ContactScene>(spec, std::move(models),
                                                             requested_threads(options, warnings_));
     set_parameters(options.value("parameters", json::object()));
-    workers_ = scene_->simulator().thread_count() - 1;
+    workers_ = scene_->thread_count() - 1;
     free_workers -= workers_;
   }
   ~JsContactScene() { free_workers += workers_; }
@@ -330,25 +330,27 @@ class JsContactScene {
   JsContactScene& operator=(const JsContactScene&) = delete;
 
   std::string info() const {
-    const smfem::contact::CompositeModel& composite = scene_->composite();
+    const smfem::contact::SceneLayout& layout = scene_->layout();
     json bodies = json::array();
+    std::size_t samples = 0;
     for (int i = 0; i < scene_->body_count(); ++i) {
       const auto b = static_cast<std::size_t>(i);
-      bodies.push_back({{"firstMode", composite.first_mode[b]},
-                        {"modes", composite.mode_count[b]},
+      bodies.push_back({{"firstMode", layout.first_mode[b]},
+                        {"modes", layout.mode_count[b]},
                         {"mass", scene_->body_mass(i)},
-                        {"offset", vector_json(composite.offsets[b])}});
+                        {"offset", vector_json(layout.offsets[b])}});
+      samples += static_cast<std::size_t>(scene_->body_model(i).contact.samples.size());
     }
     const smfem::contact::ContactParameters& contact = scene_->parameters();
     return json{{"bodies", bodies},
-                {"modes", composite.model.mode_count()},
-                {"cubature", composite.model.cubature_count()},
-                {"contactSamples", composite.model.contact.samples.size()},
-                {"threads", scene_->simulator().thread_count()},
+                {"modes", layout.modes},
+                {"cubature", layout.tets},
+                {"contactSamples", samples},
+                {"threads", scene_->thread_count()},
                 {"activationDistance", contact.activation},
                 {"obstacles", obstacle_shapes(scene_->obstacles())},
-                {"parameters", settings_json(scene_->simulator().settings())},
-                {"timestep", scene_->simulator().settings().timestep}}
+                {"parameters", settings_json(scene_->settings())},
+                {"timestep", scene_->settings().timestep}}
         .dump();
   }
 
@@ -357,9 +359,9 @@ class JsContactScene {
     if (parameters.contains("timestep") || parameters.contains("gravity")) {
       throw std::invalid_argument("timestep and gravity are the scene file's");
     }
-    smfem::sim::SolverSettings settings = scene_->simulator().settings();
+    smfem::sim::SolverSettings settings = scene_->settings();
     apply_parameters(parameters, settings);
-    scene_->simulator().set_settings(settings);
+    scene_->set_settings(settings);
   }
 
   std::string step(int count) {
@@ -368,9 +370,11 @@ class JsContactScene {
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
         const smfem::contact::StepSummary& summary = scene_->step();
-        smfem::sim::Simulator& simulator = scene_->simulator();
-        json report = report_json(simulator.last_report(), simulator.time());
+        json report = report_json(scene_->last_report(), scene_->time());
         report["minDistance"] = summary.min_distance;
+        report["dHat"] = scene_->parameters().activation;
+        report["islands"] = summary.islands;
+        report["asleep"] = summary.asleep;
         report["activeContacts"] = summary.active_contacts;
         report["obstaclesHeld"] = summary.obstacles_held;
         report["contactStiffness"] = scene_->parameters().stiffness;
@@ -378,7 +382,9 @@ class JsContactScene {
         json bodies = json::array();
         for (int b = 0; b < scene_->body_count(); ++b) {
           bodies.push_back({{"centroid", vector_json(scene_->body_centroid(b))},
-                            {"linearMomentum", vector_json(scene_->body_momentum(b))}});
+                            {"linearMomentum", vector_json(scene_->body_momentum(b))},
+                            {"kinetic", scene_->body_kinetic(b)},
+                            {"asleep", scene_->body_asleep(b)}});
         }
         report["bodies"] = bodies;
         json obstacles = json::array();
@@ -392,7 +398,7 @@ class JsContactScene {
     });
   }
 
-  val coordinates_f64() const { return coordinates_f64_of(scene_->simulator().coordinates()); }
+  val coordinates_f64() const { return coordinates_f64_of(scene_->coordinates()); }
 
   // The last step's contact points (ContactMeasure::active_points), x y z after one another.
   val contact_points() const {
@@ -422,7 +428,7 @@ class JsContactScene {
 
   void reset() { scene_->reset(); }
 
-  std::string take_warnings() { return take_warnings_of(warnings_, scene_->simulator()); }
+  std::string take_warnings() { return take_warnings_of(warnings_, *scene_); }
 
  private:
   std::unique_ptr<smfem::contact::ContactScene> scene_;

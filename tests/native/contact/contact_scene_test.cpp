@@ -55,7 +55,7 @@ TEST_P(DropTest, NeverPenetratesAndSettles) {
     const StepSummary& summary = scene.step();
     ASSERT_TRUE(summary.ok) << step;
     ASSERT_GT(summary.min_distance, 0.0) << step;
-    const double kinetic = scene.simulator().diagnostics().kinetic_energy;
+    const double kinetic = scene.last_report().diagnostics.kinetic_energy;
     peak = std::max(peak, kinetic);
     if (step >= 250) late = std::max(late, kinetic);
   }
@@ -119,7 +119,7 @@ double slope_acceleration(double mu, double theta) {
     EXPECT_GT(scene.step().min_distance, 0.0);
   }
   const double t = steps * spec.timestep;
-  const double mass = scene.simulator().model().total_mass;
+  const double mass = scene.body_mass(0);
   const double x1 = scene.body_centroid(0).x();
   // x1 = x0 + v0 t + a t^2 / 2.
   return 2.0 * (x1 - x0 - v0 / mass * t) / (t * t);

@@ -3,134 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
+#include "smfem/contact/body_groups.hpp"
 #include "smfem/geometry/point_triangle.hpp"
-#include "smfem/sim/simulator.hpp"
 
 namespace smfem::contact {
 namespace {
-
-using nlohmann::json;
-
-[[noreturn]] void refuse(const std::string& source, const std::string& key,
-                         const std::string& problem) {
-  throw std::invalid_argument(source + ": " + key + ": " + problem);
-}
-
-double number_at(const json& object, const char* key, const std::string& where,
-                 const std::string& source, double fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& value = object.at(key);
-  if (!value.is_number() || !std::isfinite(value.get<double>())) {
-    refuse(source, where + key, "must be a finite number");
-  }
-  return value.get<double>();
-}
-
-Eigen::Vector3d vector_at(const json& object, const char* key, const std::string& where,
-                          const std::string& source, const Eigen::Vector3d& fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& value = object.at(key);
-  if (!value.is_array() || value.size() != 3) refuse(source, where + key, "must be [x, y, z]");
-  Eigen::Vector3d v;
-  for (int d = 0; d < 3; ++d) {
-    if (!value[d].is_number() || !std::isfinite(value[d].get<double>())) {
-      refuse(source, where + key, "must hold three finite numbers");
-    }
-    v(d) = value[d].get<double>();
-  }
-  return v;
-}
-
-Eigen::Vector3d required_vector(const json& object, const char* key, const std::string& where,
-                                const std::string& source) {
-  if (!object.contains(key)) refuse(source, where + key, "is missing");
-  return vector_at(object, key, where, source, Eigen::Vector3d::Zero());
-}
-
-double required_number(const json& object, const char* key, const std::string& where,
-                       const std::string& source) {
-  if (!object.contains(key)) refuse(source, where + key, "is missing");
-  return number_at(object, key, where, source, 0.0);
-}
-
-Obstacle read_obstacle(const json& entry, const std::string& where, const std::string& source) {
-  if (!entry.is_object() || !entry.contains("type") || !entry.at("type").is_string()) {
-    refuse(source, where, "must be an object with a \"type\"");
-  }
-  const auto kind = obstacle_kind_from_name(entry.at("type").get<std::string>());
-  if (!kind) refuse(source, where + "type", "must be plane, sphere, box or capsule");
-  Obstacle o;
-  o.kind = *kind;
-  switch (o.kind) {
-    case ObstacleKind::plane: {
-      o.point = required_vector(entry, "point", where, source);
-      const Eigen::Vector3d normal = required_vector(entry, "normal", where, source);
-      if (!(normal.norm() > 0.0)) refuse(source, where + "normal", "must not be zero");
-      o.normal = normal.normalized();
-      break;
-    }
-    case ObstacleKind::sphere:
-      o.point = required_vector(entry, "center", where, source);
-      o.radius = required_number(entry, "radius", where, source);
-      break;
-    case ObstacleKind::box:
-      o.point = required_vector(entry, "center", where, source);
-      o.half_extents = required_vector(entry, "half_extents", where, source);
-      break;
-    case ObstacleKind::capsule:
-      o.point = required_vector(entry, "from", where, source);
-      o.end = required_vector(entry, "to", where, source);
-      o.radius = required_number(entry, "radius", where, source);
-      break;
-  }
-  o.friction = number_at(entry, "friction", where, source, -1.0);
-  if (entry.contains("friction") && !(o.friction >= 0.0 && o.friction <= 10.0)) {
-    refuse(source, where + "friction", "must be in [0, 10]");
-  }
-  if (entry.contains("path")) {
-    const json& path = entry.at("path");
-    if (!path.is_object() || !path.contains("times") || !path.contains("offsets") ||
-        !path.at("times").is_array() || !path.at("offsets").is_array() ||
-        path.at("times").size() != path.at("offsets").size() || path.at("times").empty()) {
-      refuse(source, where + "path",
-             "must be {\"times\": [...], \"offsets\": [[x, y, z], ...]} "
-             "of equal, non-zero lengths");
-    }
-    for (std::size_t i = 0; i < path.at("times").size(); ++i) {
-      const json keyframe = {{"t", path.at("times")[i]}, {"o", path.at("offsets")[i]}};
-      o.path.times.push_back(required_number(keyframe, "t", where + "path.times.", source));
-      o.path.offsets.push_back(required_vector(keyframe, "o", where + "path.offsets.", source));
-    }
-    o.offset = o.path.offset_at(0.0);
-  }
-  try {
-    check_obstacle(o);
-  } catch (const std::invalid_argument& e) {
-    refuse(source, where, e.what());
-  }
-  return o;
-}
-
-double body_mass_over_area(const sim::ReducedModel& model) {
-  return model.total_mass / model.contact.areas.sum();
-}
-
-bool same_side_of_plane(const Obstacle& plane, const SurfacePositions& points,
-                        const std::vector<int>& samples) {
-  int below = 0, above = 0;
-  for (const int v : samples) {
-    const double side = plane.normal.dot(points.row(v).transpose() - plane.offset - plane.point);
-    (side < 0.0 ? below : above) += 1;
-  }
-  return below == 0 || above == 0;
-}
 
 // Whether x is inside the closed surface (winding number by solid angles).
 bool inside(const Eigen::Vector3d& x, const SurfacePositions& points,
@@ -144,83 +27,92 @@ bool inside(const Eigen::Vector3d& x, const SurfacePositions& points,
   return angle > 2.0 * std::numbers::pi;
 }
 
-}  // namespace
-
-ContactSceneSpec read_contact_scene(const json& scene, const std::string& source) {
-  if (!scene.is_object()) refuse(source, "scene", "must be a JSON object");
-  ContactSceneSpec spec;
-  spec.timestep = number_at(scene, "timestep", "", source, spec.timestep);
-  if (!(spec.timestep > 0.0)) refuse(source, "timestep", "must be positive");
-  spec.gravity = vector_at(scene, "gravity", "", source, spec.gravity);
-  spec.friction = number_at(scene, "friction", "", source, 0.0);
-  if (!(spec.friction >= 0.0 && spec.friction <= 10.0)) {
-    refuse(source, "friction", "must be in [0, 10]");
-  }
-  if (scene.contains("contact")) {
-    const json& contact = scene.at("contact");
-    if (!contact.is_object()) refuse(source, "contact", "must be an object");
-    spec.activation = number_at(contact, "activation_distance", "contact.", source, 0.0);
-    if (contact.contains("activation_distance") && !(spec.activation > 0.0)) {
-      refuse(source, "contact.activation_distance", "must be positive (d_hat > 0)");
-    }
-    spec.stiffness = number_at(contact, "stiffness", "contact.", source, 0.0);
-    if (contact.contains("stiffness") && !(spec.stiffness > 0.0)) {
-      refuse(source, "contact.stiffness", "must be positive");
-    }
-    spec.slip = number_at(contact, "slip", "contact.", source, spec.slip);
-    if (!(spec.slip > 0.0)) refuse(source, "contact.slip", "must be positive");
-  }
-  if (scene.contains("obstacles")) {
-    if (!scene.at("obstacles").is_array()) refuse(source, "obstacles", "must be an array");
-    for (std::size_t i = 0; i < scene.at("obstacles").size(); ++i) {
-      spec.obstacles.push_back(
-          read_obstacle(scene.at("obstacles")[i], "obstacles[" + std::to_string(i) + "].", source));
-    }
-  }
-  if (!scene.contains("bodies") || !scene.at("bodies").is_array() || scene.at("bodies").empty()) {
-    refuse(source, "bodies", "must be a non-empty array");
-  }
-  for (std::size_t i = 0; i < scene.at("bodies").size(); ++i) {
-    const json& entry = scene.at("bodies")[i];
-    const std::string where = "bodies[" + std::to_string(i) + "].";
-    if (!entry.is_object()) refuse(source, where, "must be an object");
-    SceneBodySpec body;
-    body.translation = vector_at(entry, "translation", where, source, body.translation);
-    body.velocity = vector_at(entry, "velocity", where, source, body.velocity);
-    spec.bodies.push_back(body);
-  }
-  return spec;
+Eigen::AlignedBox3d grown(Eigen::AlignedBox3d box, double margin) {
+  box.min().array() -= margin;
+  box.max().array() += margin;
+  return box;
 }
+
+std::string body_name(const sim::ReducedModel& model, int body) {
+  return "body " + std::to_string(body) + " (" + model.source + ")";
+}
+
+void add_stats(const sim::StepStats& from, sim::StepStats& to) {
+  to.iterations = std::max(to.iterations, from.iterations);
+  to.converged = to.converged && from.converged;
+  to.first_decrement = std::max(to.first_decrement, from.first_decrement);
+  to.decrement = std::max(to.decrement, from.decrement);
+  to.backtracks += from.backtracks;
+  to.line_search_failures += from.line_search_failures;
+  to.cholesky_shifts += from.cholesky_shifts;
+  to.curvature_fallbacks += from.curvature_fallbacks;
+  to.penalty = std::max(to.penalty, from.penalty);
+  to.contact_limited = to.contact_limited || from.contact_limited;
+  to.translation_corrections += from.translation_corrections;
+  to.failed = to.failed || from.failed;
+  to.times.prediction += from.times.prediction;
+  to.times.linearization += from.times.linearization;
+  to.times.assembly += from.times.assembly;
+  to.times.solve += from.times.solve;
+  to.times.local_update += from.times.local_update;
+  to.times.line_search += from.times.line_search;
+}
+
+void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics& to,
+                     double& total_mass) {
+  to.kinetic_energy += from.kinetic_energy;
+  to.elastic_energy += from.elastic_energy;
+  to.stretch_energy += from.stretch_energy;
+  to.gravity_potential += from.gravity_potential;
+  to.spring_energy += from.spring_energy;
+  to.total_energy += from.total_energy;
+  to.linear_momentum += from.linear_momentum;
+  to.angular_momentum += from.angular_momentum;
+  to.centroid += mass * from.centroid;
+  total_mass += mass;
+  to.max_constraint_violation = std::max(to.max_constraint_violation, from.max_constraint_violation);
+}
+
+}  // namespace
 
 ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::ReducedModel> models,
                            int thread_count)
-    : obstacles_(spec.obstacles), initial_obstacles_(spec.obstacles), timestep_(spec.timestep) {
-  if (models.size() != spec.bodies.size()) {
+    : models_(std::move(models)),
+      obstacles_(spec.obstacles),
+      initial_obstacles_(spec.obstacles),
+      timestep_(spec.timestep),
+      pool_(std::make_shared<parallel::ThreadPool>(thread_count)),
+      serial_pool_(std::make_shared<parallel::ThreadPool>(1)) {
+  if (models_.size() != spec.bodies.size()) {
     throw std::invalid_argument("the scene lists " + std::to_string(spec.bodies.size()) +
-                                " bodies but " + std::to_string(models.size()) +
+                                " bodies but " + std::to_string(models_.size()) +
                                 " assets were given");
   }
+  if (models_.empty()) throw std::invalid_argument("a scene needs a body");
   double largest_diagonal = 0.0;
   double mass_over_area = 0.0;
-  std::vector<Eigen::Vector3d> offsets;
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    const sim::ReducedModel& model = models[i];
+  for (std::size_t i = 0; i < models_.size(); ++i) {
+    const sim::ReducedModel& model = models_[i];
     if (model.contact.empty()) {
-      throw std::invalid_argument("body " + std::to_string(i) + " (" + model.source +
-                                  ") has no contact samples: bake it with --contact-samples");
-    }
-    if (!spec.bodies[i].translation.allFinite() || !spec.bodies[i].velocity.allFinite()) {
-      throw std::invalid_argument("body " + std::to_string(i) +
-                                  ": translation and velocity must be finite");
+      throw std::invalid_argument(body_name(model, static_cast<int>(i)) +
+                                  " has no contact samples: bake it with --contact-samples");
     }
     const auto& p = model.contact.positions;
-    largest_diagonal =
-        std::max(largest_diagonal, (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm());
-    mass_over_area = std::max(mass_over_area, body_mass_over_area(model));
-    offsets.push_back(spec.bodies[i].translation);
+    const double diagonal = (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm();
+    largest_diagonal = std::max(largest_diagonal, diagonal);
+    mass_over_area = std::max(mass_over_area, model.total_mass / model.contact.areas.sum());
+    layout_.first_mode.push_back(layout_.modes);
+    layout_.mode_count.push_back(model.mode_count());
+    layout_.first_tet.push_back(layout_.tets);
+    layout_.tet_count.push_back(model.cubature_count());
+    layout_.offsets.push_back(spec.bodies[i].translation);
+    layout_.modes += model.mode_count();
+    layout_.tets += model.cubature_count();
+    surface_bases_.push_back(surface_basis(model.contact));
     velocities_.push_back(spec.bodies[i].velocity);
     rest_centroids_.push_back(model.rest_centroid + spec.bodies[i].translation);
     masses_.push_back(model.total_mass);
+    diagonals_.push_back(diagonal);
   }
   parameters_.activation =
       spec.activation > 0.0 ? spec.activation : kDefaultActivation * largest_diagonal;
@@ -230,125 +122,176 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   parameters_.stiffness = start_stiffness_;
   parameters_.friction = spec.friction;
   parameters_.slip = spec.slip;
-
-  composite_ = combine_models(std::move(models), offsets);
-  sim::SolverSettings settings = composite_.model.defaults;
-  settings.timestep = spec.timestep;
-  settings.gravity = spec.gravity;
-  potential_ = std::make_unique<ContactPotential>(composite_.model.contact, offsets);
-  potential_->set_environment(&obstacles_, parameters_, timestep_);
-  simulator_ = std::make_unique<sim::Simulator>(composite_.model, settings, thread_count);
-  simulator_->set_contact(potential_.get(), rigid_translation());
-  place_bodies();
+  settings_ = models_.front().defaults;
+  settings_.timestep = spec.timestep;
+  settings_.gravity = spec.gravity;
+  asleep_.assign(models_.size(), 0);
+  quiet_steps_.assign(models_.size(), 0);
   check_start_state();
+  place_bodies();
 }
 
-void ContactScene::place_bodies() {
-  const sim::ReducedModel& model = composite_.model;
-  // Each body's rigid velocity in its subspace, in the mass norm (exact where it holds a
-  // constant weight); the mass is block-diagonal, so one solve serves every body.
-  const Eigen::Index n = model.mass_vector.size();
-  sim::ReducedMatrix along = sim::ReducedMatrix::Zero(n, 3);
-  for (int i = 0; i < body_count(); ++i) {
-    for (int d = 0; d < 3; ++d) {
-      body_block(composite_, i, along).col(d) = body_block(composite_, i, model.mass_vector) *
-                                                velocities_[static_cast<std::size_t>(i)](d);
-    }
-  }
-  simulator_->reset();
-  simulator_->set_state(sim::ReducedMatrix::Zero(n, 3), model.mass_block.ldlt().solve(along));
+void ContactScene::body_surface(int body, const sim::ReducedMatrix& U,
+                                SurfacePositions& out) const {
+  const auto b = static_cast<std::size_t>(body);
+  out.noalias() = surface_bases_[b] * U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  out += models_[b].contact.positions;
+  out.rowwise() += layout_.offsets[b].transpose();
 }
 
-Eigen::VectorXd ContactScene::rigid_translation() const {
-  const sim::ReducedModel& model = composite_.model;
-  // Per body, the mass-norm fit of the constant, M_b^-1 m_b (one solve: M is block-diagonal).
-  Eigen::VectorXd t = model.mass_block.ldlt().solve(model.mass_vector);
-  // Zero on the bodies whose subspace does not hold a translation exactly (pinned ones): there it
-  // would strain them. Exact: every surface vertex moves by exactly 1, b_v . t = 1.
-  const Eigen::VectorXd moved = surface_basis(model.contact) * t;
-  std::vector<char> exact(static_cast<std::size_t>(body_count()), 1);
-  for (Eigen::Index v = 0; v < moved.size(); ++v) {
-    if (std::abs(moved(v) - 1.0) > 1e-6) {
-      exact[static_cast<std::size_t>(model.contact.part(v))] = 0;
-    }
-  }
-  for (int i = 0; i < body_count(); ++i) {
-    if (!exact[static_cast<std::size_t>(i)]) body_block(composite_, i, t).setZero();
-  }
-  return t;
-}
-
-Eigen::Vector3d ContactScene::body_momentum(int body) const {
-  const auto velocity = body_block(composite_, body, simulator_->velocities());
-  return velocity.transpose() * body_block(composite_, body, composite_.model.mass_vector);
-}
-
-Eigen::Vector3d ContactScene::body_centroid(int body) const {
-  const auto i = static_cast<std::size_t>(body);
-  const auto U = body_block(composite_, body, simulator_->coordinates());
-  const auto mass_vector = body_block(composite_, body, composite_.model.mass_vector);
-  return rest_centroids_[i] + U.transpose() * mass_vector / masses_[i];
+Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) const {
+  SurfacePositions points;
+  body_surface(body, U, points);
+  return Eigen::AlignedBox3d(points.colwise().minCoeff().transpose(),
+                             points.colwise().maxCoeff().transpose());
 }
 
 void ContactScene::check_start_state() {
-  SurfacePositions now;
-  potential_->surface_positions(simulator_->coordinates(), now);
-  const ContactSurface& surface = composite_.model.contact;
+  const sim::ReducedMatrix rest = sim::ReducedMatrix::Zero(4 * layout_.modes, 3);
+  std::vector<SurfacePositions> surfaces(models_.size());
+  std::vector<Eigen::AlignedBox3d> boxes;
   for (int i = 0; i < body_count(); ++i) {
-    const std::string name = "body " + std::to_string(i);
-    // Body i's own vertices, samples and triangles.
-    std::vector<int> samples;
-    for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
-      if (surface.part(surface.samples(k)) == i) samples.push_back(surface.samples(k));
-    }
-    SurfaceTriangles triangles(0, 3);
-    for (Eigen::Index t = 0; t < surface.triangles.rows(); ++t) {
-      if (surface.part(surface.triangles(t, 0)) != i) continue;
-      triangles.conservativeResize(triangles.rows() + 1, 3);
-      triangles.row(triangles.rows() - 1) = surface.triangles.row(t);
-    }
+    const auto b = static_cast<std::size_t>(i);
+    body_surface(i, rest, surfaces[b]);
+    boxes.push_back(body_box(i, rest));
+    const ContactSurface& surface = models_[b].contact;
+    const std::string name = body_name(models_[b], i);
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
       const Obstacle& obstacle = obstacles_[o];
       const std::string what =
           std::string(obstacle_kind_name(obstacle.kind)) + " obstacle " + std::to_string(o);
-      if (obstacle.kind == ObstacleKind::plane) {
-        if (!same_side_of_plane(obstacle, now, samples)) {
-          throw std::invalid_argument(name + " crosses the " + what);
-        }
-      } else if (inside(obstacle.point + obstacle.offset, now, triangles)) {
+      if (obstacle.kind != ObstacleKind::plane &&
+          inside(obstacle.point + obstacle.offset, surfaces[b], surface.triangles)) {
         throw std::invalid_argument("the " + what + " is inside " + name);
       }
-      for (const int v : samples) {
-        if (!(obstacle_distance(obstacle, now.row(v).transpose()).distance > 0.0)) {
-          throw std::invalid_argument(name + " starts inside or touching the " + what);
-        }
+      double closest = std::numeric_limits<double>::infinity();
+      for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+        closest = std::min(
+            closest,
+            obstacle_distance(obstacle, surfaces[b].row(surface.samples(k)).transpose()).distance);
       }
-    }
-    // Another body's sample inside this one (a body within a body has no sample near a
-    // triangle: the distance check below would not see it).
-    Eigen::AlignedBox3d bounds;
-    for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
-      for (int c = 0; c < 3; ++c) bounds.extend(Eigen::Vector3d(now.row(triangles(t, c))));
-    }
-    for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
-      const int v = surface.samples(k);
-      const Eigen::Vector3d x = now.row(v).transpose();
-      if (surface.part(v) != i && bounds.contains(x) && inside(x, now, triangles)) {
-        throw std::invalid_argument("body " + std::to_string(surface.part(v)) + " overlaps " +
-                                    name + " at the start: move them apart");
+      if (!(closest > 0.0)) {
+        throw std::invalid_argument(
+            name + " starts inside or touching the " + what +
+            (obstacle.kind == ObstacleKind::plane
+                 ? " (its deepest point is " + std::to_string(-closest) +
+                       " m beyond the plane, the side its normal points away from)"
+                 : std::string()));
       }
     }
   }
+  // Another body's sample inside this one (a body within a body has no sample near a triangle:
+  // the distance check below would not see it).
+  for (const auto& [i, j] : overlapping_boxes(boxes)) {
+    for (const auto& [p, q] : {std::pair{i, j}, std::pair{j, i}}) {
+      const auto in = static_cast<std::size_t>(p), of = static_cast<std::size_t>(q);
+      const Eigen::VectorXi& samples = models_[in].contact.samples;
+      for (Eigen::Index k = 0; k < samples.size(); ++k) {
+        const Eigen::Vector3d x = surfaces[in].row(samples(k)).transpose();
+        if (boxes[of].contains(x) && inside(x, surfaces[of], models_[of].contact.triangles)) {
+          throw std::invalid_argument(body_name(models_[in], p) + " overlaps " +
+                                      body_name(models_[of], q) + " at the start: move them apart");
+        }
+      }
+    }
+  }
+}
+
+void ContactScene::place_bodies() {
+  state_.U.setZero(4 * layout_.modes, 3);
+  state_.Udot.setZero(4 * layout_.modes, 3);
+  state_.z.setZero(6, layout_.tets);
+  state_.lambda.setZero(6, layout_.tets);
+  state_.time = 0.0;
+  state_.step_count = 0;
+  for (int i = 0; i < body_count(); ++i) {
+    const auto b = static_cast<std::size_t>(i);
+    const sim::ReducedModel& model = models_[b];
+    // The body's rigid velocity in its subspace, in the mass norm (exact where it holds a
+    // constant weight).
+    sim::ReducedMatrix along(model.mass_vector.size(), 3);
+    for (int d = 0; d < 3; ++d) along.col(d) = model.mass_vector * velocities_[b](d);
+    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]) =
+        model.mass_block.ldlt().solve(along);
+    // z and lambda consistent with the rest shape: the body's own island makes them.
+    Island& alone = island({i});
+    alone.simulator().set_state(sim::ReducedMatrix::Zero(along.rows(), 3),
+                                state_.Udot.middleRows(4 * layout_.first_mode[b], along.rows()));
+    alone.store(state_);
+  }
+  for (auto& [bodies, island] : islands_) island->synced_step = -1;
+  // Two bodies touching at the start: measured within the groups their boxes grown by dhat form.
   if (!(measure().min_distance > 0.0)) {
     throw std::invalid_argument("two bodies touch at the start: move them apart");
   }
+}
+
+Island& ContactScene::island(const std::vector<int>& bodies) {
+  std::unique_ptr<Island>& slot = islands_[bodies];
+  if (!slot) {
+    slot = std::make_unique<Island>(bodies, models_, layout_, settings_,
+                                    bodies.size() == 1 ? serial_pool_ : pool_, &obstacles_,
+                                    parameters_, timestep_);
+  }
+  Island& found = *slot;
+  found.last_used = clock_;
+  if (found.settings_version != settings_version_) {
+    found.simulator().set_settings(settings_);
+    found.settings_version = settings_version_;
+  }
+  if (found.parameters_version != parameters_version_) {
+    found.set_parameters(parameters_, timestep_);
+    found.parameters_version = parameters_version_;
+  }
+  if (found.synced_step != state_.step_count) found.load(state_);
+  return found;
+}
+
+void ContactScene::set_settings(const sim::SolverSettings& settings) {
+  settings_ = settings;
+  settings_.timestep = timestep_;
+  ++settings_version_;
+  for (int i = 0; i < body_count(); ++i) wake(i);
+}
+
+void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool until_converged) {
+  sim::SolverSettings settings = settings_;
+  settings.method = method;
+  settings.iterations = iterations;
+  settings.until_converged = until_converged;
+  set_settings(settings);
+}
+
+void ContactScene::wake(int body) {
+  asleep_[static_cast<std::size_t>(body)] = 0;
+  quiet_steps_[static_cast<std::size_t>(body)] = 0;
+}
+
+Eigen::Vector3d ContactScene::body_momentum(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto velocity = state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return velocity.transpose() * models_[b].mass_vector;
+}
+
+Eigen::Vector3d ContactScene::body_centroid(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto U = state_.U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return rest_centroids_[b] + U.transpose() * models_[b].mass_vector / masses_[b];
+}
+
+double ContactScene::body_kinetic(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto velocity = state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return 0.5 * velocity.cwiseProduct(models_[b].mass_block * velocity).sum();
 }
 
 void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
   if (obstacle < 0 || obstacle >= static_cast<int>(obstacles_.size())) {
     throw std::out_of_range("no obstacle " + std::to_string(obstacle));
   }
-  if (!offset.allFinite()) throw std::invalid_argument("obstacle offset must be finite");
+  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+    throw std::invalid_argument("obstacle offset must be finite and within 1e6 m");
+  }
   // Held there from now on.
   obstacles_[static_cast<std::size_t>(obstacle)].path = ObstaclePath{{0.0}, {offset}};
 }
@@ -356,85 +299,300 @@ void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
 void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,
                               double stiffness) {
   if (body < 0 || body >= body_count()) throw std::out_of_range("no body " + std::to_string(body));
-  const auto b = static_cast<std::size_t>(body);
-  const int first = composite_.first_render_vertex[b];
-  if (vertex < 0 || vertex >= composite_.first_render_vertex[b + 1] - first) {
+  const sim::ReducedModel& model = models_[static_cast<std::size_t>(body)];
+  if (vertex < 0 || vertex >= model.render_positions.rows()) {
     throw std::out_of_range("body " + std::to_string(body) + " has no render vertex " +
                             std::to_string(vertex));
   }
-  dragged_body_ = body;
-  // The spring lives in the body's rest frame: the target moves by the body's offset.
-  simulator_->drag_start(first + vertex, target - composite_.offsets[b], stiffness);
+  drag_ = Drag{body, vertex, target, stiffness};
+  wake(body);
 }
 
 void ContactScene::drag_move(const Eigen::Vector3d& target) {
-  simulator_->drag_move(target - composite_.offsets[static_cast<std::size_t>(dragged_body_)]);
+  if (drag_.body < 0) return;
+  if (!target.allFinite()) {
+    warnings_.push_back("drag target is not finite; ignored");
+    return;
+  }
+  drag_.target = target;
+  wake(drag_.body);
 }
 
-void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool until_converged) {
-  sim::SolverSettings settings = simulator_->settings();
-  settings.method = method;
-  settings.iterations = iterations;
-  settings.until_converged = until_converged;
-  simulator_->set_settings(settings);
+void ContactScene::drag_end() {
+  if (drag_.body >= 0) wake(drag_.body);
+  drag_.body = -1;
 }
 
 void ContactScene::move_obstacles(double end_time) {
   summary_.obstacles_held = 0;
-  SurfacePositions now;  // computed once an obstacle moves (most steps none does)
-  const Eigen::VectorXi& samples = composite_.model.contact.samples;
+  std::vector<SurfacePositions> surfaces;  // computed once an obstacle moves (most steps none does)
   for (Obstacle& obstacle : obstacles_) {
     obstacle.start_offset = obstacle.offset;
     if (obstacle.path.times.empty()) continue;
     const Eigen::Vector3d motion = obstacle.path.offset_at(end_time) - obstacle.offset;
     if (motion.isZero(0.0)) continue;
-    if (now.rows() == 0) potential_->surface_positions(simulator_->coordinates(), now);
+    if (surfaces.empty()) {
+      surfaces.resize(models_.size());
+      for (int i = 0; i < body_count(); ++i) body_surface(i, state_.U, surfaces[static_cast<std::size_t>(i)]);
+    }
     // A sample sees the obstacle come at it: relative motion -motion.
     double alpha = 1.0;
-    for (Eigen::Index k = 0; k < samples.size(); ++k) {
-      alpha = std::min(alpha, obstacle_time_of_impact(obstacle, now.row(samples(k)).transpose(),
-                                                      -motion, parameters_.keep));
+    for (int i = 0; i < body_count(); ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      const Eigen::VectorXi& samples = models_[b].contact.samples;
+      for (Eigen::Index k = 0; k < samples.size(); ++k) {
+        alpha = std::min(alpha, obstacle_time_of_impact(obstacle, surfaces[b].row(samples(k)).transpose(),
+                                                        -motion, parameters_.keep));
+      }
     }
     obstacle.offset += alpha * motion;
     if (alpha < 1.0) ++summary_.obstacles_held;
+    // Bodies it may come near wake up: their boxes within the motion and dhat of it.
+    for (int i = 0; i < body_count(); ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      if (!asleep_[b]) continue;
+      const Eigen::AlignedBox3d box(surfaces[b].colwise().minCoeff().transpose(),
+                                    surfaces[b].colwise().maxCoeff().transpose());
+      const double reach = 0.5 * box.diagonal().norm() + motion.norm() + parameters_.activation;
+      if (obstacle_distance(obstacle, box.center()).distance < reach ||
+          obstacle_distance(obstacle, box.center() + alpha * motion).distance < reach) {
+        wake(i);
+      }
+    }
   }
+}
+
+void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
+  std::vector<Island*> alone, together;
+  for (const std::vector<int>& group : groups) {
+    bool awake = false;
+    for (const int b : group) awake = awake || !asleep_[static_cast<std::size_t>(b)];
+    if (!awake || results_.count(group)) continue;
+    for (const int b : group) wake(b);
+    Island& found = island(group);
+    const bool dragged = drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
+    if (dragged) {
+      found.drag(drag_.body, drag_.vertex, drag_.target, drag_.stiffness);
+    } else {
+      found.drag_end();
+    }
+    results_[group] = &found;
+    (group.size() == 1 ? alone : together).push_back(&found);
+  }
+  // One-body islands side by side, each on one thread (their simulators' pools are serial);
+  // the others one after another on the whole pool. Results do not depend on the thread count.
+  std::exception_ptr failure;
+  const int threads = std::min(pool_->thread_count(), static_cast<int>(alone.size()));
+  if (threads > 0) {
+    pool_->parallel_for(threads, [&](int thread) {
+      try {
+        for (std::size_t k = static_cast<std::size_t>(thread); k < alone.size();
+             k += static_cast<std::size_t>(threads)) {
+          alone[k]->simulator().step();
+        }
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    });
+  }
+  if (failure) std::rethrow_exception(failure);
+  for (Island* island : together) island->simulator().step();
 }
 
 const StepSummary& ContactScene::step() {
   const auto started = std::chrono::steady_clock::now();
-  move_obstacles(simulator_->time() + timestep_);
-  summary_.ok = simulator_->step().ok;
-  ContactMeasure closest = measure();
+  ++clock_;
+  if (drag_.body >= 0) wake(drag_.body);
+  move_obstacles(state_.time + timestep_);
+
+  // The partition: boxes swept towards where inertia and gravity carry each awake body.
+  const int count = body_count();
+  const double fall = timestep_ * timestep_ * settings_.gravity.norm();
+  std::vector<Eigen::AlignedBox3d> start_boxes(static_cast<std::size_t>(count));
+  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(count));
+  const sim::ReducedMatrix coasting = state_.U + timestep_ * state_.Udot;
+  for (int i = 0; i < count; ++i) {
+    const auto b = static_cast<std::size_t>(i);
+    start_boxes[b] = body_box(i, state_.U);
+    boxes[b] = asleep_[b] ? grown(start_boxes[b], parameters_.activation)
+                          : grown(start_boxes[b].merged(body_box(i, coasting)),
+                                  fall + parameters_.activation);
+  }
+  Groups groups(count);
+  for (const auto& [i, j] : overlapping_boxes(boxes)) groups.link(i, j);
+
+  // Solve; join the islands whose bodies' actual motion came within dhat of each other, and
+  // solve those again from the step's start, until no two islands meet.
+  results_.clear();
+  summary_.merges = 0;
+  next_ = state_;  // sleeping bodies keep their state
+  std::vector<std::vector<int>> members;
+  for (;;) {
+    members = groups.members();
+    solve(members);
+    for (const std::vector<int>& group : members) {
+      const auto found = results_.find(group);
+      if (found == results_.end()) continue;
+      found->second->store(next_);
+      for (const int i : group) {
+        const auto b = static_cast<std::size_t>(i);
+        boxes[b] = grown(start_boxes[b].merged(body_box(i, next_.U)), parameters_.activation);
+      }
+    }
+    bool joined = false;
+    for (const auto& [i, j] : overlapping_boxes(boxes)) joined = groups.link(i, j) || joined;
+    if (!joined) break;
+    ++summary_.merges;
+  }
+  for (auto& [group, island] : results_) collect_warnings(*island);
+
+  // Commit.
+  next_.time = state_.time + timestep_;
+  next_.step_count = state_.step_count + 1;
+  std::swap(state_, next_);
+  report_ = sim::StepReport{};
+  report_.stats.converged = true;
+  ContactMeasure closest;
+  closest.min_distance = std::numeric_limits<double>::infinity();
+  double total_mass = 0.0;
+  summary_.islands = 0;
+  for (const std::vector<int>& group : members) {
+    const auto found = results_.find(group);
+    Island* island = found == results_.end() ? nullptr : found->second;
+    if (island != nullptr) {
+      ++summary_.islands;
+      island->synced_step = state_.step_count;
+      island->measure = island->potential().measure(island->simulator().coordinates());
+      island->rest_diagnostics = island->simulator().diagnostics();
+      const sim::StepReport& report = island->simulator().last_report();
+      report_.ok = report_.ok && report.ok;
+      report_.retries += report.retries;
+      report_.energy_gain += report.energy_gain;
+      add_stats(report.stats, report_.stats);
+      fall_asleep_if_quiet(*island);
+    } else {
+      island = &sleeping(group);
+    }
+    double mass = 0.0;
+    for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
+    add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
+    closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
+    closest.active += island->measure.active;
+    closest.active_points.insert(closest.active_points.end(), island->measure.active_points.begin(),
+                                 island->measure.active_points.end());
+  }
+  report_.diagnostics.centroid /= total_mass;
+  summary_.ok = report_.ok;
   summary_.min_distance = closest.min_distance;
   summary_.active_contacts = closest.active;
+  summary_.asleep = static_cast<int>(std::count(asleep_.begin(), asleep_.end(), 1));
+  update_stiffness(closest);
   summary_.contact_points = std::move(closest.active_points);
-  if (adaptive_stiffness_ && closest.active > 0) {
-    const double crushed = kCrushedBelow * parameters_.activation;
-    double factor = 1.0;
-    if (closest.min_distance < crushed) {
-      factor = std::clamp(crushed / std::max(closest.min_distance, crushed / kMaxCrushStiffening),
-                          2.0, kMaxCrushStiffening);
-    } else if (closest.min_distance < kStiffenBelow * parameters_.activation &&
-               parameters_.stiffness < kMaxStiffening * start_stiffness_) {
-      factor = 2.0;
-    }
-    const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_;
-    if (factor > 1.0 && parameters_.stiffness < most) {
-      parameters_.stiffness = std::min(parameters_.stiffness * factor, most);
-      potential_->set_environment(&obstacles_, parameters_, timestep_);
-    }
-  }
+  drop_spare_islands();
   summary_.step_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  report_.step_ms = summary_.step_ms;
   return summary_;
+}
+
+void ContactScene::fall_asleep_if_quiet(Island& island) {
+  bool quiet = true;
+  for (const int i : island.bodies()) {
+    const auto b = static_cast<std::size_t>(i);
+    const double speed = std::sqrt(2.0 * body_kinetic(i) / masses_[b]);
+    quiet_steps_[b] = speed < kSleepSpeed * diagonals_[b] ? quiet_steps_[b] + 1 : 0;
+    quiet = quiet && quiet_steps_[b] >= kSleepSteps && i != drag_.body;
+  }
+  if (!quiet) return;
+  for (const int i : island.bodies()) {
+    const auto b = static_cast<std::size_t>(i);
+    asleep_[b] = 1;
+    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
+  }
+  island.load(state_);
+  island.rest_diagnostics = island.simulator().diagnostics();
+}
+
+Island& ContactScene::sleeping(const std::vector<int>& group) {
+  const auto cached = islands_.find(group);
+  if (cached != islands_.end()) {
+    cached->second->last_used = clock_;
+    return *cached->second;
+  }
+  // Not kept (it fell asleep inside a larger island that has since split): measured afresh.
+  Island& found = island(group);
+  found.rest_diagnostics = found.simulator().diagnostics();
+  found.measure = found.potential().measure(found.simulator().coordinates());
+  return found;
+}
+
+void ContactScene::update_stiffness(const ContactMeasure& closest) {
+  if (!adaptive_stiffness_ || closest.active == 0) return;
+  const double crushed = kCrushedBelow * parameters_.activation;
+  double factor = 1.0;
+  if (closest.min_distance < crushed) {
+    factor = std::clamp(crushed / std::max(closest.min_distance, crushed / kMaxCrushStiffening),
+                        2.0, kMaxCrushStiffening);
+  } else if (closest.min_distance < kStiffenBelow * parameters_.activation &&
+             parameters_.stiffness < kMaxStiffening * start_stiffness_) {
+    factor = 2.0;
+  }
+  const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_;
+  if (factor > 1.0 && parameters_.stiffness < most) {
+    parameters_.stiffness = std::min(parameters_.stiffness * factor, most);
+    ++parameters_version_;
+  }
+}
+
+void ContactScene::collect_warnings(Island& island) {
+  sim::Simulator& simulator = island.simulator();
+  warnings_.insert(warnings_.end(), simulator.warnings().begin(), simulator.warnings().end());
+  simulator.clear_warnings();
+}
+
+void ContactScene::drop_spare_islands() {
+  // Islands not used this step and not asleep, oldest first, beyond kSpareIslands.
+  std::vector<std::pair<std::uint64_t, const std::vector<int>*>> spare;
+  for (const auto& [bodies, island] : islands_) {
+    if (island->last_used == clock_) continue;
+    spare.emplace_back(island->last_used, &bodies);
+  }
+  if (spare.size() <= kSpareIslands) return;
+  std::sort(spare.begin(), spare.end());
+  const std::size_t drop = spare.size() - kSpareIslands;
+  std::vector<std::vector<int>> keys;
+  for (std::size_t k = 0; k < drop; ++k) keys.push_back(*spare[k].second);
+  for (const std::vector<int>& key : keys) islands_.erase(key);
+}
+
+ContactMeasure ContactScene::measure() {
+  std::vector<Eigen::AlignedBox3d> boxes;
+  for (int i = 0; i < body_count(); ++i) {
+    boxes.push_back(grown(body_box(i, state_.U), parameters_.activation));
+  }
+  Groups groups(body_count());
+  for (const auto& [i, j] : overlapping_boxes(boxes)) groups.link(i, j);
+  ContactMeasure result;
+  result.min_distance = std::numeric_limits<double>::infinity();
+  for (const std::vector<int>& group : groups.members()) {
+    Island& found = island(group);
+    ContactMeasure part = found.potential().measure(found.simulator().coordinates());
+    result.min_distance = std::min(result.min_distance, part.min_distance);
+    result.active += part.active;
+    result.active_points.insert(result.active_points.end(), part.active_points.begin(),
+                                part.active_points.end());
+  }
+  return result;
 }
 
 void ContactScene::reset() {
   obstacles_ = initial_obstacles_;
   parameters_.stiffness = start_stiffness_;
-  potential_->set_environment(&obstacles_, parameters_, timestep_);
+  ++parameters_version_;
+  for (int i = 0; i < body_count(); ++i) wake(i);
   place_bodies();
   summary_ = StepSummary{};
+  report_ = sim::StepReport{};
 }
 
 }  // namespace smfem::contact

@@ -1,37 +1,50 @@
 #pragma once
 // A scene of several reduced bodies, each with its own asset and subspace, coupled only through
-// contact, among analytic obstacles (assets/scenes/README.md, "Scenes with contact", documents
-// the file). The bodies step as one composite model (composite_model.hpp): one Newton system
-// holds every body and the contact pairs between them, and one CCD-limited line search moves
-// them together, so that no accepted state ever intersects and contact forces between bodies
-// are equal and opposite at every iterate.
+// contact, among analytic obstacles (scene_file.hpp reads the file).
+//
+// Islands (island.hpp). Each step splits the bodies into islands, the groups that contact may
+// couple: bodies whose boxes, swept from where they are towards where inertia and gravity carry
+// them and grown by dhat, meet (sweep and prune, body_groups.hpp). Each island is solved apart:
+// its own Newton system, CCD-limited line search, energy check and retries, so a body in free
+// fall never inherits the step length of a crushed contact elsewhere, and a body alone in its
+// island moves exactly as it would alone in the scene. After the solve, bodies of different
+// islands whose boxes swept over their actual motion (grown by dhat) meet are joined and their
+// island solved again from the step's start, until no two islands meet: no contact pair ever
+// spans two islands, so no accepted state intersects.
+//
+// Sleeping. A body whose kinetic energy stays below kSleepSpeed (per unit mass, as a speed
+// relative to its size) for kSleepSteps steps in an island whose bodies all do, falls asleep with
+// its island: its velocity is set to zero and it is not stepped, at no cost, until an awake
+// body's swept box meets it (it joins that island and wakes), the user drags it, an obstacle
+// moves near it, or a setting changes.
 //
 // A step first moves the obstacles along their paths (or to where the user dragged them), each
 // held back where it would come closer to a sample than `keep` of their distance allows (an
 // obstacle scripted into a body stalls against it; StepSummary::obstacles_held), then steps the
-// bodies.
+// islands.
 //
 // Barrier stiffness (IPC's adaptive kappa, simplified): kappa starts at the largest M / (h^2 A)
 // over the bodies (mass over surface area: at unit b'' the barrier then matches inertia's
 // stiffness over the surface) and doubles after a step whose closest active pair came within
 // kStiffenBelow dhat, up to kMaxStiffening times its start, so that resting bodies settle at a
 // distance of the order of dhat rather than deep in the barrier's steep end. A pair crushed
-// below kCrushedBelow dhat (a load the barrier barely holds: a violent drag pins a body to the
-// ground) raises kappa whatever that cap, by the factor that would lift it back there (the
-// distance a load holds grows in proportion to kappa), at most kMaxCrushStiffening per step, and
-// to kMaxCrushStiffening times the cap in all: at distances near the positions' rounding the
-// barrier's Hessian overflows and no step can be solved, and a kappa without bound would
-// overflow in turn.
+// below kCrushedBelow dhat raises kappa whatever that cap, by the factor that would lift it back
+// there (the distance a load holds grows in proportion to kappa), at most kMaxCrushStiffening
+// per step, and to kMaxCrushStiffening times the cap in all.
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
-#include <nlohmann/json_fwd.hpp>
+#include <Eigen/Geometry>
 
-#include "smfem/contact/composite_model.hpp"
 #include "smfem/contact/contact_potential.hpp"
+#include "smfem/contact/island.hpp"
 #include "smfem/contact/obstacle.hpp"
+#include "smfem/contact/scene_file.hpp"
+#include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
 #include "smfem/sim/solver_settings.hpp"
@@ -44,34 +57,22 @@ inline constexpr double kCrushedBelow = 1e-6;
 inline constexpr double kMaxCrushStiffening = 1e6;
 // dhat where the scene sets none: this fraction of the largest body's bounding-box diagonal.
 inline constexpr double kDefaultActivation = 1e-3;
-
-struct SceneBodySpec {
-  Eigen::Vector3d translation = Eigen::Vector3d::Zero();  // m, added to the rest positions
-  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();     // m/s, initial, of the whole body
-};
-
-// The scene file without its assets (the caller resolves "asset" and "recipe" paths).
-struct ContactSceneSpec {
-  double timestep = 1.0 / 60.0;
-  Eigen::Vector3d gravity = sim::SolverSettings{}.gravity;
-  double friction = 0.0;
-  double activation = 0.0;  // dhat; 0: the default above
-  double stiffness = 0.0;   // kappa; 0: adaptive, as above
-  double slip = 1e-3;       // eps_v, m/s
-  std::vector<Obstacle> obstacles;
-  std::vector<SceneBodySpec> bodies;
-};
-
-// Parses a scene file's JSON; throws std::invalid_argument naming the key at fault (and
-// `source`). Out-of-range values are refused, not clamped: d_hat <= 0, friction outside
-// [0, 10], a non-positive timestep.
-ContactSceneSpec read_contact_scene(const nlohmann::json& scene, const std::string& source);
+// Sleeping: a body is quiet while its rms speed sqrt(2 kinetic / mass) stays below kSleepSpeed
+// times its bounding-box diagonal per second.
+inline constexpr double kSleepSpeed = 2e-3;
+inline constexpr int kSleepSteps = 30;
+// Islands kept for reuse once the bodies have moved apart (their simulators are built again
+// otherwise), beyond the ones in use.
+inline constexpr std::size_t kSpareIslands = 16;
 
 struct StepSummary {
-  bool ok = true;           // every body's step
-  double min_distance = 0;  // after the step, over every sample and obstacle or foreign triangle
+  bool ok = true;           // every island's step
+  double min_distance = 0;  // after the step: over the pairs within islands (see measure())
   int active_contacts = 0;  // pairs closer than dhat
   int obstacles_held = 0;   // obstacles held back by a body in their way this step
+  int islands = 0;          // islands stepped (awake)
+  int asleep = 0;           // bodies asleep after the step
+  int merges = 0;           // islands joined after a solve and solved again
   double step_ms = 0.0;
   std::vector<Eigen::Vector3d> contact_points;  // after the step: ContactMeasure::active_points
 };
@@ -80,64 +81,121 @@ class ContactScene {
  public:
   // models[i] is body i of spec.bodies. The scene's time step and gravity go over body 0's solver
   // defaults. Throws std::invalid_argument where a body has no contact samples, or the start
-  // state intersects (a sample inside or on an obstacle, an obstacle inside a body, a body
-  // crossing a plane, two bodies overlapping).
+  // state intersects (a sample inside, on or beyond an obstacle, an obstacle inside a body, two
+  // bodies overlapping or touching).
   ContactScene(const ContactSceneSpec& spec, std::vector<sim::ReducedModel> models,
                int thread_count = 1);
 
-  int body_count() const { return static_cast<int>(composite_.first_mode.size()); }
-  const CompositeModel& composite() const { return composite_; }
-  sim::Simulator& simulator() { return *simulator_; }
-  const sim::Simulator& simulator() const { return *simulator_; }
+  int body_count() const { return static_cast<int>(models_.size()); }
+  const SceneLayout& layout() const { return layout_; }
+  const sim::ReducedModel& body_model(int body) const {
+    return models_[static_cast<std::size_t>(body)];
+  }
+  int thread_count() const { return pool_->thread_count(); }
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   const ContactParameters& parameters() const { return parameters_; }
+  const sim::SolverSettings& settings() const { return settings_; }
+  // For every body from the next step (and wakes them all).
+  void set_settings(const sim::SolverSettings& settings);
+  void set_solver(sim::SolverMethod method, int iterations, bool until_converged);
+
+  // Every body's U and Udot, body after body (layout()).
+  const sim::ReducedMatrix& coordinates() const { return state_.U; }
+  const sim::ReducedMatrix& velocities() const { return state_.Udot; }
+  double time() const { return state_.time; }
 
   double body_mass(int body) const { return masses_[static_cast<std::size_t>(body)]; }  // kg
-  // Body i's linear momentum (kg m/s) and centre of mass in the scene (m).
+  // Body i's linear momentum (kg m/s), centre of mass in the scene (m), kinetic energy (J).
   Eigen::Vector3d body_momentum(int body) const;
   Eigen::Vector3d body_centroid(int body) const;
+  double body_kinetic(int body) const;
+  bool body_asleep(int body) const { return asleep_[static_cast<std::size_t>(body)] != 0; }
 
   // The obstacle's drag target: it moves there at the next steps, as far as bodies allow,
   // instead of following its path.
   void move_obstacle(int obstacle, const Eigen::Vector3d& offset);
-  void set_solver(sim::SolverMethod method, int iterations, bool until_converged);
 
   // A drag spring (sim/simulator.hpp) from render vertex `vertex` of body `body` to a point of
   // the scene (throws std::out_of_range for a body or vertex that is not there).
   void drag_start(int body, int vertex, const Eigen::Vector3d& target, double stiffness);
   void drag_move(const Eigen::Vector3d& target);
-  void drag_end() { simulator_->drag_end(); }
+  void drag_end();
 
-  // One step of every body (sim/simulator.hpp's report is simulator().step()'s).
+  // One step of every awake island.
   const StepSummary& step();
-  // The last step's summary (a blank one after the start or a reset).
+  // The last step's summary (a blank one after the start or a reset) and its report: the
+  // islands' reports summed (iterations: the most any island took; diagnostics: the whole
+  // scene's, sleeping bodies included).
   const StepSummary& last_step() const { return summary_; }
-  // Closest distance and active pairs now.
-  ContactMeasure measure() { return potential_->measure(simulator_->coordinates()); }
-  // Back to the start: rest shapes at their placements and velocities, obstacles at time 0.
+  const sim::StepReport& last_report() const { return report_; }
+  // Closest distance and active pairs now, within the islands the bodies' boxes grown by dhat
+  // form (pairs farther apart than dhat between them are not measured).
+  ContactMeasure measure();
+  // Back to the start: rest shapes at their placements and velocities, obstacles at time 0,
+  // every body awake.
   void reset();
 
+  // Warnings of every island's simulator, oldest first.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  void clear_warnings() { warnings_.clear(); }
+
  private:
+  struct Drag {
+    int body = -1, vertex = 0;
+    Eigen::Vector3d target = Eigen::Vector3d::Zero();
+    double stiffness = 0.0;
+  };
+
+  // Every surface vertex of body b at its rows of U (rest + offset + basis U).
+  void body_surface(int body, const sim::ReducedMatrix& U, SurfacePositions& out) const;
+  Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U) const;
+  // The island of these bodies (ascending), from the cache or built, its state current with
+  // state_ (the step's start).
+  Island& island(const std::vector<int>& bodies);
+  // Steps the islands of `groups` that are not in results_ yet (in parallel where they hold one
+  // body each).
+  void solve(const std::vector<std::vector<int>>& groups);
   void move_obstacles(double end_time);
   void check_start_state();
   void place_bodies();
-  // The 4m-vector along which every free body translates (translation_correction.hpp).
-  Eigen::VectorXd rigid_translation() const;
+  void update_stiffness(const ContactMeasure& closest);
+  void wake(int body);
+  // After an island's step: counts its bodies' quiet steps, and puts it to sleep where all of
+  // them have been quiet long enough.
+  void fall_asleep_if_quiet(Island& island);
+  // The island of a sleeping group, with its rest diagnostics and measure.
+  Island& sleeping(const std::vector<int>& group);
+  void drop_spare_islands();
+  void collect_warnings(Island& island);
 
-  CompositeModel composite_;
-  std::vector<Eigen::Vector3d> velocities_;      // initial, per body
+  std::vector<sim::ReducedModel> models_;
+  SceneLayout layout_;
+  std::vector<Eigen::MatrixXd> surface_bases_;  // per body: ns x 4m
+  std::vector<Eigen::Vector3d> velocities_;     // initial, per body
   std::vector<Eigen::Vector3d> rest_centroids_;  // per body, in the scene
-  std::vector<double> masses_;                   // per body
-  int dragged_body_ = 0;
+  std::vector<double> masses_, diagonals_;      // per body
+  std::vector<char> asleep_;
+  std::vector<int> quiet_steps_;
   std::vector<Obstacle> obstacles_;
   std::vector<Obstacle> initial_obstacles_;
   ContactParameters parameters_;
   double start_stiffness_ = 0.0;
   bool adaptive_stiffness_ = true;
   double timestep_ = 1.0 / 60.0;
-  std::unique_ptr<ContactPotential> potential_;
-  std::unique_ptr<sim::Simulator> simulator_;
+  sim::SolverSettings settings_;
+  std::shared_ptr<parallel::ThreadPool> pool_;
+  std::shared_ptr<parallel::ThreadPool> serial_pool_;  // one-body islands, stepped side by side
+
+  SceneState state_;  // the bodies' state at the step's start, and after it
+  SceneState next_;   // the step being solved
+  std::map<std::vector<int>, std::unique_ptr<Island>> islands_;
+  int settings_version_ = 1, parameters_version_ = 1;
+  std::uint64_t clock_ = 0;  // ticks once per step: the cache's recency
+  std::map<std::vector<int>, Island*> results_;  // this step's solved islands
+  Drag drag_;
+  std::vector<std::string> warnings_;
   StepSummary summary_;
+  sim::StepReport report_;
 };
 
 }  // namespace smfem::contact

@@ -68,8 +68,7 @@ ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector
   const Eigen::Vector3d x = x_world - obstacle.offset;
   switch (obstacle.kind) {
     case ObstacleKind::plane: {
-      const double side = obstacle.normal.dot(x - obstacle.point);
-      return {std::abs(side), side < 0.0 ? Eigen::Vector3d(-obstacle.normal) : obstacle.normal};
+      return {obstacle.normal.dot(x - obstacle.point), obstacle.normal};
     }
     case ObstacleKind::sphere:
       return from_point(x, obstacle.point, obstacle.radius, Eigen::Vector3d::UnitY());

@@ -1,8 +1,8 @@
 #pragma once
 // Analytic obstacles: rigid shapes the bodies cannot enter, fixed or moved along a scripted path
-// (or by the user). Distances are unsigned and measured from the outside; a point inside a
-// sphere, box or capsule has distance 0 (an invalid state, refused where a scene is set up).
-// A plane counts from both sides: a body stays on the side it starts on.
+// (or by the user). Distances are measured from the outside; a point inside a sphere, box or
+// capsule has distance 0 (an invalid state, refused where a scene is set up). A plane bounds a
+// half-space, the side its normal points away from: its distance is signed, negative beyond it.
 #include <optional>
 #include <string>
 #include <string_view>

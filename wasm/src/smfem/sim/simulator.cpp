@@ -51,9 +51,13 @@ Simulator::Simulator(ReducedModel model, int thread_count)
 }
 
 Simulator::Simulator(ReducedModel model, const SolverSettings& settings, int thread_count)
+    : Simulator(std::move(model), settings, std::make_shared<parallel::ThreadPool>(thread_count)) {}
+
+Simulator::Simulator(ReducedModel model, const SolverSettings& settings,
+                     std::shared_ptr<parallel::ThreadPool> pool)
     : model_(checked(std::move(model))),
       settings_(clamp_settings(settings, warnings_)),
-      pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
+      pool_(std::move(pool)),
       youngs_(model_.cubature_youngs),
       poisson_(model_.cubature_poisson),
       lame_(static_cast<std::size_t>(model_.cubature_count())),

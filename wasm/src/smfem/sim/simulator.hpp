@@ -86,6 +86,10 @@ class Simulator {
   // Throws std::invalid_argument if check_reduced_model fails. Settings and the model's
   // materials are clamped (warnings()). thread_count is clamped by ThreadPool.
   Simulator(ReducedModel model, const SolverSettings& settings, int thread_count = 1);
+  // On a pool shared with other simulators (a contact scene's islands, contact_scene.hpp),
+  // which step one at a time on it.
+  Simulator(ReducedModel model, const SolverSettings& settings,
+            std::shared_ptr<parallel::ThreadPool> pool);
   // With the model's defaults as settings.
   explicit Simulator(ReducedModel model, int thread_count = 1);
   ~Simulator();
@@ -180,7 +184,7 @@ class Simulator {
   ReducedModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
   SolverSettings settings_;
-  std::unique_ptr<parallel::ThreadPool> pool_;
+  std::shared_ptr<parallel::ThreadPool> pool_;
 
   Eigen::VectorXd youngs_;
   Eigen::VectorXd poisson_;
