@@ -347,40 +347,42 @@ void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   }
 }
 
+double ContactPotential::pair_step(const Pair& pair, double limit) const {
+  const double keep = parameters_.keep;
+  const int v = surface_.samples(pair.sample);
+  const Eigen::Vector3d sample_motion = motion_.row(v).transpose();
+  if (pair.obstacle >= 0) {
+    return std::min(limit, obstacle_time_of_impact(
+                               (*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
+                               start_.row(v).transpose(), sample_motion, keep,
+                               parameters_.activation));
+  }
+  // The distance moves at most as fast as the sample relative to the triangle's points, which
+  // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
+  double speed = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    speed = std::max(
+        speed,
+        (sample_motion - motion_.row(surface_.triangles(pair.triangle, c)).transpose()).norm());
+  }
+  // Only the part of the segment up to `limit` needs checking; points move linearly.
+  const double reach = conservative_advancement(
+      [&](double a) {
+        return locate(pair,
+                      [&](int w) {
+                        return Eigen::Vector3d(start_.row(w).transpose() +
+                                               (a * limit) * motion_.row(w).transpose());
+                      })
+            .distance;
+      },
+      speed * limit, keep, parameters_.activation);
+  return limit * reach;
+}
+
 double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& dU) {
   gather(U, dU, parameters_.activation, candidates_);
-  const double keep = parameters_.keep;
   double alpha = 1.0;
-  for (const Pair& pair : candidates_) {
-    const int v = surface_.samples(pair.sample);
-    const Eigen::Vector3d sample_motion = motion_.row(v).transpose();
-    if (pair.obstacle >= 0) {
-      alpha = std::min(
-          alpha, obstacle_time_of_impact((*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
-                                         start_.row(v).transpose(), sample_motion, keep));
-      continue;
-    }
-    // The distance moves at most as fast as the sample relative to the triangle's points, which
-    // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
-    double speed = 0.0;
-    for (int c = 0; c < 3; ++c) {
-      speed = std::max(
-          speed,
-          (sample_motion - motion_.row(surface_.triangles(pair.triangle, c)).transpose()).norm());
-    }
-    // Only the part of the segment not yet ruled out needs checking; points move linearly.
-    const double reach = conservative_advancement(
-        [&](double a) {
-          return locate(pair,
-                        [&](int w) {
-                          return Eigen::Vector3d(start_.row(w).transpose() +
-                                                 (a * alpha) * motion_.row(w).transpose());
-                        })
-              .distance;
-        },
-        speed * alpha, keep);
-    alpha *= reach;
-  }
+  for (const Pair& pair : candidates_) alpha = pair_step(pair, alpha);
   return alpha;
 }
 

@@ -118,6 +118,9 @@ class ContactPotential {
     std::size_t parts = 0;  // pair_parts()
   };
 
+  // The largest alpha <= limit for which the pair keeps `keep` of its distance along the motion
+  // gather() left in start_ and motion_.
+  double pair_step(const Pair& pair, double limit) const;
   // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap. Leaves the
   // surface's positions at U in start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,

@@ -86,10 +86,10 @@ ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector
 }
 
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
-                               const Eigen::Vector3d& dx, double keep) {
+                               const Eigen::Vector3d& dx, double keep, double reach) {
   const ObstacleDistance start = obstacle_distance(obstacle, x);
   if (!(start.distance > 0.0)) return 0.0;
-  const double target = keep * start.distance;
+  const double target = ccd_target(start.distance, keep, reach);
   switch (obstacle.kind) {
     case ObstacleKind::plane: {
       // The distance changes linearly, at the rate direction . dx.
@@ -116,7 +116,7 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
   }
   return conservative_advancement(
       [&](double alpha) { return obstacle_distance(obstacle, x + alpha * dx).distance; }, dx.norm(),
-      keep);
+      keep, reach);
 }
 
 void check_obstacle(const Obstacle& o) {

@@ -10,6 +10,8 @@
 
 #include <Eigen/Core>
 
+#include "smfem/contact/ccd.hpp"
+
 namespace smfem::contact {
 
 enum class ObstacleKind { plane, sphere, box, capsule };
@@ -50,11 +52,13 @@ struct ObstacleDistance {
 ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x);
 
 // The largest alpha in [0, 1] such that x + a dx, for every a in [0, alpha], stays at least
-// `keep` times its present distance from the obstacle (0 < keep < 1): continuous collision
-// detection of a point moving linearly. Closed form for planes and spheres; conservative
-// advancement (ccd.hpp) for boxes and capsules.
+// `keep` times its present distance, or times `reach` where that is less, from the obstacle
+// (0 < keep < 1; ccd.hpp: ccd_target): continuous collision detection of a point moving
+// linearly. Closed form for planes and spheres; conservative advancement (ccd.hpp) for boxes and
+// capsules.
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
-                               const Eigen::Vector3d& dx, double keep);
+                               const Eigen::Vector3d& dx, double keep,
+                               double reach = kNoReach);
 
 // Throws std::invalid_argument naming the problem (non-finite values, zero normal, radius or
 // half extents <= 0, a path whose times do not increase).
