@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
           const Eigen::Vector3d c = scene.body_centroid(b);
           bodies.push_back({{"centroid", {c.x(), c.y(), c.z()}},
                             {"kinetic", scene.body_kinetic(b)},
+                            {"clearance", scene.body_clearance(b)},
                             {"asleep", scene.body_asleep(b)}});
         }
         std::cout << nlohmann::json{{"step", step},

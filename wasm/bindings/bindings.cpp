@@ -384,6 +384,7 @@ class JsContactScene {
           bodies.push_back({{"centroid", vector_json(scene_->body_centroid(b))},
                             {"linearMomentum", vector_json(scene_->body_momentum(b))},
                             {"kinetic", scene_->body_kinetic(b)},
+                            {"clearance", scene_->body_clearance(b)},
                             {"asleep", scene_->body_asleep(b)}});
         }
         report["bodies"] = bodies;

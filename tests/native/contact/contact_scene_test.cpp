@@ -161,6 +161,13 @@ TEST(ContactScene, RefusesIntersectingStartStates) {
   sphere.radius = 0.1;
   EXPECT_THROW(ContactScene(spec_with({sphere}, {{}}), {box_body()}), std::invalid_argument);
   EXPECT_THROW(ContactScene(spec_with({ground(0.0)}, {{}}), {box_body()}), std::invalid_argument);
+  // Wholly below the ground: a plane bounds a half-space, so this is inside it.
+  try {
+    ContactScene(spec_with({ground(2.0)}, {{}}), {box_body()});
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond the plane"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(
       ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0)}}), {box_body(), box_body()}),
       std::invalid_argument);
@@ -192,6 +199,25 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
                         "radius": -1}]})"),
                std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{"translation": [0, 1e300, 0]}]})"), std::invalid_argument);
+  // A key the format does not have is named, with the keys that belong there.
+  for (const auto& [text, key] :
+       {std::pair{R"({"bodies": [{}], "obstacels": []})", "obstacels"},
+        std::pair{R"({"bodies": [{"recipe": "a.json", "transaltion": [0, 0, 0]}]})",
+                  "bodies[0].transaltion"},
+        std::pair{R"({"bodies": [{}], "contact": {"dhat": 1}})", "contact.dhat"},
+        std::pair{R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
+                      "radius": 1, "normal": [0, 1, 0]}]})",
+                  "obstacles[0].normal"}}) {
+    try {
+      read(text);
+      ADD_FAILURE() << key;
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(key), std::string::npos) << message;
+      EXPECT_NE(message.find("the keys are"), std::string::npos) << message;
+    }
+  }
   try {
     read(R"({"bodies": [{}], "contact": {"activation_distance": -1}})");
     FAIL();

@@ -103,6 +103,20 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
   trees_.resize(parts_.size());
 }
 
+void ContactPotential::set_part_stiffness(std::vector<double> stiffness) {
+  if (!stiffness.empty() && stiffness.size() != parts_.size()) {
+    throw std::invalid_argument("contact: " + std::to_string(stiffness.size()) +
+                                " stiffnesses for " + std::to_string(parts_.size()) + " parts");
+  }
+  part_stiffness_ = std::move(stiffness);
+}
+
+double ContactPotential::pair_stiffness(const Pair& pair) const {
+  if (part_stiffness_.empty()) return parameters_.stiffness;
+  const std::size_t parts = pair_parts(pair);
+  return std::max(part_stiffness_[parts / parts_.size()], part_stiffness_[parts % parts_.size()]);
+}
+
 void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
                                        const ContactParameters& parameters, double timestep) {
   obstacles_ = obstacles;
@@ -341,7 +355,7 @@ void ContactPotential::begin_step(const ReducedMatrix& U_n) {
       f.reference += obstacle.offset - obstacle.start_offset;
     }
     f.tangent = tangent_basis(g.direction);
-    f.weight = mu * parameters_.stiffness * pair_area(pair) *
+    f.weight = mu * pair_stiffness(pair) * pair_area(pair) *
                std::abs(barrier_derivative(g.distance, parameters_.activation));
     friction_.push_back(std::move(f));
   }
@@ -392,7 +406,7 @@ double ContactPotential::energy(const ReducedMatrix& U) {
     positions(U, trial_);
     const auto at = [&](int v) { return Eigen::Vector3d(trial_.row(v).transpose()); };
     for (const Pair& pair : candidates_) {
-      total += parameters_.stiffness * pair_area(pair) *
+      total += pair_stiffness(pair) * pair_area(pair) *
                barrier(locate(pair, at).distance, parameters_.activation);
     }
   }
@@ -405,7 +419,7 @@ double ContactPotential::energy_along(double alpha, const ReducedMatrix& U_trial
     return Eigen::Vector3d(start_.row(v).transpose() + alpha * motion_.row(v).transpose());
   };
   for (const Pair& pair : candidates_) {
-    total += parameters_.stiffness * pair_area(pair) *
+    total += pair_stiffness(pair) * pair_area(pair) *
              barrier(locate(pair, at).distance, parameters_.activation);
   }
   return total + friction_energy(U_trial);
@@ -437,7 +451,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     const PairGeometry g = locate(pair, at);
     if (!(g.distance < parameters_.activation)) continue;
     pair_basis(pair, g, basis, rest);
-    const double scale = parameters_.stiffness * pair_area(pair);
+    const double scale = pair_stiffness(pair) * pair_area(pair);
     const double slope = scale * barrier_derivative(g.distance, parameters_.activation);
     add_outer(gradient, basis, pair_parts(pair), slope * g.direction);
     bases.push_back(basis);
@@ -510,7 +524,7 @@ double ContactPotential::potential_energy(const ReducedMatrix& U) {
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   double total = 0.0;
   for (const Pair& pair : scratch_) {
-    total += parameters_.stiffness * pair_area(pair) *
+    total += pair_stiffness(pair) * pair_area(pair) *
              barrier(locate(pair, at).distance, parameters_.activation);
   }
   return total;
@@ -527,8 +541,14 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     build_trees(P, motion_, 0.0, true);
   }
   bool sample_active = false;
-  const auto count = [&](double d) {
+  result.part_closest.assign(parts_.size(), kInfinity);
+  int sample_part = 0;
+  const auto count = [&](double d, int other_part) {
     result.min_distance = std::min(result.min_distance, d);
+    for (const int p : {sample_part, other_part}) {
+      double& closest = result.part_closest[static_cast<std::size_t>(p)];
+      closest = std::min(closest, d);
+    }
     if (d < parameters_.activation) {
       ++result.active;
       sample_active = true;
@@ -538,8 +558,11 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     const int v = surface_.samples(k);
     const Eigen::Vector3d x = P.row(v).transpose();
     sample_active = false;
+    sample_part = part(v);
     if (obstacles_ != nullptr) {
-      for (const Obstacle& obstacle : *obstacles_) count(obstacle_distance(obstacle, x).distance);
+      for (const Obstacle& obstacle : *obstacles_) {
+        count(obstacle_distance(obstacle, x).distance, sample_part);
+      }
     }
     if (several_parts()) {
       for (std::size_t q = 0; q < trees_.size(); ++q) {
@@ -559,7 +582,7 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
         const double nearest = other.tree->minimize(
             [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); }, triangle_distance,
             bound);
-        if (nearest < bound) count(nearest);
+        if (nearest < bound) count(nearest, static_cast<int>(q));
         if (!(nearest < parameters_.activation)) continue;
         const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
         int active_here = 0;

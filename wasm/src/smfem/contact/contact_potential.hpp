@@ -55,6 +55,9 @@ struct ContactMeasure {
   // Where the samples in an active pair are (one point per sample, however many pairs it is
   // in): what the page shows as the contact points.
   std::vector<Eigen::Vector3d> active_points;
+  // Per part (body), its closest distance to anything: exact below dhat, at least dhat (or
+  // infinity) otherwise.
+  std::vector<double> part_closest;
 };
 
 class ContactPotential {
@@ -68,6 +71,11 @@ class ContactPotential {
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
   void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
                        double timestep);
+
+  // Each part's (body's) barrier stiffness, over parameters.stiffness: a pair's is the larger of
+  // its two bodies' (one body's against an obstacle), so that a body's stiffness follows its own
+  // contacts (contact_scene.hpp). Empty: parameters.stiffness for every pair.
+  void set_part_stiffness(std::vector<double> stiffness);
 
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);
@@ -132,6 +140,7 @@ class ContactPotential {
   void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
                   Eigen::Vector3d& rest) const;
   double pair_friction(const Pair& pair) const;
+  double pair_stiffness(const Pair& pair) const;
   double friction_energy(const ReducedMatrix& U) const;
   // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
   std::size_t pair_parts(const Pair& pair) const;
@@ -183,6 +192,7 @@ class ContactPotential {
   std::vector<char> near_;
   const std::vector<Obstacle>* obstacles_ = nullptr;
   ContactParameters parameters_;
+  std::vector<double> part_stiffness_;
   double timestep_ = 1.0 / 60.0;
 
   std::vector<Pair> candidates_;

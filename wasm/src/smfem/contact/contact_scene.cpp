@@ -90,7 +90,6 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   }
   if (models_.empty()) throw std::invalid_argument("a scene needs a body");
   double largest_diagonal = 0.0;
-  double mass_over_area = 0.0;
   for (std::size_t i = 0; i < models_.size(); ++i) {
     const sim::ReducedModel& model = models_[i];
     if (model.contact.empty()) {
@@ -100,7 +99,9 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     const auto& p = model.contact.positions;
     const double diagonal = (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm();
     largest_diagonal = std::max(largest_diagonal, diagonal);
-    mass_over_area = std::max(mass_over_area, model.total_mass / model.contact.areas.sum());
+    start_stiffness_.push_back(spec.stiffness > 0.0 ? spec.stiffness
+                                                     : model.total_mass / model.contact.areas.sum() /
+                                                           (spec.timestep * spec.timestep));
     layout_.first_mode.push_back(layout_.modes);
     layout_.mode_count.push_back(model.mode_count());
     layout_.first_tet.push_back(layout_.tets);
@@ -117,9 +118,8 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   parameters_.activation =
       spec.activation > 0.0 ? spec.activation : kDefaultActivation * largest_diagonal;
   adaptive_stiffness_ = !(spec.stiffness > 0.0);
-  start_stiffness_ =
-      adaptive_stiffness_ ? mass_over_area / (timestep_ * timestep_) : spec.stiffness;
-  parameters_.stiffness = start_stiffness_;
+  stiffness_ = start_stiffness_;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
   parameters_.friction = spec.friction;
   parameters_.slip = spec.slip;
   settings_ = models_.front().defaults;
@@ -127,6 +127,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   settings_.gravity = spec.gravity;
   asleep_.assign(models_.size(), 0);
   quiet_steps_.assign(models_.size(), 0);
+  clearances_.assign(models_.size(), std::numeric_limits<double>::infinity());
   check_start_state();
   place_bodies();
 }
@@ -240,7 +241,7 @@ Island& ContactScene::island(const std::vector<int>& bodies) {
     found.settings_version = settings_version_;
   }
   if (found.parameters_version != parameters_version_) {
-    found.set_parameters(parameters_, timestep_);
+    found.set_parameters(parameters_, stiffness_, timestep_);
     found.parameters_version = parameters_version_;
   }
   if (found.synced_step != state_.step_count) found.load(state_);
@@ -262,7 +263,20 @@ void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool unt
   set_settings(settings);
 }
 
+void ContactScene::set_sleeping(bool allowed) {
+  sleeping_allowed_ = allowed;
+  if (!allowed) {
+    for (int i = 0; i < body_count(); ++i) wake(i);
+  }
+}
+
 void ContactScene::wake(int body) {
+  if (asleep_[static_cast<std::size_t>(body)]) {
+    // Its island no longer holds its state as it is now (its velocity was zeroed asleep).
+    for (auto& [bodies, island] : islands_) {
+      if (std::binary_search(bodies.begin(), bodies.end(), body)) island->synced_step = -1;
+    }
+  }
   asleep_[static_cast<std::size_t>(body)] = 0;
   quiet_steps_[static_cast<std::size_t>(body)] = 0;
 }
@@ -368,7 +382,10 @@ void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
     bool awake = false;
     for (const int b : group) awake = awake || !asleep_[static_cast<std::size_t>(b)];
     if (!awake || results_.count(group)) continue;
-    for (const int b : group) wake(b);
+    // Its sleeping bodies wake (the quiet count of the others goes on).
+    for (const int b : group) {
+      if (asleep_[static_cast<std::size_t>(b)]) wake(b);
+    }
     Island& found = island(group);
     const bool dragged = drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
     if (dragged) {
@@ -476,6 +493,9 @@ const StepSummary& ContactScene::step() {
     double mass = 0.0;
     for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
     add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      clearances_[static_cast<std::size_t>(group[k])] = island->measure.part_closest[k];
+    }
     closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
     closest.active += island->measure.active;
     closest.active_points.insert(closest.active_points.end(), island->measure.active_points.begin(),
@@ -486,7 +506,11 @@ const StepSummary& ContactScene::step() {
   summary_.min_distance = closest.min_distance;
   summary_.active_contacts = closest.active;
   summary_.asleep = static_cast<int>(std::count(asleep_.begin(), asleep_.end(), 1));
-  update_stiffness(closest);
+  std::vector<std::vector<int>> stepped;
+  for (const std::vector<int>& group : members) {
+    if (results_.count(group)) stepped.push_back(group);
+  }
+  update_stiffness(stepped);
   summary_.contact_points = std::move(closest.active_points);
   drop_spare_islands();
   summary_.step_ms =
@@ -503,7 +527,7 @@ void ContactScene::fall_asleep_if_quiet(Island& island) {
     quiet_steps_[b] = speed < kSleepSpeed * diagonals_[b] ? quiet_steps_[b] + 1 : 0;
     quiet = quiet && quiet_steps_[b] >= kSleepSteps && i != drag_.body;
   }
-  if (!quiet) return;
+  if (!quiet || !sleeping_allowed_) return;
   for (const int i : island.bodies()) {
     const auto b = static_cast<std::size_t>(i);
     asleep_[b] = 1;
@@ -526,22 +550,33 @@ Island& ContactScene::sleeping(const std::vector<int>& group) {
   return found;
 }
 
-void ContactScene::update_stiffness(const ContactMeasure& closest) {
-  if (!adaptive_stiffness_ || closest.active == 0) return;
-  const double crushed = kCrushedBelow * parameters_.activation;
-  double factor = 1.0;
-  if (closest.min_distance < crushed) {
-    factor = std::clamp(crushed / std::max(closest.min_distance, crushed / kMaxCrushStiffening),
-                        2.0, kMaxCrushStiffening);
-  } else if (closest.min_distance < kStiffenBelow * parameters_.activation &&
-             parameters_.stiffness < kMaxStiffening * start_stiffness_) {
-    factor = 2.0;
+void ContactScene::update_stiffness(const std::vector<std::vector<int>>& stepped) {
+  if (!adaptive_stiffness_) return;
+  bool changed = false;
+  for (const std::vector<int>& group : stepped) {
+    for (const int i : group) {
+      const auto b = static_cast<std::size_t>(i);
+      const double closest = clearances_[b];
+      if (!(closest < parameters_.activation)) continue;
+      const double crushed = kCrushedBelow * parameters_.activation;
+      double factor = 1.0;
+      if (closest < crushed) {
+        factor = std::clamp(crushed / std::max(closest, crushed / kMaxCrushStiffening), 2.0,
+                            kMaxCrushStiffening);
+      } else if (closest < kStiffenBelow * parameters_.activation &&
+                 stiffness_[b] < kMaxStiffening * start_stiffness_[b]) {
+        factor = 2.0;
+      }
+      const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_[b];
+      if (factor > 1.0 && stiffness_[b] < most) {
+        stiffness_[b] = std::min(stiffness_[b] * factor, most);
+        changed = true;
+      }
+    }
   }
-  const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_;
-  if (factor > 1.0 && parameters_.stiffness < most) {
-    parameters_.stiffness = std::min(parameters_.stiffness * factor, most);
-    ++parameters_version_;
-  }
+  if (!changed) return;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
+  ++parameters_version_;
 }
 
 void ContactScene::collect_warnings(Island& island) {
@@ -587,7 +622,8 @@ ContactMeasure ContactScene::measure() {
 
 void ContactScene::reset() {
   obstacles_ = initial_obstacles_;
-  parameters_.stiffness = start_stiffness_;
+  stiffness_ = start_stiffness_;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
   ++parameters_version_;
   for (int i = 0; i < body_count(); ++i) wake(i);
   place_bodies();

@@ -23,14 +23,16 @@
 // obstacle scripted into a body stalls against it; StepSummary::obstacles_held), then steps the
 // islands.
 //
-// Barrier stiffness (IPC's adaptive kappa, simplified): kappa starts at the largest M / (h^2 A)
-// over the bodies (mass over surface area: at unit b'' the barrier then matches inertia's
-// stiffness over the surface) and doubles after a step whose closest active pair came within
-// kStiffenBelow dhat, up to kMaxStiffening times its start, so that resting bodies settle at a
-// distance of the order of dhat rather than deep in the barrier's steep end. A pair crushed
-// below kCrushedBelow dhat raises kappa whatever that cap, by the factor that would lift it back
-// there (the distance a load holds grows in proportion to kappa), at most kMaxCrushStiffening
-// per step, and to kMaxCrushStiffening times the cap in all.
+// Barrier stiffness (IPC's adaptive kappa, simplified), body by body: a pair's is the larger of
+// its bodies' (contact_potential.hpp), so a body's contacts stiffen its own barrier, never that
+// of a body elsewhere in the scene. A body's kappa starts at its M / (h^2 A) (mass over surface
+// area: at unit b'' the barrier then matches inertia's stiffness over the surface) and doubles
+// after a step whose closest pair of the body's came within kStiffenBelow dhat, up to
+// kMaxStiffening times its start, so that resting bodies settle at a distance of the order of
+// dhat rather than deep in the barrier's steep end. A pair crushed below kCrushedBelow dhat
+// raises kappa whatever that cap, by the factor that would lift it back there (the distance a
+// load holds grows in proportion to kappa), at most kMaxCrushStiffening per step, and to
+// kMaxCrushStiffening times the cap in all.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -97,7 +99,9 @@ class ContactScene {
   }
   int thread_count() const { return pool_->thread_count(); }
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+  // stiffness: the largest body's (body_stiffness).
   const ContactParameters& parameters() const { return parameters_; }
+  double body_stiffness(int body) const { return stiffness_[static_cast<std::size_t>(body)]; }
   const sim::SolverSettings& settings() const { return settings_; }
   // For every body from the next step (and wakes them all).
   void set_settings(const sim::SolverSettings& settings);
@@ -114,6 +118,11 @@ class ContactScene {
   Eigen::Vector3d body_centroid(int body) const;
   double body_kinetic(int body) const;
   bool body_asleep(int body) const { return asleep_[static_cast<std::size_t>(body)] != 0; }
+  // Body i's closest distance to an obstacle or another body after the last step: exact below
+  // dhat (a body resting on something), at least dhat otherwise.
+  double body_clearance(int body) const { return clearances_[static_cast<std::size_t>(body)]; }
+  // Whether quiet islands may fall asleep (on by default; off, every body steps every step).
+  void set_sleeping(bool allowed);
 
   // The obstacle's drag target: it moves there at the next steps, as far as bodies allow,
   // instead of following its path.
@@ -162,7 +171,8 @@ class ContactScene {
   void move_obstacles(double end_time);
   void check_start_state();
   void place_bodies();
-  void update_stiffness(const ContactMeasure& closest);
+  // Adapts the stiffness of the bodies of the islands stepped (see above).
+  void update_stiffness(const std::vector<std::vector<int>>& stepped);
   void wake(int body);
   // After an island's step: counts its bodies' quiet steps, and puts it to sleep where all of
   // them have been quiet long enough.
@@ -180,10 +190,12 @@ class ContactScene {
   std::vector<double> masses_, diagonals_;      // per body
   std::vector<char> asleep_;
   std::vector<int> quiet_steps_;
+  std::vector<double> clearances_;
+  bool sleeping_allowed_ = true;
   std::vector<Obstacle> obstacles_;
   std::vector<Obstacle> initial_obstacles_;
   ContactParameters parameters_;
-  double start_stiffness_ = 0.0;
+  std::vector<double> start_stiffness_, stiffness_;  // per body
   bool adaptive_stiffness_ = true;
   double timestep_ = 1.0 / 60.0;
   sim::SolverSettings settings_;

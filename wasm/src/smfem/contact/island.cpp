@@ -42,8 +42,12 @@ Island::Island(std::vector<int> bodies, const std::vector<sim::ReducedModel>& mo
   simulator_->set_contact(potential_.get(), rigid_translation(composite_));
 }
 
-void Island::set_parameters(const ContactParameters& parameters, double timestep) {
+void Island::set_parameters(const ContactParameters& parameters,
+                            const std::vector<double>& body_stiffness, double timestep) {
   potential_->set_environment(obstacles_, parameters, timestep);
+  std::vector<double> stiffness;
+  for (const int b : bodies_) stiffness.push_back(body_stiffness[static_cast<std::size_t>(b)]);
+  potential_->set_part_stiffness(std::move(stiffness));
 }
 
 std::size_t Island::index_of(int body) const {

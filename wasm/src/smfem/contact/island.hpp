@@ -52,7 +52,9 @@ class Island {
   ContactPotential& potential() { return *potential_; }
   const CompositeModel& composite() const { return composite_; }
 
-  void set_parameters(const ContactParameters& parameters, double timestep);
+  // The contact parameters, and every scene body's barrier stiffness (contact_scene.hpp).
+  void set_parameters(const ContactParameters& parameters,
+                      const std::vector<double>& body_stiffness, double timestep);
 
   // The island's U (its bodies' rows of the scene's) into out.
   void gather(const sim::ReducedMatrix& scene_U, sim::ReducedMatrix& out) const;
