@@ -2,8 +2,10 @@
 // "Contact"), on the build's baked scenes (build/native/assets/contact/):
 //   - the crab (m 16, |C| 342, 1,024 contact samples) resting on the ground against the same
 //     crab with nothing to touch: milliseconds per iteration, and what contact adds;
-//   - piles of 1 to 12 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
-//     time per body count, while the pile settles and once it has.
+//   - piles of 1 to 30 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
+//     time per body count while the pile settles (steps 30-130: bodies falling, landing and
+//     making contacts; the bodies' mean kinetic energy over those steps says they moved) and once
+//     it has (steps 400-500; how many bodies sleep), and the cost per body relative to one body.
 // Each crab run: W untimed steps (it falls and settles), then N timed; medians. The native twin
 // is build/bin/smfem-scene (same scenes, --warmup W).
 import { readFile } from 'node:fs/promises';
@@ -49,6 +51,8 @@ async function timed(smfem, text, assets, { warmup, steps, iterations }) {
       iterationMs: median(reports.map((r) => r.stepMs / Math.max(r.iterations, 1))),
       iterations: reports.reduce((sum, r) => sum + r.iterations, 0) / reports.length,
       activeContacts: reports.at(-1).activeContacts,
+      kinetic: reports.reduce((sum, r) => sum + r.energy.kinetic, 0) / reports.length,
+      asleep: reports.at(-1).asleep,
       threads: scene.info.threads,
     };
   } finally {
@@ -76,22 +80,24 @@ export async function contactBench(
   );
   const jelly = await load('bodies/jelly-cube.smfem');
   const piles = [];
-  // Timed twice: while the bodies settle (steps 150-250 after the drop, where the energy check
-  // retries truncated steps most) and settled (steps 350-450).
   const describe = (pile) =>
     `${pile.stepMs.toFixed(2)} ms per step, ${pile.iterations.toFixed(2)} iterations per step, ` +
-    `${pile.activeContacts} active pairs`;
-  for (const count of [1, 2, 4, 6, 8, 12]) {
+    `${pile.activeContacts} active pairs, mean kinetic ${pile.kinetic.toPrecision(2)} J, ${pile.asleep} asleep`;
+  for (const count of [1, 2, 4, 8, 12, 20, 30]) {
     const timedAfter = (untimed) =>
       timed(smfem, pileScene(count), Array(count).fill(jelly), {
         ...options,
         warmup: untimed,
         steps: Math.min(steps, 100),
       });
-    const settling = await timedAfter(150);
-    const settled = await timedAfter(350);
+    const settling = await timedAfter(30);
+    const settled = await timedAfter(400);
     piles.push({ bodies: count, settling, settled });
-    print(`pile of ${count}: settling ${describe(settling)}; settled ${describe(settled)}`);
+    const perBody = (pile, one) => (pile.stepMs / count / one.stepMs).toFixed(2);
+    print(
+      `pile of ${count}: settling ${describe(settling)}; settled ${describe(settled)}; ` +
+        `per body x${perBody(settling, piles[0].settling)} settling, x${perBody(settled, piles[0].settled)} settled`,
+    );
   }
   return { crab: { resting, alone: free, overhead }, piles };
 }

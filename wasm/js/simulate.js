@@ -39,7 +39,7 @@
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -184,7 +184,14 @@ async function contactScene(path) {
   for (const [i, body] of scene.bodies.entries()) {
     const file = body?.asset ?? body?.recipe;
     if (typeof file !== 'string') throw new Error(`${path}: bodies[${i}] needs an "asset" or a "recipe"`);
-    assets.push({ bytes: await assetBytes(resolve(dirname(path), file)), name: basename(file) });
+    const where = resolve(dirname(path), file);
+    try {
+      await access(where);
+    } catch {
+      const key = body.asset === undefined ? 'recipe' : 'asset';
+      throw new Error(`${path}: bodies[${i}].${key} "${file}" is not there (looked for ${where})`);
+    }
+    assets.push({ bytes: await assetBytes(where), name: basename(file) });
   }
   return { text, assets };
 }
