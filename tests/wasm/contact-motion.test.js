@@ -40,7 +40,9 @@ describe('contact motion at the page settings', () => {
       const y0 = reports[0].bodies[top].centroid[1] + g * h * h;
       reports.forEach((report, i) => {
         const n = i + 1;
-        expect(Math.abs(report.bodies[top].centroid[1] - (y0 - (g * h * h * n * (n + 1)) / 2))).toBeLessThan(1e-9);
+        expect(Math.abs(report.bodies[top].centroid[1] - (y0 - (g * h * h * n * (n + 1)) / 2))).toBeLessThan(
+          1e-9,
+        );
       });
     } finally {
       pile.dispose();

@@ -123,35 +123,34 @@ int main(int argc, char** argv) {
                             {"clearance", scene.body_clearance(b)},
                             {"asleep", scene.body_asleep(b)}});
         }
-        std::cout << nlohmann::json{{"step", step},
-                                    {"bodies", bodies},
-                                    {"ok", summary.ok},
-                                    {"kinetic", report.diagnostics.kinetic_energy},
-                                    {"minDistance", summary.min_distance},
-                                    {"activeContacts", summary.active_contacts},
-                                    {"iterations", report.stats.iterations},
-                                    {"retries", report.retries},
-                                    {"translationCorrections",
-                                     report.stats.translation_corrections},
-                                    {"contactLimited", report.stats.contact_limited},
-                                    {"islands", summary.islands},
-                                    {"asleep", summary.asleep},
-                                    {"merges", summary.merges},
-                                    {"centroid", {report.diagnostics.centroid.x(),
-                                                  report.diagnostics.centroid.y(),
-                                                  report.diagnostics.centroid.z()}},
-                                    {"wallMs", summary.step_ms}}
-                         .dump()
-                  << "\n";
+        std::cout
+            << nlohmann::json{{"step", step},
+                              {"bodies", bodies},
+                              {"ok", summary.ok},
+                              {"kinetic", report.diagnostics.kinetic_energy},
+                              {"minDistance", summary.min_distance},
+                              {"activeContacts", summary.active_contacts},
+                              {"iterations", report.stats.iterations},
+                              {"retries", report.retries},
+                              {"translationCorrections", report.stats.translation_corrections},
+                              {"contactLimited", report.stats.contact_limited},
+                              {"islands", summary.islands},
+                              {"asleep", summary.asleep},
+                              {"merges", summary.merges},
+                              {"centroid",
+                               {report.diagnostics.centroid.x(), report.diagnostics.centroid.y(),
+                                report.diagnostics.centroid.z()}},
+                              {"wallMs", summary.step_ms}}
+                   .dump()
+            << "\n";
       }
     }
     std::printf(
         "%s: %d bodies, %d modes, %d cubature tets, %d contact samples; %d steps: %.3f ms per "
         "step, %.3f ms per iteration (medians), %.2f iterations per step, %d failed, closest "
         "%.3g m\n",
-        scene_file.c_str(), scene.body_count(), scene.layout().modes, scene.layout().tets,
-        samples, steps, median(step_ms),
-        median(iteration_ms), iteration_total / steps, failed, closest);
+        scene_file.c_str(), scene.body_count(), scene.layout().modes, scene.layout().tets, samples,
+        steps, median(step_ms), median(iteration_ms), iteration_total / steps, failed, closest);
     return failed > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "smfem-scene: " << e.what() << "\n";

@@ -3,7 +3,8 @@
 // steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
-// obstacleOffsets, and each body's centroid; null otherwise), notices (every input the page
+// obstacleOffsets, each body's centroid, asleep (how many bodies sleep) and stepsPerSecond (the
+// steps the recent wall-clock seconds took, as the line says it); null otherwise), notices (every input the page
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
 // last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
@@ -73,6 +74,7 @@ export class StatusBoard {
   loading(scene) {
     Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null, contact: null, motion: null });
     this.stepTimes = [];
+    this.running = null;
     this.say(`Loading ${scene}…`);
   }
 
@@ -81,7 +83,9 @@ export class StatusBoard {
     // Said for a student: where the simulation runs, not which build of the module it is.
     const where =
       build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
-    this.say(`${scene} is running in your browser ${where}. Drag it with the mouse or a finger.`);
+    this.running = `${scene} is running in your browser ${where}. Drag it with the mouse or a finger.`;
+    this.saidAt = null;
+    this.say(this.running);
   }
 
   labelled(labels) {
@@ -104,21 +108,34 @@ export class StatusBoard {
       const { kinetic, elastic } = last.energy;
       this.state.motion = { kinetic, elastic, centroid: last.centroid };
     }
+    this.stepTimes.push(...reports.map((r) => r.stepMs));
+    this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
+    this.state.stepMs = median(this.stepTimes);
     if (last?.minDistance !== undefined) {
-      const { minDistance, activeContacts, obstacleOffsets, bodies } = last;
+      const { minDistance, activeContacts, obstacleOffsets, bodies, asleep } = last;
+      const stepsPerSecond = this.state.stepMs > 0 ? 1000 / this.state.stepMs : null;
       this.state.contact = {
         minDistance,
         activeContacts,
         obstacleOffsets,
         centroids: bodies.map((b) => b.centroid),
+        asleep,
+        stepsPerSecond,
       };
+      // Kept current in the line, in words, a few times a second.
+      // (Only over the line's own words: a notice or an error stays until something replaces it.)
+      const ours = this.running && this.line.textContent.startsWith(this.running);
+      if (this.state.ready && ours && last.time - (this.saidAt ?? -1) >= 0.25) {
+        this.saidAt = last.time;
+        const rate = stepsPerSecond === null ? '' : ` It steps ${Math.round(stepsPerSecond)} times a second`;
+        const sleeping = asleep > 0 ? `; ${asleep} of ${bodies.length} bodies are at rest and asleep` : '';
+        this.say(`${this.running}${rate}${sleeping}${rate || sleeping ? '.' : ''}`);
+      }
     }
-    this.stepTimes.push(...reports.map((r) => r.stepMs));
-    this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
-    this.state.stepMs = median(this.stepTimes);
   }
 
   resetTime() {
+    this.saidAt = null;
     this.state.simTime = 0;
     this.state.contact = null;
     this.state.motion = null;

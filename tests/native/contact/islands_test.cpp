@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/test_model.hpp"
 #include "smfem/contact/body_groups.hpp"
 #include "smfem/contact/contact_scene.hpp"
-#include "sim/test_model.hpp"
 
 namespace smfem::contact {
 namespace {
@@ -45,8 +45,9 @@ ContactSceneSpec spec_with(std::vector<SceneBodySpec> bodies, double friction = 
 TEST(Islands, ABodyAloneMovesAsItWouldAlone) {
   for (const int iterations : {1, 2}) {
     const SceneBodySpec lone{Eigen::Vector3d(5, 0.6, 0), Eigen::Vector3d(0.5, 0, 0)};
-    ContactScene crowd(spec_with({lone, {Eigen::Vector3d(0, 0.05, 0)}, {Eigen::Vector3d(0.2, 0.6, 0)}}),
-                       {box_body(), box_body(1e5), box_body()});
+    ContactScene crowd(
+        spec_with({lone, {Eigen::Vector3d(0, 0.05, 0)}, {Eigen::Vector3d(0.2, 0.6, 0)}}),
+        {box_body(), box_body(1e5), box_body()});
     ContactScene alone(spec_with({lone}), {box_body()});
     for (ContactScene* scene : {&crowd, &alone}) {
       scene->set_solver(sim::SolverMethod::mfem, iterations, false);

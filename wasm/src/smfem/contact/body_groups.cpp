@@ -9,7 +9,8 @@ std::vector<std::pair<int, int>> overlapping_boxes(const std::vector<Eigen::Alig
   std::vector<int> order(boxes.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return boxes[static_cast<std::size_t>(a)].min().x() < boxes[static_cast<std::size_t>(b)].min().x();
+    return boxes[static_cast<std::size_t>(a)].min().x() <
+           boxes[static_cast<std::size_t>(b)].min().x();
   });
   std::vector<std::pair<int, int>> pairs;
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -366,10 +366,10 @@ double ContactPotential::pair_step(const Pair& pair, double limit) const {
   const int v = surface_.samples(pair.sample);
   const Eigen::Vector3d sample_motion = motion_.row(v).transpose();
   if (pair.obstacle >= 0) {
-    return std::min(limit, obstacle_time_of_impact(
-                               (*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
-                               start_.row(v).transpose(), sample_motion, keep,
-                               parameters_.activation));
+    return std::min(limit,
+                    obstacle_time_of_impact((*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
+                                            start_.row(v).transpose(), sample_motion, keep,
+                                            parameters_.activation));
   }
   // The distance moves at most as fast as the sample relative to the triangle's points, which
   // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.

@@ -70,7 +70,8 @@ void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics
   to.angular_momentum += from.angular_momentum;
   to.centroid += mass * from.centroid;
   total_mass += mass;
-  to.max_constraint_violation = std::max(to.max_constraint_violation, from.max_constraint_violation);
+  to.max_constraint_violation =
+      std::max(to.max_constraint_violation, from.max_constraint_violation);
 }
 
 }  // namespace
@@ -100,8 +101,8 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     const double diagonal = (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm();
     largest_diagonal = std::max(largest_diagonal, diagonal);
     start_stiffness_.push_back(spec.stiffness > 0.0 ? spec.stiffness
-                                                     : model.total_mass / model.contact.areas.sum() /
-                                                           (spec.timestep * spec.timestep));
+                                                    : model.total_mass / model.contact.areas.sum() /
+                                                          (spec.timestep * spec.timestep));
     layout_.first_mode.push_back(layout_.modes);
     layout_.mode_count.push_back(model.mode_count());
     layout_.first_tet.push_back(layout_.tets);
@@ -135,7 +136,8 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
 void ContactScene::body_surface(int body, const sim::ReducedMatrix& U,
                                 SurfacePositions& out) const {
   const auto b = static_cast<std::size_t>(body);
-  out.noalias() = surface_bases_[b] * U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  out.noalias() =
+      surface_bases_[b] * U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
   out += models_[b].contact.positions;
   out.rowwise() += layout_.offsets[b].transpose();
 }
@@ -283,7 +285,8 @@ void ContactScene::wake(int body) {
 
 Eigen::Vector3d ContactScene::body_momentum(int body) const {
   const auto b = static_cast<std::size_t>(body);
-  const auto velocity = state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  const auto velocity =
+      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
   return velocity.transpose() * models_[b].mass_vector;
 }
 
@@ -295,7 +298,8 @@ Eigen::Vector3d ContactScene::body_centroid(int body) const {
 
 double ContactScene::body_kinetic(int body) const {
   const auto b = static_cast<std::size_t>(body);
-  const auto velocity = state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  const auto velocity =
+      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
   return 0.5 * velocity.cwiseProduct(models_[b].mass_block * velocity).sum();
 }
 
@@ -347,7 +351,8 @@ void ContactScene::move_obstacles(double end_time) {
     if (motion.isZero(0.0)) continue;
     if (surfaces.empty()) {
       surfaces.resize(models_.size());
-      for (int i = 0; i < body_count(); ++i) body_surface(i, state_.U, surfaces[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < body_count(); ++i)
+        body_surface(i, state_.U, surfaces[static_cast<std::size_t>(i)]);
     }
     // A sample sees the obstacle come at it: relative motion -motion.
     double alpha = 1.0;
@@ -355,8 +360,9 @@ void ContactScene::move_obstacles(double end_time) {
       const auto b = static_cast<std::size_t>(i);
       const Eigen::VectorXi& samples = models_[b].contact.samples;
       for (Eigen::Index k = 0; k < samples.size(); ++k) {
-        alpha = std::min(alpha, obstacle_time_of_impact(obstacle, surfaces[b].row(samples(k)).transpose(),
-                                                        -motion, parameters_.keep));
+        alpha = std::min(alpha,
+                         obstacle_time_of_impact(obstacle, surfaces[b].row(samples(k)).transpose(),
+                                                 -motion, parameters_.keep));
       }
     }
     obstacle.offset += alpha * motion;
@@ -387,7 +393,8 @@ void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
       if (asleep_[static_cast<std::size_t>(b)]) wake(b);
     }
     Island& found = island(group);
-    const bool dragged = drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
+    const bool dragged =
+        drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
     if (dragged) {
       found.drag(drag_.body, drag_.vertex, drag_.target, drag_.stiffness);
     } else {

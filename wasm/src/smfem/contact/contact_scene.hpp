@@ -184,10 +184,10 @@ class ContactScene {
 
   std::vector<sim::ReducedModel> models_;
   SceneLayout layout_;
-  std::vector<Eigen::MatrixXd> surface_bases_;  // per body: ns x 4m
-  std::vector<Eigen::Vector3d> velocities_;     // initial, per body
+  std::vector<Eigen::MatrixXd> surface_bases_;   // per body: ns x 4m
+  std::vector<Eigen::Vector3d> velocities_;      // initial, per body
   std::vector<Eigen::Vector3d> rest_centroids_;  // per body, in the scene
-  std::vector<double> masses_, diagonals_;      // per body
+  std::vector<double> masses_, diagonals_;       // per body
   std::vector<char> asleep_;
   std::vector<int> quiet_steps_;
   std::vector<double> clearances_;
@@ -206,7 +206,7 @@ class ContactScene {
   SceneState next_;   // the step being solved
   std::map<std::vector<int>, std::unique_ptr<Island>> islands_;
   int settings_version_ = 1, parameters_version_ = 1;
-  std::uint64_t clock_ = 0;  // ticks once per step: the cache's recency
+  std::uint64_t clock_ = 0;                      // ticks once per step: the cache's recency
   std::map<std::vector<int>, Island*> results_;  // this step's solved islands
   Drag drag_;
   std::vector<std::string> warnings_;

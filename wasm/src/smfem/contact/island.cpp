@@ -97,7 +97,8 @@ void Island::store(SceneState& scene) const {
     scene.U.middleRows(4 * layout_.first_mode[b], rows) = state.U.middleRows(first, rows);
     scene.Udot.middleRows(4 * layout_.first_mode[b], rows) = state.Udot.middleRows(first, rows);
     const sim::ReducedModel::Body& part = composite_.model.bodies[k];
-    scene.z.middleCols(layout_.first_tet[b], part.tets) = state.z.middleCols(part.first_tet, part.tets);
+    scene.z.middleCols(layout_.first_tet[b], part.tets) =
+        state.z.middleCols(part.first_tet, part.tets);
     scene.lambda.middleCols(layout_.first_tet[b], part.tets) =
         state.lambda.middleCols(part.first_tet, part.tets);
   }

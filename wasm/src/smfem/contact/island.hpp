@@ -31,8 +31,8 @@ struct SceneLayout {
 };
 
 struct SceneState {
-  sim::ReducedMatrix U, Udot;     // 4 modes x 3
-  sim::StretchField z, lambda;    // 6 x tets
+  sim::ReducedMatrix U, Udot;   // 4 modes x 3
+  sim::StretchField z, lambda;  // 6 x tets
   double time = 0.0;
   std::int64_t step_count = 0;
 };

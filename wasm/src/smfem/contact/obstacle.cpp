@@ -100,10 +100,10 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
     case ObstacleKind::sphere: {
       // |x + a dx - c| = radius + target: the first root of a quadratic in a.
       const Eigen::Vector3d from_center = x - obstacle.offset - obstacle.point;
-      const double reach = obstacle.radius + target;
+      const double touch = obstacle.radius + target;
       const double a = dx.squaredNorm();
       const double b = from_center.dot(dx);
-      const double c = from_center.squaredNorm() - reach * reach;
+      const double c = from_center.squaredNorm() - touch * touch;
       const double discriminant = b * b - a * c;
       if (a == 0.0 || b >= 0.0 || discriminant < 0.0) return 1.0;
       // The smaller root, written to avoid cancellation (b < 0, c > 0).

@@ -57,8 +57,7 @@ ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector
 // linearly. Closed form for planes and spheres; conservative advancement (ccd.hpp) for boxes and
 // capsules.
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
-                               const Eigen::Vector3d& dx, double keep,
-                               double reach = kNoReach);
+                               const Eigen::Vector3d& dx, double keep, double reach = kNoReach);
 
 // Throws std::invalid_argument naming the problem (non-finite values, zero normal, radius or
 // half extents <= 0, a path whose times do not increase).

@@ -326,9 +326,8 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   }
   // Translations leave every tet's F, hence the kinematics and z, as they are.
   if (stats.contact_limited && contact_ != nullptr && translation_.size() > 0 && !stats.failed) {
-    stats.translation_corrections +=
-        contact::minimize_along_translation(dynamics_, *contact_, translation_,
-                                                     model_.bodies, state_.U);
+    stats.translation_corrections += contact::minimize_along_translation(
+        dynamics_, *contact_, translation_, model_.bodies, state_.U);
   }
   state_.Udot = (state_.U - backup_.U) / settings_.timestep;
   // A retried step reports every attempt's work.
