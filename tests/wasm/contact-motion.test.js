@@ -57,10 +57,14 @@ describe('contact motion at the page settings', () => {
       const last = reports.at(-1).bodies;
       // The ball came to the wall (z = 0.05 m), from 0.8 m.
       expect(Math.min(...reports.map((r) => r.bodies[ball].centroid[2]))).toBeLessThan(0.12);
-      // A block of the top row was pushed off: it moved back and fell (at 30 iterations the two
-      // top blocks end 0.26 m back, on the ground).
-      const moved = [4, 5].map((b) => reports[0].bodies[b].centroid[2] - last[b].centroid[2]);
-      expect(Math.max(...moved)).toBeGreaterThan(0.1);
+      // A block of the top row was pushed off the wall: it moved 10 cm or more and fell (at 30
+      // iterations four blocks go, the top two 0.2-0.3 m back, all to the ground).
+      const knocked = [4, 5].filter((b) => {
+        const [x0, y0, z0] = reports[0].bodies[b].centroid;
+        const [x, y, z] = last[b].centroid;
+        return Math.hypot(x - x0, y - y0, z - z0) > 0.1 && y < y0 - 0.1;
+      });
+      expect(knocked.length).toBeGreaterThan(0);
       for (const report of reports) expect(report.minDistance).toBeGreaterThan(0);
     } finally {
       scene.dispose();

@@ -488,6 +488,7 @@ const StepSummary& ContactScene::step() {
       island->synced_step = state_.step_count;
       island->measure = island->potential().measure(island->simulator().coordinates());
       island->rest_diagnostics = island->simulator().diagnostics();
+      island->rest_step = state_.step_count;
       const sim::StepReport& report = island->simulator().last_report();
       report_.ok = report_.ok && report.ok;
       report_.retries += report.retries;
@@ -546,14 +547,18 @@ void ContactScene::fall_asleep_if_quiet(Island& island) {
 
 Island& ContactScene::sleeping(const std::vector<int>& group) {
   const auto cached = islands_.find(group);
-  if (cached != islands_.end()) {
+  // Measured at the last step (as it stepped, fell asleep or slept): the bodies have not moved.
+  if (cached != islands_.end() && cached->second->rest_step == state_.step_count - 1) {
     cached->second->last_used = clock_;
+    cached->second->rest_step = state_.step_count;
     return *cached->second;
   }
-  // Not kept (it fell asleep inside a larger island that has since split): measured afresh.
+  // Not measured as it is now (it fell asleep inside a larger island that has since split, or
+  // this island last stepped before): measured afresh.
   Island& found = island(group);
   found.rest_diagnostics = found.simulator().diagnostics();
   found.measure = found.potential().measure(found.simulator().coordinates());
+  found.rest_step = state_.step_count;
   return found;
 }
 

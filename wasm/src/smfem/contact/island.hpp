@@ -71,9 +71,10 @@ class Island {
   std::int64_t synced_step = -1;
   std::uint64_t last_used = 0;  // the scene's clock of the island cache
   // The island's diagnostics and contact measure when it fell asleep (kinetic energy and
-  // momenta zero), or after its last step.
+  // momenta zero), or after its last step: the state after the scene's step rest_step.
   sim::Diagnostics rest_diagnostics;
   ContactMeasure measure;
+  std::int64_t rest_step = -1;
   // The versions of the scene's settings and contact parameters the island has.
   int settings_version = 0, parameters_version = 0;
 
