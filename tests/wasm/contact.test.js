@@ -117,7 +117,8 @@ describe('contact', () => {
       pair.dispose();
       const before = sum(reports[0].bodies[0].linearMomentum, reports[0].bodies[1].linearMomentum);
       for (const report of reports) {
-        expect(report.minDistance).toBeGreaterThan(0);
+        // (null while the boxes are apart, in islands of their own: nothing to measure)
+        expect(report.minDistance ?? Infinity).toBeGreaterThan(0);
         const total = sum(report.bodies[0].linearMomentum, report.bodies[1].linearMomentum);
         expect(Math.abs(total[0] - before[0])).toBeLessThan(1e-6 * Math.abs(before[0]));
       }

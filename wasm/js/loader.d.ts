@@ -312,15 +312,31 @@ export interface DisplacementSimulator {
 }
 
 export interface ContactStepReport extends StepReport {
-  /** After the step: the smallest distance between a contact sample and an obstacle or another body, m. */
-  minDistance: number;
+  /**
+   * After the step: the smallest distance between a contact sample and an obstacle or another
+   * body of its island, m; null where no island has an obstacle or two bodies to measure (bodies
+   * of different islands are farther apart than dHat, and their distance is not measured).
+   */
+  minDistance: number | null;
+  /** The activation distance d̂ of the barrier, m. */
+  dHat: number;
+  /** Islands stepped this step, and bodies asleep after it (contact_scene.hpp). */
+  islands: number;
+  asleep: number;
   /** Sample pairs closer than the activation distance. */
   activeContacts: number;
   /** Obstacles whose scripted or dragged motion a body held back this step. */
   obstaclesHeld: number;
   /** The barrier stiffness kappa now (adaptive unless the scene sets it), Pa. */
   contactStiffness: number;
-  bodies: Array<{ centroid: Vec3; linearMomentum: Vec3 }>;
+  /** clearance: the body's closest distance to anything, exact below dHat (null: nothing near). */
+  bodies: Array<{
+    centroid: Vec3;
+    linearMomentum: Vec3;
+    kinetic: number;
+    clearance: number | null;
+    asleep: boolean;
+  }>;
   obstacleOffsets: Vec3[];
 }
 
