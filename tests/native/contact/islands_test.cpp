@@ -125,10 +125,12 @@ TEST(Islands, SleepingChangesNothingVisible) {
   };
   const auto [with0, with1] = run(true);
   const auto [without0, without1] = run(false);
-  // The heights the stack settles at. Where it slides to is chaotic (measured: nudging body 0 by
-  // 1e-6 m moves the stack's final place by 3 to 10 cm), so it is not compared.
-  EXPECT_NEAR(with0.y(), without0.y(), 1e-3);
-  EXPECT_NEAR(with1.y(), without1.y(), 1e-3);
+  // The heights the stack settles at, to half of dhat (5 mm: where in the barrier's range a body
+  // rests depends on its stiffness's history; measured 1.2 mm apart in wasm, under 1 mm natively).
+  // Where it slides to is chaotic (measured: nudging body 0 by 1e-6 m moves the stack's final
+  // place by 3 to 10 cm), so it is not compared.
+  EXPECT_NEAR(with0.y(), without0.y(), 0.5 * 0.005);
+  EXPECT_NEAR(with1.y(), without1.y(), 0.5 * 0.005);
   EXPECT_GT(with1.y(), with0.y() + 0.39);  // stacked: body 1 rests on body 0
 }
 

@@ -50,12 +50,7 @@ void add_stats(const sim::StepStats& from, sim::StepStats& to) {
   to.contact_limited = to.contact_limited || from.contact_limited;
   to.translation_corrections += from.translation_corrections;
   to.failed = to.failed || from.failed;
-  to.times.prediction += from.times.prediction;
-  to.times.linearization += from.times.linearization;
-  to.times.assembly += from.times.assembly;
-  to.times.solve += from.times.solve;
-  to.times.local_update += from.times.local_update;
-  to.times.line_search += from.times.line_search;
+  to.times += from.times;
 }
 
 void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics& to,

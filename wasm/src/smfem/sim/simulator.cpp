@@ -338,12 +338,7 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   stats.cholesky_shifts += previous.cholesky_shifts;
   stats.curvature_fallbacks += previous.curvature_fallbacks;
   stats.translation_corrections += previous.translation_corrections;
-  stats.times.prediction += previous.times.prediction;
-  stats.times.linearization += previous.times.linearization;
-  stats.times.assembly += previous.times.assembly;
-  stats.times.solve += previous.times.solve;
-  stats.times.local_update += previous.times.local_update;
-  stats.times.line_search += previous.times.line_search;
+  stats.times += previous.times;
   report_.stats = stats;
   return *kinematics;
 }

@@ -34,6 +34,15 @@ struct PhaseTimes {
   double total() const {
     return prediction + linearization + assembly + solve + local_update + line_search;
   }
+  PhaseTimes& operator+=(const PhaseTimes& other) {
+    prediction += other.prediction;
+    linearization += other.linearization;
+    assembly += other.assembly;
+    solve += other.solve;
+    local_update += other.local_update;
+    line_search += other.line_search;
+    return *this;
+  }
 };
 
 struct StepStats {
