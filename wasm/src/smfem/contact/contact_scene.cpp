@@ -42,15 +42,10 @@ void add_stats(const sim::StepStats& from, sim::StepStats& to) {
   to.converged = to.converged && from.converged;
   to.first_decrement = std::max(to.first_decrement, from.first_decrement);
   to.decrement = std::max(to.decrement, from.decrement);
-  to.backtracks += from.backtracks;
-  to.line_search_failures += from.line_search_failures;
-  to.cholesky_shifts += from.cholesky_shifts;
-  to.curvature_fallbacks += from.curvature_fallbacks;
   to.penalty = std::max(to.penalty, from.penalty);
   to.contact_limited = to.contact_limited || from.contact_limited;
-  to.translation_corrections += from.translation_corrections;
   to.failed = to.failed || from.failed;
-  to.times += from.times;
+  to.add_work(from);
 }
 
 void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics& to,

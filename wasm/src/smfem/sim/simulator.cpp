@@ -333,12 +333,7 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
   // A retried step reports every attempt's work.
   const StepStats& previous = report_.stats;
   stats.iterations += previous.iterations;
-  stats.backtracks += previous.backtracks;
-  stats.line_search_failures += previous.line_search_failures;
-  stats.cholesky_shifts += previous.cholesky_shifts;
-  stats.curvature_fallbacks += previous.curvature_fallbacks;
-  stats.translation_corrections += previous.translation_corrections;
-  stats.times += previous.times;
+  stats.add_work(previous);
   report_.stats = stats;
   return *kinematics;
 }

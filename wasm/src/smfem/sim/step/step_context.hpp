@@ -64,6 +64,17 @@ struct StepStats {
   // A non-finite direction, an unsolvable system, or a line search whose trials all overflowed.
   bool failed = false;
   PhaseTimes times;
+
+  // Adds another solve's work: its backtracks, failures, shifts, fallbacks, corrections and phase
+  // times (the iteration count and the flags are the caller's to combine).
+  void add_work(const StepStats& other) {
+    backtracks += other.backtracks;
+    line_search_failures += other.line_search_failures;
+    cholesky_shifts += other.cholesky_shifts;
+    curvature_fallbacks += other.curvature_fallbacks;
+    translation_corrections += other.translation_corrections;
+    times += other.times;
+  }
 };
 
 struct StepContext {
