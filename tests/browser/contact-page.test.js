@@ -1,6 +1,7 @@
 // The scenes with contact in headless Chromium (production build, threaded): a drag picks any
-// body and pulls it, a drag on an obstacle moves it in the solver, Drop puts the bodies back in
-// the air and keeps the obstacles where they were dragged, and the contact points can be shown.
+// body and pulls it, a drag on an obstacle moves it in the solver (never into the floor), Drop
+// puts the bodies back in the air and keeps the obstacles where they were drawn, and the contact
+// points can be shown.
 // The page says where a point of the scene is drawn (window.smfem.project), so the pointer goes
 // where a body or an obstacle is, wherever the camera stands.
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,24 @@ describe('scenes with contact', () => {
         // The bodies start again in the air (the ball above where the box was), the box goes back
         // to where it was dragged.
         expect(after.obstacleOffsets[2][0]).toBeLessThan(-0.05);
+
+        // Dragged down hard into the floor (y = 0, the box's bottom at rest): it slides along
+        // the floor, never under it, and Drop keeps it where it was drawn.
+        const front = boxFront.map((x, i) => x + after.obstacleOffsets[2][i]);
+        await page.click('#play');
+        await dragWhilePlaying(page, await drawnAt(page, front), 0, 200);
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(0.6);
+        await page.mouse.up();
+        const pressed = (await status(page)).contact.obstacleOffsets[2];
+        expect(pressed[1]).toBeGreaterThanOrEqual(-1e-9);
+        await page.click('#play');
+        await page.click('#drop');
+        await expect.poll(async () => (await status(page)).simTime).toBe(0);
+        await page.click('#play');
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(0.3);
+        const dropped = (await status(page)).contact.obstacleOffsets[2];
+        expect(dropped[1]).toBeGreaterThanOrEqual(-1e-9);
+        expect(Math.hypot(...dropped.map((x, i) => x - pressed[i]))).toBeLessThan(0.01);
         expect(errors).toEqual([]);
       },
     );

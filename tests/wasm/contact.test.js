@@ -127,7 +127,7 @@ describe('contact', () => {
     }
   });
 
-  it('runs a scene file from the CLI, printing the API reports with minDistance', async () => {
+  it('runs a scene file from the CLI, printing the API reports with minDistance, dHat and bodies', async () => {
     const file = join(folder, 'drop.json');
     await writeFile(file, JSON.stringify(drop()));
     const { stdout } = await exec(process.execPath, [cli, 'simulate', file, '--steps', '40', '--json']);
@@ -143,8 +143,14 @@ describe('contact', () => {
       expect(record.minDistance).toBe(reports[i].minDistance);
       expect(record.activeContacts).toBe(reports[i].activeContacts);
       expect(record.kinetic).toBe(reports[i].energy.kinetic);
+      expect(record.dHat).toBe(reports[i].dHat);
+      expect(record.bodies).toEqual(
+        reports[i].bodies.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })),
+      );
     });
     expect(records.at(-1).activeContacts).toBeGreaterThan(0);
+    // The dropped box fell: its own centroid went down.
+    expect(records.at(-1).bodies[0].centroid[1]).toBeLessThan(records[0].bodies[0].centroid[1]);
   });
 
   it('gives the native runner results to rounding', async () => {

@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
                               {"kinetic", report.diagnostics.kinetic_energy},
                               {"minDistance", summary.min_distance},
                               {"activeContacts", summary.active_contacts},
+                              {"dHat", scene.parameters().activation},
                               {"iterations", report.stats.iterations},
                               {"retries", report.retries},
                               {"translationCorrections", report.stats.translation_corrections},

@@ -5,7 +5,9 @@
 //   - piles of 1 to 30 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
 //     time per body count while the pile settles (steps 30-130: bodies falling, landing and
 //     making contacts; the bodies' mean kinetic energy over those steps says they moved) and once
-//     it has (steps 400-500; how many bodies sleep), and the cost per body relative to one body.
+//     it has (steps 400-500; how many bodies sleep), and the cost per body relative to one body;
+//   - the shipped scenes pile-30.json (settling: steps 30-130) and rain-100.json (once mostly
+//     asleep: steps 400-500).
 // Each crab run: W untimed steps (it falls and settles), then N timed; medians. The native twin
 // is build/bin/smfem-scene (same scenes, --warmup W).
 import { readFile } from 'node:fs/promises';
@@ -99,5 +101,19 @@ export async function contactBench(
         `per body x${perBody(settling, piles[0].settling)} settling, x${perBody(settled, piles[0].settled)} settled`,
     );
   }
-  return { crab: { resting, alone: free, overhead }, piles };
+  const shipped = {};
+  for (const [name, untimed] of [
+    ['pile-30', 30],
+    ['rain-100', 400],
+  ]) {
+    const text = JSON.parse(await readFile(`${folder}${name}.json`, 'utf8'));
+    const bodies = await Promise.all(text.bodies.map(({ asset }) => load(asset)));
+    shipped[name] = await timed(smfem, text, bodies, {
+      ...options,
+      warmup: untimed,
+      steps: Math.min(steps, 100),
+    });
+    print(`${name}.json after ${untimed} steps: ${describe(shipped[name])}`);
+  }
+  return { crab: { resting, alone: free, overhead }, piles, shipped };
 }

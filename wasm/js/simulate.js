@@ -8,11 +8,12 @@
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
 // "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
-// contact; its bodies' recipes are baked the same way, and its records add minDistance and
-// activeContacts (null and 0 for a single asset, which has no obstacles). --json prints one
-// JSON object per line and step; --csv the same as columns (vectors as _x _y _z); neither, a
-// summary. The values are the JS API's step report's (loader.d.ts: StepReport), so the two
-// agree to the bit. --trajectory writes the reduced coordinates of every step:
+// contact; its bodies' recipes are baked the same way, and its records add minDistance,
+// activeContacts, dHat and bodies (each body's centroid, kinetic and asleep; null, 0, null and
+// null for a single asset, which has no obstacles). --json prints one JSON object per line and
+// step; --csv the same as columns (vectors as _x _y _z, bodies as body0_centroid_x, ...);
+// neither, a summary. The values are the JS API's step report's (loader.d.ts: StepReport), so
+// the two agree to the bit. --trajectory writes the reduced coordinates of every step:
 //
 //   "SMFT", u32 format 1, u32 steps, u32 r (= 12 m), then steps x r f64, little-endian,
 //   step by step, each u as vec(U) (loader.js: coordinatesF64).
@@ -281,19 +282,31 @@ export function stepRecord(step, report) {
     energyGain: report.energyGain,
     minDistance: report.minDistance ?? null,
     activeContacts: report.activeContacts ?? 0,
+    dHat: report.dHat ?? null,
+    bodies: report.bodies?.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })) ?? null,
     wallMs: report.stepMs,
   };
 }
 
-function csvHeader(record) {
-  return Object.entries(record)
-    .flatMap(([key, value]) =>
-      Array.isArray(value) ? ['x', 'y', 'z'].map((axis) => `${key}_${axis}`) : [key],
-    )
-    .join(',');
+/** A record as CSV columns: vectors as key_x, key_y, key_z; bodies as body0_centroid_x, ... */
+function csvColumns(record) {
+  return Object.entries(record).flatMap(([key, value]) => {
+    if (key === 'bodies') {
+      return (value ?? []).flatMap((body, i) => csvColumns(body).map(([k, v]) => [`body${i}_${k}`, v]));
+    }
+    if (Array.isArray(value)) return value.map((v, axis) => [`${key}_${'xyz'[axis]}`, v]);
+    return [[key, value ?? '']];
+  });
 }
 
-const csvRow = (record) => Object.values(record).flat().join(',');
+const csvHeader = (record) =>
+  csvColumns(record)
+    .map(([key]) => key)
+    .join(',');
+const csvRow = (record) =>
+  csvColumns(record)
+    .map(([, value]) => value)
+    .join(',');
 
 function progress(step, steps) {
   if (!process.stderr.isTTY) return;

@@ -283,10 +283,12 @@ class Demo {
     status.resetTime();
   }
 
-  // A scene with contact: the bodies back where they started, in the air; the obstacles kept
-  // where the user dragged them (they move back there as far as the bodies let them).
+  // A scene with contact: the bodies back where they started, in the air; the obstacles the
+  // user dragged kept where they were last drawn (not at the hand's target, which the bodies may
+  // have held them from; the scene lifts any target beyond the floor out of it).
   async drop() {
-    const kept = [...this.obstacleTargets];
+    const drawn = status.state.contact?.obstacleOffsets ?? [];
+    const kept = [...this.obstacleTargets].map(([index, target]) => [index, drawn[index] ?? target]);
     await this.reset();
     for (const [index, offset] of kept) {
       this.obstacleTargets.set(index, offset);

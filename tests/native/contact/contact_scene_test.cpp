@@ -183,6 +183,21 @@ TEST(ContactScene, RefusesIntersectingStartStates) {
   EXPECT_THROW(ContactScene(spec_with({}, {{}}), {bare}), std::invalid_argument);
 }
 
+// A sphere obstacle dragged half a metre into the floor stops on it (the page's Drop keeps it
+// where it was drawn): obstacles do not touch each other, so the plane must hold it.
+TEST(ContactScene, AnObstacleDraggedIntoTheFloorStaysOnIt) {
+  Obstacle sphere;
+  sphere.kind = ObstacleKind::sphere;
+  sphere.point = {2.0, 0.0, 0.0};
+  sphere.radius = 0.1;
+  ContactScene scene(spec_with({ground(), sphere}, {{}}), {box_body()});
+  scene.move_obstacle(1, Eigen::Vector3d(0.3, -0.5, 0.0));
+  for (int step = 0; step < 5; ++step) ASSERT_TRUE(scene.step().ok);
+  const Obstacle& moved = scene.obstacles()[1];
+  EXPECT_NEAR(moved.offset.x(), 0.3, 1e-12);  // along the floor it goes where it was dragged
+  EXPECT_NEAR(clearance_from_plane(scene.obstacles()[0], moved), 0.0, 1e-12);
+}
+
 TEST(ContactScene, SceneFileRefusesAbsurdValues) {
   const auto read = [](const char* text) {
     return read_contact_scene(nlohmann::json::parse(text), "scene.json");

@@ -1,6 +1,8 @@
 // Obstacle distances, and CCD against a brute-force sampling of the motion.
 #include "smfem/contact/obstacle.hpp"
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -106,6 +108,27 @@ TEST(Obstacle, ChecksRefuseBadShapes) {
   moving.path.times = {0.0, 0.0};
   moving.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones()};
   EXPECT_THROW(check_obstacle(moving), std::invalid_argument);
+}
+
+// The deepest point of each shape below a tilted plane, against the lowest of a fine grid of
+// points inside the shape (obstacle_distance 0 there).
+TEST(Obstacle, ClearanceFromAPlaneIsTheShapesDeepestPoint) {
+  const std::vector<Obstacle> all = shapes();
+  const Obstacle& plane = all[0];
+  const double spacing = 0.0125;  // over the cube [-0.6, 0.6]^3, which holds every shape
+  for (std::size_t s = 1; s < all.size(); ++s) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (double x = -0.6; x <= 0.6; x += spacing)
+      for (double y = -0.6; y <= 0.6; y += spacing)
+        for (double z = -0.6; z <= 0.6; z += spacing) {
+          const Eigen::Vector3d point(x, y, z);
+          if (obstacle_distance(all[s], point).distance > 0.0) continue;
+          lowest = std::min(lowest, obstacle_distance(plane, point).distance);
+        }
+    ASSERT_TRUE(std::isfinite(lowest)) << s;
+    EXPECT_NEAR(clearance_from_plane(plane, all[s]), lowest, 2.0 * spacing) << s;
+  }
+  EXPECT_EQ(clearance_from_plane(plane, plane), std::numeric_limits<double>::infinity());
 }
 
 TEST(Obstacle, PathInterpolatesAndHolds) {

@@ -300,8 +300,14 @@ void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
   if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
     throw std::invalid_argument("obstacle offset must be finite and within 1e6 m");
   }
-  // Held there from now on.
-  obstacles_[static_cast<std::size_t>(obstacle)].path = ObstaclePath{{0.0}, {offset}};
+  // Never beyond a plane (the floor, a wall): lifted out along its normal. Held there from now on.
+  Obstacle moved = obstacles_[static_cast<std::size_t>(obstacle)];
+  moved.offset = offset;
+  for (const Obstacle& plane : obstacles_) {
+    if (plane.kind != ObstacleKind::plane) continue;
+    moved.offset += std::max(0.0, -clearance_from_plane(plane, moved)) * plane.normal;
+  }
+  obstacles_[static_cast<std::size_t>(obstacle)].path = ObstaclePath{{0.0}, {moved.offset}};
 }
 
 void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,

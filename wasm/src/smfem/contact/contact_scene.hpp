@@ -125,7 +125,8 @@ class ContactScene {
   void set_sleeping(bool allowed);
 
   // The obstacle's drag target: it moves there at the next steps, as far as bodies allow,
-  // instead of following its path.
+  // instead of following its path; a target beyond a plane obstacle is lifted out of it (a
+  // sphere dragged into the floor stays on it).
   void move_obstacle(int obstacle, const Eigen::Vector3d& offset);
 
   // A drag spring (sim/simulator.hpp) from render vertex `vertex` of body `body` to a point of

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "smfem/contact/ccd.hpp"
@@ -83,6 +84,23 @@ ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector
     }
   }
   return {};
+}
+
+double clearance_from_plane(const Obstacle& plane, const Obstacle& shape) {
+  const Eigen::Vector3d& n = plane.normal;
+  const Eigen::Vector3d origin = plane.point + plane.offset;
+  const double at_point = n.dot(shape.point + shape.offset - origin);
+  switch (shape.kind) {
+    case ObstacleKind::plane:
+      return std::numeric_limits<double>::infinity();
+    case ObstacleKind::sphere:
+      return at_point - shape.radius;
+    case ObstacleKind::capsule:
+      return std::min(at_point, n.dot(shape.end + shape.offset - origin)) - shape.radius;
+    case ObstacleKind::box:
+      return at_point - n.cwiseAbs().dot(shape.half_extents);
+  }
+  return std::numeric_limits<double>::infinity();
 }
 
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,

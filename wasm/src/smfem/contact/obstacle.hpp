@@ -51,6 +51,11 @@ struct ObstacleDistance {
 };
 ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x);
 
+// The signed distance from `plane`'s boundary to the deepest point of `shape` (a sphere, box or
+// capsule; both translated by their offsets): negative where the shape reaches that far beyond
+// the plane. +infinity for a plane shape (two planes are not compared).
+double clearance_from_plane(const Obstacle& plane, const Obstacle& shape);
+
 // The largest alpha in [0, 1] such that x + a dx, for every a in [0, alpha], stays at least
 // `keep` times its present distance, or times `reach` where that is less, from the obstacle
 // (0 < keep < 1; ccd.hpp: ccd_target): continuous collision detection of a point moving
