@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boxObstacles } from '../../wasm/js/contact_bench.js';
 
 const exec = promisify(execFile);
 const bin = (name) => fileURLToPath(new URL(`../../build/bin/${name}`, import.meta.url));
@@ -70,18 +71,11 @@ const recipe = (name, width) => ({
   solver: { method: 'mfem', iterations: 2, timestep: 1 / 60, gravity: [0, -9.8, 0], material_model: 'fcr' },
 });
 
-const plane = (point, normal) => ({ type: 'plane', point, normal });
 const pile = {
   timestep: 1 / 60,
   gravity: [0, -9.8, 0],
   friction: 0.5,
-  obstacles: [
-    plane([0, 0, 0], [0, 1, 0]),
-    plane([-0.2, 0, 0], [1, 0, 0]),
-    plane([0.2, 0, 0], [-1, 0, 0]),
-    plane([0, 0, -0.2], [0, 0, 1]),
-    plane([0, 0, 0.2], [0, 0, -1]),
-  ],
+  obstacles: boxObstacles(0.2),
   bodies: [
     { asset: 'bunny.smfem', translation: [-0.04, 0.2, -0.03] },
     { asset: 'octopus.smfem', translation: [0.03, 0.52, 0.02] },

@@ -17,6 +17,18 @@ const folder = fileURLToPath(new URL('../../build/native/assets/contact/', impor
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** The ground (y = 0) and four walls at x, z = +-half: an open box, as scene-file obstacles. */
+export function boxObstacles(half) {
+  const wall = (point, normal) => ({ type: 'plane', point, normal });
+  return [
+    wall([0, 0, 0], [0, 1, 0]),
+    wall([-half, 0, 0], [1, 0, 0]),
+    wall([half, 0, 0], [-1, 0, 0]),
+    wall([0, 0, -half], [0, 0, 1]),
+    wall([0, 0, half], [0, 0, -1]),
+  ];
+}
+
 /** A pile of `count` jelly cubes on a 3 x 3 grid, layer above layer, in a box. */
 export function pileScene(count) {
   const bodies = Array.from({ length: count }, (_, i) => ({
@@ -27,18 +39,11 @@ export function pileScene(count) {
       0.25 * ((Math.floor(i / 3) % 3) - 1),
     ],
   }));
-  const wall = (point, normal) => ({ type: 'plane', point, normal });
   return {
     timestep: 0.016,
     gravity: [0, -9.8, 0],
     friction: 0.5,
-    obstacles: [
-      wall([0, 0, 0], [0, 1, 0]),
-      wall([-0.42, 0, 0], [1, 0, 0]),
-      wall([0.42, 0, 0], [-1, 0, 0]),
-      wall([0, 0, -0.42], [0, 0, 1]),
-      wall([0, 0, 0.42], [0, 0, -1]),
-    ],
+    obstacles: boxObstacles(0.42),
     bodies,
   };
 }
