@@ -4,7 +4,7 @@
 // lands on something and the pile comes to rest about as high as a 30-iteration run puts it;
 // every step stays apart and settled contacts keep a distance of the order of dHat. Piles are
 // chaotic (a micrometre's nudge moves bodies by centimetres), so body by body the two runs are
-// not comparable; the pile's height is, and at 2 iterations it is not yet (below). Native release binaries (build/bin: smfem-bake,
+// not comparable; the pile's height is, and at 2 iterations it is not yet right (below). Native release binaries (build/bin: smfem-bake,
 // smfem-scene), so that a 30-iteration reference fits the test's time; contact-motion.test.js
 // checks the shipped scenes in wasm. Skipped, never passed, where the meshes are absent.
 import { execFile } from 'node:child_process';
@@ -156,12 +156,13 @@ describe.skipIf(!present)('contact on held-out meshes', () => {
   });
 
   // A known loss (issue 24, open): at 1, 2 and 4 iterations this stack rests 3.3-5.7 cm higher
-  // than at 8 and 30 (0.171, 0.149, 0.147 against 0.114 m), because bodies that fall together
-  // share one island, whose step the lowest body's contact with the floor cuts short: the upper
-  // bodies fall in slow motion (at step 30 the top body is 28 cm higher than at 30 iterations)
-  // and come to rest stacked where the converged run lets them slide down beside one another.
-  // Marked as failing so that the fix shows here as a pass; the fall, not chaotic, keeps the
-  // mark from flipping by chance on another processor.
+  // than at 8 and 30 (0.171, 0.149, 0.147 against 0.114 m). Both runs fall alike, each body at
+  // g until it lands on the one below (to step 14); then at 30 iterations the soft octopi flatten
+  // under the bodies above and the stack slides apart (at step 30 the top body is at 0.26 m,
+  // bodies 10 cm aside), while at 2 iterations they stay nearly rigid and the stack stands (the
+  // top body at 0.54 m). Cause not yet found. Marked as failing so that the fix shows here as a
+  // pass; the step-30 gap (28 cm, before the pile turns chaotic) keeps the mark from flipping by
+  // chance on another processor.
   it.fails('at 2 iterations the stack falls and rests as 30 iterations make it, within 3 cm', () => {
     const top = (records) => records[29].bodies[3].centroid[1];
     expect(Math.abs(top(fast) - top(reference))).toBeLessThan(0.03);
