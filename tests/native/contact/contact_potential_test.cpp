@@ -146,5 +146,26 @@ TEST_F(ContactPotentialTest, MaxStepKeepsEveryPairApart) {
   EXPECT_GT(limited, 4);  // the directions did run into something
 }
 
+// linearize() at a point of the segment the last max_step() swept reuses its pairs: the same
+// gradient and energy as a potential that gathers afresh there.
+TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
+  const int m = modes();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 81);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 82);
+  ContactPotential fresh(composite_.model.contact, offsets_);
+  fresh.set_environment(&obstacles_, parameters_, 0.01);
+  for (ContactPotential* potential : {potential_.get(), &fresh}) potential->begin_step(U0);
+  const double alpha = potential_->max_step(U0, dU);
+  ASSERT_GT(alpha, 0.0);
+  const ReducedMatrix U = U0 + (0.7 * alpha) * dU;
+  ASSERT_GT(fresh.measure(U).active, 10);
+  ReducedMatrix reused_gradient, fresh_gradient;
+  potential_->linearize(U, reused_gradient);
+  fresh.linearize(U, fresh_gradient);
+  EXPECT_LT((reused_gradient - fresh_gradient).norm(), 1e-12 * fresh_gradient.norm());
+  EXPECT_NEAR(potential_->potential_energy(U), fresh.potential_energy(U),
+              1e-12 * fresh.potential_energy(U));
+}
+
 }  // namespace
 }  // namespace smfem::contact

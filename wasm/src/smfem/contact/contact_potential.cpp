@@ -123,6 +123,7 @@ void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
   parameters_ = parameters;
   timestep_ = timestep;
   candidates_.clear();
+  segment_pairs_ = nullptr;
 }
 
 void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
@@ -258,6 +259,34 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
           });
     }
   }
+  segment_low_ = start_.cwiseMin(start_ + motion_);
+  segment_high_ = start_.cwiseMax(start_ + motion_);
+  segment_pairs_ = &pairs;
+}
+
+const std::vector<ContactPotential::Pair>& ContactPotential::near_pairs(
+    const ReducedMatrix& U, std::vector<Pair>& fallback) {
+  update_start(U);
+  // Rounding: U on the segment gives positions within a few ulps of it; a pair missed by that
+  // much sits within 1e-9 dhat of dhat, where the barrier and its derivatives vanish.
+  const double slack = 1e-9 * parameters_.activation;
+  const auto inside = [&](int v) {
+    return (start_.row(v).array() >= segment_low_.row(v).array() - slack).all() &&
+           (start_.row(v).array() <= segment_high_.row(v).array() + slack).all();
+  };
+  bool reusable = segment_pairs_ != nullptr;
+  if (several_parts()) {
+    for (Eigen::Index v = 0; reusable && v < start_.rows(); ++v) {
+      reusable = inside(static_cast<int>(v));
+    }
+  } else {
+    for (Eigen::Index k = 0; reusable && k < surface_.samples.size(); ++k) {
+      reusable = inside(surface_.samples(k));
+    }
+  }
+  if (reusable) return *segment_pairs_;
+  gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, fallback);
+  return fallback;
 }
 
 template <class At>
@@ -285,12 +314,23 @@ ContactPotential::PairGeometry ContactPotential::locate(const Pair& pair, At&& a
 void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry,
                                   Eigen::VectorXd& basis, Eigen::Vector3d& rest) const {
   const int v = surface_.samples(pair.sample);
-  basis = basis_.row(v).transpose();
+  const auto [p, q] = touched_parts(pair_parts(pair));
+  basis.resize(p->rows + (q != nullptr ? q->rows : 0));
+  // The vertex's weights where its own body's rows sit in the compact basis (the other body's
+  // rows zero); each vertex's weights are zero outside its body's rows.
+  const auto add_row = [&](int w, double scale) {
+    const Part& own = parts_[static_cast<std::size_t>(part(w))];
+    const int at = &own == p ? 0 : p->rows;
+    basis.segment(at, own.rows) +=
+        scale * basis_.row(w).segment(own.first_row, own.rows).transpose();
+  };
+  basis.setZero();
+  add_row(v, 1.0);
   rest = offsets_[static_cast<std::size_t>(part(v))] + surface_.positions.row(v).transpose();
   if (pair.obstacle >= 0) return;
   for (int c = 0; c < 3; ++c) {
     const int w = surface_.triangles(pair.triangle, c);
-    basis -= geometry.beta(c) * basis_.row(w).transpose();
+    add_row(w, -geometry.beta(c));
     rest -= geometry.beta(c) *
             (offsets_[static_cast<std::size_t>(part(w))] + surface_.positions.row(w).transpose());
   }
@@ -305,20 +345,20 @@ std::array<const ContactPotential::Part*, 2> ContactPotential::touched_parts(
 
 Eigen::Vector3d ContactPotential::basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
                                               std::size_t parts) const {
-  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-  for (const Part* part : touched_parts(parts)) {
-    if (part == nullptr) continue;
-    sum += sim::detail::reduced_dot(basis.data() + part->first_row, U, part->first_row, part->rows);
+  const auto [p, q] = touched_parts(parts);
+  Eigen::Vector3d sum = sim::detail::reduced_dot(basis.data(), U, p->first_row, p->rows);
+  if (q != nullptr) {
+    sum += sim::detail::reduced_dot(basis.data() + p->rows, U, q->first_row, q->rows);
   }
   return sum;
 }
 
 void ContactPotential::add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis,
                                  std::size_t parts, const Eigen::Vector3d& v) const {
-  for (const Part* part : touched_parts(parts)) {
-    if (part == nullptr) continue;
-    gradient.middleRows(part->first_row, part->rows).noalias() +=
-        basis.segment(part->first_row, part->rows) * v.transpose();
+  const auto [p, q] = touched_parts(parts);
+  gradient.middleRows(p->first_row, p->rows).noalias() += basis.head(p->rows) * v.transpose();
+  if (q != nullptr) {
+    gradient.middleRows(q->first_row, q->rows).noalias() += basis.tail(q->rows) * v.transpose();
   }
 }
 
@@ -338,6 +378,7 @@ double ContactPotential::pair_friction(const Pair& pair) const {
 void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   friction_.clear();
   for (PartTree& tree : trees_) tree.tree.reset();  // built afresh for the step
+  segment_pairs_ = nullptr;                         // the obstacles may have moved
   gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   for (const Pair& pair : scratch_) {
@@ -437,68 +478,60 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
 }
 
 void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient) {
-  gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, candidates_);
+  const std::vector<Pair>& pairs = near_pairs(U, candidates_);
+  if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
   const Eigen::Index n = basis_.cols();
   gradient.setZero(n, 3);
   // Each active term: a basis vector b and a 3 x 3 Hessian S in x; H_de = sum S(d, e) b b^T.
-  std::vector<Eigen::VectorXd> bases;
-  std::vector<Eigen::Matrix3d> hessians;
-  std::vector<std::size_t> term_parts;  // p * parts + q of the bodies a term touches (p <= q)
+  terms_.clear();
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
-  Eigen::VectorXd basis;
   Eigen::Vector3d rest;
   for (const Pair& pair : candidates_) {
     const PairGeometry g = locate(pair, at);
     if (!(g.distance < parameters_.activation)) continue;
-    pair_basis(pair, g, basis, rest);
+    Term& term = terms_.emplace_back();
+    pair_basis(pair, g, term.basis, rest);
+    term.parts = pair_parts(pair);
     const double scale = pair_stiffness(pair) * pair_area(pair);
     const double slope = scale * barrier_derivative(g.distance, parameters_.activation);
-    add_outer(gradient, basis, pair_parts(pair), slope * g.direction);
-    bases.push_back(basis);
-    hessians.push_back(scale * barrier_second_derivative(g.distance, parameters_.activation) *
-                       g.direction * g.direction.transpose());
-    term_parts.push_back(pair_parts(pair));
+    add_outer(gradient, term.basis, term.parts, slope * g.direction);
+    term.curvature = scale * barrier_second_derivative(g.distance, parameters_.activation) *
+                     g.direction * g.direction.transpose();
   }
   const double eps = parameters_.slip * timestep_;
   for (const FrictionPair& f : friction_) {
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
     add_outer(gradient, f.basis, f.parts, f.weight * f.tangent * friction_gradient(slip, eps));
-    bases.push_back(f.basis);
-    hessians.push_back(f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose());
-    term_parts.push_back(f.parts);
+    terms_.push_back({f.basis,
+                      f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
+                      f.parts});
   }
   hessian_.clear();
   // H_de = sum_k S_k(d, e) b_k b_k^T, term by term over the rows of U its basis touches: one
   // body's modes (against obstacles), or two bodies' (between them). Terms are grouped by the
   // bodies they touch, each group one product on its own rows.
   std::vector<std::vector<std::size_t>> groups(parts_.size() * parts_.size());
-  for (std::size_t k = 0; k < bases.size(); ++k) groups[term_parts[k]].push_back(k);
-  std::vector<int> rows;
+  for (std::size_t k = 0; k < terms_.size(); ++k) groups[terms_[k].parts].push_back(k);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) continue;
     const auto [p, q] = touched_parts(g);
     ContactHessian::Group& group = hessian_.add_group(
         {p->first_row, p->rows},
         q == nullptr ? ContactHessian::Rows{} : ContactHessian::Rows{q->first_row, q->rows});
-    rows.clear();
-    for (const Part* part : {p, q}) {
-      for (int r = 0; part != nullptr && r < part->rows; ++r) rows.push_back(part->first_row + r);
-    }
     const auto K = static_cast<int>(groups[g].size());
-    const auto w = static_cast<int>(rows.size());
+    const int w = p->rows + (q != nullptr ? q->rows : 0);
     // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
     // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
     const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
     gram_bases_.setZero(K, padded);
     gram_scaled_.resize(K, 6 * padded);
     for (int k = 0; k < K; ++k) {
-      const std::size_t term = groups[g][static_cast<std::size_t>(k)];
-      for (int r = 0; r < w; ++r)
-        gram_bases_(k, r) = bases[term](rows[static_cast<std::size_t>(r)]);
-      for (int p = 0; p < 6; ++p) {
-        gram_scaled_.block(k, p * padded, 1, padded) =
-            hessians[term](kGramRow[p], kGramCol[p]) * gram_bases_.row(k);
+      const Term& term = terms_[groups[g][static_cast<std::size_t>(k)]];
+      gram_bases_.row(k).head(w) = term.basis.transpose();
+      for (int de = 0; de < 6; ++de) {
+        gram_scaled_.block(k, de * padded, 1, padded) =
+            term.curvature(kGramRow[de], kGramCol[de]) * gram_bases_.row(k);
       }
     }
     // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
@@ -509,9 +542,9 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
                                    6 * padded, K, gram_.data() + i * 6 * padded + j, 6 * padded);
       }
     }
-    for (int p = 0; p < 6; ++p) {
-      const int d = kGramRow[p], e = kGramCol[p];
-      group.block.block(d * w, e * w, w, w) = gram_.block(0, p * padded, w, w);
+    for (int de = 0; de < 6; ++de) {
+      const int d = kGramRow[de], e = kGramCol[de];
+      group.block.block(d * w, e * w, w, w) = gram_.block(0, de * padded, w, w);
       if (e != d) group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
     }
   }
@@ -520,10 +553,10 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
 double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }
 
 double ContactPotential::potential_energy(const ReducedMatrix& U) {
-  gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, scratch_);
+  const std::vector<Pair>& pairs = near_pairs(U, scratch_);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   double total = 0.0;
-  for (const Pair& pair : scratch_) {
+  for (const Pair& pair : pairs) {
     total += pair_stiffness(pair) * pair_area(pair) *
              barrier(locate(pair, at).distance, parameters_.activation);
   }

@@ -118,7 +118,7 @@ class ContactPotential {
     Eigen::Vector3d beta = Eigen::Vector3d::Zero();
   };
   struct FrictionPair {
-    Eigen::VectorXd basis;
+    Eigen::VectorXd basis;  // compact (pair_basis())
     Eigen::Vector3d rest;
     Eigen::Vector3d reference;  // r~
     Eigen::Matrix<double, 3, 2> tangent;
@@ -133,10 +133,18 @@ class ContactPotential {
   // surface's positions at U in start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
               std::vector<Pair>& pairs);
+  // The pairs that may be within dhat at U: the last gather()'s, when every vertex it looked at
+  // lies at U within that gather's swept box (then every pair closer than dhat at U is among
+  // them: their boxes, grown by dhat, overlap), else gathered at U into `fallback`. Saves most
+  // of the gathers of a step: each iterate ends on the segment the last max_step() swept.
+  const std::vector<Pair>& near_pairs(const ReducedMatrix& U, std::vector<Pair>& fallback);
   // The pair with every vertex v at at(v).
   template <class At>
   PairGeometry locate(const Pair& pair, At&& at) const;
-  // The pair's basis vector (4m) and the rest part of its relative position r = rest + U^T b.
+  // The pair's basis vector b and the rest part of its relative position r = rest + U^T b. b is
+  // zero outside the rows of the bodies the pair touches, so it is kept compact: the rows of the
+  // first body touched_parts() names, then the second's. Its cost (and a friction pair's storage)
+  // is then one or two bodies' modes, whatever the number of bodies in the island.
   void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
                   Eigen::Vector3d& rest) const;
   double pair_friction(const Pair& pair) const;
@@ -144,8 +152,7 @@ class ContactPotential {
   double friction_energy(const ReducedMatrix& U) const;
   // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
   std::size_t pair_parts(const Pair& pair) const;
-  // U^T b and gradient += b v^T for a pair's basis b, on the rows of the bodies it touches only
-  // (b is zero elsewhere).
+  // U^T b and gradient += b v^T for a pair's compact basis b (pair_basis()).
   Eigen::Vector3d basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
                               std::size_t parts) const;
   void add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis, std::size_t parts,
@@ -197,9 +204,20 @@ class ContactPotential {
 
   std::vector<Pair> candidates_;
   std::vector<Pair> scratch_;
+  // The last gather()'s swept boxes of the vertices it looked at, and where it put its pairs
+  // (null: none to reuse, e.g. after the obstacles may have moved).
+  SurfacePositions segment_low_, segment_high_;
+  const std::vector<Pair>* segment_pairs_ = nullptr;
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   ReducedMatrix start_U_;                    // the U of start_
+  // The last linearize()'s terms: H_de = sum_k S_k(d, e) b_k b_k^T (compact b_k, pair_basis()).
+  struct Term {
+    Eigen::VectorXd basis;
+    Eigen::Matrix3d curvature;
+    std::size_t parts = 0;  // pair_parts()
+  };
+  std::vector<Term> terms_;
   ContactHessian hessian_;
   // linearize()'s workspaces for the Hessian's Gram products (row-major).
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
