@@ -1,9 +1,13 @@
 // `npx smfem figures --quick` (wasm/js/report/): the report is written whole, every chart's data
 // is there and sane (read from its Vega-Lite specification, not its pixels), and each claim
-// holds with margins taken from the measurements, so a solver regression fails here.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+// holds with margins taken from the measurements, so a solver regression fails here. The command
+// refuses a folder of the user's that holds files.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { runFigures } from '../../wasm/js/report/figures.js';
@@ -205,6 +209,26 @@ describe('smfem figures --quick', () => {
       for (const key of ['mfemWasm', 'femWasm', 'mfemNative', 'femNative', 'projection'])
         expect(row[key], `${row.scene} ${key}`).toBeGreaterThan(0);
       expect(row.failedSteps).toBe(0);
+    }
+  });
+});
+
+describe('smfem figures --out', () => {
+  it('refuses a folder that holds files of yours, and leaves them as they were', async () => {
+    const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+    const folder = await mkdtemp(join(tmpdir(), 'smfem-figures-out-'));
+    try {
+      await writeFile(join(folder, 'index.html'), 'your page');
+      await expect(
+        promisify(execFile)(process.execPath, [cli, 'figures', '--out', folder, '--quick']),
+      ).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`--out ${folder}: the folder is not empty`),
+      });
+      expect(await readdir(folder)).toEqual(['index.html']);
+      expect(await readFile(join(folder, 'index.html'), 'utf8')).toBe('your page');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });

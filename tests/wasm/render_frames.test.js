@@ -87,8 +87,15 @@ describe('smfem simulate --render', () => {
     const busy = join(place, 'busy');
     await mkdir(busy);
     await writeFile(join(busy, 'frame-00001.png'), 'someone else');
-    await refused([beam, '--render', busy], 'the folder is not empty');
+    await refused(
+      [beam, '--render', busy],
+      'the folder is not empty (give a new or an empty one, or pass --force)',
+    );
     expect(await readFile(join(busy, 'frame-00001.png'), 'utf8')).toBe('someone else');
+    const video = join(place, 'yours.mp4');
+    await writeFile(video, 'a video of yours');
+    await refused([beam, '--render', video], 'the file exists (pass --force to replace it)');
+    expect(await readFile(video, 'utf8')).toBe('a video of yours');
     await refused([beam, '--render', join(place, 'out.gif')], 'a folder for PNG frames');
     await refused([beam, '--render', join(place, 'nowhere', 'deeper', 'out/')], 'does not exist');
     await refused([beam, '--size', '960x540'], '--render-every and --size go with --render', 2);
@@ -103,7 +110,18 @@ describe('smfem simulate --render', () => {
     const corrupt = join(place, 'corrupt.smfem');
     await writeFile(corrupt, 'not an asset at all');
     await refused([corrupt, '--render', `${place}/x/`], 'corrupt.smfem');
-    expect((await readdir(place)).sort()).toEqual(['busy', 'corrupt.smfem']);
+    expect((await readdir(place)).sort()).toEqual(['busy', 'corrupt.smfem', 'yours.mp4']);
+  });
+
+  it('with --force, writes its frames among the files of a folder that has some', async () => {
+    const out = join(await caseFolder(), 'busy');
+    await mkdir(out);
+    await writeFile(join(out, 'frame-00001.png'), 'an old frame');
+    await writeFile(join(out, 'notes.txt'), 'yours');
+    await run([beam, '--steps', '4', '--render-every', '2', '--size', '64x48', '--render', out, '--force']);
+    expect((await readdir(out)).sort()).toEqual(['frame-00001.png', 'frame-00002.png', 'notes.txt']);
+    expect(pngSize(await readFile(join(out, 'frame-00001.png')))).toEqual([64, 48]);
+    expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('yours');
   });
 });
 

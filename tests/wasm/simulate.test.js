@@ -87,6 +87,18 @@ describe('smfem simulate', () => {
     expect(Array.from(trajectory)).toEqual(coordinates);
   });
 
+  it('never replaces a file of yours unless told to (--force)', async () => {
+    const file = join(folder, 'yours.bin');
+    await writeFile(file, 'yours');
+    await expect(run([asset, ...args, '--trajectory', file])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`--trajectory ${file}: the file exists (pass --force`),
+    });
+    expect(await readFile(file, 'utf8')).toBe('yours');
+    await run([asset, ...args, '--trajectory', file, '--force']);
+    expect((await readFile(file)).subarray(0, 4).toString()).toBe('SMFT');
+  });
+
   it('refuses bad input with a message naming it', async () => {
     await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({
       code: 1,

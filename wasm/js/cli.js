@@ -16,15 +16,17 @@
 //
 // The same measurement as the native build/bin/smfem-bench (bench.js), as JSON.
 //
-//   smfem figures --out DIR [--quick]
+//   smfem figures --out DIR [--quick] [--force]
 //
 // The paper's Table 1 and figures regenerated with our code (report/figures.js): index.html,
-// report.md, the charts and the raw CSV in DIR; progress on stderr.
+// report.md, the charts and the raw CSV in DIR (new or empty, or with --force written over what
+// is there: output_guard.js); progress on stderr.
 import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
 import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
 import { loadSmfem } from './loader.js';
+import { refuseFilledFolder } from './output_guard.js';
 import { runFigures } from './report/figures.js';
 import { verdictOf } from './report/write_report.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
@@ -36,7 +38,7 @@ function usage(problem) {
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
-      `       smfem figures --out DIR [--quick]\n` +
+      `       smfem figures --out DIR [--quick] [--force]\n` +
       `       ${simulateUsage}\n`,
   );
   process.exit(2);
@@ -162,10 +164,12 @@ async function figures(args) {
   const options = { quick: false };
   for (let i = 0; i < args.length; ++i) {
     if (args[i] === '--quick') options.quick = true;
+    else if (args[i] === '--force') options.force = true;
     else if (args[i] === '--out' && i + 1 < args.length) options.out = args[++i];
     else usage(`unknown argument ${args[i]}`);
   }
   if (!options.out) usage('figures needs --out DIR');
+  await refuseFilledFolder(options.out, '--out', options.force);
   const smfem = await loadSmfem({ build: 'threads' });
   try {
     const log = (message) => process.stderr.write(`${message}\n`);

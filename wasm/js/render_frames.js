@@ -10,11 +10,12 @@
 // ffmpeg encodes into a temporary file renamed to out.mp4: a failed run leaves no half-written
 // output (one killed may leave the hidden working folder).
 import { execFile } from 'node:child_process';
-import { access, constants, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium, requireChromium } from './chromium.js';
+import { refuseExistingFile, refuseFilledFolder } from './output_guard.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const origin = 'http://smfem-frames.invalid';
@@ -61,10 +62,11 @@ async function requireWritableFolder(folder, what) {
 /**
  * What --render will write, checked before anything is simulated: { kind: 'frames' | 'video',
  * path, ffmpeg }. A folder (a path ending in / or an existing folder) must be new or empty and
- * its parent writable; an .mp4 needs ffmpeg on PATH and a writable folder. Throws an Error
- * saying what is wrong.
+ * its parent writable; an .mp4 needs ffmpeg on PATH and a writable folder, and must not exist;
+ * `force` (--force) lifts the last two of those (output_guard.js). Throws an Error saying what is
+ * wrong.
  */
-export async function renderTarget(path) {
+export async function renderTarget(path, force = false) {
   const existing = await stat(path).catch(() => null);
   if (path.endsWith('.mp4') && !existing?.isDirectory()) {
     const ffmpeg = await onPath('ffmpeg');
@@ -73,6 +75,7 @@ export async function renderTarget(path) {
         `--render ${path}: an mp4 is encoded by ffmpeg, which is not on PATH: apt-get install ffmpeg ` +
           '(or render PNG frames into a folder: --render DIR/)',
       );
+    await refuseExistingFile(path, '--render', force);
     await requireWritableFolder(dirname(resolve(path)), path);
     return { kind: 'video', path: resolve(path), ffmpeg };
   }
@@ -80,9 +83,7 @@ export async function renderTarget(path) {
     throw new Error(
       `--render takes a folder for PNG frames (a path ending in / or an existing folder) or an .mp4 file: ${path}`,
     );
-  if (existing && !existing.isDirectory()) throw new Error(`--render ${path}: not a folder`);
-  if (existing && (await readdir(path)).length > 0)
-    throw new Error(`--render ${path}: the folder is not empty (give a new or an empty one)`);
+  await refuseFilledFolder(path, '--render', force);
   await requireWritableFolder(dirname(resolve(path)), path);
   return { kind: 'frames', path: resolve(path) };
 }
@@ -130,8 +131,8 @@ async function answer(route, size) {
  */
 export class FrameRenderer {
   /** path: --render's argument; size: { width, height }. */
-  static async start(path, size) {
-    const target = await renderTarget(path);
+  static async start(path, size, force = false) {
+    const target = await renderTarget(path, force);
     await requireChromium();
     const started = performance.now();
     const browser = await launchChromium({ viewport: size, deviceScaleFactor: 1 });
@@ -234,8 +235,17 @@ export class FrameRenderer {
     if (this.count === 0) throw new Error('--render: no frame was drawn');
     this.fps = fps;
     if (this.target.kind === 'frames') {
-      // Over a new or an empty folder (rename replaces an empty one).
-      await rename(this.work, this.target.path);
+      // A new folder is the work folder renamed; into an existing one (empty, or any with
+      // --force) the frames move one by one, replacing frames of the same names.
+      if (!(await stat(this.target.path).catch(() => null))) {
+        await rename(this.work, this.target.path);
+        return;
+      }
+      for (let index = 1; index <= this.count; ++index) {
+        const name = FrameRenderer.fileName(index);
+        await rename(join(this.work, name), join(this.target.path, name));
+      }
+      await rm(this.work, { recursive: true, force: true });
       return;
     }
     const started = performance.now();

@@ -3,7 +3,7 @@
 //   smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected]
 //                  [--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off]
 //                  [--eigenfit on|off|relinearized] [--drag VERTEX X Y Z K] [--json | --csv] [--trajectory out.bin] [--build threads|single]
-//                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH]
+//                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH] [--force]
 //                  [--subspace skinning|linear|modal_derivatives]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
@@ -27,6 +27,10 @@
 // Chromium and ffmpeg are checked before anything is simulated; the output appears whole at the
 // end or not at all; the cost per frame goes to stderr.
 //
+// An existing --trajectory or --render mp4 file, or a --render folder that is not empty, is
+// refused before anything runs; --force replaces the file, or writes its frames among the
+// folder's files (output_guard.js).
+//
 // --eigenfit off steps an asset baked with EigenFit (smfem-bake --eigenfit, a recipe's
 // fit_resolution) without its correction (the JS API's eigenFit; on by default), relinearized
 // re-fits it every step (eigenFitRelinearized).
@@ -45,6 +49,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { refuseExistingFile } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
@@ -55,7 +60,7 @@ export const usageText =
   '[--iters K] [--steps N] [--dt H] [--converged] [--energy-check on|off] [--eigenfit on|off|relinearized] ' +
   '[--drag VERTEX X Y Z K] ' +
   '[--json | --csv] [--trajectory out.bin] [--build threads|single] [--render DIR/ | out.mp4] ' +
-  '[--render-every K] [--size WxH] [--subspace skinning|linear|modal_derivatives]';
+  '[--render-every K] [--size WxH] [--force] [--subspace skinning|linear|modal_derivatives]';
 
 /** Parses the arguments; throws an Error naming the bad one. */
 export function parseSimulateArgs(args) {
@@ -104,6 +109,8 @@ export function parseSimulateArgs(args) {
       };
     } else if (arg === '--json' || arg === '--csv') {
       options.format = arg.slice(2);
+    } else if (arg === '--force') {
+      options.force = true;
     } else if (arg === '--trajectory') {
       options.trajectory = value(++i, arg);
     } else if (arg === '--build') {
@@ -326,7 +333,10 @@ async function writeAtomically(path, bytes) {
 /** Runs `smfem simulate` with parsed options in a loaded module; prints to `out`. */
 export async function simulate(smfem, options, out = process.stdout) {
   // Checked (output, Chromium, ffmpeg) and started before anything is baked or simulated.
-  const frames = options.render ? await FrameRenderer.start(options.render, options.size) : null;
+  if (options.trajectory) await refuseExistingFile(options.trajectory, '--trajectory', options.force);
+  const frames = options.render
+    ? await FrameRenderer.start(options.render, options.size, options.force)
+    : null;
   let scene = null;
   try {
     scene = await openScene(smfem, options);
