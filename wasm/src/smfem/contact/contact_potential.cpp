@@ -314,7 +314,10 @@ ContactPotential::PairGeometry ContactPotential::locate(const Pair& pair, At&& a
 void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry,
                                   Eigen::VectorXd& basis, Eigen::Vector3d& rest) const {
   const int v = surface_.samples(pair.sample);
-  const auto [p, q] = touched_parts(pair_parts(pair));
+  // Not a structured binding: clang 14 (Emscripten's) lets no lambda capture one.
+  const std::array<const Part*, 2> touched = touched_parts(pair_parts(pair));
+  const Part* const p = touched[0];
+  const Part* const q = touched[1];
   basis.resize(p->rows + (q != nullptr ? q->rows : 0));
   // The vertex's weights where its own body's rows sit in the compact basis (the other body's
   // rows zero); each vertex's weights are zero outside its body's rows.
