@@ -28,6 +28,14 @@ constexpr int kGramPad = sim::detail::kTileRows * sim::detail::kTileCols<double>
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// A term of the contact Hessian, H_de = sum_k S_k(d, e) b_k b_k^T: its compact basis b_k
+// (ContactPotential::pair_basis), its curvature S_k and the bodies it touches (pair_parts).
+struct HessianTerm {
+  Eigen::VectorXd basis;
+  Eigen::Matrix3d curvature;
+  std::size_t parts = 0;
+};
+
 Eigen::AlignedBox3d grown_box(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double margin) {
   Eigen::AlignedBox3d box(a.cwiseMin(b), a.cwiseMax(b));
   box.min().array() -= margin;
@@ -259,8 +267,9 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
           });
     }
   }
-  segment_low_ = start_.cwiseMin(start_ + motion_);
-  segment_high_ = start_.cwiseMax(start_ + motion_);
+  segment_high_ = start_ + motion_;
+  segment_low_ = start_.cwiseMin(segment_high_);
+  segment_high_ = segment_high_.cwiseMax(start_);
   segment_pairs_ = &pairs;
 }
 
@@ -486,13 +495,13 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   const Eigen::Index n = basis_.cols();
   gradient.setZero(n, 3);
   // Each active term: a basis vector b and a 3 x 3 Hessian S in x; H_de = sum S(d, e) b b^T.
-  terms_.clear();
+  std::vector<HessianTerm> terms;
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   Eigen::Vector3d rest;
   for (const Pair& pair : candidates_) {
     const PairGeometry g = locate(pair, at);
     if (!(g.distance < parameters_.activation)) continue;
-    Term& term = terms_.emplace_back();
+    HessianTerm& term = terms.emplace_back();
     pair_basis(pair, g, term.basis, rest);
     term.parts = pair_parts(pair);
     const double scale = pair_stiffness(pair) * pair_area(pair);
@@ -506,16 +515,16 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
     add_outer(gradient, f.basis, f.parts, f.weight * f.tangent * friction_gradient(slip, eps));
-    terms_.push_back({f.basis,
-                      f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
-                      f.parts});
+    terms.push_back({f.basis,
+                     f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
+                     f.parts});
   }
   hessian_.clear();
   // H_de = sum_k S_k(d, e) b_k b_k^T, term by term over the rows of U its basis touches: one
   // body's modes (against obstacles), or two bodies' (between them). Terms are grouped by the
   // bodies they touch, each group one product on its own rows.
   std::vector<std::vector<std::size_t>> groups(parts_.size() * parts_.size());
-  for (std::size_t k = 0; k < terms_.size(); ++k) groups[terms_[k].parts].push_back(k);
+  for (std::size_t k = 0; k < terms.size(); ++k) groups[terms[k].parts].push_back(k);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) continue;
     const auto [p, q] = touched_parts(g);
@@ -530,7 +539,7 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     gram_bases_.setZero(K, padded);
     gram_scaled_.resize(K, 6 * padded);
     for (int k = 0; k < K; ++k) {
-      const Term& term = terms_[groups[g][static_cast<std::size_t>(k)]];
+      const HessianTerm& term = terms[groups[g][static_cast<std::size_t>(k)]];
       gram_bases_.row(k).head(w) = term.basis.transpose();
       for (int de = 0; de < 6; ++de) {
         gram_scaled_.block(k, de * padded, 1, padded) =

@@ -211,13 +211,6 @@ class ContactPotential {
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   ReducedMatrix start_U_;                    // the U of start_
-  // The last linearize()'s terms: H_de = sum_k S_k(d, e) b_k b_k^T (compact b_k, pair_basis()).
-  struct Term {
-    Eigen::VectorXd basis;
-    Eigen::Matrix3d curvature;
-    std::size_t parts = 0;  // pair_parts()
-  };
-  std::vector<Term> terms_;
   ContactHessian hessian_;
   // linearize()'s workspaces for the Hessian's Gram products (row-major).
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
