@@ -169,6 +169,9 @@ class Simulator {
   void apply_scene_springs(double time);
   // One attempt at the step from initial_guess_; returns the solver's kinematics.
   const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged);
+  // The step's objective at U (Psi_u, the elastic energy of s(F(U)), EigenFit's C, and contact
+  // over the candidates of the last max_step(): U must lie on that segment).
+  double step_energy(const ReducedMatrix& U);
   // H of the energy check (StepReport), with stretch = s(F(U)).
   double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
                            const StretchField& stretch);
@@ -207,7 +210,8 @@ class Simulator {
   SimulatorState kept_;  // the step's last finite attempt that gained energy (step())
   StretchField kept_stretch_;
   double kept_gain_ = 0.0;
-  StretchField stretch_;  // s(F(u)) at the current state
+  StretchField stretch_;        // s(F(u)) at the current state
+  StretchField guess_stretch_;  // step_energy()'s workspace
   ReducedMatrix diagnostics_workspace_;
   contact::ContactPotential* contact_ = nullptr;
   Eigen::VectorXd translation_;
