@@ -11,7 +11,11 @@
 // the cap a pair approaching from afar gets a fraction closer per iteration and, at one or two
 // iterations per step, never comes within range: the bodies stop short of each other, in the air.
 #include <algorithm>
+#include <cmath>
 #include <limits>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace smfem::contact {
 
@@ -45,6 +49,36 @@ double conservative_advancement(Distance&& distance, double speed, double keep,
     if (speed * (1.0 - alpha) <= d - target) return 1.0;
   }
   return alpha;
+}
+
+// A second safe step for a point p against a triangle (a, b, c), all moving linearly by dp and
+// (da, db, dc) over alpha in [0, 1], from the triangle's plane: the triangle translated by its
+// corners' mean motion m keeps its plane, so the point's distance to it is at least
+// |n . (p - a + alpha (dp - m))|, and the true triangle lies within alpha E of that one, E the
+// largest corner deviation from m. So d(alpha) >= |s0| - alpha (approach + E), s0 the signed
+// plane distance at the start and approach the rate at which the point nears the plane. For a
+// point sliding over a triangle (resting contact, tangential motion) this bound barely shrinks
+// while conservative advancement's |d'| <= speed allows steps of only d / speed: a pair resting
+// at 1e-5 m under a 5 cm slide stalled the Newton iterations at 2 % of their steps.
+// Returns the largest alpha in [0, 1] the bound keeps at or above `target` (0 where the start
+// is not above it, or the triangle is degenerate).
+inline double plane_bound_step(const Eigen::Vector3d& p, const Eigen::Vector3d& dp,
+                               const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                               const Eigen::Vector3d& c, const Eigen::Vector3d& da,
+                               const Eigen::Vector3d& db, const Eigen::Vector3d& dc,
+                               double target) {
+  const Eigen::Vector3d normal = (b - a).cross(c - a);
+  const double norm = normal.norm();
+  if (!(norm > 0.0)) return 0.0;
+  const Eigen::Vector3d n = normal / norm;
+  const double s0 = n.dot(p - a);
+  const double clearance = std::abs(s0) - target;
+  if (!(clearance > 0.0)) return 0.0;
+  const Eigen::Vector3d mean = (da + db + dc) / 3.0;
+  const double deviation = std::max({(da - mean).norm(), (db - mean).norm(), (dc - mean).norm()});
+  const double approach = std::max(0.0, -std::copysign(1.0, s0) * n.dot(dp - mean));
+  const double rate = approach + deviation;
+  return rate <= clearance ? 1.0 : clearance / rate;
 }
 
 }  // namespace smfem::contact

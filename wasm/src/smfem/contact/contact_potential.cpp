@@ -424,14 +424,22 @@ double ContactPotential::pair_step(const Pair& pair, double limit) const {
                                             start_.row(v).transpose(), sample_motion, keep,
                                             parameters_.activation));
   }
+  const auto corner = [&](const auto& rows, int c) {
+    return Eigen::Vector3d(rows.row(surface_.triangles(pair.triangle, c)).transpose());
+  };
+  const auto start = [&](int w) { return Eigen::Vector3d(start_.row(w).transpose()); };
+  // Two bounds, each safe on its own, so the farther one is taken: the triangle's plane
+  // (ccd.hpp), which lets a sample slide over a triangle it rests on, and conservative
+  // advancement, which follows a sample past the triangle's edges.
+  const double plane = plane_bound_step(
+      start(v), sample_motion, corner(start_, 0), corner(start_, 1), corner(start_, 2),
+      corner(motion_, 0), corner(motion_, 1), corner(motion_, 2),
+      ccd_target(locate(pair, start).distance, keep, parameters_.activation));
+  if (plane >= limit) return limit;
   // The distance moves at most as fast as the sample relative to the triangle's points, which
   // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
   double speed = 0.0;
-  for (int c = 0; c < 3; ++c) {
-    speed = std::max(
-        speed,
-        (sample_motion - motion_.row(surface_.triangles(pair.triangle, c)).transpose()).norm());
-  }
+  for (int c = 0; c < 3; ++c) speed = std::max(speed, (sample_motion - corner(motion_, c)).norm());
   // Only the part of the segment up to `limit` needs checking; points move linearly.
   const double reach = conservative_advancement(
       [&](double a) {
@@ -443,7 +451,7 @@ double ContactPotential::pair_step(const Pair& pair, double limit) const {
             .distance;
       },
       speed * limit, keep, parameters_.activation);
-  return limit * reach;
+  return std::max(plane, limit * reach);
 }
 
 double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& dU) {
@@ -451,6 +459,22 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
   double alpha = 1.0;
   for (const Pair& pair : candidates_) alpha = pair_step(pair, alpha);
   return alpha;
+}
+
+double ContactPotential::largest_approach() const {
+  const auto start = [&](int w) { return Eigen::Vector3d(start_.row(w).transpose()); };
+  double largest = 0.0;
+  for (const Pair& pair : candidates_) {
+    const PairGeometry g = locate(pair, start);
+    Eigen::Vector3d relative = motion_.row(surface_.samples(pair.sample)).transpose();
+    if (pair.triangle >= 0) {
+      for (int c = 0; c < 3; ++c) {
+        relative -= g.beta[c] * motion_.row(surface_.triangles(pair.triangle, c)).transpose();
+      }
+    }
+    largest = std::max(largest, -g.direction.dot(relative));
+  }
+  return largest;
 }
 
 double ContactPotential::energy(const ReducedMatrix& U) {

@@ -67,6 +67,7 @@ class ContactPotential {
   ContactPotential(const ContactSurface& surface, std::vector<Eigen::Vector3d> offsets);
 
   const ContactSurface& surface() const { return surface_; }
+  const ContactParameters& parameters() const { return parameters_; }
 
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
   void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
@@ -82,6 +83,11 @@ class ContactPotential {
   // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
   // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
   double max_step(const ReducedMatrix& U, const ReducedMatrix& dU);
+  // How far the last max_step()'s whole direction closes its most approaching pair: the motion
+  // of the sample relative to the other side along their normal at the segment's start (0
+  // where every pair separates). Over dhat, the segment makes an impact that the barrier meets
+  // only partway (sim/simulator.hpp).
+  double largest_approach() const;
   // Psi_c over the current candidates (+infinity if a pair touches).
   double energy(const ReducedMatrix& U);
   // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for

@@ -197,11 +197,14 @@ const StepReport& Simulator::step() {
   // Towards the prediction as far as contact allows.
   initial_guess_ = dynamics_.prediction();
   initial_guess_limited_ = false;
+  impact_ = false;
   if (contact_ != nullptr) {
     initial_guess_ -= backup_.U;
     const double start_step = contact_->max_step(backup_.U, initial_guess_);
     initial_guess_ = backup_.U + start_step * initial_guess_;
     initial_guess_limited_ = start_step < 1.0;
+    impact_ =
+        initial_guess_limited_ && contact_->largest_approach() > contact_->parameters().activation;
     // Where contact cut the prediction short, the bodies stop a tenth of their distance from
     // what they were falling onto, deep in the barrier, and 1 or 2 iterations from there end
     // far from equilibrium: a body resting on the ground gained energy every step and the
@@ -234,11 +237,12 @@ const StepReport& Simulator::step() {
   };
   const SolverMethod method = settings_.method;
   const int iterations = settings_.iterations;
-  const std::array<Attempt, 4> attempts = {
-      {{method, iterations, settings_.until_converged},
-       {method, std::min(4 * iterations, kMaxIterations), settings_.until_converged},
-       {method, kMaxIterations, true},
-       {SolverMethod::fem, kMaxIterations, true}}};
+  const int more = std::min(kMoreIterations * iterations, kMaxIterations);
+  const int first = impact_ ? more : iterations;
+  const std::array<Attempt, 4> attempts = {{{method, first, settings_.until_converged},
+                                            {method, more, settings_.until_converged},
+                                            {method, kMaxIterations, true},
+                                            {SolverMethod::fem, kMaxIterations, true}}};
   bool ok = false;
   bool have_kept = false;  // kept_: the last finite attempt, which gained energy
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
@@ -249,7 +253,10 @@ const StepReport& Simulator::step() {
       if (ok && report_.stats.converged) break;
       // An attempt that cannot do better than the last is skipped; FEM is only the mixed
       // solver's fallback.
-      if (a.method == method && settings_.until_converged && a.iterations <= iterations) continue;
+      if (a.method == method && (settings_.until_converged || !a.until_converged) &&
+          a.iterations <= first) {
+        continue;
+      }
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
       // z and lambda warm-start from the step's start; U from initial_guess_ (solve_step).
