@@ -155,14 +155,14 @@ describe.skipIf(!present)('contact on held-out meshes', () => {
       expect(record.minDistance ?? Infinity).toBeGreaterThan(1e-3 * record.dHat);
   });
 
-  // A known loss (issue 24, open): at 1, 2 and 4 iterations this stack rests 3.3-5.7 cm higher
-  // than at 8 and 30 (0.171, 0.149, 0.147 against 0.114 m). Both runs fall alike, each body at
-  // g until it lands on the one below (to step 14); then at 30 iterations the soft octopi flatten
-  // under the bodies above and the stack slides apart (at step 30 the top body is at 0.26 m,
-  // bodies 10 cm aside), while at 2 iterations they stay nearly rigid and the stack stands (the
-  // top body at 0.54 m). Cause not yet found. Marked as failing so that the fix shows here as a
-  // pass; the step-30 gap (28 cm, before the pile turns chaotic) keeps the mark from flipping by
-  // chance on another processor.
+  // A known loss (issue 24, open). Both runs fall alike, each body at g until it lands on the
+  // one below (to step 14); then at 30 iterations the soft octopi flatten under the bodies above
+  // and the stack slides apart (at step 30 the top body is at 0.28 m), while at 2 iterations the
+  // stack still stands (the top body at 0.41 m). With 4x the iterations on impact steps
+  // (sim/simulator.hpp) the rest height came close (0.095 against 0.096 m; it was 0.149 against
+  // 0.114), but runs nudged by 1e-6 m rest at 0.093 to 0.123 m, too near the 3 cm mark to call
+  // it fixed. Marked as failing so that the fix shows here as a pass; the step-30 gap (13 cm,
+  // before the pile turns chaotic) keeps the mark from flipping by chance on another processor.
   it.fails('at 2 iterations the stack falls and rests as 30 iterations make it, within 3 cm', () => {
     const top = (records) => records[29].bodies[3].centroid[1];
     expect(Math.abs(top(fast) - top(reference))).toBeLessThan(0.03);

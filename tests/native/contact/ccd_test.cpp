@@ -17,8 +17,8 @@ struct Motion {
   Eigen::Vector3d dp, da, db, dc;  // over alpha in [0, 1]
   double distance(double alpha) const {
     const Eigen::Vector3d x = p + alpha * dp;
-    const Eigen::Vector3d y = geometry::closest_point_on_triangle(x, a + alpha * da, b + alpha * db,
-                                                                  c + alpha * dc);
+    const Eigen::Vector3d y =
+        geometry::closest_point_on_triangle(x, a + alpha * da, b + alpha * db, c + alpha * dc);
     return (x - y).norm();
   }
   double plane_step(double target) const {
