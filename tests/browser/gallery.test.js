@@ -167,6 +167,26 @@ describe('interaction', () => {
     );
   });
 
+  // Issue 25: ticking the box while the scene runs froze it (a step answered by the two new
+  // simulators was drawn on the one body of before).
+  it('keeps running when "side by side" is ticked while the scene runs', async () => {
+    await withPage(served.browser.context, `${served.server.url}?scene=crab`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+        .toBeGreaterThan(0.1);
+      await page.locator('#compare').check();
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.solvers), { timeout: 20000 })
+        .toEqual(['mfem', 'fem']);
+      const time = await page.evaluate(() => window.smfem.status.simTime);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+        .toBeGreaterThan(time + 0.5);
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('names the solver that is running in the plots, their legend and the CSV after a switch', async () => {
     await withPage(
       served.browser.context,

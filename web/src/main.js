@@ -97,6 +97,7 @@ class Demo {
     this.paused = urlState.paused === true;
     this.onScreen = true;
     this.inFlight = false;
+    this.opening = false;
     this.stage = null;
     this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
     this.clock = new StepClock({ timestep: 1 / 60 });
@@ -111,6 +112,17 @@ class Demo {
   }
 
   async open(name, overrides) {
+    // No steps while the simulators change: an answer of the new ones drawn on the bodies of
+    // before froze the page (ticking "side by side" mid-run).
+    this.opening = true;
+    try {
+      await this.openScene(name, overrides);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  async openScene(name, overrides) {
     status.loading(name);
     progress.value = 0;
     this.showProgress(0);
@@ -297,7 +309,7 @@ class Demo {
   }
 
   async advance(steps) {
-    if (this.inFlight) return;
+    if (this.inFlight || this.opening) return;
     this.inFlight = true;
     try {
       const answer = await this.client.advance(steps);
@@ -324,7 +336,7 @@ class Demo {
       }
     } catch (error) {
       status.fail(error);
-      this.paused = true;
+      this.setPaused(true);
     } finally {
       this.inFlight = false;
     }
