@@ -360,27 +360,27 @@ double Simulator::step_energy(const ReducedMatrix& U) {
     guess_stretch_.col(c) = polar::symmetric_stretch(
         Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(c, U)));
   });
-  double elastic = 0.0;
-  for (int c = 0; c < model_.cubature_count(); ++c) {
-    elastic += model_.cubature_weights(c) * psi(settings_.material_model,
-                                                Vector6<double>(guess_stretch_.col(c)),
-                                                lame_[static_cast<std::size_t>(c)]);
-  }
-  return dynamics_.energy(U) + elastic + fit_energy(guess_stretch_) + contact_->energy(U);
+  return dynamics_.energy(U) + elastic_energy(guess_stretch_) + fit_energy(guess_stretch_) +
+         contact_->energy(U);
 }
 
-double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
-                                    const StretchField& stretch) {
+double Simulator::elastic_energy(const StretchField& stretch) const {
   double elastic = 0.0;
   for (int c = 0; c < model_.cubature_count(); ++c) {
     elastic +=
         model_.cubature_weights(c) * psi(settings_.material_model, Vector6<double>(stretch.col(c)),
                                          lame_[static_cast<std::size_t>(c)]);
   }
+  return elastic;
+}
+
+double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
+                                    const StretchField& stretch) {
   diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(Udot);
   const double kinetic = 0.5 * Udot.cwiseProduct(diagnostics_workspace_).sum();
   const double contact = contact_ != nullptr ? contact_->potential_energy(U) : 0.0;
-  return kinetic + elastic + fit_energy(stretch) + dynamics_.spring_energy(U) + contact;
+  return kinetic + elastic_energy(stretch) + fit_energy(stretch) + dynamics_.spring_energy(U) +
+         contact;
 }
 
 void Simulator::add_fit_multipliers(const StretchField& z, StretchField& lambda) {

@@ -183,6 +183,8 @@ class Simulator {
   // The step's objective at U (Psi_u, the elastic energy of s(F(U)), EigenFit's C, and contact
   // over the candidates of the last max_step(): U must lie on that segment).
   double step_energy(const ReducedMatrix& U);
+  // The cubature's elastic energy of the stretches (without EigenFit's C: fit_energy()).
+  double elastic_energy(const StretchField& stretch) const;
   // H of the energy check (StepReport), with stretch = s(F(U)).
   double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
                            const StretchField& stretch);
