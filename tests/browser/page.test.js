@@ -98,3 +98,30 @@ describe('the progress bar', () => {
     }
   });
 });
+
+describe('drawing', () => {
+  let server;
+  beforeAll(async () => {
+    server = await serveStatic(dist, { isolated: true });
+  });
+  afterAll(async () => server?.close());
+
+  it('draws nothing while paused and untouched, and draws again when the camera orbits', async () => {
+    await withPage(browser.context, `${server.url}?scene=crab&paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      const frames = () => page.evaluate(() => window.smfem.status.frame);
+      await expect.poll(frames).toBeGreaterThan(0); // the first picture
+      const idle = await frames();
+      await page.waitForTimeout(1000);
+      expect(await frames()).toBe(idle);
+      // An orbit from the canvas's top-right corner (background: nothing to grab there).
+      const box = await page.locator('#view').boundingBox();
+      await page.mouse.move(box.x + box.width - 20, box.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 120, box.y + 40, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(frames).toBeGreaterThan(idle);
+      expect(errors).toEqual([]);
+    });
+  });
+});

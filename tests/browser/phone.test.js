@@ -11,51 +11,56 @@ const served = servedDist(phone);
 
 describe('on a phone', () => {
   it('folds the panel away at first, unfolds it by a tap, with controls a finger can hit', async () => {
-    await withPage(served.browser.context, `${served.server.url}?scene=crab`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      const toggle = page.locator('#panel-toggle');
-      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-      expect(await page.locator('#panel-body').isHidden()).toBe(true);
-      // Folded, the panel leaves most of the screen to the body.
-      const folded = await page.locator('#panel').boundingBox();
-      expect(folded.height).toBeLessThan(0.25 * 844);
-      expect((await toggle.boundingBox()).height).toBeGreaterThanOrEqual(44);
-      const view = await page.locator('#view').screenshot({ path: `${artifacts}/phone-folded.png` });
-      expect(await nonBackgroundFraction(page, view)).toBeGreaterThan(0.02);
+    // Opened paused, so the tap on Play at the end is what starts it.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const toggle = page.locator('#panel-toggle');
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+        expect(await page.locator('#panel-body').isHidden()).toBe(true);
+        // Folded, the panel leaves most of the screen to the body.
+        const folded = await page.locator('#panel').boundingBox();
+        expect(folded.height).toBeLessThan(0.25 * 844);
+        expect((await toggle.boundingBox()).height).toBeGreaterThanOrEqual(44);
+        const view = await page.locator('#view').screenshot({ path: `${artifacts}/phone-folded.png` });
+        expect(await nonBackgroundFraction(page, view)).toBeGreaterThan(0.02);
 
-      await toggle.tap();
-      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
-      await page.screenshot({ path: `${artifacts}/phone-unfolded.png` });
-      for (const selector of ['#play', '#step', '#reset', '#solver', '#scene-select']) {
-        expect((await page.locator(selector).boundingBox()).height, selector).toBeGreaterThanOrEqual(44);
-      }
-      // Every other control the panel shows: sliders, buttons, selects and the rows that hold a
-      // checkbox (the row is what a finger hits: its label toggles the box).
-      const targets = await page.evaluate(() =>
-        [
-          ...document.querySelectorAll(
-            '#panel-body button, #panel-body select, #panel-body summary, #panel-body input',
-          ),
-        ]
-          .filter((e) => e.offsetParent !== null && e.type !== 'hidden')
-          .map((e) => {
-            const target = e.type === 'checkbox' ? (e.closest('label, .toggle') ?? e) : e;
-            return {
-              name: e.id || e.name || e.textContent.trim() || e.type,
-              height: target.getBoundingClientRect().height,
-            };
-          }),
-      );
-      expect(targets.length).toBeGreaterThan(8);
-      for (const { name, height } of targets) expect(height, name).toBeGreaterThanOrEqual(44);
-      const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
-      expect(width).toBeLessThanOrEqual(390);
-      await page.locator('#play').tap();
-      await expect
-        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
-        .toBeGreaterThan(0.3);
-      expect(errors).toEqual([]);
-    });
+        await toggle.tap();
+        expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+        await page.screenshot({ path: `${artifacts}/phone-unfolded.png` });
+        for (const selector of ['#play', '#step', '#reset', '#solver', '#scene-select']) {
+          expect((await page.locator(selector).boundingBox()).height, selector).toBeGreaterThanOrEqual(44);
+        }
+        // Every other control the panel shows: sliders, buttons, selects and the rows that hold a
+        // checkbox (the row is what a finger hits: its label toggles the box).
+        const targets = await page.evaluate(() =>
+          [
+            ...document.querySelectorAll(
+              '#panel-body button, #panel-body select, #panel-body summary, #panel-body input',
+            ),
+          ]
+            .filter((e) => e.offsetParent !== null && e.type !== 'hidden')
+            .map((e) => {
+              const target = e.type === 'checkbox' ? (e.closest('label, .toggle') ?? e) : e;
+              return {
+                name: e.id || e.name || e.textContent.trim() || e.type,
+                height: target.getBoundingClientRect().height,
+              };
+            }),
+        );
+        expect(targets.length).toBeGreaterThan(8);
+        for (const { name, height } of targets) expect(height, name).toBeGreaterThanOrEqual(44);
+        const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(390);
+        await page.locator('#play').tap();
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+          .toBeGreaterThan(0.3);
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   it('grabs the body with a finger and pulls it', async () => {

@@ -42,7 +42,14 @@ export function serveStatic(root, { isolated }) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(done)) });
+      // Closing ends the browser's open connections too: a kept-alive or half-served one must
+      // not hold a test file's teardown until its hook times out.
+      const close = () =>
+        new Promise((done) => {
+          server.close(done);
+          server.closeAllConnections();
+        });
+      resolve({ url: `http://127.0.0.1:${port}/`, close });
     });
   });
 }

@@ -223,6 +223,7 @@ class Demo {
           : null;
       if (labels) {
         this.stage.setLabels(labels);
+        this.view.invalidate();
         status.labelled(labels);
       }
     }
@@ -262,6 +263,7 @@ class Demo {
     trustNote.textContent = note ?? '';
     trustNote.hidden = !note;
     this.stage.showContacts?.(this.settings.contacts);
+    this.view.invalidate();
   }
 
   setPaused(paused) {
@@ -284,6 +286,7 @@ class Demo {
       contactPoints: answer.contactPoints,
       obstacleOffsets: answer.reports?.[0]?.at(-1)?.obstacleOffsets,
     });
+    this.view.invalidate();
   }
 
   async reset() {
@@ -361,8 +364,7 @@ class Demo {
       }
       if (this.onScreen) {
         this.plots.draw();
-        this.view.render();
-        status.framed(now);
+        if (this.view.renderIfChanged()) status.framed(now);
       }
     };
     requestAnimationFrame(frame);

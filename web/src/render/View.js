@@ -16,8 +16,14 @@ export class View {
       event.preventDefault();
       onContextChange(true);
     });
-    canvas.addEventListener('webglcontextrestored', () => onContextChange(false));
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.invalidate();
+      onContextChange(false);
+    });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    // Drawn only when something changed (a paused page costs nothing; a page redrawing every
+    // frame also kept a software-rendered browser from taking a screenshot for seconds).
+    this.needsRender = true;
     // Layout is read only when the canvas or the panel changed size, not every frame.
     this.layoutChanged = true;
     const observer = new ResizeObserver(() => (this.layoutChanged = true));
@@ -32,6 +38,7 @@ export class View {
     this.controls = new OrbitControls(this.camera, canvas);
     // The camera stays above the ground: seen from below, the ground would hide the body.
     this.controls.maxPolarAngle = 0.49 * Math.PI;
+    this.controls.addEventListener('change', () => this.invalidate());
 
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x2a2520, 1.2));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
@@ -67,6 +74,7 @@ export class View {
     material.depthWrite = floor !== null;
     material.needsUpdate = true;
     this.frame(restBounds, camera, floor);
+    this.invalidate();
   }
 
   /** 'obstacle' where the ground is a scene's floor, 'reference' where it is only drawn. */
@@ -150,9 +158,18 @@ export class View {
     this.camera.updateProjectionMatrix();
   }
 
-  render() {
-    this.resize();
+  /** The picture is out of date: something drawn moved or changed colour. */
+  invalidate() {
+    this.needsRender = true;
+  }
+
+  /** Draws if anything changed since the last picture; says whether it drew. */
+  renderIfChanged() {
     this.controls.update();
+    if (!this.needsRender && !this.layoutChanged) return false;
+    this.needsRender = false;
+    this.resize();
     this.renderer.render(this.scene, this.camera);
+    return true;
   }
 }
