@@ -118,6 +118,57 @@ TEST(PrimitiveSurface, BoxHasItsCornersExactlyFlatFacesAndIsClosed) {
   EXPECT_NEAR(area, 8 * (half.x() * half.y() + half.y() * half.z() + half.z() * half.x()), 1e-13);
 }
 
+// The jelly cube's shape: the stuffed tets' boundary drew its rounded edges as a staircase
+// (dark teeth under smooth shading); the exact surface lies on the rounded box, with normals
+// that turn smoothly across the edges and corners.
+TEST(PrimitiveSurface, RoundedBoxLiesOnItsSurfaceWithSmoothNormalsAndIsClosed) {
+  const Vector3d center(0.1, -0.2, 0.3), half(0.1, 0.08, 0.06);
+  for (const double rounding : {0.015, 0.06}) {  // a little, and as round as the thinnest side
+    const Primitive box{geometry::BoxShape{center, half, rounding}, {}};
+    const PrimitiveSurface s = primitive_surface(box, 0.013);
+    expect_on_surface(s, box, 1e-12);
+    expect_closed(s);
+    // Normals: the shape's own (its distance's gradient), and no triangle's facet turns far
+    // from its corners' normals (the arcs are cut into pieces of 15 degrees at most).
+    const auto sdf = geometry::primitive_sdf(box);
+    for (Eigen::Index v = 0; v < s.vertices.rows(); ++v) {
+      const Vector3d p = vertex(s, static_cast<int>(v));
+      Vector3d gradient;
+      for (int d = 0; d < 3; ++d) {
+        Eigen::Matrix<double, 2, 3> at;
+        at.row(0) = at.row(1) = p.transpose();
+        at(0, d) += 1e-7;
+        at(1, d) -= 1e-7;
+        const Eigen::VectorXd values = sdf.evaluate(at);
+        gradient[d] = (values[0] - values[1]) / 2e-7;
+      }
+      EXPECT_LT((gradient.normalized() - s.normals.row(v).transpose()).norm(), 1e-5) << v;
+    }
+    for (Eigen::Index t = 0; t < s.triangles.rows(); ++t) {
+      for (int k = 0; k < 3; ++k) {
+        const double cosine = face_normal(s, t).dot(s.normals.row(s.triangles(t, k)).transpose());
+        EXPECT_GT(cosine, std::cos(15.0 * std::numbers::pi / 180.0)) << t;
+      }
+    }
+    // Volume and area of the rounded box (a: the inner half extents), approached as the
+    // spacing shrinks (the chords' loss is second order in the arcs' pieces).
+    const Vector3d a = half.array() - rounding;
+    const double pi = std::numbers::pi, r = rounding;
+    const double faces = a.x() * a.y() + a.y() * a.z() + a.z() * a.x();
+    const double exact_volume =
+        8 * a.prod() + 8 * r * faces + 2 * pi * r * r * a.sum() + 4.0 / 3.0 * pi * r * r * r;
+    const double exact_area = 8 * faces + 4 * pi * r * a.sum() + 4 * pi * r * r;
+    const auto [volume, area] = volume_and_area(s);
+    const auto [finer_volume, finer_area] = volume_and_area(primitive_surface(box, 0.013 / 4));
+    EXPECT_NEAR(volume / exact_volume, 1.0, 2e-2) << rounding;
+    EXPECT_NEAR(area / exact_area, 1.0, 1e-2) << rounding;
+    if (rounding > 0.05) {  // arcs of 4 pieces, then 15 (the small rounding keeps its minimum 3-4)
+      EXPECT_LT(std::abs(finer_volume / exact_volume - 1), std::abs(volume / exact_volume - 1) / 8);
+      EXPECT_LT(std::abs(finer_area / exact_area - 1), std::abs(area / exact_area - 1) / 8);
+    }
+  }
+}
+
 TEST(PrimitiveSurface, TransformedBoxKeepsCornersAndTurnsNormals) {
   geometry::Similarity t;
   t.rotation = geometry::rotation_from_axis_angle_deg(Vector3d(1, 1, 0), 30);

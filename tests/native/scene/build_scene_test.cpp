@@ -77,9 +77,9 @@ TEST_F(BuildScene, FullRecipeGivesRegionsPinsForcesAndRenderSurface) {
   for (int v : scene.forces[0].vertices) {
     EXPECT_LE((m.vertices.row(v) - Eigen::RowVector3d(1, 0, 0)).norm(), 0.3);
   }
-  // The default render surface is the tet boundary: one-hot rows.
+  // The default render surface of a box, rounded or not, is its exact surface (with normals).
   EXPECT_GT(scene.render_surface.triangles.rows(), 0);
-  EXPECT_EQ(scene.render_surface.barycentric.col(0).minCoeff(), 1.0);
+  EXPECT_EQ(scene.render_surface.normals.rows(), scene.render_surface.vertices.rows());
 
   const json meta = scene_metadata(recipe, scene);
   EXPECT_EQ(meta["name"], "bar");
@@ -206,12 +206,15 @@ TEST_F(BuildScene, UnionOfPrimitivesIsDrawnExactly) {
 }
 
 TEST_F(BuildScene, ExactRenderSurfaceNeedsAUnionOfPrimitives) {
-  json r = test::base_recipe();  // a rounded box: no sharp feature to keep
-  EXPECT_EQ(build(r).render_surface.normals.rows(), 0);
+  json r = test::base_recipe();
+  r["geometry"] = {{"smooth_union",
+                    {{"radius", 0.05},
+                     {"of", {r["geometry"], {{"sphere", {{"center", {1, 0, 0}}, {"radius", 0.3}}}}}}}}};
+  EXPECT_EQ(build(r).render_surface.normals.rows(), 0);  // the blend leaves the primitives
   r["render"] = {{"exact", true}};
   EXPECT_EQ(error_of(r),
-            "bar.json: /render/exact: the geometry is not a union of boxes (without rounding), "
-            "cylinders, capsules and ellipsoids, so it has no exact surface to draw");
+            "bar.json: /render/exact: the geometry is not a union of boxes, cylinders, capsules "
+            "and ellipsoids, so it has no exact surface to draw");
   r["render"] = {{"exact", 1}};
   EXPECT_EQ(error_of(r), "bar.json: /render/exact: must be true or false, got 1");
   r["render"] = {{"exact", true}, {"edge_length", 0.05}};

@@ -35,10 +35,8 @@ std::optional<std::vector<Primitive>> union_primitives(const Sdf& sdf) {
           using Op = std::decay_t<decltype(op)>;
           const Similarity to_world = as_similarity(frames.back());
           if constexpr (std::is_same_v<Op, detail::BoxOp>) {
-            if (op.rounding != 0.0)
-              ok = false;
-            else
-              primitives.push_back({BoxShape{op.center, op.inner_half}, to_world});
+            const Eigen::Vector3d half = op.inner_half.array() + op.rounding;
+            primitives.push_back({BoxShape{op.center, half, op.rounding}, to_world});
           } else if constexpr (std::is_same_v<Op, detail::CylinderOp>) {
             const Eigen::Vector3d half = op.half_length * op.unit_axis;
             primitives.push_back(
@@ -74,7 +72,7 @@ Sdf primitive_sdf(const Primitive& primitive) {
       [](const auto& s) -> Sdf {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, BoxShape>)
-          return box(s.center, s.half_extents);
+          return box(s.center, s.half_extents, s.rounding);
         else if constexpr (std::is_same_v<S, CylinderShape>)
           return cylinder(s.from, s.to, s.radius);
         else if constexpr (std::is_same_v<S, CapsuleShape>)

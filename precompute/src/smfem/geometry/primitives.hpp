@@ -16,7 +16,8 @@ namespace smfem::geometry {
 // cylinder(), capsule() and ellipsoid().
 struct BoxShape {
   Eigen::Vector3d center;
-  Eigen::Vector3d half_extents;  // sharp box: rounded boxes are not listed (see below)
+  Eigen::Vector3d half_extents;
+  double rounding = 0.0;  // radius of the rounded edges and corners; 0: a sharp box
 };
 struct CylinderShape {
   Eigen::Vector3d from, to;
@@ -37,9 +38,9 @@ struct Primitive {
 };
 
 // The primitives of `sdf` in the order it unites them, when it is a union (min) of boxes
-// without rounding, cylinders, capsules and ellipsoids, each under any nesting of transforms.
+// (sharp or rounded), cylinders, capsules and ellipsoids, each under any nesting of transforms.
 // std::nullopt for anything else: an intersection, a difference, a smooth union (its blend
-// leaves the primitives' surfaces), a rounded box (no sharp feature to keep) or a mesh.
+// leaves the primitives' surfaces) or a mesh.
 std::optional<std::vector<Primitive>> union_primitives(const Sdf& sdf);
 
 // The primitive alone, in world coordinates (the same function the union's term evaluates).

@@ -53,10 +53,41 @@ double lerp(double lo, double hi, int i, int n) {
   return lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(n);
 }
 
+// Along one axis of a box face, from lo to hi: cells no longer than `spacing`. A rounded box's
+// bands of width r at each end go onto its rounding, each band 45 degrees of the edge's arc (the
+// neighbouring face has the other 45): their coordinates are r tan of equal angles, so the
+// vertices fall evenly along the arc, at least kMinArcCells per band.
+constexpr int kMinArcCells = 3;
+std::vector<double> face_coordinates(double lo, double hi, double r, double spacing) {
+  std::vector<double> at;
+  const int arc = std::max(kMinArcCells, cells(std::numbers::pi / 4.0 * r, spacing));
+  const auto band = [&](int i) { return r * std::tan(std::numbers::pi / 4.0 * i / arc); };
+  if (r > 0.0) {
+    at.push_back(lo);
+    for (int i = arc - 1; i > 0; --i) at.push_back(lo + r - band(i));
+  }
+  const double flat = (hi - r) - (lo + r);
+  const int n = flat > 0.0 ? cells(flat, spacing) : 0;
+  for (int i = 0; i <= n; ++i) at.push_back(lerp(lo + r, hi - r, i, n));
+  if (flat <= 0.0 && r > 0.0) at.pop_back();  // the two bands meet at one coordinate
+  if (r > 0.0) {
+    for (int i = 1; i < arc; ++i) at.push_back(hi - r + band(i));
+    at.push_back(hi);
+  }
+  return at;
+}
+
+// Each face a grid (face_coordinates along its two axes) on the sharp box's face. A rounded box
+// maps each grid point p onto its surface: q, the nearest point of the box shrunk by the
+// rounding r, pushed out by r along p - q, which is also the normal there (the flat parts of
+// the faces stay where they are; the bands go onto the edges' cylinders and the corners'
+// spheres, and neighbouring faces meet vertex for vertex with the same normals).
 void add_box(const geometry::BoxShape& box, double spacing, Builder& out) {
   const Vector3d lo = box.center - box.half_extents, hi = box.center + box.half_extents;
-  std::array<int, 3> n{};
-  for (int a = 0; a < 3; ++a) n[a] = cells(2.0 * box.half_extents[a], spacing);
+  const double r = box.rounding;
+  std::array<std::vector<double>, 3> at;
+  for (int a = 0; a < 3; ++a) at[a] = face_coordinates(lo[a], hi[a], r, spacing);
+  const Vector3d inner = box.half_extents.array() - r;
   for (int axis = 0; axis < 3; ++axis) {
     for (int side = 0; side < 2; ++side) {
       // (e_u, e_v, e_axis) right-handed, swapped on the low side so triangles face out.
@@ -64,22 +95,27 @@ void add_box(const geometry::BoxShape& box, double spacing, Builder& out) {
       if (side == 0) std::swap(u, v);
       Vector3d normal = Vector3d::Zero();
       normal[axis] = side == 0 ? -1.0 : 1.0;
+      const int nu = static_cast<int>(at[u].size()) - 1, nv = static_cast<int>(at[v].size()) - 1;
       std::vector<int> ids;
-      ids.reserve(static_cast<std::size_t>((n[u] + 1) * (n[v] + 1)));
-      for (int j = 0; j <= n[v]; ++j) {
-        for (int i = 0; i <= n[u]; ++i) {
+      ids.reserve(static_cast<std::size_t>((nu + 1) * (nv + 1)));
+      for (int j = 0; j <= nv; ++j) {
+        for (int i = 0; i <= nu; ++i) {
           Vector3d p;
           p[axis] = side == 0 ? lo[axis] : hi[axis];
-          p[u] = lerp(lo[u], hi[u], i, n[u]);
-          p[v] = lerp(lo[v], hi[v], j, n[v]);
-          ids.push_back(out.vertex(p, normal));
+          p[u] = at[u][static_cast<std::size_t>(i)];
+          p[v] = at[v][static_cast<std::size_t>(j)];
+          if (r == 0.0) {
+            ids.push_back(out.vertex(p, normal));
+            continue;
+          }
+          const Vector3d q = box.center + (p - box.center).cwiseMax(-inner).cwiseMin(inner);
+          const Vector3d outward = (p - q).normalized();
+          ids.push_back(out.vertex(q + r * outward, outward));
         }
       }
-      const auto id = [&](int i, int j) {
-        return ids[static_cast<std::size_t>(j * (n[u] + 1) + i)];
-      };
-      for (int j = 0; j < n[v]; ++j) {
-        for (int i = 0; i < n[u]; ++i) {
+      const auto id = [&](int i, int j) { return ids[static_cast<std::size_t>(j * (nu + 1) + i)]; };
+      for (int j = 0; j < nv; ++j) {
+        for (int i = 0; i < nu; ++i) {
           out.triangle(id(i, j), id(i + 1, j), id(i + 1, j + 1));
           out.triangle(id(i, j), id(i + 1, j + 1), id(i, j + 1));
         }

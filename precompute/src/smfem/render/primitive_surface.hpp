@@ -5,7 +5,9 @@
 // - Box: each face a grid of cells no longer than `spacing`, two triangles per cell; faces
 //   share no vertex (split at the edges, each vertex carries its face's normal), and the grids
 //   of neighbouring faces meet vertex for vertex, so the box's 8 corners are vertices (three
-//   times each) and the surface is closed once coincident vertices are merged.
+//   times each) and the surface is closed once coincident vertices are merged. A rounded box
+//   bends the bands of its faces' grids next to the edges onto its rounding (cylinders along
+//   the edges, spheres at the corners, with their exact normals).
 // - Cylinder: the side in rings around the axis with radial normals, and two flat caps in
 //   concentric rings with the axis as normal; cap and side split at the rims.
 // - Capsule (a sphere when its ends coincide) and ellipsoid: a smooth surface of revolution

@@ -293,7 +293,7 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
          !geometry::union_primitives(*recipe.geometry.sdf))) {
       (r / "render" / "exact")
           .fail(
-              "the geometry is not a union of boxes (without rounding), cylinders, capsules "
+              "the geometry is not a union of boxes, cylinders, capsules "
               "and ellipsoids, so it has no exact surface to draw");
     }
   }
