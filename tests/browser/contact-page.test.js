@@ -29,6 +29,20 @@ async function dragWhilePlaying(page, from, dx, dy) {
   for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + (dx * i) / 10, from.y + (dy * i) / 10);
 }
 
+// Pauses, and waits for a step still under way to be drawn: what status says is then what stays drawn.
+async function pause(page) {
+  await page.click('#play');
+  let before;
+  await expect
+    .poll(async () => {
+      const [was, now] = [before, (await status(page)).simTime];
+      before = now;
+      await page.waitForTimeout(200);
+      return was === now;
+    })
+    .toBe(true);
+}
+
 describe('scenes with contact', () => {
   it('moves an obstacle by a drag, and Drop keeps it there', async () => {
     await withPage(
@@ -68,9 +82,11 @@ describe('scenes with contact', () => {
         await dragWhilePlaying(page, await drawnAt(page, front), 0, 200);
         await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(0.6);
         await page.mouse.up();
+        // (Released, the box may still be on its way to the hand's last target: read where it
+        // is drawn once paused.)
+        await pause(page);
         const pressed = (await status(page)).contact.obstacleOffsets[2];
         expect(pressed[1]).toBeGreaterThanOrEqual(-1e-9);
-        await page.click('#play');
         await page.click('#drop');
         await expect.poll(async () => (await status(page)).simTime).toBe(0);
         await page.click('#play');
@@ -115,6 +131,26 @@ describe('scenes with contact', () => {
           .poll(async () => (await status(page)).simTime, { timeout: 20000 })
           .toBeGreaterThan(before + 0.3);
         expect(new URL(page.url()).searchParams.get('iters')).toBe('3');
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
+  it('says in the status line, at the current iterations, how many steps were solved again', async () => {
+    // At 1 iteration the jelly cube's landing steps gain energy and are taken again with more.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=jelly-drop&iters=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const line = () => page.locator('#status').textContent();
+        await expect.poll(line, { timeout: 30000 }).toContain('solved again');
+        const said = await line();
+        expect(said).toContain('is running in your browser'); // added to the line, not replacing it
+        expect(said).toMatch(/\d+ steps? so far: at 1 iteration they gained energy/);
+        await page.locator('#iterations').fill('3');
+        await expect.poll(line, { timeout: 10000 }).not.toContain('at 1 iteration');
+        expect(await line()).toContain('is running in your browser');
         expect(errors).toEqual([]);
       },
     );

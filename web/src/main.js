@@ -16,6 +16,7 @@ import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
+import { solvedAgainSentence } from './ui/solvedAgain.js';
 import { subspaceTrustNote } from './ui/subspaceTrust.js';
 import { Plots } from './ui/Plots.js';
 import { StatusBoard } from './status.js';
@@ -67,7 +68,7 @@ class Demo {
     );
     window.smfem.project = (point) => this.view.project(point);
     this.client = new SimulationClient();
-    this.retriedSteps = []; // per simulator, since the scene was opened or reset (the notice counts them)
+    this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
     // then compiling it and building the simulators, which say nothing of their progress: the
     // bar turns indeterminate (it moves without a value) until they are done, and goes. So
@@ -163,7 +164,6 @@ class Demo {
     const names = opened.names;
     this.plots.reset(names);
     this.retriedSteps = names.map(() => 0);
-
     this.scene = name;
     this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
     description.textContent =
@@ -216,6 +216,7 @@ class Demo {
           : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
       if ('solver' in change) this.startRecords(this.seriesNames(sets));
+      else if ('iterations' in change) this.restartRetried();
       const labels = this.lineupPages
         ? lineupLabels(this.lineupPages, this.settings, this.lineupBodies)
         : this.settings.compare && !this.contact
@@ -238,7 +239,7 @@ class Demo {
   // The plots, the CSV and status name the solvers running: a change of solver starts them anew.
   startRecords(names) {
     this.plots.reset(names);
-    this.retriedSteps = names.map(() => 0);
+    this.restartRetried(names.length);
     status.solversChanged(names);
   }
 
@@ -264,6 +265,17 @@ class Demo {
     trustNote.hidden = !note;
     this.stage.showContacts?.(this.settings.contacts);
     this.view.invalidate();
+  }
+
+  // The status line's count of steps solved again with more iterations, at the current setting.
+  sayRetried() {
+    status.solvedAgain(solvedAgainSentence(this.plots.solvers, this.retriedSteps, this.settings.iterations));
+  }
+
+  // The counts of steps solved again start anew (they count at one setting of the iterations).
+  restartRetried(count = this.retriedSteps.length) {
+    this.retriedSteps = new Array(count).fill(0);
+    this.sayRetried();
   }
 
   setPaused(paused) {
@@ -294,7 +306,7 @@ class Demo {
     const answer = await this.client.reset();
     this.show(answer);
     this.plots.reset(this.plots.solvers);
-    this.retriedSteps = this.plots.solvers.map(() => 0);
+    this.restartRetried();
     status.resetTime();
   }
 
@@ -318,15 +330,10 @@ class Demo {
       const answer = await this.client.advance(steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
       status.stepped(answer.reports[0]);
-      const retried = answer.reports.map((list) => list.filter((r) => r.ok && r.retries > 0).length);
-      if (retried.some((count) => count > 0)) {
-        retried.forEach((count, i) => (this.retriedSteps[i] += count));
-        const counts = this.plots.solvers.map((name, i) => `${name} ${this.retriedSteps[i]}`).join(', ');
-        status.notice(
-          `Steps that gained energy beyond the loads' work or failed at ${this.settings.iterations} ` +
-            `iteration(s), solved again with more: ${counts}.`,
-        );
-      }
+      answer.reports.forEach((list, i) => {
+        this.retriedSteps[i] += list.filter((r) => r.ok && r.retries > 0).length;
+      });
+      this.sayRetried();
       this.plots.record(answer.reports);
       if (answer.reports.some((list) => list.some((report) => !report.ok))) {
         // A blow-up: start the scene over rather than freeze on a broken state.

@@ -43,6 +43,8 @@ export class StatusBoard {
     };
     this.stepTimes = [];
     this.frameTimes = [];
+    this.rateWords = '';
+    this.againWords = '';
   }
 
   snapshot() {
@@ -84,6 +86,8 @@ export class StatusBoard {
     const where =
       build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
     this.running = `${scene} is running in your browser ${where}. Drag it with the mouse or a finger.`;
+    this.rateWords = '';
+    this.againWords = '';
     this.saidAt = null;
     this.say(this.running);
   }
@@ -122,16 +126,29 @@ export class StatusBoard {
         asleep,
         stepsPerSecond,
       };
-      // Kept current in the line, in words, a few times a second.
-      // (Only over the line's own words: a notice or an error stays until something replaces it.)
-      const ours = this.running && this.line.textContent.startsWith(this.running);
-      if (this.state.ready && ours && last.time - (this.saidAt ?? -1) >= 0.25) {
-        this.saidAt = last.time;
-        const rate = stepsPerSecond === null ? '' : ` It steps ${Math.round(stepsPerSecond)} times a second`;
-        const sleeping = asleep > 0 ? `; ${asleep} of ${bodies.length} bodies are at rest and asleep` : '';
-        this.say(`${this.running}${rate}${sleeping}${rate || sleeping ? '.' : ''}`);
-      }
+      const rate = stepsPerSecond === null ? '' : ` It steps ${Math.round(stepsPerSecond)} times a second`;
+      const sleeping = asleep > 0 ? `; ${asleep} of ${bodies.length} bodies are at rest and asleep` : '';
+      this.rateWords = `${rate}${sleeping}${rate || sleeping ? '.' : ''}`;
     }
+    if (last) this.sayCurrent(last.time);
+  }
+
+  /** sentence: how many steps were solved again with more iterations, in words ('' for none). */
+  solvedAgain(sentence) {
+    if (sentence === this.againWords) return;
+    this.againWords = sentence;
+    this.sayCurrent(null);
+  }
+
+  // The line, kept current a few times a simulated second (time: of the last step; null: now):
+  // what runs, its rate and sleepers (with contact), and the steps solved again. Only over the
+  // line's own words: a notice or an error stays until something replaces it.
+  sayCurrent(time) {
+    const ours = this.running && this.line.textContent.startsWith(this.running);
+    if (!this.state.ready || !ours) return;
+    if (time !== null && time - (this.saidAt ?? -1) < 0.25) return;
+    if (time !== null) this.saidAt = time;
+    this.say([this.running + this.rateWords, this.againWords].filter(Boolean).join(' '));
   }
 
   resetTime() {

@@ -207,9 +207,10 @@ TEST_F(BuildScene, UnionOfPrimitivesIsDrawnExactly) {
 
 TEST_F(BuildScene, ExactRenderSurfaceNeedsAUnionOfPrimitives) {
   json r = test::base_recipe();
-  r["geometry"] = {{"smooth_union",
-                    {{"radius", 0.05},
-                     {"of", {r["geometry"], {{"sphere", {{"center", {1, 0, 0}}, {"radius", 0.3}}}}}}}}};
+  r["geometry"] = {
+      {"smooth_union",
+       {{"radius", 0.05},
+        {"of", {r["geometry"], {{"sphere", {{"center", {1, 0, 0}}, {"radius", 0.3}}}}}}}}};
   EXPECT_EQ(build(r).render_surface.normals.rows(), 0);  // the blend leaves the primitives
   r["render"] = {{"exact", true}};
   EXPECT_EQ(error_of(r),
