@@ -11,6 +11,20 @@ import { artifacts, servedDist } from './served-dist.js';
 const sceneNames = Object.keys(scenes);
 const served = servedDist();
 
+// What a scene's description may promise, and the control (or link) that must then be on the
+// page: a description that tells the user to use something the page lacks is a defect.
+const promises = [
+  { words: /material model/i, selector: '#material-model' },
+  { words: /modulus you vary|vary (its|the) modul/i, selector: '[id^="youngs-"]' },
+  { words: /compare how|side by side with FEM|where FEM/i, selector: '#compare, #solver' },
+  { words: /EigenFit|turn it off/i, selector: '#eigenfit' },
+  { words: /\bDrop\b/, selector: '#drop' },
+  { words: /report linked/i, selector: '#figure-link a' },
+  { words: /\b(sweep|vary|change|raise|lower|set)\s+(the\s+)?cubature/i, selector: '#cubature' },
+  { words: /\b(raise|lower|change|set)\s+(the\s+)?gravity/i, selector: '#gravity' },
+  { words: /\b(raise|lower|change|set)\s+(the\s+)?iterations/i, selector: '#iterations' },
+];
+
 describe.each(sceneNames)('scene %s', (scene) => {
   it('loads, simulates and draws a body that moves', async () => {
     // Opened paused: the first picture is the rest state; then it runs for a while and is
@@ -21,6 +35,10 @@ describe.each(sceneNames)('scene %s', (scene) => {
       async ({ page, errors }) => {
         const status = await waitUntilReady(page);
         expect(status.scene).toBe(scene);
+        const description = await page.locator('#description').textContent();
+        for (const { words, selector } of promises.filter(({ words }) => words.test(description))) {
+          expect(await page.locator(selector).first().isVisible(), `${words} needs ${selector}`).toBe(true);
+        }
         const rest = await page.locator('#view').screenshot();
         await page.click('#play');
         await expect
