@@ -26,13 +26,14 @@ const urlNotices = [];
 const urlState = parseState(location.search, sceneNames, urlNotices);
 const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
 for (const notice of urlNotices) status.warn(notice);
-// For automation (tests, scripts driving the page headless): the status, and where a point of
-// the scene is drawn (set once the view exists).
+// For automation (tests, scripts driving the page headless): the status, where a point of the
+// scene is drawn, and the box the view frames, [min, max] (both set once the view exists).
 window.smfem = {
   get status() {
     return status.snapshot();
   },
   project: null,
+  framedBox: null,
 };
 
 const progress = document.getElementById('progress');
@@ -67,6 +68,7 @@ class Demo {
       document.getElementById('panel'),
     );
     window.smfem.project = (point) => this.view.project(point);
+    window.smfem.framedBox = () => this.view.framedBox();
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;

@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import { ContactStage } from './ContactStage.js';
 import { SkinnedSurface } from './SkinnedSurface.js';
+import { framedCamera } from './framing.js';
 
 /**
  * The frames of `smfem simulate --render` (wasm/js/render_frames.js), drawn in headless
@@ -44,17 +45,16 @@ export class FrameView {
     this.renderer.getContext().finish();
   }
 
-  // The camera on the scene's { position, target }, or looking at the box from the front, right
-  // and above; the sun high on the right, as in the page's View.
+  // The camera framing the box as the page's View does (framing.js); the sun high on the right.
   frame(box, camera) {
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
-    const target = camera ? new THREE.Vector3(...camera.target) : center;
-    if (camera) this.camera.position.fromArray(camera.position);
-    else this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
+    const tan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2);
+    const framed = framedCamera(box, camera, { x: tan * this.camera.aspect, y: tan });
+    this.camera.position.copy(framed.position);
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
-    this.camera.lookAt(target);
+    this.camera.lookAt(framed.target);
     this.camera.updateProjectionMatrix();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
     this.sun.target.position.copy(center);

@@ -1,5 +1,6 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { framedCamera } from './framing.js';
 
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
 export class View {
@@ -39,6 +40,9 @@ export class View {
     // The camera stays above the ground: seen from below, the ground would hide the body.
     this.controls.maxPolarAngle = 0.49 * Math.PI;
     this.controls.addEventListener('change', () => this.invalidate());
+    // Until the user moves the camera, a change of the canvas's shape frames the scene anew.
+    this.framing = null;
+    this.controls.addEventListener('start', () => (this.framing = null));
 
     this.scene.add(new THREE.HemisphereLight(0xdde6ff, 0x2a2520, 1.2));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
@@ -83,7 +87,7 @@ export class View {
   }
 
   // Places camera, light and ground around the body's bounding box; camera: the scene's
-  // { position, target } when its recipe gives one.
+  // { position, target } when its recipe gives one (framing.js: its direction is kept).
   frame(box, camera, floor) {
     const size = box.getSize(new THREE.Vector3());
     const center = box.getCenter(new THREE.Vector3());
@@ -96,22 +100,9 @@ export class View {
     this.scene.add(this.grid);
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
-    if (camera) {
-      this.camera.position.fromArray(camera.position);
-      this.controls.target.fromArray(camera.target);
-    } else {
-      this.camera.position.copy(center).add(new THREE.Vector3(1.6, 1.1, 2.2).multiplyScalar(radius));
-      this.controls.target.copy(center);
-    }
-    // A portrait canvas sees less across than it does up: step back so the body fits its width.
-    const canvas = this.renderer.domElement;
-    const aspect = canvas.clientWidth / Math.max(canvas.clientHeight, 1);
-    if (aspect < 1) {
-      const back = this.camera.position.clone().sub(this.controls.target);
-      this.camera.position.copy(this.controls.target).addScaledVector(back, Math.min(1 / aspect, 2.5));
-    }
-    this.camera.updateProjectionMatrix();
-    this.controls.update();
+    this.framing = { box, camera };
+    this.layoutChanged = true;
+    this.resize();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
     this.sun.target.position.copy(center);
     this.scene.add(this.sun.target);
@@ -123,15 +114,27 @@ export class View {
     shadow.updateProjectionMatrix();
   }
 
-  // How far the overlay reaches into the canvas from the left, when it is a side panel (not a
-  // bar across a narrow screen); 0 otherwise.
-  overlayInset(width) {
-    if (!this.overlay || this.overlay.hidden) return 0;
+  // How far the overlay covers the canvas: from the left, when it is a side panel; from the
+  // top, when it is a bar across a narrow screen (not when unfolded over most of it); 0 otherwise.
+  overlayInsets(width, height) {
+    const none = { left: 0, top: 0 };
+    if (!this.overlay || this.overlay.hidden) return none;
     const canvas = this.renderer.domElement.getBoundingClientRect();
     const panel = this.overlay.getBoundingClientRect();
     const reach = panel.right - canvas.left;
-    const sidePanel = panel.left - canvas.left < 40 && reach > 0 && reach < 0.45 * width;
-    return sidePanel ? Math.round(reach) : 0;
+    const below = panel.bottom - canvas.top;
+    if (panel.left - canvas.left < 40 && reach > 0 && reach < 0.45 * width) {
+      return { left: Math.round(reach), top: 0 };
+    }
+    if (panel.top - canvas.top < 40 && panel.width > 0.6 * width && below > 0 && below < 0.4 * height) {
+      return { left: 0, top: Math.round(below) };
+    }
+    return none;
+  }
+
+  /** The box the camera frames, [min, max], or null before a scene or once the user moved the camera. */
+  framedBox() {
+    return this.framing && [this.framing.box.min.toArray(), this.framing.box.max.toArray()];
   }
 
   /** Where a point of the world ([x, y, z]) is drawn, in the page's client pixels. */
@@ -149,13 +152,29 @@ export class View {
     const height = canvas.clientHeight;
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / Math.max(height, 1);
-    // Shrink the picture to the free width and shift it right by half the inset: what the
-    // camera frames fills the part of the canvas the panel leaves free.
-    const inset = this.overlayInset(width);
-    this.camera.zoom = width > 0 ? (width - inset) / width : 1;
-    if (inset > 0) this.camera.setViewOffset(width, height, -inset / 2, 0, width, height);
-    else this.camera.clearViewOffset();
+    // Shrink the picture to the free part of the canvas and shift it by half the insets: what
+    // the camera frames fills the part the panel leaves free.
+    const inset = this.overlayInsets(width, height);
+    const free = {
+      x: width > 0 ? (width - inset.left) / width : 1,
+      y: height > 0 ? (height - inset.top) / height : 1,
+    };
+    this.camera.zoom = Math.min(free.x, free.y);
+    if (inset.left || inset.top) {
+      this.camera.setViewOffset(width, height, -inset.left / 2, -inset.top / 2, width, height);
+    } else {
+      this.camera.clearViewOffset();
+    }
     this.camera.updateProjectionMatrix();
+    if (this.framing) {
+      const tan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2) / this.camera.zoom;
+      const tanHalf = { x: tan * this.camera.aspect * free.x, y: tan * free.y };
+      const { position, target } = framedCamera(this.framing.box, this.framing.camera, tanHalf);
+      this.camera.position.copy(position);
+      this.controls.target.copy(target);
+      this.controls.update();
+    }
+    this.invalidate();
   }
 
   /** The picture is out of date: something drawn moved or changed colour. */
