@@ -405,3 +405,33 @@ describe('interaction', () => {
     );
   });
 });
+
+describe('the keyboard', () => {
+  it('orbits with the arrow keys, grabs the body at the centre with G and pulls it with the arrows', async () => {
+    // The beam weightless: at rest until the keyboard's hand pulls it.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=beam&g=0`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const drawnAt = () => page.evaluate(() => window.smfem.project([0.5, 0, 0]));
+        const before = await drawnAt();
+        await page.locator('#view').focus();
+        await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('ArrowLeft');
+        const turned = await drawnAt();
+        expect(Math.hypot(turned.x - before.x, turned.y - before.y)).toBeGreaterThan(5);
+
+        await page.keyboard.press('g');
+        expect((await page.evaluate(() => window.smfem.status)).dragging).toBe(true);
+        for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowUp');
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.motion?.centroid[1] ?? 0), { timeout: 20000 })
+          .toBeGreaterThan(1e-3);
+        await page.keyboard.press('Escape');
+        expect((await page.evaluate(() => window.smfem.status)).dragging).toBe(false);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+});

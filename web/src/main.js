@@ -15,6 +15,7 @@ import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
+import { keyboardControls } from './ui/KeyboardControls.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
 import { solvedAgainSentence } from './ui/solvedAgain.js';
 import { subspaceTrustNote } from './ui/subspaceTrust.js';
@@ -90,6 +91,7 @@ class Demo {
       (error) => status.fail(error),
       (active) => status.dragging(active),
     );
+    keyboardControls(this.view, this.drag);
     this.plots = new Plots(document.getElementById('plots'));
     document
       .getElementById('export-csv')

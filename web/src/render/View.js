@@ -132,6 +132,31 @@ export class View {
     return none;
   }
 
+  /**
+   * Turns the camera about the point it looks at by azimuth (about the vertical) and polar
+   * (towards the top) radians, within the orbit controls' limits: a move of the user's.
+   */
+  orbit(azimuth, polar) {
+    const offset = this.camera.position.clone().sub(this.controls.target);
+    const spherical = new THREE.Spherical().setFromVector3(offset);
+    spherical.theta += azimuth;
+    spherical.phi = THREE.MathUtils.clamp(spherical.phi - polar, 1e-3, this.controls.maxPolarAngle);
+    this.moveCamera(new THREE.Vector3().setFromSpherical(spherical));
+  }
+
+  /** Moves the camera towards (factor < 1) or away from (> 1) the point it looks at. */
+  dolly(factor) {
+    this.moveCamera(this.camera.position.clone().sub(this.controls.target).multiplyScalar(factor));
+  }
+
+  // The camera to target + offset, as the user asked: no longer framed anew on a resize.
+  moveCamera(offset) {
+    this.framing = null;
+    this.camera.position.copy(this.controls.target).add(offset);
+    this.controls.update();
+    this.invalidate();
+  }
+
   /** The box the camera frames, [min, max], or null before a scene or once the user moved the camera. */
   framedBox() {
     return this.framing && [this.framing.box.min.toArray(), this.framing.box.max.toArray()];

@@ -2,7 +2,8 @@
 // a spring (in the solver, reduced through the render weights) from the vertex nearest the press
 // to a target that follows the pointer on the plane facing the camera; a press on a movable
 // obstacle drags it the same way (the solver moves it as far as the bodies allow); a press
-// elsewhere orbits.
+// elsewhere orbits. The keyboard grabs what lies at the point the camera looks at and pulls it
+// by steps (KeyboardControls.js).
 //
 // Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
 // once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
@@ -20,7 +21,7 @@ export class DragController {
     this.raycaster = new THREE.Raycaster();
     this.plane = new THREE.Plane();
     this.pointer = null; // id of the pointer holding something
-    this.held = null; // { body } or { obstacle, grabbed, startOffset }
+    this.held = null; // { body, target } or { obstacle, grabbed, startOffset, target }
     this.bodies = [];
     this.obstacles = [];
     this.canvas.addEventListener('pointerdown', (event) => this.press(event));
@@ -93,16 +94,28 @@ export class DragController {
 
   press(event) {
     if (this.pointer !== null || !this.stage || event.button > 0) return;
-    if (this.stage.bodies.some((body) => !body.u)) return;
     this.ray(event);
-    const picked = this.pick();
-    if (!picked) return; // orbit instead
+    if (!this.grab()) return; // orbit instead
     event.preventDefault();
     event.stopImmediatePropagation();
     this.canvas.setPointerCapture(event.pointerId);
     this.pointer = event.pointerId;
-    this.view.controls.enabled = false;
+  }
 
+  /** Grabs what lies at the point the camera looks at (the keyboard's grab); says whether it did. */
+  grabAtFocus() {
+    if (!this.stage) return false;
+    const { camera, controls } = this.view;
+    this.raycaster.set(camera.position, controls.target.clone().sub(camera.position).normalize());
+    return this.grab();
+  }
+
+  // Grabs the nearest thing on the raycaster's ray; says whether it did.
+  grab() {
+    if (this.held || this.stage.bodies.some((body) => !body.u)) return false;
+    const picked = this.pick();
+    if (!picked) return false;
+    this.view.controls.enabled = false;
     let grabbed = picked.hit.point;
     if (picked.obstacle) {
       this.held = { obstacle: picked.obstacle, grabbed, startOffset: picked.obstacle.offset.clone() };
@@ -115,18 +128,35 @@ export class DragController {
       this.held = { body: picked.body };
       this.actions.grab(picked.body, vertex, grabbed).catch(this.onError);
     }
+    this.held.target = grabbed.clone();
     this.plane.setFromNormalAndCoplanarPoint(
       this.view.camera.getWorldDirection(new THREE.Vector3()),
       grabbed,
     );
     this.onDrag(true);
+    return true;
+  }
+
+  get holding() {
+    return this.held !== null;
   }
 
   move(event) {
     if (event.pointerId !== this.pointer) return;
     const target = this.ray(event).intersectPlane(this.plane, new THREE.Vector3());
-    if (!target) return;
+    if (target) this.pullTo(target);
+  }
+
+  /** Moves the hand of what is held by offset (a THREE.Vector3, world). */
+  pullBy(offset) {
+    if (this.held) this.pullTo(this.held.target.clone().add(offset));
+  }
+
+  // The hand goes to target: a body's spring pulls its grabbed vertex there; an obstacle moves
+  // by as much as the hand did since the grab.
+  pullTo(target) {
     const { obstacle, grabbed, startOffset } = this.held;
+    this.held.target = target;
     const request = obstacle
       ? this.actions.moveObstacle(obstacle.index, startOffset.clone().add(target).sub(grabbed))
       : this.actions.pull(target);
@@ -136,6 +166,12 @@ export class DragController {
   release(event) {
     if (event.pointerId !== this.pointer) return;
     this.pointer = null;
+    this.letGo();
+  }
+
+  /** Lets go of what is held (a body's spring goes; an obstacle stays where it was moved). */
+  letGo() {
+    if (!this.held) return;
     this.view.controls.enabled = true;
     if (!this.held.obstacle) this.actions.release().catch(this.onError);
     this.held = null;
