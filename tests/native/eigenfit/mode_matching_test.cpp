@@ -14,12 +14,42 @@ TEST(ModeMatching, GreedyByCosineEachModeOnceAboveThreshold) {
   cosines << 0.9, 0.7, 0.1,  //
       0.8, 0.3, 0.2,         //
       0.1, 0.6, 0.65;
-  const ModeMatch match = match_modes(cosines);
+  const ModeMatch match = match_modes(cosines, Eigen::Vector3i(0, 1, 2));  // distinct frequencies
   EXPECT_EQ(match.partner(0), 0);
   EXPECT_EQ(match.partner(1), -1);  // its best column is taken, the rest below 0.6
   EXPECT_DOUBLE_EQ(match.cosine(1), 0.8);
   EXPECT_EQ(match.partner(2), 2);  // 0.6 itself is not above the threshold
   EXPECT_EQ(match.matched, 2);
+}
+
+TEST(ModeMatching, GroupsModesOfNearlyEqualFrequency) {
+  EXPECT_EQ(degenerate_groups(Eigen::Vector4d(1.0, 1.04, 1.2, 1.25)), Eigen::Vector4i(0, 0, 1, 1));
+  // A chain of small gaps is one group; a gap above 5 % starts the next.
+  EXPECT_EQ(degenerate_groups(Eigen::Vector4d(1.0, 1.04, 1.08, 1.2)), Eigen::Vector4i(0, 0, 0, 1));
+  EXPECT_EQ(degenerate_groups(Eigen::Vector3d(1.0, 2.0, 3.0)), Eigen::Vector3i(0, 1, 2));
+}
+
+TEST(ModeMatching, MatchesModesOfEqualFrequencyAsOnePair) {
+  // A square beam: fine modes 0 and 1 bend at one frequency, and the coarse mesh picked other
+  // directions within their plane, so no single cosine reaches 0.6 (the matching of single
+  // modes refused this beam); each coarse mode lies mostly in the pair's span.
+  Eigen::MatrixXd cosines(4, 3);
+  cosines << 0.55, 0.55, 0.10,  //
+      0.50, 0.52, 0.05,         //
+      0.10, 0.05, 0.90,         //
+      0.45, 0.45, 0.20;         // also near the pair, but the pair has only two modes
+  const Eigen::Vector3i groups(0, 0, 1);
+  const Eigen::MatrixXd by_group = group_cosines(cosines, groups);
+  EXPECT_NEAR(by_group(0, 0), std::sqrt(2 * 0.55 * 0.55), 1e-15);
+  EXPECT_NEAR(by_group(2, 1), 0.90, 1e-15);
+  const ModeMatch match = match_modes(cosines, groups);
+  EXPECT_EQ(match.partner,
+            Eigen::Vector4i(0, 1, 2, -1));  // the lower coarse mode, the lower fine one
+  EXPECT_EQ(match.matched, 3);
+  EXPECT_NEAR(match.cosine(1), std::hypot(0.50, 0.52), 1e-15);
+  EXPECT_EQ(skipped_fine_mode(match), -1);
+  // As single modes (every frequency apart), only the third matches.
+  EXPECT_EQ(match_modes(cosines, Eigen::Vector3i(0, 1, 2)).matched, 1);
 }
 
 TEST(ModeMatching, SaysWhichLowFineModeIsSkipped) {

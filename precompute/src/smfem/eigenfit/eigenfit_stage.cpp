@@ -174,7 +174,8 @@ FitReport fit_to_spectrum(const bake::BakeInput& coarse, const bake::BakeResult&
       fine.mesh.vertices, embedded_weights(coarse.mesh, result.modes.weights, embedding),
       coarse_modes.vectors);
   const Eigen::MatrixXd cosines = mass_cosines(fields, spectrum.vectors, spectrum.vertex_mass);
-  const ModeMatch match = match_modes(cosines);
+  const Eigen::VectorXi groups = degenerate_groups(spectrum.eigenvalues);
+  const ModeMatch match = match_modes(cosines, groups);
   if (2 * match.matched < modes) {
     throw BakeInputError("the coarse mesh is too coarse: only " + std::to_string(match.matched) +
                          " of the " + std::to_string(modes) + " leading modes of " + coarse.source +
@@ -187,12 +188,27 @@ FitReport fit_to_spectrum(const bake::BakeInput& coarse, const bake::BakeResult&
   // Half of the modes may match (§3.5) and still leave out one of the object's lowest motions:
   // measured on the bar at 310k tets and |C| 581, the fit then moved f1 from -29 % to +63 %.
   if (const int skipped = skipped_fine_mode(match); skipped >= 0) {
+    const Eigen::MatrixXd by_group = group_cosines(cosines, groups);
+    const int group = groups(skipped);
+    const int in_group = static_cast<int>((groups.array() == group).count());
     std::ostringstream message;
-    message.precision(4);
-    message << "no mode of " << coarse.source << " matches vibration mode " << skipped << " of "
-            << fine.source << " (" << hertz(spectrum.eigenvalues(skipped))
-            << " Hz; 0 is the lowest) while higher ones match: its leading modes are not the "
-               "object's (too few cubature tets for the mesh? raise the cubature)";
+    message.precision(3);
+    message << "vibration mode " << skipped << " of " << fine.source << " ("
+            << hertz(spectrum.eigenvalues(skipped)) << " Hz; 0 is the lowest";
+    if (in_group > 1) message << ", one of " << in_group << " at equal frequencies";
+    message << ") has no counterpart among the " << modes << " leading modes of " << coarse.source
+            << " while higher ones do: ";
+    const double closest = by_group.col(group).maxCoeff();
+    if (closest > kMatchCosine) {
+      message << "the coarse modes near it (mass-weighted cosine up to " << closest
+              << ") each match another mode better";
+    } else {
+      message << "the closest has a mass-weighted cosine of " << closest << " with it (above "
+              << kMatchCosine << " needed)";
+    }
+    message << ", so the coarse model's leading modes are not the object's. Raise the cubature "
+               "if it is small for the mesh, refine the coarse mesh, or fit fewer modes "
+               "(--eigenfit-modes)";
     throw BakeInputError(message.str());
   }
 

@@ -56,31 +56,64 @@ Eigen::MatrixXd mass_cosines(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
   return cosines;
 }
 
-ModeMatch match_modes(const Eigen::MatrixXd& cosines) {
+Eigen::VectorXi degenerate_groups(const Eigen::VectorXd& eigenvalues) {
+  Eigen::VectorXi groups(eigenvalues.size());
+  int group = 0;
+  for (Eigen::Index j = 0; j < eigenvalues.size(); ++j) {
+    if (j > 0 && eigenvalues(j) > (1.0 + kDegenerateGap) * eigenvalues(j - 1)) ++group;
+    groups(j) = group;
+  }
+  return groups;
+}
+
+Eigen::MatrixXd group_cosines(const Eigen::MatrixXd& cosines, const Eigen::VectorXi& groups) {
+  const Eigen::Index count = groups.size() > 0 ? groups.maxCoeff() + 1 : 0;
+  Eigen::MatrixXd squared = Eigen::MatrixXd::Zero(cosines.rows(), count);
+  for (Eigen::Index j = 0; j < cosines.cols(); ++j) {
+    squared.col(groups(j)) += cosines.col(j).cwiseAbs2();
+  }
+  return squared.cwiseSqrt().cwiseMin(1.0);
+}
+
+ModeMatch match_modes(const Eigen::MatrixXd& cosines, const Eigen::VectorXi& groups) {
+  const Eigen::MatrixXd by_group = group_cosines(cosines, groups);
   ModeMatch match;
   match.partner = Eigen::VectorXi::Constant(cosines.rows(), -1);
-  match.cosine = cosines.rows() > 0 && cosines.cols() > 0
-                     ? Eigen::VectorXd(cosines.rowwise().maxCoeff())
+  match.cosine = by_group.rows() > 0 && by_group.cols() > 0
+                     ? Eigen::VectorXd(by_group.rowwise().maxCoeff())
                      : Eigen::VectorXd::Zero(cosines.rows());
   std::vector<std::tuple<double, Eigen::Index, Eigen::Index>> pairs;
-  for (Eigen::Index i = 0; i < cosines.rows(); ++i) {
-    for (Eigen::Index j = 0; j < cosines.cols(); ++j) {
-      if (cosines(i, j) > kMatchCosine) pairs.emplace_back(cosines(i, j), i, j);
+  for (Eigen::Index i = 0; i < by_group.rows(); ++i) {
+    for (Eigen::Index g = 0; g < by_group.cols(); ++g) {
+      if (by_group(i, g) > kMatchCosine) pairs.emplace_back(by_group(i, g), i, g);
     }
   }
-  // Descending cosine; ties by row, then column, so the result never depends on the sort.
+  // Descending cosine; ties by row, then group, so the result never depends on the sort.
   std::sort(pairs.begin(), pairs.end(), [](const auto& x, const auto& y) {
     if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) > std::get<0>(y);
     return std::make_pair(std::get<1>(x), std::get<2>(x)) <
            std::make_pair(std::get<1>(y), std::get<2>(y));
   });
-  std::vector<char> column_used(static_cast<std::size_t>(cosines.cols()), 0);
-  for (const auto& [cosine, i, j] : pairs) {
-    if (match.partner(i) >= 0 || column_used[static_cast<std::size_t>(j)]) continue;
-    match.partner(i) = static_cast<int>(j);
+  std::vector<std::vector<Eigen::Index>> members(static_cast<std::size_t>(by_group.cols()));
+  for (Eigen::Index j = 0; j < groups.size(); ++j)
+    members[static_cast<std::size_t>(groups(j))].push_back(j);
+  std::vector<std::vector<Eigen::Index>> taken(members.size());  // coarse rows per group
+  std::vector<char> row_used(static_cast<std::size_t>(cosines.rows()), 0);
+  for (const auto& [cosine, i, g] : pairs) {
+    auto& rows = taken[static_cast<std::size_t>(g)];
+    if (row_used[static_cast<std::size_t>(i)] ||
+        rows.size() == members[static_cast<std::size_t>(g)].size())
+      continue;
+    rows.push_back(i);
+    row_used[static_cast<std::size_t>(i)] = 1;
     match.cosine(i) = cosine;
-    column_used[static_cast<std::size_t>(j)] = 1;
     ++match.matched;
+  }
+  for (std::size_t g = 0; g < taken.size(); ++g) {
+    std::sort(taken[g].begin(), taken[g].end());
+    for (std::size_t k = 0; k < taken[g].size(); ++k) {
+      match.partner(taken[g][k]) = static_cast<int>(members[g][k]);
+    }
   }
   return match;
 }

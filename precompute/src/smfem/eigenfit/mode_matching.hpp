@@ -34,15 +34,33 @@ Eigen::MatrixXd reduced_modes_at(const Eigen::Ref<const mesh::Vertices>& positio
 Eigen::MatrixXd mass_cosines(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b,
                              const Eigen::VectorXd& vertex_mass);
 
+// Fine modes whose eigenvalue lies within this fraction of the one below it are taken as one
+// group: a symmetric body's equal frequencies (a square beam's two bendings, a cylinder's) have
+// mode shapes that are any rotation within their group, which the coarse and fine meshes each
+// pick their own way, so a coarse mode is matched to a group's span, not to one of its modes.
+// 5 % in eigenvalue is 2.5 % in frequency: the most a fitted frequency can be off within a group.
+inline constexpr double kDegenerateGap = 0.05;
+
+// The group of each fine mode (eigenvalues ascending): 0, 0, 1, 2, 2, ... each mode joins the
+// group of the one below it when its eigenvalue exceeds that one's by at most kDegenerateGap.
+Eigen::VectorXi degenerate_groups(const Eigen::VectorXd& eigenvalues);
+
+// The cosine of each coarse mode (row of `cosines`, its mass cosines with the M-orthonormal
+// fine modes) with each group's span: the square root of the sum of its squared cosines with
+// the group's modes. k x (number of groups).
+Eigen::MatrixXd group_cosines(const Eigen::MatrixXd& cosines, const Eigen::VectorXi& groups);
+
 struct ModeMatch {
   Eigen::VectorXi partner;  // per row of the cosines: the matched column, or -1
-  Eigen::VectorXd cosine;   // per row: its cosine with the partner, or its best one if none
+  Eigen::VectorXd cosine;   // per row: its cosine with the partner's group, or its best one if none
   int matched = 0;
 };
 
-// Pairs rows and columns greedily by descending cosine, each used once, only pairs whose
-// cosine exceeds kMatchCosine.
-ModeMatch match_modes(const Eigen::MatrixXd& cosines);
+// Pairs coarse modes (rows) with groups of fine modes (columns grouped by `groups`) greedily by
+// descending group cosine, only above kMatchCosine, a group taking at most as many coarse modes
+// as it has modes; within a group, its modes go to the coarse modes matched to it in order
+// (the lower coarse mode takes the lower fine one).
+ModeMatch match_modes(const Eigen::MatrixXd& cosines, const Eigen::VectorXi& groups);
 
 // The lowest fine mode (column) that no coarse mode matches while a higher one is matched, or -1
 // if there is none. Such a gap means the coarse model has no mode for a motion of the object
