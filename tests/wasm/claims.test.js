@@ -1,5 +1,5 @@
 // The claims suite's quick subset (`npx smfem claims --quick`) on the threaded wasm build: the
-// product's claim, asserted with margins taken from the measurements in the README (every quick
+// product's claim, asserted with margins taken from the measurements in docs/claim.md (every quick
 // scene measured MFEM at 2 iterations 10x or more closer to the converged angular momentum than
 // FEM at 2, and MFEM at 1 and 2 iterations within 1 % of the converged peak kinetic energy).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { loadSmfem } from '../../wasm/js/loader.js';
 const run = (scene, label) => scene.runs.find((r) => r.label === label);
 
 // Converged MFEM and FEM steps agree to 1e-6 (mass norm) everywhere but on the 1e6 slab, whose
-// subspace is so ill-conditioned that neither solver converges in its first steps (README).
+// subspace is so ill-conditioned that neither solver converges in its first steps (docs/claim.md).
 const AGREEMENT = { 'bunny-slab-thin-1e6': 2e-5 };
 
 describe('claims suite, quick subset (wasm)', () => {

@@ -85,7 +85,7 @@ describe('contact motion at the page settings', () => {
       const peak = Math.max(...reports.map((r) => r.energy.kinetic));
       expect(last.energy.kinetic).toBeLessThan(0.01 * peak);
       // Where a 30-iteration run piles them: the scene's centroid at 0.105 to 0.136 m, depending
-      // on which body ends on top (README: Contact).
+      // on which body ends on top (docs/contact.md).
       expect(last.centroid[1]).toBeLessThan(0.15);
       // Settled contacts sit at a distance of the order of dHat, not of rounding (impacts on the
       // way may come closer; every step stays apart).

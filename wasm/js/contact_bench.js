@@ -1,4 +1,4 @@
-// `npx smfem bench-contact`: the contact benchmarks of the wasm build (README: Performance,
+// `npx smfem bench-contact`: the contact benchmarks of the wasm build (docs/performance.md,
 // "Contact"), on the build's baked scenes (build/native/assets/contact/):
 //   - the crab (m 16, |C| 342, 1,024 contact samples) resting on the ground against the same
 //     crab with nothing to touch: milliseconds per iteration, and what contact adds;

@@ -34,7 +34,7 @@ namespace smfem::eigenfit {
 // Fitted modes by default (capped at m). The correction's cost per iteration grows with s (its
 // rank-s coupling is a (4m x 3C) by (3C x 3s) product each iteration): in wasm at m 16, |C| 581
 // it is +6-7 % at s 4 and +11-14 % at s 6, and the first three frequencies of the bar
-// (assets/scenes/eigenfit/) come within 0.13 % of the 310k-tet mesh's at either (README).
+// (assets/scenes/eigenfit/) come within 0.13 % of the 310k-tet mesh's at either (docs/eigenfit.md).
 inline constexpr int kDefaultModes = 4;
 inline constexpr double kSameObjectTolerance = 0.05;
 // Fine modes computed per fitted mode: a coarse mode may match a fine one further up.

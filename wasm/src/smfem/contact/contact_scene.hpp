@@ -61,7 +61,7 @@ inline constexpr double kMaxCrushStiffening = 1e6;
 // At 1 or 2 iterations a step can only take what the barrier shows it within dhat: at 1e-3 (0.2
 // mm for a 20 cm body against 10 cm of motion per step) a thrown ball stopped dead at a wall it
 // should knock over, and a pile crushed its contacts to 1e-9 m; at 5e-3 both move as they do at
-// 30 iterations (README: "Contact", measured), and resting gaps stay below a millimetre.
+// 30 iterations (docs/contact.md, measured), and resting gaps stay below a millimetre.
 inline constexpr double kDefaultActivation = 5e-3;
 // Sleeping: a body is quiet while its rms speed sqrt(2 kinetic / mass) stays below kSleepSpeed
 // times its bounding-box diagonal per second.

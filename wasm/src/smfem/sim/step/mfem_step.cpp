@@ -26,7 +26,7 @@ enum class CurvatureTerm { exact, psd_part, dropped };
 constexpr int kRoundingShiftsFloat = 4;
 constexpr int kRoundingShiftsDouble = 1;
 // The curvature variant's second choice where the exact term fails: the paper's (the PSD part
-// converged far slower on the claims suite and in the tests' deformed boxes, README).
+// converged far slower on the claims suite and in the tests' deformed boxes, docs/claim.md).
 constexpr CurvatureTerm kFallbackTerm = CurvatureTerm::dropped;
 
 CurvatureTerm first_term(MixedVariant variant) {

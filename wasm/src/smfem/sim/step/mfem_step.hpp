@@ -22,7 +22,7 @@
 //              (H_u + K indefinite beyond rounding, or no descent), or where the merit refuses its
 //              full step (its model is not to be trusted that far from the solution), the
 //              iteration takes the paper's direction instead (StepStats::curvature_fallbacks).
-// Measured on the claims suite (README: The claim, measured): with `curvature` MFEM at 2
+// Measured on the claims suite (docs/claim.md): with `curvature` MFEM at 2
 // iterations keeps the converged angular momentum at least as well as FEM at 2 on 16 of the 17
 // scenes (not on the mild 1e2 slab: 0.0044 against 0.0037), and converges in fewer iterations
 // per step on 16; `paper` loses to FEM on 2 of them, and `projected` converged slowest where it
