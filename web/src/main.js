@@ -105,7 +105,7 @@ class Demo {
     this.opening = false;
     this.stage = null;
     this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
-    this.clock = new StepClock({ timestep: 1 / 60 });
+    this.clock = null; // the scene's, once one is open
     this.watchVisibility();
   }
 
@@ -284,7 +284,7 @@ class Demo {
 
   setPaused(paused) {
     this.paused = paused;
-    this.clock.restart();
+    this.clock?.restart();
     this.controls.setPaused(paused);
     this.writeUrl();
   }
@@ -358,10 +358,10 @@ class Demo {
 
   // Runs only while visible: a hidden tab stops animation frames; an off-screen embed pauses.
   watchVisibility() {
-    document.addEventListener('visibilitychange', () => this.clock.restart());
+    document.addEventListener('visibilitychange', () => this.clock?.restart());
     new IntersectionObserver(([entry]) => {
       this.onScreen = entry.isIntersecting;
-      this.clock.restart();
+      this.clock?.restart();
     }).observe(this.view.renderer.domElement);
   }
 

@@ -18,15 +18,14 @@ using detail::Json;
 using detail::ObjectReader;
 using detail::Place;
 
-// Physical ranges: wide enough for every scene of the paper (moduli 1e5 to 1e12 Pa), narrow
-// enough to catch a slipped exponent.
+// Physical ranges: wide enough for every scene of the paper, narrow enough to catch a slipped
+// exponent. The solver's own (moduli, Poisson's ratio, iterations, time step) are the
+// stepper's (sim/solver_settings.hpp): a recipe cannot ask for what the stepper would clamp.
 constexpr double kMinPositive = std::numeric_limits<double>::min();
-constexpr double kMaxYoungs = 1e15;
 constexpr double kMaxDensity = 1e5;
 constexpr double kMaxStiffness = 1e12;
 constexpr int kMaxModes = 64;
 constexpr int kMaxCubature = 100000;
-constexpr int kMaxIterations = 1000;
 
 Json parse_json(std::string_view text, const std::string& file) {
   // nlohmann keeps the last of two equal keys; a recipe with both is a mistake worth naming.
@@ -90,8 +89,10 @@ std::vector<Material> read_materials(const Json& value, const Place& place,
     Material m;
     m.name = detail::read_string(r.required("name"), r / "name", 64);
     if (!names.insert(m.name).second) (r / "name").fail("repeats the name \"" + m.name + "\"");
-    m.youngs = detail::read_positive(r.required("youngs"), r / "youngs", kMinPositive, kMaxYoungs);
-    m.poisson = detail::read_number_in(r.required("poisson"), r / "poisson", -1.0, 0.5, true, true);
+    m.youngs = detail::read_number_in(r.required("youngs"), r / "youngs", sim::kMinYoungs,
+                                      sim::kMaxYoungs, false, false);
+    m.poisson = detail::read_number_in(r.required("poisson"), r / "poisson", sim::kMinPoisson,
+                                       sim::kMaxPoisson, false, false);
     m.density =
         detail::read_positive(r.required("density"), r / "density", kMinPositive, kMaxDensity);
     if (const Json* v = r.optional("where")) {
@@ -185,18 +186,16 @@ SolverSettings read_solver(const Json& value, const Place& place) {
                        {"method", "iterations", "timestep", "gravity", "material_model"});
   SolverSettings s;
   const std::string method = detail::read_string(r.required("method"), r / "method", 16);
-  if (method == "mfem") {
-    s.method = SolverMethod::mfem;
-  } else if (method == "fem") {
-    s.method = SolverMethod::fem;
-  } else {
+  const std::optional<sim::SolverMethod> solver = sim::solver_method_from_name(method);
+  if (!solver) {
     (r / "method")
         .fail("must be \"mfem\" or \"fem\", got " + detail::describe(r.required("method")));
   }
-  s.iterations =
-      detail::read_integer_in(r.required("iterations"), r / "iterations", 1, kMaxIterations);
-  s.timestep =
-      detail::read_number_in(r.required("timestep"), r / "timestep", 0.0, 1.0, true, false);
+  s.method = *solver;
+  s.iterations = detail::read_integer_in(r.required("iterations"), r / "iterations",
+                                         sim::kMinIterations, sim::kMaxIterations);
+  s.timestep = detail::read_number_in(r.required("timestep"), r / "timestep", sim::kMinTimestep,
+                                      sim::kMaxTimestep, false, false);
   s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", 1e3);
   const std::string model =
       detail::read_string(r.required("material_model"), r / "material_model", 16);
@@ -239,8 +238,6 @@ RenderSettings read_render(const Json& value, const Place& place,
 }
 
 }  // namespace
-
-const char* to_string(SolverMethod method) { return method == SolverMethod::mfem ? "mfem" : "fem"; }
 
 SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
                                const std::filesystem::path& folder) {

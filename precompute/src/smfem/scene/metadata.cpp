@@ -58,7 +58,7 @@ Json scene_metadata(const SceneRecipe& recipe, const SceneMesh& scene) {
       {"materials", materials},
       {"subspace", {{"modes", recipe.subspace.modes}, {"cubature", recipe.subspace.cubature}}},
       {"solver",
-       {{"method", to_string(recipe.solver.method)},
+       {{"method", std::string(sim::solver_method_name(recipe.solver.method))},
         {"iterations", recipe.solver.iterations},
         {"timestep", recipe.solver.timestep},
         {"gravity", vector_json(recipe.solver.gravity)},

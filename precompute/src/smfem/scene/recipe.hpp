@@ -15,6 +15,7 @@
 #include "smfem/geometry/sdf.hpp"
 #include "smfem/mesh/types.hpp"
 #include "smfem/sim/material_model.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::scene {
 
@@ -80,10 +81,8 @@ struct SubspaceSettings {
   cubature::CubatureMethod cubature_method = cubature::CubatureMethod::kmeans;
 };
 
-enum class SolverMethod { mfem, fem };
-
 struct SolverSettings {
-  SolverMethod method;
+  sim::SolverMethod method;
   int iterations;                     // per time step
   double timestep;                    // s
   Eigen::Vector3d gravity;            // m / s^2
@@ -121,7 +120,5 @@ struct SceneRecipe {
   std::optional<Camera> camera;
   RenderSettings render;
 };
-
-const char* to_string(SolverMethod method);
 
 }  // namespace smfem::scene

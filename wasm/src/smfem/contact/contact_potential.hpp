@@ -206,7 +206,7 @@ class ContactPotential {
   const std::vector<Obstacle>* obstacles_ = nullptr;
   ContactParameters parameters_;
   std::vector<double> part_stiffness_;
-  double timestep_ = 1.0 / 60.0;
+  double timestep_ = 0.0;  // set_environment's, with the obstacles
 
   std::vector<Pair> candidates_;
   std::vector<Pair> scratch_;

@@ -198,7 +198,7 @@ class ContactScene {
   ContactParameters parameters_;
   std::vector<double> start_stiffness_, stiffness_;  // per body
   bool adaptive_stiffness_ = true;
-  double timestep_ = 1.0 / 60.0;
+  double timestep_ = sim::SolverSettings{}.timestep;
   sim::SolverSettings settings_;
   std::shared_ptr<parallel::ThreadPool> pool_;
   std::shared_ptr<parallel::ThreadPool> serial_pool_;  // one-body islands, stepped side by side

@@ -19,7 +19,7 @@ struct SceneBodySpec {
 };
 
 struct ContactSceneSpec {
-  double timestep = 1.0 / 60.0;
+  double timestep = sim::SolverSettings{}.timestep;
   Eigen::Vector3d gravity = sim::SolverSettings{}.gravity;
   double friction = 0.0;
   double activation = 0.0;  // dhat; 0: the scene's default (contact_scene.hpp)

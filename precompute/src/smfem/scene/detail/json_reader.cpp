@@ -23,11 +23,18 @@ std::string escape_pointer_token(const std::string& key) {
   return out;
 }
 
+// As %g prints (at least 6 significant digits: 100, 100000, 1e+13, 0.49), with as many more as
+// reading it back as x needs.
 std::string format_number(double x) {
-  std::ostringstream out;
-  out.precision(15);
-  out << x;
-  return out.str();
+  std::string text;
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::ostringstream out;
+    out.precision(digits);
+    out << x;
+    text = out.str();
+    if (std::stod(text) == x) break;
+  }
+  return text;
 }
 
 std::string format_range(double lo, double hi, bool lo_open, bool hi_open) {
