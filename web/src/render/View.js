@@ -100,7 +100,7 @@ export class View {
     this.scene.add(this.grid);
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
-    this.framing = { box, camera };
+    this.framing = { box, camera, size: null };
     this.layoutChanged = true;
     this.resize();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
@@ -177,23 +177,24 @@ export class View {
     const height = canvas.clientHeight;
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / Math.max(height, 1);
-    // Shrink the picture to the free part of the canvas and shift it by half the insets: what
-    // the camera frames fills the part the panel leaves free.
+    // Shrink the picture to the free width and shift it right by half the side panel's inset:
+    // what the camera frames fills the part of the canvas the panel leaves free.
     const inset = this.overlayInsets(width, height);
-    const free = {
-      x: width > 0 ? (width - inset.left) / width : 1,
-      y: height > 0 ? (height - inset.top) / height : 1,
-    };
-    this.camera.zoom = Math.min(free.x, free.y);
-    if (inset.left || inset.top) {
-      this.camera.setViewOffset(width, height, -inset.left / 2, -inset.top / 2, width, height);
-    } else {
-      this.camera.clearViewOffset();
-    }
+    const free = width > 0 ? (width - inset.left) / width : 1;
+    this.camera.zoom = free;
+    if (inset.left > 0) this.camera.setViewOffset(width, height, -inset.left / 2, 0, width, height);
+    else this.camera.clearViewOffset();
     this.camera.updateProjectionMatrix();
-    if (this.framing) {
+    // Framed anew only when the canvas changes size (not when the panel's text rewraps: the
+    // picture would breathe with the status line).
+    const size = `${width}x${height}`;
+    if (this.framing && this.framing.size !== size) {
+      this.framing.size = size;
       const tan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2) / this.camera.zoom;
-      const tanHalf = { x: tan * this.camera.aspect * free.x, y: tan * free.y };
+      // A bar across the top (a phone's folded panel) hides the picture's top: the scene fits
+      // in the band it leaves, kept as far from the bottom edge as from the bar.
+      const band = height > 0 ? Math.max(1 - (2 * inset.top) / height, 0.2) : 1;
+      const tanHalf = { x: tan * this.camera.aspect * free, y: tan * band };
       const { position, target } = framedCamera(this.framing.box, this.framing.camera, tanHalf);
       this.camera.position.copy(position);
       this.controls.target.copy(target);
