@@ -166,8 +166,7 @@ class Demo {
     this.show(opened.loaded);
     this.applyViews();
     const names = opened.names;
-    this.plots.reset(names);
-    this.retriedSteps = names.map(() => 0);
+    this.startRecords(names);
     this.scene = name;
     this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
     description.textContent =
