@@ -245,8 +245,10 @@ const StepReport& Simulator::step() {
                                             {SolverMethod::fem, kMaxIterations, true}}};
   bool ok = false;
   bool have_kept = false;  // kept_: the last finite attempt, which gained energy
+  int budget = 0;          // the iterations given to the attempts the current one goes on from
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
     const Attempt& a = attempts[attempt];
+    bool go_on = false;
     if (attempt > 0) {
       if (!settings_.energy_check) break;
       // A converged step is implicit Euler itself: kept, however it came out.
@@ -259,10 +261,20 @@ const StepReport& Simulator::step() {
       }
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
-      // z and lambda warm-start from the step's start; U from initial_guess_ (solve_step).
-      copy_dynamic_state(backup_, state_);
+      // More iterations of the same solver go on from where the last attempt stopped: its
+      // iterations are the first ones of the longer attempt (the solvers keep no state between
+      // iterations but U, z and lambda), so they are not spent twice. A failed attempt, or
+      // another solver, starts again from the step's start (z and lambda warm-started there,
+      // U from initial_guess_).
+      go_on = ok && a.method == attempts[attempt - 1].method;
+      if (!go_on) {
+        copy_dynamic_state(backup_, state_);
+        budget = 0;
+      }
     }
-    const TetKinematics& kinematics = solve_step(a.method, a.iterations, a.until_converged);
+    const TetKinematics& kinematics =
+        solve_step(a.method, a.iterations - budget, a.until_converged, go_on);
+    budget = a.iterations;
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
          state_.z.allFinite() && state_.lambda.allFinite();
     if (!ok) continue;
@@ -309,14 +321,20 @@ const StepReport& Simulator::step() {
 }
 
 const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
-                                           bool until_converged) {
+                                           bool until_converged, bool go_on) {
   SolverSettings attempt = settings_;
   attempt.method = method;
   attempt.iterations = iterations;
   attempt.until_converged = until_converged;
-  state_.U = initial_guess_;
   StepStats stats;
-  stats.contact_limited = initial_guess_limited_;
+  if (go_on) {
+    // The step's first decrement stays the measure of convergence.
+    stats.first_decrement = report_.stats.first_decrement;
+    stats.contact_limited = report_.stats.contact_limited;
+  } else {
+    state_.U = initial_guess_;
+    stats.contact_limited = initial_guess_limited_;
+  }
   EigenFitTerm* const fit = eigen_fit_active() ? &eigenfit_ : nullptr;
   system_.set_eigenfit(fit);
   StepContext step_context{deformation_,

@@ -63,10 +63,13 @@ struct SimulatorState {
 // as they act during the step (and H holding the contact barrier's potential energy). A step
 // whose gain exceeds
 //   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
-// (truncated iterations overshot), or that failed, is rolled back and solved again with
-// kMoreIterations times the iterations, then to convergence, and where the mixed solver did not
-// converge, by FEM to convergence; a converged step is kept whatever its gain, and where every
-// retry fails, the last finite attempt is.
+// (truncated iterations overshot), or that failed, is solved again with kMoreIterations times
+// the iterations, then to convergence, and where the mixed solver did not converge, by FEM to
+// convergence; a converged step is kept whatever its gain, and where every retry fails, the
+// last finite attempt is. A retry of the same solver goes on from where the finite attempt
+// before it stopped (its iterations are the retry's first ones; measured on the shipped contact
+// scenes at 2 iterations: 18 % fewer iterations in all, 40 % on ball-wall); a failed attempt or
+// FEM's fallback starts again from the step's start.
 inline constexpr double kEnergyGrowthTolerance = 1e-3;
 inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
 inline constexpr int kMoreIterations = 4;
@@ -178,8 +181,10 @@ class Simulator {
   void update_lame(int tet);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
   void apply_scene_springs(double time);
-  // One attempt at the step from initial_guess_; returns the solver's kinematics.
-  const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged);
+  // One attempt at the step from initial_guess_, or with go_on from the state the last attempt
+  // left; returns the solver's kinematics.
+  const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged,
+                                  bool go_on);
   // The step's objective at U (Psi_u, the elastic energy of s(F(U)), EigenFit's C, and contact
   // over the candidates of the last max_step(): U must lie on that segment).
   double step_energy(const ReducedMatrix& U);

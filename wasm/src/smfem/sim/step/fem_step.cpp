@@ -52,6 +52,9 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
   }
   clock.lap(stats.times.prediction);
 
+  // An attempt that goes on from an earlier one of the step (simulator.hpp) keeps that one's
+  // first decrement as the measure of convergence.
+  const bool going_on = stats.first_decrement > 0.0;
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
     parallel_for_tets(context.pool, tet_count, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
@@ -104,7 +107,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       return;
     }
     const double decrement = std::sqrt(std::max(decrement_squared, 0.0));
-    if (iteration == 0) stats.first_decrement = decrement;
+    if (iteration == 0 && !going_on) stats.first_decrement = decrement;
     stats.decrement = decrement;
     // Nothing left to do (at rest, say): converged whatever the mode.
     if (decrement_squared == 0.0) {
@@ -112,7 +115,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
       return;
     }
     if (context.settings.until_converged &&
-        ((iteration > 0 &&
+        (((iteration > 0 || going_on) &&
           decrement <= context.settings.relative_tolerance * stats.first_decrement) ||
          0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
       stats.converged = true;

@@ -210,6 +210,9 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   };
 
   nu_.setZero();
+  // An attempt that goes on from an earlier one of the step (simulator.hpp) keeps that one's
+  // first decrement as the measure of convergence.
+  const bool going_on = stats.first_decrement > 0.0;
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
     // Per tet: the constraint Jacobian in F, the stretch energy's derivatives at z_c, and the
     // tet's share of K and of the right-hand side.
@@ -271,7 +274,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       }
       stats.cholesky_shifts += d.shifts;
       decrement = std::sqrt(std::max(d.decrement_squared, 0.0));
-      if (iteration == 0) stats.first_decrement = decrement;
+      if (iteration == 0 && !going_on) stats.first_decrement = decrement;
       stats.decrement = decrement;
       stats.penalty = nu_.maxCoeff();
       return true;
@@ -292,7 +295,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       return;
     }
     if (context.settings.until_converged &&
-        ((iteration > 0 &&
+        (((iteration > 0 || going_on) &&
           decrement <= context.settings.relative_tolerance * stats.first_decrement) ||
          0.5 * decrement_squared <= context.settings.absolute_tolerance)) {
       stats.converged = true;
@@ -374,8 +377,8 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // (1 - alpha) g = 0, the second-order correction of Nocedal & Wright (§15.6). Only in the
     // tail (decrement already 1e-3 of the first): far from the solution z keeps its own update,
     // which is what distinguishes the mixed method.
-    if (!lost && d.max_step == 1.0 && (!search.accepted || search.step < 1.0) && iteration > 0 &&
-        decrement <= 1e-3 * stats.first_decrement) {
+    if (!lost && d.max_step == 1.0 && (!search.accepted || search.step < 1.0) &&
+        (iteration > 0 || going_on) && decrement <= 1e-3 * stats.first_decrement) {
       const double change = merit_change(1.0, true);
       if (std::isfinite(change) && change <= kArmijoConstant * d.slope) {
         search = LineSearchResult{1.0, search.backtracks, true, false};
