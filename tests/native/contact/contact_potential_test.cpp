@@ -167,5 +167,51 @@ TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
               1e-12 * fresh.potential_energy(U));
 }
 
+// The loops over vertices, samples, pairs and groups on a pool of two (contact_potential.hpp):
+// the bits of the same loops on the caller's thread alone, on bodies with enough samples and
+// pairs for many chunks.
+TEST(ContactPotentialOnAPool, GivesTheBitsOfTheSerialLoops) {
+  sim::BoxModelOptions fine = sim::test::small_box();
+  fine.nx = 16;
+  fine.ny = 8;
+  fine.nz = 8;
+  const sim::ReducedModel box = sim::make_box_model(fine).model;
+  const std::vector<Eigen::Vector3d> offsets = {Eigen::Vector3d::Zero(),
+                                                Eigen::Vector3d(0.1, 0.403, 0.05)};
+  const CompositeModel composite = combine_models({box, box}, offsets);
+  Obstacle ground;
+  ground.point = {0, -0.203, 0};
+  ground.normal = Eigen::Vector3d(0.002, 1, 0).normalized();
+  ground.friction = 0.5;
+  const std::vector<Obstacle> obstacles = {ground};
+  ContactParameters parameters;
+  parameters.activation = 0.01;
+  parameters.friction = 0.3;
+  ContactPotential serial(composite.model.contact, offsets);
+  ContactPotential shared(composite.model.contact, offsets);
+  parallel::ThreadPool pool(2);
+  shared.set_pool(&pool);
+  const int m = composite.model.mode_count();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 91);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-3, 92);
+  ASSERT_GT(composite.model.contact.samples.size(), 4 * 256);
+  for (ContactPotential* potential : {&serial, &shared}) {
+    potential->set_environment(&obstacles, parameters, 0.01);
+    potential->begin_step(U0);
+  }
+  const double alpha = serial.max_step(U0, dU);
+  EXPECT_EQ(alpha, shared.max_step(U0, dU));
+  EXPECT_EQ(serial.largest_approach(), shared.largest_approach());
+  const ReducedMatrix U = U0 + (0.5 * alpha) * dU;
+  EXPECT_EQ(serial.energy_along(0.5 * alpha, U), shared.energy_along(0.5 * alpha, U));
+  ReducedMatrix serial_gradient, shared_gradient;
+  serial.linearize(U, serial_gradient);
+  shared.linearize(U, shared_gradient);
+  ASSERT_GT(serial.measure(U).active, 2 * 128);
+  EXPECT_EQ(serial_gradient, shared_gradient);
+  EXPECT_EQ(serial.curvature(dU), shared.curvature(dU));
+  EXPECT_EQ(serial.potential_energy(U), shared.potential_energy(U));
+}
+
 }  // namespace
 }  // namespace smfem::contact

@@ -77,6 +77,24 @@ TEST(DenseCholesky, SkipsZeroBlocksWithoutChangingTheSolution) {
 
 // A factorization that fails on a non-finite entry leaves nothing behind: the next one gives the
 // bits of a fresh factor object.
+// A large factor (an island of many bodies, with zero blocks between some) shared among a pool's
+// threads: the same bits as on the caller's thread alone, and the solve of Eigen's LLT.
+TEST(DenseCholesky, OnAPoolGivesTheSameBitsAsAlone) {
+  const int n = 600;
+  Eigen::MatrixXd A = random_spd(n);
+  A.block(400, 0, 200, 150).setZero();
+  A.block(0, 400, 150, 200).setZero();
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+  DenseCholesky alone(n);
+  const Eigen::VectorXd x = expect_solves_like_llt(alone, A, A, b);
+  parallel::ThreadPool pool(2);
+  DenseCholesky shared(n);
+  ASSERT_TRUE(shared.factor(A, &pool));
+  Eigen::VectorXd y = b;
+  shared.solve_in_place(y);
+  EXPECT_EQ(x, y);
+}
+
 TEST(DenseCholesky, AFailedFactorizationDoesNotTaintTheNext) {
   const int n = 70;
   Eigen::MatrixXd bad = random_spd(n);

@@ -33,6 +33,7 @@ class ContactHessian {
   // A new group, its block zero, for the caller to fill.
   Group& add_group(Rows first, Rows second);
   const std::vector<Group>& groups() const { return groups_; }
+  Group& group(int index) { return groups_[static_cast<std::size_t>(index)]; }
 
   // vec(A)^T H vec(B).
   double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const;

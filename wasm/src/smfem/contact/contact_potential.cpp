@@ -28,13 +28,11 @@ constexpr int kGramPad = sim::detail::kTileRows * sim::detail::kTileCols<double>
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// A term of the contact Hessian, H_de = sum_k S_k(d, e) b_k b_k^T: its compact basis b_k
-// (ContactPotential::pair_basis), its curvature S_k and the bodies it touches (pair_parts).
-struct HessianTerm {
-  Eigen::VectorXd basis;
-  Eigen::Matrix3d curvature;
-  std::size_t parts = 0;
-};
+// The chunks the loops over vertices, samples and pairs are cut into (for_chunks): fixed, so
+// that the outputs do not depend on the thread count; large enough to amortize a chunk's start.
+constexpr Eigen::Index kVertexChunk = 512;
+constexpr Eigen::Index kSampleChunk = 256;
+constexpr Eigen::Index kPairChunk = 128;
 
 Eigen::AlignedBox3d grown_box(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double margin) {
   Eigen::AlignedBox3d box(a.cwiseMin(b), a.cwiseMax(b));
@@ -119,6 +117,25 @@ void ContactPotential::set_part_stiffness(std::vector<double> stiffness) {
   part_stiffness_ = std::move(stiffness);
 }
 
+template <class Fn>
+void ContactPotential::for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const {
+  const auto chunks = static_cast<int>((count + size - 1) / size);
+  const auto run = [&](int chunk) {
+    const Eigen::Index begin = chunk * size;
+    fn(chunk, begin, std::min(count, begin + size));
+  };
+  if (pool_ == nullptr || pool_->thread_count() == 1 || chunks < 2) {
+    for (int chunk = 0; chunk < chunks; ++chunk) run(chunk);
+    return;
+  }
+  pool_->parallel_for(chunks, run);
+}
+
+std::size_t ContactPotential::thread_of(int chunk) const {
+  // ThreadPool runs chunk c on thread c mod N.
+  return pool_ == nullptr ? 0 : static_cast<std::size_t>(chunk % pool_->thread_count());
+}
+
 double ContactPotential::pair_stiffness(const Pair& pair) const {
   if (part_stiffness_.empty()) return parameters_.stiffness;
   const std::size_t parts = pair_parts(pair);
@@ -140,19 +157,23 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
   // which costs more than the product.
   if (!several_parts()) {
     // One body touches only obstacles: its samples are all that is ever looked at.
-    for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
-      const int v = surface_.samples(k);
-      out.row(v) = sim::detail::reduced_dot(&basis_(v, 0), U, 0, U.rows()).transpose();
-    }
+    for_chunks(surface_.samples.size(), kVertexChunk,
+               [&](int, Eigen::Index begin, Eigen::Index end) {
+                 for (Eigen::Index k = begin; k < end; ++k) {
+                   const int v = surface_.samples(k);
+                   out.row(v) = sim::detail::reduced_dot(&basis_(v, 0), U, 0, U.rows()).transpose();
+                 }
+               });
     return;
   }
-  for (const Part& range : parts_) {
-    for (int v = range.first_vertex; v < range.end_vertex; ++v) {
+  for_chunks(out.rows(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index v = begin; v < end; ++v) {
+      const Part& range = parts_[static_cast<std::size_t>(part(static_cast<int>(v)))];
       out.row(v) =
           sim::detail::reduced_dot(&basis_(v, range.first_row), U, range.first_row, range.rows)
               .transpose();
     }
-  }
+  });
 }
 
 void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) const {
@@ -241,32 +262,39 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
   if (several_parts()) build_trees(start_, motion_, margin, false);
   const std::size_t count = parts_.size();
   const Eigen::Index n = surface_.samples.size();
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const int v = surface_.samples(k);
-    const Eigen::Vector3d x0 = start_.row(v).transpose();
-    const Eigen::Vector3d dx = motion_.row(v).transpose();
-    const double reach = dx.norm() + margin;
-    if (obstacles_ != nullptr) {
-      for (std::size_t o = 0; o < obstacles_->size(); ++o) {
-        if (obstacle_distance((*obstacles_)[o], x0).distance < reach) {
-          pairs.push_back({static_cast<int>(k), static_cast<int>(o), -1});
+  chunk_pairs_.resize(static_cast<std::size_t>((n + kSampleChunk - 1) / kSampleChunk));
+  for_chunks(n, kSampleChunk, [&](int chunk, Eigen::Index begin, Eigen::Index end) {
+    std::vector<Pair>& found = chunk_pairs_[static_cast<std::size_t>(chunk)];
+    found.clear();
+    for (Eigen::Index k = begin; k < end; ++k) {
+      const int v = surface_.samples(k);
+      const Eigen::Vector3d x0 = start_.row(v).transpose();
+      const Eigen::Vector3d dx = motion_.row(v).transpose();
+      const double reach = dx.norm() + margin;
+      if (obstacles_ != nullptr) {
+        for (std::size_t o = 0; o < obstacles_->size(); ++o) {
+          if (obstacle_distance((*obstacles_)[o], x0).distance < reach) {
+            found.push_back({static_cast<int>(k), static_cast<int>(o), -1});
+          }
         }
       }
+      if (!several_parts()) continue;
+      const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
+      const auto p = static_cast<std::size_t>(part(v));
+      for (std::size_t q = 0; q < count; ++q) {
+        if (!near_[p * count + q]) continue;
+        const PartTree& other = trees_[q];
+        other.tree->for_each_overlapping(
+            [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
+            [&](int i) {
+              found.push_back(
+                  {static_cast<int>(k), -1, parts_[q].triangles[static_cast<std::size_t>(i)]});
+            });
+      }
     }
-    if (!several_parts()) continue;
-    const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
-    const auto p = static_cast<std::size_t>(part(v));
-    for (std::size_t q = 0; q < count; ++q) {
-      if (!near_[p * count + q]) continue;
-      const PartTree& other = trees_[q];
-      other.tree->for_each_overlapping(
-          [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
-          [&](int i) {
-            pairs.push_back(
-                {static_cast<int>(k), -1, parts_[q].triangles[static_cast<std::size_t>(i)]});
-          });
-    }
-  }
+  });
+  for (const std::vector<Pair>& found : chunk_pairs_)
+    pairs.insert(pairs.end(), found.begin(), found.end());
   segment_high_ = start_ + motion_;
   segment_low_ = start_.cwiseMin(segment_high_);
   segment_high_ = segment_high_.cwiseMax(start_);
@@ -518,72 +546,102 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
   if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
   const Eigen::Index n = basis_.cols();
   gradient.setZero(n, 3);
-  // Each active term: a basis vector b and a 3 x 3 Hessian S in x; H_de = sum S(d, e) b b^T.
-  std::vector<HessianTerm> terms;
+  // Each active pair: a term with a basis vector b, a 3 x 3 Hessian S in x and a force f;
+  // H_de = sum S(d, e) b b^T and the gradient sum b f^T.
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
-  Eigen::Vector3d rest;
-  for (const Pair& pair : candidates_) {
-    const PairGeometry g = locate(pair, at);
-    if (!(g.distance < parameters_.activation)) continue;
-    HessianTerm& term = terms.emplace_back();
-    pair_basis(pair, g, term.basis, rest);
-    term.parts = pair_parts(pair);
-    const double scale = pair_stiffness(pair) * pair_area(pair);
-    const double slope = scale * barrier_derivative(g.distance, parameters_.activation);
-    add_outer(gradient, term.basis, term.parts, slope * g.direction);
-    term.curvature = scale * barrier_second_derivative(g.distance, parameters_.activation) *
-                     g.direction * g.direction.transpose();
-  }
+  const auto pair_count = static_cast<Eigen::Index>(candidates_.size());
+  const auto chunks = static_cast<std::size_t>((pair_count + kPairChunk - 1) / kPairChunk);
+  chunk_terms_.resize(std::max(chunks, chunk_terms_.size()));
+  chunk_terms_used_.assign(chunks, 0);
+  for_chunks(pair_count, kPairChunk, [&](int chunk, Eigen::Index begin, Eigen::Index end) {
+    std::vector<HessianTerm>& terms = chunk_terms_[static_cast<std::size_t>(chunk)];
+    std::size_t& used = chunk_terms_used_[static_cast<std::size_t>(chunk)];
+    Eigen::Vector3d rest;
+    for (Eigen::Index i = begin; i < end; ++i) {
+      const Pair& pair = candidates_[static_cast<std::size_t>(i)];
+      const PairGeometry g = locate(pair, at);
+      if (!(g.distance < parameters_.activation)) continue;
+      if (used == terms.size()) terms.emplace_back();
+      HessianTerm& term = terms[used++];
+      pair_basis(pair, g, term.basis, rest);
+      term.parts = pair_parts(pair);
+      const double scale = pair_stiffness(pair) * pair_area(pair);
+      term.force = scale * barrier_derivative(g.distance, parameters_.activation) * g.direction;
+      term.curvature = scale * barrier_second_derivative(g.distance, parameters_.activation) *
+                       g.direction * g.direction.transpose();
+    }
+  });
   const double eps = parameters_.slip * timestep_;
-  for (const FrictionPair& f : friction_) {
+  friction_terms_.resize(friction_.size());
+  for (std::size_t k = 0; k < friction_.size(); ++k) {
+    const FrictionPair& f = friction_[k];
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
-    add_outer(gradient, f.basis, f.parts, f.weight * f.tangent * friction_gradient(slip, eps));
-    terms.push_back({f.basis,
-                     f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
-                     f.parts});
+    friction_terms_[k] = {
+        f.basis, f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
+        f.weight * f.tangent * friction_gradient(slip, eps), f.parts};
   }
+  // In pair order, then friction's: the gradient's sums are those of a serial loop. Terms are
+  // grouped by the bodies they touch, each group one product on its own rows.
+  std::vector<std::vector<const HessianTerm*>> groups(parts_.size() * parts_.size());
+  const auto book = [&](const HessianTerm& term) {
+    add_outer(gradient, term.basis, term.parts, term.force);
+    groups[term.parts].push_back(&term);
+  };
+  for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t k = 0; k < chunk_terms_used_[c]; ++k) book(chunk_terms_[c][k]);
+  }
+  for (const HessianTerm& term : friction_terms_) book(term);
   hessian_.clear();
-  // H_de = sum_k S_k(d, e) b_k b_k^T, term by term over the rows of U its basis touches: one
-  // body's modes (against obstacles), or two bodies' (between them). Terms are grouped by the
-  // bodies they touch, each group one product on its own rows.
-  std::vector<std::vector<std::size_t>> groups(parts_.size() * parts_.size());
-  for (std::size_t k = 0; k < terms.size(); ++k) groups[terms[k].parts].push_back(k);
+  std::vector<std::size_t> filled;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) continue;
     const auto [p, q] = touched_parts(g);
-    ContactHessian::Group& group = hessian_.add_group(
-        {p->first_row, p->rows},
-        q == nullptr ? ContactHessian::Rows{} : ContactHessian::Rows{q->first_row, q->rows});
-    const auto K = static_cast<int>(groups[g].size());
-    const int w = p->rows + (q != nullptr ? q->rows : 0);
-    // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
-    // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
-    const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
-    gram_bases_.setZero(K, padded);
-    gram_scaled_.resize(K, 6 * padded);
-    for (int k = 0; k < K; ++k) {
-      const HessianTerm& term = terms[groups[g][static_cast<std::size_t>(k)]];
-      gram_bases_.row(k).head(w) = term.basis.transpose();
-      for (int de = 0; de < 6; ++de) {
-        gram_scaled_.block(k, de * padded, 1, padded) =
-            term.curvature(kGramRow[de], kGramCol[de]) * gram_bases_.row(k);
-      }
-    }
-    // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
-    gram_.setZero(padded, 6 * padded);
-    for (int i = 0; i < padded; i += sim::detail::kTileRows) {
-      for (int j = 0; j < 6 * padded; j += sim::detail::kTileCols<double>) {
-        sim::detail::gemm_tile_AtB(gram_bases_.data() + i, padded, gram_scaled_.data() + j,
-                                   6 * padded, K, gram_.data() + i * 6 * padded + j, 6 * padded);
-      }
-    }
-    for (int de = 0; de < 6; ++de) {
-      const int d = kGramRow[de], e = kGramCol[de];
-      group.block.block(d * w, e * w, w, w) = gram_.block(0, de * padded, w, w);
-      if (e != d) group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
-    }
+    hessian_.add_group({p->first_row, p->rows}, q == nullptr
+                                                    ? ContactHessian::Rows{}
+                                                    : ContactHessian::Rows{q->first_row, q->rows});
+    filled.push_back(g);
   }
+  gram_.resize(pool_ != nullptr ? static_cast<std::size_t>(pool_->thread_count()) : 1);
+  // H_de = sum_k S_k(d, e) b_k b_k^T, group by group over the rows of U its bases touch: one
+  // body's modes (against obstacles), or two bodies' (between them).
+  for_chunks(static_cast<Eigen::Index>(filled.size()), 1,
+             [&](int chunk, Eigen::Index, Eigen::Index) {
+               const std::vector<const HessianTerm*>& terms =
+                   groups[filled[static_cast<std::size_t>(chunk)]];
+               ContactHessian::Group& group = hessian_.group(chunk);
+               GramWorkspace& work = gram_[thread_of(chunk)];
+               const auto K = static_cast<int>(terms.size());
+               const int w = group.width();
+               // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
+               // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
+               const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
+               work.bases.setZero(K, padded);
+               work.scaled.resize(K, 6 * padded);
+               for (int k = 0; k < K; ++k) {
+                 const HessianTerm& term = *terms[static_cast<std::size_t>(k)];
+                 work.bases.row(k).head(w) = term.basis.transpose();
+                 for (int de = 0; de < 6; ++de) {
+                   work.scaled.block(k, de * padded, 1, padded) =
+                       term.curvature(kGramRow[de], kGramCol[de]) * work.bases.row(k);
+                 }
+               }
+               // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
+               work.gram.setZero(padded, 6 * padded);
+               for (int i = 0; i < padded; i += sim::detail::kTileRows) {
+                 for (int j = 0; j < 6 * padded; j += sim::detail::kTileCols<double>) {
+                   sim::detail::gemm_tile_AtB(work.bases.data() + i, padded, work.scaled.data() + j,
+                                              6 * padded, K, work.gram.data() + i * 6 * padded + j,
+                                              6 * padded);
+                 }
+               }
+               for (int de = 0; de < 6; ++de) {
+                 const int d = kGramRow[de], e = kGramCol[de];
+                 group.block.block(d * w, e * w, w, w) = work.gram.block(0, de * padded, w, w);
+                 if (e != d)
+                   group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
+               }
+             });
 }
 
 double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }

@@ -33,6 +33,7 @@
 #include "smfem/contact/contact_surface.hpp"
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/geometry/aabb_tree.hpp"
+#include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/step/cubature_kinematics.hpp"
 
 namespace smfem::contact {
@@ -72,6 +73,12 @@ class ContactPotential {
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
   void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
                        double timestep);
+
+  // The pool the per-vertex, per-sample and per-group loops run on (the simulator's, which calls
+  // in from its step: sim/simulator.hpp), or null for none. The loops are cut into chunks of a
+  // fixed size, each writing its own output, gathered in chunk order: results are bit-identical
+  // for any thread count and to the serial loops.
+  void set_pool(parallel::ThreadPool* pool) { pool_ = pool; }
 
   // Each part's (body's) barrier stiffness, over parameters.stiffness: a pair's is the larger of
   // its two bodies' (one body's against an obstacle), so that a body's stiffness follows its own
@@ -123,6 +130,15 @@ class ContactPotential {
     Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
     Eigen::Vector3d beta = Eigen::Vector3d::Zero();
   };
+  // A term of the contact Hessian, H_de = sum_k S_k(d, e) b_k b_k^T: its compact basis b_k
+  // (pair_basis()), its curvature S_k, the bodies it touches (pair_parts()), and its force on
+  // the pair (the gradient's factor: gradient += b_k force^T).
+  struct HessianTerm {
+    Eigen::VectorXd basis;
+    Eigen::Matrix3d curvature;
+    Eigen::Vector3d force;
+    std::size_t parts = 0;
+  };
   struct FrictionPair {
     Eigen::VectorXd basis;  // compact (pair_basis())
     Eigen::Vector3d rest;
@@ -135,6 +151,11 @@ class ContactPotential {
   // The largest alpha <= limit for which the pair keeps `keep` of its distance along the motion
   // gather() left in start_ and motion_.
   double pair_step(const Pair& pair, double limit) const;
+  // fn(chunk, begin, end) for [begin, end) the chunks of [0, count) of `size`, on the pool.
+  template <class Fn>
+  void for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const;
+  // The workspace of the chunk's thread.
+  std::size_t thread_of(int chunk) const;
   // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap. Leaves the
   // surface's positions at U in start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
@@ -218,9 +239,19 @@ class ContactPotential {
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   ReducedMatrix start_U_;                    // the U of start_
   ContactHessian hessian_;
-  // linearize()'s workspaces for the Hessian's Gram products (row-major).
+  parallel::ThreadPool* pool_ = nullptr;
+  std::vector<std::vector<Pair>> chunk_pairs_;  // gather()'s, per chunk of samples
+  // linearize()'s barrier terms per chunk of pairs (the first chunk_terms_used_[c] of each; the
+  // rest keep their storage for the next call), and the friction terms.
+  std::vector<std::vector<HessianTerm>> chunk_terms_;
+  std::vector<std::size_t> chunk_terms_used_;
+  std::vector<HessianTerm> friction_terms_;
+  // linearize()'s workspaces for the Hessian's Gram products (row-major), one per thread.
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  RowMatrix gram_bases_, gram_scaled_, gram_;
+  struct GramWorkspace {
+    RowMatrix bases, scaled, gram;
+  };
+  std::vector<GramWorkspace> gram_;
 };
 
 }  // namespace smfem::contact

@@ -180,6 +180,7 @@ void Simulator::drag_end() {
 void Simulator::set_contact(contact::ContactPotential* contact,
                             const Eigen::VectorXd& translation) {
   contact_ = contact;
+  if (contact_ != nullptr) contact_->set_pool(pool_.get());
   translation_ = translation;
   system_.set_contact(contact);
 }

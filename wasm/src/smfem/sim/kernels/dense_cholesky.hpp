@@ -19,9 +19,16 @@
 // by a tile's height less four, so every tile is whole. The padding rows are zero for every
 // column the real part reads; the strictly upper triangle and the padding columns are scratch.
 // Storage is allocated at construction; factor() and solve_in_place() allocate nothing.
+//
+// On a pool, a large trailing update (a scene's island of many bodies) is shared among the
+// threads by column tiles, each tile computed by the same operations whatever thread runs it:
+// the factor is bit-identical for any thread count. A small one (a body of the paper's sizes)
+// stays on the caller's thread, where it is cheaper than waking the others.
 #include <vector>
 
 #include <Eigen/Core>
+
+#include "smfem/parallel/thread_pool.hpp"
 
 namespace smfem::sim {
 
@@ -33,7 +40,8 @@ class DenseCholesky {
 
   // Factors A (size x size, lower triangle read). False if a pivot is not positive (A not
   // positive definite, or not finite): the factor is then unusable.
-  bool factor(const Eigen::Ref<const Eigen::MatrixXd>& A);
+  // pool: the threads to share large trailing updates with (null: the caller's alone).
+  bool factor(const Eigen::Ref<const Eigen::MatrixXd>& A, parallel::ThreadPool* pool = nullptr);
   // x <- A^-1 x with the last successful factor.
   void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
 
@@ -45,7 +53,9 @@ class DenseCholesky {
     return L_[static_cast<std::size_t>(column) * static_cast<std::size_t>(rows_) + row];
   }
   bool factor_panel(int first, int last, int end);
-  void update_trailing(int first, int last, int end);
+  void update_trailing(int first, int last, int end, parallel::ThreadPool* pool);
+  // Columns j..j+3 of the trailing update (update_trailing()).
+  void update_tile_column(const double* P, int depth, int j, int end);
 
   int size_ = 0;
   int columns_ = 0;  // size_ rounded up to a multiple of 4

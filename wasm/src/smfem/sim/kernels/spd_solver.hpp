@@ -43,8 +43,9 @@ class SpdSolver {
   // Solves A x = b using A's lower triangle (A's diagonal is changed by shifts, if any).
   // Returns the number of shifts (0 normally), or -1 if even the largest shift failed or A is
   // not finite.
+  // pool: shares a large factorization's work (dense_cholesky.hpp); null: the caller's thread.
   int solve(Eigen::MatrixXd& A, const Eigen::Ref<const Eigen::VectorXd>& b,
-            Eigen::Ref<Eigen::VectorXd> x);
+            Eigen::Ref<Eigen::VectorXd> x, parallel::ThreadPool* pool = nullptr);
 
  private:
   DenseCholesky cholesky_;

@@ -75,6 +75,7 @@ void ReducedSystem::set_single_precision(bool single) {
 }
 
 void ReducedSystem::assemble(parallel::ThreadPool& pool) {
+  pool_ = &pool;
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     assemblies_[b].assemble(pool);
     force_.middleRows(first_row_[b], assemblies_[b].block_size()) = assemblies_[b].force();
@@ -147,7 +148,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
           rhs_.col(c).segment(range.first_row, range.rows);
     }
   }
-  const int shifts = spd_.solve(matrix_, rhs_vector_, solution_);
+  const int shifts = spd_.solve(matrix_, rhs_vector_, solution_, pool_);
   du.resize(rhs_.rows(), 3);
   for (const SystemLayout::Range& range : layout_.ranges) {
     for (int c = 0; c < 3; ++c) {

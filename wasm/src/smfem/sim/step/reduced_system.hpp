@@ -56,7 +56,8 @@ class ReducedSystem final : public StepSystem {
     assemblies_[at.body].set_tet_gradient(at.tet, gradient);
   }
   void assemble(parallel::ThreadPool& pool) override;
-  // Cholesky shifts as in spd_solver.hpp.
+  // Cholesky shifts as in spd_solver.hpp. A large system's factorization shares the work with
+  // the threads of the last assemble()'s pool.
   int solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) override;
   // -(dPsi_u/du + force), 4m x 3.
   const ReducedMatrix& rhs() const override { return rhs_; }
@@ -82,6 +83,7 @@ class ReducedSystem final : public StepSystem {
   std::vector<std::pair<int, int>> couplings_;  // the pairs of bodies contact couples now
   std::vector<int> order_;                      // the bodies in the layout's order
   bool order_changed_ = false;                  // since the last solve
+  parallel::ThreadPool* pool_ = nullptr;        // the last assemble()'s
   // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
   struct Block {
     int row = 0, col = 0, rows = 0, cols = 0;
