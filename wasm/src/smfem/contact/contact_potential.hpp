@@ -31,6 +31,7 @@
 
 #include "smfem/contact/contact_hessian.hpp"
 #include "smfem/contact/contact_surface.hpp"
+#include "smfem/contact/friction.hpp"
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/geometry/aabb_tree.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -41,10 +42,10 @@ namespace smfem::contact {
 using sim::ReducedMatrix;
 
 struct ContactParameters {
-  double activation = 1e-3;  // dhat, m
-  double stiffness = 1e3;    // kappa, Pa
-  double friction = 0.0;     // mu between bodies, and with obstacles that set none
-  double slip = 1e-3;        // eps_v, m/s: slip speeds below it are static friction's smoothing
+  double activation = 1e-3;    // dhat, m
+  double stiffness = 1e3;      // kappa, Pa
+  double friction = 0.0;       // mu between bodies, and with obstacles that set none
+  double slip = kDefaultSlip;  // eps_v, m/s: slip speeds below it are static friction's smoothing
   // CCD (obstacle.hpp, ccd.hpp): every trial keeps at least this fraction of each distance.
   double keep = 0.1;
 };

@@ -16,6 +16,19 @@
 
 namespace smfem::contact {
 
+// eps_v's default, m/s. A contact held by static friction under a tangential load of a
+// fraction r of mu lambda slips eps (1 - sqrt(1 - r)) a step: it creeps at eps_v (1 - sqrt(1 -
+// r)), never faster than eps_v (0.68 eps_v at r = 0.9; a body at rest on level ground, r near 0,
+// hardly at all, and sleeping stops it). IPC's 1e-3 m/s assumes Newton run to convergence: at
+// the page's 1-2 iterations its static zone (16 um a step at h = 16 ms) was narrower than a
+// settled soft body's wobble, so the exact Newton step was refused at every iteration and many
+// resting steps were retried (a jelly cube at rest: 38 of 90 steps). Measured on the eight
+// shipped contact scenes at 2 iterations (`smfem-scene`, 90-300 steps each): 3e-3 m/s takes 17 %
+// fewer iterations in all than 1e-3, the jelly cube's retries 38 -> 13; 1e-2 takes 23 % fewer
+// but a box landing on an edge on a slope then kept 12 J of its converged 184 J rebound at 2
+// iterations (74 J at 1e-3, ContactScene.ALandingSinksInAndRebounds...): 3e-3 keeps it.
+inline constexpr double kDefaultSlip = 3e-3;
+
 inline double friction_f0(double y, double eps) {
   if (y >= eps) return y;
   return -y * y * y / (3.0 * eps * eps) + y * y / eps + eps / 3.0;

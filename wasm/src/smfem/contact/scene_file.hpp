@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json_fwd.hpp>
 
+#include "smfem/contact/friction.hpp"
 #include "smfem/contact/obstacle.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -22,9 +23,9 @@ struct ContactSceneSpec {
   double timestep = sim::SolverSettings{}.timestep;
   Eigen::Vector3d gravity = sim::SolverSettings{}.gravity;
   double friction = 0.0;
-  double activation = 0.0;  // dhat; 0: the scene's default (contact_scene.hpp)
-  double stiffness = 0.0;   // kappa; 0: adaptive (contact_scene.hpp)
-  double slip = 1e-3;       // eps_v, m/s
+  double activation = 0.0;     // dhat; 0: the scene's default (contact_scene.hpp)
+  double stiffness = 0.0;      // kappa; 0: adaptive (contact_scene.hpp)
+  double slip = kDefaultSlip;  // eps_v, m/s (friction.hpp)
   std::vector<Obstacle> obstacles;
   std::vector<SceneBodySpec> bodies;
 };
