@@ -201,15 +201,20 @@ TEST(Simulator, MixedAndStandardFemReachTheSameConvergedStep) {
   EXPECT_LT((a - b).norm(), 1e-6 * (b - U0).norm());
 }
 
+// MFEM at `iterations` per step without gravity: the spinning heterogeneous boxes' settings.
+SolverSettings weightless_mixed(int iterations) {
+  SolverSettings settings;
+  settings.method = SolverMethod::mfem;
+  settings.iterations = iterations;
+  settings.gravity.setZero();
+  return settings;
+}
+
 TEST(Simulator, RealTimeMixedFemDoesNotGainEnergyOnAStronglyHeterogeneousBody) {
   // Stiff (1e9 Pa) and soft (1e5 Pa) halves, spinning and stretching, 2 iterations per step:
   // the regime where a line search on the Lagrangian overshoots.
   const BoxModel model = make_box_model({.mode_count = 6, .youngs = {1e5, 1e9}});
-  SolverSettings settings;
-  settings.method = SolverMethod::mfem;
-  settings.iterations = 2;
-  settings.gravity.setZero();
-  Simulator simulator(model.model, settings, kThreads);
+  Simulator simulator(model.model, weightless_mixed(2), kThreads);
   simulator.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
                       spin_and_stretch(model, Eigen::Vector3d(2.0, 0.0, 4.0)));
   const double initial = simulator.diagnostics().total_energy;
@@ -226,12 +231,8 @@ TEST(Simulator, ARetryGoesOnFromTheAttemptItRetries) {
   // A soft (1e4 Pa) half joined to a stiff one, spun fast, 1 iteration per step: some steps
   // gain energy and are retried once.
   const BoxModel model = make_box_model({.mode_count = 6, .youngs = {1e4, 1e9}});
-  SolverSettings settings;
-  settings.method = SolverMethod::mfem;
-  settings.iterations = 1;
-  settings.gravity.setZero();
-  Simulator retried(model.model, settings, kThreads);
-  settings.iterations = kMoreIterations;
+  Simulator retried(model.model, weightless_mixed(1), kThreads);
+  SolverSettings settings = weightless_mixed(kMoreIterations);
   settings.energy_check = false;
   Simulator reference(model.model, settings, kThreads);
   retried.set_state(ReducedMatrix::Zero(4 * model.model.mode_count(), 3),
