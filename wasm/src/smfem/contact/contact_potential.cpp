@@ -75,7 +75,7 @@ Eigen::Vector3d unit_or_up(const Eigen::Vector3d& v, double length) {
 
 ContactPotential::ContactPotential(const ContactSurface& surface,
                                    std::vector<Eigen::Vector3d> offsets)
-    : surface_(surface), offsets_(std::move(offsets)), basis_(surface_basis(surface)) {
+    : surface_(surface), offsets_(std::move(offsets)) {
   const int parts = surface.part.size() > 0 ? surface.part.maxCoeff() + 1 : 1;
   if (static_cast<int>(offsets_.size()) != parts) {
     throw std::invalid_argument("contact: " + std::to_string(offsets_.size()) + " offsets for " +
@@ -107,6 +107,20 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
         static_cast<int>(t));
   }
   trees_.resize(parts_.size());
+  // Each vertex's basis row over its own body's rows only.
+  int width = 0;
+  for (const Part& range : parts_) width = std::max(width, range.rows);
+  basis_.setZero(vertex_count, width);
+  for (int v = 0; v < vertex_count; ++v) {
+    const Part& range = parts_[static_cast<std::size_t>(part(v))];
+    const Eigen::RowVector4d homogeneous = surface.positions.row(v).homogeneous();
+    for (int i = 0; i < range.rows / 4; ++i) {
+      basis_.row(v).segment<4>(4 * i) = surface.weights(v, range.first_row / 4 + i) * homogeneous;
+    }
+  }
+  unknown_rows_ = 4 * static_cast<int>(surface.weights.cols());
+  // basis_ holds what the weights say, in a fraction of their storage in an island of many bodies.
+  surface_.weights.resize(0, 0);
 }
 
 void ContactPotential::set_part_stiffness(std::vector<double> stiffness) {
@@ -157,21 +171,22 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
   // which costs more than the product.
   if (!several_parts()) {
     // One body touches only obstacles: its samples are all that is ever looked at.
-    for_chunks(surface_.samples.size(), kVertexChunk,
-               [&](int, Eigen::Index begin, Eigen::Index end) {
-                 for (Eigen::Index k = begin; k < end; ++k) {
-                   const int v = surface_.samples(k);
-                   out.row(v) = sim::detail::reduced_dot(&basis_(v, 0), U, 0, U.rows()).transpose();
-                 }
-               });
+    for_chunks(
+        surface_.samples.size(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
+          for (Eigen::Index k = begin; k < end; ++k) {
+            const int v = surface_.samples(k);
+            const Part& range = parts_.front();
+            out.row(v) =
+                sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
+          }
+        });
     return;
   }
   for_chunks(out.rows(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
     for (Eigen::Index v = begin; v < end; ++v) {
       const Part& range = parts_[static_cast<std::size_t>(part(static_cast<int>(v)))];
       out.row(v) =
-          sim::detail::reduced_dot(&basis_(v, range.first_row), U, range.first_row, range.rows)
-              .transpose();
+          sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
     }
   });
 }
@@ -197,14 +212,6 @@ void ContactPotential::update_start(const ReducedMatrix& U) {
   if (U.rows() == start_U_.rows() && U == start_U_) return;
   positions(U, start_);
   start_U_ = U;
-}
-
-void ContactPotential::surface_positions(const ReducedMatrix& U, SurfacePositions& out) const {
-  out.noalias() = basis_ * U;
-  out += surface_.positions;
-  for (Eigen::Index v = 0; v < out.rows(); ++v) {
-    out.row(v) += offsets_[static_cast<std::size_t>(part(static_cast<int>(v)))].transpose();
-  }
 }
 
 void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePositions& D,
@@ -361,8 +368,7 @@ void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry
   const auto add_row = [&](int w, double scale) {
     const Part& own = parts_[static_cast<std::size_t>(part(w))];
     const int at = &own == p ? 0 : p->rows;
-    basis.segment(at, own.rows) +=
-        scale * basis_.row(w).segment(own.first_row, own.rows).transpose();
+    basis.segment(at, own.rows) += scale * basis_.row(w).head(own.rows).transpose();
   };
   basis.setZero();
   add_row(v, 1.0);
@@ -544,7 +550,7 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
 void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient) {
   const std::vector<Pair>& pairs = near_pairs(U, candidates_);
   if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
-  const Eigen::Index n = basis_.cols();
+  const Eigen::Index n = unknown_rows_;
   gradient.setZero(n, 3);
   // Each active pair: a term with a basis vector b, a 3 x 3 Hessian S in x and a force f;
   // H_de = sum S(d, e) b b^T and the gradient sum b f^T.

@@ -114,9 +114,6 @@ class ContactPotential {
   double potential_energy(const ReducedMatrix& U);
   // The closest distance and the active pairs at U (every pair, not only candidates).
   ContactMeasure measure(const ReducedMatrix& U);
-  // World positions of every surface vertex at U (all of them: for drawing and checks, not for
-  // stepping).
-  void surface_positions(const ReducedMatrix& U, SurfacePositions& out) const;
 
  private:
   struct Pair {
@@ -214,10 +211,14 @@ class ContactPotential {
   // The bodies that pair_parts() names: the first, and the second (null where it is the same).
   std::array<const Part*, 2> touched_parts(std::size_t parts) const;
 
-  ContactSurface surface_;
+  ContactSurface surface_;  // without its weights: basis_ holds them
   std::vector<Eigen::Vector3d> offsets_;
-  // ns x 4m, row-major: a vertex's row is read whole (pair_basis, displacements).
+  // Row v: b_v over the rows of U of v's own body (its Part's [first_row, +rows); b_v is zero
+  // elsewhere), row-major: a vertex's row is read whole (pair_basis, displacements). Kept
+  // compact, it costs a body's modes per vertex, not the island's: a 25-body island's dense
+  // basis was 40 MB.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
+  int unknown_rows_ = 0;  // the rows of U: 4 m of the whole model
   std::vector<Part> parts_;
   struct PartTree {
     std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles; null until needed

@@ -594,17 +594,20 @@ void ContactScene::collect_warnings(Island& island) {
 }
 
 void ContactScene::drop_spare_islands() {
-  // Islands not used this step and not asleep, oldest first, beyond kSpareIslands.
+  // Islands not used this step, newest first, kept while their modes add up to kSpareModes.
   std::vector<std::pair<std::uint64_t, const std::vector<int>*>> spare;
   for (const auto& [bodies, island] : islands_) {
     if (island->last_used == clock_) continue;
     spare.emplace_back(island->last_used, &bodies);
   }
-  if (spare.size() <= kSpareIslands) return;
-  std::sort(spare.begin(), spare.end());
-  const std::size_t drop = spare.size() - kSpareIslands;
+  std::sort(spare.begin(), spare.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::vector<int>> keys;
-  for (std::size_t k = 0; k < drop; ++k) keys.push_back(*spare[k].second);
+  int modes = 0;
+  for (const auto& [last_used, bodies] : spare) {
+    modes += islands_.at(*bodies)->composite().model.mode_count();
+    if (modes > kSpareModes) keys.push_back(*bodies);
+  }
   for (const std::vector<int>& key : keys) islands_.erase(key);
 }
 

@@ -68,8 +68,11 @@ inline constexpr double kDefaultActivation = 5e-3;
 inline constexpr double kSleepSpeed = 2e-3;
 inline constexpr int kSleepSteps = 30;
 // Islands kept for reuse once the bodies have moved apart (their simulators are built again
-// otherwise), beyond the ones in use.
-inline constexpr std::size_t kSpareIslands = 16;
+// otherwise), beyond the ones in use: the most recently used, up to this many modes in all
+// (sixteen bodies of 8 modes). Bounded by modes, not by islands: an island's arrays grow with
+// the square of its modes (a 25-body island of the 30-body pile holds about 150 MB), and keeping
+// sixteen of the pile's large islands took the page's module to 1.5 of its 2 GB.
+inline constexpr int kSpareModes = 128;
 
 struct StepSummary {
   bool ok = true;           // every island's step

@@ -10,13 +10,19 @@ Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
   const sim::ReducedModel& model = composite.model;
   // Per body, M_b^-1 m_b (one solve: M is block-diagonal).
   Eigen::VectorXd t = model.mass_block.ldlt().solve(model.mass_vector);
-  // Exact where every surface vertex moves by exactly 1: b_v . t = 1.
-  const Eigen::VectorXd moved = surface_basis(model.contact) * t;
+  // Exact where every surface vertex moves by exactly 1: b_v . t = 1 (b_v over its body's
+  // modes: it is zero elsewhere).
+  const ContactSurface& surface = model.contact;
   std::vector<char> exact(composite.first_mode.size(), 1);
-  for (Eigen::Index v = 0; v < moved.size(); ++v) {
-    if (std::abs(moved(v) - 1.0) > 1e-6) {
-      exact[static_cast<std::size_t>(model.contact.part(v))] = 0;
+  for (Eigen::Index v = 0; v < surface.positions.rows(); ++v) {
+    const auto body = static_cast<std::size_t>(surface.part(v));
+    const Eigen::RowVector4d homogeneous = surface.positions.row(v).homogeneous();
+    double moved = 0.0;
+    for (int i = composite.first_mode[body];
+         i < composite.first_mode[body] + composite.mode_count[body]; ++i) {
+      moved += surface.weights(v, i) * homogeneous.dot(t.segment<4>(4 * i));
     }
+    if (std::abs(moved - 1.0) > 1e-6) exact[body] = 0;
   }
   for (std::size_t i = 0; i < exact.size(); ++i) {
     if (!exact[i]) body_block(composite, static_cast<int>(i), t).setZero();
