@@ -69,9 +69,11 @@ inline constexpr double kSleepSpeed = 2e-3;
 inline constexpr int kSleepSteps = 30;
 // Islands kept for reuse once the bodies have moved apart (their simulators are built again
 // otherwise), beyond the ones in use: the most recently used, up to this many modes in all
-// (sixteen bodies of 8 modes). Bounded by modes, not by islands: an island's arrays grow with
-// the square of its modes (a 25-body island of the 30-body pile holds about 150 MB), and keeping
-// sixteen of the pile's large islands took the page's module to 1.5 of its 2 GB.
+// (sixteen bodies of 8 modes). Bounded by modes, not by islands: an island's system grows with
+// the square of its modes, and sixteen spare islands of any size, most of them the settling
+// 30-body pile's large ones, held 1.3 GB natively (pile-30.json, 60 steps) and took the process
+// running the wasm module (which may grow to 2 GB) to 2.1 GB in 300 steps; with this bound and
+// compact islands (island.hpp), 0.44 and 0.64 GB.
 inline constexpr int kSpareModes = 128;
 
 struct StepSummary {
