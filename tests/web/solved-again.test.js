@@ -9,7 +9,7 @@ describe('steps solved again', () => {
 
   it('counts them at the current setting, in words', () => {
     expect(solvedAgainSentence(['mfem'], [1], 1)).toBe(
-      '1 step so far: at 1 iteration they gained energy, so they were solved again with more.',
+      '1 step so far: at 1 iteration it gained energy, so it was solved again with more.',
     );
     expect(solvedAgainSentence(['mfem'], [77], 2)).toBe(
       '77 steps so far: at 2 iterations they gained energy, so they were solved again with more.',

@@ -41,11 +41,11 @@ describe('URL state', () => {
       'scene=nope is not a scene of the gallery: the default is used.',
       'solver=xpbd is not one of mfem, mfem-paper, fem: the default is used.',
       'against=xpbd is not one of fem, mfem-paper: the default is used.',
-      `iters=1e9 is outside [1, 50]: 50 is used.`,
-      `dt=-1 is outside [0.001, 0.05] s: 0.001 is used.`,
+      `iters=1e9 is outside [1, 200]: 200 is used.`,
+      `dt=-1 is outside [1e-5, 0.1] s: 1e-5 is used.`,
       'speed=abc is not a number: the default is used.',
       'mode=999 is outside [0, 64]: 64 is used.',
-      'E0=1e30 is outside [1000, 1000000000000] Pa: 1000000000000 is used.',
+      'E0=1e30 is outside [100, 1e13] Pa: 1e13 is used.',
       'paused=yes is neither 1 nor 0: it is off.',
     ]);
   });

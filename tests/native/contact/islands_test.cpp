@@ -73,7 +73,7 @@ TEST(Islands, ABodyInTheAirFallsAtG) {
                      {box_body(), box_body()});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
   const double y0 = scene.body_centroid(0).y();
-  const double g = 9.81, h = 0.01;
+  const double g = -sim::SolverSettings{}.gravity.y(), h = 0.01;
   for (int n = 1; n <= 50; ++n) {
     scene.step();
     EXPECT_NEAR(scene.body_centroid(0).y(), y0 - g * h * h * n * (n + 1) / 2.0, 1e-9) << n;

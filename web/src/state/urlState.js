@@ -3,13 +3,15 @@
 // defaults or the nearest allowed value instead of failing (links outlive the page's
 // versions), and each such fallback is said.
 import { materialModelLabels } from '../../../wasm/js/material_models.js';
+import solverLimits from '../../../wasm/src/smfem/sim/solver_limits.json' with { type: 'json' };
 
-// Bounds shared with the controls (a slider cannot leave them either).
+// Bounds shared with the controls (a slider cannot leave them either): the stepper's own ranges
+// for what it clamps (solver_limits.json owns them), the page's for what only the page has.
 export const limits = {
-  iterations: { min: 1, max: 50 },
-  timestep: { min: 1e-3, max: 0.05 },
+  iterations: solverLimits.iterations,
+  timestep: solverLimits.timestep,
+  youngs: solverLimits.youngs,
   speed: { min: 0.05, max: 4 },
-  youngs: { min: 1e3, max: 1e12 },
   gravity: { min: -30, max: 30 },
   mode: { min: 0, max: 64 },
 };
@@ -41,6 +43,11 @@ export function runLabel(parameters) {
 const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts'];
 
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
+// A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
+const written = (value) =>
+  value !== 0 && (Math.abs(value) < 1e-3 || Math.abs(value) >= 1e6)
+    ? value.toExponential().replace('e+', 'e')
+    : String(value);
 
 /**
  * Reads the state from a query string. Result keys are absent when the URL does not set them:
@@ -71,7 +78,10 @@ export function parseState(search, sceneNames, notices = []) {
     }
     const used = round ? Math.round(clamp(value, range)) : clamp(value, range);
     if (used !== value) {
-      notices.push(`${key}=${text} is outside [${range.min}, ${range.max}]${unit}: ${used} is used.`);
+      notices.push(
+        `${key}=${text} is outside [${written(range.min)}, ${written(range.max)}]${unit}: ` +
+          `${written(used)} is used.`,
+      );
     }
     into(used);
   };

@@ -1,6 +1,7 @@
 // The control panel: plain buttons, selects and range inputs, so every control works from the
 // keyboard (Tab, Space, arrows) and with assistive technology. Sliders are bounded by the same
-// limits the URL parser clamps to; Young's moduli move on a logarithmic scale.
+// limits the URL parser clamps to; iterations, time step, speed and Young's moduli move on a
+// logarithmic scale.
 import { materialModelLabels } from '../../../wasm/js/material_models.js';
 import { comparedSolvers, limits, solvers } from '../state/urlState.js';
 import { sharingButtons } from './sharing.js';
@@ -168,10 +169,15 @@ export class Controls {
       slider({
         label: 'Iterations',
         id: 'iterations',
-        ...limits.iterations,
-        step: 1,
+        // On a logarithmic scale, whole numbers: the stepper takes up to 200, and 1 to 5 (where
+        // the solvers differ) keep most of the slider.
+        min: Math.log10(limits.iterations.min),
+        max: Math.log10(limits.iterations.max),
+        step: 0.01,
         value: settings.iterations,
         format: (v) => String(v),
+        toValue: (x) => Math.round(10 ** x),
+        fromValue: Math.log10,
         onInput: (iterations) => handlers.onChange({ iterations }),
       });
     const timestep = () =>
@@ -182,7 +188,7 @@ export class Controls {
         max: Math.log10(limits.timestep.max),
         step: 0.01,
         value: settings.timestep,
-        format: (v) => `${(v * 1000).toFixed(1)} ms`,
+        format: (v) => `${v >= 1e-3 ? (v * 1000).toFixed(1) : Number((v * 1000).toPrecision(2))} ms`,
         toValue: (x) => 10 ** x,
         fromValue: Math.log10,
         preferred: defaults.timestep,

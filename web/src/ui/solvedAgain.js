@@ -13,8 +13,11 @@ const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 export function solvedAgainSentence(names, counts, iterations) {
   const total = counts.reduce((sum, count) => sum + count, 0);
   if (total === 0) return '';
-  const why = `at ${plural(iterations, 'iteration')} they gained energy, so they were solved again with more`;
-  if (names.length === 1) return `${plural(total, 'step')} so far: ${why}.`;
+  const why = (they, were) =>
+    `at ${plural(iterations, 'iteration')} ${they} gained energy, so ${they} ${were} solved again with more`;
+  if (names.length === 1) {
+    return `${plural(total, 'step')} so far: ${total === 1 ? why('it', 'was') : why('they', 'were')}.`;
+  }
   const each = names.map((name, i) => `${solvers[name]?.label ?? name} ${counts[i]}`).join(', ');
-  return `Steps so far (${each}): ${why}.`;
+  return `Steps so far (${each}): ${why('they', 'were')}.`;
 }

@@ -73,7 +73,7 @@ inline constexpr int kSleepSteps = 30;
 // the square of its modes, and sixteen spare islands of any size, most of them the settling
 // 30-body pile's large ones, held 1.3 GB natively (pile-30.json, 60 steps) and took the process
 // running the wasm module (which may grow to 2 GB) to 2.1 GB in 300 steps; with this bound and
-// compact islands (island.hpp), 0.44 and 0.64 GB.
+// compact islands (composite_model.cpp, contact_potential.hpp), 0.44 and 0.64 GB.
 inline constexpr int kSpareModes = 128;
 
 struct StepSummary {

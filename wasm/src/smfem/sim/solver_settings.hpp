@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include "smfem/sim/material_model.hpp"
+#include "smfem/solver_limits.hpp"
 
 namespace smfem::sim {
 
@@ -31,11 +32,8 @@ enum class MixedVariant {
 std::string_view mixed_variant_name(MixedVariant variant);  // "paper", "projected", "curvature"
 std::optional<MixedVariant> mixed_variant_from_name(std::string_view name);
 
-// Clamping ranges.
-inline constexpr double kMinTimestep = 1e-5, kMaxTimestep = 0.1;  // s
-inline constexpr int kMinIterations = 1, kMaxIterations = 200;
-inline constexpr double kMinYoungs = 1e2, kMaxYoungs = 1e13;  // Pa
-inline constexpr double kMinPoisson = 0.0, kMaxPoisson = 0.49;
+// Clamping ranges: kMinTimestep ... kMaxPoisson come from solver_limits.json (one owner, which
+// the page reads too).
 inline constexpr int kMaxBacktracks = 60;
 
 struct SolverSettings {
@@ -52,8 +50,9 @@ struct SolverSettings {
   // energy the Newton step predicts, in J).
   bool until_converged = false;
   double relative_tolerance = 1e-6;
-  double absolute_tolerance = 1e-14;         // J
-  Eigen::Vector3d gravity{0.0, -9.81, 0.0};  // m/s^2
+  double absolute_tolerance = 1e-14;  // J
+  // m/s^2; 9.8, as every shipped scene and recipe writes it.
+  Eigen::Vector3d gravity{0.0, -9.8, 0.0};
   // Assemble the stiffness K in single precision (it only steers the search direction; the
   // gradients, merit and line search stay in double).
   bool single_precision_stiffness = false;
