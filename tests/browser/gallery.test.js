@@ -303,7 +303,7 @@ describe('interaction', () => {
         expect(status.notices[0]).toBe(
           'scene=nonexistent is not a scene of the gallery: the default is used.',
         );
-        expect(status.notices[1]).toBe('dt=-1 is outside [0.001, 0.05] s: 0.001 is used.');
+        expect(status.notices[1]).toBe('dt=-1 is outside [1e-5, 0.1] s: 1e-5 is used.');
         expect(status.notices[2]).toBe('mode=999 is outside [0, 64]: 64 is used.');
         expect(status.notices[3]).toMatch(/^mode=64: this scene has 16 modes; mode 16 is shown\.$/);
         expect(new URL(page.url()).searchParams.get('mode')).toBe('16');
