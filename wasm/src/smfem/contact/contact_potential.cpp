@@ -113,10 +113,7 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
   basis_.setZero(vertex_count, width);
   for (int v = 0; v < vertex_count; ++v) {
     const Part& range = parts_[static_cast<std::size_t>(part(v))];
-    const Eigen::RowVector4d homogeneous = surface.positions.row(v).homogeneous();
-    for (int i = 0; i < range.rows / 4; ++i) {
-      basis_.row(v).segment<4>(4 * i) = surface.weights(v, range.first_row / 4 + i) * homogeneous;
-    }
+    surface_basis_row(surface, v, range.first_row / 4, range.rows / 4, &basis_(v, 0));
   }
   unknown_rows_ = 4 * static_cast<int>(surface.weights.cols());
   // basis_ holds what the weights say, in a fraction of their storage in an island of many bodies.
@@ -171,11 +168,11 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
   // which costs more than the product.
   if (!several_parts()) {
     // One body touches only obstacles: its samples are all that is ever looked at.
+    const Part& range = parts_.front();
     for_chunks(
         surface_.samples.size(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
           for (Eigen::Index k = begin; k < end; ++k) {
             const int v = surface_.samples(k);
-            const Part& range = parts_.front();
             out.row(v) =
                 sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
           }

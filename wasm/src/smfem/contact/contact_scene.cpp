@@ -595,18 +595,23 @@ void ContactScene::collect_warnings(Island& island) {
 
 void ContactScene::drop_spare_islands() {
   // Islands not used this step, newest first, kept while their modes add up to kSpareModes.
-  std::vector<std::pair<std::uint64_t, const std::vector<int>*>> spare;
+  struct Spare {
+    std::uint64_t last_used;
+    int modes;
+    const std::vector<int>* bodies;
+  };
+  std::vector<Spare> spare;
   for (const auto& [bodies, island] : islands_) {
     if (island->last_used == clock_) continue;
-    spare.emplace_back(island->last_used, &bodies);
+    spare.push_back({island->last_used, island->composite().model.mode_count(), &bodies});
   }
   std::sort(spare.begin(), spare.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
+            [](const Spare& a, const Spare& b) { return a.last_used > b.last_used; });
   std::vector<std::vector<int>> keys;
   int modes = 0;
-  for (const auto& [last_used, bodies] : spare) {
-    modes += islands_.at(*bodies)->composite().model.mode_count();
-    if (modes > kSpareModes) keys.push_back(*bodies);
+  for (const Spare& island : spare) {
+    modes += island.modes;
+    if (modes > kSpareModes) keys.push_back(*island.bodies);
   }
   for (const std::vector<int>& key : keys) islands_.erase(key);
 }

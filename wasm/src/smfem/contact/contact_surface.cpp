@@ -68,16 +68,20 @@ void add_contact_surface(asset::AssetWriter& writer, const ContactSurface& surfa
              {n});
 }
 
+void surface_basis_row(const ContactSurface& surface, Eigen::Index v, int first_mode, int modes,
+                       double* out) {
+  const Eigen::Vector4d homogeneous = surface.positions.row(v).transpose().homogeneous();
+  for (int i = 0; i < modes; ++i) {
+    Eigen::Map<Eigen::Vector4d>(out + 4 * i) = surface.weights(v, first_mode + i) * homogeneous;
+  }
+}
+
 Eigen::MatrixXd surface_basis(const ContactSurface& surface) {
   const Eigen::Index ns = surface.positions.rows();
-  const Eigen::Index m = surface.weights.cols();
-  Eigen::MatrixXd basis(ns, 4 * m);
-  for (Eigen::Index v = 0; v < ns; ++v) {
-    const Eigen::Vector4d homogeneous = surface.positions.row(v).transpose().homogeneous();
-    for (Eigen::Index i = 0; i < m; ++i) {
-      basis.row(v).segment<4>(4 * i) = surface.weights(v, i) * homogeneous.transpose();
-    }
-  }
+  const auto m = static_cast<int>(surface.weights.cols());
+  // Row-major, so that each row is contiguous for surface_basis_row.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis(ns, 4 * m);
+  for (Eigen::Index v = 0; v < ns; ++v) surface_basis_row(surface, v, 0, m, &basis(v, 0));
   return basis;
 }
 

@@ -35,6 +35,11 @@ ContactSurface read_contact_surface(const asset::Asset& asset, Eigen::Index m);
 // Adds the group to an asset being written (nothing for an empty surface).
 void add_contact_surface(asset::AssetWriter& writer, const ContactSurface& surface);
 
+// b_v's entries for modes [first_mode, first_mode + modes) into out[0 .. 4 modes): out[4i + k] =
+// W_v,first_mode+i [X_v; 1]_k. Where several bodies make one surface, a vertex's b_v is zero
+// outside its own body's modes, so that range is all of it.
+void surface_basis_row(const ContactSurface& surface, Eigen::Index v, int first_mode, int modes,
+                       double* out);
 // The basis rows b_v of every surface vertex (ns x 4m).
 Eigen::MatrixXd surface_basis(const ContactSurface& surface);
 

@@ -14,15 +14,13 @@ Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
   // modes: it is zero elsewhere).
   const ContactSurface& surface = model.contact;
   std::vector<char> exact(composite.first_mode.size(), 1);
+  Eigen::VectorXd row;
   for (Eigen::Index v = 0; v < surface.positions.rows(); ++v) {
     const auto body = static_cast<std::size_t>(surface.part(v));
-    const Eigen::RowVector4d homogeneous = surface.positions.row(v).homogeneous();
-    double moved = 0.0;
-    for (int i = composite.first_mode[body];
-         i < composite.first_mode[body] + composite.mode_count[body]; ++i) {
-      moved += surface.weights(v, i) * homogeneous.dot(t.segment<4>(4 * i));
-    }
-    if (std::abs(moved - 1.0) > 1e-6) exact[body] = 0;
+    const int first = composite.first_mode[body], modes = composite.mode_count[body];
+    row.resize(4 * modes);
+    surface_basis_row(surface, v, first, modes, row.data());
+    if (std::abs(row.dot(t.segment(4 * first, 4 * modes)) - 1.0) > 1e-6) exact[body] = 0;
   }
   for (std::size_t i = 0; i < exact.size(); ++i) {
     if (!exact[i]) body_block(composite, static_cast<int>(i), t).setZero();
