@@ -3,13 +3,23 @@
 # machine or an existing one, and reuses whatever is already done:
 #   1. Debian packages (apt, when root), 2. npm packages (npm ci), 3. native and wasm builds
 #   (CMake presets; Ninja rebuilds only what changed), which also bake the default assets.
-# Usage: scripts/setup.sh [--for-tests]   (--for-tests also builds the sanitizer preset)
+# Usage: scripts/setup.sh [--all | --for-tests]
+#   (no option)  what the page needs: the bake tool, the baked assets and the two wasm modules
+#   --all        every target of those three presets (the native tools, benchmarks and tests)
+#   --for-tests  --all and the sanitizer preset
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for_tests=0
-[[ "${1:-}" == "--for-tests" ]] && for_tests=1
-
+scope=page
+case "${1:-}" in
+  "") ;;
+  --all) scope=all ;;
+  --for-tests) scope=tests ;;
+  *)
+    echo "[setup] unknown option $1 (use --all or --for-tests)" >&2
+    exit 2
+    ;;
+esac
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- 1. Debian packages --------------------------------------------------------------------
@@ -41,16 +51,20 @@ fi
 
 # --- 3. builds -------------------------------------------------------------------------------
 export NODE_PATH=/usr/share/nodejs  # Debian's em++ finds acorn there
+# build_preset PRESET PAGE_TARGET...: only the targets the page needs, unless --all or --for-tests.
 build_preset() {
   local preset=$1
+  shift
+  local only=()
+  [[ $scope == page ]] && only=(--target "$@")
   # Configuring again takes seconds and applies preset changes to an existing build folder.
   say "configuring $preset"
   cmake --preset "$preset" >/dev/null
-  say "building $preset"
-  cmake --build --preset "$preset"
+  say "building $preset${only[*]:+ (only $*)}"
+  cmake --build --preset "$preset" "${only[@]}"
 }
-build_preset native
-build_preset wasm-threads
-build_preset wasm-single
-((for_tests)) && build_preset debug
+build_preset native assets
+build_preset wasm-threads smfem_module
+build_preset wasm-single smfem_module
+[[ $scope == tests ]] && build_preset debug
 say "ready"

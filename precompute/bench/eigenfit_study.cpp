@@ -1,5 +1,5 @@
-// EigenFit's demonstration (paper 004): the leading vibration frequencies of a recipe baked at
-// several resolutions and cubature sizes, with and without the fit, against the finest mesh's
+// EigenFit's demonstration (Chen et al. 2019): the leading vibration frequencies of a recipe baked
+// at several resolutions and cubature sizes, with and without the fit, against the finest mesh's
 // (full space, every tet: exact integration):
 //
 //   smfem-eigenfit-study <recipe.json> --tets 5000,40000 --cubature 100,581 --fine-tets 300000
@@ -200,7 +200,7 @@ nlohmann::json swing_study(const nlohmann::json& recipe, const std::filesystem::
       fitted.cubature = size;
       fitted.eigenfit = fine_recipe.path();
       fitted.eigenfit_modes = fit_modes;
-      // A refused fit (bake/eigenfit_stage.hpp) is reported, and the bake run without one.
+      // A refused fit (eigenfit/eigenfit_stage.hpp) is reported, and the bake run without one.
       std::string refused;
       std::optional<study::BakedScene> baked;
       try {
@@ -337,8 +337,8 @@ int main(int argc, char** argv) {
           say("fine: " + std::to_string(fine->mesh.tets.rows()) + " tets, spectrum in " +
               std::to_string(out["fine"]["seconds"].get<double>()) + " s");
         }
-        // A refused fit (a failed match, paper 004 §3.5) is reported, and the model measured
-        // without one.
+        // A refused fit (a failed match, Chen et al. 2019, §3.5) is reported, and the model
+        // measured without one.
         eigenfit::FitReport report;
         std::string refused;
         try {

@@ -1,5 +1,5 @@
-// The subspace against the full space over a grid of subspace sizes (paper 000 Fig. 11: the
-// m x |C| Pareto front), on one recipe or mesh:
+// The subspace against the full space over a grid of subspace sizes (Subspace MFEM,
+// Trusty et al. 2023, Fig. 11: the m x |C| Pareto front), on one recipe or mesh:
 //
 //   smfem-study <recipe.json | mesh> --modes 2,4,8 --cubature 0,20,80 [--steps S] [--threads T]
 //

@@ -1,7 +1,7 @@
 // smfem-bake: a tet mesh, a closed surface mesh or a scene recipe in, a baked subspace asset
-// out (paper 000, section 5; assets/FORMAT.md). Exit status: 0 done, 2 bad input (a message
-// on stderr names the problem), 1 internal error. The asset is written to a temporary file and
-// renamed, so a failed bake never leaves a half-written or clobbered file.
+// out (Subspace MFEM, Trusty et al. 2023, section 5; assets/FORMAT.md). Exit status: 0 done, 2 bad
+// input (a message on stderr names the problem), 1 internal error. The asset is written to a
+// temporary file and renamed, so a failed bake never leaves a half-written or clobbered file.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

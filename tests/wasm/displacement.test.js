@@ -1,5 +1,5 @@
-// The comparison subspaces of paper 000, Fig. 5 (linear modes, modal derivatives) baked into an
-// asset (smfem-bake --comparison-basis) and stepped in wasm (loader.js:
+// The comparison subspaces of Subspace MFEM (Trusty et al. 2023), Fig. 5 (linear modes, modal
+// derivatives) baked into an asset (smfem-bake --comparison-basis) and stepped in wasm (loader.js:
 // createDisplacementSimulator, npx smfem simulate --subspace): the same trajectory as the native
 // build (build/bin/smfem-run --displacement-basis), the CLI's records are the JS API's, and bad
 // input is refused with a message naming it.

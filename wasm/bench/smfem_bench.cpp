@@ -16,7 +16,7 @@
 //   --eigenfit off|S    off: step without the asset's EigenFit (sim/step/eigenfit_term.hpp); S:
 //                       give the model an EigenFit of its S leading rest modes (ratios 0.7),
 //                       to time the correction (with --write-asset, the asset has it)
-//   --eigenfit-relinearized  re-fit it at every step (paper 004 §3.3)
+//   --eigenfit-relinearized  re-fit it at every step (EigenFit, Chen et al. 2019, §3.3)
 //
 // The synthetic model is the procedural box of sim/fixtures/box_model.hpp (synthetic_box_options: m
 // polynomial weight functions, C evenly spaced cubature tets, two regions of 1e5 and 1e7 Pa),

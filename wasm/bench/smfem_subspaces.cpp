@@ -1,8 +1,8 @@
-// The comparison subspaces of paper 000, Fig. 5 on one body: skinning eigenmodes against linear
-// modal analysis and linear modes with modal derivatives (Barbic and James 2005), each built
-// from the input's mesh and materials (subspace/comparison_bases.hpp), under a large rotation
-// and, optionally, in the same FEM and MFEM steps (displacement/displacement_simulator.hpp,
-// every tet a quadrature point) against the full space.
+// The comparison subspaces of Subspace MFEM (Trusty et al. 2023), Fig. 5 on one body: skinning
+// eigenmodes against linear modal analysis and linear modes with modal derivatives (Barbic and
+// James 2005), each built from the input's mesh and materials (subspace/comparison_bases.hpp),
+// under a large rotation and, optionally, in the same FEM and MFEM steps
+// (displacement/displacement_simulator.hpp, every tet a quadrature point) against the full space.
 //
 //   smfem-subspaces <recipe.json | mesh> [options]
 //

@@ -10,8 +10,9 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+import { nativeTool } from './native_tools.js';
+
 const execFileAsync = promisify(execFile);
-const nativeTool = fileURLToPath(new URL('../../build/bin/smfem-claims', import.meta.url));
 
 const suiteFile = fileURLToPath(new URL('../../assets/scenes/claims/suite.json', import.meta.url));
 export const defaultAssetDir = fileURLToPath(new URL('../../build/native/assets/', import.meta.url));
@@ -37,7 +38,7 @@ export function wasmEvaluator(smfem) {
 }
 
 /** Evaluates the scenes with the native twin (build/bin/smfem-claims), two processes at once. */
-export function nativeEvaluator(tool = nativeTool) {
+export function nativeEvaluator(tool = nativeTool('smfem-claims')) {
   const run = async (args) => JSON.parse((await execFileAsync(tool, args, { maxBuffer: 1 << 26 })).stdout);
   return {
     parallelism: 2,
@@ -203,7 +204,7 @@ export function formatClaims({ scenes, convergence, failures: failed }) {
     };
     out.push(
       '',
-      `Convergence (paper Fig. 9) on ${convergence.scene}: iterations of one step from a deformed start until the`,
+      `Convergence (Trusty et al. 2023, Fig. 9) on ${convergence.scene}: iterations of one step from a deformed start until the`,
       'Newton decrement is 1e-6 of the first, the stiff region at each ratio times the soft one.',
       '',
       table(

@@ -32,8 +32,8 @@ export interface SimulatorParameters {
    */
   eigenFit?: boolean;
   /**
-   * Re-fit the EigenFit modes at the start of every step (paper 004 §3.3: for large
-   * deformation), where they still match the rest modes; else the rest fit (default false).
+   * Re-fit the EigenFit modes at the start of every step (EigenFit, Chen et al. 2019, §3.3: for
+   * large deformation), where they still match the rest modes; else the rest fit (default false).
    */
   eigenFitRelinearized?: boolean;
   materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
@@ -249,9 +249,10 @@ export interface Smfem {
    */
   evaluateClaims(bytes: Uint8Array | ArrayBuffer, options?: { name?: string; quick?: boolean }): ClaimsScene;
   /**
-   * Paper Fig. 9: the Newton decrement of each iteration of one step from a deformed start, for
-   * FEM and both MFEM variants, with the material `region` at each ratio times the softest one.
-   * Defaults (claims::ConvergenceOptions): ratios 1e2, 1e4, 1e6; loadTime 0.3 s; 30 iterations.
+   * Trusty et al. 2023, Fig. 9: the Newton decrement of each iteration of one step from a deformed
+   * start, for FEM and both MFEM variants, with the material `region` at each ratio times the
+   * softest one. Defaults (claims::ConvergenceOptions): ratios 1e2, 1e4, 1e6; loadTime 0.3 s; 30
+   * iterations.
    */
   convergenceStudy(
     bytes: Uint8Array | ArrayBuffer,

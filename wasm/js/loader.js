@@ -131,7 +131,10 @@ function wrap(module, flavour) {
     evaluateClaims(bytes, { name = 'asset', quick = false } = {}) {
       return JSON.parse(live().evaluateClaims(toUint8Array(bytes), name, JSON.stringify({ quick })));
     },
-    /** Newton decrement per iteration, FEM against MFEM, at several stiffness ratios (paper Fig. 9). */
+    /**
+     * Newton decrement per iteration, FEM against MFEM, at several stiffness ratios (Subspace MFEM,
+     * Trusty et al. 2023, Fig. 9).
+     */
     convergenceStudy(bytes, { name = 'asset', ...options }) {
       const text = live().convergenceStudy(toUint8Array(bytes), name, JSON.stringify(options));
       return JSON.parse(text);
@@ -147,8 +150,8 @@ function wrap(module, flavour) {
     },
     /**
      * A displacement basis baked into `bytes` (smfem-bake --comparison-basis: linear modes or
-     * modal derivatives, paper 000 Fig. 5), stepped by the same FEM and MFEM steps with the same
-     * parameters and step reports as createSimulator's; no drag spring.
+     * modal derivatives, Trusty et al. 2023, Fig. 5), stepped by the same FEM and MFEM steps with
+     * the same parameters and step reports as createSimulator's; no drag spring.
      */
     createDisplacementSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
       const options = { parameters: parameters ?? {} };

@@ -35,11 +35,12 @@
 // fit_resolution) without its correction (the JS API's eigenFit; on by default), relinearized
 // re-fits it every step (eigenFitRelinearized).
 //
-// --subspace linear|modal_derivatives steps a comparison subspace of paper 000, Fig. 5 instead of
-// the skinning eigenmodes: the displacement basis an asset baked with smfem-bake
-// --comparison-basis carries (a recipe is baked so), with that bake's cubature, through
-// the same FEM and MFEM steps (loader.js: createDisplacementSimulator). Its records are the
-// same; --trajectory writes q (r = k); --drag and --render do not apply (no render weights).
+// --subspace linear|modal_derivatives steps a comparison subspace of Subspace MFEM
+// (Trusty et al. 2023), Fig. 5 instead of the skinning eigenmodes: the displacement basis an asset
+// baked with smfem-bake --comparison-basis carries (a recipe is baked so), with that bake's
+// cubature, through the same FEM and MFEM steps (loader.js: createDisplacementSimulator). Its
+// records are the same; --trajectory writes q (r = k); --drag and --render do not apply (no render
+// weights).
 //
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
@@ -49,10 +50,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { nativeTool } from './native_tools.js';
 import { refuseExistingFile } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
-const bakeTool = fileURLToPath(new URL('../../build/bin/smfem-bake', import.meta.url));
 const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
 
 export const usageText =
@@ -149,9 +150,8 @@ export function parseSimulateArgs(args) {
  * scene's bodies are baked once, not every run).
  */
 export async function bakedAsset(recipe, bakeArgs = []) {
-  const tool = await stat(bakeTool).catch(() => {
-    throw new Error(`${bakeTool} is missing: run npm start (or scripts/setup.sh) to build it`);
-  });
+  const bakeTool = nativeTool('smfem-bake');
+  const tool = await stat(bakeTool);
   const key = createHash('sha256')
     .update(await readFile(recipe))
     .update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`)

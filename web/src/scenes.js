@@ -58,7 +58,7 @@ const lineup = (title, description, names) => ({
 });
 
 // A lineup of one asset, one body per material model: the same mesh, subspace and loads, only
-// the model differs (paper 000 Fig. 15).
+// the model differs (Subspace MFEM, Trusty et al. 2023, Fig. 15).
 const modelsLineup = (title, description, name, url, figure) => ({
   title,
   figure,
@@ -116,7 +116,7 @@ export const scenes = {
   eigenfit: lineup(
     'EigenFit: three resolutions',
     'One rubber bar baked at about 5k, 40k and 300k tets, each with 16 modes and 581 cubature ' +
-      'tets, fitted to a fine mesh integrated exactly (EigenFit, paper 004: the two coarser to ' +
+      'tets, fitted to a fine mesh integrated exactly (EigenFit, Chen et al. 2019: the two coarser to ' +
       'the 40k mesh, the finest to itself; the two fine meshes agree within 2 % on the first four ' +
       'frequencies) and stepped in lockstep. With the fit they swing together; turn it off and ' +
       'each swings at its own frequency: the 5k mesh is stiff, the 40k one, under-integrated by ' +

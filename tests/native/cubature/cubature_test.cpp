@@ -121,7 +121,8 @@ TEST(Cubature, IsBitIdenticalAcrossRuns) {
   EXPECT_TRUE(first.labels == second.labels);
 }
 
-// Paper Fig. 6: soft regions, which deform more, get more cubature points than stiff ones.
+// Subspace MFEM (Trusty et al. 2023), Fig. 6: soft regions, which deform more, get more cubature
+// points than stiff ones.
 TEST(Cubature, SamplesTheSoftHalfMoreDenselyThanTheStiffHalf) {
   const Bar& bar = bar16();
   const Cubature cubature = kmeans_cubature(bar.volumes, bar.tet_weights, bar.eigenvalues);

@@ -254,9 +254,9 @@ TEST(Simulator, ARetryGoesOnFromTheAttemptItRetries) {
   EXPECT_GT(checked, 0) << "no step was retried once: the scene no longer tests the retry";
 }
 
-// Paper 000, Fig. 9: from a deformed start, with a stiff half joined to a soft one, the mixed
-// solver reaches a relative decrement of 1e-6 in far fewer iterations than FEM once the
-// stiffness ratio is large. Measured here (m = 6, 96 tets, soft 1e5 Pa; MFEM's curvature
+// Subspace MFEM (Trusty et al. 2023), Fig. 9: from a deformed start, with a stiff half joined to a
+// soft one, the mixed solver reaches a relative decrement of 1e-6 in far fewer iterations than FEM
+// once the stiffness ratio is large. Measured here (m = 6, 96 tets, soft 1e5 Pa; MFEM's curvature
 // variant, the default): ratio 1e2: MFEM 6, FEM 13; ratio 1e4: MFEM 7, FEM 25; ratio 1e5:
 // MFEM 7, FEM 45 iterations (the paper's variant: 9, 8, 7).
 int iterations_to_converge(SolverMethod method, double stiff_youngs) {

@@ -54,7 +54,8 @@ TEST(RotationArtifact, LinearizedRotationGrowsEveryTetByThetaSquared) {
   EXPECT_NEAR(volume.total_change, theta * theta, 1e-12);
 }
 
-// Paper 000, Fig. 5: skinning eigenmodes hold the rotation, linear modes distort it.
+// Subspace MFEM (Trusty et al. 2023), Fig. 5: skinning eigenmodes hold the rotation, linear modes
+// distort it.
 TEST(RotationArtifact, SkinningEigenmodesHoldRotationsWhereLinearModesGrowTheVolume) {
   const RotatedBar bar;
   const int m = 4;

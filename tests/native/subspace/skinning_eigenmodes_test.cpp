@@ -165,8 +165,8 @@ TEST(SkinningEigenmodes, EachFloatingPartGetsItsOwnConstantMode) {
   EXPECT_EQ(held.weights.row(a_vertices).norm(), 0.0);
 }
 
-// Paper Fig. 4: the Laplacian carries each tet's stiffness, so a stiff region gets nearly
-// constant weights and the detail goes to the soft region.
+// Subspace MFEM (Trusty et al. 2023), Fig. 4: the Laplacian carries each tet's stiffness, so a
+// stiff region gets nearly constant weights and the detail goes to the soft region.
 TEST(SkinningEigenmodes, WeightsVaryFarLessOverAStiffHalfThanOverASoftHalf) {
   const Problem problem =
       make_problem(test::box_mesh({24, 4, 4}, {4, 1, 1}),

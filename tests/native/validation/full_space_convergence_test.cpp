@@ -1,12 +1,12 @@
-// The subspace solution approaches the full-space one as the subspace grows (paper 000, §4-5;
-// the full-space reference is wasm/src/smfem/full/): a cantilever pinned at one end sags under
-// gravity (large implicit Euler steps, so it settles); the same recipe baked with growing m and |C|
-// gives the same tet mesh (the full-space model) and the skinning subspaces. Every run is converged
-// at every step, so the differences are the subspace's and the cubature's, not the solver's. Two
-// separate limits: with exact integration (every tet a cubature tet) the error to the full-space
-// solution falls as m grows; at fixed m the error to the exactly integrated subspace solution falls
-// as |C| grows (few clusters under-integrate and soften the body, paper 000 Fig. 14). Every figure
-// is printed.
+// The subspace solution approaches the full-space one as the subspace grows (Subspace MFEM,
+// Trusty et al. 2023, §4-5; the full-space reference is wasm/src/smfem/full/): a cantilever pinned
+// at one end sags under gravity (large implicit Euler steps, so it settles); the same recipe baked
+// with growing m and |C| gives the same tet mesh (the full-space model) and the skinning subspaces.
+// Every run is converged at every step, so the differences are the subspace's and the cubature's,
+// not the solver's. Two separate limits: with exact integration (every tet a cubature tet) the
+// error to the full-space solution falls as m grows; at fixed m the error to the exactly integrated
+// subspace solution falls as |C| grows (few clusters under-integrate and soften the body,
+// Trusty et al. 2023, Fig. 14). Every figure is printed.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>

@@ -1,7 +1,7 @@
-// The paper's central claim, measured on a baked hinge (paper 000, §7 and Fig. 9; the crab's
-// situation): stiff blocks (1e10 Pa) joined by a thin soft joint (1e5 Pa), one block pinned,
-// the other swinging down under gravity. With 2 iterations per step, mixed FEM keeps the
-// converged trajectory's angular momentum far better than FEM with 2; at 1 and 2 iterations it
+// The paper's central claim, measured on a baked hinge (Subspace MFEM, Trusty et al. 2023, §7 and
+// Fig. 9; the crab's situation): stiff blocks (1e10 Pa) joined by a thin soft joint (1e5 Pa), one
+// block pinned, the other swinging down under gravity. With 2 iterations per step, mixed FEM keeps
+// the converged trajectory's angular momentum far better than FEM with 2; at 1 and 2 iterations it
 // neither blows up nor stalls. Every figure is printed, so a regression shows what changed.
 #include <algorithm>
 #include <cmath>

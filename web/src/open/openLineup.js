@@ -1,8 +1,8 @@
 // Opening a lineup: several bodies, one simulator each, stepped in lockstep and drawn side by
 // side. Either the same object baked at several resolutions under the same settings (EigenFit's
 // page scene: with the fit the bodies swing together, without it each at its own mesh's
-// frequencies), or one asset under a different material model each (body.parameters, paper 000
-// Fig. 15: the same mesh, subspace and loads, only the model differs).
+// frequencies), or one asset under a different material model each (body.parameters; Subspace
+// MFEM, Trusty et al. 2023, Fig. 15: the same mesh, subspace and loads, only the model differs).
 import { Vector3 } from 'three';
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';

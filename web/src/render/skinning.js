@@ -1,5 +1,5 @@
 // Linear blend skinning by the subspace's modes, in the vertex shader (assets/FORMAT.md: the
-// basis rows b_v; paper 000 §4).
+// basis rows b_v; Subspace MFEM, Trusty et al. 2023, §4).
 //
 // The reduced coordinates u (12m floats, u = [u_0; u_1; u_2], u_d[4i + k] = (A_i)_dk) hold one
 // 3x4 affine matrix A_i per mode i. A render vertex with rest position X and weights w_i moves

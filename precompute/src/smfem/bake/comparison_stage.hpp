@@ -1,7 +1,7 @@
 #pragma once
 // smfem-bake --comparison-basis linear|modal_derivatives: the asset also carries one of the
-// comparison subspaces of paper 000, Fig. 5 as a displacement basis with its own cubature
-// (wasm/src/smfem/displacement/displacement_model.hpp; assets/FORMAT.md), so that
+// comparison subspaces of Subspace MFEM (Trusty et al. 2023), Fig. 5 as a displacement basis with
+// its own cubature (wasm/src/smfem/displacement/displacement_model.hpp; assets/FORMAT.md), so that
 // `npx smfem simulate --subspace` steps it in wasm through the same FEM and MFEM steps as the
 // skinning subspace. Its coordinates match the skinning subspace's 12 m
 // (subspace/comparison_bases.hpp), and its cubature has as many tets as the skinning one's.

@@ -1,8 +1,8 @@
 #pragma once
-// Stages 2 to 5 of the bake (paper 000, section 5): the elastic energy Laplacian and lumped
-// mass, the skinning eigenmodes (eq. 9), the basis data of eq. 10 the stepper needs, the
-// cubature (clustered, eq. 11, or optimized by NNLS after An et al. 2008: input.cubature_method),
-// and the render surface's weights. Deterministic: the same input
+// Stages 2 to 5 of the bake (Subspace MFEM, Trusty et al. 2023, section 5): the elastic energy
+// Laplacian and lumped mass, the skinning eigenmodes (eq. 9), the basis data of eq. 10 the stepper
+// needs, the cubature (clustered, eq. 11, or optimized by NNLS after An et al. 2008:
+// input.cubature_method), and the render surface's weights. Deterministic: the same input
 // and seed give the same result bit for bit, whatever the thread count.
 #include <functional>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
-// Material-aware cubature by clustering (paper 000, section 5.2, eq. 11): tets are clustered by
-// their skinning weights, each cluster is integrated by one tet.
+// Material-aware cubature by clustering (Subspace MFEM, Trusty et al. 2023, section 5.2, eq. 11):
+// tets are clustered by their skinning weights, each cluster is integrated by one tet.
 //
 // Features: row t = the tet-averaged weights (|T| x m) with column i scaled by gamma_i^-2,
 // which favours the low-energy modes that are likely at run time. Modes with
@@ -28,9 +28,9 @@
 // clustering straddled regions or starved one. A k-means over the whole body with the same
 // |C| gives each region a share s_r = sum over clusters c of |c in r| / |c| (the clusters it
 // would own, fractions for clusters that straddle), which puts more clusters where the
-// features spread, i.e. where the body bends (paper Fig. 6). Each region starts at floor_r and
-// each further cluster goes to the region furthest below its share (largest s_r - n_r, the
-// lowest region on ties) among those with tets to spare: the integer allocation nearest the
+// features spread, i.e. where the body bends (Trusty et al. 2023, Fig. 6). Each region starts at
+// floor_r and each further cluster goes to the region furthest below its share (largest s_r - n_r,
+// the lowest region on ties) among those with tets to spare: the integer allocation nearest the
 // shares above the floors, summing to |C| exactly. Then each region runs k-means (same seed)
 // over its own tets' features with its n_r clusters. Cost: one whole-body k-means more than the
 // paper's (the regions' runs together cost about one).

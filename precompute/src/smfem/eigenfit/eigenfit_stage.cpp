@@ -180,8 +180,8 @@ FitReport fit_to_spectrum(const bake::BakeInput& coarse, const bake::BakeResult&
     throw BakeInputError("the coarse mesh is too coarse: only " + std::to_string(match.matched) +
                          " of the " + std::to_string(modes) + " leading modes of " + coarse.source +
                          " match a mode of " + fine.source +
-                         " (mass-weighted cosine above 0.6, paper 004 §3.5; at least half must); "
-                         "refine the coarse mesh or fit fewer modes "
+                         " (mass-weighted cosine above 0.6, Chen et al. 2019 §3.5; at least "
+                         "half must); refine the coarse mesh or fit fewer modes "
                          "(--eigenfit-modes)");
   }
 

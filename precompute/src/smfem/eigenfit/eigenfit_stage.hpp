@@ -1,11 +1,11 @@
 #pragma once
-// The EigenFit stage of the bake (paper 004; the stepper's side is sim/step/eigenfit_term.hpp): the
-// coarse model's leading vibration modes at rest, as the stepper sees them (its subspace and
-// its cubature, sim/eigenfit.hpp), matched to a fine mesh's (fine_spectrum.hpp) through the
-// mass inner product over the barycentric map from coarse to fine (mode_matching.hpp), and
-// the ratios r_i = lambda_fine / lambda_coarse written with the coarse modes into the asset
-// (assets/FORMAT.md, eigenfit.*; a mode without a match keeps r_i = 1). So the fit corrects
-// the mesh's numerical stiffening, the subspace's and the cubature's error together.
+// The EigenFit stage of the bake (Chen et al. 2019; the stepper's side is
+// sim/step/eigenfit_term.hpp): the coarse model's leading vibration modes at rest, as the stepper
+// sees them (its subspace and its cubature, sim/eigenfit.hpp), matched to a fine mesh's
+// (fine_spectrum.hpp) through the mass inner product over the barycentric map from coarse to fine
+// (mode_matching.hpp), and the ratios r_i = lambda_fine / lambda_coarse written with the coarse
+// modes into the asset (assets/FORMAT.md, eigenfit.*; a mode without a match keeps r_i = 1). So the
+// fit corrects the mesh's numerical stiffening, the subspace's and the cubature's error together.
 //
 // Asked for by `smfem-bake coarse --eigenfit fine [--eigenfit-modes s]` or by a recipe's
 // `fit_resolution` (the recipe baked a second time at that resolution, only for its spectrum).
@@ -13,7 +13,7 @@
 // modes), a fine mesh that is not the same object (bounding boxes apart by more than 5 % of
 // the coarse one's diagonal, or volumes by more than 5 %), fewer non-null reduced modes than
 // s, and a failed match: fewer than half of the s modes with a fine partner of cosine above
-// 0.6 (paper 004, §3.5: "the coarse mesh is too coarse").
+// 0.6 (Chen et al. 2019, §3.5: "the coarse mesh is too coarse").
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
-// The fine model's vibration modes at rest, the truth EigenFit fits the coarse model to (paper
-// 004, §3.1): the smallest generalized eigenpairs of
+// The fine model's vibration modes at rest, the truth EigenFit fits the coarse model to
+// (Chen et al. 2019, §3.1): the smallest generalized eigenpairs of
 //
 //   K phi = lambda M phi,
 //

@@ -1,6 +1,7 @@
 #pragma once
-// Which of the fine mesh's vibration modes each coarse reduced mode stands for (paper 004,
-// §3.5): both compared as displacement fields on the fine mesh, in its mass inner product.
+// Which of the fine mesh's vibration modes each coarse reduced mode stands for (EigenFit,
+// Chen et al. 2019, §3.5): both compared as displacement fields on the fine mesh, in its mass inner
+// product.
 //
 // The coarse model's reduced modes become fine-mesh fields through the barycentric map from the
 // coarse mesh to the fine one: each fine vertex p sits in a coarse tet (on the coarse mesh's
@@ -17,7 +18,7 @@
 
 namespace smfem::eigenfit {
 
-// Cosine a match needs (paper 004, §3.5: "an entry larger than 0.6").
+// Cosine a match needs (Chen et al. 2019, §3.5: "an entry larger than 0.6").
 inline constexpr double kMatchCosine = 0.6;
 
 // The fine vertices' skinning weights (n x m) from the coarse ones (|Vc| x m).
@@ -65,7 +66,8 @@ ModeMatch match_modes(const Eigen::MatrixXd& cosines, const Eigen::VectorXi& gro
 // The lowest fine mode (column) that no coarse mode matches while a higher one is matched, or -1
 // if there is none. Such a gap means the coarse model has no mode for a motion of the object
 // below motions it does have: its leading modes are spurious (an under-integrating cubature,
-// paper 000 Fig. 14), and rescaling them to the fine eigenvalues moves them to the wrong ones.
+// Subspace MFEM, Trusty et al. 2023, Fig. 14), and rescaling them to the fine eigenvalues moves
+// them to the wrong ones.
 int skipped_fine_mode(const ModeMatch& match);
 
 }  // namespace smfem::eigenfit

@@ -1,8 +1,8 @@
 #pragma once
 // Vibration frequencies of a reduced model as its stepper produces them (the EigenFit
-// demonstration, paper 004): small free vibrations from rest, started along the model's leading
-// rest modes, stepped by converged MFEM, each mode's coordinate q_i(t) = U_i^T M u(t) timed by
-// its zero crossings. In the linear regime the modes decouple (they are eigenvectors of the
+// demonstration, Chen et al. 2019): small free vibrations from rest, started along the model's
+// leading rest modes, stepped by converged MFEM, each mode's coordinate q_i(t) = U_i^T M u(t) timed
+// by its zero crossings. In the linear regime the modes decouple (they are eigenvectors of the
 // fitted stiffness too: sim/step/eigenfit_term.hpp), so each q_i swings at one frequency.
 #include <Eigen/Core>
 

@@ -1,7 +1,7 @@
 #pragma once
-// The subspace against the full space on one baked scene (paper 000 §4-5, Figs. 11 and 14):
-// both run from rest with the scene's loads, every step converged, so the differences are the
-// subspace's and the cubature's and not the solver's.
+// The subspace against the full space on one baked scene (Subspace MFEM, Trusty et al. 2023,
+// §4-5, Figs. 11 and 14): both run from rest with the scene's loads, every step converged, so the
+// differences are the subspace's and the cubature's and not the solver's.
 #include <vector>
 
 #include <Eigen/Core>

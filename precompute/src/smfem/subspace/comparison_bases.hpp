@@ -1,6 +1,6 @@
 #pragma once
-// The three subspaces of paper 000, Fig. 5 on one body, as displacement bases
-// (displacement_basis.hpp), each with the wall-clock time it took to build from the mesh and
+// The three subspaces of Subspace MFEM (Trusty et al. 2023), Fig. 5 on one body, as displacement
+// bases (displacement_basis.hpp), each with the wall-clock time it took to build from the mesh and
 // its materials (its "training time"; the lumped mass, shared, is not counted):
 //
 //   skinning           the skinning eigenmodes (skinning_eigenmodes.hpp) of m weights through

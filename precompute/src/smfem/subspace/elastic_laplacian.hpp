@@ -1,7 +1,7 @@
 #pragma once
-// The elastic energy Laplacian H_w of paper 000, eq. 9: the sum of the three coordinate blocks
-// of the linear-elasticity Hessian at rest, the operator whose generalized eigenvectors
-// (with the lumped mass) are the skinning weights.
+// The elastic energy Laplacian H_w of Subspace MFEM (Trusty et al. 2023), eq. 9: the sum of the
+// three coordinate blocks of the linear-elasticity Hessian at rest, the operator whose generalized
+// eigenvectors (with the lumped mass) are the skinning weights.
 //
 // Linear elasticity per tet: psi = vol * (mu eps:eps + lambda/2 tr(eps)^2), eps = sym(grad u),
 // grad u = sum_j u_j grad phi_j^T. Its Hessian between corner a, coordinate p and corner b,

@@ -6,8 +6,8 @@
 //
 // K the 3|V| x 3|V| stiffness (elastic_stiffness.hpp), M the lumped mass (lumped_mass.hpp) on
 // each of a vertex's 3 coordinates. Each phi is a displacement field (unknown 3v + d is
-// coordinate d of vertex v) and lambda = omega^2, in 1/s^2. The comparison subspaces of paper
-// 000, Fig. 5 are built on them (modal_derivatives.hpp).
+// coordinate d of vertex v) and lambda = omega^2, in 1/s^2. The comparison subspaces of
+// Subspace MFEM (Trusty et al. 2023), Fig. 5 are built on them (modal_derivatives.hpp).
 //
 // Pinned vertices are Dirichlet conditions: their rows are exactly zero and they are left out
 // of the problem. A tet-connected part that holds no pinned vertex (a free body) has six rigid

@@ -28,11 +28,11 @@
 // response belongs to the rigid modes already in the basis). Derivatives along the rigid modes
 // themselves are skipped: dK along a translation is 0, and along an infinitesimal rotation it
 // only turns the stiffness with the body, a change of frame that no fixed displacement basis
-// can follow (the rigid frame of Terzopoulos and Witkin 1988 that paper 000, section 5.1, cites
-// is the usual remedy). The solve factors K - sigma M once (multifrontal Cholesky), sigma = 0
-// when every part is pinned and a small negative shift otherwise, solves for all pairs at once
-// (one pass over the factor per solve) and refines iteratively until the shift's effect is
-// below 1e-10 or rounding, then checks the residual.
+// can follow (the rigid frame of Terzopoulos and Witkin 1988 that Subspace MFEM
+// (Trusty et al. 2023), section 5.1, cites is the usual remedy). The solve factors K - sigma M once
+// (multifrontal Cholesky), sigma = 0 when every part is pinned and a small negative shift
+// otherwise, solves for all pairs at once (one pass over the factor per solve) and refines
+// iteratively until the shift's effect is below 1e-10 or rounding, then checks the residual.
 #include <array>
 #include <vector>
 

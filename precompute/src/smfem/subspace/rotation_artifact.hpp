@@ -1,9 +1,9 @@
 #pragma once
-// The artifact of paper 000, Fig. 5: how well a subspace holds a large rigid rotation of the
-// rest shape. The rest positions are turned by an angle about an axis through the centre of
-// mass, the turned shape is projected onto the subspace (the nearest displacement in the mass
-// norm, displacement_basis.hpp), and the projected shape is measured: how far it is from the
-// turned one, and how much it changed the volume of the tets, which a rotation keeps. A
+// The artifact of Subspace MFEM (Trusty et al. 2023), Fig. 5: how well a subspace holds a large
+// rigid rotation of the rest shape. The rest positions are turned by an angle about an axis through
+// the centre of mass, the turned shape is projected onto the subspace (the nearest displacement in
+// the mass norm, displacement_basis.hpp), and the projected shape is measured: how far it is from
+// the turned one, and how much it changed the volume of the tets, which a rotation keeps. A
 // skinning subspace with a constant mode holds any rotation exactly (an affine map of the whole
 // body); linear modes hold only its linearization, u = theta w x (X - c), which stretches every
 // tet by det = 1 + theta^2 (the classic growth of linear modal analysis under rotation), and

@@ -1,7 +1,8 @@
 #pragma once
-// Skinning eigenmodes (paper 000, eq. 9): the m smallest eigenpairs of H_w w = gamma M_w w,
-// H_w the elastic energy Laplacian, M_w the lumped mass (diagonal). Each weight column is a
-// skinning weight field; mode i carries a 3x4 affine matrix A_i at run time (see basis.hpp).
+// Skinning eigenmodes (Subspace MFEM, Trusty et al. 2023, eq. 9): the m smallest eigenpairs of
+// H_w w = gamma M_w w, H_w the elastic energy Laplacian, M_w the lumped mass (diagonal). Each
+// weight column is a skinning weight field; mode i carries a 3x4 affine matrix A_i at run time
+// (see basis.hpp).
 //
 // Pinned vertices are removed from the problem: their weights are exactly zero, so they never
 // move. A part of the body that holds no pinned vertex (a "floating component", connected

@@ -428,7 +428,7 @@ TEST(EigenFitTerm, SmallVibrationSwingsAtTheFittedFrequency) {
   }
 }
 
-// The re-linearized variant (paper 004 §3.3).
+// The re-linearized variant (EigenFit, Chen et al. 2019, §3.3).
 
 TEST(EigenFitTerm, RelinearizedAtRestIsTheRestFit) {
   // Equal ratios: the fit does not depend on how degenerate modes are paired.

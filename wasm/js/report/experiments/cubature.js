@@ -1,8 +1,8 @@
-// Paper 000 Fig. 14: under-integration softens. The heterogeneous cantilever (the beam scene:
-// 46k tets, m 5, the paper's setting) baked with growing |C| and brought to rest under gravity
-// (equilibrium.js); its tip deflection against |C|, with the cubature of every tet (exact
-// integration) as the reference, for our k-means cubature (clustered within each material
-// region, the bake's default), the paper's k-means over the whole body (smfem-bake
+// Subspace MFEM (Trusty et al. 2023), Fig. 14: under-integration softens. The heterogeneous
+// cantilever (the beam scene: 46k tets, m 5, the paper's setting) baked with growing |C| and
+// brought to rest under gravity (equilibrium.js); its tip deflection against |C|, with the cubature
+// of every tet (exact integration) as the reference, for our k-means cubature (clustered within
+// each material region, the bake's default), the paper's k-means over the whole body (smfem-bake
 // --cubature-per-region 0) and the optimized (NNLS) cubature of An et al. 2008 (smfem-bake
 // --cubature-method nnls), with each one's training time.
 import { execFile } from 'node:child_process';
@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { lineChart } from '../chart.js';
+import { nativeTool } from '../../native_tools.js';
 import { centreLine, deformedPositions, settle } from './equilibrium.js';
 
 const recipe = fileURLToPath(new URL('../../../../assets/scenes/beam.json', import.meta.url));
-const bakeTool = fileURLToPath(new URL('../../../../build/bin/smfem-bake', import.meta.url));
 const methods = {
   kmeans: 'k-means per region (ours)',
   whole: 'k-means, whole body (paper)',
@@ -34,7 +34,7 @@ async function trainingSeconds(cubature, method) {
   const folder = await mkdtemp(join(tmpdir(), 'smfem-figures-'));
   try {
     const { stdout } = await promisify(execFile)(
-      bakeTool,
+      nativeTool('smfem-bake'),
       [
         recipe,
         '-o',
@@ -102,8 +102,8 @@ export async function cubatureFigure(ctx) {
     }
   }
   for (const r of results) r.excess = r.deflection / exact.deflection - 1;
-  // Too few clusters leave zero-energy modes (paper §7.5): the beam falls without end. Such runs
-  // are reported, not drawn.
+  // Too few clusters leave zero-energy modes (Trusty et al. 2023, §7.5): the beam falls without
+  // end. Such runs are reported, not drawn.
   const settled = results.filter((r) => r.settled);
   const unsettled = results.filter((r) => !r.settled);
   const ours = settled.filter((r) => r.method === methods.kmeans);

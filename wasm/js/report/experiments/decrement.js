@@ -1,6 +1,6 @@
-// Paper 000 Fig. 9: the Newton decrement of each iteration of one step from a deformed start,
-// FEM against both MFEM variants, as the stiff region's Young's modulus grows against the soft
-// one's (the C++ claims module's convergence study: smfem.convergenceStudy).
+// Subspace MFEM (Trusty et al. 2023), Fig. 9: the Newton decrement of each iteration of one step
+// from a deformed start, FEM against both MFEM variants, as the stiff region's Young's modulus
+// grows against the soft one's (the C++ claims module's convergence study: smfem.convergenceStudy).
 import { lineChart } from '../chart.js';
 
 const solvers = { fem: 'FEM', 'mfem-paper': 'MFEM (paper)', 'mfem-curvature': 'MFEM (curvature)' };

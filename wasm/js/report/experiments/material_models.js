@@ -1,6 +1,6 @@
-// Paper 000 Fig. 15: the beam under ARAP, fixed corotational and stable neo-Hookean, simulated
-// to equilibrium under its load (gravity, at 1x and 10x to reach large strain). Implicit Euler
-// with long converged steps damps the motion away (equilibrium.js).
+// Subspace MFEM (Trusty et al. 2023), Fig. 15: the beam under ARAP, fixed corotational and stable
+// neo-Hookean, simulated to equilibrium under its load (gravity, at 1x and 10x to reach large
+// strain). Implicit Euler with long converged steps damps the motion away (equilibrium.js).
 import { materialModelLabels as models } from '../../material_models.js';
 import { lineChart } from '../chart.js';
 import { centreLine, deformedPositions, settle } from './equilibrium.js';

@@ -1,8 +1,8 @@
-// Paper 000 Fig. 2 (the crab, hard shell on soft joints, pinned by a hind leg, falling under
-// gravity) and Fig. 13 (the pendulum, one material but thick blocks on thin links, unwinding
-// from a twist): angular momentum over time for MFEM and FEM at a fixed 1, 2 (and for the crab
-// 4) iterations per step against a converged run. Truncated runs take exactly their iterations
-// (no energy check: the paper's setting); every run starts from the same state.
+// Subspace MFEM (Trusty et al. 2023), Fig. 2 (the crab, hard shell on soft joints, pinned by a hind
+// leg, falling under gravity) and Fig. 13 (the pendulum, one material but thick blocks on thin
+// links, unwinding from a twist): angular momentum over time for MFEM and FEM at a fixed 1, 2 (and
+// for the crab 4) iterations per step against a converged run. Truncated runs take exactly their
+// iterations (no energy check: the paper's setting); every run starts from the same state.
 import { lineChart } from '../chart.js';
 
 const truncated = [

@@ -1,14 +1,14 @@
-// Paper 000 Fig. 11: the m x |C| grid. The report's cantilever (assets/scenes/report/) baked at
-// every pair, run from rest for 30 converged steps of 0.1 s next to the full-space reference
-// (build/bin/smfem-study, natively): the error of the subspace's vertex trajectory against the
-// full space's, and the time per iteration.
+// Subspace MFEM (Trusty et al. 2023), Fig. 11: the m x |C| grid. The report's cantilever
+// (assets/scenes/report/) baked at every pair, run from rest for 30 converged steps of 0.1 s next
+// to the full-space reference (build/bin/smfem-study, natively): the error of the subspace's vertex
+// trajectory against the full space's, and the time per iteration.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { heatmap } from '../chart.js';
+import { nativeTool } from '../../native_tools.js';
 
-const studyTool = fileURLToPath(new URL('../../../../build/bin/smfem-study', import.meta.url));
 const recipe = fileURLToPath(new URL('../../../../assets/scenes/report/cantilever.json', import.meta.url));
 
 export async function paretoFigure(ctx) {
@@ -19,7 +19,7 @@ export async function paretoFigure(ctx) {
   );
   // One thread: the time per iteration of these small problems is the solver's, not the pool's.
   const { stdout } = await promisify(execFile)(
-    studyTool,
+    nativeTool('smfem-study'),
     [recipe, '--modes', modes.join(','), '--cubature', cubature.join(','), '--steps', '30', '--threads', '1'],
     { maxBuffer: 1 << 24 },
   );

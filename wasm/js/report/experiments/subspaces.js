@@ -1,8 +1,8 @@
-// Paper 000 Fig. 5: skinning eigenmodes against linear modal analysis and linear modes plus
-// modal derivatives (Barbic and James 2005) under a large rotation, built from the same mesh
-// and materials (build/bin/smfem-subspaces, natively): the residual and the volume distortion
-// of a rigid rotation projected onto each subspace, and each subspace's cantilever sagging
-// under gravity in the same MFEM step against the full space (a clamped bar turns by ten
+// Subspace MFEM (Trusty et al. 2023), Fig. 5: skinning eigenmodes against linear modal analysis and
+// linear modes plus modal derivatives (Barbic and James 2005) under a large rotation, built from
+// the same mesh and materials (build/bin/smfem-subspaces, natively): the residual and the volume
+// distortion of a rigid rotation projected onto each subspace, and each subspace's cantilever
+// sagging under gravity in the same MFEM step against the full space (a clamped bar turns by ten
 // degrees or so; the tool's bases cannot take a hinge, whose free turn leaves K singular). The
 // same three subspaces then run baked, with k-means and with NNLS cubature, in the wasm stepper
 // (smfem-bake --comparison-basis, createDisplacementSimulator): what each cubature costs each of
@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { lineChart } from '../chart.js';
+import { nativeTool } from '../../native_tools.js';
 
-const tool = fileURLToPath(new URL('../../../../build/bin/smfem-subspaces', import.meta.url));
 const recipe = fileURLToPath(new URL('../../../../assets/scenes/report/cantilever.json', import.meta.url));
 
 const basisNames = {
@@ -81,7 +81,7 @@ export async function subspacesFigure(ctx) {
   ctx.log(`Fig. 5: cantilever, three subspaces under rotation and ${steps} MFEM steps each`);
   const args = [recipe, '--angles', ctx.quick ? '0,90,180' : '0,15,30,45,60,75,90,105,120,135,150,165,180'];
   args.push('--axis', '0,0,1', '--dynamics', '--steps', String(steps), '--methods', 'mfem', '--threads', '1');
-  const { stdout } = await promisify(execFile)(tool, args, { maxBuffer: 1 << 26 });
+  const { stdout } = await promisify(execFile)(nativeTool('smfem-subspaces'), args, { maxBuffer: 1 << 26 });
   const study = JSON.parse(stdout);
   const name = (basis) => basisNames[basis] ?? basis;
   const rotation = study.rotation.map((r) => ({ ...r, basis: name(r.basis) }));

@@ -1,17 +1,17 @@
-// Paper 000 Table 1 (time per solver iteration of subspace MFEM and FEM, the CPU cost of the
-// full-space projection x = Bu, full-space MFEM per iteration) and Fig. 10 (time per phase of an
-// MFEM step), on our versions of the paper's scenes: octobot (Fig. 9), swordsman (the
-// gatorman of Fig. 7: a soft creature holding a stiff sword, m 10, |C| 192), crab (Fig. 2) and
-// creature (the mammoth of Fig. 1: bones, joints and muscle, m 16, |C| 581). The scene is the
-// benchmark's (bench.js: a drag spring and gravity), 2 iterations per step, 2 threads.
+// Subspace MFEM (Trusty et al. 2023), Table 1 (time per solver iteration of subspace MFEM and FEM,
+// the CPU cost of the full-space projection x = Bu, full-space MFEM per iteration) and Fig. 10
+// (time per phase of an MFEM step), on our versions of the paper's scenes: octobot (Fig. 9),
+// swordsman (the gatorman of Fig. 7: a soft creature holding a stiff sword, m 10, |C| 192), crab
+// (Fig. 2) and creature (the mammoth of Fig. 1: bones, joints and muscle, m 16, |C| 581). The scene
+// is the benchmark's (bench.js: a drag spring and gravity), 2 iterations per step, 2 threads.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { benchSimulator } from '../../bench.js';
 import { stackedBars } from '../chart.js';
+import { nativeTool } from '../../native_tools.js';
 
-const benchTool = fileURLToPath(new URL('../../../../build/bin/smfem-bench', import.meta.url));
 const recipe = (name) => fileURLToPath(new URL(`../../../../assets/scenes/${name}.json`, import.meta.url));
 
 // At the paper's m and |C|: the shipped assets have them, but for the octobot (16 and 800, the
@@ -29,9 +29,13 @@ const scenes = [
 const threads = 2;
 
 async function nativeBench(args) {
-  const { stdout } = await promisify(execFile)(benchTool, [...args, '--threads', String(threads), '--json'], {
-    maxBuffer: 1 << 24,
-  });
+  const { stdout } = await promisify(execFile)(
+    nativeTool('smfem-bench'),
+    [...args, '--threads', String(threads), '--json'],
+    {
+      maxBuffer: 1 << 24,
+    },
+  );
   return JSON.parse(stdout);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The product's claim, measured on one scene (paper 000 §7; `npx smfem claims`, and the
-// native twin build/bin/smfem-claims): at 1-2 iterations per step, subspace mixed FEM keeps
-// the motion of a heterogeneous body where subspace FEM damps it.
+// The product's claim, measured on one scene (Subspace MFEM, Trusty et al. 2023, §7;
+// `npx smfem claims`, and the native twin build/bin/smfem-claims): at 1-2 iterations per step,
+// subspace mixed FEM keeps the motion of a heterogeneous body where subspace FEM damps it.
 //
 // For one baked model (with its own loads, material model, m and |C|; no drag), at
 // h = kAccuracyTimestep:
@@ -96,10 +96,10 @@ struct SceneOptions {
 nlohmann::json evaluate_scene(const std::string& name, const sim::ReducedModel& model,
                               const SceneOptions& options);
 
-// Paper Fig. 9: from the same deformed start (the scene's loads applied for `load_time` s by
-// converged steps), the Newton decrement of each of `iterations` iterations of one step, for
-// FEM and the paper's and the curvature variant of MFEM, with the material named `region` set
-// to ratio x the softest other region's Young's modulus, for each ratio.
+// Trusty et al. 2023, Fig. 9: from the same deformed start (the scene's loads applied for
+// `load_time` s by converged steps), the Newton decrement of each of `iterations` iterations of one
+// step, for FEM and the paper's and the curvature variant of MFEM, with the material named `region`
+// set to ratio x the softest other region's Young's modulus, for each ratio.
 struct ConvergenceOptions {
   std::string region;  // a material name of the model's
   std::vector<double> ratios = {1e2, 1e4, 1e6};

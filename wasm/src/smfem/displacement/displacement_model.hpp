@@ -1,7 +1,7 @@
 #pragma once
 // A displacement basis baked into an asset (smfem-bake --comparison-basis; assets/FORMAT.md,
-// displacement.*): the comparison subspaces of paper 000, Fig. 5 (linear modes, modal
-// derivatives), stepped by DisplacementSimulator with the bake's cubature.
+// displacement.*): the comparison subspaces of Subspace MFEM (Trusty et al. 2023), Fig. 5 (linear
+// modes, modal derivatives), stepped by DisplacementSimulator with the bake's cubature.
 //
 // Asset sections, beside the whole tet mesh the full-space solvers read (full/full_model.hpp):
 //   displacement.basis             f64 [3n, k]  Phi, row 3v + d the coordinate d of vertex v

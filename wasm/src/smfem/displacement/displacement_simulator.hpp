@@ -1,13 +1,14 @@
 #pragma once
-// Implicit Euler on a displacement basis: the comparison subspaces of paper 000, Fig. 5 (linear
-// modes, modal derivatives; precompute/src/smfem/subspace/) stepped by the very step algorithms
-// the stepper and the full-space references run (sim/step/mfem_step.hpp, sim/step/fem_step.hpp),
-// with u = Phi q a fixed linear map (basis_deformation.hpp), the reduced mass and gravity
-// (basis_dynamics.hpp) and a dense k x k solve (basis_system.hpp). By default every tet is its
-// own quadrature point (exact integration), so against full/full_simulator.hpp, which this
-// copies, only the subspace differs; given a cubature (a baked asset's: displacement_model.hpp),
-// only its tets. Gravity and pins only, like the full-space references. Built natively and in
-// the wasm module (loader.js: createDisplacementSimulator).
+// Implicit Euler on a displacement basis: the comparison subspaces of Subspace MFEM
+// (Trusty et al. 2023), Fig. 5 (linear modes, modal derivatives; precompute/src/smfem/subspace/)
+// stepped by the very step algorithms the stepper and the full-space references run
+// (sim/step/mfem_step.hpp, sim/step/fem_step.hpp), with u = Phi q a fixed linear map
+// (basis_deformation.hpp), the reduced mass and gravity (basis_dynamics.hpp) and a dense k x k
+// solve (basis_system.hpp). By default every tet is its own quadrature point (exact integration),
+// so against full/full_simulator.hpp, which this copies, only the subspace differs; given a
+// cubature (a baked asset's: displacement_model.hpp), only its tets. Gravity and pins only, like
+// the full-space references. Built natively and in the wasm module (loader.js:
+// createDisplacementSimulator).
 //
 // State: q, qdot (k x 3 matrices, q in column 0, the others 0: basis_deformation.hpp), z and
 // lambda (6 x the quadrature points; kept consistent under FEM too, so the solver and the

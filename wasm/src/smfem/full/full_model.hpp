@@ -1,7 +1,7 @@
 #pragma once
-// The whole tet mesh of a scene, for the native full-space reference solvers (paper 002;
-// full_simulator.hpp): the ground truth the subspace stepper approaches as m and |C| grow, and
-// the "Full MFEM" column of Table 1. Never built for the browser.
+// The whole tet mesh of a scene, for the native full-space reference solvers (Mixed FEM,
+// Trusty et al. 2022; full_simulator.hpp): the ground truth the subspace stepper approaches as m
+// and |C| grow, and the "Full MFEM" column of Table 1. Never built for the browser.
 //
 // Asset sections (written by `smfem-bake --full-mesh`, assets/FORMAT.md):
 //   mesh.positions   f64 [n, 3]  rest positions, m, one vertex per row

@@ -1,6 +1,6 @@
 #pragma once
 // Implicit Euler on the whole tet mesh: the full-space references of the subspace stepper.
-// Full-space mixed FEM (paper 002, volumes: a stretch and a multiplier per tet) or FEM
+// Full-space mixed FEM (Trusty et al. 2022, volumes: a stretch and a multiplier per tet) or FEM
 // (Newton on the elastic energy), by the very step algorithms the stepper runs
 // (sim/step/mfem_step.hpp, sim/step/fem_step.hpp) on the full discretization: the tet mesh's
 // deformation map, the lumped mass (full_model.hpp) and a sparse Cholesky solve (full_system.hpp).

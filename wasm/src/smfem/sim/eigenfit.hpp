@@ -1,5 +1,5 @@
 #pragma once
-// EigenFit (Chen, Levin, Kaufman, Ascher and Pai 2019, paper 004): the data an asset carries
+// EigenFit (Chen, Levin, Kaufman, Ascher and Pai 2019; docs/papers.md): the data an asset carries
 // to rescale the leading vibration modes of a coarse model to a fine model's eigenvalues, and
 // the rest-state modal analysis of the reduced model that the bake fits and the tests check.
 //

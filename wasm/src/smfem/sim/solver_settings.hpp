@@ -24,7 +24,7 @@ std::optional<SolverMethod> solver_method_from_name(std::string_view name);
 
 // How the mixed solver models the constraint's curvature in K (mfem_step.hpp).
 enum class MixedVariant {
-  paper,      // dropped, as in the paper: K = sum_c w_c J_c^T H_c J_c
+  paper,      // dropped, as in Trusty et al. 2023 (Subspace MFEM): K = sum_c w_c J_c^T H_c J_c
   projected,  // its coaxial part's PSD part (polar/stretch_curvature.hpp)
   curvature,  // its coaxial part, exact where that gives Newton a descent direction, else dropped
 };
@@ -64,8 +64,8 @@ struct SolverSettings {
   // Apply the asset's EigenFit correction (eigenfit_term.hpp) when it carries one; no effect
   // on an asset without.
   bool eigen_fit = true;
-  // Re-fit it at the state of every step's start (paper 004 §3.3, eigenfit_term.hpp), where the
-  // modes are not tangled; else (and off) the fit of the rest state.
+  // Re-fit it at the state of every step's start (EigenFit, Chen et al. 2019, §3.3;
+  // eigenfit_term.hpp), where the modes are not tangled; else (and off) the fit of the rest state.
   bool eigen_fit_relinearized = false;
 };
 

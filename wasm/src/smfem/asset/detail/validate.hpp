@@ -1,6 +1,7 @@
 #pragma once
 // The reader's checks of everything but the metadata's content, in the order that
-// assets/FORMAT.md ("Validation order") specifies and the JS reader (wasm/js/asset.js) follows.
+// assets/FORMAT.md ("Validation order") specifies. JS has no reader of its own: it reads assets
+// through this one (the module's inspectAsset and pageAsset, wasm/bindings/bindings.cpp).
 #include <cstdint>
 #include <span>
 #include <string>

@@ -138,8 +138,8 @@ bool EigenFitTerm::relinearize(const ReducedMatrix& U, const StretchField& z,
   while (first < values.size() && values(first) <= kNullEigenvalue * values.cwiseAbs().maxCoeff()) {
     ++first;
   }
-  // Paper 004 §3.5: the current modes must still be the rest modes, at least half of them
-  // (|V^T M U_rest| above 0.6, each rest mode used once); else the rest fit.
+  // EigenFit (Chen et al. 2019) §3.5: the current modes must still be the rest modes, at least half
+  // of them (|V^T M U_rest| above 0.6, each rest mode used once); else the rest fit.
   const auto rest_fit = [&]() {
     update_materials(material_, lame_);
     return false;

@@ -1,7 +1,8 @@
 #pragma once
-// The EigenFit correction (paper 004, eq. 12-15) as a term of the step energy, in the stretches.
+// The EigenFit correction (Chen et al. 2019, eq. 12-15) as a term of the step energy, in the
+// stretches.
 //
-// Paper 004 corrects the full-space stiffness by the rank-s update
+// Chen et al. 2019 correct the full-space stiffness by the rank-s update
 //   K' = K + M U_s (R_s - I) Lambda_s U_s^T M                                  (15b)
 // and the force by the matching M U_s (R_s - I) U_s^T f (15c). In the reduced space (r = 12m,
 // M the reduced mass, U_s the fitted reduced modes of eigenfit.hpp) the same rank-s update is
@@ -17,7 +18,7 @@
 // Lambda_s U_s^T M: eq. 15b exactly. So K0 + that moves lambda_i to r_i lambda_i and leaves every
 // eigenpair M-orthogonal to U_s alone. Why the stretches:
 //   - z is invariant under rotations, so a body that swings or spins through large rotations
-//     keeps the fit (u-space modes do not rotate with the body, which is why paper 004 must
+//     keeps the fit (u-space modes do not rotate with the body, which is why Chen et al. 2019 must
 //     re-linearize every step), and the correction adds no spurious force to rigid motions;
 //   - it is exactly quadratic in MFEM's unknowns z: the mixed step adds it to the stretch
 //     energy, sum_c w_c psi(z_c) + C(z), so energy, gradient, Hessian and the l1 merit agree
@@ -41,8 +42,8 @@
 // micro-kernel (detail/gemm_tile.hpp), about 2 % of K's assembly's arithmetic at m 16, |C| 581,
 // s 6; the rest is O(C s).
 //
-// The re-linearized variant (paper 004 §3.3, SolverSettings::eigen_fit_relinearized): at the
-// start of each step, relinearize() takes the s lowest non-null modes V of the current tangent
+// The re-linearized variant (Chen et al. 2019, §3.3, SolverSettings::eigen_fit_relinearized): at
+// the start of each step, relinearize() takes the s lowest non-null modes V of the current tangent
 // K_t = sum_c w_c (dF_c/du)^T J_c^T H_c(z_c) J_c (dF_c/du) (the solvers' K without the
 // constraint's curvature), checks that they are still the rest modes (§3.5: at least half of
 // them with |V^T M U_rest| above kTangleCosine, each rest mode used once; else it keeps the rest
@@ -76,7 +77,7 @@
 
 namespace smfem::sim {
 
-// The cosine a current mode needs with a rest mode (paper 004 §3.5, "larger than 0.6").
+// The cosine a current mode needs with a rest mode (Chen et al. 2019, §3.5, "larger than 0.6").
 inline constexpr double kTangleCosine = 0.6;
 
 class EigenFitTerm {
