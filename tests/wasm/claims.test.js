@@ -17,7 +17,7 @@ describe('claims suite, quick subset (wasm)', () => {
   let result;
 
   beforeAll(async () => {
-    smfem = await loadSmfem({ build: 'threads' });
+    smfem = await loadSmfem({ build: 'threads', tools: true });
     result = await runClaims(wasmEvaluator(smfem), { quick: true });
   }, 600_000);
 

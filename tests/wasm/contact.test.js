@@ -1,4 +1,4 @@
-// Scenes with contact in the wasm build (wasm/src/smfem/contact/, loader.js: createContactScene),
+// Scenes with contact in the wasm build (wasm/src/smfem/multibody/, loader.js: createContactScene),
 // on the procedural box (its asset carries a contact group): no penetration at any step, at 1
 // and 2 iterations and converged; bodies that settle; momentum passed on, not lost; the CLI
 // printing the API's reports; the native runner agreeing; bad scenes refused by name.

@@ -31,7 +31,7 @@ beforeAll(async () => {
 describe.each(['threads', 'single'])('displacement bases, %s build', (build) => {
   let smfem;
   beforeAll(async () => {
-    smfem = await loadSmfem({ build });
+    smfem = await loadSmfem({ build, tools: true });
   });
   afterAll(() => smfem?.dispose());
 
@@ -117,7 +117,7 @@ describe.each(['threads', 'single'])('displacement bases, %s build', (build) => 
 describe('smfem simulate --subspace', () => {
   let smfem, folder;
   beforeAll(async () => {
-    smfem = await loadSmfem({ build: 'threads' });
+    smfem = await loadSmfem({ build: 'threads', tools: true });
     folder = await mkdtemp(join(tmpdir(), 'smfem-displacement-test-'));
   });
   afterAll(async () => {

@@ -17,7 +17,7 @@ describe('smfem figures --quick', () => {
   const section = (id) => sections.find((s) => s.id === id);
 
   beforeAll(async () => {
-    smfem = await loadSmfem({ build: 'threads' });
+    smfem = await loadSmfem({ build: 'threads', tools: true });
     folder = await mkdtemp(join(tmpdir(), 'smfem-figures-test-'));
     ({ sections } = await runFigures(smfem, { out: folder, quick: true }));
   }, 300000);

@@ -101,6 +101,23 @@ describe('loader under Node', () => {
     });
   });
 
+  it("keeps the tools out of the page's module, and loads them on request", async () => {
+    const page = await loadSmfem({ build: 'threads' });
+    const tools = await loadSmfem({ build: 'threads', tools: true });
+    try {
+      const bytes = syntheticAsset(2, 4);
+      expect(() => page.evaluateClaims(bytes)).toThrow(/evaluateClaims is in the tools module/);
+      expect(() => page.createDisplacementSimulator(bytes)).toThrow(
+        /DisplacementSimulator is in the tools module/,
+      );
+      expect(() => tools.createDisplacementSimulator(bytes)).toThrow(/comparison-basis/);
+      expect(tools.version).toBe(page.version);
+    } finally {
+      page.dispose();
+      tools.dispose();
+    }
+  });
+
   it('refuses an unknown build name', async () => {
     await expect(loadSmfem({ build: 'gpu' })).rejects.toThrow(/unknown build 'gpu'/);
   });

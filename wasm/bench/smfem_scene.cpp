@@ -1,5 +1,5 @@
 // Runs a scene with contact natively: the native twin of `npx smfem simulate scene.json`, for
-// benchmarks and profiling (contact/contact_scene.hpp).
+// benchmarks and profiling (multibody/contact_scene.hpp).
 //
 //   smfem-scene <scene.json> <body-0.smfem> [<body-1.smfem> ...] [--steps N] [--warmup W]
 //               [--iters K] [--solver mfem|fem] [--converged] [--threads T] [--json]
@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset.hpp"
-#include "smfem/contact/contact_scene.hpp"
+#include "smfem/multibody/contact_scene.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 
 namespace {
@@ -81,13 +81,13 @@ int main(int argc, char** argv) {
   try {
     std::ifstream in(scene_file);
     if (!in) throw std::runtime_error(scene_file + ": cannot read");
-    const contact::ContactSceneSpec spec =
-        contact::read_contact_scene(nlohmann::json::parse(in), scene_file);
+    const multibody::ContactSceneSpec spec =
+        multibody::read_contact_scene(nlohmann::json::parse(in), scene_file);
     std::vector<sim::ReducedModel> models;
     for (const std::string& asset : assets) {
       models.push_back(sim::load_reduced_model(asset::Asset::from_file(asset)));
     }
-    contact::ContactScene scene(spec, std::move(models), threads);
+    multibody::ContactScene scene(spec, std::move(models), threads);
     sim::SolverSettings settings = scene.settings();
     if (!solver.empty()) {
       const auto method = sim::solver_method_from_name(solver);
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     double iteration_total = 0.0, closest = 1e300;
     int failed = 0;
     for (int step = 1; step <= steps; ++step) {
-      const contact::StepSummary& summary = scene.step();
+      const multibody::StepSummary& summary = scene.step();
       const sim::StepReport& report = scene.last_report();
       step_ms.push_back(summary.step_ms);
       iteration_ms.push_back(summary.step_ms / std::max(report.stats.iterations, 1));

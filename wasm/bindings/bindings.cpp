@@ -22,9 +22,8 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/cubature_markers.hpp"
 #include "smfem/asset/render_surface.hpp"
-#include "smfem/claims/scene_claims.hpp"
 #include "smfem/config.hpp"
-#include "smfem/contact/contact_scene.hpp"
+#include "smfem/multibody/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/model/reduced_model_writer.hpp"
@@ -270,11 +269,6 @@ class JsSimulator {
   std::vector<std::string> warnings_;
 };
 
-smfem::sim::ReducedModel model_from(const val& bytes, const std::string& source_name) {
-  return smfem::sim::load_reduced_model(
-      smfem::asset::Asset::from_bytes(to_bytes(bytes), source_name));
-}
-
 // The obstacles' shapes where they start (a step's report has their offsets since), in the
 // scene file's terms: what the page draws.
 json obstacle_shapes(const std::vector<smfem::contact::Obstacle>& obstacles) {
@@ -307,20 +301,20 @@ json obstacle_shapes(const std::vector<smfem::contact::Obstacle>& obstacles) {
 }
 
 // A scene of several bodies with contact behind the JS API (loader.js: ContactScene;
-// contact/contact_scene.hpp). Its time step and gravity are the scene file's.
+// multibody/contact_scene.hpp). Its time step and gravity are the scene file's.
 class JsContactScene {
  public:
   JsContactScene(const std::string& scene_text, const val& assets, const std::string& source_name,
                  const json& options) {
     check_option_keys(options, "scene");
-    const auto spec = smfem::contact::read_contact_scene(json::parse(scene_text), source_name);
+    const auto spec = smfem::multibody::read_contact_scene(json::parse(scene_text), source_name);
     std::vector<smfem::sim::ReducedModel> models;
     const auto count = assets["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
       models.push_back(model_from(assets[i]["bytes"], assets[i]["name"].as<std::string>()));
     }
-    scene_ = std::make_unique<smfem::contact::ContactScene>(spec, std::move(models),
-                                                            requested_threads(options, warnings_));
+    scene_ = std::make_unique<smfem::multibody::ContactScene>(
+        spec, std::move(models), requested_threads(options, warnings_));
     set_parameters(options.value("parameters", json::object()));
     workers_ = scene_->thread_count() - 1;
     free_workers -= workers_;
@@ -330,7 +324,7 @@ class JsContactScene {
   JsContactScene& operator=(const JsContactScene&) = delete;
 
   std::string info() const {
-    const smfem::contact::SceneLayout& layout = scene_->layout();
+    const smfem::multibody::SceneLayout& layout = scene_->layout();
     json bodies = json::array();
     std::size_t samples = 0;
     for (int i = 0; i < scene_->body_count(); ++i) {
@@ -369,7 +363,7 @@ class JsContactScene {
       check_step_count(count);
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
-        const smfem::contact::StepSummary& summary = scene_->step();
+        const smfem::multibody::StepSummary& summary = scene_->step();
         json report = report_json(scene_->last_report(), scene_->time());
         report["minDistance"] = summary.min_distance;
         report["dHat"] = scene_->parameters().activation;
@@ -432,42 +426,10 @@ class JsContactScene {
   std::string take_warnings() { return take_warnings_of(warnings_, *scene_); }
 
  private:
-  std::unique_ptr<smfem::contact::ContactScene> scene_;
+  std::unique_ptr<smfem::multibody::ContactScene> scene_;
   int workers_ = 0;
   std::vector<std::string> warnings_;
 };
-
-// Threads for a claims run: two where a worker is free (the runs create and end their own
-// simulators, so the workers are back in the budget when it returns).
-int claims_threads() { return 1 + std::min(1, std::max(free_workers, 0)); }
-
-// claims/scene_claims.hpp's evaluate_scene; options {"quick": bool}. Returns JSON text.
-std::string evaluate_claims(const val& bytes, const std::string& name,
-                            const std::string& options_json) {
-  return js_errors([&] {
-    const json options = json::parse(options_json);
-    smfem::claims::SceneOptions scene;
-    scene.quick = options.value("quick", false);
-    scene.threads = claims_threads();
-    return smfem::claims::evaluate_scene(name, model_from(bytes, name), scene).dump();
-  });
-}
-
-// claims/scene_claims.hpp's convergence_study; options {"region": material name, and
-// optionally "ratios", "loadTime", "iterations" (ConvergenceOptions' defaults)}. Returns JSON.
-std::string convergence_study(const val& bytes, const std::string& name,
-                              const std::string& options_json) {
-  return js_errors([&] {
-    const json options = json::parse(options_json);
-    smfem::claims::ConvergenceOptions convergence;
-    convergence.region = options.at("region").get<std::string>();
-    convergence.ratios = options.value("ratios", convergence.ratios);
-    convergence.load_time = options.value("loadTime", convergence.load_time);
-    convergence.iterations = options.value("iterations", convergence.iterations);
-    convergence.threads = claims_threads();
-    return smfem::claims::convergence_study(model_from(bytes, name), convergence).dump();
-  });
-}
 
 // assets: [{bytes: Uint8Array, name: string}], one per body of the scene file, in its order.
 JsContactScene* create_contact_scene(const std::string& scene_text, const val& assets,
@@ -493,8 +455,6 @@ EMSCRIPTEN_BINDINGS(smfem) {
   emscripten::function("inspectAsset", &inspect_asset);
   emscripten::function("pageAsset", &page_asset);
   emscripten::function("distinctWorkerThreads", &distinct_worker_threads);
-  emscripten::function("evaluateClaims", &evaluate_claims);
-  emscripten::function("convergenceStudy", &convergence_study);
   emscripten::class_<JsSimulator>("Simulator")
       .constructor(&create_simulator, emscripten::allow_raw_pointers())
       .function("info", &JsSimulator::info)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "smfem/asset/asset.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/material_model.hpp"
 
@@ -31,6 +32,10 @@ json vector_json(const Eigen::Vector3d& v) { return json::array({v.x(), v.y(), v
 
 std::vector<std::uint8_t> to_bytes(const val& bytes) {
   return emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+}
+
+sim::ReducedModel model_from(const val& bytes, const std::string& source_name) {
+  return sim::load_reduced_model(asset::Asset::from_bytes(to_bytes(bytes), source_name));
 }
 
 int free_workers = smfem::parallel::ThreadPool::max_thread_count() - 1;

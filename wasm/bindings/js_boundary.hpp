@@ -1,5 +1,6 @@
 #pragma once
-// What every class behind the JS boundary shares (bindings.cpp, displacement_binding.cpp):
+// What every part of the JS boundary shares (bindings.cpp, claims_binding.cpp,
+// displacement_binding.cpp):
 // C++ exceptions as JS Errors, copies across the boundary, the JS API's parameters and reports
 // (loader.d.ts: SimulatorParameters, StepReport) and the budget of worker threads.
 #include <emscripten/bind.h>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/sim/diagnostics.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -41,6 +43,9 @@ val typed_array_copy(const std::vector<T>& values, const char* type) {
 }
 
 std::vector<std::uint8_t> to_bytes(const val& bytes);
+
+// The reduced model of an asset's bytes (source_name names it in errors).
+sim::ReducedModel model_from(const val& bytes, const std::string& source_name);
 
 // Emscripten's pthread pool is fixed (SMFEM_WASM_POOL_SIZE workers): simulators share it, and
 // a pool that asked for more workers than remain would block forever. Each simulator takes

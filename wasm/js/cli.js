@@ -54,7 +54,7 @@ async function claims(args) {
     else if (args[i] === '--assets' && i + 1 < args.length) options.assetDir = args[++i];
     else usage(`unknown argument ${args[i]}`);
   }
-  const smfem = options.native ? null : await loadSmfem({ build: 'threads' });
+  const smfem = options.native ? null : await loadSmfem({ build: 'threads', tools: true });
   try {
     const started = performance.now();
     const evaluator = options.native ? nativeEvaluator() : wasmEvaluator(smfem);
@@ -135,7 +135,7 @@ async function simulateCommand(args) {
   } catch (error) {
     usage(error.message);
   }
-  const smfem = await loadSmfem({ build: options.build });
+  const smfem = await loadSmfem({ build: options.build, tools: options.subspace !== 'skinning' });
   try {
     await simulate(smfem, options);
   } finally {
@@ -170,7 +170,7 @@ async function figures(args) {
   }
   if (!options.out) usage('figures needs --out DIR');
   await refuseFilledFolder(options.out, '--out', options.force);
-  const smfem = await loadSmfem({ build: 'threads' });
+  const smfem = await loadSmfem({ build: 'threads', tools: true });
   try {
     const log = (message) => process.stderr.write(`${message}\n`);
     const { sections, seconds } = await runFigures(smfem, { ...options, log });

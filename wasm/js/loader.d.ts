@@ -379,6 +379,11 @@ export interface ContactScene {
 export interface LoadOptions {
   /** 'auto' (default): 'threads' under Node or on cross-origin isolated pages, else 'single'. */
   build?: 'auto' | SmfemBuild;
+  /**
+   * Node only: load the tools module (smfem-tools), which adds evaluateClaims, convergenceStudy
+   * and createDisplacementSimulator to the page's module; without it those three throw.
+   */
+  tools?: boolean;
   /** Download progress of the .wasm binary in the browser (bytes; total 0 if unknown). */
   onProgress?: (loaded: number, total: number) => void;
 }

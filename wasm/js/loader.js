@@ -9,6 +9,9 @@
 //
 // Flavour: 'threads' (SIMD + pthreads, needs SharedArrayBuffer: Node, or a page that is
 // cross-origin isolated by COOP/COEP headers) or 'single' (SIMD only, works on any host).
+// Module: the page's (the stepper, contact scenes, assets), or under Node with `tools: true`
+// the same plus the claims suite, the convergence study and the displacement bases
+// (smfem-tools, built beside it by scripts/setup.sh --all; the page never downloads it).
 // Under Node the pthread workers are unref'd, so they never keep the process alive.
 
 import { fetchBytes } from './fetchBytes.js';
@@ -40,30 +43,34 @@ export function chooseBuild() {
 
 /**
  * Loads and instantiates the module.
- * @param {{build?: 'auto'|'threads'|'single', onProgress?: (loaded: number, total: number) => void}} options
+ * @param {{build?: 'auto'|'threads'|'single', tools?: boolean, onProgress?: (loaded: number, total: number) => void}} options
  */
-export async function loadSmfem({ build = 'auto', onProgress } = {}) {
+export async function loadSmfem({ build = 'auto', tools = false, onProgress } = {}) {
   const flavour = build === 'auto' ? chooseBuild() : build;
   if (!files[flavour]) throw new Error(`smfem: unknown build '${build}' (use auto, threads or single)`);
+  if (tools && !isNode) throw new Error('smfem: the tools module (tools: true) runs under Node only');
   if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
     throw new Error("smfem: the 'threads' build needs a cross-origin isolated page (COOP/COEP headers)");
   }
   const urls = files[flavour];
-  const module = isNode ? await instantiateInNode(urls) : await instantiateInBrowser(urls, onProgress);
+  const module = isNode ? await instantiateInNode(urls, tools) : await instantiateInBrowser(urls, onProgress);
   return wrap(module, flavour);
 }
 
-async function instantiateInNode(urls) {
+async function instantiateInNode(urls, tools) {
   const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
     import('node:fs/promises'),
     import('node:module'),
     import('node:url'),
   ]);
-  const paths = Object.fromEntries(Object.entries(urls).map(([k, u]) => [k, fileURLToPath(u)]));
+  // The tools module lies beside the page's, named smfem-tools.* (not a literal URL above, so
+  // that a page build never copies it).
+  const path = (url) =>
+    tools ? fileURLToPath(url).replace(/smfem(\.[a-z.]+)$/, 'smfem-tools$1') : fileURLToPath(url);
+  const paths = Object.fromEntries(Object.entries(urls).map(([k, u]) => [k, path(u)]));
   const wasmBinary = await readFile(paths.wasm).catch((e) => {
-    throw new Error(
-      `smfem: cannot read ${paths.wasm} (${e.code}); build the wasm module first (npm test or npm start do)`,
-    );
+    const command = tools ? 'bash scripts/setup.sh --all' : 'npm start';
+    throw new Error(`smfem: cannot read ${paths.wasm} (${e.code}); build it first (${command} does)`);
   });
   const factory = createRequire(import.meta.url)(paths.classic);
   const module = await factory({
@@ -112,6 +119,12 @@ function wrap(module, flavour) {
     if (disposed) throw new Error('smfem: the module was disposed');
     return module;
   };
+  const tool = (name) => {
+    const binding = live()[name];
+    if (!binding)
+      throw new Error(`smfem: ${name} is in the tools module: loadSmfem({ tools: true }), Node only`);
+    return binding;
+  };
   return {
     build: flavour,
     version: module.version(),
@@ -129,14 +142,14 @@ function wrap(module, flavour) {
     },
     /** The claims suite's measurements of one scene (wasm/src/smfem/claims/scene_claims.hpp). */
     evaluateClaims(bytes, { name = 'asset', quick = false } = {}) {
-      return JSON.parse(live().evaluateClaims(toUint8Array(bytes), name, JSON.stringify({ quick })));
+      return JSON.parse(tool('evaluateClaims')(toUint8Array(bytes), name, JSON.stringify({ quick })));
     },
     /**
      * Newton decrement per iteration, FEM against MFEM, at several stiffness ratios (Subspace MFEM,
      * Trusty et al. 2023, Fig. 9).
      */
     convergenceStudy(bytes, { name = 'asset', ...options }) {
-      const text = live().convergenceStudy(toUint8Array(bytes), name, JSON.stringify(options));
+      const text = tool('convergenceStudy')(toUint8Array(bytes), name, JSON.stringify(options));
       return JSON.parse(text);
     },
     /** A simulator of the scene in `bytes` (an asset); see loader.d.ts for the options. */
@@ -156,7 +169,7 @@ function wrap(module, flavour) {
     createDisplacementSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
-      const native = new (live().DisplacementSimulator)(
+      const native = new (tool('DisplacementSimulator'))(
         toUint8Array(bytes),
         sourceName,
         JSON.stringify(options),

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "smfem/contact/contact_sampling.hpp"
+#include "smfem/sim/contact/contact_sampling.hpp"
 #include "subspace/box_mesh.hpp"
 
 namespace smfem::bake {

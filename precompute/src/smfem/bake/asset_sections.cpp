@@ -9,7 +9,7 @@
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/bake/collision_surface.hpp"
 #include "smfem/config.hpp"
-#include "smfem/contact/contact_sampling.hpp"
+#include "smfem/sim/contact/contact_sampling.hpp"
 #include "smfem/sim/model/reduced_model_writer.hpp"
 
 namespace smfem::bake {

@@ -38,7 +38,7 @@ namespace smfem::bake {
 
 // Defaults for mesh-file inputs (recipes carry their own).
 inline constexpr int kDefaultModes = 16;
-// Contact samples per body (contact/contact_sampling.hpp) where --contact-samples is not given.
+// Contact samples per body (sim/contact/contact_sampling.hpp) where --contact-samples is not given.
 inline constexpr int kDefaultContactSamples = 1024;
 inline constexpr double kDefaultYoungs = 1e6;  // Pa
 inline constexpr double kDefaultPoisson = 0.45;

@@ -1,5 +1,5 @@
 #pragma once
-// The collision surface a body's neighbours collide with (contact/contact_surface.hpp): the
+// The collision surface a body's neighbours collide with (sim/contact/contact_surface.hpp): the
 // simulation mesh's boundary, simplified by meshoptimizer's edge collapse. A collapse keeps
 // original vertices, so every coarse vertex is a boundary vertex with its own skinning weights:
 // the coarse surface moves with the body exactly as the fine one does at those vertices.
@@ -7,7 +7,7 @@
 // Why coarse: every boundary vertex is moved at every Newton iterate (ContactPotential's
 // positions), and every other body's samples search these triangles; the crab's boundary has
 // 14,012 triangles against its 1,024 samples.
-#include "smfem/contact/contact_surface.hpp"
+#include "smfem/sim/contact/contact_surface.hpp"
 
 namespace smfem::bake {
 

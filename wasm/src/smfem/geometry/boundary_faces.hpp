@@ -1,7 +1,7 @@
 #pragma once
 // The boundary of a tet mesh: the faces used by exactly one tet, oriented outward, over the
 // boundary's own vertex numbering. The bake's render surface and a body's collision surface
-// (contact/contact_sampling.hpp) both start from it.
+// (sim/contact/contact_sampling.hpp) both start from it.
 #include <Eigen/Core>
 
 namespace smfem::geometry {

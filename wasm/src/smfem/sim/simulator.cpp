@@ -8,10 +8,10 @@
 #include <string>
 #include <utility>
 
-#include "smfem/contact/contact_potential.hpp"
-#include "smfem/contact/translation_correction.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/contact/contact_potential.hpp"
+#include "smfem/sim/contact/translation_correction.hpp"
 
 namespace smfem::sim {
 namespace {

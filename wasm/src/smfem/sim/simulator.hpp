@@ -100,8 +100,8 @@ class Simulator {
   // Throws std::invalid_argument if check_reduced_model fails. Settings and the model's
   // materials are clamped (warnings()). thread_count is clamped by ThreadPool.
   Simulator(ReducedModel model, const SolverSettings& settings, int thread_count = 1);
-  // On a pool shared with other simulators (a contact scene's islands, contact_scene.hpp),
-  // which step one at a time on it.
+  // On a pool shared with other simulators (a contact scene's islands,
+  // multibody/contact_scene.hpp), which step one at a time on it.
   Simulator(ReducedModel model, const SolverSettings& settings,
             std::shared_ptr<parallel::ThreadPool> pool);
   // With the model's defaults as settings.
@@ -130,12 +130,12 @@ class Simulator {
   void drag_end();
   bool dragging() const { return dynamics_.has_spring(); }
 
-  // The body's contact term (contact/contact_potential.hpp, owned by the caller, which keeps
+  // The body's contact term (sim/contact/contact_potential.hpp, owned by the caller, which keeps
   // its environment current), or nullptr for none. With it each step starts from the largest
   // intersection-free move towards the inertial prediction, and the energy balance counts the
   // barrier's potential energy.
   // translation (4m, or empty for none): the rigid translation of the bodies that can translate,
-  // along which a step contact cut short is corrected (contact/translation_correction.hpp).
+  // along which a step contact cut short is corrected (sim/contact/translation_correction.hpp).
   void set_contact(contact::ContactPotential* contact,
                    const Eigen::VectorXd& translation = Eigen::VectorXd());
 

@@ -27,7 +27,7 @@
 //   render.positions        f32 [nv, 3] optional (with render.weights): drag springs
 //   render.weights          f32 [nv, m]
 //   force.<i>.*             the scene's loads, with meta "forces" (scene_loads.hpp)
-//   contact.positions       [ns, 3]     optional group (contact/contact_surface.hpp): the
+//   contact.positions       [ns, 3]     optional group (sim/contact/contact_surface.hpp): the
 //   contact.weights         f32 [ns, m] collision surface's rest positions, skinning weights
 //   contact.triangles       u32 [nt, 3] and triangles, the contact samples (vertex ids) and
 //   contact.samples         u32 [n]     the area each stands for (m^2)
@@ -44,7 +44,7 @@
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"
-#include "smfem/contact/contact_surface.hpp"
+#include "smfem/sim/contact/contact_surface.hpp"
 #include "smfem/sim/eigenfit.hpp"
 #include "smfem/sim/model/scene_loads.hpp"
 #include "smfem/sim/solver_settings.hpp"
@@ -90,7 +90,7 @@ struct ReducedModel {
 
   EigenFitData eigenfit;  // empty when the asset has no eigenfit group
 
-  // Several bodies that share no tet and no mode (contact/composite_model.hpp): body i's
+  // Several bodies that share no tet and no mode (multibody/composite_model.hpp): body i's
   // cubature tets [first_tet, first_tet + tets) depend only on its modes [first_mode,
   // first_mode + modes), so K is block-diagonal and assembled body by body. Empty: one body.
   struct Body {

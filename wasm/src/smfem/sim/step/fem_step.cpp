@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
+#include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/sim/step/line_search.hpp"
 

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <limits>
 
-#include "smfem/contact/contact_potential.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
 #include "smfem/polar/stretch_vector.hpp"
+#include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/sim/step/line_search.hpp"
 

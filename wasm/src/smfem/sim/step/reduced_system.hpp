@@ -4,7 +4,7 @@
 //   (H_u + H_c + B G B^T + K) du = -(dPsi_u/du + force),
 //
 // H_u = I_3 (x) H_block (dynamics.hpp), H_c the contact term's Hessian if there is one
-// (contact/contact_potential.hpp; its gradient comes with dPsi_u/du), B G B^T the EigenFit
+// (sim/contact/contact_potential.hpp; its gradient comes with dPsi_u/du), B G B^T the EigenFit
 // term's if there is one (eigenfit_term.hpp; a single body; its force comes with the tets'),
 // K (one assembly per body
 // of a model of several, ReducedModel::bodies: their blocks of H_block and K are all there is,
@@ -23,8 +23,8 @@
 
 #include <Eigen/Core>
 
-#include "smfem/contact/contact_potential.hpp"
 #include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/kernels/spd_solver.hpp"
 #include "smfem/sim/kernels/stiffness_assembly.hpp"
 #include "smfem/sim/model/reduced_model.hpp"

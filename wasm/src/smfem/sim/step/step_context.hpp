@@ -86,7 +86,7 @@ struct StepContext {
   InertialEnergy& dynamics;
   StepSystem& system;
   parallel::ThreadPool& pool;
-  // The contact term of Psi_u (contact/contact_potential.hpp), or none. With it, each iteration
+  // The contact term of Psi_u (sim/contact/contact_potential.hpp), or none. With it, each iteration
   // adds its gradient and Hessian to the system, and the line search starts from the largest
   // intersection-free step and evaluates its energy at every trial.
   contact::ContactPotential* contact = nullptr;

@@ -1,6 +1,6 @@
 #pragma once
 // The micro-kernel of the stiffness assembly (and of the contact Hessian's Gram products,
-// contact/contact_potential.cpp): one kTileRows x kTileCols tile of C += A^T B with
+// sim/contact/contact_potential.cpp): one kTileRows x kTileCols tile of C += A^T B with
 // A and B stored row-major by their shared (long) dimension, the layout of the stacked cubature
 // matrices (stiffness_assembly.hpp). Written with GCC/Clang vector extensions so the same code
 // compiles to AVX2 FMA natively and to 128-bit SIMD in WebAssembly (Eigen 3.4 has no wasm SIMD

@@ -1,0 +1,344 @@
+// Scenes with contact: no penetration at any accepted step, settling, bouncing, friction on a
+// slope, momentum exchange between free bodies, and refused start states.
+#include "smfem/multibody/contact_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/test_model.hpp"
+
+namespace smfem::multibody {
+namespace {
+
+// A free box body (no pins): 1 m x 0.4 m x 0.4 m, 160 kg.
+sim::ReducedModel box_body(double youngs = 1e6, int modes = 4) {
+  sim::BoxModelOptions options = sim::test::small_box();
+  options.youngs[0] = youngs;
+  options.youngs[1] = youngs;
+  options.mode_count = modes;
+  return sim::make_box_model(options).model;
+}
+
+contact::Obstacle ground(double height = -0.25) {
+  contact::Obstacle plane;
+  plane.point = {0, height, 0};
+  return plane;
+}
+
+ContactSceneSpec spec_with(std::vector<contact::Obstacle> obstacles,
+                           std::vector<SceneBodySpec> bodies) {
+  ContactSceneSpec spec;
+  spec.obstacles = std::move(obstacles);
+  spec.bodies = std::move(bodies);
+  spec.timestep = 0.01;
+  return spec;
+}
+
+struct SolverCase {
+  sim::SolverMethod method;
+  int iterations;
+  bool converged;
+};
+
+class DropTest : public ::testing::TestWithParam<SolverCase> {};
+
+// A soft box dropped from 10 cm: every accepted state is apart from the ground, and it comes to
+// rest without jitter.
+TEST_P(DropTest, NeverPenetratesAndSettles) {
+  const SolverCase c = GetParam();
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}});
+  ContactScene scene(spec, {box_body()});
+  scene.set_solver(c.method, c.iterations, c.converged);
+  double peak = 0.0, late = 0.0;
+  for (int step = 0; step < 300; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+    const double kinetic = scene.last_report().diagnostics.kinetic_energy;
+    peak = std::max(peak, kinetic);
+    if (step >= 250) late = std::max(late, kinetic);
+  }
+  EXPECT_GT(peak, 10.0);  // it fell: 160 kg over 10 cm
+  EXPECT_LT(late, 1e-6 * peak);
+  // Resting within the barrier's reach, not sunk into it.
+  EXPECT_LT(scene.measure().min_distance, scene.parameters().activation);
+  EXPECT_GT(scene.measure().active, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, DropTest,
+                         ::testing::Values(SolverCase{sim::SolverMethod::mfem, 1, false},
+                                           SolverCase{sim::SolverMethod::mfem, 2, false},
+                                           SolverCase{sim::SolverMethod::fem, 2, false},
+                                           SolverCase{sim::SolverMethod::mfem, 50, true}));
+
+// A box, soft at one end (1e5 Pa) and stiff at the other (1e8 Pa), dropped onto a slope so that
+// an edge lands first, from five heights: the converged step sinks it into its landing and it
+// tumbles down the slope (lowest centroid -0.44 to -0.51 m, rebound 98 to 311 J). At 2
+// iterations (8 on an impact, sim/simulator.hpp) most landings keep a quarter of the converged
+// rebound or more: 4 of these 5 heights, 7 of 11 from 0.8 to 1.3 m (friction.hpp); from the
+// others it keeps 4 to 19 % and the box stops up to 12 cm higher on the slope. Before the impact
+// rule a landing stopped dead where it touched (0.57 J of 184). This checked a single height
+// until that height's luck ran out: tumbling down a slope is chaotic, so only several heights
+// together say how landings fare.
+TEST(ContactScene, LandingsAtTwoIterationsSinkInAndMostKeepTheirRebound) {
+  struct Landing {
+    double lowest = 0.0;   // of the centroid, m
+    double rebound = 0.0;  // largest kinetic energy after the lowest point, J
+  };
+  const auto land = [](double height, int iterations, bool converged) {
+    contact::Obstacle slope = ground();
+    slope.normal = Eigen::Vector3d(0.3, 1, 0.2).normalized();
+    ContactSceneSpec spec = spec_with({slope}, {{Eigen::Vector3d(0, height, 0)}});
+    spec.friction = 0.5;
+    sim::BoxModelOptions options = sim::test::small_box();
+    options.ny = 2;
+    options.nz = 2;
+    options.youngs[0] = 1e5;
+    options.youngs[1] = 1e8;
+    options.mode_count = 6;
+    ContactScene scene(spec, {sim::make_box_model(options).model});
+    scene.set_solver(sim::SolverMethod::mfem, iterations, converged);
+    std::vector<double> heights, kinetic;
+    for (int step = 0; step < 90; ++step) {
+      scene.step();
+      heights.push_back(scene.body_centroid(0).y());
+      kinetic.push_back(scene.last_report().diagnostics.kinetic_energy);
+    }
+    const auto lowest = std::min_element(heights.begin(), heights.end());
+    return Landing{*lowest,
+                   *std::max_element(kinetic.begin() + (lowest - heights.begin()), kinetic.end())};
+  };
+  int kept = 0;
+  for (const double height : {0.8, 0.9, 1.0, 1.1, 1.2}) {
+    const Landing reference = land(height, 100, true);
+    const Landing fast = land(height, 2, false);
+    std::printf(
+        "dropped from %.1f m: converged lowest %.3f m, rebound %.0f J; 2 iterations %.3f m, %.0f "
+        "J\n",
+        height, reference.lowest, reference.rebound, fast.lowest, fast.rebound);
+    EXPECT_NEAR(fast.lowest, reference.lowest, 0.15) << height;
+    if (fast.rebound > 0.25 * reference.rebound) ++kept;
+  }
+  EXPECT_GE(kept, 3) << "of 5 heights";
+}
+
+// A violent throw at the ground and at a sphere: still no penetration.
+TEST(ContactScene, ViolentThrowNeverPenetrates) {
+  contact::Obstacle sphere;
+  sphere.kind = contact::ObstacleKind::sphere;
+  sphere.point = {0.7, -0.1, 1.2};
+  sphere.radius = 0.3;
+  ContactSceneSpec spec =
+      spec_with({ground(), sphere}, {{Eigen::Vector3d(0, 0.3, 0), Eigen::Vector3d(0, -20, 30)}});
+  ContactScene scene(spec, {box_body(1e5)});
+  for (int step = 0; step < 150; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+}
+
+// Dragged down into the ground by a spring a thousand times its weight: still no penetration.
+TEST(ContactScene, ViolentDragNeverPenetrates) {
+  ContactScene scene(spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}}), {box_body(1e5)});
+  scene.drag_start(0, 0, Eigen::Vector3d(0.3, -2.0, 0.2), 2e6);
+  for (int step = 0; step < 100; ++step) {
+    if (step == 50) scene.drag_move(Eigen::Vector3d(3.0, -5.0, -1.0));
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  scene.drag_end();
+  EXPECT_THROW(scene.drag_start(1, 0, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
+  EXPECT_THROW(scene.drag_start(0, 1 << 20, Eigen::Vector3d::Zero(), 1.0), std::out_of_range);
+}
+
+// Tilted gravity on a flat ground is a slope of angle theta. A stiff block stays put for
+// mu > tan(theta) and slides at g (sin theta - mu cos theta) for mu < tan(theta).
+double slope_acceleration(double mu, double theta) {
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
+  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
+  spec.friction = mu;
+  ContactScene scene(spec, {box_body(1e8, 1)});
+  scene.set_solver(sim::SolverMethod::mfem, 50, true);
+  // Let it land and settle its normal contact, then time the slide.
+  for (int step = 0; step < 30; ++step) scene.step();
+  const double x0 = scene.body_centroid(0).x();
+  const double v0 = scene.body_momentum(0).x();
+  const int steps = 50;
+  for (int step = 0; step < steps; ++step) {
+    EXPECT_GT(scene.step().min_distance, 0.0);
+  }
+  const double t = steps * spec.timestep;
+  const double mass = scene.body_mass(0);
+  const double x1 = scene.body_centroid(0).x();
+  // x1 = x0 + v0 t + a t^2 / 2.
+  return 2.0 * (x1 - x0 - v0 / mass * t) / (t * t);
+}
+
+TEST(ContactScene, BlockOnASlopeSticksOrSlidesAsCoulombSays) {
+  const double theta = 0.35;  // tan = 0.365
+  const double g = 9.81;
+  EXPECT_LT(std::abs(slope_acceleration(0.5, theta)), 0.01 * g);
+  const double mu = 0.2;
+  const double expected = g * (std::sin(theta) - mu * std::cos(theta));
+  EXPECT_NEAR(slope_acceleration(mu, theta), expected, 0.05 * expected);
+  EXPECT_NEAR(slope_acceleration(0.0, theta), g * std::sin(theta), 0.05 * g * std::sin(theta));
+}
+
+// Static friction is smoothed (friction.hpp): under a tangential load of a fraction r of mu N a
+// contact slips eps (1 - sqrt(1 - r)) a step, so a block held on a slope creeps at
+// slip (1 - sqrt(1 - r)), never faster than the scene's slip speed. Checked at the page's 2
+// iterations at r = 0.9 (creep 0.68 slip), against the prediction within 30 %.
+TEST(ContactScene, StaticFrictionCreepsAsItsSmoothingSays) {
+  const double theta = 0.35;
+  const double r = 0.9;
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
+  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
+  spec.friction = std::tan(theta) / r;
+  ContactScene scene(spec, {box_body(1e8, 1)});
+  scene.set_solver(sim::SolverMethod::mfem, 2, false);
+  scene.set_sleeping(false);  // a sleeping block would not creep at all
+  for (int step = 0; step < 60; ++step) scene.step();
+  const double x0 = scene.body_centroid(0).x();
+  const int steps = 100;
+  for (int step = 0; step < steps; ++step) scene.step();
+  const double creep = (scene.body_centroid(0).x() - x0) / (steps * spec.timestep);
+  const double slip = scene.parameters().slip;
+  EXPECT_LT(creep, slip);
+  EXPECT_NEAR(creep, slip * (1.0 - std::sqrt(1.0 - r)), 0.3 * slip * (1.0 - std::sqrt(1.0 - r)));
+}
+
+// Resting contact with friction is where a pile spends its time. Once a dropped soft box has
+// settled, each step at the page's 2 iterations is taken as it is: the energy check retries
+// none. (With eps_v = 1e-3 m/s, friction's static zone, 10 um a step, was narrower than the
+// settling wobble: Newton's steps were refused and the 3e4 Pa box was retried 3 times in its
+// last 150 steps; the shipped jelly cube, 38 times in 90.)
+TEST(ContactScene, ARestingBoxWithFrictionNeedsNoRetries) {
+  for (const double youngs : {1e5, 3e4, 1e4}) {
+    ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}});
+    spec.friction = 0.5;
+    ContactScene scene(spec, {box_body(youngs)});
+    scene.set_solver(sim::SolverMethod::mfem, 2, false);
+    scene.set_sleeping(false);  // a sleeping box is not stepped at all
+    int retried = 0;
+    for (int step = 0; step < 300; ++step) {
+      ASSERT_TRUE(scene.step().ok) << step;
+      if (step >= 150 && scene.last_report().retries > 0) ++retried;
+    }
+    EXPECT_EQ(retried, 0) << "E = " << youngs << " Pa";
+  }
+}
+
+// Two free boxes, one thrown at the other without gravity or friction: the contact forces
+// between them are equal and opposite, so the total momentum is kept while it passes.
+TEST(ContactScene, TwoBodiesExchangeMomentumSymmetrically) {
+  for (const int iterations : {1, 2, 100}) {
+    ContactSceneSpec spec =
+        spec_with({}, {{Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(2, 0, 0)},
+                       {Eigen::Vector3d(1.05, 0.1, 0), Eigen::Vector3d(0, 0, 0)}});
+    spec.gravity.setZero();
+    ContactScene scene(spec, {box_body(1e6), box_body(1e6)});
+    scene.set_solver(sim::SolverMethod::mfem, iterations, iterations == 100);
+    const Eigen::Vector3d before = scene.body_momentum(0) + scene.body_momentum(1);
+    for (int step = 0; step < 60; ++step) ASSERT_GT(scene.step().min_distance, 0.0);
+    const Eigen::Vector3d after = scene.body_momentum(0) + scene.body_momentum(1);
+    // The second box was hit: it moves.
+    EXPECT_GT(scene.body_momentum(1).x(), 0.3 * before.x()) << iterations;
+    EXPECT_LT((after - before).norm(), 1e-6 * before.norm()) << iterations;
+  }
+}
+
+TEST(ContactScene, RefusesIntersectingStartStates) {
+  contact::Obstacle sphere;
+  sphere.kind = contact::ObstacleKind::sphere;
+  sphere.point = {0.7, 0, 0.3};
+  sphere.radius = 0.1;
+  EXPECT_THROW(ContactScene(spec_with({sphere}, {{}}), {box_body()}), std::invalid_argument);
+  EXPECT_THROW(ContactScene(spec_with({ground(0.0)}, {{}}), {box_body()}), std::invalid_argument);
+  // Wholly below the ground: a plane bounds a half-space, so this is inside it.
+  try {
+    ContactScene(spec_with({ground(2.0)}, {{}}), {box_body()});
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond the plane"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(
+      ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0)}}), {box_body(), box_body()}),
+      std::invalid_argument);
+  // Nested: one body inside the other's surface, no sample near a triangle.
+  sim::BoxModelOptions small = sim::test::small_box();
+  small.lower = {0.5, -0.05, 0.25};
+  small.upper = {0.7, 0.05, 0.35};
+  EXPECT_THROW(
+      ContactScene(spec_with({}, {{}, {}}), {box_body(), sim::make_box_model(small).model}),
+      std::invalid_argument);
+  sim::ReducedModel bare = box_body();
+  bare.contact = contact::ContactSurface{};
+  EXPECT_THROW(ContactScene(spec_with({}, {{}}), {bare}), std::invalid_argument);
+}
+
+// A sphere obstacle dragged half a metre into the floor stops on it (the page's Drop keeps it
+// where it was drawn): obstacles do not touch each other, so the plane must hold it.
+TEST(ContactScene, AnObstacleDraggedIntoTheFloorStaysOnIt) {
+  contact::Obstacle sphere;
+  sphere.kind = contact::ObstacleKind::sphere;
+  sphere.point = {2.0, 0.0, 0.0};
+  sphere.radius = 0.1;
+  ContactScene scene(spec_with({ground(), sphere}, {{}}), {box_body()});
+  scene.move_obstacle(1, Eigen::Vector3d(0.3, -0.5, 0.0));
+  for (int step = 0; step < 5; ++step) ASSERT_TRUE(scene.step().ok);
+  const contact::Obstacle& moved = scene.obstacles()[1];
+  EXPECT_NEAR(moved.offset.x(), 0.3, 1e-12);  // along the floor it goes where it was dragged
+  EXPECT_NEAR(contact::clearance_from_plane(scene.obstacles()[0], moved), 0.0, 1e-12);
+}
+
+TEST(ContactScene, SceneFileRefusesAbsurdValues) {
+  const auto read = [](const char* text) {
+    return read_contact_scene(nlohmann::json::parse(text), "scene.json");
+  };
+  EXPECT_NO_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "plane", "point": [0, 0, 0],
+                           "normal": [0, 2, 0]}]})"));
+  EXPECT_THROW(read(R"({"bodies": [{}], "contact": {"activation_distance": 0}})"),
+               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "friction": 1e9})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "friction": -1})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": []})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "cone"}]})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
+                        "radius": -1}]})"),
+               std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{"translation": [0, 1e300, 0]}]})"), std::invalid_argument);
+  // A key the format does not have is named, with the keys that belong there.
+  for (const auto& [text, key] :
+       {std::pair{R"({"bodies": [{}], "obstacels": []})", "obstacels"},
+        std::pair{R"({"bodies": [{"recipe": "a.json", "transaltion": [0, 0, 0]}]})",
+                  "bodies[0].transaltion"},
+        std::pair{R"({"bodies": [{}], "contact": {"dhat": 1}})", "contact.dhat"},
+        std::pair{R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
+                      "radius": 1, "normal": [0, 1, 0]}]})",
+                  "obstacles[0].normal"}}) {
+    try {
+      read(text);
+      ADD_FAILURE() << key;
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(key), std::string::npos) << message;
+      EXPECT_NE(message.find("the keys are"), std::string::npos) << message;
+    }
+  }
+  try {
+    read(R"({"bodies": [{}], "contact": {"activation_distance": -1}})");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("activation_distance"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace smfem::multibody

@@ -1,0 +1,217 @@
+// The contact term of one body against finite differences, its Hessian's positive
+// semi-definiteness, and CCD along reduced directions.
+#include "smfem/sim/contact/contact_potential.hpp"
+
+#include "smfem/multibody/composite_model.hpp"
+
+#include <memory>
+
+#include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
+
+#include "sim/test_model.hpp"
+
+namespace smfem::contact {
+namespace {
+
+using sim::ReducedMatrix;
+
+// Two boxes (x in [0.2, 1.2], y in [-0.2, 0.2], z in [0.1, 0.5]) as one model (the second
+// 5 mm above the first), 4 mm above a nearly level, moving ground, beside a sphere.
+class ContactPotentialTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const sim::ReducedModel box = sim::make_box_model(sim::test::small_box()).model;
+    ASSERT_FALSE(box.contact.empty());
+    offsets_ = {Eigen::Vector3d::Zero(), Eigen::Vector3d(0.0, 0.405, 0.0)};
+    composite_ = multibody::combine_models({box, box}, offsets_);
+
+    Obstacle ground;
+    ground.point = {0, -0.204, 0};
+    ground.normal = Eigen::Vector3d(0.002, 1, 0).normalized();
+    ground.friction = 0.5;
+    // The ground moved 1 mm this step: friction's reference moves with it.
+    ground.start_offset = {-1e-3, 0, 0};
+    Obstacle sphere;
+    sphere.kind = ObstacleKind::sphere;
+    sphere.point = {1.2 + 0.05 + 0.006, 0.0, 0.3};
+    sphere.radius = 0.05;
+    obstacles_ = {ground, sphere};
+
+    parameters_.activation = 0.01;
+    parameters_.stiffness = 1e3;
+    parameters_.friction = 0.3;
+    potential_ = std::make_unique<ContactPotential>(composite_.model.contact, offsets_);
+    potential_->set_environment(&obstacles_, parameters_, 0.01);
+  }
+
+  int modes() const { return composite_.model.mode_count(); }
+
+  std::vector<Eigen::Vector3d> offsets_;
+  multibody::CompositeModel composite_;
+  std::vector<Obstacle> obstacles_;
+  ContactParameters parameters_;
+  std::unique_ptr<ContactPotential> potential_;
+};
+
+TEST_F(ContactPotentialTest, GradientMatchesFiniteDifferences) {
+  const int m = modes();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 11);
+  potential_->begin_step(U0);
+  const ReducedMatrix U = U0 + sim::test::random_reduced(m, 3e-4, 12);
+  ReducedMatrix gradient;
+  potential_->linearize(U, gradient);
+  ASSERT_GT(potential_->measure(U).active, 10);
+  const double h = 1e-8;
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < U.size(); ++i) {
+    ReducedMatrix plus = U, minus = U;
+    plus.data()[i] += h;
+    minus.data()[i] -= h;
+    const double fd = (potential_->energy(plus) - potential_->energy(minus)) / (2 * h);
+    worst = std::max(worst, std::abs(fd - gradient.data()[i]) / (gradient.norm() + 1e-12));
+  }
+  EXPECT_LT(worst, 1e-5);
+}
+
+// Sample-plane pairs and friction: the Hessian is exact (the barrier's PSD projection is
+// exact there, the friction Hessian is PSD as it is).
+TEST_F(ContactPotentialTest, HessianMatchesFiniteDifferencesOnAPlane) {
+  obstacles_.resize(1);
+  const sim::ReducedModel box = sim::make_box_model(sim::test::small_box()).model;
+  potential_ =
+      std::make_unique<ContactPotential>(box.contact, std::vector<Eigen::Vector3d>{offsets_[0]});
+  potential_->set_environment(&obstacles_, parameters_, 0.01);
+  const int m = box.mode_count();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 21);
+  potential_->begin_step(U0);
+  const ReducedMatrix U = U0 + sim::test::random_reduced(m, 3e-4, 22);
+  ReducedMatrix gradient, plus_gradient, minus_gradient;
+  potential_->linearize(U, gradient);
+  const Eigen::Index n = U.size();
+  Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(n, n);
+  potential_->hessian().add_to_lower(sim::SystemLayout::stacked(static_cast<int>(U.rows())),
+                                     hessian);
+  hessian = hessian.selfadjointView<Eigen::Lower>();
+  const double h = 1e-8;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    ReducedMatrix plus = U, minus = U;
+    plus.data()[i] += h;
+    minus.data()[i] -= h;
+    potential_->linearize(plus, plus_gradient);
+    potential_->linearize(minus, minus_gradient);
+    const Eigen::VectorXd column = Eigen::Map<const Eigen::VectorXd>(plus_gradient.data(), n) -
+                                   Eigen::Map<const Eigen::VectorXd>(minus_gradient.data(), n);
+    EXPECT_LT((column / (2 * h) - hessian.col(i)).norm(), 1e-4 * hessian.norm()) << i;
+  }
+}
+
+TEST_F(ContactPotentialTest, HessianIsPositiveSemiDefinite) {
+  const int m = modes();
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 40 + seed);
+    potential_->begin_step(U0);
+    const ReducedMatrix U = U0 + sim::test::random_reduced(m, 3e-4, 50 + seed);
+    ReducedMatrix gradient;
+    potential_->linearize(U, gradient);
+    Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(U.size(), U.size());
+    potential_->hessian().add_to_lower(sim::SystemLayout::stacked(static_cast<int>(U.rows())),
+                                       hessian);
+    const Eigen::MatrixXd full = hessian.selfadjointView<Eigen::Lower>();
+    const double smallest =
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(full).eigenvalues().minCoeff();
+    EXPECT_GE(smallest, -1e-9 * full.norm());
+    EXPECT_NEAR(potential_->curvature(U), U.reshaped().dot(full * U.reshaped()),
+                1e-9 * std::abs(potential_->curvature(U)) + 1e-15);
+  }
+}
+
+// Every alpha up to max_step keeps every pair apart, whatever the direction.
+TEST_F(ContactPotentialTest, MaxStepKeepsEveryPairApart) {
+  const int m = modes();
+  potential_->begin_step(ReducedMatrix::Zero(4 * m, 3));
+  int limited = 0;
+  for (unsigned seed = 0; seed < 8; ++seed) {
+    const ReducedMatrix U = sim::test::random_reduced(m, 2e-4, 60 + seed);
+    const ReducedMatrix dU = sim::test::random_reduced(m, 0.05, 70 + seed);
+    const double alpha = potential_->max_step(U, dU);
+    ASSERT_GT(alpha, 0.0);
+    limited += alpha < 1.0 ? 1 : 0;
+    for (int s = 0; s <= 50; ++s) {
+      const ReducedMatrix trial = U + (alpha * s / 50.0) * dU;
+      EXPECT_TRUE(std::isfinite(potential_->energy(trial))) << seed << " " << s;
+      EXPECT_GT(potential_->measure(trial).min_distance, 0.0) << seed << " " << s;
+    }
+  }
+  EXPECT_GT(limited, 4);  // the directions did run into something
+}
+
+// linearize() at a point of the segment the last max_step() swept reuses its pairs: the same
+// gradient and energy as a potential that gathers afresh there.
+TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
+  const int m = modes();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 81);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 82);
+  ContactPotential fresh(composite_.model.contact, offsets_);
+  fresh.set_environment(&obstacles_, parameters_, 0.01);
+  for (ContactPotential* potential : {potential_.get(), &fresh}) potential->begin_step(U0);
+  const double alpha = potential_->max_step(U0, dU);
+  ASSERT_GT(alpha, 0.0);
+  const ReducedMatrix U = U0 + (0.7 * alpha) * dU;
+  ASSERT_GT(fresh.measure(U).active, 10);
+  ReducedMatrix reused_gradient, fresh_gradient;
+  potential_->linearize(U, reused_gradient);
+  fresh.linearize(U, fresh_gradient);
+  EXPECT_LT((reused_gradient - fresh_gradient).norm(), 1e-12 * fresh_gradient.norm());
+  EXPECT_NEAR(potential_->potential_energy(U), fresh.potential_energy(U),
+              1e-12 * fresh.potential_energy(U));
+}
+
+// The loops over vertices, samples, pairs and groups on a pool of two (contact_potential.hpp):
+// the bits of the same loops on the caller's thread alone, on bodies with enough samples and
+// pairs for many chunks.
+TEST(ContactPotentialOnAPool, GivesTheBitsOfTheSerialLoops) {
+  sim::BoxModelOptions fine = sim::test::small_box();
+  fine.nx = 16;
+  fine.ny = 8;
+  fine.nz = 8;
+  const sim::ReducedModel box = sim::make_box_model(fine).model;
+  const std::vector<Eigen::Vector3d> offsets = {Eigen::Vector3d::Zero(),
+                                                Eigen::Vector3d(0.1, 0.403, 0.05)};
+  const multibody::CompositeModel composite = multibody::combine_models({box, box}, offsets);
+  Obstacle ground;
+  ground.point = {0, -0.203, 0};
+  ground.normal = Eigen::Vector3d(0.002, 1, 0).normalized();
+  ground.friction = 0.5;
+  const std::vector<Obstacle> obstacles = {ground};
+  ContactParameters parameters;
+  parameters.activation = 0.01;
+  parameters.friction = 0.3;
+  ContactPotential serial(composite.model.contact, offsets);
+  ContactPotential shared(composite.model.contact, offsets);
+  parallel::ThreadPool pool(2);
+  shared.set_pool(&pool);
+  const int m = composite.model.mode_count();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 91);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-3, 92);
+  ASSERT_GT(composite.model.contact.samples.size(), 4 * 256);
+  for (ContactPotential* potential : {&serial, &shared}) {
+    potential->set_environment(&obstacles, parameters, 0.01);
+    potential->begin_step(U0);
+  }
+  const double alpha = serial.max_step(U0, dU);
+  EXPECT_EQ(alpha, shared.max_step(U0, dU));
+  EXPECT_EQ(serial.largest_approach(), shared.largest_approach());
+  const ReducedMatrix U = U0 + (0.5 * alpha) * dU;
+  EXPECT_EQ(serial.energy_along(0.5 * alpha, U), shared.energy_along(0.5 * alpha, U));
+  ReducedMatrix serial_gradient, shared_gradient;
+  serial.linearize(U, serial_gradient);
+  shared.linearize(U, shared_gradient);
+  ASSERT_GT(serial.measure(U).active, 2 * 128);
+  EXPECT_EQ(serial_gradient, shared_gradient);
+  EXPECT_EQ(serial.curvature(dU), shared.curvature(dU));
+  EXPECT_EQ(serial.potential_energy(U), shared.potential_energy(U));
+}
+
+}  // namespace
+}  // namespace smfem::contact

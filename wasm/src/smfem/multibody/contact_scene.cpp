@@ -1,0 +1,652 @@
+#include "smfem/multibody/contact_scene.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <utility>
+
+#include "smfem/geometry/point_triangle.hpp"
+#include "smfem/multibody/body_groups.hpp"
+
+namespace smfem::multibody {
+namespace {
+
+// Whether x is inside the closed surface (winding number by solid angles).
+bool inside(const Eigen::Vector3d& x, const contact::SurfacePositions& points,
+            const contact::SurfaceTriangles& triangles) {
+  double angle = 0.0;
+  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+    angle += geometry::triangle_solid_angle(x, points.row(triangles(t, 0)).transpose(),
+                                            points.row(triangles(t, 1)).transpose(),
+                                            points.row(triangles(t, 2)).transpose());
+  }
+  return angle > 2.0 * std::numbers::pi;
+}
+
+Eigen::AlignedBox3d grown(Eigen::AlignedBox3d box, double margin) {
+  box.min().array() -= margin;
+  box.max().array() += margin;
+  return box;
+}
+
+std::string body_name(const sim::ReducedModel& model, int body) {
+  return "body " + std::to_string(body) + " (" + model.source + ")";
+}
+
+void add_stats(const sim::StepStats& from, sim::StepStats& to) {
+  to.iterations = std::max(to.iterations, from.iterations);
+  to.converged = to.converged && from.converged;
+  to.first_decrement = std::max(to.first_decrement, from.first_decrement);
+  to.decrement = std::max(to.decrement, from.decrement);
+  to.penalty = std::max(to.penalty, from.penalty);
+  to.contact_limited = to.contact_limited || from.contact_limited;
+  to.failed = to.failed || from.failed;
+  to.add_work(from);
+}
+
+void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics& to,
+                     double& total_mass) {
+  to.kinetic_energy += from.kinetic_energy;
+  to.elastic_energy += from.elastic_energy;
+  to.stretch_energy += from.stretch_energy;
+  to.gravity_potential += from.gravity_potential;
+  to.spring_energy += from.spring_energy;
+  to.total_energy += from.total_energy;
+  to.linear_momentum += from.linear_momentum;
+  to.angular_momentum += from.angular_momentum;
+  to.centroid += mass * from.centroid;
+  total_mass += mass;
+  to.max_constraint_violation =
+      std::max(to.max_constraint_violation, from.max_constraint_violation);
+}
+
+}  // namespace
+
+ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::ReducedModel> models,
+                           int thread_count)
+    : models_(std::move(models)),
+      obstacles_(spec.obstacles),
+      initial_obstacles_(spec.obstacles),
+      timestep_(spec.timestep),
+      pool_(std::make_shared<parallel::ThreadPool>(thread_count)),
+      serial_pool_(std::make_shared<parallel::ThreadPool>(1)) {
+  if (models_.size() != spec.bodies.size()) {
+    throw std::invalid_argument("the scene lists " + std::to_string(spec.bodies.size()) +
+                                " bodies but " + std::to_string(models_.size()) +
+                                " assets were given");
+  }
+  if (models_.empty()) throw std::invalid_argument("a scene needs a body");
+  double largest_diagonal = 0.0;
+  for (std::size_t i = 0; i < models_.size(); ++i) {
+    const sim::ReducedModel& model = models_[i];
+    if (model.contact.empty()) {
+      throw std::invalid_argument(body_name(model, static_cast<int>(i)) +
+                                  " has no contact samples: bake it with --contact-samples");
+    }
+    const auto& p = model.contact.positions;
+    const double diagonal = (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm();
+    largest_diagonal = std::max(largest_diagonal, diagonal);
+    start_stiffness_.push_back(spec.stiffness > 0.0 ? spec.stiffness
+                                                    : model.total_mass / model.contact.areas.sum() /
+                                                          (spec.timestep * spec.timestep));
+    layout_.first_mode.push_back(layout_.modes);
+    layout_.mode_count.push_back(model.mode_count());
+    layout_.first_tet.push_back(layout_.tets);
+    layout_.tet_count.push_back(model.cubature_count());
+    layout_.offsets.push_back(spec.bodies[i].translation);
+    layout_.modes += model.mode_count();
+    layout_.tets += model.cubature_count();
+    surface_bases_.push_back(contact::surface_basis(model.contact));
+    velocities_.push_back(spec.bodies[i].velocity);
+    rest_centroids_.push_back(model.rest_centroid + spec.bodies[i].translation);
+    masses_.push_back(model.total_mass);
+    diagonals_.push_back(diagonal);
+  }
+  parameters_.activation =
+      spec.activation > 0.0 ? spec.activation : kDefaultActivation * largest_diagonal;
+  adaptive_stiffness_ = !(spec.stiffness > 0.0);
+  stiffness_ = start_stiffness_;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
+  parameters_.friction = spec.friction;
+  parameters_.slip = spec.slip;
+  settings_ = models_.front().defaults;
+  settings_.timestep = spec.timestep;
+  settings_.gravity = spec.gravity;
+  asleep_.assign(models_.size(), 0);
+  quiet_steps_.assign(models_.size(), 0);
+  clearances_.assign(models_.size(), std::numeric_limits<double>::infinity());
+  check_start_state();
+  place_bodies();
+}
+
+void ContactScene::body_surface(int body, const sim::ReducedMatrix& U,
+                                contact::SurfacePositions& out) const {
+  const auto b = static_cast<std::size_t>(body);
+  out.noalias() =
+      surface_bases_[b] * U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  out += models_[b].contact.positions;
+  out.rowwise() += layout_.offsets[b].transpose();
+}
+
+Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) const {
+  contact::SurfacePositions points;
+  body_surface(body, U, points);
+  return Eigen::AlignedBox3d(points.colwise().minCoeff().transpose(),
+                             points.colwise().maxCoeff().transpose());
+}
+
+void ContactScene::check_start_state() {
+  const sim::ReducedMatrix rest = sim::ReducedMatrix::Zero(4 * layout_.modes, 3);
+  std::vector<contact::SurfacePositions> surfaces(models_.size());
+  std::vector<Eigen::AlignedBox3d> boxes;
+  for (int i = 0; i < body_count(); ++i) {
+    const auto b = static_cast<std::size_t>(i);
+    body_surface(i, rest, surfaces[b]);
+    boxes.push_back(body_box(i, rest));
+    const contact::ContactSurface& surface = models_[b].contact;
+    const std::string name = body_name(models_[b], i);
+    for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      const contact::Obstacle& obstacle = obstacles_[o];
+      const std::string what = std::string(contact::obstacle_kind_name(obstacle.kind)) +
+                               " obstacle " + std::to_string(o);
+      if (obstacle.kind != contact::ObstacleKind::plane &&
+          inside(obstacle.point + obstacle.offset, surfaces[b], surface.triangles)) {
+        throw std::invalid_argument("the " + what + " is inside " + name);
+      }
+      double closest = std::numeric_limits<double>::infinity();
+      for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+        closest = std::min(closest, contact::obstacle_distance(
+                                        obstacle, surfaces[b].row(surface.samples(k)).transpose())
+                                        .distance);
+      }
+      if (!(closest > 0.0)) {
+        throw std::invalid_argument(
+            name + " starts inside or touching the " + what +
+            (obstacle.kind == contact::ObstacleKind::plane
+                 ? " (its deepest point is " + std::to_string(-closest) +
+                       " m beyond the plane, the side its normal points away from)"
+                 : std::string()));
+      }
+    }
+  }
+  // Another body's sample inside this one (a body within a body has no sample near a triangle:
+  // the distance check below would not see it).
+  for (const auto& [i, j] : overlapping_boxes(boxes)) {
+    for (const auto& [p, q] : {std::pair{i, j}, std::pair{j, i}}) {
+      const auto in = static_cast<std::size_t>(p), of = static_cast<std::size_t>(q);
+      const Eigen::VectorXi& samples = models_[in].contact.samples;
+      for (Eigen::Index k = 0; k < samples.size(); ++k) {
+        const Eigen::Vector3d x = surfaces[in].row(samples(k)).transpose();
+        if (boxes[of].contains(x) && inside(x, surfaces[of], models_[of].contact.triangles)) {
+          throw std::invalid_argument(body_name(models_[in], p) + " overlaps " +
+                                      body_name(models_[of], q) + " at the start: move them apart");
+        }
+      }
+    }
+  }
+}
+
+void ContactScene::place_bodies() {
+  state_.U.setZero(4 * layout_.modes, 3);
+  state_.Udot.setZero(4 * layout_.modes, 3);
+  state_.z.setZero(6, layout_.tets);
+  state_.lambda.setZero(6, layout_.tets);
+  state_.time = 0.0;
+  state_.step_count = 0;
+  for (int i = 0; i < body_count(); ++i) {
+    const auto b = static_cast<std::size_t>(i);
+    const sim::ReducedModel& model = models_[b];
+    // The body's rigid velocity in its subspace, in the mass norm (exact where it holds a
+    // constant weight).
+    sim::ReducedMatrix along(model.mass_vector.size(), 3);
+    for (int d = 0; d < 3; ++d) along.col(d) = model.mass_vector * velocities_[b](d);
+    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]) =
+        model.mass_block.ldlt().solve(along);
+    // z and lambda consistent with the rest shape: the body's own island makes them.
+    Island& alone = island({i});
+    alone.simulator().set_state(sim::ReducedMatrix::Zero(along.rows(), 3),
+                                state_.Udot.middleRows(4 * layout_.first_mode[b], along.rows()));
+    alone.store(state_);
+  }
+  for (auto& [bodies, island] : islands_) island->synced_step = -1;
+  // Two bodies touching at the start: measured within the groups their boxes grown by dhat form.
+  if (!(measure().min_distance > 0.0)) {
+    throw std::invalid_argument("two bodies touch at the start: move them apart");
+  }
+}
+
+Island& ContactScene::island(const std::vector<int>& bodies) {
+  std::unique_ptr<Island>& slot = islands_[bodies];
+  if (!slot) {
+    slot = std::make_unique<Island>(bodies, models_, layout_, settings_,
+                                    bodies.size() == 1 ? serial_pool_ : pool_, &obstacles_,
+                                    parameters_, timestep_);
+  }
+  Island& found = *slot;
+  found.last_used = clock_;
+  if (found.settings_version != settings_version_) {
+    found.simulator().set_settings(settings_);
+    found.settings_version = settings_version_;
+  }
+  if (found.parameters_version != parameters_version_) {
+    found.set_parameters(parameters_, stiffness_, timestep_);
+    found.parameters_version = parameters_version_;
+  }
+  if (found.synced_step != state_.step_count) found.load(state_);
+  return found;
+}
+
+void ContactScene::set_settings(const sim::SolverSettings& settings) {
+  settings_ = settings;
+  settings_.timestep = timestep_;
+  ++settings_version_;
+  for (int i = 0; i < body_count(); ++i) wake(i);
+}
+
+void ContactScene::set_solver(sim::SolverMethod method, int iterations, bool until_converged) {
+  sim::SolverSettings settings = settings_;
+  settings.method = method;
+  settings.iterations = iterations;
+  settings.until_converged = until_converged;
+  set_settings(settings);
+}
+
+void ContactScene::set_sleeping(bool allowed) {
+  sleeping_allowed_ = allowed;
+  if (!allowed) {
+    for (int i = 0; i < body_count(); ++i) wake(i);
+  }
+}
+
+void ContactScene::wake(int body) {
+  if (asleep_[static_cast<std::size_t>(body)]) {
+    // Its island no longer holds its state as it is now (its velocity was zeroed asleep).
+    for (auto& [bodies, island] : islands_) {
+      if (std::binary_search(bodies.begin(), bodies.end(), body)) island->synced_step = -1;
+    }
+  }
+  asleep_[static_cast<std::size_t>(body)] = 0;
+  quiet_steps_[static_cast<std::size_t>(body)] = 0;
+}
+
+Eigen::Vector3d ContactScene::body_momentum(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto velocity =
+      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return velocity.transpose() * models_[b].mass_vector;
+}
+
+Eigen::Vector3d ContactScene::body_centroid(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto U = state_.U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return rest_centroids_[b] + U.transpose() * models_[b].mass_vector / masses_[b];
+}
+
+double ContactScene::body_kinetic(int body) const {
+  const auto b = static_cast<std::size_t>(body);
+  const auto velocity =
+      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
+  return 0.5 * velocity.cwiseProduct(models_[b].mass_block * velocity).sum();
+}
+
+void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
+  if (obstacle < 0 || obstacle >= static_cast<int>(obstacles_.size())) {
+    throw std::out_of_range("no obstacle " + std::to_string(obstacle));
+  }
+  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+    throw std::invalid_argument("obstacle offset must be finite and within 1e6 m");
+  }
+  // Never beyond a plane (the floor, a wall): lifted out along its normal. Held there from now on.
+  contact::Obstacle moved = obstacles_[static_cast<std::size_t>(obstacle)];
+  moved.offset = offset;
+  for (const contact::Obstacle& plane : obstacles_) {
+    if (plane.kind != contact::ObstacleKind::plane) continue;
+    moved.offset += std::max(0.0, -contact::clearance_from_plane(plane, moved)) * plane.normal;
+  }
+  obstacles_[static_cast<std::size_t>(obstacle)].path =
+      contact::ObstaclePath{{0.0}, {moved.offset}};
+}
+
+void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,
+                              double stiffness) {
+  if (body < 0 || body >= body_count()) throw std::out_of_range("no body " + std::to_string(body));
+  const sim::ReducedModel& model = models_[static_cast<std::size_t>(body)];
+  if (vertex < 0 || vertex >= model.render_positions.rows()) {
+    throw std::out_of_range("body " + std::to_string(body) + " has no render vertex " +
+                            std::to_string(vertex));
+  }
+  drag_ = Drag{body, vertex, target, stiffness};
+  wake(body);
+}
+
+void ContactScene::drag_move(const Eigen::Vector3d& target) {
+  if (drag_.body < 0) return;
+  if (!target.allFinite()) {
+    warnings_.push_back("drag target is not finite; ignored");
+    return;
+  }
+  drag_.target = target;
+  wake(drag_.body);
+}
+
+void ContactScene::drag_end() {
+  if (drag_.body >= 0) wake(drag_.body);
+  drag_.body = -1;
+}
+
+void ContactScene::move_obstacles(double end_time) {
+  summary_.obstacles_held = 0;
+  std::vector<contact::SurfacePositions>
+      surfaces;  // computed once an obstacle moves (most steps none does)
+  for (contact::Obstacle& obstacle : obstacles_) {
+    obstacle.start_offset = obstacle.offset;
+    if (obstacle.path.times.empty()) continue;
+    const Eigen::Vector3d motion = obstacle.path.offset_at(end_time) - obstacle.offset;
+    if (motion.isZero(0.0)) continue;
+    if (surfaces.empty()) {
+      surfaces.resize(models_.size());
+      for (int i = 0; i < body_count(); ++i)
+        body_surface(i, state_.U, surfaces[static_cast<std::size_t>(i)]);
+    }
+    // A sample sees the obstacle come at it: relative motion -motion.
+    double alpha = 1.0;
+    for (int i = 0; i < body_count(); ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      const Eigen::VectorXi& samples = models_[b].contact.samples;
+      for (Eigen::Index k = 0; k < samples.size(); ++k) {
+        alpha = std::min(alpha, contact::obstacle_time_of_impact(
+                                    obstacle, surfaces[b].row(samples(k)).transpose(), -motion,
+                                    parameters_.keep));
+      }
+    }
+    obstacle.offset += alpha * motion;
+    if (alpha < 1.0) ++summary_.obstacles_held;
+    // Bodies it may come near wake up: their boxes within the motion and dhat of it.
+    for (int i = 0; i < body_count(); ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      if (!asleep_[b]) continue;
+      const Eigen::AlignedBox3d box(surfaces[b].colwise().minCoeff().transpose(),
+                                    surfaces[b].colwise().maxCoeff().transpose());
+      const double reach = 0.5 * box.diagonal().norm() + motion.norm() + parameters_.activation;
+      if (contact::obstacle_distance(obstacle, box.center()).distance < reach ||
+          contact::obstacle_distance(obstacle, box.center() + alpha * motion).distance < reach) {
+        wake(i);
+      }
+    }
+  }
+}
+
+void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
+  std::vector<Island*> alone, together;
+  for (const std::vector<int>& group : groups) {
+    bool awake = false;
+    for (const int b : group) awake = awake || !asleep_[static_cast<std::size_t>(b)];
+    if (!awake || results_.count(group)) continue;
+    // Its sleeping bodies wake (the quiet count of the others goes on).
+    for (const int b : group) {
+      if (asleep_[static_cast<std::size_t>(b)]) wake(b);
+    }
+    Island& found = island(group);
+    const bool dragged =
+        drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
+    if (dragged) {
+      found.drag(drag_.body, drag_.vertex, drag_.target, drag_.stiffness);
+    } else {
+      found.drag_end();
+    }
+    results_[group] = &found;
+    (group.size() == 1 ? alone : together).push_back(&found);
+  }
+  // One-body islands side by side, each on one thread (their simulators' pools are serial);
+  // the others one after another on the whole pool. Results do not depend on the thread count.
+  std::exception_ptr failure;
+  const int threads = std::min(pool_->thread_count(), static_cast<int>(alone.size()));
+  if (threads > 0) {
+    pool_->parallel_for(threads, [&](int thread) {
+      try {
+        for (std::size_t k = static_cast<std::size_t>(thread); k < alone.size();
+             k += static_cast<std::size_t>(threads)) {
+          alone[k]->simulator().step();
+        }
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    });
+  }
+  if (failure) std::rethrow_exception(failure);
+  for (Island* island : together) island->simulator().step();
+}
+
+const StepSummary& ContactScene::step() {
+  const auto started = std::chrono::steady_clock::now();
+  ++clock_;
+  if (drag_.body >= 0) wake(drag_.body);
+  move_obstacles(state_.time + timestep_);
+
+  // The partition: boxes swept towards where inertia and gravity carry each awake body.
+  const int count = body_count();
+  const double fall = timestep_ * timestep_ * settings_.gravity.norm();
+  std::vector<Eigen::AlignedBox3d> start_boxes(static_cast<std::size_t>(count));
+  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(count));
+  const sim::ReducedMatrix coasting = state_.U + timestep_ * state_.Udot;
+  for (int i = 0; i < count; ++i) {
+    const auto b = static_cast<std::size_t>(i);
+    start_boxes[b] = body_box(i, state_.U);
+    boxes[b] = asleep_[b] ? grown(start_boxes[b], parameters_.activation)
+                          : grown(start_boxes[b].merged(body_box(i, coasting)),
+                                  fall + parameters_.activation);
+  }
+  Groups groups(count);
+  for (const auto& [i, j] : overlapping_boxes(boxes)) groups.link(i, j);
+
+  // Solve; join the islands whose bodies' actual motion came within dhat of each other, and
+  // solve those again from the step's start, until no two islands meet.
+  results_.clear();
+  summary_.merges = 0;
+  next_ = state_;  // sleeping bodies keep their state
+  std::vector<std::vector<int>> members;
+  for (;;) {
+    members = groups.members();
+    solve(members);
+    for (const std::vector<int>& group : members) {
+      const auto found = results_.find(group);
+      if (found == results_.end()) continue;
+      found->second->store(next_);
+      for (const int i : group) {
+        const auto b = static_cast<std::size_t>(i);
+        boxes[b] = grown(start_boxes[b].merged(body_box(i, next_.U)), parameters_.activation);
+      }
+    }
+    bool joined = false;
+    for (const auto& [i, j] : overlapping_boxes(boxes)) joined = groups.link(i, j) || joined;
+    if (!joined) break;
+    ++summary_.merges;
+  }
+  for (auto& [group, island] : results_) collect_warnings(*island);
+
+  // Commit.
+  next_.time = state_.time + timestep_;
+  next_.step_count = state_.step_count + 1;
+  std::swap(state_, next_);
+  report_ = sim::StepReport{};
+  report_.stats.converged = true;
+  contact::ContactMeasure closest;
+  closest.min_distance = std::numeric_limits<double>::infinity();
+  double total_mass = 0.0;
+  summary_.islands = 0;
+  for (const std::vector<int>& group : members) {
+    const auto found = results_.find(group);
+    Island* island = found == results_.end() ? nullptr : found->second;
+    if (island != nullptr) {
+      ++summary_.islands;
+      island->synced_step = state_.step_count;
+      island->measure = island->potential().measure(island->simulator().coordinates());
+      island->rest_diagnostics = island->simulator().diagnostics();
+      island->rest_step = state_.step_count;
+      const sim::StepReport& report = island->simulator().last_report();
+      report_.ok = report_.ok && report.ok;
+      report_.retries += report.retries;
+      report_.energy_gain += report.energy_gain;
+      add_stats(report.stats, report_.stats);
+      fall_asleep_if_quiet(*island);
+    } else {
+      island = &sleeping(group);
+    }
+    double mass = 0.0;
+    for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
+    add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      clearances_[static_cast<std::size_t>(group[k])] = island->measure.part_closest[k];
+    }
+    closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
+    closest.active += island->measure.active;
+    closest.active_points.insert(closest.active_points.end(), island->measure.active_points.begin(),
+                                 island->measure.active_points.end());
+  }
+  report_.diagnostics.centroid /= total_mass;
+  summary_.ok = report_.ok;
+  summary_.min_distance = closest.min_distance;
+  summary_.active_contacts = closest.active;
+  summary_.asleep = static_cast<int>(std::count(asleep_.begin(), asleep_.end(), 1));
+  std::vector<std::vector<int>> stepped;
+  for (const std::vector<int>& group : members) {
+    if (results_.count(group)) stepped.push_back(group);
+  }
+  update_stiffness(stepped);
+  summary_.contact_points = std::move(closest.active_points);
+  drop_spare_islands();
+  summary_.step_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  report_.step_ms = summary_.step_ms;
+  return summary_;
+}
+
+void ContactScene::fall_asleep_if_quiet(Island& island) {
+  bool quiet = true;
+  for (const int i : island.bodies()) {
+    const auto b = static_cast<std::size_t>(i);
+    const double speed = std::sqrt(2.0 * body_kinetic(i) / masses_[b]);
+    quiet_steps_[b] = speed < kSleepSpeed * diagonals_[b] ? quiet_steps_[b] + 1 : 0;
+    quiet = quiet && quiet_steps_[b] >= kSleepSteps && i != drag_.body;
+  }
+  if (!quiet || !sleeping_allowed_) return;
+  for (const int i : island.bodies()) {
+    const auto b = static_cast<std::size_t>(i);
+    asleep_[b] = 1;
+    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
+  }
+  island.load(state_);
+  island.rest_diagnostics = island.simulator().diagnostics();
+}
+
+Island& ContactScene::sleeping(const std::vector<int>& group) {
+  const auto cached = islands_.find(group);
+  // Measured at the last step (as it stepped, fell asleep or slept): the bodies have not moved.
+  if (cached != islands_.end() && cached->second->rest_step == state_.step_count - 1) {
+    cached->second->last_used = clock_;
+    cached->second->rest_step = state_.step_count;
+    return *cached->second;
+  }
+  // Not measured as it is now (it fell asleep inside a larger island that has since split, or
+  // this island last stepped before): measured afresh.
+  Island& found = island(group);
+  found.rest_diagnostics = found.simulator().diagnostics();
+  found.measure = found.potential().measure(found.simulator().coordinates());
+  found.rest_step = state_.step_count;
+  return found;
+}
+
+void ContactScene::update_stiffness(const std::vector<std::vector<int>>& stepped) {
+  if (!adaptive_stiffness_) return;
+  bool changed = false;
+  for (const std::vector<int>& group : stepped) {
+    for (const int i : group) {
+      const auto b = static_cast<std::size_t>(i);
+      const double closest = clearances_[b];
+      if (!(closest < parameters_.activation)) continue;
+      const double crushed = kCrushedBelow * parameters_.activation;
+      double factor = 1.0;
+      if (closest < crushed) {
+        factor = std::clamp(crushed / std::max(closest, crushed / kMaxCrushStiffening), 2.0,
+                            kMaxCrushStiffening);
+      } else if (closest < kStiffenBelow * parameters_.activation &&
+                 stiffness_[b] < kMaxStiffening * start_stiffness_[b]) {
+        factor = 2.0;
+      }
+      const double most = kMaxStiffening * kMaxCrushStiffening * start_stiffness_[b];
+      if (factor > 1.0 && stiffness_[b] < most) {
+        stiffness_[b] = std::min(stiffness_[b] * factor, most);
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
+  ++parameters_version_;
+}
+
+void ContactScene::collect_warnings(Island& island) {
+  sim::Simulator& simulator = island.simulator();
+  warnings_.insert(warnings_.end(), simulator.warnings().begin(), simulator.warnings().end());
+  simulator.clear_warnings();
+}
+
+void ContactScene::drop_spare_islands() {
+  // Islands not used this step, newest first, kept while their modes add up to kSpareModes.
+  struct Spare {
+    std::uint64_t last_used;
+    int modes;
+    const std::vector<int>* bodies;
+  };
+  std::vector<Spare> spare;
+  for (const auto& [bodies, island] : islands_) {
+    if (island->last_used == clock_) continue;
+    spare.push_back({island->last_used, island->composite().model.mode_count(), &bodies});
+  }
+  std::sort(spare.begin(), spare.end(),
+            [](const Spare& a, const Spare& b) { return a.last_used > b.last_used; });
+  std::vector<std::vector<int>> keys;
+  int modes = 0;
+  for (const Spare& island : spare) {
+    modes += island.modes;
+    if (modes > kSpareModes) keys.push_back(*island.bodies);
+  }
+  for (const std::vector<int>& key : keys) islands_.erase(key);
+}
+
+contact::ContactMeasure ContactScene::measure() {
+  std::vector<Eigen::AlignedBox3d> boxes;
+  for (int i = 0; i < body_count(); ++i) {
+    boxes.push_back(grown(body_box(i, state_.U), parameters_.activation));
+  }
+  Groups groups(body_count());
+  for (const auto& [i, j] : overlapping_boxes(boxes)) groups.link(i, j);
+  contact::ContactMeasure result;
+  result.min_distance = std::numeric_limits<double>::infinity();
+  for (const std::vector<int>& group : groups.members()) {
+    Island& found = island(group);
+    contact::ContactMeasure part = found.potential().measure(found.simulator().coordinates());
+    result.min_distance = std::min(result.min_distance, part.min_distance);
+    result.active += part.active;
+    result.active_points.insert(result.active_points.end(), part.active_points.begin(),
+                                part.active_points.end());
+  }
+  return result;
+}
+
+void ContactScene::reset() {
+  obstacles_ = initial_obstacles_;
+  stiffness_ = start_stiffness_;
+  parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
+  ++parameters_version_;
+  for (int i = 0; i < body_count(); ++i) wake(i);
+  place_bodies();
+  summary_ = StepSummary{};
+  report_ = sim::StepReport{};
+}
+
+}  // namespace smfem::multibody

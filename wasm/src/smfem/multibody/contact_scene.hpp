@@ -1,0 +1,224 @@
+#pragma once
+// A scene of several reduced bodies, each with its own asset and subspace, coupled only through
+// contact, among analytic obstacles (scene_file.hpp reads the file).
+//
+// Islands (island.hpp). Each step splits the bodies into islands, the groups that contact may
+// couple: bodies whose boxes, swept from where they are towards where inertia and gravity carry
+// them and grown by dhat, meet (sweep and prune, body_groups.hpp). Each island is solved apart:
+// its own Newton system, CCD-limited line search, energy check and retries, so a body in free
+// fall never inherits the step length of a crushed contact elsewhere, and a body alone in its
+// island moves exactly as it would alone in the scene. After the solve, bodies of different
+// islands whose boxes swept over their actual motion (grown by dhat) meet are joined and their
+// island solved again from the step's start, until no two islands meet: no contact pair ever
+// spans two islands, so no accepted state intersects.
+//
+// Sleeping. A body whose kinetic energy stays below kSleepSpeed (per unit mass, as a speed
+// relative to its size) for kSleepSteps steps in an island whose bodies all do, falls asleep with
+// its island: its velocity is set to zero and it is not stepped, at no cost, until an awake
+// body's swept box meets it (it joins that island and wakes), the user drags it, an obstacle
+// moves near it, or a setting changes.
+//
+// A step first moves the obstacles along their paths (or to where the user dragged them), each
+// held back where it would come closer to a sample than `keep` of their distance allows (an
+// obstacle scripted into a body stalls against it; StepSummary::obstacles_held), then steps the
+// islands.
+//
+// Barrier stiffness (IPC's adaptive kappa, simplified), body by body: a pair's is the larger of
+// its bodies' (contact_potential.hpp), so a body's contacts stiffen its own barrier, never that
+// of a body elsewhere in the scene. A body's kappa starts at its M / (h^2 A) (mass over surface
+// area: at unit b'' the barrier then matches inertia's stiffness over the surface) and doubles
+// after a step whose closest pair of the body's came within kStiffenBelow dhat, up to
+// kMaxStiffening times its start, so that resting bodies settle at a distance of the order of
+// dhat rather than deep in the barrier's steep end. A pair crushed below kCrushedBelow dhat
+// raises kappa whatever that cap, by the factor that would lift it back there (the distance a
+// load holds grows in proportion to kappa), at most kMaxCrushStiffening per step, and to
+// kMaxCrushStiffening times the cap in all.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "smfem/multibody/island.hpp"
+#include "smfem/multibody/scene_file.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/contact/contact_potential.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/simulator.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::multibody {
+
+inline constexpr double kStiffenBelow = 0.05;
+inline constexpr double kMaxStiffening = 1024.0;
+inline constexpr double kCrushedBelow = 1e-6;
+inline constexpr double kMaxCrushStiffening = 1e6;
+// dhat where the scene sets none: this fraction of the largest body's bounding-box diagonal.
+// At 1 or 2 iterations a step can only take what the barrier shows it within dhat: at 1e-3 (0.2
+// mm for a 20 cm body against 10 cm of motion per step) a thrown ball stopped dead at a wall it
+// should knock over, and a pile crushed its contacts to 1e-9 m; at 5e-3 both move as they do at
+// 30 iterations (docs/contact.md, measured), and resting gaps stay below a millimetre.
+inline constexpr double kDefaultActivation = 5e-3;
+// Sleeping: a body is quiet while its rms speed sqrt(2 kinetic / mass) stays below kSleepSpeed
+// times its bounding-box diagonal per second.
+inline constexpr double kSleepSpeed = 2e-3;
+inline constexpr int kSleepSteps = 30;
+// Islands kept for reuse once the bodies have moved apart (their simulators are built again
+// otherwise), beyond the ones in use: the most recently used, up to this many modes in all
+// (sixteen bodies of 8 modes). Bounded by modes, not by islands: an island's system grows with
+// the square of its modes, and sixteen spare islands of any size, most of them the settling
+// 30-body pile's large ones, held 1.3 GB natively (pile-30.json, 60 steps) and took the process
+// running the wasm module (which may grow to 2 GB) to 2.1 GB in 300 steps; with this bound and
+// compact islands (composite_model.cpp, contact_potential.hpp), 0.44 and 0.64 GB.
+inline constexpr int kSpareModes = 128;
+
+struct StepSummary {
+  bool ok = true;           // every island's step
+  double min_distance = 0;  // after the step: over the pairs within islands (see measure())
+  int active_contacts = 0;  // pairs closer than dhat
+  int obstacles_held = 0;   // obstacles held back by a body in their way this step
+  int islands = 0;          // islands stepped (awake)
+  int asleep = 0;           // bodies asleep after the step
+  int merges = 0;           // islands joined after a solve and solved again
+  double step_ms = 0.0;
+  std::vector<Eigen::Vector3d>
+      contact_points;  // after the step: contact::ContactMeasure::active_points
+};
+
+class ContactScene {
+ public:
+  // models[i] is body i of spec.bodies. The scene's time step and gravity go over body 0's solver
+  // defaults. Throws std::invalid_argument where a body has no contact samples, or the start
+  // state intersects (a sample inside, on or beyond an obstacle, an obstacle inside a body, two
+  // bodies overlapping or touching).
+  ContactScene(const ContactSceneSpec& spec, std::vector<sim::ReducedModel> models,
+               int thread_count = 1);
+
+  int body_count() const { return static_cast<int>(models_.size()); }
+  const SceneLayout& layout() const { return layout_; }
+  const sim::ReducedModel& body_model(int body) const {
+    return models_[static_cast<std::size_t>(body)];
+  }
+  int thread_count() const { return pool_->thread_count(); }
+  const std::vector<contact::Obstacle>& obstacles() const { return obstacles_; }
+  // stiffness: the largest body's (body_stiffness).
+  const contact::ContactParameters& parameters() const { return parameters_; }
+  double body_stiffness(int body) const { return stiffness_[static_cast<std::size_t>(body)]; }
+  const sim::SolverSettings& settings() const { return settings_; }
+  // For every body from the next step (and wakes them all).
+  void set_settings(const sim::SolverSettings& settings);
+  void set_solver(sim::SolverMethod method, int iterations, bool until_converged);
+
+  // Every body's U and Udot, body after body (layout()).
+  const sim::ReducedMatrix& coordinates() const { return state_.U; }
+  const sim::ReducedMatrix& velocities() const { return state_.Udot; }
+  double time() const { return state_.time; }
+
+  double body_mass(int body) const { return masses_[static_cast<std::size_t>(body)]; }  // kg
+  // Body i's linear momentum (kg m/s), centre of mass in the scene (m), kinetic energy (J).
+  Eigen::Vector3d body_momentum(int body) const;
+  Eigen::Vector3d body_centroid(int body) const;
+  double body_kinetic(int body) const;
+  bool body_asleep(int body) const { return asleep_[static_cast<std::size_t>(body)] != 0; }
+  // Body i's closest distance to an obstacle or another body after the last step: exact below
+  // dhat (a body resting on something), at least dhat otherwise.
+  double body_clearance(int body) const { return clearances_[static_cast<std::size_t>(body)]; }
+  // Whether quiet islands may fall asleep (on by default; off, every body steps every step).
+  void set_sleeping(bool allowed);
+
+  // The obstacle's drag target: it moves there at the next steps, as far as bodies allow,
+  // instead of following its path; a target beyond a plane obstacle is lifted out of it (a
+  // sphere dragged into the floor stays on it).
+  void move_obstacle(int obstacle, const Eigen::Vector3d& offset);
+
+  // A drag spring (sim/simulator.hpp) from render vertex `vertex` of body `body` to a point of
+  // the scene (throws std::out_of_range for a body or vertex that is not there).
+  void drag_start(int body, int vertex, const Eigen::Vector3d& target, double stiffness);
+  void drag_move(const Eigen::Vector3d& target);
+  void drag_end();
+
+  // One step of every awake island.
+  const StepSummary& step();
+  // The last step's summary (a blank one after the start or a reset) and its report: the
+  // islands' reports summed (iterations: the most any island took; diagnostics: the whole
+  // scene's, sleeping bodies included).
+  const StepSummary& last_step() const { return summary_; }
+  const sim::StepReport& last_report() const { return report_; }
+  // Closest distance and active pairs now, within the islands the bodies' boxes grown by dhat
+  // form (pairs farther apart than dhat between them are not measured).
+  contact::ContactMeasure measure();
+  // Back to the start: rest shapes at their placements and velocities, obstacles at time 0,
+  // every body awake.
+  void reset();
+
+  // Warnings of every island's simulator, oldest first.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  void clear_warnings() { warnings_.clear(); }
+
+ private:
+  struct Drag {
+    int body = -1, vertex = 0;
+    Eigen::Vector3d target = Eigen::Vector3d::Zero();
+    double stiffness = 0.0;
+  };
+
+  // Every surface vertex of body b at its rows of U (rest + offset + basis U).
+  void body_surface(int body, const sim::ReducedMatrix& U, contact::SurfacePositions& out) const;
+  Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U) const;
+  // The island of these bodies (ascending), from the cache or built, its state current with
+  // state_ (the step's start).
+  Island& island(const std::vector<int>& bodies);
+  // Steps the islands of `groups` that are not in results_ yet (in parallel where they hold one
+  // body each).
+  void solve(const std::vector<std::vector<int>>& groups);
+  void move_obstacles(double end_time);
+  void check_start_state();
+  void place_bodies();
+  // Adapts the stiffness of the bodies of the islands stepped (see above).
+  void update_stiffness(const std::vector<std::vector<int>>& stepped);
+  void wake(int body);
+  // After an island's step: counts its bodies' quiet steps, and puts it to sleep where all of
+  // them have been quiet long enough.
+  void fall_asleep_if_quiet(Island& island);
+  // The island of a sleeping group, with its rest diagnostics and measure.
+  Island& sleeping(const std::vector<int>& group);
+  void drop_spare_islands();
+  void collect_warnings(Island& island);
+
+  std::vector<sim::ReducedModel> models_;
+  SceneLayout layout_;
+  std::vector<Eigen::MatrixXd> surface_bases_;   // per body: ns x 4m
+  std::vector<Eigen::Vector3d> velocities_;      // initial, per body
+  std::vector<Eigen::Vector3d> rest_centroids_;  // per body, in the scene
+  std::vector<double> masses_, diagonals_;       // per body
+  std::vector<char> asleep_;
+  std::vector<int> quiet_steps_;
+  std::vector<double> clearances_;
+  bool sleeping_allowed_ = true;
+  std::vector<contact::Obstacle> obstacles_;
+  std::vector<contact::Obstacle> initial_obstacles_;
+  contact::ContactParameters parameters_;
+  std::vector<double> start_stiffness_, stiffness_;  // per body
+  bool adaptive_stiffness_ = true;
+  double timestep_ = sim::SolverSettings{}.timestep;
+  sim::SolverSettings settings_;
+  std::shared_ptr<parallel::ThreadPool> pool_;
+  std::shared_ptr<parallel::ThreadPool> serial_pool_;  // one-body islands, stepped side by side
+
+  SceneState state_;  // the bodies' state at the step's start, and after it
+  SceneState next_;   // the step being solved
+  std::map<std::vector<int>, std::unique_ptr<Island>> islands_;
+  int settings_version_ = 1, parameters_version_ = 1;
+  std::uint64_t clock_ = 0;                      // ticks once per step: the cache's recency
+  std::map<std::vector<int>, Island*> results_;  // this step's solved islands
+  Drag drag_;
+  std::vector<std::string> warnings_;
+  StepSummary summary_;
+  sim::StepReport report_;
+};
+
+}  // namespace smfem::multibody

@@ -1,0 +1,42 @@
+#pragma once
+// The scene file of a contact scene (assets/scenes/README.md, "Scenes with contact"), without
+// its assets: the caller resolves each body's "asset" or "recipe" path. This reader owns the
+// format: it refuses a key it does not know, naming the key and the keys that belong there.
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json_fwd.hpp>
+
+#include "smfem/sim/contact/friction.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::multibody {
+
+struct SceneBodySpec {
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();  // m, added to the rest positions
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();     // m/s, initial, of the whole body
+};
+
+struct ContactSceneSpec {
+  double timestep = sim::SolverSettings{}.timestep;
+  Eigen::Vector3d gravity = sim::SolverSettings{}.gravity;
+  double friction = 0.0;
+  double activation = 0.0;              // dhat; 0: the scene's default (contact_scene.hpp)
+  double stiffness = 0.0;               // kappa; 0: adaptive (contact_scene.hpp)
+  double slip = contact::kDefaultSlip;  // eps_v, m/s (friction.hpp)
+  std::vector<contact::Obstacle> obstacles;
+  std::vector<SceneBodySpec> bodies;
+};
+
+// Positions beyond this (m) are refused: far past any scene's size, and squares of them would
+// lose every digit of a contact distance.
+inline constexpr double kMaxCoordinate = 1e6;
+
+// Parses a scene file's JSON; throws std::invalid_argument naming `source` and the key at fault.
+// Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0, 10], a
+// non-positive timestep, a coordinate beyond kMaxCoordinate.
+ContactSceneSpec read_contact_scene(const nlohmann::json& scene, const std::string& source);
+
+}  // namespace smfem::multibody

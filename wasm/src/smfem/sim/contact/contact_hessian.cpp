@@ -1,0 +1,73 @@
+#include "smfem/sim/contact/contact_hessian.hpp"
+
+#include <array>
+
+namespace smfem::contact {
+namespace {
+
+// A group's rows, first's then second's: (first row of U, count, offset within the group).
+struct Segment {
+  int first_row, count, offset;
+};
+
+std::array<Segment, 2> segments(const ContactHessian::Group& group) {
+  return {{{group.first.first, group.first.count, 0},
+           {group.second.first, group.second.count, group.first.count}}};
+}
+
+}  // namespace
+
+ContactHessian::Group& ContactHessian::add_group(Rows first, Rows second) {
+  Group& group = groups_.emplace_back();
+  group.first = first;
+  group.second = second;
+  group.block.setZero(3 * group.width(), 3 * group.width());
+  return group;
+}
+
+double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const {
+  double total = 0.0;
+  Eigen::VectorXd a, b;
+  for (const Group& group : groups_) {
+    const int w = group.width();
+    a.resize(3 * w);
+    b.resize(3 * w);
+    for (const Segment& s : segments(group)) {
+      for (int c = 0; c < 3; ++c) {
+        a.segment(c * w + s.offset, s.count) = A.col(c).segment(s.first_row, s.count);
+        b.segment(c * w + s.offset, s.count) = B.col(c).segment(s.first_row, s.count);
+      }
+    }
+    total += a.dot(group.block * b);
+  }
+  return total;
+}
+
+void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const {
+  for (const Group& group : groups_) {
+    const int w = group.width();
+    // Each segment lies in one range of the layout, so each (segment, coordinate) pair is a
+    // contiguous run of unknowns: the blocks between two runs are whole, on the diagonal (the
+    // same run) or off it.
+    for (const Segment& s : segments(group)) {
+      for (const Segment& t : segments(group)) {
+        if (s.count == 0 || t.count == 0) continue;
+        for (int d = 0; d < 3; ++d) {
+          for (int e = 0; e < 3; ++e) {
+            const int row = layout.unknown(s.first_row, d);
+            const int col = layout.unknown(t.first_row, e);
+            const auto source =
+                group.block.block(d * w + s.offset, e * w + t.offset, s.count, t.count);
+            if (row > col) {
+              lower.block(row, col, s.count, t.count) += source;
+            } else if (row == col) {
+              lower.block(row, col, s.count, t.count).triangularView<Eigen::Lower>() += source;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace smfem::contact

@@ -1,0 +1,730 @@
+#include "smfem/sim/contact/contact_potential.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include <Eigen/Geometry>
+
+#include "smfem/geometry/point_triangle.hpp"
+#include "smfem/sim/contact/barrier.hpp"
+#include "smfem/sim/contact/ccd.hpp"
+#include "smfem/sim/contact/friction.hpp"
+#include "smfem/sim/kernels/detail/gemm_tile.hpp"
+#include "smfem/sim/kernels/detail/reduced_dot.hpp"
+
+namespace smfem::contact {
+namespace {
+
+// The (d, e), d <= e, of a term's 3 x 3 Hessian, in the order of the Gram products' columns.
+constexpr int kGramRow[6] = {0, 0, 0, 1, 1, 2};
+constexpr int kGramCol[6] = {0, 1, 2, 1, 2, 2};
+// The Gram products' widths are padded to whole gemm tiles (rows and columns).
+constexpr int kGramPad = sim::detail::kTileRows * sim::detail::kTileCols<double> /
+                         std::gcd(sim::detail::kTileRows, sim::detail::kTileCols<double>);
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The chunks the loops over vertices, samples and pairs are cut into (for_chunks): fixed, so
+// that the outputs do not depend on the thread count; large enough to amortize a chunk's start.
+constexpr Eigen::Index kVertexChunk = 512;
+constexpr Eigen::Index kSampleChunk = 256;
+constexpr Eigen::Index kPairChunk = 128;
+
+Eigen::AlignedBox3d grown_box(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double margin) {
+  Eigen::AlignedBox3d box(a.cwiseMin(b), a.cwiseMax(b));
+  box.min().array() -= margin;
+  box.max().array() += margin;
+  return box;
+}
+
+double box_distance(const Eigen::AlignedBox3d& box, const Eigen::Vector3d& x) {
+  return (x - x.cwiseMax(box.min()).cwiseMin(box.max())).norm();
+}
+
+// Barycentric coordinates of a point y of triangle (a, b, c).
+Eigen::Vector3d barycentric(const Eigen::Vector3d& y, const Eigen::Vector3d& a,
+                            const Eigen::Vector3d& b, const Eigen::Vector3d& c) {
+  const Eigen::Vector3d e0 = b - a, e1 = c - a, v = y - a;
+  const double d00 = e0.dot(e0), d01 = e0.dot(e1), d11 = e1.dot(e1);
+  const double det = d00 * d11 - d01 * d01;
+  if (!(det > 1e-30 * d00 * d11)) return Eigen::Vector3d(1.0, 0.0, 0.0);
+  const double beta1 = (d11 * v.dot(e0) - d01 * v.dot(e1)) / det;
+  const double beta2 = (d00 * v.dot(e1) - d01 * v.dot(e0)) / det;
+  return Eigen::Vector3d(1.0 - beta1 - beta2, beta1, beta2);
+}
+
+// A unit tangent basis of the plane normal to n (3 x 2).
+Eigen::Matrix<double, 3, 2> tangent_basis(const Eigen::Vector3d& n) {
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  Eigen::Matrix<double, 3, 2> basis;
+  basis.col(0) = n.cross(helper).normalized();
+  basis.col(1) = n.cross(basis.col(0));
+  return basis;
+}
+
+Eigen::Vector3d unit_or_up(const Eigen::Vector3d& v, double length) {
+  return length > 0.0 ? Eigen::Vector3d(v / length) : Eigen::Vector3d::UnitY();
+}
+
+}  // namespace
+
+ContactPotential::ContactPotential(const ContactSurface& surface,
+                                   std::vector<Eigen::Vector3d> offsets)
+    : surface_(surface), offsets_(std::move(offsets)) {
+  const int parts = surface.part.size() > 0 ? surface.part.maxCoeff() + 1 : 1;
+  if (static_cast<int>(offsets_.size()) != parts) {
+    throw std::invalid_argument("contact: " + std::to_string(offsets_.size()) + " offsets for " +
+                                std::to_string(parts) + " parts");
+  }
+  // Each part's vertices are contiguous (multibody/composite_model.hpp) and its weights live in a
+  // range of modes: positions are computed part by part on those columns only.
+  const auto vertex_count = static_cast<int>(surface.positions.rows());
+  parts_.resize(static_cast<std::size_t>(parts));
+  for (int p = 0; p < parts; ++p) {
+    Part& range = parts_[static_cast<std::size_t>(p)];
+    range.first_vertex = vertex_count;
+    int first_mode = static_cast<int>(surface.weights.cols()), end_mode = 0;
+    for (int v = 0; v < vertex_count; ++v) {
+      if (part(v) != p) continue;
+      range.first_vertex = std::min(range.first_vertex, v);
+      range.end_vertex = v + 1;
+      for (Eigen::Index i = 0; i < surface.weights.cols(); ++i) {
+        if (surface.weights(v, i) == 0.0) continue;
+        first_mode = std::min(first_mode, static_cast<int>(i));
+        end_mode = std::max(end_mode, static_cast<int>(i) + 1);
+      }
+    }
+    range.first_row = 4 * std::min(first_mode, end_mode);
+    range.rows = 4 * std::max(end_mode - first_mode, 0);
+  }
+  for (Eigen::Index t = 0; t < surface.triangles.rows(); ++t) {
+    parts_[static_cast<std::size_t>(part(surface.triangles(t, 0)))].triangles.push_back(
+        static_cast<int>(t));
+  }
+  trees_.resize(parts_.size());
+  // Each vertex's basis row over its own body's rows only.
+  int width = 0;
+  for (const Part& range : parts_) width = std::max(width, range.rows);
+  basis_.setZero(vertex_count, width);
+  for (int v = 0; v < vertex_count; ++v) {
+    const Part& range = parts_[static_cast<std::size_t>(part(v))];
+    surface_basis_row(surface, v, range.first_row / 4, range.rows / 4, &basis_(v, 0));
+  }
+  unknown_rows_ = 4 * static_cast<int>(surface.weights.cols());
+  // basis_ holds what the weights say, in a fraction of their storage in an island of many bodies.
+  surface_.weights.resize(0, 0);
+}
+
+void ContactPotential::set_part_stiffness(std::vector<double> stiffness) {
+  if (!stiffness.empty() && stiffness.size() != parts_.size()) {
+    throw std::invalid_argument("contact: " + std::to_string(stiffness.size()) +
+                                " stiffnesses for " + std::to_string(parts_.size()) + " parts");
+  }
+  part_stiffness_ = std::move(stiffness);
+}
+
+template <class Fn>
+void ContactPotential::for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const {
+  const auto chunks = static_cast<int>((count + size - 1) / size);
+  const auto run = [&](int chunk) {
+    const Eigen::Index begin = chunk * size;
+    fn(chunk, begin, std::min(count, begin + size));
+  };
+  if (pool_ == nullptr || pool_->thread_count() == 1 || chunks < 2) {
+    for (int chunk = 0; chunk < chunks; ++chunk) run(chunk);
+    return;
+  }
+  pool_->parallel_for(chunks, run);
+}
+
+std::size_t ContactPotential::thread_of(int chunk) const {
+  // ThreadPool runs chunk c on thread c mod N.
+  return pool_ == nullptr ? 0 : static_cast<std::size_t>(chunk % pool_->thread_count());
+}
+
+double ContactPotential::pair_stiffness(const Pair& pair) const {
+  if (part_stiffness_.empty()) return parameters_.stiffness;
+  const std::size_t parts = pair_parts(pair);
+  return std::max(part_stiffness_[parts / parts_.size()], part_stiffness_[parts % parts_.size()]);
+}
+
+void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
+                                       const ContactParameters& parameters, double timestep) {
+  obstacles_ = obstacles;
+  parameters_ = parameters;
+  timestep_ = timestep;
+  candidates_.clear();
+  segment_pairs_ = nullptr;
+}
+
+void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
+  out.resize(surface_.positions.rows(), 3);
+  // Row by row (detail/reduced_dot.hpp): a blocked GEMM would pack the tall basis on every call,
+  // which costs more than the product.
+  if (!several_parts()) {
+    // One body touches only obstacles: its samples are all that is ever looked at.
+    const Part& range = parts_.front();
+    for_chunks(
+        surface_.samples.size(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
+          for (Eigen::Index k = begin; k < end; ++k) {
+            const int v = surface_.samples(k);
+            out.row(v) =
+                sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
+          }
+        });
+    return;
+  }
+  for_chunks(out.rows(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index v = begin; v < end; ++v) {
+      const Part& range = parts_[static_cast<std::size_t>(part(static_cast<int>(v)))];
+      out.row(v) =
+          sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
+    }
+  });
+}
+
+void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) const {
+  displacements(U, out);
+  if (!several_parts()) {
+    for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+      const int v = surface_.samples(k);
+      out.row(v) += surface_.positions.row(v) + offsets_.front().transpose();
+    }
+    return;
+  }
+  out += surface_.positions;
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    const Part& range = parts_[p];
+    out.middleRows(range.first_vertex, range.end_vertex - range.first_vertex).rowwise() +=
+        offsets_[p].transpose();
+  }
+}
+
+void ContactPotential::update_start(const ReducedMatrix& U) {
+  if (U.rows() == start_U_.rows() && U == start_U_) return;
+  positions(U, start_);
+  start_U_ = U;
+}
+
+void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePositions& D,
+                                   double margin, bool every_body) {
+  // Body-level broad phase first: a body whose swept box meets no other body's needs no tree.
+  const std::size_t count = parts_.size();
+  std::vector<Eigen::AlignedBox3d> part_boxes(count);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (int v = parts_[p].first_vertex; v < parts_[p].end_vertex; ++v) {
+      const Eigen::Vector3d x0 = P.row(v).transpose();
+      part_boxes[p].extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+    }
+  }
+  near_.assign(count * count, 0);
+  for (std::size_t p = 0; p < count; ++p) {
+    for (std::size_t q = 0; q < count; ++q) {
+      near_[p * count + q] =
+          p != q && (every_body || part_boxes[p].intersects(part_boxes[q])) ? 1 : 0;
+    }
+  }
+  std::vector<Eigen::AlignedBox3d> boxes;
+  for (std::size_t q = 0; q < count; ++q) {
+    PartTree& tree = trees_[q];
+    tree.wanted = false;
+    for (std::size_t p = 0; p < count; ++p) tree.wanted = tree.wanted || near_[p * count + q];
+    if (!tree.wanted) continue;
+    boxes.clear();
+    for (const int t : parts_[q].triangles) {
+      Eigen::AlignedBox3d box;
+      for (int c = 0; c < 3; ++c) {
+        const int v = surface_.triangles(t, c);
+        const Eigen::Vector3d x0 = P.row(v).transpose();
+        box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+      }
+      boxes.push_back(box);
+    }
+    if (tree.tree) {
+      tree.tree->refit(boxes);
+    } else {
+      tree.tree = std::make_unique<geometry::AabbTree>(boxes);
+    }
+  }
+}
+
+void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
+                              std::vector<Pair>& pairs) {
+  pairs.clear();
+  update_start(U);
+  if (dU.isZero(0.0)) {
+    motion_.setZero(start_.rows(), 3);
+  } else {
+    displacements(dU, motion_);
+  }
+  // Between bodies: the triangles, swept, against the samples, swept.
+  if (several_parts()) build_trees(start_, motion_, margin, false);
+  const std::size_t count = parts_.size();
+  const Eigen::Index n = surface_.samples.size();
+  chunk_pairs_.resize(static_cast<std::size_t>((n + kSampleChunk - 1) / kSampleChunk));
+  for_chunks(n, kSampleChunk, [&](int chunk, Eigen::Index begin, Eigen::Index end) {
+    std::vector<Pair>& found = chunk_pairs_[static_cast<std::size_t>(chunk)];
+    found.clear();
+    for (Eigen::Index k = begin; k < end; ++k) {
+      const int v = surface_.samples(k);
+      const Eigen::Vector3d x0 = start_.row(v).transpose();
+      const Eigen::Vector3d dx = motion_.row(v).transpose();
+      const double reach = dx.norm() + margin;
+      if (obstacles_ != nullptr) {
+        for (std::size_t o = 0; o < obstacles_->size(); ++o) {
+          if (obstacle_distance((*obstacles_)[o], x0).distance < reach) {
+            found.push_back({static_cast<int>(k), static_cast<int>(o), -1});
+          }
+        }
+      }
+      if (!several_parts()) continue;
+      const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
+      const auto p = static_cast<std::size_t>(part(v));
+      for (std::size_t q = 0; q < count; ++q) {
+        if (!near_[p * count + q]) continue;
+        const PartTree& other = trees_[q];
+        other.tree->for_each_overlapping(
+            [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
+            [&](int i) {
+              found.push_back(
+                  {static_cast<int>(k), -1, parts_[q].triangles[static_cast<std::size_t>(i)]});
+            });
+      }
+    }
+  });
+  for (const std::vector<Pair>& found : chunk_pairs_)
+    pairs.insert(pairs.end(), found.begin(), found.end());
+  segment_high_ = start_ + motion_;
+  segment_low_ = start_.cwiseMin(segment_high_);
+  segment_high_ = segment_high_.cwiseMax(start_);
+  segment_pairs_ = &pairs;
+}
+
+const std::vector<ContactPotential::Pair>& ContactPotential::near_pairs(
+    const ReducedMatrix& U, std::vector<Pair>& fallback) {
+  update_start(U);
+  // Rounding: U on the segment gives positions within a few ulps of it; a pair missed by that
+  // much sits within 1e-9 dhat of dhat, where the barrier and its derivatives vanish.
+  const double slack = 1e-9 * parameters_.activation;
+  const auto inside = [&](int v) {
+    return (start_.row(v).array() >= segment_low_.row(v).array() - slack).all() &&
+           (start_.row(v).array() <= segment_high_.row(v).array() + slack).all();
+  };
+  bool reusable = segment_pairs_ != nullptr;
+  if (several_parts()) {
+    for (Eigen::Index v = 0; reusable && v < start_.rows(); ++v) {
+      reusable = inside(static_cast<int>(v));
+    }
+  } else {
+    for (Eigen::Index k = 0; reusable && k < surface_.samples.size(); ++k) {
+      reusable = inside(surface_.samples(k));
+    }
+  }
+  if (reusable) return *segment_pairs_;
+  gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, fallback);
+  return fallback;
+}
+
+template <class At>
+ContactPotential::PairGeometry ContactPotential::locate(const Pair& pair, At&& at) const {
+  PairGeometry g;
+  const Eigen::Vector3d x = at(surface_.samples(pair.sample));
+  if (pair.obstacle >= 0) {
+    const ObstacleDistance d =
+        obstacle_distance((*obstacles_)[static_cast<std::size_t>(pair.obstacle)], x);
+    g.distance = d.distance;
+    g.direction = d.direction;
+    return g;
+  }
+  const Eigen::Vector3d a = at(surface_.triangles(pair.triangle, 0));
+  const Eigen::Vector3d b = at(surface_.triangles(pair.triangle, 1));
+  const Eigen::Vector3d c = at(surface_.triangles(pair.triangle, 2));
+  const Eigen::Vector3d y = geometry::closest_point_on_triangle(x, a, b, c);
+  g.beta = barycentric(y, a, b, c);
+  const Eigen::Vector3d away = x - y;
+  g.distance = away.norm();
+  g.direction = unit_or_up(away, g.distance);
+  return g;
+}
+
+void ContactPotential::pair_basis(const Pair& pair, const PairGeometry& geometry,
+                                  Eigen::VectorXd& basis, Eigen::Vector3d& rest) const {
+  const int v = surface_.samples(pair.sample);
+  // Not a structured binding: clang 14 (Emscripten's) lets no lambda capture one.
+  const std::array<const Part*, 2> touched = touched_parts(pair_parts(pair));
+  const Part* const p = touched[0];
+  const Part* const q = touched[1];
+  basis.resize(p->rows + (q != nullptr ? q->rows : 0));
+  // The vertex's weights where its own body's rows sit in the compact basis (the other body's
+  // rows zero); each vertex's weights are zero outside its body's rows.
+  const auto add_row = [&](int w, double scale) {
+    const Part& own = parts_[static_cast<std::size_t>(part(w))];
+    const int at = &own == p ? 0 : p->rows;
+    basis.segment(at, own.rows) += scale * basis_.row(w).head(own.rows).transpose();
+  };
+  basis.setZero();
+  add_row(v, 1.0);
+  rest = offsets_[static_cast<std::size_t>(part(v))] + surface_.positions.row(v).transpose();
+  if (pair.obstacle >= 0) return;
+  for (int c = 0; c < 3; ++c) {
+    const int w = surface_.triangles(pair.triangle, c);
+    add_row(w, -geometry.beta(c));
+    rest -= geometry.beta(c) *
+            (offsets_[static_cast<std::size_t>(part(w))] + surface_.positions.row(w).transpose());
+  }
+}
+
+std::array<const ContactPotential::Part*, 2> ContactPotential::touched_parts(
+    std::size_t parts) const {
+  const Part* p = &parts_[parts / parts_.size()];
+  const Part* q = &parts_[parts % parts_.size()];
+  return {p, q == p ? nullptr : q};
+}
+
+Eigen::Vector3d ContactPotential::basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
+                                              std::size_t parts) const {
+  const auto [p, q] = touched_parts(parts);
+  Eigen::Vector3d sum = sim::detail::reduced_dot(basis.data(), U, p->first_row, p->rows);
+  if (q != nullptr) {
+    sum += sim::detail::reduced_dot(basis.data() + p->rows, U, q->first_row, q->rows);
+  }
+  return sum;
+}
+
+void ContactPotential::add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis,
+                                 std::size_t parts, const Eigen::Vector3d& v) const {
+  const auto [p, q] = touched_parts(parts);
+  gradient.middleRows(p->first_row, p->rows).noalias() += basis.head(p->rows) * v.transpose();
+  if (q != nullptr) {
+    gradient.middleRows(q->first_row, q->rows).noalias() += basis.tail(q->rows) * v.transpose();
+  }
+}
+
+std::size_t ContactPotential::pair_parts(const Pair& pair) const {
+  const auto p = static_cast<std::size_t>(part(surface_.samples(pair.sample)));
+  const auto q =
+      pair.obstacle >= 0 ? p : static_cast<std::size_t>(part(surface_.triangles(pair.triangle, 0)));
+  return std::min(p, q) * parts_.size() + std::max(p, q);
+}
+
+double ContactPotential::pair_friction(const Pair& pair) const {
+  if (pair.obstacle < 0) return parameters_.friction;
+  const double mu = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)].friction;
+  return mu >= 0.0 ? mu : parameters_.friction;
+}
+
+void ContactPotential::begin_step(const ReducedMatrix& U_n) {
+  friction_.clear();
+  for (PartTree& tree : trees_) tree.tree.reset();  // built afresh for the step
+  segment_pairs_ = nullptr;                         // the obstacles may have moved
+  gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
+  for (const Pair& pair : scratch_) {
+    const PairGeometry g = locate(pair, at);
+    const double mu = pair_friction(pair);
+    if (!(g.distance < parameters_.activation) || mu <= 0.0) continue;
+    FrictionPair f;
+    pair_basis(pair, g, f.basis, f.rest);
+    f.parts = pair_parts(pair);
+    // The relative position at the start, moved with the obstacle's own step: sliding along a
+    // moving obstacle is measured against the obstacle.
+    f.reference = f.rest + basis_times(U_n, f.basis, f.parts);
+    if (pair.obstacle >= 0) {
+      const Obstacle& obstacle = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)];
+      f.reference += obstacle.offset - obstacle.start_offset;
+    }
+    f.tangent = tangent_basis(g.direction);
+    f.weight = mu * pair_stiffness(pair) * pair_area(pair) *
+               std::abs(barrier_derivative(g.distance, parameters_.activation));
+    friction_.push_back(std::move(f));
+  }
+}
+
+double ContactPotential::pair_step(const Pair& pair, double limit) const {
+  const double keep = parameters_.keep;
+  const int v = surface_.samples(pair.sample);
+  const Eigen::Vector3d sample_motion = motion_.row(v).transpose();
+  if (pair.obstacle >= 0) {
+    return std::min(limit,
+                    obstacle_time_of_impact((*obstacles_)[static_cast<std::size_t>(pair.obstacle)],
+                                            start_.row(v).transpose(), sample_motion, keep,
+                                            parameters_.activation));
+  }
+  const auto corner = [&](const auto& rows, int c) {
+    return Eigen::Vector3d(rows.row(surface_.triangles(pair.triangle, c)).transpose());
+  };
+  const auto start = [&](int w) { return Eigen::Vector3d(start_.row(w).transpose()); };
+  // Two bounds, each safe on its own, so the farther one is taken: the triangle's plane
+  // (ccd.hpp), which lets a sample slide over a triangle it rests on, and conservative
+  // advancement, which follows a sample past the triangle's edges.
+  const double plane = plane_bound_step(
+      start(v), sample_motion, corner(start_, 0), corner(start_, 1), corner(start_, 2),
+      corner(motion_, 0), corner(motion_, 1), corner(motion_, 2),
+      ccd_target(locate(pair, start).distance, keep, parameters_.activation));
+  if (plane >= limit) return limit;
+  // The distance moves at most as fast as the sample relative to the triangle's points, which
+  // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
+  double speed = 0.0;
+  for (int c = 0; c < 3; ++c) speed = std::max(speed, (sample_motion - corner(motion_, c)).norm());
+  // Only the part of the segment up to `limit` needs checking; points move linearly.
+  const double reach = conservative_advancement(
+      [&](double a) {
+        return locate(pair,
+                      [&](int w) {
+                        return Eigen::Vector3d(start_.row(w).transpose() +
+                                               (a * limit) * motion_.row(w).transpose());
+                      })
+            .distance;
+      },
+      speed * limit, keep, parameters_.activation);
+  return std::max(plane, limit * reach);
+}
+
+double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& dU) {
+  gather(U, dU, parameters_.activation, candidates_);
+  double alpha = 1.0;
+  for (const Pair& pair : candidates_) alpha = pair_step(pair, alpha);
+  return alpha;
+}
+
+double ContactPotential::largest_approach() const {
+  const auto start = [&](int w) { return Eigen::Vector3d(start_.row(w).transpose()); };
+  double largest = 0.0;
+  for (const Pair& pair : candidates_) {
+    const PairGeometry g = locate(pair, start);
+    Eigen::Vector3d relative = motion_.row(surface_.samples(pair.sample)).transpose();
+    if (pair.triangle >= 0) {
+      for (int c = 0; c < 3; ++c) {
+        relative -= g.beta[c] * motion_.row(surface_.triangles(pair.triangle, c)).transpose();
+      }
+    }
+    largest = std::max(largest, -g.direction.dot(relative));
+  }
+  return largest;
+}
+
+double ContactPotential::energy(const ReducedMatrix& U) {
+  double total = 0.0;
+  if (!candidates_.empty()) {
+    positions(U, trial_);
+    const auto at = [&](int v) { return Eigen::Vector3d(trial_.row(v).transpose()); };
+    for (const Pair& pair : candidates_) {
+      total += pair_stiffness(pair) * pair_area(pair) *
+               barrier(locate(pair, at).distance, parameters_.activation);
+    }
+  }
+  return total + friction_energy(U);
+}
+
+double ContactPotential::energy_along(double alpha, const ReducedMatrix& U_trial) {
+  double total = 0.0;
+  const auto at = [&](int v) {
+    return Eigen::Vector3d(start_.row(v).transpose() + alpha * motion_.row(v).transpose());
+  };
+  for (const Pair& pair : candidates_) {
+    total += pair_stiffness(pair) * pair_area(pair) *
+             barrier(locate(pair, at).distance, parameters_.activation);
+  }
+  return total + friction_energy(U_trial);
+}
+
+double ContactPotential::friction_energy(const ReducedMatrix& U) const {
+  const double eps = parameters_.slip * timestep_;
+  double total = 0.0;
+  for (const FrictionPair& f : friction_) {
+    const Eigen::Vector2d slip =
+        f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
+    total += f.weight * friction_f0(slip.norm(), eps);
+  }
+  return total;
+}
+
+void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient) {
+  const std::vector<Pair>& pairs = near_pairs(U, candidates_);
+  if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
+  const Eigen::Index n = unknown_rows_;
+  gradient.setZero(n, 3);
+  // Each active pair: a term with a basis vector b, a 3 x 3 Hessian S in x and a force f;
+  // H_de = sum S(d, e) b b^T and the gradient sum b f^T.
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
+  const auto pair_count = static_cast<Eigen::Index>(candidates_.size());
+  const auto chunks = static_cast<std::size_t>((pair_count + kPairChunk - 1) / kPairChunk);
+  chunk_terms_.resize(std::max(chunks, chunk_terms_.size()));
+  chunk_terms_used_.assign(chunks, 0);
+  for_chunks(pair_count, kPairChunk, [&](int chunk, Eigen::Index begin, Eigen::Index end) {
+    std::vector<HessianTerm>& terms = chunk_terms_[static_cast<std::size_t>(chunk)];
+    std::size_t& used = chunk_terms_used_[static_cast<std::size_t>(chunk)];
+    Eigen::Vector3d rest;
+    for (Eigen::Index i = begin; i < end; ++i) {
+      const Pair& pair = candidates_[static_cast<std::size_t>(i)];
+      const PairGeometry g = locate(pair, at);
+      if (!(g.distance < parameters_.activation)) continue;
+      if (used == terms.size()) terms.emplace_back();
+      HessianTerm& term = terms[used++];
+      pair_basis(pair, g, term.basis, rest);
+      term.parts = pair_parts(pair);
+      const double scale = pair_stiffness(pair) * pair_area(pair);
+      term.force = scale * barrier_derivative(g.distance, parameters_.activation) * g.direction;
+      term.curvature = scale * barrier_second_derivative(g.distance, parameters_.activation) *
+                       g.direction * g.direction.transpose();
+    }
+  });
+  const double eps = parameters_.slip * timestep_;
+  friction_terms_.resize(friction_.size());
+  for (std::size_t k = 0; k < friction_.size(); ++k) {
+    const FrictionPair& f = friction_[k];
+    const Eigen::Vector2d slip =
+        f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
+    friction_terms_[k] = {
+        f.basis, f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
+        f.weight * f.tangent * friction_gradient(slip, eps), f.parts};
+  }
+  // In pair order, then friction's: the gradient's sums are those of a serial loop. Terms are
+  // grouped by the bodies they touch, each group one product on its own rows.
+  std::vector<std::vector<const HessianTerm*>> groups(parts_.size() * parts_.size());
+  const auto book = [&](const HessianTerm& term) {
+    add_outer(gradient, term.basis, term.parts, term.force);
+    groups[term.parts].push_back(&term);
+  };
+  for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t k = 0; k < chunk_terms_used_[c]; ++k) book(chunk_terms_[c][k]);
+  }
+  for (const HessianTerm& term : friction_terms_) book(term);
+  hessian_.clear();
+  std::vector<std::size_t> filled;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].empty()) continue;
+    const auto [p, q] = touched_parts(g);
+    hessian_.add_group({p->first_row, p->rows}, q == nullptr
+                                                    ? ContactHessian::Rows{}
+                                                    : ContactHessian::Rows{q->first_row, q->rows});
+    filled.push_back(g);
+  }
+  gram_.resize(pool_ != nullptr ? static_cast<std::size_t>(pool_->thread_count()) : 1);
+  // H_de = sum_k S_k(d, e) b_k b_k^T, group by group over the rows of U its bases touch: one
+  // body's modes (against obstacles), or two bodies' (between them).
+  for_chunks(static_cast<Eigen::Index>(filled.size()), 1,
+             [&](int chunk, Eigen::Index, Eigen::Index) {
+               const std::vector<const HessianTerm*>& terms =
+                   groups[filled[static_cast<std::size_t>(chunk)]];
+               ContactHessian::Group& group = hessian_.group(chunk);
+               GramWorkspace& work = gram_[thread_of(chunk)];
+               const auto K = static_cast<int>(terms.size());
+               const int w = group.width();
+               // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
+               // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
+               const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
+               work.bases.setZero(K, padded);
+               work.scaled.resize(K, 6 * padded);
+               for (int k = 0; k < K; ++k) {
+                 const HessianTerm& term = *terms[static_cast<std::size_t>(k)];
+                 work.bases.row(k).head(w) = term.basis.transpose();
+                 for (int de = 0; de < 6; ++de) {
+                   work.scaled.block(k, de * padded, 1, padded) =
+                       term.curvature(kGramRow[de], kGramCol[de]) * work.bases.row(k);
+                 }
+               }
+               // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
+               work.gram.setZero(padded, 6 * padded);
+               for (int i = 0; i < padded; i += sim::detail::kTileRows) {
+                 for (int j = 0; j < 6 * padded; j += sim::detail::kTileCols<double>) {
+                   sim::detail::gemm_tile_AtB(work.bases.data() + i, padded, work.scaled.data() + j,
+                                              6 * padded, K, work.gram.data() + i * 6 * padded + j,
+                                              6 * padded);
+                 }
+               }
+               for (int de = 0; de < 6; ++de) {
+                 const int d = kGramRow[de], e = kGramCol[de];
+                 group.block.block(d * w, e * w, w, w) = work.gram.block(0, de * padded, w, w);
+                 if (e != d)
+                   group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
+               }
+             });
+}
+
+double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }
+
+double ContactPotential::potential_energy(const ReducedMatrix& U) {
+  const std::vector<Pair>& pairs = near_pairs(U, scratch_);
+  const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
+  double total = 0.0;
+  for (const Pair& pair : pairs) {
+    total += pair_stiffness(pair) * pair_area(pair) *
+             barrier(locate(pair, at).distance, parameters_.activation);
+  }
+  return total;
+}
+
+ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
+  ContactMeasure result;
+  result.min_distance = kInfinity;
+  update_start(U);
+  const SurfacePositions& P = start_;
+  if (several_parts()) {
+    motion_.setZero(P.rows(), 3);
+    // Every body's tree: the nearest other body is wanted, however far.
+    build_trees(P, motion_, 0.0, true);
+  }
+  bool sample_active = false;
+  result.part_closest.assign(parts_.size(), kInfinity);
+  int sample_part = 0;
+  const auto count = [&](double d, int other_part) {
+    result.min_distance = std::min(result.min_distance, d);
+    for (const int p : {sample_part, other_part}) {
+      double& closest = result.part_closest[static_cast<std::size_t>(p)];
+      closest = std::min(closest, d);
+    }
+    if (d < parameters_.activation) {
+      ++result.active;
+      sample_active = true;
+    }
+  };
+  for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+    const int v = surface_.samples(k);
+    const Eigen::Vector3d x = P.row(v).transpose();
+    sample_active = false;
+    sample_part = part(v);
+    if (obstacles_ != nullptr) {
+      for (const Obstacle& obstacle : *obstacles_) {
+        count(obstacle_distance(obstacle, x).distance, sample_part);
+      }
+    }
+    if (several_parts()) {
+      for (std::size_t q = 0; q < trees_.size(); ++q) {
+        if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
+        const PartTree& other = trees_[q];
+        const auto triangle_distance = [&](int i) {
+          const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
+          const Eigen::Vector3d y =
+              geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
+                                                  P.row(surface_.triangles(t, 1)).transpose(),
+                                                  P.row(surface_.triangles(t, 2)).transpose());
+          return (x - y).norm();
+        };
+        // The nearest triangle of that body where it is active or the closest yet (a bound that
+        // prunes most of the tree), and every other active one.
+        const double bound = std::max(result.min_distance, parameters_.activation);
+        const double nearest = other.tree->minimize(
+            [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); }, triangle_distance,
+            bound);
+        if (nearest < bound) count(nearest, static_cast<int>(q));
+        if (!(nearest < parameters_.activation)) continue;
+        const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
+        int active_here = 0;
+        other.tree->for_each_overlapping(
+            [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
+            [&](int i) { active_here += triangle_distance(i) < parameters_.activation ? 1 : 0; });
+        result.active += active_here - 1;  // count() took the nearest
+      }
+    }
+    if (sample_active) result.active_points.push_back(x);
+  }
+  return result;
+}
+
+}  // namespace smfem::contact

@@ -1,0 +1,259 @@
+#pragma once
+// The contact term of the implicit Euler step energy, added to Psi_u (sim/step/dynamics.hpp):
+//
+//   Psi_c(u) = kappa sum_k a_k b(d_k(u)) + sum_f mu_f lambda_f f0(|T_f^T (r_f(u) - r~_f)|),
+//
+// b the IPC barrier (barrier.hpp) with activation distance dhat, d_k the unsigned distance of a
+// contact pair, a_k the area of its sample, kappa the barrier stiffness (Pa); the second sum is
+// IPC's lagged friction (friction.hpp) over the pairs active at the step's start, with their
+// normal force lambda_f = kappa a_f |b'(d_f)|, tangent plane T_f and barycentric coordinates
+// frozen there, r_f the pair's relative position and r~_f where the other side has moved it.
+// The pairs:
+//   - a contact sample and an obstacle (obstacle.hpp);
+//   - a contact sample and a triangle of another body of the same model (a scene's bodies are
+//     one model, multibody/composite_model.hpp, so that their coupling is solved exactly).
+// Every point is linear in u, x = offset + X + U^T b, so a pair's distance has the reduced
+// gradient b'(d) kappa a b n^T (4m x 3), with n the unit direction from the other side and b
+// the pair's basis vector (the sample's b_s, or b_s - sum_j beta_j b_j against a triangle with
+// barycentric coordinates beta of the closest point: exact by the envelope theorem), and the
+// Hessian kappa a b''(d) (n n^T) (x) (b b^T). That is the pair's Hessian projected to PSD exactly
+// against obstacles (the distance's own curvature is PSD there and enters with b' < 0) and its
+// Gauss-Newton part between bodies (the closest point slides).
+//
+// The line search evaluates Psi_c on the candidate pairs the last max_step() or linearize()
+// gathered (the pairs whose boxes, swept along the direction and grown by dhat, overlap): the
+// others stay beyond dhat on the whole segment and contribute 0.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/geometry/aabb_tree.hpp"
+#include "smfem/parallel/thread_pool.hpp"
+#include "smfem/sim/contact/contact_hessian.hpp"
+#include "smfem/sim/contact/contact_surface.hpp"
+#include "smfem/sim/contact/friction.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+
+namespace smfem::contact {
+
+using sim::ReducedMatrix;
+
+struct ContactParameters {
+  double activation = 1e-3;    // dhat, m
+  double stiffness = 1e3;      // kappa, Pa
+  double friction = 0.0;       // mu between bodies, and with obstacles that set none
+  double slip = kDefaultSlip;  // eps_v, m/s: slip speeds below it are static friction's smoothing
+  // CCD (obstacle.hpp, ccd.hpp): every trial keeps at least this fraction of each distance.
+  double keep = 0.1;
+};
+
+// The closest contact of a configuration.
+struct ContactMeasure {
+  double min_distance = 0.0;  // over every pair (infinity where there is none)
+  int active = 0;             // pairs closer than dhat
+  // Where the samples in an active pair are (one point per sample, however many pairs it is
+  // in): what the page shows as the contact points.
+  std::vector<Eigen::Vector3d> active_points;
+  // Per part (body), its closest distance to anything: exact below dhat, at least dhat (or
+  // infinity) otherwise.
+  std::vector<double> part_closest;
+};
+
+class ContactPotential {
+ public:
+  // offsets: the placement of each part (surface.part; one entry for a single body), added to
+  // the rest positions.
+  ContactPotential(const ContactSurface& surface, std::vector<Eigen::Vector3d> offsets);
+
+  const ContactSurface& surface() const { return surface_; }
+  const ContactParameters& parameters() const { return parameters_; }
+
+  // The obstacles (not owned; they must outlive the steps) and parameters from now on.
+  void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
+                       double timestep);
+
+  // The pool the per-vertex, per-sample and per-group loops run on (the simulator's, which calls
+  // in from its step: sim/simulator.hpp), or null for none. The loops are cut into chunks of a
+  // fixed size, each writing its own output, gathered in chunk order: results are bit-identical
+  // for any thread count and to the serial loops.
+  void set_pool(parallel::ThreadPool* pool) { pool_ = pool; }
+
+  // Each part's (body's) barrier stiffness, over parameters.stiffness: a pair's is the larger of
+  // its two bodies' (one body's against an obstacle), so that a body's stiffness follows its own
+  // contacts (multibody/contact_scene.hpp). Empty: parameters.stiffness for every pair.
+  void set_part_stiffness(std::vector<double> stiffness);
+
+  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
+  void begin_step(const ReducedMatrix& U_n);
+  // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
+  // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
+  double max_step(const ReducedMatrix& U, const ReducedMatrix& dU);
+  // How far the last max_step()'s whole direction closes its most approaching pair: the motion
+  // of the sample relative to the other side along their normal at the segment's start (0
+  // where every pair separates). Over dhat, the segment makes an impact that the barrier meets
+  // only partway (sim/simulator.hpp).
+  double largest_approach() const;
+  // Psi_c over the current candidates (+infinity if a pair touches).
+  double energy(const ReducedMatrix& U);
+  // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for
+  // friction): the samples' positions are those of U moved by alpha times their motion, with no
+  // product (a line search's trials).
+  double energy_along(double alpha, const ReducedMatrix& U_trial);
+  // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
+  void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
+  // The Hessian of the last linearize().
+  const ContactHessian& hessian() const { return hessian_; }
+  // dU^T H_c dU with the Hessian of the last linearize().
+  double curvature(const ReducedMatrix& dU) const;
+
+  // The barrier part of Psi_c at U, gathering its own candidates: the contact's potential
+  // energy, for the energy balance.
+  double potential_energy(const ReducedMatrix& U);
+  // The closest distance and the active pairs at U (every pair, not only candidates).
+  ContactMeasure measure(const ReducedMatrix& U);
+
+ private:
+  struct Pair {
+    int sample;    // index into surface.samples
+    int obstacle;  // or -1
+    int triangle;  // of another part, or -1
+  };
+  // Where a pair is at a configuration: its distance, the unit direction from the other side,
+  // and against a triangle, the barycentric coordinates of its closest point.
+  struct PairGeometry {
+    double distance = 0.0;
+    Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
+    Eigen::Vector3d beta = Eigen::Vector3d::Zero();
+  };
+  // A term of the contact Hessian, H_de = sum_k S_k(d, e) b_k b_k^T: its compact basis b_k
+  // (pair_basis()), its curvature S_k, the bodies it touches (pair_parts()), and its force on
+  // the pair (the gradient's factor: gradient += b_k force^T).
+  struct HessianTerm {
+    Eigen::VectorXd basis;
+    Eigen::Matrix3d curvature;
+    Eigen::Vector3d force;
+    std::size_t parts = 0;
+  };
+  struct FrictionPair {
+    Eigen::VectorXd basis;  // compact (pair_basis())
+    Eigen::Vector3d rest;
+    Eigen::Vector3d reference;  // r~
+    Eigen::Matrix<double, 3, 2> tangent;
+    double weight = 0.0;    // mu lambda
+    std::size_t parts = 0;  // pair_parts()
+  };
+
+  // The largest alpha <= limit for which the pair keeps `keep` of its distance along the motion
+  // gather() left in start_ and motion_.
+  double pair_step(const Pair& pair, double limit) const;
+  // fn(chunk, begin, end) for [begin, end) the chunks of [0, count) of `size`, on the pool.
+  template <class Fn>
+  void for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const;
+  // The workspace of the chunk's thread.
+  std::size_t thread_of(int chunk) const;
+  // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap. Leaves the
+  // surface's positions at U in start_ and their change along dU in motion_.
+  void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
+              std::vector<Pair>& pairs);
+  // The pairs that may be within dhat at U: the last gather()'s, when every vertex it looked at
+  // lies at U within that gather's swept box (then every pair closer than dhat at U is among
+  // them: their boxes, grown by dhat, overlap), else gathered at U into `fallback`. Saves most
+  // of the gathers of a step: each iterate ends on the segment the last max_step() swept.
+  const std::vector<Pair>& near_pairs(const ReducedMatrix& U, std::vector<Pair>& fallback);
+  // The pair with every vertex v at at(v).
+  template <class At>
+  PairGeometry locate(const Pair& pair, At&& at) const;
+  // The pair's basis vector b and the rest part of its relative position r = rest + U^T b. b is
+  // zero outside the rows of the bodies the pair touches, so it is kept compact: the rows of the
+  // first body touched_parts() names, then the second's. Its cost (and a friction pair's storage)
+  // is then one or two bodies' modes, whatever the number of bodies in the island.
+  void pair_basis(const Pair& pair, const PairGeometry& geometry, Eigen::VectorXd& basis,
+                  Eigen::Vector3d& rest) const;
+  double pair_friction(const Pair& pair) const;
+  double pair_stiffness(const Pair& pair) const;
+  double friction_energy(const ReducedMatrix& U) const;
+  // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
+  std::size_t pair_parts(const Pair& pair) const;
+  // U^T b and gradient += b v^T for a pair's compact basis b (pair_basis()).
+  Eigen::Vector3d basis_times(const ReducedMatrix& U, const Eigen::VectorXd& basis,
+                              std::size_t parts) const;
+  void add_outer(ReducedMatrix& gradient, const Eigen::VectorXd& basis, std::size_t parts,
+                 const Eigen::Vector3d& v) const;
+  double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }
+  // Every surface vertex's displacement U^T b_v, and its position (body by body: each touches
+  // its own modes only).
+  void displacements(const ReducedMatrix& U, SurfacePositions& out) const;
+  void positions(const ReducedMatrix& U, SurfacePositions& out) const;
+  // start_ = positions(U), unless it holds them already: a step asks for the same U several
+  // times (linearize, then max_step, at each iterate; the energy balance and the measure after
+  // the step).
+  void update_start(const ReducedMatrix& U);
+  int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
+  bool several_parts() const { return parts_.size() > 1; }
+  // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
+  // swept from P to P + D and grown by margin, meet (or for every pair), and a tree over the
+  // triangles of every body some other body is near. A body's tree is built at its first use in
+  // a step (begin_step) and refitted after that: within a step a body's triangles keep their
+  // neighbours, and a refit costs a fraction of a build.
+  void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
+                   bool every_body);
+
+  // A part's vertices [first_vertex, end_vertex), modes' columns of U [first_row, +rows), and
+  // triangles.
+  struct Part {
+    int first_vertex = 0, end_vertex = 0;
+    int first_row = 0, rows = 0;
+    std::vector<int> triangles;
+  };
+  // The bodies that pair_parts() names: the first, and the second (null where it is the same).
+  std::array<const Part*, 2> touched_parts(std::size_t parts) const;
+
+  ContactSurface surface_;  // without its weights: basis_ holds them
+  std::vector<Eigen::Vector3d> offsets_;
+  // Row v: b_v over the rows of U of v's own body (its Part's [first_row, +rows); b_v is zero
+  // elsewhere), row-major: a vertex's row is read whole (pair_basis, displacements). Kept
+  // compact, it costs a body's modes per vertex, not the island's: a 25-body island's dense
+  // basis was 40 MB.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
+  int unknown_rows_ = 0;  // the rows of U: 4 m of the whole model
+  std::vector<Part> parts_;
+  struct PartTree {
+    std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles; null until needed
+    bool wanted = false;                       // some other body is near: the tree is current
+  };
+  std::vector<PartTree> trees_;
+  std::vector<char> near_;
+  const std::vector<Obstacle>* obstacles_ = nullptr;
+  ContactParameters parameters_;
+  std::vector<double> part_stiffness_;
+  double timestep_ = 0.0;  // set_environment's, with the obstacles
+
+  std::vector<Pair> candidates_;
+  std::vector<Pair> scratch_;
+  // The last gather()'s swept boxes of the vertices it looked at, and where it put its pairs
+  // (null: none to reuse, e.g. after the obstacles may have moved).
+  SurfacePositions segment_low_, segment_high_;
+  const std::vector<Pair>* segment_pairs_ = nullptr;
+  std::vector<FrictionPair> friction_;
+  SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
+  ReducedMatrix start_U_;                    // the U of start_
+  ContactHessian hessian_;
+  parallel::ThreadPool* pool_ = nullptr;
+  std::vector<std::vector<Pair>> chunk_pairs_;  // gather()'s, per chunk of samples
+  // linearize()'s barrier terms per chunk of pairs (the first chunk_terms_used_[c] of each; the
+  // rest keep their storage for the next call), and the friction terms.
+  std::vector<std::vector<HessianTerm>> chunk_terms_;
+  std::vector<std::size_t> chunk_terms_used_;
+  std::vector<HessianTerm> friction_terms_;
+  // linearize()'s workspaces for the Hessian's Gram products (row-major), one per thread.
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  struct GramWorkspace {
+    RowMatrix bases, scaled, gram;
+  };
+  std::vector<GramWorkspace> gram_;
+};
+
+}  // namespace smfem::contact
