@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -81,11 +82,13 @@ INSTANTIATE_TEST_SUITE_P(Solvers, DropTest,
 // tumbles down the slope (lowest centroid -0.44 to -0.51 m, rebound 98 to 311 J). At 2
 // iterations (8 on an impact, sim/simulator.hpp) most landings keep a quarter of the converged
 // rebound or more: 4 of these 5 heights, 7 of 11 from 0.8 to 1.3 m (friction.hpp); from the
-// others it keeps 4 to 19 % and the box stops up to 12 cm higher on the slope. Before the impact
+// others it keeps 4 to 19 % and the box stops up to 12 cm higher on the slope. At 1 iteration (4
+// on an impact) 4 of the 5 keep a quarter, but every landing stops higher on the slope: 6 to 17
+// cm above the converged lowest point (2026-11-28), hence the wider bound there. Before the impact
 // rule a landing stopped dead where it touched (0.57 J of 184). This checked a single height
 // until that height's luck ran out: tumbling down a slope is chaotic, so only several heights
 // together say how landings fare.
-TEST(ContactScene, LandingsAtTwoIterationsSinkInAndMostKeepTheirRebound) {
+TEST(ContactScene, LandingsAtOneAndTwoIterationsSinkInAndMostKeepTheirRebound) {
   struct Landing {
     double lowest = 0.0;   // of the centroid, m
     double rebound = 0.0;  // largest kinetic energy after the lowest point, J
@@ -113,18 +116,22 @@ TEST(ContactScene, LandingsAtTwoIterationsSinkInAndMostKeepTheirRebound) {
     return Landing{*lowest,
                    *std::max_element(kinetic.begin() + (lowest - heights.begin()), kinetic.end())};
   };
-  int kept = 0;
+  std::map<int, int> kept;  // landings that keep a quarter of the rebound, by iterations
   for (const double height : {0.8, 0.9, 1.0, 1.1, 1.2}) {
     const Landing reference = land(height, 100, true);
-    const Landing fast = land(height, 2, false);
-    std::printf(
-        "dropped from %.1f m: converged lowest %.3f m, rebound %.0f J; 2 iterations %.3f m, %.0f "
-        "J\n",
-        height, reference.lowest, reference.rebound, fast.lowest, fast.rebound);
-    EXPECT_NEAR(fast.lowest, reference.lowest, 0.15) << height;
-    if (fast.rebound > 0.25 * reference.rebound) ++kept;
+    std::printf("dropped from %.1f m: converged lowest %.3f m, rebound %.0f J", height,
+                reference.lowest, reference.rebound);
+    for (const int iterations : {1, 2}) {
+      const Landing fast = land(height, iterations, false);
+      std::printf("; %d iteration(s) %.3f m, %.0f J", iterations, fast.lowest, fast.rebound);
+      EXPECT_NEAR(fast.lowest, reference.lowest, iterations == 1 ? 0.2 : 0.15)
+          << height << " m, " << iterations;
+      if (fast.rebound > 0.25 * reference.rebound) ++kept[iterations];
+    }
+    std::printf("\n");
   }
-  EXPECT_GE(kept, 3) << "of 5 heights";
+  EXPECT_GE(kept[1], 3) << "of 5 heights at 1 iteration";
+  EXPECT_GE(kept[2], 3) << "of 5 heights at 2 iterations";
 }
 
 // A violent throw at the ground and at a sphere: still no penetration.

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 
 #include <Eigen/Geometry>
@@ -22,9 +21,11 @@ namespace {
 // The (d, e), d <= e, of a term's 3 x 3 Hessian, in the order of the Gram products' columns.
 constexpr int kGramRow[6] = {0, 0, 0, 1, 1, 2};
 constexpr int kGramCol[6] = {0, 1, 2, 1, 2, 2};
-// The Gram products' widths are padded to whole gemm tiles (rows and columns).
-constexpr int kGramPad = sim::detail::kTileRows * sim::detail::kTileCols<double> /
-                         std::gcd(sim::detail::kTileRows, sim::detail::kTileCols<double>);
+// The Gram products are computed in whole gemm tiles: their rows padded to kTileRows, their
+// columns to kTileCols.
+constexpr int kGramRows = sim::detail::kTileRows;
+constexpr int kGramCols = sim::detail::kTileCols<double>;
+constexpr int padded_to(int width, int tile) { return (width + tile - 1) / tile * tile; }
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -616,31 +617,39 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
                GramWorkspace& work = gram_[thread_of(chunk)];
                const auto K = static_cast<int>(terms.size());
                const int w = group.width();
-               // G: the terms' bases on the group's rows (K x w, row-major, padded to whole tiles);
-               // scaled: G with row k times S_k(d, e), side by side for the six (d, e), d <= e.
-               const int padded = (w + kGramPad - 1) / kGramPad * kGramPad;
-               work.bases.setZero(K, padded);
-               work.scaled.resize(K, 6 * padded);
+               // G: the terms' bases on the group's rows (K x w, row-major, zero-padded to whole
+               // tile rows); scaled: G with row k times S_k(d, e), side by side for the six
+               // (d, e), d <= e, each padded to whole tile columns.
+               const int rows = padded_to(w, kGramRows), cols = padded_to(w, kGramCols);
+               work.bases.setZero(K, std::max(rows, cols));
+               work.scaled.resize(K, 6 * cols);
                for (int k = 0; k < K; ++k) {
                  const HessianTerm& term = *terms[static_cast<std::size_t>(k)];
                  work.bases.row(k).head(w) = term.basis.transpose();
                  for (int de = 0; de < 6; ++de) {
-                   work.scaled.block(k, de * padded, 1, padded) =
-                       term.curvature(kGramRow[de], kGramCol[de]) * work.bases.row(k);
+                   work.scaled.block(k, de * cols, 1, cols) =
+                       term.curvature(kGramRow[de], kGramCol[de]) * work.bases.row(k).head(cols);
                  }
                }
                // All six G^T diag(S(d, e)) G at once: G^T times the scaled matrix, tile by tile.
-               work.gram.setZero(padded, 6 * padded);
-               for (int i = 0; i < padded; i += sim::detail::kTileRows) {
-                 for (int j = 0; j < 6 * padded; j += sim::detail::kTileCols<double>) {
-                   sim::detail::gemm_tile_AtB(work.bases.data() + i, padded, work.scaled.data() + j,
-                                              6 * padded, K, work.gram.data() + i * 6 * padded + j,
-                                              6 * padded);
+               // Each of the six is symmetric (G^T D G, D diagonal), so only the tiles that reach
+               // its upper triangle are computed, and the lower triangle is mirrored.
+               const auto ld = static_cast<int>(work.bases.cols());
+               work.gram.setZero(rows, 6 * cols);
+               for (int i = 0; i < rows; i += kGramRows) {
+                 for (int de = 0; de < 6; ++de) {
+                   for (int j = i / kGramCols * kGramCols; j < cols; j += kGramCols) {
+                     const int column = de * cols + j;
+                     sim::detail::gemm_tile_AtB(work.bases.data() + i, ld,
+                                                work.scaled.data() + column, 6 * cols, K,
+                                                work.gram.data() + i * 6 * cols + column, 6 * cols);
+                   }
                  }
                }
                for (int de = 0; de < 6; ++de) {
                  const int d = kGramRow[de], e = kGramCol[de];
-                 group.block.block(d * w, e * w, w, w) = work.gram.block(0, de * padded, w, w);
+                 group.block.block(d * w, e * w, w, w) =
+                     work.gram.block(0, de * cols, w, w).selfadjointView<Eigen::Upper>();
                  if (e != d)
                    group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
                }

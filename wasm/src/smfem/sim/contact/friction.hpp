@@ -26,7 +26,7 @@ namespace smfem::contact {
 // shipped contact scenes at 2 iterations (`smfem-scene`, 90-300 steps each): 1e-2 m/s takes 23 %
 // fewer iterations in all than 1e-3, 3e-3 17 % fewer (the jelly cube's retries 38 -> 13).
 // Landings, a box with a soft end dropped on an edge onto a slope from eleven heights (0.8 to
-// 1.3 m, test ContactScene.LandingsAtTwoIterations...): at 2 iterations the landing keeps a
+// 1.3 m, test ContactScene.LandingsAtOneAndTwoIterations...): at 2 iterations the landing keeps a
 // quarter of the converged rebound from 10 of 11 heights at 1e-3 (median 0.62 of it), 4 of 11
 // at 3e-3 (median 0.10), 7 of 11 at 1e-2 (median 0.73). 3e-3 was the default for a session on
 // the strength of one of those heights, where it happened to keep 31 %.
