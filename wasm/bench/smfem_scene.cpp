@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
           bodies.push_back({{"centroid", {c.x(), c.y(), c.z()}},
                             {"kinetic", scene.body_kinetic(b)},
                             {"clearance", scene.body_clearance(b)},
+                            {"iterations", scene.body_iterations(b)},
                             {"asleep", scene.body_asleep(b)}});
         }
         std::cout

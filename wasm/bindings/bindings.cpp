@@ -379,6 +379,7 @@ class JsContactScene {
                             {"linearMomentum", vector_json(scene_->body_momentum(b))},
                             {"kinetic", scene_->body_kinetic(b)},
                             {"clearance", scene_->body_clearance(b)},
+                            {"iterations", scene_->body_iterations(b)},
                             {"asleep", scene_->body_asleep(b)}});
         }
         report["bodies"] = bodies;

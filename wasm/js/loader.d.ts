@@ -330,12 +330,16 @@ export interface ContactStepReport extends StepReport {
   obstaclesHeld: number;
   /** The barrier stiffness kappa now (adaptive unless the scene sets it), Pa. */
   contactStiffness: number;
-  /** clearance: the body's closest distance to anything, exact below dHat (null: nothing near). */
+  /**
+   * clearance: the body's closest distance to anything, exact below dHat (null: nothing near);
+   * iterations: its island's solver iterations this step, retries included (0 asleep).
+   */
   bodies: Array<{
     centroid: Vec3;
     linearMomentum: Vec3;
     kinetic: number;
     clearance: number | null;
+    iterations: number;
     asleep: boolean;
   }>;
   obstacleOffsets: Vec3[];

@@ -77,6 +77,8 @@ TEST(Islands, ABodyInTheAirFallsAtG) {
   for (int n = 1; n <= 50; ++n) {
     scene.step();
     EXPECT_NEAR(scene.body_centroid(0).y(), y0 - g * h * h * n * (n + 1) / 2.0, 1e-9) << n;
+    EXPECT_GE(scene.body_iterations(0), 1) << n;  // the records' per-body cost
+    EXPECT_LE(scene.body_iterations(0), 2) << n;
   }
 }
 
@@ -113,7 +115,11 @@ TEST(Islands, SleepingChangesNothingVisible) {
     scene.set_sleeping(sleeping);
     bool slept_before = false, checked = false;
     for (int step = 0; step < 400; ++step) {
+      const bool was_asleep = scene.body_asleep(0);
       scene.step();
+      if (was_asleep && scene.body_asleep(0)) {
+        EXPECT_EQ(scene.body_iterations(0), 0) << step;
+      }
       // Body 1's bottom is 0.2 m below its centroid, body 0's top 0.2 m above its own.
       const double gap = scene.body_centroid(1).y() - scene.body_centroid(0).y() - 0.4;
       if (gap > 0.05) slept_before = slept_before || scene.body_asleep(0);

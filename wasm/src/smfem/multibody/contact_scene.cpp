@@ -119,6 +119,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   asleep_.assign(models_.size(), 0);
   quiet_steps_.assign(models_.size(), 0);
   clearances_.assign(models_.size(), std::numeric_limits<double>::infinity());
+  iterations_.assign(models_.size(), 0);
   check_start_state();
   place_bodies();
 }
@@ -499,8 +500,11 @@ const StepSummary& ContactScene::step() {
     double mass = 0.0;
     for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
     add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
+    const int iterations =
+        found == results_.end() ? 0 : island->simulator().last_report().stats.iterations;
     for (std::size_t k = 0; k < group.size(); ++k) {
       clearances_[static_cast<std::size_t>(group[k])] = island->measure.part_closest[k];
+      iterations_[static_cast<std::size_t>(group[k])] = iterations;
     }
     closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
     closest.active += island->measure.active;

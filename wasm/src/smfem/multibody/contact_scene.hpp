@@ -127,6 +127,8 @@ class ContactScene {
   // Body i's closest distance to an obstacle or another body after the last step: exact below
   // dhat (a body resting on something), at least dhat otherwise.
   double body_clearance(int body) const { return clearances_[static_cast<std::size_t>(body)]; }
+  // The solver iterations of the body's island in the last step (retries included): 0 asleep.
+  int body_iterations(int body) const { return iterations_[static_cast<std::size_t>(body)]; }
   // Whether quiet islands may fall asleep (on by default; off, every body steps every step).
   void set_sleeping(bool allowed);
 
@@ -198,6 +200,7 @@ class ContactScene {
   std::vector<char> asleep_;
   std::vector<int> quiet_steps_;
   std::vector<double> clearances_;
+  std::vector<int> iterations_;  // per body, its island's in the last step
   bool sleeping_allowed_ = true;
   std::vector<contact::Obstacle> obstacles_;
   std::vector<contact::Obstacle> initial_obstacles_;
