@@ -609,7 +609,7 @@ void ContactScene::drop_spare_islands() {
   std::vector<Spare> spare;
   for (const auto& [bodies, island] : islands_) {
     if (island->last_used == clock_) continue;
-    spare.push_back({island->last_used, island->composite().model.mode_count(), &bodies});
+    spare.push_back({island->last_used, island->model().mode_count(), &bodies});
   }
   std::sort(spare.begin(), spare.end(),
             [](const Spare& a, const Spare& b) { return a.last_used > b.last_used; });

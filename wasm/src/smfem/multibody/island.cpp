@@ -41,10 +41,13 @@ Island::Island(std::vector<int> bodies, const std::vector<sim::ReducedModel>& mo
     offsets.push_back(layout.offsets[static_cast<std::size_t>(b)]);
   }
   composite_ = combine_models(std::move(parts), offsets);
-  potential_ = std::make_unique<contact::ContactPotential>(composite_.model.contact, offsets);
+  potential_ = std::make_unique<contact::ContactPotential>(model().contact, offsets);
   potential_->set_environment(obstacles, parameters, timestep);
-  simulator_ = std::make_unique<sim::Simulator>(composite_.model, settings, std::move(pool));
-  simulator_->set_contact(potential_.get(), rigid_translation(composite_));
+  const Eigen::VectorXd translation = rigid_translation(composite_);
+  // The model moves into the simulator: a large island's dense arrays are not copied.
+  simulator_ =
+      std::make_unique<sim::Simulator>(std::move(composite_.model), settings, std::move(pool));
+  simulator_->set_contact(potential_.get(), translation);
 }
 
 void Island::set_parameters(const contact::ContactParameters& parameters,
@@ -64,7 +67,7 @@ std::size_t Island::index_of(int body) const {
 }
 
 void Island::gather(const sim::ReducedMatrix& scene_U, sim::ReducedMatrix& out) const {
-  out.resize(4 * composite_.model.mode_count(), 3);
+  out.resize(4 * model().mode_count(), 3);
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const auto b = static_cast<std::size_t>(bodies_[k]);
     out.middleRows(4 * composite_.first_mode[k], 4 * composite_.mode_count[k]) =
@@ -76,12 +79,12 @@ void Island::load(const SceneState& scene) {
   sim::SimulatorState state;
   gather(scene.U, state.U);
   gather(scene.Udot, state.Udot);
-  const int C = composite_.model.cubature_count();
+  const int C = model().cubature_count();
   state.z.resize(6, C);
   state.lambda.resize(6, C);
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const auto b = static_cast<std::size_t>(bodies_[k]);
-    const sim::ReducedModel::Body& part = composite_.model.bodies[k];
+    const sim::ReducedModel::Body& part = model().bodies[k];
     state.z.middleCols(part.first_tet, part.tets) =
         scene.z.middleCols(layout_.first_tet[b], layout_.tet_count[b]);
     state.lambda.middleCols(part.first_tet, part.tets) =
@@ -101,7 +104,7 @@ void Island::store(SceneState& scene) const {
     const Eigen::Index rows = 4 * composite_.mode_count[k];
     scene.U.middleRows(4 * layout_.first_mode[b], rows) = state.U.middleRows(first, rows);
     scene.Udot.middleRows(4 * layout_.first_mode[b], rows) = state.Udot.middleRows(first, rows);
-    const sim::ReducedModel::Body& part = composite_.model.bodies[k];
+    const sim::ReducedModel::Body& part = model().bodies[k];
     scene.z.middleCols(layout_.first_tet[b], part.tets) =
         state.z.middleCols(part.first_tet, part.tets);
     scene.lambda.middleCols(layout_.first_tet[b], part.tets) =

@@ -51,7 +51,7 @@ class Island {
   sim::Simulator& simulator() { return *simulator_; }
   const sim::Simulator& simulator() const { return *simulator_; }
   contact::ContactPotential& potential() { return *potential_; }
-  const CompositeModel& composite() const { return composite_; }
+  const sim::ReducedModel& model() const { return simulator_->model(); }
 
   // The contact parameters, and every scene body's barrier stiffness (contact_scene.hpp).
   void set_parameters(const contact::ContactParameters& parameters,
@@ -85,7 +85,7 @@ class Island {
   std::vector<int> bodies_;
   const SceneLayout& layout_;
   const std::vector<contact::Obstacle>* obstacles_;
-  CompositeModel composite_;
+  CompositeModel composite_;  // where each body lies in the island; its model is model()
   std::unique_ptr<contact::ContactPotential> potential_;
   std::unique_ptr<sim::Simulator> simulator_;
   int dragged_body_ = -1, dragged_vertex_ = -1;

@@ -32,7 +32,7 @@ DenseCholesky::DenseCholesky(int size)
     : size_(size),
       columns_((size + 3) / 4 * 4),
       rows_(columns_ + kTileRows - 4),
-      L_(static_cast<std::size_t>(rows_) * static_cast<std::size_t>(columns_), 0.0),
+      L_(new double[static_cast<std::size_t>(rows_) * static_cast<std::size_t>(columns_)]),
       nonzero_row_(static_cast<std::size_t>(rows_), 0),
       panel_ends_(static_cast<std::size_t>((size + kPanel - 1) / kPanel), 0),
       column_ends_(static_cast<std::size_t>(size), 0) {}
@@ -88,7 +88,7 @@ bool DenseCholesky::factor_panel(int first, int last, int end) {
 // and tiles whose rows or columns of P are all zero change nothing: both are skipped.
 void DenseCholesky::update_trailing(int first, int last, int end, parallel::ThreadPool* pool) {
   const std::size_t stride = static_cast<std::size_t>(rows_);
-  const double* P = L_.data() + static_cast<std::size_t>(first) * stride;
+  const double* P = L_.get() + static_cast<std::size_t>(first) * stride;
   const int depth = last - first;
   for (int i = last; i < rows_; ++i) {
     bool nonzero = false;
@@ -127,7 +127,7 @@ void DenseCholesky::update_tile_column(const double* P, int depth, int j, int en
     int& column_end = column_ends_[static_cast<std::size_t>(c)];
     column_end = std::max(column_end, end);
   }
-  double* C = L_.data() + static_cast<std::size_t>(j) * stride;
+  double* C = L_.get() + static_cast<std::size_t>(j) * stride;
   for (int i = j; i < end; i += kTileRows) {
     if (!any_nonzero(i, kTileRows)) continue;
     detail::Vec4 sum[kTileVectors][4] = {};

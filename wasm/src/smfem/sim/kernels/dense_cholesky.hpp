@@ -18,12 +18,15 @@
 // L is stored column-major with padding: the columns to a multiple of four, the rows past that
 // by a tile's height less four, so every tile is whole. The padding rows are zero for every
 // column the real part reads; the strictly upper triangle and the padding columns are scratch.
-// Storage is allocated at construction; factor() and solve_in_place() allocate nothing.
+// Storage is allocated at construction, uninitialized (factor() writes every entry it reads, so
+// the pages of a large system's upper triangle are never touched); factor() and solve_in_place()
+// allocate nothing.
 //
 // On a pool, a large trailing update (a scene's island of many bodies) is shared among the
 // threads by column tiles, each tile computed by the same operations whatever thread runs it:
 // the factor is bit-identical for any thread count. A small one (a body of the paper's sizes)
 // stays on the caller's thread, where it is cheaper than waking the others.
+#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
@@ -60,7 +63,7 @@ class DenseCholesky {
   int size_ = 0;
   int columns_ = 0;  // size_ rounded up to a multiple of 4
   int rows_ = 0;     // the storage's rows: columns_, plus a tile's height less 4
-  std::vector<double> L_;
+  std::unique_ptr<double[]> L_;
   std::vector<char> nonzero_row_;  // per storage row: the current panel has a nonzero in it
   // Per panel of the last factor: one past the last nonzero row of its columns.
   std::vector<int> panel_ends_;

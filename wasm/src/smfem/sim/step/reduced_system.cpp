@@ -63,7 +63,9 @@ ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics
     if (bodies.size() > 1) tet_body_.resize(tet_body_.size() + body.tets, std::uint8_t(b));
   }
   layout_ = SystemLayout::stacked(static_cast<int>(n));
-  matrix_.setZero(3 * n, 3 * n);
+  // Not zeroed here: the first solve's order is new, so it zeroes the lower triangle, the only
+  // part ever read (a large island's upper triangle is then never touched).
+  matrix_.resize(3 * n, 3 * n);
   force_.setZero(n, 3);
   rhs_.setZero(n, 3);
   rhs_vector_.setZero(3 * n);
