@@ -41,7 +41,7 @@ Island::Island(std::vector<int> bodies, const std::vector<sim::ReducedModel>& mo
     offsets.push_back(layout.offsets[static_cast<std::size_t>(b)]);
   }
   composite_ = combine_models(std::move(parts), offsets);
-  potential_ = std::make_unique<contact::ContactPotential>(model().contact, offsets);
+  potential_ = std::make_unique<contact::ContactPotential>(composite_.model.contact, offsets);
   potential_->set_environment(obstacles, parameters, timestep);
   const Eigen::VectorXd translation = rigid_translation(composite_);
   // The model moves into the simulator: a large island's dense arrays are not copied.
