@@ -146,6 +146,37 @@ TEST_F(ContactPotentialTest, MaxStepKeepsEveryPairApart) {
   EXPECT_GT(limited, 4);  // the directions did run into something
 }
 
+// The candidates max_step() keeps (boxes that overlap, less the pairs whose distance bound keeps
+// them beyond dhat) miss no pair that comes within dhat anywhere on the segment: the line search's
+// energy there equals that of a potential gathering afresh at the point.
+TEST_F(ContactPotentialTest, LineSearchCandidatesMissNoPairOnTheSegment) {
+  const int m = modes();
+  // Without friction, the line search's energy is the barrier's alone.
+  std::vector<Obstacle> obstacles = obstacles_;
+  for (Obstacle& obstacle : obstacles) obstacle.friction = 0.0;
+  ContactParameters parameters = parameters_;
+  parameters.friction = 0.0;
+  potential_->set_environment(&obstacles, parameters, 0.01);
+  ContactPotential fresh(composite_.model.contact, offsets_);
+  fresh.set_environment(&obstacles, parameters, 0.01);
+  int touching = 0;
+  for (unsigned seed = 0; seed < 6; ++seed) {
+    const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 100 + seed);
+    const ReducedMatrix dU = sim::test::random_reduced(m, 0.003 * (1 + seed), 110 + seed);
+    potential_->begin_step(U0);
+    const double alpha = potential_->max_step(U0, dU);
+    ASSERT_GT(alpha, 0.0);
+    for (int s = 0; s <= 20; ++s) {
+      const double a = alpha * s / 20.0;
+      const ReducedMatrix U = U0 + a * dU;
+      const double barrier = fresh.potential_energy(U);
+      touching += barrier > 0.0 ? 1 : 0;
+      EXPECT_NEAR(potential_->energy_along(a, U), barrier, 1e-12 * barrier) << seed << " " << s;
+    }
+  }
+  EXPECT_GT(touching, 60);  // most points of the segments are within dhat of something
+}
+
 // linearize() at a point of the segment the last max_step() swept reuses its pairs: the same
 // gradient and energy as a potential that gathers afresh there.
 TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {

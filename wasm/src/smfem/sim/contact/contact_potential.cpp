@@ -107,7 +107,18 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     parts_[static_cast<std::size_t>(part(surface.triangles(t, 0)))].triangles.push_back(
         static_cast<int>(t));
   }
+  // Each body's tree once, over its triangles in the rest shape (build_trees() refits it).
   trees_.resize(parts_.size());
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    std::vector<Eigen::AlignedBox3d> boxes;
+    for (const int t : parts_[p].triangles) {
+      Eigen::AlignedBox3d box;
+      for (int c = 0; c < 3; ++c)
+        box.extend(Eigen::Vector3d(surface.positions.row(surface.triangles(t, c)).transpose()));
+      boxes.push_back(box);
+    }
+    trees_[p].tree = std::make_unique<geometry::AabbTree>(boxes);
+  }
   // Each vertex's basis row over its own body's rows only.
   int width = 0;
   for (const Part& range : parts_) width = std::max(width, range.rows);
@@ -246,12 +257,23 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
       }
       boxes.push_back(box);
     }
-    if (tree.tree) {
-      tree.tree->refit(boxes);
-    } else {
-      tree.tree = std::make_unique<geometry::AabbTree>(boxes);
-    }
+    tree.tree->refit(boxes);
   }
+}
+
+double ContactPotential::start_distance(const Eigen::Vector3d& x0, int triangle) const {
+  const auto corner = [&](int c) {
+    return Eigen::Vector3d(start_.row(surface_.triangles(triangle, c)).transpose());
+  };
+  return (x0 - geometry::closest_point_on_triangle(x0, corner(0), corner(1), corner(2))).norm();
+}
+
+double ContactPotential::corner_motion(int triangle) const {
+  double largest = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    largest = std::max(largest, motion_.row(surface_.triangles(triangle, c)).norm());
+  }
+  return largest;
 }
 
 void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
@@ -278,9 +300,9 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
       const double reach = dx.norm() + margin;
       if (obstacles_ != nullptr) {
         for (std::size_t o = 0; o < obstacles_->size(); ++o) {
-          if (obstacle_distance((*obstacles_)[o], x0).distance < reach) {
-            found.push_back({static_cast<int>(k), static_cast<int>(o), -1});
-          }
+          const double distance = obstacle_distance((*obstacles_)[o], x0).distance;
+          if (distance < reach)
+            found.push_back({static_cast<int>(k), static_cast<int>(o), -1, distance});
         }
       }
       if (!several_parts()) continue;
@@ -292,8 +314,11 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
         other.tree->for_each_overlapping(
             [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
             [&](int i) {
-              found.push_back(
-                  {static_cast<int>(k), -1, parts_[q].triangles[static_cast<std::size_t>(i)]});
+              const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
+              const double distance = start_distance(x0, t);
+              if (distance - corner_motion(t) < reach) {
+                found.push_back({static_cast<int>(k), -1, t, distance});
+              }
             });
       }
     }
@@ -421,8 +446,7 @@ double ContactPotential::pair_friction(const Pair& pair) const {
 
 void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   friction_.clear();
-  for (PartTree& tree : trees_) tree.tree.reset();  // built afresh for the step
-  segment_pairs_ = nullptr;                         // the obstacles may have moved
+  segment_pairs_ = nullptr;  // the obstacles may have moved
   gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   for (const Pair& pair : scratch_) {
@@ -466,7 +490,7 @@ double ContactPotential::pair_step(const Pair& pair, double limit) const {
   const double plane = plane_bound_step(
       start(v), sample_motion, corner(start_, 0), corner(start_, 1), corner(start_, 2),
       corner(motion_, 0), corner(motion_, 1), corner(motion_, 2),
-      ccd_target(locate(pair, start).distance, keep, parameters_.activation));
+      ccd_target(pair.start_distance, keep, parameters_.activation));
   if (plane >= limit) return limit;
   // The distance moves at most as fast as the sample relative to the triangle's points, which
   // move as convex combinations of the corners: max_j |dx_s - dx_j| bounds it.
