@@ -34,8 +34,10 @@ DenseCholesky::DenseCholesky(int size)
       rows_(columns_ + kTileRows - 4),
       L_(new double[static_cast<std::size_t>(rows_) * static_cast<std::size_t>(columns_)]),
       nonzero_row_(static_cast<std::size_t>(rows_), 0),
-      panel_ends_(static_cast<std::size_t>((size + kPanel - 1) / kPanel), 0),
-      column_ends_(static_cast<std::size_t>(size), 0) {}
+      panel_runs_(static_cast<std::size_t>((size + kPanel - 1) / kPanel) + 1, 0),
+      column_ends_(static_cast<std::size_t>(size), 0) {
+  runs_.reserve(4 * panel_runs_.size());
+}
 
 bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A, parallel::ThreadPool* pool) {
   for (int column = 0; column < size_; ++column) {
@@ -49,21 +51,50 @@ bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A, parallel:
     // The padding rows must read as zeros; a factorization of a non-finite A can leave NaN there.
     for (int row = size_; row < rows_; ++row) at(row, column) = 0.0;
   }
+  runs_.clear();
   for (int first = 0; first < size_; first += kPanel) {
     const int last = std::min(size_, first + kPanel);
     int end = last;
     for (int j = first; j < last; ++j)
       end = std::max(end, column_ends_[static_cast<std::size_t>(j)]);
-    panel_ends_[static_cast<std::size_t>(first / kPanel)] = end;
-    if (!factor_panel(first, last, end)) return false;
+    find_nonzero_rows(first, last, end);
+    panel_runs_[static_cast<std::size_t>(first / kPanel) + 1] = static_cast<int>(runs_.size());
+    if (!factor_panel(first, last)) return false;
     update_trailing(first, last, end, pool);
   }
   return true;
 }
 
+// The rows below the panel where some column of it is nonzero (nonzero_row_, and as runs of
+// consecutive rows in runs_). Factoring the panel keeps every other row zero: it only scales
+// its columns and subtracts them from each other.
+void DenseCholesky::find_nonzero_rows(int first, int last, int end) {
+  const std::size_t stride = static_cast<std::size_t>(rows_);
+  const double* P = L_.get() + static_cast<std::size_t>(first) * stride;
+  const int depth = last - first;
+  for (int i = last; i < rows_; ++i) {
+    bool nonzero = false;
+    if (i < end) {
+      for (int l = 0; l < depth && !nonzero; ++l) nonzero = P[l * stride + i] != 0.0;
+    }
+    nonzero_row_[static_cast<std::size_t>(i)] = nonzero;
+    if (!nonzero) continue;
+    if (runs_.size() >
+            static_cast<std::size_t>(panel_runs_[static_cast<std::size_t>(first / kPanel)]) &&
+        runs_.back().second == i) {
+      ++runs_.back().second;
+    } else {
+      runs_.emplace_back(i, i + 1);
+    }
+  }
+}
+
 // Columns [first, last) of L, given that every earlier panel's update has been applied: column by
 // column, scale by the pivot, then subtract its outer product from the panel's later columns.
-bool DenseCholesky::factor_panel(int first, int last, int end) {
+bool DenseCholesky::factor_panel(int first, int last) {
+  const auto panel = static_cast<std::size_t>(first / kPanel);
+  const auto* runs_begin = runs_.data() + panel_runs_[panel];
+  const auto* runs_end = runs_.data() + panel_runs_[panel + 1];
   for (int j = first; j < last; ++j) {
     const double pivot = at(j, j);
     if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
@@ -71,12 +102,18 @@ bool DenseCholesky::factor_panel(int first, int last, int end) {
     const double inverse = 1.0 / diagonal;
     double* column_j = &at(0, j);
     column_j[j] = diagonal;
-    for (int i = j + 1; i < end; ++i) column_j[i] *= inverse;
+    for (int i = j + 1; i < last; ++i) column_j[i] *= inverse;
+    for (const auto* run = runs_begin; run != runs_end; ++run) {
+      for (int i = run->first; i < run->second; ++i) column_j[i] *= inverse;
+    }
     for (int c = j + 1; c < last; ++c) {
       const double factor = column_j[c];
       if (factor == 0.0) continue;
       double* column_c = &at(0, c);
-      for (int i = c; i < end; ++i) column_c[i] -= factor * column_j[i];
+      for (int i = c; i < last; ++i) column_c[i] -= factor * column_j[i];
+      for (const auto* run = runs_begin; run != runs_end; ++run) {
+        for (int i = run->first; i < run->second; ++i) column_c[i] -= factor * column_j[i];
+      }
     }
   }
   return true;
@@ -90,13 +127,6 @@ void DenseCholesky::update_trailing(int first, int last, int end, parallel::Thre
   const std::size_t stride = static_cast<std::size_t>(rows_);
   const double* P = L_.get() + static_cast<std::size_t>(first) * stride;
   const int depth = last - first;
-  for (int i = last; i < rows_; ++i) {
-    bool nonzero = false;
-    if (i < end) {
-      for (int l = 0; l < depth && !nonzero; ++l) nonzero = P[l * stride + i] != 0.0;
-    }
-    nonzero_row_[static_cast<std::size_t>(i)] = nonzero;
-  }
   // last is a whole number of panels, so a multiple of 4: tiles start on it. Tile columns
   // alternate between the threads: the triangle's columns shorten to the right.
   const int tiles = (end - last + 3) / 4;
@@ -151,23 +181,29 @@ void DenseCholesky::update_tile_column(const double* P, int depth, int j, int en
 }
 
 void DenseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
-  const auto end_of = [&](int column) {
-    return panel_ends_[static_cast<std::size_t>(column / kPanel)];
+  // fn(i) for the rows i > j where column j of L may be nonzero: the rest of its panel, then
+  // the panel's runs below it.
+  const auto for_rows_below = [&](int j, auto&& fn) {
+    const auto panel = static_cast<std::size_t>(j / kPanel);
+    const int last = std::min(size_, (j / kPanel + 1) * kPanel);
+    for (int i = j + 1; i < last; ++i) fn(i);
+    for (int r = panel_runs_[panel]; r < panel_runs_[panel + 1]; ++r) {
+      const auto& run = runs_[static_cast<std::size_t>(r)];
+      for (int i = run.first; i < run.second; ++i) fn(i);
+    }
   };
   // L y = x, column by column.
   for (int j = 0; j < size_; ++j) {
     const double* column_j = &at(0, j);
     const double value = x(j) / column_j[j];
     x(j) = value;
-    const int end = end_of(j);
-    for (int i = j + 1; i < end; ++i) x(i) -= value * column_j[i];
+    for_rows_below(j, [&](int i) { x(i) -= value * column_j[i]; });
   }
   // L^T x = y, from the last row up: x_j = (y_j - L(j+1.., j) . x(j+1..)) / L(j, j).
   for (int j = size_ - 1; j >= 0; --j) {
     const double* column_j = &at(0, j);
     double sum = 0.0;
-    const int end = end_of(j);
-    for (int i = j + 1; i < end; ++i) sum += column_j[i] * x(i);
+    for_rows_below(j, [&](int i) { sum += column_j[i] * x(i); });
     x(j) = (x(j) - sum) / column_j[j];
   }
 }
