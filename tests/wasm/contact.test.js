@@ -127,6 +127,28 @@ describe('contact', () => {
     }
   });
 
+  it('lets a resting box fall asleep unless the scene is created with sleeping: false', () => {
+    const make = (options) =>
+      smfem.createContactScene(JSON.stringify(drop()), [{ bytes: box, name: 'box.smfem' }], {
+        threads: 1,
+        ...options,
+      });
+    const sleepy = make({});
+    const awake = make({ sleeping: false });
+    const slept = sleepy.step(250).at(-1);
+    const kept = awake.step(250).at(-1);
+    sleepy.dispose();
+    awake.dispose();
+    expect(slept.asleep).toBe(1);
+    expect(slept.iterations).toBe(0);
+    // The same rest, stepped: 2 iterations every step, never asleep.
+    expect(kept.asleep).toBe(0);
+    expect(kept.iterations).toBeGreaterThan(0);
+    expect(Math.abs(kept.bodies[0].centroid[1] - slept.bodies[0].centroid[1])).toBeLessThan(1e-3);
+    expect(() => make({ sleeping: 'no' })).toThrow(/option sleeping must be true or false/);
+    expect(() => make({ sleepy: true })).toThrow(/option sleepy is not a scene option/);
+  });
+
   it('runs a scene file from the CLI, printing the API reports with minDistance, dHat and bodies', async () => {
     const file = join(folder, 'drop.json');
     await writeFile(file, JSON.stringify(drop()));

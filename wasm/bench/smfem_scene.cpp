@@ -3,11 +3,13 @@
 //
 //   smfem-scene <scene.json> <body-0.smfem> [<body-1.smfem> ...] [--steps N] [--warmup W]
 //               [--iters K] [--solver mfem|fem] [--converged] [--threads T] [--json]
+//               [--no-sleep]
 //
 // The assets are the scene's bodies in order (baked; `npx smfem simulate` caches its bakes in
 // build/bake-cache). Runs W untimed steps (default 0), then N; prints one JSON line per step
 // with --json, and a summary: milliseconds per step and per iteration (medians over the N
-// steps), iterations per step, the smallest distance over the N steps.
+// steps), iterations per step, the smallest distance over the N steps. --no-sleep steps every
+// body every step (a resting body otherwise falls asleep and costs nothing).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +32,7 @@ using namespace smfem;
   std::cerr
       << "smfem-scene: " << problem << "\n"
       << "usage: smfem-scene <scene.json> <body.smfem>... [--steps N] [--warmup W] [--iters K] "
-         "[--solver mfem|fem] [--converged] [--threads T] [--json]\n";
+         "[--solver mfem|fem] [--converged] [--threads T] [--json] [--no-sleep]\n";
   std::exit(2);
 }
 
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
   std::string scene_file;
   std::vector<std::string> assets;
   int steps = 200, warmup = 0, iterations = 0, threads = 1;
-  bool converged = false, json_lines = false;
+  bool converged = false, json_lines = false, sleeping = true;
   std::string solver;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -68,6 +70,8 @@ int main(int argc, char** argv) {
       converged = true;
     } else if (arg == "--json") {
       json_lines = true;
+    } else if (arg == "--no-sleep") {
+      sleeping = false;
     } else if (!arg.empty() && arg[0] == '-') {
       usage("unknown option " + arg);
     } else if (scene_file.empty()) {
@@ -97,6 +101,7 @@ int main(int argc, char** argv) {
     if (iterations > 0) settings.iterations = iterations;
     settings.until_converged = converged;
     scene.set_settings(settings);
+    scene.set_sleeping(sleeping);
 
     int samples = 0;
     for (int i = 0; i < scene.body_count(); ++i) {

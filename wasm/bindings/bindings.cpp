@@ -306,7 +306,7 @@ class JsContactScene {
  public:
   JsContactScene(const std::string& scene_text, const val& assets, const std::string& source_name,
                  const json& options) {
-    check_option_keys(options, "scene");
+    check_option_keys(options, "scene", {"sleeping"});
     const auto spec = smfem::multibody::read_contact_scene(json::parse(scene_text), source_name);
     std::vector<smfem::sim::ReducedModel> models;
     const auto count = assets["length"].as<unsigned>();
@@ -316,6 +316,12 @@ class JsContactScene {
     scene_ = std::make_unique<smfem::multibody::ContactScene>(
         spec, std::move(models), requested_threads(options, warnings_));
     set_parameters(options.value("parameters", json::object()));
+    if (options.contains("sleeping")) {
+      if (!options["sleeping"].is_boolean()) {
+        throw std::invalid_argument("option sleeping must be true or false");
+      }
+      scene_->set_sleeping(options["sleeping"].get<bool>());
+    }
     workers_ = scene_->thread_count() - 1;
     free_workers -= workers_;
   }

@@ -180,10 +180,12 @@ int requested_threads(const json& options, std::vector<std::string>& warnings) {
   return threads;
 }
 
-void check_option_keys(const json& options, const char* what) {
+void check_option_keys(const json& options, const char* what,
+                       std::initializer_list<std::string_view> more_keys) {
   if (!options.is_object()) throw std::invalid_argument("options must be an object");
   for (const auto& [key, value] : options.items()) {
-    if (key != "threads" && key != "parameters") {
+    if (key != "threads" && key != "parameters" &&
+        std::find(more_keys.begin(), more_keys.end(), key) == more_keys.end()) {
       throw std::invalid_argument("option " + key + " is not a " + what + " option");
     }
   }

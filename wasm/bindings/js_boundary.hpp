@@ -7,7 +7,9 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
@@ -85,6 +87,9 @@ std::string take_warnings_of(std::vector<std::string>& own, Stepper& stepper) {
 }
 
 // Throws unless options is an object of "threads" and "parameters" only.
-void check_option_keys(const json& options, const char* what);
+// Refuses keys of options other than threads, parameters and more_keys, naming `what` they are
+// options of.
+void check_option_keys(const json& options, const char* what,
+                       std::initializer_list<std::string_view> more_keys = {});
 
 }  // namespace smfem::bindings

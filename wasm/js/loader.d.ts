@@ -64,6 +64,15 @@ export interface SimulatorOptions {
   parameters?: SimulatorParameters;
 }
 
+export interface ContactSceneOptions extends SimulatorOptions {
+  /**
+   * Whether quiet islands fall asleep (default true: they then cost nothing until touched,
+   * dragged or changed). false steps every body every step, as benchmarks of contact's cost
+   * per iteration need.
+   */
+  sleeping?: boolean;
+}
+
 export interface Diagnostics {
   /** Joules: kinetic, elastic (cubature, at s(F(u))), stretch (at the stretch DOFs), gravity potential, drag spring, total. */
   energy: {
@@ -280,7 +289,7 @@ export interface Smfem {
   createContactScene(
     sceneText: string,
     assets: Array<{ bytes: Uint8Array | ArrayBuffer; name: string }>,
-    options?: SimulatorOptions,
+    options?: ContactSceneOptions,
   ): ContactScene;
   /** Disposes the simulators and ends the worker threads. The object must not be used afterwards. */
   dispose(): void;

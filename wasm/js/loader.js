@@ -182,11 +182,11 @@ function wrap(module, flavour) {
      * A scene of several bodies with contact (assets/scenes/README.md, "Scenes with contact"):
      * the scene file's text and one {bytes, name} asset per body, in the file's order.
      */
-    createContactScene(sceneText, assets, { sourceName = 'scene', threads, parameters } = {}) {
-      const options = { parameters: parameters ?? {} };
-      if (threads !== undefined) options.threads = threads;
+    createContactScene(sceneText, assets, { sourceName = 'scene', parameters, ...options } = {}) {
       const list = assets.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
-      const native = new (live().ContactScene)(sceneText, list, sourceName, JSON.stringify(options));
+      // threads, sleeping and any other key go to the scene, which refuses keys it does not know.
+      const settings = JSON.stringify({ ...options, parameters: parameters ?? {} });
+      const native = new (live().ContactScene)(sceneText, list, sourceName, settings);
       const scene = new ContactScene(native, () => simulators.delete(scene));
       simulators.add(scene);
       return scene;
