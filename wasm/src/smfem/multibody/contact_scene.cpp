@@ -530,11 +530,17 @@ const StepSummary& ContactScene::step() {
 }
 
 void ContactScene::fall_asleep_if_quiet(Island& island) {
+  const bool friction =
+      parameters_.friction > 0.0 ||
+      std::any_of(obstacles_.begin(), obstacles_.end(),
+                  [](const contact::Obstacle& obstacle) { return obstacle.friction > 0.0; });
+  const double creep = friction ? kSleepCreep * parameters_.slip : 0.0;
   bool quiet = true;
   for (const int i : island.bodies()) {
     const auto b = static_cast<std::size_t>(i);
     const double speed = std::sqrt(2.0 * body_kinetic(i) / masses_[b]);
-    quiet_steps_[b] = speed < kSleepSpeed * diagonals_[b] ? quiet_steps_[b] + 1 : 0;
+    const double still = std::max(kSleepSpeed * diagonals_[b], creep);
+    quiet_steps_[b] = speed < still ? quiet_steps_[b] + 1 : 0;
     quiet = quiet && quiet_steps_[b] >= kSleepSteps && i != drag_.body;
   }
   if (!quiet || !sleeping_allowed_) return;
