@@ -109,14 +109,10 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
   }
   // Each body's tree once, over its triangles in the rest shape (build_trees() refits it).
   trees_.resize(parts_.size());
+  const SurfacePositions still = SurfacePositions::Zero(surface.positions.rows(), 3);
+  std::vector<Eigen::AlignedBox3d> boxes;
   for (std::size_t p = 0; p < parts_.size(); ++p) {
-    std::vector<Eigen::AlignedBox3d> boxes;
-    for (const int t : parts_[p].triangles) {
-      Eigen::AlignedBox3d box;
-      for (int c = 0; c < 3; ++c)
-        box.extend(Eigen::Vector3d(surface.positions.row(surface.triangles(t, c)).transpose()));
-      boxes.push_back(box);
-    }
+    triangle_boxes(parts_[p], surface.positions, still, 0.0, boxes);
     trees_[p].tree = std::make_unique<geometry::AabbTree>(boxes);
   }
   // Each vertex's basis row over its own body's rows only.
@@ -247,17 +243,23 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
     tree.wanted = false;
     for (std::size_t p = 0; p < count; ++p) tree.wanted = tree.wanted || near_[p * count + q];
     if (!tree.wanted) continue;
-    boxes.clear();
-    for (const int t : parts_[q].triangles) {
-      Eigen::AlignedBox3d box;
-      for (int c = 0; c < 3; ++c) {
-        const int v = surface_.triangles(t, c);
-        const Eigen::Vector3d x0 = P.row(v).transpose();
-        box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
-      }
-      boxes.push_back(box);
-    }
+    triangle_boxes(parts_[q], P, D, margin, boxes);
     tree.tree->refit(boxes);
+  }
+}
+
+void ContactPotential::triangle_boxes(const Part& part, const SurfacePositions& P,
+                                      const SurfacePositions& D, double margin,
+                                      std::vector<Eigen::AlignedBox3d>& boxes) const {
+  boxes.clear();
+  for (const int t : part.triangles) {
+    Eigen::AlignedBox3d box;
+    for (int c = 0; c < 3; ++c) {
+      const int v = surface_.triangles(t, c);
+      const Eigen::Vector3d x0 = P.row(v).transpose();
+      box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+    }
+    boxes.push_back(box);
   }
 }
 

@@ -159,7 +159,7 @@ class ContactPotential {
   // The workspace of the chunk's thread.
   std::size_t thread_of(int chunk) const;
   // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap, less those
-  // that provably stay beyond `margin` (stays_beyond()). Leaves the surface's positions at U in
+  // that provably stay beyond `margin` (start_distance()). Leaves the surface's positions at U in
   // start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
               std::vector<Pair>& pairs);
@@ -223,6 +223,9 @@ class ContactPotential {
     int first_row = 0, rows = 0;
     std::vector<int> triangles;
   };
+  // The boxes of the part's triangles with their vertices swept from P to P + D, grown by margin.
+  void triangle_boxes(const Part& part, const SurfacePositions& P, const SurfacePositions& D,
+                      double margin, std::vector<Eigen::AlignedBox3d>& boxes) const;
   // The bodies that pair_parts() names: the first, and the second (null where it is the same).
   std::array<const Part*, 2> touched_parts(std::size_t parts) const;
 

@@ -72,6 +72,9 @@ void DenseCholesky::find_nonzero_rows(int first, int last, int end) {
   const std::size_t stride = static_cast<std::size_t>(rows_);
   const double* P = L_.get() + static_cast<std::size_t>(first) * stride;
   const int depth = last - first;
+  // This panel's runs start here (the runs before it are the earlier panels').
+  const auto first_run =
+      static_cast<std::size_t>(panel_runs_[static_cast<std::size_t>(first / kPanel)]);
   for (int i = last; i < rows_; ++i) {
     bool nonzero = false;
     if (i < end) {
@@ -79,9 +82,7 @@ void DenseCholesky::find_nonzero_rows(int first, int last, int end) {
     }
     nonzero_row_[static_cast<std::size_t>(i)] = nonzero;
     if (!nonzero) continue;
-    if (runs_.size() >
-            static_cast<std::size_t>(panel_runs_[static_cast<std::size_t>(first / kPanel)]) &&
-        runs_.back().second == i) {
+    if (runs_.size() > first_run && runs_.back().second == i) {
       ++runs_.back().second;
     } else {
       runs_.emplace_back(i, i + 1);
