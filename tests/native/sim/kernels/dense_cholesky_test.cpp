@@ -1,7 +1,6 @@
 #include "smfem/sim/kernels/dense_cholesky.hpp"
 
 #include <limits>
-#include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Cholesky>
@@ -45,45 +44,11 @@ TEST(DenseCholesky, SolvesLikeEigensLltFromTheLowerTriangle) {
   }
 }
 
-// Block-sparse matrices, as a model of several bodies gives: blocks of uneven sizes on the
-// diagonal, some pairs coupled, the rest exactly zero. The zeros the factorization skips must
-// not change the result.
-TEST(DenseCholesky, SkipsZeroBlocksWithoutChangingTheSolution) {
-  const std::vector<std::vector<int>> block_sizes = {
-      {96, 12, 96, 96, 12}, {7, 13, 40, 3, 33}, {1, 1, 1, 1}, {64}};
-  for (const std::vector<int>& sizes : block_sizes) {
-    std::vector<int> first = {0};
-    for (const int size : sizes) first.push_back(first.back() + size);
-    const int n = first.back();
-    for (const int coupled_every : {0, 2, 3}) {
-      Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
-      for (std::size_t b = 0; b < sizes.size(); ++b) {
-        A.block(first[b], first[b], sizes[b], sizes[b]) = random_spd(sizes[b]);
-      }
-      // Coupling blocks, small enough to keep A diagonally dominant enough to be SPD.
-      for (std::size_t a = 0; coupled_every > 0 && a < sizes.size(); ++a) {
-        for (std::size_t b = a + 1; b < sizes.size(); ++b) {
-          if ((a + b) % static_cast<std::size_t>(coupled_every) != 0) continue;
-          const Eigen::MatrixXd C = 0.1 * Eigen::MatrixXd::Random(sizes[b], sizes[a]);
-          A.block(first[b], first[a], sizes[b], sizes[a]) = C;
-          A.block(first[a], first[b], sizes[a], sizes[b]) = C.transpose();
-        }
-      }
-      DenseCholesky cholesky(n);
-      expect_solves_like_llt(cholesky, A, A, Eigen::VectorXd::Random(n));
-    }
-  }
-}
-
-// A factorization that fails on a non-finite entry leaves nothing behind: the next one gives the
-// bits of a fresh factor object.
-// A large factor (an island of many bodies, with zero blocks between some) shared among a pool's
-// threads: the same bits as on the caller's thread alone, and the solve of Eigen's LLT.
+// A large factor shared among a pool's threads: the same bits as on the caller's thread alone,
+// and the solve of Eigen's LLT.
 TEST(DenseCholesky, OnAPoolGivesTheSameBitsAsAlone) {
   const int n = 600;
-  Eigen::MatrixXd A = random_spd(n);
-  A.block(400, 0, 200, 150).setZero();
-  A.block(0, 400, 150, 200).setZero();
+  const Eigen::MatrixXd A = random_spd(n);
   const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
   DenseCholesky alone(n);
   const Eigen::VectorXd x = expect_solves_like_llt(alone, A, A, b);
@@ -95,6 +60,8 @@ TEST(DenseCholesky, OnAPoolGivesTheSameBitsAsAlone) {
   EXPECT_EQ(x, y);
 }
 
+// A factorization that fails on a non-finite entry leaves nothing behind: the next one gives the
+// bits of a fresh factor object.
 TEST(DenseCholesky, AFailedFactorizationDoesNotTaintTheNext) {
   const int n = 70;
   Eigen::MatrixXd bad = random_spd(n);

@@ -18,7 +18,8 @@ std::array<Segment, 2> segments(const ContactHessian::Group& group) {
 }  // namespace
 
 ContactHessian::Group& ContactHessian::add_group(Rows first, Rows second) {
-  Group& group = groups_.emplace_back();
+  if (count_ == groups_.size()) groups_.emplace_back();
+  Group& group = groups_[count_++];
   group.first = first;
   group.second = second;
   group.block.setZero(3 * group.width(), 3 * group.width());
@@ -28,7 +29,7 @@ ContactHessian::Group& ContactHessian::add_group(Rows first, Rows second) {
 double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const {
   double total = 0.0;
   Eigen::VectorXd a, b;
-  for (const Group& group : groups_) {
+  for (const Group& group : groups()) {
     const int w = group.width();
     a.resize(3 * w);
     b.resize(3 * w);
@@ -43,8 +44,14 @@ double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatri
   return total;
 }
 
-void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const {
-  for (const Group& group : groups_) {
+namespace {
+
+// lower.block(row, col, rows, cols) += each of H's blocks in the layout's ordering, lower
+// triangle only.
+template <class Lower>
+void add_groups_to_lower(std::span<const ContactHessian::Group> groups,
+                         const sim::SystemLayout& layout, Lower& lower) {
+  for (const ContactHessian::Group& group : groups) {
     const int w = group.width();
     // Each segment lies in one range of the layout, so each (segment, coordinate) pair is a
     // contiguous run of unknowns: the blocks between two runs are whole, on the diagonal (the
@@ -61,13 +68,25 @@ void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::Matrix
             if (row > col) {
               lower.block(row, col, s.count, t.count) += source;
             } else if (row == col) {
-              lower.block(row, col, s.count, t.count).triangularView<Eigen::Lower>() += source;
+              lower.block(row, col, s.count, t.count).template triangularView<Eigen::Lower>() +=
+                  source;
             }
           }
         }
       }
     }
   }
+}
+
+}  // namespace
+
+void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const {
+  add_groups_to_lower(groups(), layout, lower);
+}
+
+void ContactHessian::add_to_lower(const sim::SystemLayout& layout,
+                                  sim::BlockCholesky& lower) const {
+  add_groups_to_lower(groups(), layout, lower);
 }
 
 }  // namespace smfem::contact

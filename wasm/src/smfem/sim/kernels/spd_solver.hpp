@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/sim/kernels/block_cholesky.hpp"
 #include "smfem/sim/kernels/dense_cholesky.hpp"
 
 namespace smfem::sim {
@@ -51,5 +52,10 @@ class SpdSolver {
   DenseCholesky cholesky_;
   Eigen::VectorXd scale_;  // the diagonal the shifts are relative to
 };
+
+// The same shifted solve of a system of blocks (block_cholesky.hpp, which holds A; its diagonal
+// is changed by the shifts, if any).
+int solve_shifted(BlockCholesky& system, const Eigen::Ref<const Eigen::VectorXd>& b,
+                  Eigen::Ref<Eigen::VectorXd> x, parallel::ThreadPool* pool = nullptr);
 
 }  // namespace smfem::sim

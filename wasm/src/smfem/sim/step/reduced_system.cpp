@@ -47,7 +47,7 @@ std::vector<int> elimination_order(const std::vector<int>& sizes,
 }  // namespace
 
 ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count)
-    : dynamics_(dynamics), spd_(3 * static_cast<int>(model.cubature_Y.cols())) {
+    : dynamics_(dynamics) {
   const Eigen::Index n = model.cubature_Y.cols();
   std::vector<ReducedModel::Body> bodies = model.bodies;
   if (bodies.empty()) bodies.push_back({0, model.cubature_count(), 0, model.mode_count()});
@@ -63,9 +63,11 @@ ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics
     if (bodies.size() > 1) tet_body_.resize(tet_body_.size() + body.tets, std::uint8_t(b));
   }
   layout_ = SystemLayout::stacked(static_cast<int>(n));
-  // Not zeroed here: the first solve's order is new, so it zeroes the lower triangle, the only
-  // part ever read (a large island's upper triangle is then never touched).
-  matrix_.resize(3 * n, 3 * n);
+  // Not zeroed: each solve writes its whole lower triangle, the only part read.
+  if (assemblies_.size() == 1) {
+    spd_.emplace(3 * static_cast<int>(n));
+    matrix_.resize(3 * n, 3 * n);
+  }
   force_.setZero(n, 3);
   rhs_.setZero(n, 3);
   rhs_vector_.setZero(3 * n);
@@ -74,6 +76,13 @@ ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics
 
 void ReducedSystem::set_single_precision(bool single) {
   for (StiffnessAssembly& assembly : assemblies_) assembly.set_single_precision(single);
+}
+
+void ReducedSystem::set_eigenfit(const EigenFitTerm* eigenfit) {
+  if (eigenfit != nullptr && assemblies_.size() > 1) {
+    throw std::invalid_argument("EigenFit: a model of a single body only");
+  }
+  eigenfit_ = eigenfit;
 }
 
 void ReducedSystem::assemble(parallel::ThreadPool& pool) {
@@ -88,7 +97,7 @@ void ReducedSystem::update_layout() {
   if (assemblies_.size() < 2) return;
   std::vector<int> sizes;
   for (const StiffnessAssembly& assembly : assemblies_) sizes.push_back(3 * assembly.block_size());
-  couplings_.clear();
+  std::vector<std::pair<int, int>> couplings;  // the pairs of bodies contact couples now
   const auto body_of = [&](int row) {
     return static_cast<int>(std::upper_bound(first_row_.begin(), first_row_.end(), row) -
                             first_row_.begin()) -
@@ -97,60 +106,55 @@ void ReducedSystem::update_layout() {
   if (contact_ != nullptr) {
     for (const contact::ContactHessian::Group& group : contact_->hessian().groups()) {
       if (group.second.count > 0)
-        couplings_.emplace_back(body_of(group.first.first), body_of(group.second.first));
+        couplings.emplace_back(body_of(group.first.first), body_of(group.second.first));
     }
   }
-  const std::vector<int> order = elimination_order(sizes, couplings_);
-  order_changed_ = order != order_;
-  order_ = order;
+  const std::vector<int> order = elimination_order(sizes, couplings);
   layout_.ranges.assign(assemblies_.size(), {});
+  std::vector<int> position(assemblies_.size()), ordered_sizes;
   int first_unknown = 0;
-  for (const int b : order_) {
+  for (const int b : order) {
     const auto k = static_cast<std::size_t>(b);
     layout_.ranges[k] = {first_row_[k], assemblies_[k].block_size(), first_unknown};
     first_unknown += sizes[k];
+    position[k] = static_cast<int>(ordered_sizes.size());
+    ordered_sizes.push_back(sizes[k]);
   }
+  std::vector<std::pair<int, int>> coupled_positions;
+  for (const auto& [p, q] : couplings) {
+    coupled_positions.emplace_back(position[static_cast<std::size_t>(p)],
+                                   position[static_cast<std::size_t>(q)]);
+  }
+  blocks_.set_structure(ordered_sizes, coupled_positions);
 }
 
 int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) {
   rhs_ = -(dynamics_gradient + force_);
   update_layout();
   const Eigen::MatrixXd& block = dynamics_.hessian_block();
-  // Between bodies only contact couples. In the same body order as last time the bodies' own
-  // blocks are overwritten below and the coupling blocks contact filled are zeroed; in another
-  // order (of bodies of other sizes) old diagonal blocks would lie off the diagonal: all is.
-  if (order_changed_) {
-    matrix_.triangularView<Eigen::Lower>().setZero();
-  } else {
-    for (const Block& coupling : coupling_blocks_) {
-      matrix_.block(coupling.row, coupling.col, coupling.rows, coupling.cols).setZero();
-    }
-  }
-  coupling_blocks_.clear();
-  for (const auto& [p, q] : couplings_) {
-    const SystemLayout::Range& a = layout_.ranges[static_cast<std::size_t>(p)];
-    const SystemLayout::Range& b = layout_.ranges[static_cast<std::size_t>(q)];
-    const SystemLayout::Range& low = a.first_unknown > b.first_unknown ? a : b;
-    const SystemLayout::Range& high = a.first_unknown > b.first_unknown ? b : a;
-    coupling_blocks_.push_back(
-        {low.first_unknown, high.first_unknown, 3 * low.rows, 3 * high.rows});
-  }
-  for (std::size_t b = 0; b < assemblies_.size(); ++b) {
-    const SystemLayout::Range& range = layout_.ranges[b];
-    assemblies_[b].add_to_lower(
-        block.block(range.first_row, range.first_row, range.rows, range.rows),
-        matrix_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
-  }
-  if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, matrix_);
-  // One body (EigenFitTerm): the unknowns are u = vec(U).
-  if (eigenfit_ != nullptr) eigenfit_->add_to_lower(matrix_);
   for (const SystemLayout::Range& range : layout_.ranges) {
     for (int c = 0; c < 3; ++c) {
       rhs_vector_.segment(range.first_unknown + c * range.rows, range.rows) =
           rhs_.col(c).segment(range.first_row, range.rows);
     }
   }
-  const int shifts = spd_.solve(matrix_, rhs_vector_, solution_, pool_);
+  int shifts = 0;
+  if (spd_) {
+    assemblies_[0].add_to_lower(block, matrix_);
+    if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, matrix_);
+    if (eigenfit_ != nullptr) eigenfit_->add_to_lower(matrix_);
+    shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
+  } else {
+    blocks_.set_zero();
+    for (std::size_t b = 0; b < assemblies_.size(); ++b) {
+      const SystemLayout::Range& range = layout_.ranges[b];
+      assemblies_[b].add_to_lower(
+          block.block(range.first_row, range.first_row, range.rows, range.rows),
+          blocks_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
+    }
+    if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, blocks_);
+    shifts = solve_shifted(blocks_, rhs_vector_, solution_, pool_);
+  }
   du.resize(rhs_.rows(), 3);
   for (const SystemLayout::Range& range : layout_.ranges) {
     for (int c = 0; c < 3; ++c) {

@@ -14,10 +14,12 @@
 //
 // A model of several bodies keeps its unknowns body by body (system_layout.hpp), the bodies in
 // an order chosen at each solve from the pairs contact couples (minimum degree: a body
-// eliminated early couples its neighbours, so the least coupled go first), and the Cholesky skips
-// the zero blocks between bodies. A single body's unknowns are u = vec(U). The r x r storage is
-// allocated at construction.
+// eliminated early couples its neighbours, so the least coupled go first), and stores and
+// factors only the blocks of bodies and of the pairs contact couples, with their fill
+// (block_cholesky.hpp). A single body's unknowns are u = vec(U), its r x r matrix dense
+// (dense_cholesky.hpp), allocated at construction.
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -44,8 +46,9 @@ class ReducedSystem final : public StepSystem {
   void set_single_precision(bool single);
   // The contact term whose last linearization each solve adds (none: nullptr). Not owned.
   void set_contact(const contact::ContactPotential* contact) { contact_ = contact; }
-  // The EigenFit term whose last assembly each solve adds (none: nullptr). Not owned.
-  void set_eigenfit(const EigenFitTerm* eigenfit) { eigenfit_ = eigenfit; }
+  // The EigenFit term whose last assembly each solve adds (none: nullptr; a single body's only).
+  // Not owned.
+  void set_eigenfit(const EigenFitTerm* eigenfit);
 
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override {
     const Located at = locate(tet);
@@ -80,19 +83,13 @@ class ReducedSystem final : public StepSystem {
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
   SystemLayout layout_;
-  std::vector<std::pair<int, int>> couplings_;  // the pairs of bodies contact couples now
-  std::vector<int> order_;                      // the bodies in the layout's order
-  bool order_changed_ = false;                  // since the last solve
-  parallel::ThreadPool* pool_ = nullptr;        // the last assemble()'s
-  // The blocks of matrix_ between two bodies that the last solve's contact Hessian filled.
-  struct Block {
-    int row = 0, col = 0, rows = 0, cols = 0;
-  };
-  std::vector<Block> coupling_blocks_;
-  std::vector<std::uint8_t> tet_body_;  // per tet; empty for one body
-  ReducedMatrix force_;                 // the bodies' elastic forces, side by side
-  SpdSolver spd_;
-  Eigen::MatrixXd matrix_;  // 12m x 12m, lower triangle
+  std::vector<std::uint8_t> tet_body_;    // per tet; empty for one body
+  ReducedMatrix force_;                   // the bodies' elastic forces, side by side
+  parallel::ThreadPool* pool_ = nullptr;  // the last assemble()'s
+  // One body: its dense matrix (12m x 12m, lower triangle) and solver. Several: their blocks.
+  std::optional<SpdSolver> spd_;
+  Eigen::MatrixXd matrix_;
+  BlockCholesky blocks_;
   ReducedMatrix rhs_;
   Eigen::VectorXd rhs_vector_;
   Eigen::VectorXd solution_;

@@ -6,7 +6,8 @@
 // first_unknown + c * rows + (row - first_row). One range over all rows is u = vec(U).
 //
 // Why by body: only contact couples bodies, so with each body's unknowns together, the system is
-// block-sparse and its Cholesky (dense_cholesky.hpp) skips the zero blocks.
+// block-sparse, and its Cholesky (block_cholesky.hpp) stores and factors only the blocks
+// contact couples and their fill.
 #include <vector>
 
 namespace smfem::sim {

@@ -1,0 +1,247 @@
+#include "smfem/sim/kernels/block_cholesky.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "smfem/sim/kernels/detail/cholesky_tiles.hpp"
+
+namespace smfem::sim {
+namespace {
+
+using detail::kCholeskyPanel;
+using detail::subtract_products;
+
+// A column's updates are shared among a pool's threads from this many multiply-adds on: below it
+// waking them costs more than they save.
+constexpr double kParallelWork = 1e6;
+
+}  // namespace
+
+void BlockCholesky::set_structure(const std::vector<int>& sizes,
+                                  const std::vector<std::pair<int, int>>& couplings) {
+  const std::size_t count = sizes.size();
+  // Symbolic elimination: eliminating block p couples every pair of the blocks below it.
+  std::vector<std::vector<char>> coupled(count, std::vector<char>(count, 0));
+  for (const auto& [a, b] : couplings) {
+    const auto low = static_cast<std::size_t>(std::min(a, b));
+    const auto high = static_cast<std::size_t>(std::max(a, b));
+    if (high >= count) throw std::out_of_range("BlockCholesky: a coupling of no block");
+    if (low != high) coupled[low][high] = 1;
+  }
+  std::vector<Column> columns(count);
+  int first = 0;
+  std::size_t offset = 0;
+  for (std::size_t p = 0; p < count; ++p) {
+    Column& column = columns[p];
+    if (sizes[p] <= 0 || sizes[p] % 4 != 0) {
+      throw std::invalid_argument("BlockCholesky: block sizes must be positive multiples of 4");
+    }
+    column.first = first;
+    column.size = sizes[p];
+    column.height = sizes[p];
+    for (std::size_t q = p + 1; q < count; ++q) {
+      if (!coupled[p][q]) continue;
+      column.below.push_back(static_cast<int>(q));
+      column.below_rows.push_back(column.height);
+      column.height += sizes[q];
+    }
+    for (std::size_t a = 0; a < column.below.size(); ++a) {
+      for (std::size_t b = a + 1; b < column.below.size(); ++b) {
+        coupled[static_cast<std::size_t>(column.below[a])]
+               [static_cast<std::size_t>(column.below[b])] = 1;
+      }
+    }
+    column.offset = offset;
+    offset += static_cast<std::size_t>(column.height) * static_cast<std::size_t>(column.size);
+    first += sizes[p];
+  }
+  size_ = first;
+  if (columns != columns_) {
+    columns_ = std::move(columns);
+    A_.resize(offset);
+    L_.resize(offset);
+  }
+}
+
+void BlockCholesky::set_zero() { std::fill(A_.begin(), A_.end(), 0.0); }
+
+int BlockCholesky::block_of(int unknown) const {
+  const auto after = std::upper_bound(columns_.begin(), columns_.end(), unknown,
+                                      [](int u, const Column& c) { return u < c.first; });
+  return static_cast<int>(after - columns_.begin()) - 1;
+}
+
+int BlockCholesky::panel_row(int row_block, int column) const {
+  if (row_block == column) return 0;
+  const Column& c = columns_[static_cast<std::size_t>(column)];
+  const auto at = std::lower_bound(c.below.begin(), c.below.end(), row_block);
+  if (at == c.below.end() || *at != row_block) {
+    throw std::out_of_range("BlockCholesky: block (" + std::to_string(row_block) + ", " +
+                            std::to_string(column) + ") is not stored");
+  }
+  return c.below_rows[static_cast<std::size_t>(at - c.below.begin())];
+}
+
+BlockCholesky::BlockView BlockCholesky::block(int row, int col, int rows, int cols) {
+  const int p = block_of(col);
+  const int q = block_of(row);
+  const Column& column = columns_[static_cast<std::size_t>(p)];
+  const Column& row_block = columns_[static_cast<std::size_t>(q)];
+  if (q < p || col + cols > column.first + column.size ||
+      row + rows > row_block.first + row_block.size) {
+    throw std::out_of_range("BlockCholesky: a view must lie in one lower block");
+  }
+  const std::size_t entry = column.offset +
+                            static_cast<std::size_t>(col - column.first) * column.height +
+                            static_cast<std::size_t>(panel_row(q, p) + row - row_block.first);
+  return BlockView(A_.data() + entry, rows, cols, Eigen::OuterStride<>(column.height));
+}
+
+Eigen::VectorXd BlockCholesky::diagonal() const {
+  Eigen::VectorXd values(size_);
+  for (const Column& c : columns_) {
+    for (int j = 0; j < c.size; ++j) {
+      values(c.first + j) = A_[c.offset + static_cast<std::size_t>(j) * c.height + j];
+    }
+  }
+  return values;
+}
+
+void BlockCholesky::add_to_diagonal(const Eigen::Ref<const Eigen::VectorXd>& values) {
+  for (const Column& c : columns_) {
+    for (int j = 0; j < c.size; ++j) {
+      A_[c.offset + static_cast<std::size_t>(j) * c.height + j] += values(c.first + j);
+    }
+  }
+}
+
+bool BlockCholesky::factor(parallel::ThreadPool* pool) {
+  std::copy(A_.begin(), A_.end(), L_.begin());
+  for (std::size_t p = 0; p < columns_.size(); ++p) {
+    if (!factor_panel(static_cast<int>(p))) return false;
+    const Column& c = columns_[p];
+    const std::size_t targets = c.below.size();
+    // Multiply-adds of the updates: each target's rows at or below it, times its columns.
+    double work = 0.0;
+    for (std::size_t t = 0; t < targets; ++t) {
+      const int size = columns_[static_cast<std::size_t>(c.below[t])].size;
+      work += static_cast<double>(c.height - c.below_rows[t]) * size * c.size;
+    }
+    const int threads = pool != nullptr && targets > 1 && work >= kParallelWork
+                            ? std::min(pool->thread_count(), static_cast<int>(targets))
+                            : 1;
+    const auto run = [&](int thread) {
+      for (std::size_t t = static_cast<std::size_t>(thread); t < targets;
+           t += static_cast<std::size_t>(threads)) {
+        update(static_cast<int>(p), t);
+      }
+    };
+    if (threads > 1) {
+      pool->parallel_for(threads, run);
+    } else {
+      run(0);
+    }
+  }
+  return true;
+}
+
+// The panel (height x size) as a tall Cholesky: its top square factored, the rows below it
+// solved against it; 32 columns at a time, each block of 32 then updating the panel's later
+// columns by tiles.
+bool BlockCholesky::factor_panel(int p) {
+  const Column& c = columns_[static_cast<std::size_t>(p)];
+  const auto height = static_cast<std::size_t>(c.height);
+  double* P = L_.data() + c.offset;
+  for (int first = 0; first < c.size; first += kCholeskyPanel) {
+    const int last = std::min(c.size, first + kCholeskyPanel);
+    for (int j = first; j < last; ++j) {
+      double* column_j = P + j * height;
+      const double pivot = column_j[j];
+      if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
+      const double diagonal = std::sqrt(pivot);
+      const double inverse = 1.0 / diagonal;
+      column_j[j] = diagonal;
+      for (int i = j + 1; i < c.height; ++i) column_j[i] *= inverse;
+      for (int k = j + 1; k < last; ++k) {
+        const double factor = column_j[k];
+        if (factor == 0.0) continue;
+        double* column_k = P + k * height;
+        for (int i = k; i < c.height; ++i) column_k[i] -= factor * column_j[i];
+      }
+    }
+    const double* source = P + first * height;
+    for (int j = last; j < c.size; j += 4) {
+      subtract_products(source + j, source + j, height, last - first, P + j * height + j, height,
+                        c.height - j);
+    }
+  }
+  return true;
+}
+
+// Target q = below[t]: its panel's rows of each block at or below q (column p's blocks t, t + 1,
+// ...) less L(that block, p) L(q, p)^T. The fill pattern puts every block below q in column p
+// among q's blocks below too.
+void BlockCholesky::update(int p, std::size_t t) {
+  const Column& c = columns_[static_cast<std::size_t>(p)];
+  const int q = c.below[t];
+  const Column& target = columns_[static_cast<std::size_t>(q)];
+  const auto height = static_cast<std::size_t>(c.height);
+  const auto target_height = static_cast<std::size_t>(target.height);
+  const double* P = L_.data() + c.offset;
+  double* T = L_.data() + target.offset;
+  const double* rows_q = P + c.below_rows[t];
+  // The diagonal block, from row j down (the tile on the diagonal also writes above it, into the
+  // triangle nothing reads).
+  for (int j = 0; j < target.size; j += 4) {
+    subtract_products(rows_q + j, rows_q + j, height, c.size, T + j * target_height + j,
+                      target_height, target.size - j);
+  }
+  for (std::size_t u = t + 1; u < c.below.size(); ++u) {
+    const int block = c.below[u];
+    const int rows = columns_[static_cast<std::size_t>(block)].size;
+    double* T_block = T + panel_row(block, q);
+    for (int j = 0; j < target.size; j += 4) {
+      subtract_products(P + c.below_rows[u], rows_q + j, height, c.size,
+                        T_block + j * target_height, target_height, rows);
+    }
+  }
+}
+
+void BlockCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
+  // L y = x, column by column.
+  for (const Column& c : columns_) {
+    const auto height = static_cast<std::size_t>(c.height);
+    const double* P = L_.data() + c.offset;
+    for (int j = 0; j < c.size; ++j) {
+      const double* column_j = P + j * height;
+      const double value = x(c.first + j) / column_j[j];
+      x(c.first + j) = value;
+      for (int i = j + 1; i < c.size; ++i) x(c.first + i) -= value * column_j[i];
+      for (std::size_t u = 0; u < c.below.size(); ++u) {
+        const Column& b = columns_[static_cast<std::size_t>(c.below[u])];
+        const double* rows = column_j + c.below_rows[u];
+        for (int i = 0; i < b.size; ++i) x(b.first + i) -= value * rows[i];
+      }
+    }
+  }
+  // L^T x = y, from the last unknown up.
+  for (auto c = columns_.rbegin(); c != columns_.rend(); ++c) {
+    const auto height = static_cast<std::size_t>(c->height);
+    const double* P = L_.data() + c->offset;
+    for (int j = c->size - 1; j >= 0; --j) {
+      const double* column_j = P + j * height;
+      double sum = 0.0;
+      for (int i = j + 1; i < c->size; ++i) sum += column_j[i] * x(c->first + i);
+      for (std::size_t u = 0; u < c->below.size(); ++u) {
+        const Column& b = columns_[static_cast<std::size_t>(c->below[u])];
+        const double* rows = column_j + c->below_rows[u];
+        for (int i = 0; i < b.size; ++i) sum += rows[i] * x(b.first + i);
+      }
+      x(c->first + j) = (x(c->first + j) - sum) / column_j[j];
+    }
+  }
+}
+
+}  // namespace smfem::sim

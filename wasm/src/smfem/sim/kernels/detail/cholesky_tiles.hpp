@@ -1,0 +1,61 @@
+#pragma once
+// The shape and the inner kernel the Cholesky factorizations share (dense_cholesky.hpp,
+// block_cholesky.hpp): panels of 32 columns factored column by column, then the columns after a
+// panel updated by tiles of four columns, each tile a sum over the panel's columns of a column
+// of rows times four broadcast entries, in four-lane vectors (four_lanes.hpp).
+#include <cstddef>
+
+#include "smfem/sim/kernels/detail/four_lanes.hpp"
+
+namespace smfem::sim::detail {
+
+// Columns per panel: the panel's share of the work is plain column updates; wider panels leave
+// less to the tiles.
+inline constexpr int kCholeskyPanel = 32;
+static_assert(kCholeskyPanel % 4 == 0, "panels end where tiles start");
+
+// Rows of a tile, in four-lane vectors: natively 2 (8 AVX2 accumulators keep both FMA pipes
+// busy), in wasm 1 (8 128-bit accumulators, as many as V8 keeps in registers).
+#if defined(__wasm_simd128__)
+inline constexpr int kCholeskyTileVectors = 1;
+#else
+inline constexpr int kCholeskyTileVectors = 2;
+#endif
+inline constexpr int kCholeskyTileRows = 4 * kCholeskyTileVectors;
+
+// C(i, c) -= sum_l A(i, l) B(c, l) for i < 4 V, c < 4: A and B column-major with `stride`, C
+// with `c_stride`.
+template <int V>
+void subtract_tile(const double* A, const double* B, std::size_t stride, int depth, double* C,
+                   std::size_t c_stride) {
+  Vec4 sum[V][4] = {};
+  for (int l = 0; l < depth; ++l) {
+    const double* a = A + static_cast<std::size_t>(l) * stride;
+    const double* b = B + static_cast<std::size_t>(l) * stride;
+#pragma GCC unroll 2
+    for (int v = 0; v < V; ++v) {
+      const Vec4& column = lanes(a + 4 * v);
+#pragma GCC unroll 4
+      for (int c = 0; c < 4; ++c) sum[v][c] += column * b[c];
+    }
+  }
+#pragma GCC unroll 2
+  for (int v = 0; v < V; ++v) {
+#pragma GCC unroll 4
+    for (int c = 0; c < 4; ++c) {
+      lanes(C + static_cast<std::size_t>(c) * c_stride + 4 * v) -= sum[v][c];
+    }
+  }
+}
+
+// The same over `rows` rows, a multiple of 4.
+inline void subtract_products(const double* A, const double* B, std::size_t stride, int depth,
+                              double* C, std::size_t c_stride, int rows) {
+  int i = 0;
+  for (; i + kCholeskyTileRows <= rows; i += kCholeskyTileRows) {
+    subtract_tile<kCholeskyTileVectors>(A + i, B, stride, depth, C + i, c_stride);
+  }
+  for (; i < rows; i += 4) subtract_tile<1>(A + i, B, stride, depth, C + i, c_stride);
+}
+
+}  // namespace smfem::sim::detail
