@@ -150,8 +150,10 @@ TEST(BlockCholesky, RefusesViewsOfBlocksItDoesNotStore) {
   EXPECT_THROW(system.block(8, 0, 8, 8), std::out_of_range);   // not coupled
   EXPECT_THROW(system.block(0, 16, 8, 8), std::out_of_range);  // above the diagonal
   EXPECT_THROW(system.block(4, 0, 8, 8), std::out_of_range);   // across two blocks
+  EXPECT_THROW(system.block(-4, 0, 4, 4), std::out_of_range);
   EXPECT_THROW(system.set_structure({8, 6}, {}), std::invalid_argument);
   EXPECT_THROW(system.set_structure({8, 8}, {{0, 2}}), std::out_of_range);
+  EXPECT_THROW(system.set_structure({8, 8}, {{-1, 1}}), std::out_of_range);
 }
 
 }  // namespace

@@ -58,5 +58,25 @@ TEST(SpdSolver, GivesUpOnNonFiniteOrNegativeMatrices) {
   EXPECT_EQ(solver.solve(A, Eigen::VectorXd::Ones(n), x), -1);
 }
 
+// The same schedule on a system of blocks (block_cholesky.hpp): a stiff row, a soft one and a
+// singular one in three uncoupled blocks of four, each row shifted relative to its own diagonal.
+TEST(SpdSolver, ShiftsASystemOfBlocksRowByRow) {
+  BlockCholesky system;
+  system.set_structure({4, 4, 4}, {{0, 2}});
+  system.set_zero();
+  Eigen::VectorXd diagonal = Eigen::VectorXd::Ones(12);
+  diagonal.segment(0, 4).setConstant(1e10);
+  diagonal(11) = 0.0;  // singular: the factorization fails until shifted
+  system.add_to_diagonal(diagonal);
+  Eigen::VectorXd x(12);
+  EXPECT_GE(solve_shifted(system, Eigen::VectorXd::Ones(12), x), 1);
+  EXPECT_TRUE(x.allFinite());
+  EXPECT_NEAR(x(5), 1.0, 1e-9);
+  EXPECT_NEAR(x(0) * 1e10, 1.0, 1e-9);
+  system.set_zero();
+  system.add_to_diagonal(-Eigen::VectorXd::Ones(12));
+  EXPECT_EQ(solve_shifted(system, Eigen::VectorXd::Ones(12), x), -1);
+}
+
 }  // namespace
 }  // namespace smfem::sim

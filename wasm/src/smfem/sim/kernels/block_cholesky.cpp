@@ -25,9 +25,11 @@ void BlockCholesky::set_structure(const std::vector<int>& sizes,
   // Symbolic elimination: eliminating block p couples every pair of the blocks below it.
   std::vector<std::vector<char>> coupled(count, std::vector<char>(count, 0));
   for (const auto& [a, b] : couplings) {
+    if (std::min(a, b) < 0 || static_cast<std::size_t>(std::max(a, b)) >= count) {
+      throw std::out_of_range("BlockCholesky: a coupling of no block");
+    }
     const auto low = static_cast<std::size_t>(std::min(a, b));
     const auto high = static_cast<std::size_t>(std::max(a, b));
-    if (high >= count) throw std::out_of_range("BlockCholesky: a coupling of no block");
     if (low != high) coupled[low][high] = 1;
   }
   std::vector<Column> columns(count);
@@ -85,6 +87,9 @@ int BlockCholesky::panel_row(int row_block, int column) const {
 }
 
 BlockCholesky::BlockView BlockCholesky::block(int row, int col, int rows, int cols) {
+  if (row < 0 || col < 0 || rows < 0 || cols < 0) {
+    throw std::out_of_range("BlockCholesky: a view must lie in one lower block");
+  }
   const int p = block_of(col);
   const int q = block_of(row);
   const Column& column = columns_[static_cast<std::size_t>(p)];
