@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -55,6 +56,25 @@ void set_inputs(sim::ReducedSystem& system, int tets, parallel::ThreadPool& pool
   }
   system.assemble(pool);
 }
+
+// What both tests' solves need: the bodies, contact that acts within 1 cm, no obstacles, U = 0, a
+// random gradient of the dynamics, and the dynamics.
+struct Solve {
+  explicit Solve(CompositeModel bodies)
+      : composite(std::move(bodies)),
+        U(sim::ReducedMatrix::Zero(4 * composite.model.mode_count(), 3)),
+        dynamics_gradient(sim::ReducedMatrix::Random(U.rows(), 3)),
+        dynamics(composite.model.mass_block, 0.01) {
+    parameters.activation = 0.01;
+    parameters.stiffness = 1e3;
+  }
+  CompositeModel composite;
+  contact::ContactParameters parameters;
+  std::vector<contact::Obstacle> obstacles;
+  sim::ReducedMatrix U, dynamics_gradient;
+  sim::Dynamics dynamics;
+  parallel::ThreadPool pool{1};
+};
 
 // The system's solution computed apart: each body's stiffness assembled on its own, the whole
 // matrix dense with the bodies in index order, the contact Hessian added, Eigen's LLT.
@@ -109,16 +129,9 @@ sim::ReducedMatrix dense_solution(const sim::ReducedModel& model, const sim::Dyn
 TEST(SeveralBodiesSystem, SolvesLikeTheDenseSystemInBodyOrder) {
   const std::vector<Eigen::Vector3d> tower = {
       Eigen::Vector3d::Zero(), {0.0, 0.405, 0.0}, {0.0, 0.81, 0.0}};
-  const CompositeModel composite = combine_models({box(1), box(4), box(2)}, tower);
-  const sim::ReducedModel& model = composite.model;
-  contact::ContactParameters parameters;
-  parameters.activation = 0.01;
-  parameters.stiffness = 1e3;
-  const std::vector<contact::Obstacle> obstacles;
-  const sim::ReducedMatrix U = sim::ReducedMatrix::Zero(4 * model.mode_count(), 3);
-  const sim::ReducedMatrix dynamics_gradient = sim::ReducedMatrix::Random(U.rows(), 3);
-  sim::Dynamics dynamics(model.mass_block, 0.01);
-  parallel::ThreadPool pool(1);
+  Solve solve(combine_models({box(1), box(4), box(2)}, tower));
+  const sim::ReducedModel& model = solve.composite.model;
+  auto& [composite, parameters, obstacles, U, dynamics_gradient, dynamics, pool] = solve;
   contact::ContactPotential contact(model.contact, tower);
   contact.set_environment(&obstacles, parameters, 0.01);
   sim::ReducedMatrix gradient;
@@ -143,16 +156,9 @@ TEST(SeveralBodiesSystem, EverySolveGivesTheBitsOfAFreshSystem) {
   // body 1 goes first (its neighbour holds fewer unknowns).
   const std::vector<Eigen::Vector3d> near = {Eigen::Vector3d::Zero(), {0.0, 0.405, 0.0}};
   const std::vector<Eigen::Vector3d> far = {Eigen::Vector3d::Zero(), {0.0, 2.0, 0.0}};
-  const CompositeModel composite = combine_models({box(1), box(4)}, near);
-  const sim::ReducedModel& model = composite.model;
-  contact::ContactParameters parameters;
-  parameters.activation = 0.01;
-  parameters.stiffness = 1e3;
-  const std::vector<contact::Obstacle> obstacles;
-  const sim::ReducedMatrix U = sim::ReducedMatrix::Zero(4 * model.mode_count(), 3);
-  const sim::ReducedMatrix dynamics_gradient = sim::ReducedMatrix::Random(U.rows(), 3);
-  sim::Dynamics dynamics(model.mass_block, 0.01);
-  parallel::ThreadPool pool(1);
+  Solve solve(combine_models({box(1), box(4)}, near));
+  const sim::ReducedModel& model = solve.composite.model;
+  auto& [composite, parameters, obstacles, U, dynamics_gradient, dynamics, pool] = solve;
   sim::ReducedSystem lasting(model, dynamics, 1);
   set_inputs(lasting, model.cubature_count(), pool);
   bool coupled_once = false;
