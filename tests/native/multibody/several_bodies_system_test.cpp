@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -77,11 +78,14 @@ struct Solve {
 };
 
 // The system's solution computed apart: each body's stiffness assembled on its own, the whole
-// matrix dense with the bodies in index order, the contact Hessian added, Eigen's LLT.
+// matrix dense with the bodies in index order, the contact Hessian added, Eigen's LLT. With
+// `moving` (a flag per body), only the moving bodies' rows and columns are solved for; the others'
+// rows of du are zero.
 sim::ReducedMatrix dense_solution(const sim::ReducedModel& model, const sim::Dynamics& dynamics,
                                   const contact::ContactPotential& contact,
                                   const sim::ReducedMatrix& dynamics_gradient,
-                                  parallel::ThreadPool& pool) {
+                                  parallel::ThreadPool& pool,
+                                  const std::vector<char>& moving = {}) {
   const TetInputs inputs = random_inputs(model.cubature_count());
   const auto n = dynamics_gradient.rows();
   Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * n, 3 * n);
@@ -112,7 +116,16 @@ sim::ReducedMatrix dense_solution(const sim::ReducedModel& model, const sim::Dyn
     }
   }
   const Eigen::MatrixXd A = lower.selfadjointView<Eigen::Lower>();
-  const Eigen::VectorXd x = A.llt().solve(b);
+  std::vector<Eigen::Index> kept;  // the moving bodies' unknowns
+  for (std::size_t k = 0; k < layout.ranges.size(); ++k) {
+    if (!moving.empty() && !moving[k]) continue;
+    const sim::SystemLayout::Range& range = layout.ranges[k];
+    for (int i = 0; i < 3 * range.rows; ++i) kept.push_back(range.first_unknown + i);
+  }
+  const Eigen::MatrixXd A_kept = A(kept, kept);
+  const Eigen::VectorXd x_kept = A_kept.llt().solve(Eigen::VectorXd(b(kept)));
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(3 * n);
+  x(kept) = x_kept;
   sim::ReducedMatrix du(n, 3);
   for (const sim::SystemLayout::Range& range : layout.ranges) {
     for (int c = 0; c < 3; ++c) {
@@ -149,6 +162,41 @@ TEST(SeveralBodiesSystem, SolvesLikeTheDenseSystemInBodyOrder) {
   const sim::ReducedMatrix expected =
       dense_solution(model, dynamics, contact, dynamics_gradient, pool);
   EXPECT_LT((du - expected).norm(), 1e-10 * expected.norm());
+}
+
+// An impact's further iterations (sim/simulator.hpp) hold the bodies that do not approach: the
+// system is then the moving bodies' rows and columns of the whole one, and du is zero on the held
+// bodies' rows. Held: the middle body of the tower (its two neighbours, coupled only through it,
+// are solved apart), then the bottom one; then none again.
+TEST(SeveralBodiesSystem, SolvesForTheMovingBodiesOnly) {
+  const std::vector<Eigen::Vector3d> tower = {
+      Eigen::Vector3d::Zero(), {0.0, 0.405, 0.0}, {0.0, 0.81, 0.0}};
+  Solve solve(combine_models({box(1), box(4), box(2)}, tower));
+  const sim::ReducedModel& model = solve.composite.model;
+  auto& [composite, parameters, obstacles, U, dynamics_gradient, dynamics, pool] = solve;
+  contact::ContactPotential contact(model.contact, tower);
+  contact.set_environment(&obstacles, parameters, 0.01);
+  sim::ReducedMatrix gradient;
+  contact.linearize(U, gradient);
+  sim::ReducedSystem system(model, dynamics, 1);
+  set_inputs(system, model.cubature_count(), pool);
+  system.set_contact(&contact);
+  for (const std::vector<char>& moving :
+       {std::vector<char>{1, 0, 1}, std::vector<char>{0, 1, 1}, std::vector<char>{}}) {
+    system.set_moving_bodies(moving);
+    // Assembled again, as an iteration does: the moving bodies only.
+    set_inputs(system, model.cubature_count(), pool);
+    sim::ReducedMatrix du;
+    ASSERT_EQ(system.solve(dynamics_gradient, du), 0);
+    const sim::ReducedMatrix expected =
+        dense_solution(model, dynamics, contact, dynamics_gradient, pool, moving);
+    EXPECT_LT((du - expected).norm(), 1e-10 * expected.norm());
+    for (std::size_t b = 0; b < moving.size(); ++b) {
+      const sim::ReducedModel::Body& body = model.bodies[b];
+      if (!moving[b]) EXPECT_TRUE(du.middleRows(4 * body.first_mode, 4 * body.modes).isZero(0.0));
+    }
+  }
+  EXPECT_THROW(system.set_moving_bodies({1, 0}), std::invalid_argument);
 }
 
 TEST(SeveralBodiesSystem, EverySolveGivesTheBitsOfAFreshSystem) {

@@ -5,6 +5,8 @@
 #include "smfem/multibody/composite_model.hpp"
 
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
@@ -196,6 +198,117 @@ TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
   EXPECT_LT((reused_gradient - fresh_gradient).norm(), 1e-12 * fresh_gradient.norm());
   EXPECT_NEAR(potential_->potential_energy(U), fresh.potential_energy(U),
               1e-12 * fresh.potential_energy(U));
+}
+
+// A translation of body `body` alone by t in the composite's subspace (exact where the subspace
+// holds a constant weight, as the box's does).
+ReducedMatrix body_translation(const sim::ReducedModel& model, int body, const Eigen::Vector3d& t) {
+  const sim::ReducedModel::Body& b = model.bodies[static_cast<std::size_t>(body)];
+  Eigen::VectorXd along = Eigen::VectorXd::Zero(model.mass_vector.size());
+  along.segment(4 * b.first_mode, 4 * b.modes) =
+      model.mass_vector.segment(4 * b.first_mode, 4 * b.modes);
+  const Eigen::VectorXd rows = model.mass_block.ldlt().solve(along);
+  return rows * t.transpose();
+}
+
+// Which bodies a direction makes approach something by more than a distance: the upper box moved
+// down 2 cm onto the lower (both), up (neither), the lower box down 2 cm towards the ground and
+// away from the upper (the lower only).
+TEST_F(ContactPotentialTest, NamesTheBodiesThatApproach) {
+  const ReducedMatrix U0 = ReducedMatrix::Zero(4 * modes(), 3);
+  const sim::ReducedModel& model = composite_.model;
+  const auto approaching = [&](int body, double dy) {
+    potential_->begin_step(U0);
+    potential_->max_step(U0, body_translation(model, body, {0.0, dy, 0.0}));
+    return potential_->parts_approaching(parameters_.activation);
+  };
+  EXPECT_EQ(approaching(1, -0.02), (std::vector<char>{1, 1}));
+  EXPECT_EQ(approaching(1, 0.02), (std::vector<char>{0, 0}));
+  EXPECT_EQ(approaching(0, -0.02), (std::vector<char>{1, 0}));
+}
+
+// With the lower box held (an impact's further iterations, sim/simulator.hpp), directions that
+// move the upper box alone see the same changes of energy, the same step bound, and on the upper
+// box's rows the same gradient as with every pair: the pairs left out (the lower box against the
+// ground) cannot change. Friction on.
+TEST_F(ContactPotentialTest, HoldingABodyKeepsTheChangesOfTheOthers) {
+  const int m = modes();
+  const sim::ReducedModel& model = composite_.model;
+  const sim::ReducedModel::Body& upper = model.bodies[1];
+  const auto upper_rows = [&](const ReducedMatrix& A) {
+    return A.middleRows(4 * upper.first_mode, 4 * upper.modes);
+  };
+  ContactPotential whole(model.contact, offsets_);
+  whole.set_environment(&obstacles_, parameters_, 0.01);
+  potential_->set_moving_parts({0, 1});
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 61);
+  ReducedMatrix dU =
+      sim::test::random_reduced(m, 2e-3, 62) + body_translation(model, 1, {0.0, -0.008, 0.0});
+  dU.middleRows(4 * model.bodies[0].first_mode, 4 * model.bodies[0].modes).setZero();
+  for (ContactPotential* potential : {potential_.get(), &whole}) potential->begin_step(U0);
+  const double alpha = whole.max_step(U0, dU);
+  ASSERT_GT(alpha, 0.0);
+  EXPECT_EQ(potential_->max_step(U0, dU), alpha);
+  const double held_start = potential_->energy_along(0.0, U0);
+  const double whole_start = whole.energy_along(0.0, U0);
+  int touching = 0;
+  for (int s = 1; s <= 10; ++s) {
+    const double a = alpha * s / 10.0;
+    const ReducedMatrix U = U0 + a * dU;
+    const double change = whole.energy_along(a, U) - whole_start;
+    touching += change != 0.0 ? 1 : 0;
+    EXPECT_NEAR(potential_->energy_along(a, U) - held_start, change, 1e-10 * whole_start) << s;
+  }
+  EXPECT_GT(touching, 5);
+  const ReducedMatrix U = U0 + (0.5 * alpha) * dU;
+  ReducedMatrix held_gradient, whole_gradient;
+  potential_->linearize(U, held_gradient);
+  whole.linearize(U, whole_gradient);
+  ASSERT_GT(upper_rows(whole_gradient).norm(), 0.0);
+  EXPECT_LT((upper_rows(held_gradient) - upper_rows(whole_gradient)).norm(),
+            1e-12 * upper_rows(whole_gradient).norm());
+  EXPECT_NEAR(potential_->curvature(dU), whole.curvature(dU), 1e-12 * whole.curvature(dU));
+  EXPECT_THROW(potential_->set_moving_parts({1}), std::invalid_argument);
+}
+
+// The Hessian along the bodies' translations (what the translation correction needs) equals the
+// whole Hessian's projection on them, entry by entry, and the gradient is linearize()'s, bit for
+// bit. Friction on.
+TEST_F(ContactPotentialTest, ProjectsTheHessianOnTheBodiesTranslations) {
+  const int m = modes();
+  const sim::ReducedModel& model = composite_.model;
+  const Eigen::VectorXd t = model.mass_block.ldlt().solve(model.mass_vector);
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 71);
+  const ReducedMatrix U = U0 + body_translation(model, 1, {0.0, -0.003, 0.0});
+  potential_->begin_step(U0);
+  ReducedMatrix gradient, projected_gradient;
+  Eigen::MatrixXd projected;
+  potential_->linearize(U, gradient);
+  potential_->linearize_translations(U, t, projected_gradient, projected);
+  EXPECT_EQ(projected_gradient, gradient);
+  ASSERT_EQ(projected.rows(), 6);
+  // t on body b's rows alone, along coordinate d.
+  const auto along = [&](int b, int d) {
+    const sim::ReducedModel::Body& body = model.bodies[static_cast<std::size_t>(b)];
+    ReducedMatrix A = ReducedMatrix::Zero(4 * m, 3);
+    A.col(d).segment(4 * body.first_mode, 4 * body.modes) =
+        t.segment(4 * body.first_mode, 4 * body.modes);
+    return A;
+  };
+  const ContactHessian& hessian = potential_->hessian();
+  const double scale = projected.cwiseAbs().maxCoeff();
+  ASSERT_GT(std::abs(projected(4, 1)), 1e-6 * scale) << "the boxes must press on each other";
+  for (int p = 0; p < 2; ++p) {
+    for (int q = 0; q < 2; ++q) {
+      for (int d = 0; d < 3; ++d) {
+        for (int e = 0; e < 3; ++e) {
+          EXPECT_NEAR(projected(3 * p + d, 3 * q + e), hessian.form(along(p, d), along(q, e)),
+                      1e-10 * scale)
+              << p << q << d << e;
+        }
+      }
+    }
+  }
 }
 
 // The loops over vertices, samples, pairs and groups on a pool of two (contact_potential.hpp):

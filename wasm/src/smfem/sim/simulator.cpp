@@ -199,13 +199,18 @@ const StepReport& Simulator::step() {
   initial_guess_ = dynamics_.prediction();
   initial_guess_limited_ = false;
   impact_ = false;
+  impact_moving_.clear();
+  impact_moving_tets_.clear();
   if (contact_ != nullptr) {
     initial_guess_ -= backup_.U;
     const double start_step = contact_->max_step(backup_.U, initial_guess_);
     initial_guess_ = backup_.U + start_step * initial_guess_;
     initial_guess_limited_ = start_step < 1.0;
-    impact_ =
-        initial_guess_limited_ && contact_->largest_approach() > contact_->parameters().activation;
+    const double activation = contact_->parameters().activation;
+    impact_ = initial_guess_limited_ && contact_->largest_approach() > activation;
+    if (impact_ && model_.bodies.size() > 1) {
+      hold_bodies_not_approaching(contact_->parts_approaching(activation));
+    }
     // Where contact cut the prediction short, the bodies stop a tenth of their distance from
     // what they were falling onto, deep in the barrier, and 1 or 2 iterations from there end
     // far from equilibrium: a body resting on the ground gained energy every step and the
@@ -235,15 +240,17 @@ const StepReport& Simulator::step() {
     SolverMethod method;
     int iterations;
     bool until_converged;
+    int whole;  // the first iterations, on the whole model (the rest: an impact's moving bodies)
   };
   const SolverMethod method = settings_.method;
   const int iterations = settings_.iterations;
   const int more = std::min(kMoreIterations * iterations, kMaxIterations);
   const int first = impact_ ? more : iterations;
-  const std::array<Attempt, 4> attempts = {{{method, first, settings_.until_converged},
-                                            {method, more, settings_.until_converged},
-                                            {method, kMaxIterations, true},
-                                            {SolverMethod::fem, kMaxIterations, true}}};
+  const std::array<Attempt, 4> attempts = {
+      {{method, first, settings_.until_converged, iterations},
+       {method, more, settings_.until_converged, more},
+       {method, kMaxIterations, true, kMaxIterations},
+       {SolverMethod::fem, kMaxIterations, true, kMaxIterations}}};
   bool ok = false;
   bool have_kept = false;  // kept_: the last finite attempt, which gained energy
   int budget = 0;          // the iterations given to the attempts the current one goes on from
@@ -274,7 +281,7 @@ const StepReport& Simulator::step() {
       }
     }
     const TetKinematics& kinematics =
-        solve_step(a.method, a.iterations - budget, a.until_converged, go_on);
+        solve_step(a.method, a.iterations - budget, a.whole - budget, a.until_converged, go_on);
     budget = a.iterations;
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
          state_.z.allFinite() && state_.lambda.allFinite();
@@ -321,11 +328,22 @@ const StepReport& Simulator::step() {
   return report_;
 }
 
-const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
+void Simulator::hold_bodies_not_approaching(std::vector<char> moving) {
+  const int count = static_cast<int>(std::count(moving.begin(), moving.end(), 1));
+  if (count == 0 || count == static_cast<int>(moving.size())) return;
+  for (std::size_t b = 0; b < moving.size(); ++b) {
+    if (!moving[b]) continue;
+    const ReducedModel::Body& body = model_.bodies[b];
+    for (int t = 0; t < body.tets; ++t) impact_moving_tets_.push_back(body.first_tet + t);
+  }
+  impact_moving_ = std::move(moving);
+}
+
+const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, int whole,
                                            bool until_converged, bool go_on) {
   SolverSettings attempt = settings_;
   attempt.method = method;
-  attempt.iterations = iterations;
+  attempt.iterations = impact_moving_.empty() ? iterations : std::min(iterations, whole);
   attempt.until_converged = until_converged;
   StepStats stats;
   if (go_on) {
@@ -348,12 +366,28 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations,
                            *pool_,
                            contact_,
                            fit};
+  const auto solve = [&]() {
+    if (method == SolverMethod::mfem) {
+      mfem_.solve(step_context, state_.U, state_.z, state_.lambda, stats);
+    } else {
+      fem_.solve(step_context, state_.U, stats);
+    }
+  };
+  solve();
+  // An impact's further iterations (simulator.hpp) move its approaching bodies only.
+  if (attempt.iterations < iterations && !stats.failed && !stats.converged) {
+    attempt.iterations = iterations - attempt.iterations;
+    step_context.moving_tets = impact_moving_tets_;
+    system_.set_moving_bodies(impact_moving_);
+    contact_->set_moving_parts(impact_moving_);
+    solve();
+    system_.set_moving_bodies({});
+    contact_->set_moving_parts({});
+  }
   const TetKinematics* kinematics = nullptr;
   if (method == SolverMethod::mfem) {
-    mfem_.solve(step_context, state_.U, state_.z, state_.lambda, stats);
     kinematics = &mfem_.kinematics();
   } else {
-    fem_.solve(step_context, state_.U, stats);
     kinematics = &fem_.kinematics();
     // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
     state_.z = kinematics->s;

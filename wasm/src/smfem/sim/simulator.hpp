@@ -83,6 +83,12 @@ inline constexpr int kMoreIterations = 4;
 // an impact): the jelly cube's squash and rebound match the converged step's to 5 %; a box with
 // a soft end landing on an edge keeps 40 % of the converged rebound (it kept 0.3 %); at 1
 // iteration (4 on an impact) that box still stops dead.
+// In a model of several bodies (a contact scene's island) the further iterations move only the
+// bodies of the pairs that approach by more than dhat: the others keep the state the first
+// iterations gave them (their rows of the system, their tets and their pairs are left out), so
+// that one body landing on a pile of thirty does not cost thirty bodies' iterations. Measured on
+// a pile of 30 jelly cubes dropped into a box (steps 30-130, 2 iterations, native): an impact's
+// further iterations moved 5 of the island's 15 bodies on average (2026-11-28).
 
 struct StepReport {
   bool ok = true;
@@ -183,8 +189,13 @@ class Simulator {
   void apply_scene_springs(double time);
   // One attempt at the step from initial_guess_, or with go_on from the state the last attempt
   // left; returns the solver's kinematics.
-  const TetKinematics& solve_step(SolverMethod method, int iterations, bool until_converged,
-                                  bool go_on);
+  // The first `whole` of the iterations on the whole model, the rest (an impact's) on the bodies
+  // impact_moving_ names.
+  const TetKinematics& solve_step(SolverMethod method, int iterations, int whole,
+                                  bool until_converged, bool go_on);
+  // An impact's further iterations move the bodies `moving` flags (per body of a model of
+  // several), when only some of them approach.
+  void hold_bodies_not_approaching(std::vector<char> moving);
   // The step's objective at U (Psi_u, the elastic energy of s(F(U)), EigenFit's C, and contact
   // over the candidates of the last max_step(): U must lie on that segment).
   double step_energy(const ReducedMatrix& U);
@@ -236,6 +247,9 @@ class Simulator {
   ReducedMatrix initial_guess_;  // the prediction, as far as contact allows
   bool initial_guess_limited_ = false;
   bool impact_ = false;  // this step's (above)
+  // The bodies its further iterations move and their tets, or empty for all.
+  std::vector<char> impact_moving_;
+  std::vector<int> impact_moving_tets_;
   StepReport report_;
 };
 

@@ -56,9 +56,12 @@ void add_groups_to_lower(std::span<const ContactHessian::Group> groups,
     // Each segment lies in one range of the layout, so each (segment, coordinate) pair is a
     // contiguous run of unknowns: the blocks between two runs are whole, on the diagonal (the
     // same run) or off it.
+    const auto present = [&](const Segment& s) {
+      return s.count > 0 && !layout.range_of(s.first_row).held;
+    };
     for (const Segment& s : segments(group)) {
       for (const Segment& t : segments(group)) {
-        if (s.count == 0 || t.count == 0) continue;
+        if (!present(s) || !present(t)) continue;
         for (int d = 0; d < 3; ++d) {
           for (int e = 0; e < 3; ++e) {
             const int row = layout.unknown(s.first_row, d);

@@ -300,7 +300,8 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
       const Eigen::Vector3d x0 = start_.row(v).transpose();
       const Eigen::Vector3d dx = motion_.row(v).transpose();
       const double reach = dx.norm() + margin;
-      if (obstacles_ != nullptr) {
+      const auto p = static_cast<std::size_t>(part(v));
+      if (obstacles_ != nullptr && moving_part(p)) {
         for (std::size_t o = 0; o < obstacles_->size(); ++o) {
           const double distance = obstacle_distance((*obstacles_)[o], x0).distance;
           if (distance < reach)
@@ -309,9 +310,8 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
       }
       if (!several_parts()) continue;
       const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
-      const auto p = static_cast<std::size_t>(part(v));
       for (std::size_t q = 0; q < count; ++q) {
-        if (!near_[p * count + q]) continue;
+        if (!near_[p * count + q] || !(moving_part(p) || moving_part(q))) continue;
         const PartTree& other = trees_[q];
         other.tree->for_each_overlapping(
             [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
@@ -446,6 +446,18 @@ double ContactPotential::pair_friction(const Pair& pair) const {
   return mu >= 0.0 ? mu : parameters_.friction;
 }
 
+void ContactPotential::set_moving_parts(std::vector<char> moving) {
+  if (!moving.empty() && moving.size() != parts_.size()) {
+    throw std::invalid_argument("set_moving_parts: one flag per part");
+  }
+  moving_ = std::move(moving);
+  segment_pairs_ = nullptr;  // gathered with the other parts
+}
+
+bool ContactPotential::moves(std::size_t pair_parts) const {
+  return moving_part(pair_parts / parts_.size()) || moving_part(pair_parts % parts_.size());
+}
+
 void ContactPotential::begin_step(const ReducedMatrix& U_n) {
   friction_.clear();
   segment_pairs_ = nullptr;  // the obstacles may have moved
@@ -519,20 +531,34 @@ double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& d
   return alpha;
 }
 
-double ContactPotential::largest_approach() const {
+double ContactPotential::approach(const Pair& pair) const {
   const auto start = [&](int w) { return Eigen::Vector3d(start_.row(w).transpose()); };
-  double largest = 0.0;
-  for (const Pair& pair : candidates_) {
-    const PairGeometry g = locate(pair, start);
-    Eigen::Vector3d relative = motion_.row(surface_.samples(pair.sample)).transpose();
-    if (pair.triangle >= 0) {
-      for (int c = 0; c < 3; ++c) {
-        relative -= g.beta[c] * motion_.row(surface_.triangles(pair.triangle, c)).transpose();
-      }
+  const PairGeometry g = locate(pair, start);
+  Eigen::Vector3d relative = motion_.row(surface_.samples(pair.sample)).transpose();
+  if (pair.triangle >= 0) {
+    for (int c = 0; c < 3; ++c) {
+      relative -= g.beta[c] * motion_.row(surface_.triangles(pair.triangle, c)).transpose();
     }
-    largest = std::max(largest, -g.direction.dot(relative));
   }
+  return -g.direction.dot(relative);
+}
+
+double ContactPotential::largest_approach() const {
+  double largest = 0.0;
+  for (const Pair& pair : candidates_) largest = std::max(largest, approach(pair));
   return largest;
+}
+
+std::vector<char> ContactPotential::parts_approaching(double distance) const {
+  std::vector<char> parts(parts_.size(), 0);
+  for (const Pair& pair : candidates_) {
+    if (!(approach(pair) > distance)) continue;
+    parts[static_cast<std::size_t>(part(surface_.samples(pair.sample)))] = 1;
+    if (pair.triangle >= 0) {
+      parts[static_cast<std::size_t>(part(surface_.triangles(pair.triangle, 0)))] = 1;
+    }
+  }
+  return parts;
 }
 
 double ContactPotential::energy(const ReducedMatrix& U) {
@@ -564,6 +590,7 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
   const double eps = parameters_.slip * timestep_;
   double total = 0.0;
   for (const FrictionPair& f : friction_) {
+    if (!moves(f.parts)) continue;
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
     total += f.weight * friction_f0(slip.norm(), eps);
@@ -571,7 +598,7 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
   return total;
 }
 
-void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient) {
+void ContactPotential::linearize_terms(const ReducedMatrix& U, ReducedMatrix& gradient) {
   const std::vector<Pair>& pairs = near_pairs(U, candidates_);
   if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
   const Eigen::Index n = unknown_rows_;
@@ -602,26 +629,29 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
     }
   });
   const double eps = parameters_.slip * timestep_;
-  friction_terms_.resize(friction_.size());
-  for (std::size_t k = 0; k < friction_.size(); ++k) {
-    const FrictionPair& f = friction_[k];
+  friction_terms_.clear();
+  for (const FrictionPair& f : friction_) {
+    if (!moves(f.parts)) continue;
     const Eigen::Vector2d slip =
         f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
-    friction_terms_[k] = {
-        f.basis, f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
-        f.weight * f.tangent * friction_gradient(slip, eps), f.parts};
+    friction_terms_.push_back(
+        {f.basis, f.weight * f.tangent * friction_hessian(slip, eps) * f.tangent.transpose(),
+         f.weight * f.tangent * friction_gradient(slip, eps), f.parts});
   }
-  // In pair order, then friction's: the gradient's sums are those of a serial loop. Terms are
-  // grouped by the bodies they touch, each group one product on its own rows.
-  std::vector<std::vector<const HessianTerm*>> groups(parts_.size() * parts_.size());
-  const auto book = [&](const HessianTerm& term) {
-    add_outer(gradient, term.basis, term.parts, term.force);
-    groups[term.parts].push_back(&term);
-  };
+  // In pair order, then friction's: the gradient's sums are those of a serial loop.
+  terms_.clear();
   for (std::size_t c = 0; c < chunks; ++c) {
-    for (std::size_t k = 0; k < chunk_terms_used_[c]; ++k) book(chunk_terms_[c][k]);
+    for (std::size_t k = 0; k < chunk_terms_used_[c]; ++k) terms_.push_back(&chunk_terms_[c][k]);
   }
-  for (const HessianTerm& term : friction_terms_) book(term);
+  for (const HessianTerm& term : friction_terms_) terms_.push_back(&term);
+  for (const HessianTerm* term : terms_) add_outer(gradient, term->basis, term->parts, term->force);
+}
+
+void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient) {
+  linearize_terms(U, gradient);
+  // The terms grouped by the bodies they touch, each group one product on its own rows.
+  std::vector<std::vector<const HessianTerm*>> groups(parts_.size() * parts_.size());
+  for (const HessianTerm* term : terms_) groups[term->parts].push_back(term);
   hessian_.clear();
   std::vector<std::size_t> filled;
   for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -680,6 +710,34 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
                    group.block.block(e * w, d * w, w, w) = group.block.block(d * w, e * w, w, w);
                }
              });
+}
+
+void ContactPotential::linearize_translations(const ReducedMatrix& U, const Eigen::VectorXd& t,
+                                              ReducedMatrix& gradient, Eigen::MatrixXd& hessian) {
+  linearize_terms(U, gradient);
+  const auto count = static_cast<Eigen::Index>(parts_.size());
+  hessian.setZero(3 * count, 3 * count);
+  // A term b S b^T seen along part p's translation t_p (t on p's rows, zero elsewhere) and part
+  // q's: S (b . t_p)(b . t_q).
+  for (const HessianTerm* term : terms_) {
+    const std::size_t p = term->parts / parts_.size(), q = term->parts % parts_.size();
+    const Part& first = parts_[p];
+    std::array<std::pair<Eigen::Index, double>, 2> along = {
+        {{static_cast<Eigen::Index>(p),
+          term->basis.head(first.rows).dot(t.segment(first.first_row, first.rows))},
+         {-1, 0.0}}};
+    if (q != p) {
+      const Part& second = parts_[q];
+      along[1] = {static_cast<Eigen::Index>(q),
+                  term->basis.tail(second.rows).dot(t.segment(second.first_row, second.rows))};
+    }
+    for (const auto& [i, ti] : along) {
+      if (i < 0) continue;
+      for (const auto& [j, tj] : along) {
+        if (j >= 0) hessian.block<3, 3>(3 * i, 3 * j) += (ti * tj) * term->curvature;
+      }
+    }
+  }
 }
 
 double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }

@@ -87,6 +87,11 @@ class ContactPotential {
   // contacts (multibody/contact_scene.hpp). Empty: parameters.stiffness for every pair.
   void set_part_stiffness(std::vector<double> stiffness);
 
+  // The parts (bodies) that move from now on (per part, nonzero: moving), or empty for all. The
+  // pairs that touch no moving part are left out of the gathers and of friction: their terms
+  // cannot change (an impact's further iterations, sim/simulator.hpp).
+  void set_moving_parts(std::vector<char> moving);
+
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);
   // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
@@ -97,6 +102,9 @@ class ContactPotential {
   // where every pair separates). Over dhat, the segment makes an impact that the barrier meets
   // only partway (sim/simulator.hpp).
   double largest_approach() const;
+  // Per part (body): whether one of its pairs of the last max_step() closes by more than
+  // `distance` (as largest_approach() measures).
+  std::vector<char> parts_approaching(double distance) const;
   // Psi_c over the current candidates (+infinity if a pair touches).
   double energy(const ReducedMatrix& U);
   // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for
@@ -105,6 +113,13 @@ class ContactPotential {
   double energy_along(double alpha, const ReducedMatrix& U_trial);
   // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
   void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
+  // The same gradient, and instead of the Hessian its projection on the parts' (bodies')
+  // translations: t (4m) holds each part's translation on its rows (zero for a part that does
+  // not translate), and entry (3p + d, 3q + e) of hessian (3 parts square) is
+  // (t_p e_d)^T H_c (t_q e_e) with t_p t on part p's rows alone. Costs the terms' bases once,
+  // not the Hessian's products (sim/contact/translation_correction.hpp).
+  void linearize_translations(const ReducedMatrix& U, const Eigen::VectorXd& t,
+                              ReducedMatrix& gradient, Eigen::MatrixXd& hessian);
   // The Hessian of the last linearize().
   const ContactHessian& hessian() const { return hessian_; }
   // dU^T H_c dU with the Hessian of the last linearize().
@@ -180,6 +195,9 @@ class ContactPotential {
   // The pair with every vertex v at at(v).
   template <class At>
   PairGeometry locate(const Pair& pair, At&& at) const;
+  // Gathers the candidates at U, makes their terms (and friction's) into terms_ and sets the
+  // gradient from them.
+  void linearize_terms(const ReducedMatrix& U, ReducedMatrix& gradient);
   // The pair's basis vector b and the rest part of its relative position r = rest + U^T b. b is
   // zero outside the rows of the bodies the pair touches, so it is kept compact: the rows of the
   // first body touched_parts() names, then the second's. Its cost (and a friction pair's storage)
@@ -205,6 +223,11 @@ class ContactPotential {
   // times (linearize, then max_step, at each iterate; the energy balance and the measure after
   // the step).
   void update_start(const ReducedMatrix& U);
+  // How far the last max_step()'s whole direction closes the pair (largest_approach()).
+  double approach(const Pair& pair) const;
+  bool moving_part(std::size_t p) const { return moving_.empty() || moving_[p] != 0; }
+  // Whether a term on pair_parts() touches a moving part.
+  bool moves(std::size_t pair_parts) const;
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
   bool several_parts() const { return parts_.size() > 1; }
   // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
@@ -238,6 +261,7 @@ class ContactPotential {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
   int unknown_rows_ = 0;  // the rows of U: 4 m of the whole model
   std::vector<Part> parts_;
+  std::vector<char> moving_;  // per part, or empty for all (set_moving_parts())
   struct PartTree {
     std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles
     bool wanted = false;                       // some other body is near: the tree is current
@@ -266,6 +290,7 @@ class ContactPotential {
   std::vector<std::vector<HessianTerm>> chunk_terms_;
   std::vector<std::size_t> chunk_terms_used_;
   std::vector<HessianTerm> friction_terms_;
+  std::vector<const HessianTerm*> terms_;  // all of them, in the gradient's order
   // linearize()'s workspaces for the Hessian's Gram products (row-major), one per thread.
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   struct GramWorkspace {

@@ -50,13 +50,18 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     fit->measure(current_.s, fit_measure_);
     fit_energy = fit->energy(fit_measure_);
   }
+  if (!context.moving_tets.empty()) {
+    // The held tets (step_context.hpp) keep their kinematics and energy through every trial.
+    psi_trial_ = psi_;
+    trial_ = current_;
+  }
   clock.lap(stats.times.prediction);
 
   // An attempt that goes on from an earlier one of the step (simulator.hpp) keeps that one's
   // first decrement as the measure of convergence.
   const bool going_on = stats.first_decrement > 0.0;
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
-    parallel_for_tets(context.pool, tet_count, [&](int c) {
+    parallel_for_moving_tets(context, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
       const Lame& lame = context.lame[index];
       const Vector6<double> s = current_.s.col(c);
@@ -127,7 +132,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
     const double contact_energy = contact != nullptr ? contact->energy_along(0.0, U) : 0.0;
     const auto energy_change = [&](double alpha) {
       U_trial_ = U + alpha * du_;
-      parallel_for_tets(context.pool, tet_count, [&](int c) {
+      parallel_for_moving_tets(context, [&](int c) {
         trial_.evaluate_near(c, deformation_gradient(context, c, U_trial_), current_);
         psi_trial_(c) = w(c) * psi(material, Vector6<double>(trial_.s.col(c)),
                                    context.lame[static_cast<std::size_t>(c)]);

@@ -110,6 +110,17 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   Stopwatch clock;
   parallel_for_tets(context.pool, tet_count,
                     [&](int c) { current_.evaluate(c, deformation_gradient(context, c, U)); });
+  if (!context.moving_tets.empty()) {
+    // The held tets (step_context.hpp) keep z, lambda and their kinematics through every trial,
+    // and add nothing to the merit's changes, slopes and curvatures.
+    for (Eigen::VectorXd* terms : {&psi_, &penalty_, &curvature_, &slope_, &lambda_max_,
+                                   &psi_trial_, &penalty_trial_, &model_error_trial_}) {
+      terms->setZero();
+    }
+    z_trial_ = z;
+    lambda_new_ = lambda;
+    trial_ = current_;
+  }
   if (fit != nullptr) fit->measure(current_.s, fit_measure_s_);
   clock.lap(stats.times.prediction);
 
@@ -165,7 +176,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       fit->coupling_transpose_times(du_, fit_change_);
       fit_measure_new_ = fit_measure_s_ + fit_change_;
     }
-    parallel_for_tets(context.pool, tet_count, [&](int c) {
+    parallel_for_moving_tets(context, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
       const Matrix3<double> dF = context.deformation.displacement_gradient(c, du_);
       const Eigen::Map<const Vector9<double>> dF_vector(dF.data());
@@ -216,7 +227,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   for (int iteration = 0; iteration < context.settings.iterations; ++iteration) {
     // Per tet: the constraint Jacobian in F, the stretch energy's derivatives at z_c, and the
     // tet's share of K and of the right-hand side.
-    parallel_for_tets(context.pool, tet_count, [&](int c) {
+    parallel_for_moving_tets(context, [&](int c) {
       const auto index = static_cast<std::size_t>(c);
       const Lame& lame = context.lame[index];
       const Vector6<double> zc = z.col(c);
@@ -260,7 +271,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
       refined = true;
       ++stats.curvature_fallbacks;
       in_K = kFallbackTerm;
-      parallel_for_tets(context.pool, tet_count, [&](int c) { set_tet_hessian(c, kFallbackTerm); });
+      parallel_for_moving_tets(context, [&](int c) { set_tet_hessian(c, kFallbackTerm); });
       clock.lap(stats.times.linearization);
       d = direction();
     };
@@ -309,7 +320,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     // counted as a non-finite trial.
     const auto merit_change = [&](double alpha, bool corrected) {
       U_trial_ = U + alpha * du_;
-      parallel_for_tets(context.pool, tet_count, [&](int c) {
+      parallel_for_moving_tets(context, [&](int c) {
         const auto index = static_cast<std::size_t>(c);
         trial_.evaluate_near(c, deformation_gradient(context, c, U_trial_), current_);
         const Vector6<double> zc =

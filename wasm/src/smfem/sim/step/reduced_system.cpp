@@ -85,9 +85,17 @@ void ReducedSystem::set_eigenfit(const EigenFitTerm* eigenfit) {
   eigenfit_ = eigenfit;
 }
 
+void ReducedSystem::set_moving_bodies(std::vector<char> moving) {
+  if (!moving.empty() && moving.size() != assemblies_.size()) {
+    throw std::invalid_argument("set_moving_bodies: one flag per body");
+  }
+  moving_ = std::move(moving);
+}
+
 void ReducedSystem::assemble(parallel::ThreadPool& pool) {
   pool_ = &pool;
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
+    if (!moving(b)) continue;
     assemblies_[b].assemble(pool);
     force_.middleRows(first_row_[b], assemblies_[b].block_size()) = assemblies_[b].force();
   }
@@ -95,30 +103,41 @@ void ReducedSystem::assemble(parallel::ThreadPool& pool) {
 
 void ReducedSystem::update_layout() {
   if (assemblies_.size() < 2) return;
-  std::vector<int> sizes;
-  for (const StiffnessAssembly& assembly : assemblies_) sizes.push_back(3 * assembly.block_size());
-  std::vector<std::pair<int, int>> couplings;  // the pairs of bodies contact couples now
-  const auto body_of = [&](int row) {
-    return static_cast<int>(std::upper_bound(first_row_.begin(), first_row_.end(), row) -
-                            first_row_.begin()) -
-           1;
+  // The moving bodies, numbered 0, 1, ... among themselves (-1: held).
+  std::vector<int> sizes, index(assemblies_.size(), -1), bodies;
+  for (std::size_t b = 0; b < assemblies_.size(); ++b) {
+    if (!moving(b)) continue;
+    index[b] = static_cast<int>(bodies.size());
+    bodies.push_back(static_cast<int>(b));
+    sizes.push_back(3 * assemblies_[b].block_size());
+  }
+  std::vector<std::pair<int, int>> couplings;  // the pairs of moving bodies contact couples now
+  const auto moving_body_of = [&](int row) {
+    const auto body =
+        std::upper_bound(first_row_.begin(), first_row_.end(), row) - first_row_.begin() - 1;
+    return index[static_cast<std::size_t>(body)];
   };
   if (contact_ != nullptr) {
     for (const contact::ContactHessian::Group& group : contact_->hessian().groups()) {
-      if (group.second.count > 0)
-        couplings.emplace_back(body_of(group.first.first), body_of(group.second.first));
+      if (group.second.count == 0) continue;
+      const int p = moving_body_of(group.first.first), q = moving_body_of(group.second.first);
+      if (p >= 0 && q >= 0) couplings.emplace_back(p, q);
     }
   }
   const std::vector<int> order = elimination_order(sizes, couplings);
   layout_.ranges.assign(assemblies_.size(), {});
-  std::vector<int> position(assemblies_.size()), ordered_sizes;
+  for (std::size_t b = 0; b < assemblies_.size(); ++b) {
+    layout_.ranges[b] = {first_row_[b], assemblies_[b].block_size(), 0, true};
+  }
+  std::vector<int> position(bodies.size()), ordered_sizes;
   int first_unknown = 0;
-  for (const int b : order) {
-    const auto k = static_cast<std::size_t>(b);
-    layout_.ranges[k] = {first_row_[k], assemblies_[k].block_size(), first_unknown};
-    first_unknown += sizes[k];
-    position[k] = static_cast<int>(ordered_sizes.size());
-    ordered_sizes.push_back(sizes[k]);
+  for (const int k : order) {
+    const auto b = static_cast<std::size_t>(bodies[static_cast<std::size_t>(k)]);
+    layout_.ranges[b].first_unknown = first_unknown;
+    layout_.ranges[b].held = false;
+    first_unknown += sizes[static_cast<std::size_t>(k)];
+    position[static_cast<std::size_t>(k)] = static_cast<int>(ordered_sizes.size());
+    ordered_sizes.push_back(sizes[static_cast<std::size_t>(k)]);
   }
   std::vector<std::pair<int, int>> coupled_positions;
   for (const auto& [p, q] : couplings) {
@@ -133,6 +152,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   update_layout();
   const Eigen::MatrixXd& block = dynamics_.hessian_block();
   for (const SystemLayout::Range& range : layout_.ranges) {
+    if (range.held) continue;
     for (int c = 0; c < 3; ++c) {
       rhs_vector_.segment(range.first_unknown + c * range.rows, range.rows) =
           rhs_.col(c).segment(range.first_row, range.rows);
@@ -148,6 +168,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
     blocks_.set_zero();
     for (std::size_t b = 0; b < assemblies_.size(); ++b) {
       const SystemLayout::Range& range = layout_.ranges[b];
+      if (range.held) continue;
       assemblies_[b].add_to_lower(
           block.block(range.first_row, range.first_row, range.rows, range.rows),
           blocks_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
@@ -157,6 +178,10 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   }
   du.resize(rhs_.rows(), 3);
   for (const SystemLayout::Range& range : layout_.ranges) {
+    if (range.held) {
+      du.middleRows(range.first_row, range.rows).setZero();
+      continue;
+    }
     for (int c = 0; c < 3; ++c) {
       du.col(c).segment(range.first_row, range.rows) =
           solution_.segment(range.first_unknown + c * range.rows, range.rows);

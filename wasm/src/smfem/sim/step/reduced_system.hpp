@@ -58,6 +58,11 @@ class ReducedSystem final : public StepSystem {
     const Located at = locate(tet);
     assemblies_[at.body].set_tet_gradient(at.tet, gradient);
   }
+  // The bodies the next solves move (per body of the model, nonzero: moving), or empty for all:
+  // the others' rows of du are zero, and their blocks are neither assembled nor factored, so that
+  // an impact's further iterations (sim/simulator.hpp) cost what its moving bodies cost. A single
+  // body always moves.
+  void set_moving_bodies(std::vector<char> moving);
   void assemble(parallel::ThreadPool& pool) override;
   // Cholesky shifts as in spd_solver.hpp. A large system's factorization shares the work with
   // the threads of the last assemble()'s pool.
@@ -74,7 +79,8 @@ class ReducedSystem final : public StepSystem {
     const std::size_t body = tet_body_.empty() ? 0 : tet_body_[static_cast<std::size_t>(tet)];
     return {body, tet - first_tet_[body]};
   }
-  // Orders the bodies for this solve (a single body: u = vec(U)).
+  bool moving(std::size_t body) const { return moving_.empty() || moving_[body] != 0; }
+  // Orders the moving bodies for this solve (a single body: u = vec(U)).
   void update_layout();
 
   const Dynamics& dynamics_;
@@ -82,6 +88,7 @@ class ReducedSystem final : public StepSystem {
   const EigenFitTerm* eigenfit_ = nullptr;
   std::vector<StiffnessAssembly> assemblies_;  // one per body
   std::vector<int> first_tet_, first_row_;     // per body
+  std::vector<char> moving_;                   // per body, or empty for all
   SystemLayout layout_;
   std::vector<std::uint8_t> tet_body_;    // per tet; empty for one body
   ReducedMatrix force_;                   // the bodies' elastic forces, side by side

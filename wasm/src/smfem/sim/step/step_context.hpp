@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <Eigen/Core>
@@ -95,6 +96,10 @@ struct StepContext {
   // stress e_c, the system its rank-s Hessian (which the system must add itself:
   // ReducedSystem::set_eigenfit), the merit or energy and the decrement their share.
   EigenFitTerm* eigenfit = nullptr;
+  // The tets the iterations update, ascending: empty for all. Otherwise only these tets' bodies
+  // move (an impact's further iterations, sim/simulator.hpp): the system holds the other bodies'
+  // rows of U (ReducedSystem::set_moving_bodies), and their tets keep their state.
+  std::span<const int> moving_tets = {};
 };
 
 inline Matrix3<double> deformation_gradient(const StepContext& context, int tet,
@@ -111,6 +116,18 @@ void parallel_for_tets(parallel::ThreadPool& pool, int tet_count, Fn&& fn) {
     const auto end = static_cast<int>(std::int64_t(tet_count) * (chunk + 1) / chunks);
     for (int tet = begin; tet < end; ++tet) fn(tet);
   });
+}
+
+// fn(tet) for every tet the iterations update (StepContext::moving_tets), split as above.
+template <class Fn>
+void parallel_for_moving_tets(const StepContext& context, Fn&& fn) {
+  if (context.moving_tets.empty()) {
+    parallel_for_tets(context.pool, static_cast<int>(context.weights.size()), fn);
+    return;
+  }
+  const std::span<const int> tets = context.moving_tets;
+  parallel_for_tets(context.pool, static_cast<int>(tets.size()),
+                    [&](int k) { fn(tets[static_cast<std::size_t>(k)]); });
 }
 
 // Adds the time since construction, or since the last lap, to a phase.

@@ -17,6 +17,9 @@ struct SystemLayout {
     int first_row = 0;
     int rows = 0;
     int first_unknown = 0;
+    // Not in the system: its rows of U are held where they are (du = 0 there), and terms that
+    // touch them keep only their other rows' part.
+    bool held = false;
   };
   std::vector<Range> ranges;  // in the order of first_row
 
