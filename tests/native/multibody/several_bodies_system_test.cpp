@@ -1,4 +1,5 @@
-// The Newton system of a model of several bodies (sim/step/reduced_system.hpp): its solve against
+// The Newton system of a model of several bodies (sim/step/reduced_system.hpp): its solve, with or
+// without bodies held, against
 // the same system assembled densely in body order and solved by Eigen; and, while contact couples
 // two bodies of different sizes and lets them go again (the body order changes both times), every
 // solve gives the bits of a fresh system's (no block of an earlier solve, laid out in an earlier
@@ -138,7 +139,11 @@ sim::ReducedMatrix dense_solution(const sim::ReducedModel& model, const sim::Dyn
 
 // A tower of three bodies of 1, 4 and 2 modes, contact coupling 0-1 and 1-2: the middle body is
 // eliminated first (its neighbours hold the fewest unknowns), which couples the other two (fill),
-// so the blocks are laid out and factored in another order than the bodies'.
+// so the blocks are laid out and factored in another order than the bodies'. Then as an impact's
+// further iterations (sim/simulator.hpp) hold the bodies that do not approach: the system is the
+// moving bodies' rows and columns of the whole one, and du is zero on the held bodies' rows. Held:
+// none, the middle body (its two neighbours, coupled only through it, are solved apart), the bottom
+// one, none again.
 TEST(SeveralBodiesSystem, SolvesLikeTheDenseSystemInBodyOrder) {
   const std::vector<Eigen::Vector3d> tower = {
       Eigen::Vector3d::Zero(), {0.0, 0.405, 0.0}, {0.0, 0.81, 0.0}};
@@ -155,36 +160,11 @@ TEST(SeveralBodiesSystem, SolvesLikeTheDenseSystemInBodyOrder) {
   }
   ASSERT_EQ(pairs, 2) << "the tower's neighbours must touch for the test to mean anything";
   sim::ReducedSystem system(model, dynamics, 1);
-  set_inputs(system, model.cubature_count(), pool);
   system.set_contact(&contact);
-  sim::ReducedMatrix du;
-  ASSERT_EQ(system.solve(dynamics_gradient, du), 0);
-  const sim::ReducedMatrix expected =
-      dense_solution(model, dynamics, contact, dynamics_gradient, pool);
-  EXPECT_LT((du - expected).norm(), 1e-10 * expected.norm());
-}
-
-// An impact's further iterations (sim/simulator.hpp) hold the bodies that do not approach: the
-// system is then the moving bodies' rows and columns of the whole one, and du is zero on the held
-// bodies' rows. Held: the middle body of the tower (its two neighbours, coupled only through it,
-// are solved apart), then the bottom one; then none again.
-TEST(SeveralBodiesSystem, SolvesForTheMovingBodiesOnly) {
-  const std::vector<Eigen::Vector3d> tower = {
-      Eigen::Vector3d::Zero(), {0.0, 0.405, 0.0}, {0.0, 0.81, 0.0}};
-  Solve solve(combine_models({box(1), box(4), box(2)}, tower));
-  const sim::ReducedModel& model = solve.composite.model;
-  auto& [composite, parameters, obstacles, U, dynamics_gradient, dynamics, pool] = solve;
-  contact::ContactPotential contact(model.contact, tower);
-  contact.set_environment(&obstacles, parameters, 0.01);
-  sim::ReducedMatrix gradient;
-  contact.linearize(U, gradient);
-  sim::ReducedSystem system(model, dynamics, 1);
-  set_inputs(system, model.cubature_count(), pool);
-  system.set_contact(&contact);
-  for (const std::vector<char>& moving :
-       {std::vector<char>{1, 0, 1}, std::vector<char>{0, 1, 1}, std::vector<char>{}}) {
+  for (const std::vector<char>& moving : {std::vector<char>{}, std::vector<char>{1, 0, 1},
+                                          std::vector<char>{0, 1, 1}, std::vector<char>{}}) {
     system.set_moving_bodies(moving);
-    // Assembled again, as an iteration does: the moving bodies only.
+    // Assembled as an iteration does: the moving bodies only.
     set_inputs(system, model.cubature_count(), pool);
     sim::ReducedMatrix du;
     ASSERT_EQ(system.solve(dynamics_gradient, du), 0);
