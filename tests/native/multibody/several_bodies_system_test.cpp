@@ -1,9 +1,8 @@
 // The Newton system of a model of several bodies (sim/step/reduced_system.hpp): its solve, with or
-// without bodies held, against
-// the same system assembled densely in body order and solved by Eigen; and, while contact couples
-// two bodies of different sizes and lets them go again (the body order changes both times), every
-// solve gives the bits of a fresh system's (no block of an earlier solve, laid out in an earlier
-// order, may survive into the matrix).
+// without bodies held, against the same system assembled densely in body order and solved by
+// Eigen; and, while contact couples two bodies of different sizes and lets them go again (the body
+// order changes both times), every solve gives the bits of a fresh system's (no block of an earlier
+// solve, laid out in an earlier order, may survive into the matrix).
 #include "smfem/sim/step/reduced_system.hpp"
 
 #include <memory>
