@@ -1,7 +1,9 @@
 # Third-party libraries, all from Debian packages (scripts/setup.sh installs them):
 #   Eigen 3.4 (libeigen3-dev), Spectra (libspectra-dev), nlohmann/json (nlohmann-json3-dev),
+#   fast_float (libfast-float-dev: the mesh readers' reals, as GCC's from_chars reads them),
 #   GoogleTest (googletest / libgtest-dev), and for the bake only meshoptimizer
-#   (libmeshoptimizer-dev: the coarse collision surface's edge collapse).
+#   (libmeshoptimizer-dev: the coarse collision surface's edge collapse; the bake's WebAssembly
+#   module compiles the same release's sources, SmfemMeshoptimizerSources.cmake).
 # Under Emscripten the host's /usr/include must not be put on the include path (it would
 # shadow Emscripten's libc), so each header-only library gets a private include folder that
 # holds just a link to it.
@@ -17,16 +19,22 @@ function(smfem_header_only_target target header_dir link_name)
   target_include_directories(${target} SYSTEM INTERFACE "${include_root}")
 endfunction()
 
+smfem_header_only_target(smfem_spectra /usr/include/Spectra Spectra)
+add_library(Spectra::Spectra ALIAS smfem_spectra)
+smfem_header_only_target(smfem_fast_float /usr/include/fast_float fast_float)
 if(EMSCRIPTEN)
   smfem_header_only_target(smfem_eigen /usr/include/eigen3/Eigen Eigen)
   smfem_header_only_target(smfem_json /usr/include/nlohmann nlohmann)
   add_library(Eigen3::Eigen ALIAS smfem_eigen)
   add_library(nlohmann_json::nlohmann_json ALIAS smfem_json)
+  if(SMFEM_WASM_THREADS)
+    # The bake's module (precompute/bindings): -pthread is already on every target.
+    add_library(Threads::Threads INTERFACE IMPORTED)
+    include(SmfemMeshoptimizerSources)
+  endif()
 else()
   find_package(Eigen3 3.4 REQUIRED NO_MODULE)
   find_package(nlohmann_json 3.10 REQUIRED)
-  smfem_header_only_target(smfem_spectra /usr/include/Spectra Spectra)
-  add_library(Spectra::Spectra ALIAS smfem_spectra)
   find_package(Threads REQUIRED)
   find_package(meshoptimizer REQUIRED)
 endif()

@@ -24,8 +24,8 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 # --- 1. Debian packages --------------------------------------------------------------------
 packages=(cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format emscripten
-          libeigen3-dev libspectra-dev libmeshoptimizer-dev nlohmann-json3-dev googletest libgtest-dev
-          chromium ffmpeg)
+          libeigen3-dev libspectra-dev libfast-float-dev libmeshoptimizer-dev nlohmann-json3-dev
+          googletest libgtest-dev chromium ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -5,12 +5,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "smfem/energies/fixed_corotational.hpp"
 #include "smfem/energies/lame.hpp"
 #include "smfem/energies/stable_neo_hookean.hpp"
 #include "smfem/fem/linear_tet.hpp"
+#include "smfem/parallel/thread_pool.hpp"
 #include "smfem/subspace/detail/check_inputs.hpp"
 #include "smfem/subspace/detail/multifrontal_cholesky.hpp"
 #include "smfem/subspace/detail/nested_dissection.hpp"
@@ -156,9 +156,7 @@ ModalDerivatives modal_derivatives(const mesh::TetMesh& mesh,
   A.diagonal() -= sigma * free_mass;
   mesh::Vertices free_positions(free_count, 3);
   for (int f = 0; f < free_count; ++f) free_positions.row(f) = mesh.vertices.row(split.vertices[f]);
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = parallel::usable_thread_count(options.threads);
   detail::MultifrontalCholesky cholesky;
   try {
     cholesky.factor(A, detail::nested_dissection(K_free, free_positions, 3), threads);

@@ -54,6 +54,11 @@ int ThreadPool::max_thread_count() {
   }
 }
 
+int usable_thread_count(int requested) {
+  const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::clamp(requested > 0 ? requested : hardware, 1, ThreadPool::max_thread_count());
+}
+
 ThreadPool::ThreadPool(int thread_count)
     : thread_count_(std::clamp(thread_count, 1, max_thread_count())) {
   if constexpr (kThreadsAvailable) {

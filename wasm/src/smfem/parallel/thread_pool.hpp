@@ -24,6 +24,11 @@
 
 namespace smfem::parallel {
 
+// The threads a loop that starts its own std::threads (the bake's) may use: `requested`, or one
+// per hardware thread for 0, within ThreadPool::max_thread_count() (in the threaded WebAssembly
+// build a thread beyond Emscripten's fixed pool would never start).
+int usable_thread_count(int requested);
+
 class ThreadPool {
  public:
   // thread_count: threads in all, including the caller; clamped to [1, max_thread_count()].

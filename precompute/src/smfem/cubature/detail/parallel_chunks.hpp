@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "smfem/parallel/thread_pool.hpp"
+
 namespace smfem::cubature::detail {
 
 inline constexpr std::ptrdiff_t kChunkSize = 2048;
@@ -19,11 +21,8 @@ inline std::ptrdiff_t chunk_count(std::ptrdiff_t count) {
   return (count + kChunkSize - 1) / kChunkSize;
 }
 
-// 0 means one per hardware thread.
-inline int resolve_thread_count(int requested) {
-  if (requested > 0) return requested;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
+// 0 means one per hardware thread (parallel::usable_thread_count).
+inline int resolve_thread_count(int requested) { return parallel::usable_thread_count(requested); }
 
 // Calls work(chunk, begin, end) once per chunk. Exceptions must not escape work.
 template <typename Work>

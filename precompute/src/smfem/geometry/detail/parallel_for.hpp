@@ -7,13 +7,15 @@
 #include <thread>
 #include <vector>
 
+#include "smfem/parallel/thread_pool.hpp"
+
 namespace smfem::geometry::detail {
 
 // Calls body(begin, end) on disjoint slabs covering [0, count). Runs inline when the range is
 // shorter than min_per_thread per worker (threads cost ~50 us to start).
 template <class Body>
 void parallel_for(std::size_t count, std::size_t min_per_thread, Body&& body) {
-  const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const auto hardware = static_cast<std::size_t>(parallel::usable_thread_count(0));
   const std::size_t workers = std::min(
       hardware, std::max<std::size_t>(1, count / std::max<std::size_t>(1, min_per_thread)));
   if (workers <= 1) {

@@ -1,6 +1,7 @@
 #include "smfem/mesh/detail/file_bytes.hpp"
 
 #include <fstream>
+#include <limits>
 
 #include "smfem/mesh/error.hpp"
 
@@ -15,9 +16,17 @@ std::string read_file_bytes(const std::filesystem::path& path) {
   if (!stream) throw MeshError::in_file(path.string(), "cannot open file");
   const std::streamoff size = stream.tellg();
   if (size < 0) throw MeshError::in_file(path.string(), "cannot read file");
+  // A 32-bit build (WebAssembly) reads at most 2 GB at once.
+  if (size > std::numeric_limits<std::streamsize>::max() ||
+      static_cast<unsigned long long>(size) > std::string().max_size()) {
+    throw MeshError::in_file(path.string(),
+                             "is too large to read (" + std::to_string(size) + " bytes)");
+  }
   std::string bytes(static_cast<std::size_t>(size), '\0');
   stream.seekg(0);
-  if (!stream.read(bytes.data(), size)) throw MeshError::in_file(path.string(), "cannot read file");
+  if (!stream.read(bytes.data(), static_cast<std::streamsize>(size))) {
+    throw MeshError::in_file(path.string(), "cannot read file");
+  }
   return bytes;
 }
 

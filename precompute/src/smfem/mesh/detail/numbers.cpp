@@ -1,6 +1,11 @@
 #include "smfem/mesh/detail/numbers.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fast_float/fast_float.h>
 
 namespace smfem::mesh::detail {
 namespace {
@@ -13,28 +18,49 @@ std::string_view without_plus(std::string_view token) {
   return token;
 }
 
-template <class T>
-NumberParse parse_whole(std::string_view token, T& value) {
-  token = without_plus(token);
-  const char* end = token.data() + token.size();
-  auto [stop, error] = std::from_chars(token.data(), end, value);
+NumberParse whole_token(std::string_view token, const char* stop, std::errc error) {
   if (error == std::errc::result_out_of_range) return NumberParse::out_of_range;
-  if (error != std::errc{} || stop != end) return NumberParse::not_a_number;
+  if (error != std::errc{} || stop != token.data() + token.size()) return NumberParse::not_a_number;
   return NumberParse::ok;
+}
+
+// Whether the mantissa (before any exponent) has a digit other than 0.
+bool nonzero_mantissa(std::string_view token) {
+  for (const char c : token) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 NumberParse parse_integer(std::string_view token, long long& value) {
-  return parse_whole(token, value);
+  token = without_plus(token);
+  const auto [stop, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+  return whole_token(token, stop, error);
 }
 
-NumberParse parse_real(std::string_view token, double& value) { return parse_whole(token, value); }
+NumberParse parse_real(std::string_view token, double& value) {
+  token = without_plus(token);
+  const auto [stop, error] =
+      fast_float::from_chars(token.data(), token.data() + token.size(), value);
+  const NumberParse parse = whole_token(token, stop, error);
+  if (parse != NumberParse::ok) return parse;
+  // fast_float rounds overflow to infinity and underflow to zero where from_chars refuses.
+  const std::string_view digits = token.substr(token.front() == '-' ? 1 : 0);
+  const bool infinity_written = !digits.empty() && (digits.front() == 'i' || digits.front() == 'I');
+  if (std::isinf(value) && !infinity_written) return NumberParse::out_of_range;
+  if (value == 0.0 && nonzero_mantissa(digits)) return NumberParse::out_of_range;
+  return NumberParse::ok;
+}
 
 std::string format_real(double value) {
   char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
+  for (int digits = 1;; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    if (digits == 17 || std::strtod(buffer, nullptr) == value) return buffer;
+  }
 }
 
 std::string quote_token(std::string_view token) {

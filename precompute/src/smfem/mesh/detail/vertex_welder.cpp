@@ -1,14 +1,16 @@
 #include "smfem/mesh/detail/vertex_welder.hpp"
 
-#include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace smfem::mesh::detail {
 
 std::size_t VertexWelder::PositionHash::operator()(const Position& position) const {
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (double coordinate : position) {
-    hash ^= std::bit_cast<std::uint64_t>(coordinate);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &coordinate, sizeof bits);  // std::bit_cast: not in wasm's libc++
+    hash ^= bits;
     hash *= 0x100000001b3ull;
     hash ^= hash >> 29;
   }

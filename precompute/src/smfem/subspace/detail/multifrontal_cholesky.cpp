@@ -66,8 +66,9 @@ void MultifrontalCholesky::factor(const Eigen::SparseMatrix<double>& A, const Di
     boundary.erase(std::unique(boundary.begin(), boundary.end()), boundary.end());
   }
 
+  // 2^depth - 1 helper threads run at once: at most threads - 1 of them.
   int parallel_depth = 0;
-  while ((1 << parallel_depth) < threads) ++parallel_depth;
+  while ((2 << parallel_depth) <= threads) ++parallel_depth;
   factor_subtree(static_cast<int>(tree.nodes.size()) - 1, parallel_depth);
 }
 

@@ -6,10 +6,10 @@
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include <Spectra/SymEigsShiftSolver.h>
 
+#include "smfem/parallel/thread_pool.hpp"
 #include "smfem/subspace/detail/shift_invert_operator.hpp"
 
 namespace smfem::subspace::detail {
@@ -84,9 +84,7 @@ Eigenpairs smallest_eigenpairs(const char* caller, const Eigen::SparseMatrix<dou
                                const Eigen::Ref<const Eigen::MatrixXd>& null_vectors, int wanted,
                                double shift, const EigenmodeOptions& options) {
   const Eigen::Index n = A.rows();
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = parallel::usable_thread_count(options.threads);
   ShiftInvertOperator op(caller, A, mass, std::move(tree), threads);
   op.deflate(null_vectors);
   // Found modes as w = M^-1/2 v, with Rayleigh quotients as eigenvalues (more accurate than

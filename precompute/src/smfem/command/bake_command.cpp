@@ -1,0 +1,322 @@
+#include "smfem/command/bake_command.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "smfem/asset/asset_error.hpp"
+#include "smfem/bake/asset_sections.hpp"
+#include "smfem/bake/bake_error.hpp"
+#include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/comparison_stage.hpp"
+#include "smfem/bake/input_files.hpp"
+#include "smfem/bake/run_bake.hpp"
+#include "smfem/bake/stage_clock.hpp"
+#include "smfem/cubature/cubature_method.hpp"
+#include "smfem/eigenfit/eigenfit_stage.hpp"
+#include "smfem/geometry/error.hpp"
+#include "smfem/mesh/error.hpp"
+#include "smfem/scene/scene_error.hpp"
+#include "smfem/subspace/comparison_bases.hpp"
+
+namespace smfem::command {
+namespace {
+
+using bake::BakeInputError;
+
+constexpr const char* kUsage =
+    "usage: smfem-bake <mesh file | scene recipe .json> -o <out.smfem>\n"
+    "                  [--modes M] [--cubature K] [--cubature-method kmeans|nnls]\n"
+    "                  [--cubature-per-region N] [--cubature-fit-error]\n"
+    "                  [--youngs E] [--poisson NU] [--density RHO]\n"
+    "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
+    "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
+    "                  [--contact-samples N] [--collision-triangles N]\n"
+    "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
+    "                  [--comparison-basis linear|modal_derivatives] [--json]\n"
+    "                  [--quiet]\n";
+
+struct Options {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  smfem::bake::BakeSettings settings;
+  // --comparison-basis: also a displacement basis by this name (bake/comparison_stage.hpp).
+  std::optional<std::string> comparison_basis;
+  bool json = false;
+  bool quiet = false;
+};
+
+long long parse_integer(std::string_view option, const std::string& text, long long low,
+                        long long high) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || value < low ||
+      value > high) {
+    throw BakeInputError(std::string(option) + ": expected an integer in [" + std::to_string(low) +
+                         ", " + std::to_string(high) + "], got \"" + text + "\"");
+  }
+  return value;
+}
+
+double parse_real(std::string_view option, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
+    throw BakeInputError(std::string(option) + ": expected a finite number, got \"" + text + "\"");
+  }
+  return value;
+}
+
+// Throws BakeInputError naming the option at fault. help: set by -h or --help (nothing else
+// is checked then).
+Options parse_options(const std::vector<std::string>& args, bool& help) {
+  Options options;
+  auto& s = options.settings;
+  const std::size_t count = args.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string_view arg = args[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= count) throw BakeInputError(std::string(arg) + ": missing its value");
+      return args[++i];
+    };
+    if (arg == "-o" || arg == "--output") {
+      options.output = value();
+    } else if (arg == "--modes") {
+      s.modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+    } else if (arg == "--cubature") {
+      s.cubature = static_cast<int>(parse_integer(arg, value(), 1, 1'000'000));
+    } else if (arg == "--cubature-method") {
+      const std::string name = value();
+      s.cubature_method = smfem::cubature::cubature_method_from_name(name);
+      if (!s.cubature_method) {
+        throw BakeInputError("--cubature-method: expected " +
+                             smfem::cubature::cubature_method_choices() + ", got \"" + name + "\"");
+      }
+    } else if (arg == "--cubature-per-region") {
+      s.cubature_per_region = static_cast<int>(parse_integer(arg, value(), 0, 1'000'000));
+    } else if (arg == "--cubature-fit-error") {
+      s.cubature_fit_error = true;
+    } else if (arg == "--youngs") {
+      s.youngs = parse_real(arg, value());
+      smfem::bake::check_youngs(*s.youngs, "--youngs");
+    } else if (arg == "--poisson") {
+      s.poisson = parse_real(arg, value());
+      smfem::bake::check_poisson(*s.poisson, "--poisson");
+    } else if (arg == "--density") {
+      s.density = parse_real(arg, value());
+      smfem::bake::check_density(*s.density, "--density");
+    } else if (arg == "--youngs-per-tet") {
+      s.youngs_per_tet = value();
+    } else if (arg == "--region-materials") {
+      s.region_materials = value();
+    } else if (arg == "--pin-file") {
+      s.pin_file = value();
+    } else if (arg == "--target-tets") {
+      s.target_tets = static_cast<double>(parse_integer(arg, value(), 10, 5'000'000));
+    } else if (arg == "--seed") {
+      s.seed = static_cast<std::uint64_t>(parse_integer(arg, value(), 0, (1LL << 62)));
+    } else if (arg == "--threads") {
+      s.threads = static_cast<int>(parse_integer(arg, value(), 0, 1024));
+    } else if (arg == "--contact-samples") {
+      s.contact_samples = static_cast<int>(parse_integer(arg, value(), 0, 1'000'000));
+    } else if (arg == "--collision-triangles") {
+      const long long triangles = parse_integer(arg, value(), 0, 100'000'000);
+      if (triangles > 0 && triangles < 4) {
+        throw BakeInputError(
+            "--collision-triangles: expected 0 (the whole boundary) or at least 4, got " +
+            std::to_string(triangles));
+      }
+      s.collision_triangles = static_cast<int>(triangles);
+    } else if (arg == "--full-mesh") {
+      s.full_mesh = true;
+    } else if (arg == "--eigenfit") {
+      s.eigenfit = value();
+    } else if (arg == "--eigenfit-modes") {
+      s.eigenfit_modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+    } else if (arg == "--comparison-basis") {
+      const std::string name = value();
+      const auto& names = smfem::subspace::kDisplacementBasisNames;
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        throw BakeInputError("--comparison-basis: expected " +
+                             smfem::subspace::displacement_basis_choices() + ", got \"" + name +
+                             "\"");
+      }
+      options.comparison_basis = name;
+      s.full_mesh = true;  // the displacement-basis stepper integrates on the whole mesh
+    } else if (arg == "--json") {
+      options.json = true;
+    } else if (arg == "--quiet") {
+      options.quiet = true;
+    } else if (arg == "-h" || arg == "--help") {
+      help = true;
+      return options;
+    } else if (!arg.empty() && arg.front() == '-') {
+      throw BakeInputError("unknown option " + std::string(arg));
+    } else if (options.input.empty()) {
+      options.input = arg;
+    } else {
+      throw BakeInputError("more than one input file: " + options.input.string() + " and " +
+                           std::string(arg));
+    }
+  }
+  if (options.input.empty()) throw BakeInputError("no input file");
+  if (options.output.empty()) throw BakeInputError("no output file (-o <out.smfem>)");
+  const std::filesystem::path folder =
+      options.output.has_parent_path() ? options.output.parent_path() : ".";
+  if (!std::filesystem::is_directory(folder)) {
+    throw BakeInputError(options.output.string() + ": the folder " + folder.string() +
+                         " does not exist");
+  }
+  return options;
+}
+
+using bake::Clock;
+using bake::seconds_since;
+int bake(const Options& options, std::ostream& out, std::ostream& err) {
+  const auto progress = [&](const std::string& message) {
+    if (!options.quiet) err << "[smfem-bake] " << message << std::endl;
+  };
+  progress("reading " + options.input.string());
+  const smfem::bake::BakeInput input =
+      smfem::bake::load_bake_input(options.input, options.settings);
+  progress(std::to_string(input.mesh.vertices.rows()) + " vertices, " +
+           std::to_string(input.mesh.tets.rows()) + " tets, " +
+           std::to_string(input.pinned.size()) + " pinned");
+  const smfem::bake::BakeResult result = smfem::bake::run_bake(input, options.settings, progress);
+
+  smfem::asset::AssetWriter writer = smfem::bake::bake_asset(input, result, options.settings);
+  auto start = Clock::now();
+  // EigenFit (--eigenfit, or the recipe's fit_resolution): the fine spectrum and the fit.
+  const bool fitted = smfem::eigenfit::add_eigenfit_stage(writer, options.input, input, result,
+                                                          options.settings, progress);
+  if (!fitted && options.settings.eigenfit_modes) {
+    throw BakeInputError("--eigenfit-modes needs --eigenfit FINE or a recipe with fit_resolution");
+  }
+  const double eigenfit_seconds = seconds_since(start);
+  start = Clock::now();
+  const nlohmann::json comparison =
+      options.comparison_basis
+          ? smfem::bake::add_comparison_basis(writer, *options.comparison_basis, input, result,
+                                              options.settings, progress)
+          : nlohmann::json(nullptr);
+  const double comparison_seconds = seconds_since(start);
+
+  progress("writing " + options.output.string());
+  start = Clock::now();
+  writer.write_file(options.output);
+  const double write_seconds = seconds_since(start);
+
+  const smfem::bake::StageTimes& t = result.seconds;
+  const nlohmann::json timings = {
+      {"read", input.read_seconds},   {"tetrahedralize", input.tetrahedralize_seconds},
+      {"laplacian", t.laplacian},     {"eigensolve", t.eigensolve},
+      {"cubature", t.cubature},       {"render", t.render},
+      {"eigenfit", eigenfit_seconds}, {"comparison_basis", comparison_seconds},
+      {"write", write_seconds}};
+  double total = 0.0;
+  for (const auto& [stage, seconds] : timings.items()) total += seconds.get<double>();
+  progress("done in " + std::to_string(total) + " s");
+  if (options.json) {
+    std::vector<double> eigenvalues(result.modes.eigenvalues.begin(),
+                                    result.modes.eigenvalues.end());
+    nlohmann::json summary = {
+        {"input", options.input.string()},
+        {"output", options.output.string()},
+        {"vertices", input.mesh.vertices.rows()},
+        {"tets", input.mesh.tets.rows()},
+        {"pinned", input.pinned.size()},
+        {"components", result.components},
+        {"modes", input.modes},
+        {"constant_modes", result.modes.constant_modes},
+        {"cubature", result.cubature.tets.size()},
+        {"cubature_method", smfem::cubature::cubature_method_name(input.cubature_method)},
+        {"render_vertices", input.render_surface.vertices.rows()},
+        {"eigenvalues", eigenvalues},
+        {"timings_s", timings},
+        {"total_s", total}};
+    // How many cubature tets each material region holds (a region with none is invisible to
+    // the solver: its modulus never enters it).
+    summary["cubature_per_region"] = options.settings.cubature_per_region;
+    nlohmann::json by_region = nlohmann::json::array();
+    for (const smfem::bake::MaterialInfo& material : input.materials) {
+      long long sampled = 0;
+      for (const int tet : result.cubature.tets)
+        sampled += input.mesh.regions(tet) == material.region;
+      by_region.push_back(
+          {{"region", material.region}, {"name", material.name}, {"cubature_tets", sampled}});
+    }
+    summary["cubature_by_region"] = by_region;
+    if (!comparison.is_null()) summary["comparison_basis"] = comparison;
+    // k-means per region: each connected component of each region is clustered on its own
+    // (by_component) unless |C| is below the number of components, when it falls back to the
+    // regions; minimum is the floor each component (or region) got, min(per region, |C| /
+    // strata), or its tets if fewer.
+    const smfem::cubature::Strata& strata = result.cubature.strata;
+    if (strata.regions > 0) {
+      summary["cubature_strata"] = {{"regions", strata.regions},
+                                    {"components", strata.components},
+                                    {"by_component", strata.by_component},
+                                    {"minimum", strata.minimum}};
+    }
+    if (result.cubature_fit) {
+      // training_s is part of timings_s.cubature (0 for k-means, which does not train).
+      const smfem::cubature::ForceFit& fit = *result.cubature_fit;
+      summary["cubature_fit"] = {
+          {"training_s", fit.training_seconds},        {"training_error", fit.training_error},
+          {"held_out_error", fit.held_out_error},      {"training_poses", fit.training_poses},
+          {"held_out_poses", fit.held_out_poses},      {"candidates", fit.candidates},
+          {"greedy_iterations", fit.greedy_iterations}};
+    }
+    out << summary.dump(2) << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int bake_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Options options;
+  bool help = false;
+  try {
+    options = parse_options(args, help);
+  } catch (const BakeInputError& error) {
+    err << "smfem-bake: " << error.what() << "\n" << kUsage;
+    return 2;
+  }
+  if (help) {
+    out << kUsage;
+    return 0;
+  }
+  try {
+    return bake(options, out, err);
+  } catch (const BakeInputError& error) {
+    err << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::scene::SceneError& error) {
+    err << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::mesh::MeshError& error) {
+    err << "smfem-bake: " << error.what() << std::endl;
+  } catch (const smfem::geometry::GeometryError& error) {
+    err << "smfem-bake: " << options.input.string() << ": " << error.what() << std::endl;
+  } catch (const std::invalid_argument& error) {
+    // The solvers' refusals of what this input asks (more modes than free vertices, fewer
+    // modes than unpinned parts, ...).
+    err << "smfem-bake: " << options.input.string() << ": " << error.what() << std::endl;
+  } catch (const std::exception& error) {
+    err << "smfem-bake: internal error: " << error.what() << std::endl;
+    return 1;
+  }
+  return 2;
+}
+
+}  // namespace smfem::command
