@@ -11,6 +11,8 @@
 //
 //   smfem bench-contact [--warmup W] [--steps N] [--iters K]   (contact_bench.js: contact's cost)
 //
+//   smfem bench-bake   (precompute/js/bake_bench.js: the bake in wasm against the native tool)
+//
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
 //
@@ -23,6 +25,7 @@
 // is there: output_guard.js); progress on stderr.
 import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
+import { bakeBench } from '../../precompute/js/bake_bench.js';
 import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
 import { loadSmfem } from './loader.js';
@@ -38,6 +41,7 @@ function usage(problem) {
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
+      `       smfem bench-bake\n` +
       `       smfem figures --out DIR [--quick] [--force]\n` +
       `       ${simulateUsage}\n`,
   );
@@ -160,6 +164,11 @@ async function benchContact(args) {
   }
 }
 
+async function benchBake(args) {
+  if (args.length > 0) usage(`unknown argument ${args[0]}`);
+  await bakeBench();
+}
+
 async function figures(args) {
   const options = { quick: false };
   for (let i = 0; i < args.length; ++i) {
@@ -182,7 +191,14 @@ async function figures(args) {
   }
 }
 
-const commands = { bench, 'bench-contact': benchContact, claims, figures, simulate: simulateCommand };
+const commands = {
+  bench,
+  'bench-bake': benchBake,
+  'bench-contact': benchContact,
+  claims,
+  figures,
+  simulate: simulateCommand,
+};
 const [command, ...rest] = process.argv.slice(2);
 if (commands[command]) {
   commands[command](rest).catch((error) => {

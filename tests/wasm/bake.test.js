@@ -1,0 +1,230 @@
+// The bake in WebAssembly (precompute/js/bake.js) against the native tool (build/bin/smfem-bake)
+// on the same files and options: surface meshes in two formats (tetrahedralized by the bake) and
+// tet meshes in two formats; one of them is a recipe with two materials. The same asset up to
+// rounding: the same mesh and collision surface, eigenvalues within 1e-8 (relative to the
+// largest); the cubature's tets and the contact samples mostly the same (see below).
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBake } from '../../precompute/js/bake.js';
+import { loadSmfem } from '../../wasm/js/loader.js';
+import { nativeTool } from '../../wasm/js/native_tools.js';
+
+const exec = promisify(execFile);
+const repository = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** A box of nx x ny x nz cubes of `size` metres, each cut into 6 positively oriented tets. */
+function gridTets(nx, ny, nz, size) {
+  const index = (i, j, k) => i + (nx + 1) * (j + (ny + 1) * k);
+  const vertices = [];
+  for (let k = 0; k <= nz; ++k)
+    for (let j = 0; j <= ny; ++j) for (let i = 0; i <= nx; ++i) vertices.push([i * size, j * size, k * size]);
+  const volume = ([a, b, c, d]) => {
+    const [p, q, r] = [b, c, d].map((v) => vertices[v].map((x, e) => x - vertices[a][e]));
+    return (
+      p[0] * (q[1] * r[2] - q[2] * r[1]) -
+      p[1] * (q[0] * r[2] - q[2] * r[0]) +
+      p[2] * (q[0] * r[1] - q[1] * r[0])
+    );
+  };
+  const kuhn = [
+    [0, 1, 3, 7],
+    [0, 3, 2, 7],
+    [0, 2, 6, 7],
+    [0, 6, 4, 7],
+    [0, 4, 5, 7],
+    [0, 5, 1, 7],
+  ];
+  const tets = [];
+  for (let k = 0; k < nz; ++k)
+    for (let j = 0; j < ny; ++j)
+      for (let i = 0; i < nx; ++i) {
+        const corner = (bits) => index(i + (bits & 1), j + ((bits >> 1) & 1), k + ((bits >> 2) & 1));
+        for (const tet of kuhn) {
+          const t = tet.map(corner);
+          tets.push(volume(t) > 0 ? t : [t[1], t[0], t[2], t[3]]);
+        }
+      }
+  return { vertices, tets };
+}
+
+const medit = ({ vertices, tets }) =>
+  [
+    'MeshVersionFormatted 1',
+    'Dimension 3',
+    'Vertices',
+    vertices.length,
+    ...vertices.map((v) => `${v.join(' ')} 0`),
+    'Tetrahedra',
+    tets.length,
+    ...tets.map((t) => `${t.map((v) => v + 1).join(' ')} 0`),
+    'End',
+    '',
+  ].join('\n');
+
+const tetgen = ({ vertices, tets }) => ({
+  node: [`${vertices.length} 3 0 0`, ...vertices.map((v, i) => `${i} ${v.join(' ')}`), ''].join('\n'),
+  ele: [`${tets.length} 4 0`, ...tets.map((t, i) => `${i} ${t.join(' ')}`), ''].join('\n'),
+});
+
+/** The OBJ's triangles as an ASCII STL (a triangle soup: the reader welds its vertices). */
+function objToStl(text) {
+  const vertices = [];
+  const facets = [];
+  for (const line of text.split('\n')) {
+    const [kind, ...rest] = line.trim().split(/\s+/);
+    if (kind === 'v') vertices.push(rest.slice(0, 3).join(' '));
+    if (kind === 'f') {
+      const ids = rest.map((token) => Number(token.split('/')[0]) - 1);
+      for (let k = 1; k + 1 < ids.length; ++k)
+        facets.push(
+          `facet normal 0 0 0\nouter loop\n${[ids[0], ids[k], ids[k + 1]].map((v) => `vertex ${vertices[v]}`).join('\n')}\nendloop\nendfacet`,
+        );
+    }
+  }
+  return `solid bunny\n${facets.join('\n')}\nendsolid bunny\n`;
+}
+
+describe('the bake in WebAssembly', () => {
+  let baker, smfem, folder;
+  const cases = [];
+
+  beforeAll(async () => {
+    [baker, smfem] = await Promise.all([loadBake(), loadSmfem()]);
+    folder = await mkdtemp(join(tmpdir(), 'smfem-wasm-bake-'));
+    const encode = (text) => new TextEncoder().encode(text);
+    const bunnyObj = await readFile(repository('assets/scenes/contact/bodies/meshes/bunny.obj'));
+    const recipe = await readFile(repository('assets/scenes/contact/bodies/bunny.json'));
+    const beam = gridTets(12, 3, 3, 0.025);
+    const { node, ele } = tetgen(beam);
+    const material = ['--youngs', '2e5', '--poisson', '0.4', '--density', '1000'];
+    cases.push(
+      {
+        name: 'a recipe of two materials on an OBJ surface',
+        files: [
+          { name: 'bunny.json', bytes: recipe },
+          { name: 'meshes/bunny.obj', bytes: bunnyObj },
+        ],
+        args: ['bunny.json'],
+      },
+      {
+        name: 'an ASCII STL surface',
+        files: [{ name: 'bunny.stl', bytes: encode(objToStl(bunnyObj.toString())) }],
+        args: ['bunny.stl', '--target-tets', '3000', ...material],
+      },
+      {
+        name: 'a MEDIT tet mesh',
+        files: [{ name: 'beam.mesh', bytes: encode(medit(beam)) }],
+        args: ['beam.mesh', '--modes', '10', ...material],
+      },
+      {
+        name: 'a TetGen pair',
+        files: [
+          { name: 'beam.node', bytes: encode(node) },
+          { name: 'beam.ele', bytes: encode(ele) },
+        ],
+        args: ['beam.ele', '--modes', '10', ...material],
+      },
+    );
+    for (const [k, c] of cases.entries()) {
+      const caseFolder = join(folder, String(k));
+      await exec('mkdir', ['-p', join(caseFolder, 'meshes')]);
+      for (const file of c.files) await writeFile(join(caseFolder, file.name), file.bytes);
+      const output = join(caseFolder, 'native.smfem');
+      const { stdout } = await exec(
+        nativeTool('smfem-bake'),
+        [...c.args, '-o', output, '--json', '--quiet'],
+        { cwd: caseFolder },
+      );
+      c.native = { asset: new Uint8Array(await readFile(output)), summary: JSON.parse(stdout) };
+      c.wasm = baker.bake(c.files, c.args);
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    baker?.dispose();
+    smfem?.dispose();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  /** Section `name` of an asset as a typed array. */
+  function section(asset, name) {
+    const found = smfem.inspectAsset(asset).sections.find((s) => s.name === name);
+    const type = { f64: Float64Array, f32: Float32Array, u32: Uint32Array }[found.dtype];
+    return new type(asset.slice(found.offset, found.offset + found.length).buffer);
+  }
+
+  it.each([0, 1, 2, 3])('bakes case %i as the native tool does', (k) => {
+    const { name, native, wasm } = cases[k];
+    for (const key of ['vertices', 'tets', 'components', 'cubature', 'render_vertices', 'constant_modes'])
+      expect(wasm.summary[key], `${name}: ${key}`).toEqual(native.summary[key]);
+    const largest = Math.max(...native.summary.eigenvalues);
+    wasm.summary.eigenvalues.forEach((value, i) =>
+      expect(
+        Math.abs(value - native.summary.eigenvalues[i]) / largest,
+        `${name}: eigenvalue ${i}`,
+      ).toBeLessThan(1e-8),
+    );
+    for (const exact of ['render.positions', 'contact.triangles'])
+      expect(section(wasm.asset, exact), `${name}: ${exact}`).toEqual(section(native.asset, exact));
+    // Choices made by comparing sums (k-means' clusters, the contact samples' farthest points on
+    // a regular grid, where distances tie) follow rounding, and the two builds round their
+    // reductions differently (AVX-512 natively, 128-bit SIMD and musl's libm in wasm).
+    const shared = (key) => {
+      const theirs = new Set(section(native.asset, key));
+      const ours = [...new Set(section(wasm.asset, key))];
+      return ours.filter((value) => theirs.has(value)).length / theirs.size;
+    };
+    const [cubature, samples] = [shared('cubature.tets'), shared('contact.samples')];
+    console.log(
+      `${name}: ${wasm.summary.tets} tets; cubature tets ${(100 * cubature).toFixed(1)} % and contact ` +
+        `samples ${(100 * samples).toFixed(1)} % the native ones; wasm ${wasm.summary.total_s.toFixed(2)} s, ` +
+        `${(wasm.memoryBytes / 2 ** 20).toFixed(0)} MB heap; native ${native.summary.total_s.toFixed(2)} s`,
+    );
+    expect(samples, `${name}: contact samples shared`).toBe(1);
+    // What matters of the cubature: both assets deform alike. The body's far end pulled by a
+    // drag spring for 0.25 s without gravity, then let go to ring for 0.5 s (converged steps):
+    // the elastic energy, which the cubature approximates, follows the same course.
+    const [ours, theirs] = [wasm.asset, native.asset].map(ringing);
+    const peak = Math.max(...theirs);
+    const gap = Math.max(...theirs.map((energy, step) => Math.abs(energy - ours[step])));
+    console.log(
+      `${name}: elastic energy up to ${peak.toExponential(2)} J, the two bakes ${((100 * gap) / peak).toFixed(2)} % of it apart`,
+    );
+    expect(peak, name).toBeGreaterThan(0);
+    expect(gap / peak, name).toBeLessThan(0.05);
+  });
+
+  /** The elastic energy at each step of a pull on the body's far end and its release. */
+  function ringing(asset) {
+    const rest = section(asset, 'render.positions');
+    let end = 0;
+    for (let v = 3; v < rest.length; v += 3) if (rest[v] > rest[3 * end]) end = v / 3;
+    const simulator = smfem.createSimulator(asset, {
+      parameters: { gravity: [0, 0, 0], untilConverged: true, iterations: 50 },
+    });
+    simulator.dragStart(end, [rest[3 * end] + 0.01, rest[3 * end + 1] + 0.03, rest[3 * end + 2]], 2000);
+    const pulled = simulator.step(15);
+    simulator.dragEnd();
+    const released = simulator.step(30);
+    simulator.dispose();
+    return [...pulled, ...released].map((report) => report.energy.elastic);
+  }
+
+  it('refuses what the native tool refuses, with its message', () => {
+    const files = [{ name: 'x.obj', bytes: new TextEncoder().encode('v 0 0 0\nf 1 2 3\n') }];
+    expect(() => baker.bake(files, ['x.obj'])).toThrow(
+      'smfem-bake: x.obj:2: f: vertex index 2 out of range 1..1',
+    );
+    expect(() => baker.bake(files, ['x.obj', '--modes', '0'])).toThrow(
+      '--modes: expected an integer in [1, 64], got "0"',
+    );
+    expect(() => baker.bake([{ name: '../x.obj', bytes: new Uint8Array(3) }], ['x.obj'])).toThrow(
+      'relative path inside',
+    );
+  });
+});
