@@ -64,7 +64,7 @@ build_preset() {
   cmake --build --preset "$preset" "${only[@]}"
 }
 build_preset native assets
-build_preset wasm-threads smfem_module
+build_preset wasm-threads smfem_module smfem_bake_module
 build_preset wasm-single smfem_module
 [[ $scope == tests ]] && build_preset debug
 say "ready"

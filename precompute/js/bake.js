@@ -1,56 +1,83 @@
 // The bake in WebAssembly (precompute/bindings/bake_binding.cpp): smfem-bake's own command, run
-// on files handed over as bytes, with the native tool's options, messages and results.
+// on files handed over as bytes, with the native tool's options, messages and results. The same
+// in Node and in a browser worker (the page's bake.worker.js):
 //
 //   import { loadBake } from './precompute/js/bake.js';
 //   const baker = await loadBake();
 //   const { asset, summary } = baker.bake(
 //     [{ name: 'bunny.obj', bytes }],          // the input and whatever it names
 //     ['bunny.obj', '--modes', '8'],           // smfem-bake's command line, without -o
+//     (line) => console.log(line),             // its progress lines, as it prints them
 //   );                                         // asset: Uint8Array; summary: --json's object
 //   baker.dispose();
 //
 // A bake that smfem-bake refuses throws an Error with its message ("smfem-bake: bunny.obj:2:
-// ..."). Only the threaded build exists (the bake runs its stages on threads). Runs under Node
-// for now; the page's worker is the next step.
+// ..."). Only a threaded build exists (the bake runs its stages on threads): in a browser it
+// needs a cross-origin isolated page, and it blocks its thread, so it belongs in a worker.
+import { fetchBytes } from '../../wasm/js/fetchBytes.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
-const folder = new URL('../../build/wasm-threads/module/', import.meta.url);
 
-/** Loads the bake's module (built by `bash scripts/setup.sh --all`). */
-export async function loadBake() {
-  if (!isNode) throw new Error('smfem-bake: the browser bake is not built yet; run it under Node');
+// Literal URLs: Vite copies these files into a production build.
+const files = {
+  classic: new URL('../../build/wasm-threads/module/smfem-bake.js', import.meta.url),
+  esm: new URL('../../build/wasm-threads/module/smfem-bake.mjs', import.meta.url),
+  wasm: new URL('../../build/wasm-threads/module/smfem-bake.wasm', import.meta.url),
+  worker: new URL('../../build/wasm-threads/module/smfem-bake.worker.js', import.meta.url),
+};
+
+/** Loads the bake's module (built by scripts/setup.sh). onProgress: its download, in a browser. */
+export async function loadBake({ onProgress } = {}) {
+  if (!isNode && !globalThis.crossOriginIsolated) {
+    throw new Error('smfem-bake: baking needs a cross-origin isolated page (COOP/COEP headers)');
+  }
+  const module = isNode ? await instantiateInNode() : await instantiateInBrowser(onProgress);
+  return wrap(module);
+}
+
+async function instantiateInNode() {
   const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
     import('node:fs/promises'),
     import('node:module'),
     import('node:url'),
   ]);
-  const path = (name) => fileURLToPath(new URL(name, folder));
-  const wasmBinary = await readFile(path('smfem-bake.wasm')).catch((e) => {
-    throw new Error(
-      `smfem-bake: cannot read ${path('smfem-bake.wasm')} (${e.code}); build it first (bash scripts/setup.sh --all)`,
-    );
+  const paths = Object.fromEntries(Object.entries(files).map(([key, url]) => [key, fileURLToPath(url)]));
+  const wasmBinary = await readFile(paths.wasm).catch((e) => {
+    throw new Error(`smfem-bake: cannot read ${paths.wasm} (${e.code}); build it first (npm start does)`);
   });
-  const factory = createRequire(import.meta.url)(path('smfem-bake.js'));
-  const module = await factory({
+  const module = await createRequire(import.meta.url)(paths.classic)({
     wasmBinary,
-    locateFile: (name) => path(name),
-    mainScriptUrlOrBlob: path('smfem-bake.js'),
+    locateFile: (name) => (name.endsWith('.worker.js') ? paths.worker : name),
+    mainScriptUrlOrBlob: paths.classic,
   });
   // Node: the pthread workers must not keep the process alive once the caller is done.
   for (const worker of [...module.PThread.unusedWorkers, ...module.PThread.runningWorkers]) worker.unref();
-  return wrap(module);
+  return module;
+}
+
+async function instantiateInBrowser(onProgress) {
+  const [wasmBinary, { default: factory }] = await Promise.all([
+    fetchBytes(files.wasm, onProgress),
+    import(/* @vite-ignore */ files.esm.href),
+  ]);
+  return factory({
+    wasmBinary,
+    locateFile: (name) => (name.endsWith('.worker.js') ? files.worker.href : name),
+    mainScriptUrlOrBlob: files.classic.href,
+  });
 }
 
 function wrap(module) {
   let disposed = false;
   return {
     /**
-     * Bakes files (each {name, bytes: Uint8Array}) as smfem-bake would with `args`.
+     * Bakes files (each {name, bytes: Uint8Array}) as smfem-bake would with `args`; onLine gets
+     * each line it prints on stderr (its progress) as it prints it.
      * @returns {{asset: Uint8Array, summary: object, log: string, memoryBytes: number}}
      */
-    bake(files, args) {
+    bake(files, args, onLine) {
       if (disposed) throw new Error('smfem-bake: the module was disposed');
-      const { status, asset, summary, log } = module.bake(files, args);
+      const { status, asset, summary, log } = module.bake(files, args, onLine);
       if (status !== 0) {
         const message = log
           .split('\n')

@@ -13,81 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBake } from '../../precompute/js/bake.js';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { nativeTool } from '../../wasm/js/native_tools.js';
+import { gridTets, medit, objToStl, tetgen } from './test_meshes.js';
 
 const exec = promisify(execFile);
 const repository = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-
-/** A box of nx x ny x nz cubes of `size` metres, each cut into 6 positively oriented tets. */
-function gridTets(nx, ny, nz, size) {
-  const index = (i, j, k) => i + (nx + 1) * (j + (ny + 1) * k);
-  const vertices = [];
-  for (let k = 0; k <= nz; ++k)
-    for (let j = 0; j <= ny; ++j) for (let i = 0; i <= nx; ++i) vertices.push([i * size, j * size, k * size]);
-  const volume = ([a, b, c, d]) => {
-    const [p, q, r] = [b, c, d].map((v) => vertices[v].map((x, e) => x - vertices[a][e]));
-    return (
-      p[0] * (q[1] * r[2] - q[2] * r[1]) -
-      p[1] * (q[0] * r[2] - q[2] * r[0]) +
-      p[2] * (q[0] * r[1] - q[1] * r[0])
-    );
-  };
-  const kuhn = [
-    [0, 1, 3, 7],
-    [0, 3, 2, 7],
-    [0, 2, 6, 7],
-    [0, 6, 4, 7],
-    [0, 4, 5, 7],
-    [0, 5, 1, 7],
-  ];
-  const tets = [];
-  for (let k = 0; k < nz; ++k)
-    for (let j = 0; j < ny; ++j)
-      for (let i = 0; i < nx; ++i) {
-        const corner = (bits) => index(i + (bits & 1), j + ((bits >> 1) & 1), k + ((bits >> 2) & 1));
-        for (const tet of kuhn) {
-          const t = tet.map(corner);
-          tets.push(volume(t) > 0 ? t : [t[1], t[0], t[2], t[3]]);
-        }
-      }
-  return { vertices, tets };
-}
-
-const medit = ({ vertices, tets }) =>
-  [
-    'MeshVersionFormatted 1',
-    'Dimension 3',
-    'Vertices',
-    vertices.length,
-    ...vertices.map((v) => `${v.join(' ')} 0`),
-    'Tetrahedra',
-    tets.length,
-    ...tets.map((t) => `${t.map((v) => v + 1).join(' ')} 0`),
-    'End',
-    '',
-  ].join('\n');
-
-const tetgen = ({ vertices, tets }) => ({
-  node: [`${vertices.length} 3 0 0`, ...vertices.map((v, i) => `${i} ${v.join(' ')}`), ''].join('\n'),
-  ele: [`${tets.length} 4 0`, ...tets.map((t, i) => `${i} ${t.join(' ')}`), ''].join('\n'),
-});
-
-/** The OBJ's triangles as an ASCII STL (a triangle soup: the reader welds its vertices). */
-function objToStl(text) {
-  const vertices = [];
-  const facets = [];
-  for (const line of text.split('\n')) {
-    const [kind, ...rest] = line.trim().split(/\s+/);
-    if (kind === 'v') vertices.push(rest.slice(0, 3).join(' '));
-    if (kind === 'f') {
-      const ids = rest.map((token) => Number(token.split('/')[0]) - 1);
-      for (let k = 1; k + 1 < ids.length; ++k)
-        facets.push(
-          `facet normal 0 0 0\nouter loop\n${[ids[0], ids[k], ids[k + 1]].map((v) => `vertex ${vertices[v]}`).join('\n')}\nendloop\nendfacet`,
-        );
-    }
-  }
-  return `solid bunny\n${facets.join('\n')}\nendsolid bunny\n`;
-}
 
 describe('the bake in WebAssembly', () => {
   let baker, smfem, folder;

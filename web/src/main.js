@@ -1,6 +1,7 @@
 // The demo page: a baked scene (a body on its own, or several with contact among obstacles),
 // simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
 // and skinned on the GPU by three.js.
+import { BakeClient } from './bake/BakeClient.js';
 import { missingCapabilities } from './capabilities.js';
 import { openBody, parameterSets } from './open/openBody.js';
 import { contactParameters, openContact } from './open/openContact.js';
@@ -16,6 +17,7 @@ import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { keyboardControls } from './ui/KeyboardControls.js';
+import { yourModel } from './ui/yourModel.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
 import { solvedAgainSentence } from './ui/solvedAgain.js';
 import { subspaceTrustNote } from './ui/subspaceTrust.js';
@@ -107,6 +109,27 @@ class Demo {
     this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
     this.clock = null; // the scene's, once one is open
     this.watchVisibility();
+    const bakeBar = yourModel(
+      {
+        input: document.getElementById('your-model-input'),
+        canvas: this.view.renderer.domElement,
+        progress: document.getElementById('bake-progress'),
+        cancel: document.getElementById('bake-cancel'),
+        save: document.getElementById('bake-save'),
+      },
+      new BakeClient((bake) => {
+        status.baking(bake);
+        bakeBar.show(bake);
+      }),
+      { onBaked: (asset, name) => this.openCustom(asset, name), onError: (e) => status.warn(e.message) },
+    );
+  }
+
+  // A model the user baked: the scene "custom", opened as a gallery body from its bytes.
+  async openCustom(asset, name) {
+    if (scenes.custom?.url) URL.revokeObjectURL(scenes.custom.url);
+    scenes.custom = { title: `Your model: ${name}`, url: URL.createObjectURL(new Blob([asset])) };
+    await this.open('custom', {});
   }
 
   /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
@@ -189,7 +212,9 @@ class Demo {
   }
 
   writeUrl() {
-    const state = { ...this.settings, scene: this.scene, embed: urlState.embed, paused: this.paused };
+    // A model baked here lives only in this tab: its URL opens the default scene.
+    const scene = this.scene === 'custom' ? undefined : this.scene;
+    const state = { ...this.settings, scene, embed: urlState.embed, paused: this.paused };
     history.replaceState(null, '', formatState(state) || location.pathname);
   }
 

@@ -8,7 +8,9 @@
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
 // last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
-// whether a setting changed what the body does; null before a step).
+// whether a setting changed what the body does; null before a step), bake (the last bake of
+// the user's own model: stage, progress in [0, 1], ms since it started, tets, error; null
+// before one).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {
@@ -40,6 +42,7 @@ export class StatusBoard {
       labels: [],
       floor: null, // 'obstacle' (a contact scene's floor) or 'reference' (only drawn)
       motion: null,
+      bake: null,
     };
     this.stepTimes = [];
     this.frameTimes = [];
@@ -166,6 +169,14 @@ export class StatusBoard {
     this.frameTimes.splice(0, Math.max(0, this.frameTimes.length - recent));
     const span = (this.frameTimes.at(-1) - this.frameTimes[0]) / 1000;
     if (span > 0) this.state.fps = (this.frameTimes.length - 1) / span;
+  }
+
+  /** A bake of the user's model: { stage, progress, ms, tets, error } (bake/BakeClient.js). */
+  baking(bake) {
+    this.state.bake = bake;
+    if (bake.error) return;
+    const tets = bake.tets ? ` (${bake.tets} tets)` : '';
+    this.say(bake.stage === 'done' ? `Baked your model${tets}.` : `Baking your model: ${bake.stage}${tets}…`);
   }
 
   dragging(active) {

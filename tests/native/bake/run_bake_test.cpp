@@ -128,6 +128,24 @@ TEST(RunBake, DisconnectedPartsEachGetAConstantModeOrAreRefusedWithTooFewModes) 
   }
 }
 
+TEST(RunBake, RefusesMoreModesThanTheVerticesCarry) {
+  // 2 x 1 x 1 cells: 12 vertices carry at most 3 modes (4 unknowns each); 4 would give the
+  // stepper a singular mass matrix.
+  const mesh::TetMesh bar = test::box_mesh({2, 1, 1}, {2.0, 1.0, 1.0});
+  BakeSettings settings;
+  settings.modes = 2;
+  EXPECT_NO_THROW(run_bake(box_input("two", bar, settings), settings));
+  settings.modes = 4;
+  try {
+    run_bake(box_input("four", bar, settings), settings);
+    FAIL() << "4 modes on 12 vertices were accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(),
+                 "4 modes need at least 16 free vertices (4 per mode) and the mesh has 12: bake "
+                 "with --modes 3 or fewer, or a finer mesh");
+  }
+}
+
 TEST(RunBake, CubatureWeightsSumToTheVolumeAndRepresentativesLieInTheirClusters) {
   BakeSettings settings;
   settings.modes = 4;

@@ -1,7 +1,12 @@
 #include "smfem/bake/run_bake.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Cholesky>
 
 #include "smfem/bake/stage_clock.hpp"
 #include "smfem/sim/material_model.hpp"
@@ -19,6 +24,25 @@ int find_root(std::vector<int>& parent, int v) {
     v = parent[static_cast<std::size_t>(v)];
   }
   return v;
+}
+
+// The stepper refuses a reduced mass matrix that is not positive definite (sim/model/
+// reduced_model.hpp): say so here, before the cubature, with what to change. Each vertex adds a
+// rank-one term, so 4m unknowns need at least 4m vertices that move.
+void refuse_singular_mass(const Eigen::MatrixXd& mass_block, const BakeInput& input) {
+  if (Eigen::LLT<Eigen::MatrixXd>(mass_block).info() == Eigen::Success) return;
+  const Eigen::Index free =
+      input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
+  const std::string modes = std::to_string(input.modes) + " modes";
+  if (free < mass_block.rows()) {
+    throw std::invalid_argument(modes + " need at least " + std::to_string(mass_block.rows()) +
+                                " free vertices (4 per mode) and the mesh has " +
+                                std::to_string(free) + ": bake with --modes " +
+                                std::to_string(std::max<Eigen::Index>(1, free / 4)) +
+                                " or fewer, or a finer mesh");
+  }
+  throw std::invalid_argument("the reduced mass matrix of " + modes +
+                              " is singular (a mode without mass: all its vertices pinned?)");
 }
 
 }  // namespace
@@ -85,6 +109,7 @@ BakeResult run_bake(const BakeInput& input, const BakeSettings& settings,
                                                pinned, eigen_options);
   const subspace::RowMatrixXd B = subspace::vertex_basis(mesh, result.modes.weights);
   result.mass_block = subspace::reduced_mass(B, result.vertex_mass);
+  refuse_singular_mass(result.mass_block, input);
   result.mass_vector = subspace::reduced_gravity(B, result.vertex_mass);
   result.first_moment = mesh.vertices.transpose() * result.vertex_mass.asDiagonal() * B;
   result.total_mass = result.vertex_mass.sum();

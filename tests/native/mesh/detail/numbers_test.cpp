@@ -35,7 +35,16 @@ TEST(Numbers, RealsInEveryCommonSpelling) {
   EXPECT_TRUE(std::isnan(value));
   EXPECT_EQ(parse_real("-inf", value), NumberParse::ok);
   EXPECT_EQ(value, -std::numeric_limits<double>::infinity());
-  EXPECT_EQ(parse_real("1e400", value), NumberParse::out_of_range);
+  EXPECT_EQ(parse_real("Infinity", value), NumberParse::ok);
+  EXPECT_EQ(value, std::numeric_limits<double>::infinity());
+  // Beyond a double, as from_chars refuses them: too large, or nonzero and too small.
+  for (const char* far : {"1e400", "-1e400", "1e-400", "-2.5e-999"}) {
+    EXPECT_EQ(parse_real(far, value), NumberParse::out_of_range) << far;
+  }
+  EXPECT_EQ(parse_real("0e500", value), NumberParse::ok);
+  EXPECT_EQ(value, 0.0);
+  EXPECT_EQ(parse_real("4.9e-324", value), NumberParse::ok);
+  EXPECT_EQ(value, std::numeric_limits<double>::denorm_min());
   for (const char* bad : {"", "1,5", "1.5.2", "e5", "--1", "0x10"}) {
     EXPECT_EQ(parse_real(bad, value), NumberParse::not_a_number) << bad;
   }
@@ -47,6 +56,10 @@ TEST(Numbers, RealsReadBackExactly) {
     ASSERT_EQ(parse_real(format_real(value), read), NumberParse::ok);
     EXPECT_EQ(read, value);
   }
+  // In the fewest digits that do.
+  EXPECT_EQ(format_real(0.1), "0.1");
+  EXPECT_EQ(format_real(-2.5e-7), "-2.5e-07");
+  EXPECT_EQ(format_real(1e20), "1e+20");
 }
 
 TEST(Numbers, QuotedTokensAreShortAndPrintable) {

@@ -1,0 +1,120 @@
+// "Your model" in headless Chromium (production build, threaded): a user's mesh picked with the
+// file input is baked in the page's worker (the bake's own wasm module), opens as the scene
+// "custom" and falls at g as the gallery's bodies do; a tet mesh the same; a file that is not a
+// mesh gets a notice naming the problem; Cancel ends a bake and the page runs on.
+import { describe, expect, it } from 'vitest';
+import { waitUntilReady, withPage } from './chromium.js';
+import { servedDist } from './served-dist.js';
+import { boxObj, gridTets, medit } from '../wasm/test_meshes.js';
+
+const served = servedDist();
+const status = (page) => page.evaluate(() => window.smfem.status);
+
+// Picks files in the "Your model" input and waits for the bake to finish (or fail).
+async function pick(page, files) {
+  // The last bake's report stays until the new bake's first one replaces it.
+  await page.evaluate(() => (window.lastBake = window.smfem.status.bake));
+  await page.setInputFiles(
+    '#your-model-input',
+    files.map(({ name, text }) => ({
+      name,
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(text),
+    })),
+  );
+  await page.waitForFunction(
+    () => {
+      const bake = window.smfem.status.bake;
+      return bake !== window.lastBake && (['done', 'cancelled'].includes(bake?.stage) || bake?.error);
+    },
+    null,
+    { timeout: 60000 },
+  );
+  return (await status(page)).bake;
+}
+
+// Plays until the simulated time passes `after` s, pauses, and waits for the last step to be
+// drawn: [time, the body's centroid height].
+async function playUntil(page, after) {
+  await page.click('#play');
+  await expect.poll(async () => (await status(page)).simTime, { timeout: 30000 }).toBeGreaterThan(after);
+  await page.click('#play');
+  let before;
+  await expect
+    .poll(async () => {
+      const [was, now] = [before, (await status(page)).simTime];
+      before = now;
+      await page.waitForTimeout(200);
+      return was === now;
+    })
+    .toBe(true);
+  const { simTime, motion } = await status(page);
+  return [simTime, motion.centroid[1]];
+}
+
+describe('your own model', () => {
+  it('bakes a picked surface mesh and a tet mesh in the page, and each falls at g', async () => {
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      for (const files of [
+        [{ name: 'box.obj', text: boxObj([0.3, 0.1, 0.1]) }],
+        [{ name: 'bar.mesh', text: medit(gridTets(8, 2, 2, 0.04)) }],
+      ]) {
+        const name = files[0].name;
+        const bake = await pick(page, files);
+        expect(bake.error, name).toBeNull();
+        expect(bake.stage).toBe('done');
+        expect(bake.tets).toBeGreaterThan(20);
+        await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+        // Nothing below it collides (the floor is drawn for reference): between two times it
+        // falls g (t2^2 - t1^2) / 2 from rest at t = 0 (implicit Euler at 60 steps a second lags
+        // free fall by about a step).
+        const [t1, y1] = await playUntil(page, 0.2);
+        const [t2, y2] = await playUntil(page, 0.6);
+        const free = 0.5 * 9.8 * (t2 ** 2 - t1 ** 2);
+        expect((y1 - y2) / free, name).toBeGreaterThan(0.9);
+        expect((y1 - y2) / free, name).toBeLessThan(1.02);
+      }
+      expect(errors).toEqual([]);
+    });
+  }, 180000);
+
+  it('says what is wrong with a model it cannot bake, and Cancel ends a bake', async () => {
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      const refused = async (files, words) => {
+        const bake = await pick(page, files);
+        expect(bake.error).toContain(words);
+        expect((await status(page)).notices.at(-1)).toContain(words);
+      };
+      await refused([{ name: 'notes.txt', text: 'hello' }], 'not a model the bake reads');
+      await refused(
+        [{ name: 'bad.obj', text: 'v 0 0 0\nf 1 2 3\n' }],
+        'bad.obj:2: f: vertex index 2 out of range',
+      );
+      // 28 vertices cannot carry the default 16 modes: the bake says how many they can.
+      await refused(
+        [{ name: 'thin.mesh', text: medit(gridTets(6, 1, 1, 0.05)) }],
+        'bake with --modes 7 or fewer',
+      );
+
+      // Cancelled while it computes the eigenmodes; the scene that was open runs on.
+      const before = (await status(page)).scene;
+      await page.evaluate(() => (window.lastBake = window.smfem.status.bake));
+      await page.setInputFiles('#your-model-input', {
+        name: 'box.obj',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(boxObj([0.3, 0.2, 0.2])),
+      });
+      await page.waitForFunction(
+        () => window.smfem.status.bake !== window.lastBake && window.smfem.status.bake.stage !== 'load',
+      );
+      await page.click('#bake-cancel');
+      await expect.poll(async () => (await status(page)).bake.stage).toBe('cancelled');
+      expect((await status(page)).scene).toBe(before);
+      const [t1] = await playUntil(page, 0.1);
+      expect(t1).toBeGreaterThan(0.1);
+      expect(errors).toEqual([]);
+    });
+  }, 180000);
+});

@@ -1,0 +1,111 @@
+// The page's handle on the bake worker (bake.worker.js): bakes a user's files and says how far it
+// got, stage by stage, from smfem-bake's own progress lines. One bake at a time; cancel() ends
+// the worker wherever it is (a new one starts with the next bake).
+
+const meshExtensions = ['.ele', '.node', '.mesh', '.msh', '.obj', '.stl', '.off', '.ply'];
+const tetExtensions = ['.ele', '.node', '.mesh', '.msh'];
+const extension = (name) => name.slice(name.lastIndexOf('.')).toLowerCase();
+
+/** The files' input: a recipe (.json) if there is one, else the first mesh the bake reads. */
+export function bakeInput(names) {
+  const recipe = names.find((name) => extension(name) === '.json');
+  if (recipe) return recipe;
+  for (const wanted of meshExtensions) {
+    const found = names.find((name) => extension(name) === wanted);
+    if (found) return found;
+  }
+  throw new Error(
+    `${names.join(', ')}: not a model the bake reads; bring a tet mesh (${tetExtensions.join(', ')}), ` +
+      `a closed surface (.obj, .stl, .off, .ply) or a scene recipe (.json)`,
+  );
+}
+
+// smfem-bake's progress lines (command/bake_command.cpp) and how far each says the bake is.
+const stages = [
+  { prefix: 'reading', stage: 'tetrahedralize', progress: 0.05 },
+  { prefix: 'Laplacian', stage: 'eigenmodes', progress: 0.3 },
+  { prefix: 'eigensolve', stage: 'eigenmodes', progress: 0.35 },
+  { prefix: 'cubature', stage: 'cubature', progress: 0.7 },
+  { prefix: 'render weights', stage: 'render', progress: 0.85 },
+  { prefix: 'writing', stage: 'write', progress: 0.95 },
+];
+
+export class BakeClient {
+  /** onState: called with { stage, progress, ms, tets, error } whenever it changes. */
+  constructor(onState) {
+    this.onState = onState;
+    this.worker = null;
+    this.running = null; // { reject } of the bake in progress
+    this.state = null; // the last bake's { stage, progress, ms, tets, error }
+  }
+
+  /**
+   * Bakes files ({ name, bytes }) with smfem-bake's defaults, resolving with { asset, summary,
+   * input } (input: the file baked, bakeInput's choice).
+   */
+  bake(files) {
+    this.cancel();
+    const started = performance.now();
+    const state = { stage: 'load', progress: 0, ms: 0, tets: null, error: null };
+    this.state = state;
+    const say = (change) =>
+      this.onState({ ...Object.assign(state, change, { ms: performance.now() - started }) });
+    let input;
+    try {
+      input = bakeInput(files.map((file) => file.name));
+    } catch (error) {
+      say({ error: error.message });
+      return Promise.reject(error);
+    }
+    // A surface (or a recipe) is tetrahedralized while it is read.
+    const reading = tetExtensions.includes(extension(input)) ? 'read' : 'tetrahedralize';
+    say({});
+    this.worker ??= new Worker(new URL('./bake.worker.js', import.meta.url), { type: 'module' });
+    return new Promise((resolve, reject) => {
+      this.running = { reject };
+      this.worker.onmessage = ({ data }) => {
+        if (data.type === 'line') {
+          const text = data.line.replace('[smfem-bake] ', '');
+          const found = stages.find(({ prefix }) => text.startsWith(prefix));
+          if (found)
+            say({
+              stage: found.stage === 'tetrahedralize' ? reading : found.stage,
+              progress: found.progress,
+            });
+          const tets = / (\d+) tets, /.exec(` ${text}`);
+          if (tets) say({ tets: Number(tets[1]) });
+          return;
+        }
+        this.running = null;
+        if (data.type === 'done') {
+          say({ stage: 'done', progress: 1, tets: data.summary.tets });
+          resolve({ asset: data.asset, summary: data.summary, input });
+        } else {
+          say({ error: data.error });
+          reject(new Error(data.error));
+        }
+      };
+      this.worker.onerror = (event) => {
+        this.running = null;
+        const error = event.message || 'the bake worker failed';
+        say({ error });
+        reject(new Error(error));
+      };
+      this.worker.postMessage(
+        { files, args: [input] },
+        files.map((file) => file.bytes.buffer),
+      );
+    });
+  }
+
+  /** Ends a bake in progress (its promise rejects: "The bake was cancelled."); none: nothing. */
+  cancel() {
+    if (!this.running) return;
+    this.worker.terminate();
+    this.worker = null;
+    const { reject } = this.running;
+    this.running = null;
+    this.onState({ ...this.state, stage: 'cancelled', error: 'cancelled' });
+    reject(new Error('The bake was cancelled.'));
+  }
+}
