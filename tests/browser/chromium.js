@@ -1,5 +1,7 @@
 // The browser tests' Chromium: the launcher is shared with `smfem simulate --render`
 // (wasm/js/chromium.js: Debian's Chromium through playwright-core, headless, a fresh profile).
+import { expect } from 'vitest';
+
 export { launchChromium } from '../../wasm/js/chromium.js';
 
 /** Opens a page and collects its console errors and uncaught exceptions. */
@@ -20,6 +22,23 @@ export async function waitUntilReady(page, timeout = 30000) {
   const status = await page.evaluate(() => window.smfem.status);
   if (!status.ready) throw new Error(`page failed: ${status.lastError}`);
   return status;
+}
+
+/**
+ * Pauses a playing page (#play) and waits for a step still under way to be drawn: what
+ * window.smfem.status says is then what stays drawn.
+ */
+export async function pause(page) {
+  await page.click('#play');
+  let before;
+  await expect
+    .poll(async () => {
+      const [was, now] = [before, await page.evaluate(() => window.smfem.status.simTime)];
+      before = now;
+      await page.waitForTimeout(200);
+      return was === now;
+    })
+    .toBe(true);
 }
 
 /** Runs fn({ page, errors }) on a fresh page and closes it whatever happens (a failed test

@@ -5,7 +5,7 @@
 // The page says where a point of the scene is drawn (window.smfem.project), so the pointer goes
 // where a body or an obstacle is, wherever the camera stands.
 import { describe, expect, it } from 'vitest';
-import { waitUntilReady, withPage } from './chromium.js';
+import { pause, waitUntilReady, withPage } from './chromium.js';
 import { pixelDifference } from './screenshots.js';
 import { artifacts, servedDist } from './served-dist.js';
 
@@ -27,20 +27,6 @@ async function dragWhilePlaying(page, from, dx, dy) {
   await page.focus('#play');
   await page.keyboard.press('Space');
   for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + (dx * i) / 10, from.y + (dy * i) / 10);
-}
-
-// Pauses, and waits for a step still under way to be drawn: what status says is then what stays drawn.
-async function pause(page) {
-  await page.click('#play');
-  let before;
-  await expect
-    .poll(async () => {
-      const [was, now] = [before, (await status(page)).simTime];
-      before = now;
-      await page.waitForTimeout(200);
-      return was === now;
-    })
-    .toBe(true);
 }
 
 describe('scenes with contact', () => {

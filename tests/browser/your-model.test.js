@@ -3,7 +3,7 @@
 // "custom" and falls at g as the gallery's bodies do; a tet mesh the same; a file that is not a
 // mesh gets a notice naming the problem; Cancel ends a bake and the page runs on.
 import { describe, expect, it } from 'vitest';
-import { waitUntilReady, withPage } from './chromium.js';
+import { pause, waitUntilReady, withPage } from './chromium.js';
 import { servedDist } from './served-dist.js';
 import { boxObj, gridTets, medit } from '../wasm/test_meshes.js';
 
@@ -38,16 +38,7 @@ async function pick(page, files) {
 async function playUntil(page, after) {
   await page.click('#play');
   await expect.poll(async () => (await status(page)).simTime, { timeout: 30000 }).toBeGreaterThan(after);
-  await page.click('#play');
-  let before;
-  await expect
-    .poll(async () => {
-      const [was, now] = [before, (await status(page)).simTime];
-      before = now;
-      await page.waitForTimeout(200);
-      return was === now;
-    })
-    .toBe(true);
+  await pause(page);
   const { simTime, motion } = await status(page);
   return [simTime, motion.centroid[1]];
 }
