@@ -1,7 +1,10 @@
 // "Your model" in headless Chromium (production build, threaded): a user's mesh picked with the
 // file input is baked in the page's worker (the bake's own wasm module), opens as the scene
 // "custom" and falls at g as the gallery's bodies do; a tet mesh the same; a file that is not a
-// mesh gets a notice naming the problem; Cancel ends a bake and the page runs on.
+// mesh gets a notice naming the problem; Cancel ends a bake and the page runs on; ?asset=URL
+// opens a hosted asset and keeps it in the page's URL, and says why where it cannot.
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pause, waitUntilReady, withPage } from './chromium.js';
 import { servedDist } from './served-dist.js';
@@ -108,4 +111,34 @@ describe('your own model', () => {
       expect(errors).toEqual([]);
     });
   }, 180000);
+
+  it('opens a hosted asset from ?asset=URL, keeps it in the URL, and says why a missing one fails', async () => {
+    const dist = fileURLToPath(new URL('../../dist/assets/', import.meta.url));
+    const crab = (await readdir(dist)).find((file) => /^crab-.*\.smfem$/.test(file));
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=assets/${crab}&iters=3&paused=1`,
+      async ({ page, errors }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.scene).toBe('custom');
+        expect(ready.solvers.length).toBe(1);
+        const [time] = await playUntil(page, 0.1);
+        expect(time).toBeGreaterThan(0.1);
+        const search = new URLSearchParams(await page.evaluate(() => location.search));
+        expect(search.get('asset')).toBe(`assets/${crab}`);
+        expect(search.get('iters')).toBe('3');
+        expect(errors).toEqual([]);
+      },
+    );
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=assets/missing.smfem`,
+      async ({ page }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.scene).not.toBe('custom');
+        expect(ready.notices.at(-1)).toContain('asset=assets/missing.smfem could not be opened');
+        expect(ready.notices.at(-1)).toContain('404');
+      },
+    );
+  }, 120000);
 });

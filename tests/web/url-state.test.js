@@ -22,6 +22,14 @@ describe('URL state', () => {
       contacts: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
+    const hosted = { asset: 'https://example.org/models/my bunny.smfem?v=2', iterations: 2 };
+    expect(parseState(formatState(hosted), names)).toEqual(hosted);
+  });
+
+  it('says an empty asset names nothing', () => {
+    const notices = [];
+    expect(parseState('?asset=', names, notices)).toEqual({});
+    expect(notices).toEqual(['asset= names no file: the gallery opens.']);
   });
 
   it('ignores unknown scenes and solvers and clamps numbers to the sliders, saying so for each', () => {

@@ -108,6 +108,7 @@ class Demo {
     this.stage = null;
     this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
     this.clock = null; // the scene's, once one is open
+    this.hostedAsset = null; // ?asset=: the address of the asset open as "custom"
     this.watchVisibility();
     const bakeBar = yourModel(
       {
@@ -127,9 +128,30 @@ class Demo {
 
   // A model the user baked: the scene "custom", opened as a gallery body from its bytes.
   async openCustom(asset, name) {
-    if (scenes.custom?.url) URL.revokeObjectURL(scenes.custom.url);
-    scenes.custom = { title: `Your model: ${name}`, url: URL.createObjectURL(new Blob([asset])) };
+    if (scenes.custom?.url?.protocol === 'blob:') URL.revokeObjectURL(scenes.custom.url);
+    scenes.custom = { title: `Your model: ${name}`, url: new URL(URL.createObjectURL(new Blob([asset]))) };
+    this.hostedAsset = null;
     await this.open('custom', {});
+  }
+
+  // ?asset=URL: a baked asset someone hosts, as the scene "custom" (its URL kept in the page's,
+  // so that a copied link opens it again). Where it cannot be read, the gallery opens and a
+  // notice says why.
+  async openHosted(address, overrides) {
+    const url = new URL(address, location.href);
+    scenes.custom = { title: `Hosted: ${url.pathname.split('/').pop()}`, url };
+    this.hostedAsset = address;
+    try {
+      await this.open('custom', overrides);
+    } catch (error) {
+      this.hostedAsset = null;
+      status.warn(
+        `asset=${address} could not be opened (${error.message}). A server hosting an asset for ` +
+          'this page must allow it to be read from here: Access-Control-Allow-Origin, or ' +
+          'Cross-Origin-Resource-Policy: cross-origin (the page is cross-origin isolated).',
+      );
+      await this.open(defaultScene, {});
+    }
   }
 
   /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
@@ -212,9 +234,16 @@ class Demo {
   }
 
   writeUrl() {
-    // A model baked here lives only in this tab: its URL opens the default scene.
-    const scene = this.scene === 'custom' ? undefined : this.scene;
-    const state = { ...this.settings, scene, embed: urlState.embed, paused: this.paused };
+    // A model baked here lives only in this tab: its URL opens the default scene. A hosted
+    // one's URL names the asset.
+    const custom = this.scene === 'custom';
+    const state = {
+      ...this.settings,
+      scene: custom ? undefined : this.scene,
+      asset: custom ? (this.hostedAsset ?? undefined) : undefined,
+      embed: urlState.embed,
+      paused: this.paused,
+    };
     history.replaceState(null, '', formatState(state) || location.pathname);
   }
 
@@ -410,7 +439,8 @@ async function start() {
   const problems = missingCapabilities();
   if (problems.length) throw new Error(problems.join(' '));
   const demo = new Demo();
-  await demo.open(urlState.scene ?? defaultScene, urlState);
+  if (urlState.asset) await demo.openHosted(urlState.asset, urlState);
+  else await demo.open(urlState.scene ?? defaultScene, urlState);
   demo.run();
 }
 

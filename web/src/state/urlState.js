@@ -55,7 +55,8 @@ const written = (value) =>
  * gravity (y component, m/s^2), youngs ({ region: Pa }), mode (colour by this mode's weight,
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
- * contact points). Every value refused or clamped adds a sentence to `notices` naming the
+ * contact points), asset (a baked asset's URL, absolute or relative to the page: opened as the
+ * scene "custom" instead of a gallery scene). Every value refused or clamped adds a sentence to `notices` naming the
  * parameter and what is used instead (the page shows them).
  */
 export function parseState(search, sceneNames, notices = []) {
@@ -86,6 +87,9 @@ export function parseState(search, sceneNames, notices = []) {
     into(used);
   };
   name('scene', sceneNames, 'scene', 'a scene of the gallery');
+  const asset = params.get('asset');
+  if (asset) state.asset = asset;
+  else if (asset !== null) notices.push('asset= names no file: the gallery opens.');
   name('solver', Object.keys(solvers), 'solver');
   name('against', comparedSolvers, 'against');
   name('model', Object.keys(materialModelLabels), 'materialModel');
@@ -110,6 +114,7 @@ export function parseState(search, sceneNames, notices = []) {
 /** The query string of a state (only the keys it has), in a stable order. */
 export function formatState(state) {
   const params = new URLSearchParams();
+  if (state.asset) params.set('asset', state.asset);
   if (state.scene) params.set('scene', state.scene);
   if (state.solver) params.set('solver', state.solver);
   if (state.against) params.set('against', state.against);
