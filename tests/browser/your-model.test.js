@@ -141,4 +141,32 @@ describe('your own model', () => {
       },
     );
   }, 120000);
+
+  it('bakes regions painted by script in: paintRegion, then Bake with painting', async () => {
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      await expect(page.evaluate(() => window.smfem.paintRegion([0, 0, 0], 0.1, 1e4))).rejects.toThrow(
+        'pick a model first',
+      );
+      const bar = [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }];
+      expect((await pick(page, bar)).stage).toBe('done');
+      await expect(page.evaluate(() => window.smfem.paintRegion([0, 0], 0.1, 1e4))).rejects.toThrow(
+        'expected a centre',
+      );
+      // The far half 100 times softer than the default 1 MPa.
+      expect(await page.evaluate(() => window.smfem.paintRegion([0.4, 0.025, 0.025], 0.2, 1e4))).toBe(1);
+      expect(await page.locator('#bake-painted').isVisible()).toBe(true);
+      await page.evaluate(() => (window.lastBake = window.smfem.status.bake));
+      await page.click('#bake-painted');
+      await page.waitForFunction(
+        () => window.smfem.status.bake !== window.lastBake && window.smfem.status.bake.stage === 'done',
+        null,
+        { timeout: 60000 },
+      );
+      await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+      // The body's materials, as the legend names them: the mesh's and the painted one.
+      await expect.poll(() => page.locator('#legend').textContent()).toContain('painted 1');
+      expect(errors).toEqual([]);
+    });
+  }, 120000);
 });

@@ -144,6 +144,62 @@ describe('the bake in WebAssembly', () => {
     return [...pulled, ...released].map((report) => report.energy.elastic);
   }
 
+  // --paint (what the page's paintRegion bakes in): the far half of a bar painted 100 times
+  // softer than the rest, pulled by that end along the bar without gravity, against the same
+  // bar unpainted.
+  it('bakes painted regions in: a bar pulled by its soft end stretches there', () => {
+    const bar = new TextEncoder().encode(medit(gridTets(16, 2, 2, 0.025))); // 0.4 x 0.05 x 0.05 m
+    const files = () => [{ name: 'bar.mesh', bytes: bar.slice() }];
+    const plain = baker.bake(files(), ['bar.mesh', '--modes', '12']);
+    const soft = baker.bake(files(), ['bar.mesh', '--modes', '12', '--paint', '0.4,0.025,0.025,0.2,1e4']);
+    expect(soft.summary.cubature_by_region.map((region) => region.name)).toEqual(['region 0', 'painted 1']);
+    const halves = (asset) => {
+      const rest = section(asset, 'render.positions');
+      const at = (x) => {
+        for (let v = 0; v < rest.length / 3; ++v) {
+          if (Math.abs(rest[3 * v] - x) < 1e-6 && rest[3 * v + 1] === 0 && rest[3 * v + 2] === 0) return v;
+        }
+        throw new Error(`no render vertex at x = ${x}`);
+      };
+      const [left, middle, right] = [0, 0.2, 0.4].map(at);
+      const simulator = smfem.createSimulator(asset, {
+        parameters: { gravity: [0, 0, 0], untilConverged: true, iterations: 50 },
+      });
+      // 0.1 s: the spring (200 N/m on 1 kg) still pulls, a quarter of its period is 0.11 s.
+      simulator.dragStart(right, [0.45, 0, 0], 200);
+      simulator.step(6);
+      const x = deformedX(asset, simulator.coordinatesF64());
+      simulator.dispose();
+      return [x[middle] - x[left] - 0.2, x[right] - x[middle] - 0.2];
+    };
+    const [plainStiff, plainPulled] = halves(plain.asset);
+    const [stiff, pulled] = halves(soft.asset);
+    console.log(
+      `bar pulled by one end: uniform halves stretch ${(1000 * plainStiff).toFixed(2)} and ` +
+        `${(1000 * plainPulled).toFixed(2)} mm; painted soft there, ${(1000 * stiff).toFixed(2)} and ` +
+        `${(1000 * pulled).toFixed(2)} mm`,
+    );
+    // 100 times softer: the painted half stretches by centimetres where the uniform bar's same
+    // half stretches by a fraction of a millimetre, and the stiff half stays as it was.
+    expect(pulled).toBeGreaterThan(20 * Math.max(Math.abs(plainPulled), 1e-4));
+    expect(Math.abs(stiff)).toBeLessThan(0.05 * pulled);
+  });
+
+  /** The x coordinate of each render vertex at reduced coordinates U (column-major, 4m x 3). */
+  function deformedX(asset, U) {
+    const rest = section(asset, 'render.positions');
+    const weights = section(asset, 'render.weights');
+    const vertices = rest.length / 3;
+    const modes = weights.length / vertices;
+    return Array.from({ length: vertices }, (_, v) => {
+      const X = [rest[3 * v], rest[3 * v + 1], rest[3 * v + 2], 1];
+      let x = X[0];
+      for (let i = 0; i < modes; ++i)
+        for (let k = 0; k < 4; ++k) x += weights[v * modes + i] * X[k] * U[4 * i + k];
+      return x;
+    });
+  }
+
   it('refuses what the native tool refuses, with its message', () => {
     const files = [{ name: 'x.obj', bytes: new TextEncoder().encode('v 0 0 0\nf 1 2 3\n') }];
     expect(() => baker.bake(files, ['x.obj'])).toThrow(

@@ -30,13 +30,15 @@ const urlState = parseState(location.search, sceneNames, urlNotices);
 const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
 for (const notice of urlNotices) status.warn(notice);
 // For automation (tests, scripts driving the page headless): the status, where a point of the
-// scene is drawn, and the box the view frames, [min, max] (both set once the view exists).
+// scene is drawn, the box the view frames, [min, max], and paintRegion(center, radius, youngs)
+// for Your model (ui/yourModel.js) (all three set once the view exists).
 window.smfem = {
   get status() {
     return status.snapshot();
   },
   project: null,
   framedBox: null,
+  paintRegion: null,
 };
 
 const progress = document.getElementById('progress');
@@ -117,6 +119,7 @@ class Demo {
         progress: document.getElementById('bake-progress'),
         cancel: document.getElementById('bake-cancel'),
         save: document.getElementById('bake-save'),
+        repaint: document.getElementById('bake-painted'),
       },
       new BakeClient((bake) => {
         status.baking(bake);
@@ -124,6 +127,7 @@ class Demo {
       }),
       { onBaked: (asset, name) => this.openCustom(asset, name), onError: (e) => status.warn(e.message) },
     );
+    window.smfem.paintRegion = (center, radius, youngs) => bakeBar.paintRegion(center, radius, youngs);
   }
 
   // A model the user baked: the scene "custom", opened as a gallery body from its bytes.

@@ -57,6 +57,51 @@ TEST(BakeInput, TetMeshRegionsBecomeMaterialsAndOverridesApplyInOrder) {
   EXPECT_EQ(per_tet_input.youngs(5), 100005.0);
 }
 
+TEST(BakeInput, PaintedSpheresBecomeMaterialsOverTheTetsTheyHold) {
+  // A bar of two regions (3: x < 1, 7: x > 1); a sphere at the right end, then a smaller one
+  // painted over part of it and part of region 7.
+  mesh::TetMesh bar = test::box_mesh({8, 2, 2}, {2, 0.5, 0.5});
+  for (Eigen::Index t = 0; t < bar.tets.rows(); ++t) {
+    bar.regions(t) = test::tet_centroid(bar, t).x() < 1.0 ? 3 : 7;
+  }
+  const auto dir = test::scratch_dir("paint");
+  const auto mesh_file = test::write_medit(dir / "bar.mesh", bar);
+  BakeSettings settings;
+  settings.density = 1500.0;
+  settings.paint = {{Eigen::Vector3d(2.0, 0.25, 0.25), 0.7, 1e4},
+                    {Eigen::Vector3d(1.35, 0.25, 0.25), 0.2, 1e8}};
+  const BakeInput input = load_bake_input(mesh_file, settings);
+  ASSERT_EQ(input.materials.size(), 4u);
+  EXPECT_EQ(input.materials[2].name, "painted 1");
+  EXPECT_EQ(input.materials[3].name, "painted 2");
+  int first_only = 0, both = 0, second_only = 0, region_7 = 0;
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+    const Eigen::Vector3d centroid = test::tet_centroid(input.mesh, t);
+    const bool in_first = (centroid - settings.paint[0].center).norm() <= 0.7;
+    const bool in_second = (centroid - settings.paint[1].center).norm() <= 0.2;
+    // The later sphere paints over the earlier one.
+    const double expected = in_second ? 1e8 : in_first ? 1e4 : kDefaultYoungs;
+    EXPECT_EQ(input.youngs(t), expected) << "tet " << t;
+    EXPECT_EQ(input.density(t), 1500.0);  // --density before the paint: painted tets keep it
+    first_only += in_first && !in_second;
+    both += in_first && in_second;
+    second_only += in_second && !in_first;
+    region_7 += !in_first && !in_second && centroid.x() > 1.0;
+  }
+  EXPECT_GT(first_only, 0);
+  EXPECT_GT(both, 0);
+  EXPECT_GT(second_only, 0);
+  EXPECT_GT(region_7, 0);
+
+  // A sphere over the whole bar leaves one material; one that misses it is refused.
+  settings.paint = {{Eigen::Vector3d(1.0, 0.25, 0.25), 2.0, 1e4}};
+  const BakeInput all = load_bake_input(mesh_file, settings);
+  ASSERT_EQ(all.materials.size(), 1u);
+  EXPECT_EQ(all.materials[0].name, "painted 1");
+  settings.paint = {{Eigen::Vector3d(9.0, 0.0, 0.0), 0.5, 1e4}};
+  expect_refusal(mesh_file, settings, "--paint 1: its sphere holds no tet's centroid");
+}
+
 TEST(BakeInput, VerticesOfNoTetAreDroppedAndPinIndicesFollow) {
   const auto dir = test::scratch_dir("unused");
   mesh::TetMesh box = test::box_mesh({1, 1, 1}, {1, 1, 1});

@@ -40,10 +40,11 @@ export class BakeClient {
   }
 
   /**
-   * Bakes files ({ name, bytes }) with smfem-bake's defaults, resolving with { asset, summary,
-   * input } (input: the file baked, bakeInput's choice).
+   * Bakes files ({ name, bytes }: handed over to the worker) with smfem-bake's defaults and
+   * `options` (more of its command line: ['--paint', 'x,y,z,r,E']), resolving with { asset,
+   * summary, input } (input: the file baked, bakeInput's choice).
    */
-  bake(files) {
+  bake(files, options = []) {
     this.cancel();
     const started = performance.now();
     const state = { stage: 'load', progress: 0, ms: 0, tets: null, error: null };
@@ -92,7 +93,7 @@ export class BakeClient {
         reject(new Error(error));
       };
       this.worker.postMessage(
-        { files, args: [input] },
+        { files, args: [input, ...options] },
         files.map((file) => file.bytes.buffer),
       );
     });

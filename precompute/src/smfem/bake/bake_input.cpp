@@ -158,6 +158,42 @@ void apply_region_materials(const std::filesystem::path& file, BakeInput& input)
   }
 }
 
+// --paint: each sphere's tets (by centroid) become a new material region (bake_input.hpp).
+void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
+  const mesh::TetMesh& mesh = input.mesh;
+  int next_region = 0;
+  for (const MaterialInfo& material : input.materials) {
+    next_region = std::max(next_region, material.region + 1);
+  }
+  for (std::size_t k = 0; k < spheres.size(); ++k) {
+    const PaintedSphere& sphere = spheres[k];
+    const std::string name = "painted " + std::to_string(k + 1);
+    const MaterialInfo* under = nullptr;
+    for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+      Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+      for (int c = 0; c < 4; ++c) centroid += mesh.vertices.row(mesh.tets(t, c)).transpose();
+      if ((0.25 * centroid - sphere.center).norm() > sphere.radius) continue;
+      if (under == nullptr) {
+        for (const MaterialInfo& material : input.materials) {
+          if (material.region == mesh.regions(t)) under = &material;
+        }
+      }
+      input.mesh.regions(t) = next_region;
+    }
+    if (under == nullptr) {
+      throw BakeInputError("--paint " + std::to_string(k + 1) +
+                           ": its sphere holds no tet's centroid (it misses the body, or is "
+                           "smaller than its tets)");
+    }
+    input.materials.push_back({name, next_region, sphere.youngs, under->poisson, under->density});
+    ++next_region;
+  }
+  // A material every tet of which was painted over is gone.
+  std::erase_if(input.materials, [&](const MaterialInfo& material) {
+    return (input.mesh.regions.array() != material.region).all();
+  });
+}
+
 }  // namespace
 
 BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings& settings) {
@@ -194,6 +230,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
     if (settings.poisson) material.poisson = *settings.poisson;
     if (settings.density) material.density = *settings.density;
   }
+  apply_paint(settings.paint, input);
   const Eigen::Index tets = input.mesh.tets.rows();
   input.youngs.resize(tets);
   input.poisson.resize(tets);

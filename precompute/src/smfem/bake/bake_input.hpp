@@ -11,8 +11,8 @@
 //     `target_tets` tets, its own triangles kept as the render surface (embedded in the tets).
 // Overrides, applied in this order: --region-materials (values per region: for recipes the
 // region of a material is its index in the recipe), then --youngs / --poisson / --density (the
-// value of every material), then --youngs-per-tet (Young's modulus per tet). --pin-file adds
-// pinned vertices to the recipe's.
+// value of every material), then --paint (a material of its own over a sphere), then
+// --youngs-per-tet (Young's modulus per tet). --pin-file adds pinned vertices to the recipe's.
 //
 // A body of several tet-connected parts is accepted: each part without a pinned vertex gets a
 // constant mode of its own (skinning_eigenmodes.hpp), so m must be at least their number; the
@@ -45,6 +45,16 @@ inline constexpr double kDefaultPoisson = 0.45;
 inline constexpr double kDefaultDensity = 1000;      // kg / m^3
 inline constexpr double kDefaultTargetTets = 30000;  // for surface meshes
 
+// --paint X,Y,Z,R,E: the tets whose centroid lies within R of (X, Y, Z) become a material of
+// their own, "painted k" (k from 1, in the order given: a later sphere paints over an earlier
+// one), of Young's modulus E, with the Poisson's ratio and density of the material its first
+// tet had. How the page's "Your model" paints a body soft or stiff where the user points.
+struct PaintedSphere {
+  Eigen::Vector3d center;
+  double radius = 0.0;
+  double youngs = 0.0;
+};
+
 struct BakeSettings {
   std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes)
   std::optional<int> cubature;  // --cubature (default: the recipe's, else 20 m capped by |T|)
@@ -63,6 +73,7 @@ struct BakeSettings {
   std::optional<double> poisson;
   std::optional<double> density;
   std::optional<std::filesystem::path> youngs_per_tet;
+  std::vector<PaintedSphere> paint;  // --paint, in order
   std::optional<std::filesystem::path> region_materials;
   std::optional<std::filesystem::path> pin_file;
   std::optional<double> target_tets;  // --target-tets, surface meshes only

@@ -40,6 +40,7 @@ constexpr const char* kUsage =
     "                  [--cubature-per-region N] [--cubature-fit-error]\n"
     "                  [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
+    "                  [--paint X,Y,Z,R,E ...]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
     "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
@@ -76,6 +77,27 @@ double parse_real(std::string_view option, const std::string& text) {
     throw BakeInputError(std::string(option) + ": expected a finite number, got \"" + text + "\"");
   }
   return value;
+}
+
+// --paint's "X,Y,Z,R,E" (the k-th --paint): a sphere of radius R > 0 and a Young's modulus E.
+bake::PaintedSphere parse_paint(const std::string& text, int k) {
+  const std::string option = "--paint " + std::to_string(k);
+  std::vector<double> values;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', start);
+    values.push_back(parse_real(option, text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (values.size() != 5) {
+    throw BakeInputError(option + ": expected X,Y,Z,R,E (five numbers), got \"" + text + "\"");
+  }
+  if (!(values[3] > 0.0)) {
+    throw BakeInputError(option + ": the radius R must be positive, got \"" + text + "\"");
+  }
+  bake::check_youngs(values[4], option);
+  return {Eigen::Vector3d(values[0], values[1], values[2]), values[3], values[4]};
 }
 
 // Throws BakeInputError naming the option at fault. help: set by -h or --help (nothing else
@@ -116,6 +138,8 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
     } else if (arg == "--density") {
       s.density = parse_real(arg, value());
       smfem::bake::check_density(*s.density, "--density");
+    } else if (arg == "--paint") {
+      s.paint.push_back(parse_paint(value(), static_cast<int>(s.paint.size()) + 1));
     } else if (arg == "--youngs-per-tet") {
       s.youngs_per_tet = value();
     } else if (arg == "--region-materials") {
