@@ -142,30 +142,44 @@ describe('your own model', () => {
     );
   }, 120000);
 
-  it('bakes regions painted by script in: paintRegion, then Bake with painting', async () => {
+  it('bakes again with painted regions, other modes and cubature, and the lowest points pinned', async () => {
     await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
       await waitUntilReady(page);
       await expect(page.evaluate(() => window.smfem.paintRegion([0, 0, 0], 0.1, 1e4))).rejects.toThrow(
         'pick a model first',
       );
       const bar = [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }];
-      expect((await pick(page, bar)).stage).toBe('done');
+      const first = await pick(page, bar);
+      expect([first.stage, first.modes, first.pinned]).toEqual(['done', 16, 0]);
+      // The bake's own choices fill the options.
+      expect(await page.inputValue('#bake-modes')).toBe('16');
+      expect(await page.inputValue('#bake-cubature')).toBe(String(first.cubature));
       await expect(page.evaluate(() => window.smfem.paintRegion([0, 0], 0.1, 1e4))).rejects.toThrow(
         'expected a centre',
       );
-      // The far half 100 times softer than the default 1 MPa.
+      // The far half 100 times softer than the default 1 MPa; 8 modes, 100 cubature tets, and
+      // the bar's bottom face pinned.
       expect(await page.evaluate(() => window.smfem.paintRegion([0.4, 0.025, 0.025], 0.2, 1e4))).toBe(1);
-      expect(await page.locator('#bake-painted').isVisible()).toBe(true);
+      expect(await page.textContent('#bake-again')).toBe('Bake again with 1 painted region');
+      await page.fill('#bake-modes', '8');
+      await page.fill('#bake-cubature', '100');
+      await page.check('#bake-pin-lowest');
       await page.evaluate(() => (window.lastBake = window.smfem.status.bake));
-      await page.click('#bake-painted');
+      await page.click('#bake-again');
       await page.waitForFunction(
         () => window.smfem.status.bake !== window.lastBake && window.smfem.status.bake.stage === 'done',
         null,
         { timeout: 60000 },
       );
+      const again = (await status(page)).bake;
+      expect([again.modes, again.cubature]).toEqual([8, 100]);
+      expect(again.pinned).toBe(17 * 3); // the 17 x 3 vertices of the bottom face (y = 0)
       await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
-      // The body's materials, as the legend names them: the mesh's and the painted one.
+      // The legend names the painted material; pinned, the bar no longer falls.
       await expect.poll(() => page.locator('#legend').textContent()).toContain('painted 1');
+      const [t1, y1] = await playUntil(page, 0.1);
+      const [t2, y2] = await playUntil(page, 0.5);
+      expect(Math.abs(y2 - y1)).toBeLessThan(0.01 * 0.5 * 9.8 * (t2 ** 2 - t1 ** 2));
       expect(errors).toEqual([]);
     });
   }, 120000);

@@ -119,7 +119,11 @@ class Demo {
         progress: document.getElementById('bake-progress'),
         cancel: document.getElementById('bake-cancel'),
         save: document.getElementById('bake-save'),
-        repaint: document.getElementById('bake-painted'),
+        options: document.getElementById('bake-options'),
+        modes: document.getElementById('bake-modes'),
+        cubature: document.getElementById('bake-cubature'),
+        pinLowest: document.getElementById('bake-pin-lowest'),
+        again: document.getElementById('bake-again'),
       },
       new BakeClient((bake) => {
         status.baking(bake);

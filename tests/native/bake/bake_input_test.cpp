@@ -102,6 +102,18 @@ TEST(BakeInput, PaintedSpheresBecomeMaterialsOverTheTetsTheyHold) {
   expect_refusal(mesh_file, settings, "--paint 1: its sphere holds no tet's centroid");
 }
 
+TEST(BakeInput, PinsTheLowestPointsBelowAFractionOfTheHeight) {
+  // The bar stands 0.5 m tall in y on 2 cells: a quarter of its height pins the bottom layer.
+  const auto dir = test::scratch_dir("pin-lowest");
+  const mesh::TetMesh box = test::box_mesh({2, 2, 2}, {1, 0.5, 1});
+  const auto mesh_file = test::write_medit(dir / "box.mesh", box);
+  BakeSettings settings;
+  settings.pin_lowest = 0.25;
+  const BakeInput input = load_bake_input(mesh_file, settings);
+  ASSERT_EQ(input.pinned.size(), 9u);
+  for (const int v : input.pinned) EXPECT_EQ(input.mesh.vertices(v, 1), 0.0);
+}
+
 TEST(BakeInput, VerticesOfNoTetAreDroppedAndPinIndicesFollow) {
   const auto dir = test::scratch_dir("unused");
   mesh::TetMesh box = test::box_mesh({1, 1, 1}, {1, 1, 1});

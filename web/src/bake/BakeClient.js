@@ -31,7 +31,10 @@ const stages = [
 ];
 
 export class BakeClient {
-  /** onState: called with { stage, progress, ms, tets, error } whenever it changes. */
+  /**
+   * onState: called with { stage, progress, ms, tets, error } whenever it changes, and once
+   * done with the bake's modes, cubature (tets) and pinned (vertices) too.
+   */
   constructor(onState) {
     this.onState = onState;
     this.worker = null;
@@ -79,7 +82,8 @@ export class BakeClient {
         }
         this.running = null;
         if (data.type === 'done') {
-          say({ stage: 'done', progress: 1, tets: data.summary.tets });
+          const { tets, modes, cubature, pinned } = data.summary;
+          say({ stage: 'done', progress: 1, tets, modes, cubature, pinned });
           resolve({ asset: data.asset, summary: data.summary, input });
         } else {
           say({ error: data.error });

@@ -253,6 +253,16 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
       const int mapped = file_to_mesh.empty() ? v : file_to_mesh[static_cast<std::size_t>(v)];
       if (mapped >= 0) input.pinned.push_back(mapped);  // a vertex of no tet never moves anyway
     }
+  }
+  if (settings.pin_lowest) {
+    const auto height = input.mesh.vertices.col(1);
+    const double below =
+        height.minCoeff() + *settings.pin_lowest * (height.maxCoeff() - height.minCoeff());
+    for (Eigen::Index v = 0; v < height.size(); ++v) {
+      if (height(v) <= below) input.pinned.push_back(static_cast<int>(v));
+    }
+  }
+  if (settings.pin_file || settings.pin_lowest) {
     std::sort(input.pinned.begin(), input.pinned.end());
     input.pinned.erase(std::unique(input.pinned.begin(), input.pinned.end()), input.pinned.end());
   }

@@ -12,7 +12,8 @@
 // Overrides, applied in this order: --region-materials (values per region: for recipes the
 // region of a material is its index in the recipe), then --youngs / --poisson / --density (the
 // value of every material), then --paint (a material of its own over a sphere), then
-// --youngs-per-tet (Young's modulus per tet). --pin-file adds pinned vertices to the recipe's.
+// --youngs-per-tet (Young's modulus per tet). --pin-file and --pin-lowest add pinned vertices to
+// the recipe's.
 //
 // A body of several tet-connected parts is accepted: each part without a pinned vertex gets a
 // constant mode of its own (skinning_eigenmodes.hpp), so m must be at least their number; the
@@ -76,6 +77,9 @@ struct BakeSettings {
   std::vector<PaintedSphere> paint;  // --paint, in order
   std::optional<std::filesystem::path> region_materials;
   std::optional<std::filesystem::path> pin_file;
+  // --pin-lowest F: also pins the vertices within F of the body's height (y) above its lowest
+  // point, F in (0, 1] (the page's "Pin the lowest points").
+  std::optional<double> pin_lowest;
   std::optional<double> target_tets;  // --target-tets, surface meshes only
   std::uint64_t seed = cubature::kDefaultSeed;
   int threads = 0;  // 0: one per hardware thread
