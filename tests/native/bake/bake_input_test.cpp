@@ -114,6 +114,16 @@ TEST(BakeInput, PinsTheLowestPointsBelowAFractionOfTheHeight) {
   for (const int v : input.pinned) EXPECT_EQ(input.mesh.vertices(v, 1), 0.0);
 }
 
+TEST(BakeInput, RefusesMoreTetsThanItWasToldToTake) {
+  const auto dir = test::scratch_dir("max-tets");
+  const auto mesh_file = test::write_medit(dir / "bar.mesh", two_region_box());  // 24 tets
+  BakeSettings settings;
+  settings.max_tets = 24;
+  EXPECT_EQ(load_bake_input(mesh_file, settings).mesh.tets.rows(), 24);
+  settings.max_tets = 23;
+  expect_refusal(mesh_file, settings, "bar.mesh: 24 tets, more than the 23 this bake takes");
+}
+
 TEST(BakeInput, VerticesOfNoTetAreDroppedAndPinIndicesFollow) {
   const auto dir = test::scratch_dir("unused");
   mesh::TetMesh box = test::box_mesh({1, 1, 1}, {1, 1, 1});

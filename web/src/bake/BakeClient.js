@@ -2,6 +2,11 @@
 // got, stage by stage, from smfem-bake's own progress lines. One bake at a time; cancel() ends
 // the worker wherever it is (a new one starts with the next bake).
 
+// The largest mesh the page bakes: about 0.8 GB of the module's 2 GB at the 1.6 kB per tet the
+// bake's heap grows by (104,614 tets: 159 MB; docs/performance.md, "The bake in WebAssembly").
+// Larger ones are refused once read, before the costly stages; the native tool takes them.
+const kMaxTets = 500000;
+
 const meshExtensions = ['.ele', '.node', '.mesh', '.msh', '.obj', '.stl', '.off', '.ply'];
 const tetExtensions = ['.ele', '.node', '.mesh', '.msh'];
 const extension = (name) => name.slice(name.lastIndexOf('.')).toLowerCase();
@@ -97,7 +102,7 @@ export class BakeClient {
         reject(new Error(error));
       };
       this.worker.postMessage(
-        { files, args: [input, ...options] },
+        { files, args: [input, '--max-tets', String(kMaxTets), ...options] },
         files.map((file) => file.bytes.buffer),
       );
     });

@@ -232,6 +232,12 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   }
   apply_paint(settings.paint, input);
   const Eigen::Index tets = input.mesh.tets.rows();
+  if (settings.max_tets && tets > *settings.max_tets) {
+    throw BakeInputError(input.source + ": " + std::to_string(tets) + " tets, more than the " +
+                         std::to_string(*settings.max_tets) +
+                         " this bake takes (--max-tets); bake a coarser mesh, or bake it with the "
+                         "native smfem-bake");
+  }
   input.youngs.resize(tets);
   input.poisson.resize(tets);
   input.density.resize(tets);

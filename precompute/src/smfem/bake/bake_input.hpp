@@ -80,6 +80,9 @@ struct BakeSettings {
   // --pin-lowest F: also pins the vertices within F of the body's height (y) above its lowest
   // point, F in (0, 1] (the page's "Pin the lowest points").
   std::optional<double> pin_lowest;
+  // --max-tets N: a mesh of more tets is refused once read, before anything costly (the page's
+  // bake bounds its memory so).
+  std::optional<long long> max_tets;
   std::optional<double> target_tets;  // --target-tets, surface meshes only
   std::uint64_t seed = cubature::kDefaultSeed;
   int threads = 0;  // 0: one per hardware thread

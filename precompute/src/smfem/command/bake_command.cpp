@@ -40,7 +40,7 @@ constexpr const char* kUsage =
     "                  [--cubature-per-region N] [--cubature-fit-error]\n"
     "                  [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
-    "                  [--paint X,Y,Z,R,E ...] [--pin-lowest F]\n"
+    "                  [--paint X,Y,Z,R,E ...] [--pin-lowest F] [--max-tets N]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
     "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
@@ -146,6 +146,8 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       s.region_materials = value();
     } else if (arg == "--pin-file") {
       s.pin_file = value();
+    } else if (arg == "--max-tets") {
+      s.max_tets = parse_integer(arg, value(), 1, 100'000'000);
     } else if (arg == "--pin-lowest") {
       s.pin_lowest = parse_real(arg, value());
       if (!(*s.pin_lowest > 0.0 && *s.pin_lowest <= 1.0)) {
