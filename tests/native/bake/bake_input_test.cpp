@@ -114,6 +114,29 @@ TEST(BakeInput, PinsTheLowestPointsBelowAFractionOfTheHeight) {
   for (const int v : input.pinned) EXPECT_EQ(input.mesh.vertices(v, 1), 0.0);
 }
 
+TEST(BakeInput, PinsTheVerticesWithinEachPinnedSphere) {
+  // A 1 x 0.5 x 1 box on 2 x 2 x 2 cells (vertices 0.25 to 0.5 apart): a sphere of 0.1 m about
+  // a corner holds that corner alone; one of 0.3 m about the top face's centre holds it and
+  // the box's centre, 0.25 m below.
+  const auto dir = test::scratch_dir("pin-spheres");
+  const auto mesh_file = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
+  BakeSettings settings;
+  settings.pin_spheres = {{Eigen::Vector3d(0, 0, 0), 0.1}, {Eigen::Vector3d(0.5, 0.5, 0.5), 0.3}};
+  const BakeInput input = load_bake_input(mesh_file, settings);
+  std::vector<int> within;
+  for (Eigen::Index v = 0; v < input.mesh.vertices.rows(); ++v) {
+    const Eigen::Vector3d x = input.mesh.vertices.row(v).transpose();
+    if ((x - settings.pin_spheres[0].center).norm() <= 0.1 ||
+        (x - settings.pin_spheres[1].center).norm() <= 0.3) {
+      within.push_back(static_cast<int>(v));
+    }
+  }
+  EXPECT_EQ(within.size(), 3u);
+  EXPECT_EQ(input.pinned, within);
+  settings.pin_spheres.push_back({Eigen::Vector3d(5, 5, 5), 0.1});
+  expect_refusal(mesh_file, settings, "--pin 3: its sphere holds no vertex of the mesh");
+}
+
 TEST(BakeInput, RefusesMoreTetsThanItWasToldToTake) {
   const auto dir = test::scratch_dir("max-tets");
   const auto mesh_file = test::write_medit(dir / "bar.mesh", two_region_box());  // 24 tets
@@ -122,6 +145,31 @@ TEST(BakeInput, RefusesMoreTetsThanItWasToldToTake) {
   EXPECT_EQ(load_bake_input(mesh_file, settings).mesh.tets.rows(), 24);
   settings.max_tets = 23;
   expect_refusal(mesh_file, settings, "bar.mesh: 24 tets, more than the 23 this bake takes");
+}
+
+TEST(BakeInput, RefusesASurfaceOfMoreTrianglesThanItWasToldToTake) {
+  const auto dir = test::scratch_dir("max-triangles");
+  // A closed tetrahedron: 4 triangles.
+  const auto surface = test::write_text(dir / "tetrahedron.obj",
+                                        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                        "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+  BakeSettings settings;
+  settings.max_triangles = 3;
+  expect_refusal(surface, settings,
+                 "tetrahedron.obj: 4 triangles, more than the 3 this bake takes (--max-triangles)");
+}
+
+TEST(BakeInput, AMeshBakedWithoutARecipeSaysWhatItWasBakedWith) {
+  const auto dir = test::scratch_dir("description");
+  const auto mesh_file = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
+  BakeSettings settings;
+  settings.modes = 4;
+  settings.cubature = 10;
+  settings.paint = {{Eigen::Vector3d(0.75, 0.375, 0.75), 0.3, 2e4}};
+  settings.pin_lowest = 0.1;
+  EXPECT_EQ(load_bake_input(mesh_file, settings).scene.at("description"),
+            "Baked from box.mesh: 4 modes, 10 cubature tets, region 0 E = 1e+06 Pa, painted 1 "
+            "E = 20000 Pa, 9 vertices pinned.");
 }
 
 TEST(BakeInput, VerticesOfNoTetAreDroppedAndPinIndicesFollow) {

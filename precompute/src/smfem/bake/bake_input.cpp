@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "smfem/bake/bake_error.hpp"
@@ -20,11 +22,11 @@ namespace smfem::bake {
 namespace {
 
 // A mesh baked without a recipe: the stepper's own defaults (sim::SolverSettings{}, their one
-// owner) as the asset's.
+// owner) as the asset's; its description is written once the settings are known
+// (mesh_description).
 nlohmann::json default_scene_json(const std::string& name) {
   const sim::SolverSettings defaults;
   return {{"name", name},
-          {"description", "Baked from " + name + " with default settings."},
           {"solver",
            {{"method", sim::solver_method_name(defaults.method)},
             {"iterations", defaults.iterations},
@@ -125,6 +127,14 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   recipe.file = file.string();
   recipe.name = file.filename().string();
   recipe.geometry.surface = mesh::read_surface_mesh(file);
+  const Eigen::Index triangles = recipe.geometry.surface->triangles.rows();
+  if (settings.max_triangles && triangles > *settings.max_triangles) {
+    throw BakeInputError(file.string() + ": " + std::to_string(triangles) +
+                         " triangles, more than the " + std::to_string(*settings.max_triangles) +
+                         " this bake takes (--max-triangles); simplify the surface first (a "
+                         "decimating tool such as Blender's Decimate modifier), or bake it with "
+                         "the native smfem-bake");
+  }
   try {
     recipe.geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
         recipe.geometry.surface->vertices, recipe.geometry.surface->triangles));
@@ -192,6 +202,19 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
   std::erase_if(input.materials, [&](const MaterialInfo& material) {
     return (input.mesh.regions.array() != material.region).all();
   });
+}
+
+// What the page says of a mesh baked without a recipe: what it was baked with.
+std::string mesh_description(const BakeInput& input) {
+  std::ostringstream text;
+  text << "Baked from " << input.source << ": " << input.modes << " modes, " << input.cubature
+       << " cubature tets";
+  for (const MaterialInfo& material : input.materials) {
+    text << ", " << material.name << " E = " << material.youngs << " Pa";
+  }
+  if (!input.pinned.empty()) text << ", " << input.pinned.size() << " vertices pinned";
+  text << ".";
+  return text.str();
 }
 
 }  // namespace
@@ -268,7 +291,21 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
       if (height(v) <= below) input.pinned.push_back(static_cast<int>(v));
     }
   }
-  if (settings.pin_file || settings.pin_lowest) {
+  for (std::size_t k = 0; k < settings.pin_spheres.size(); ++k) {
+    const PinnedSphere& sphere = settings.pin_spheres[k];
+    const std::size_t before = input.pinned.size();
+    for (Eigen::Index v = 0; v < input.mesh.vertices.rows(); ++v) {
+      if ((input.mesh.vertices.row(v).transpose() - sphere.center).norm() <= sphere.radius) {
+        input.pinned.push_back(static_cast<int>(v));
+      }
+    }
+    if (input.pinned.size() == before) {
+      throw BakeInputError("--pin " + std::to_string(k + 1) +
+                           ": its sphere holds no vertex of the mesh (it misses the body, or is "
+                           "smaller than its edges)");
+    }
+  }
+  if (settings.pin_file || settings.pin_lowest || !settings.pin_spheres.empty()) {
     std::sort(input.pinned.begin(), input.pinned.end());
     input.pinned.erase(std::unique(input.pinned.begin(), input.pinned.end()), input.pinned.end());
   }
@@ -306,6 +343,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
           "whole body, which may leave a region unsampled)");
     }
   }
+  if (input.kind != "recipe") input.scene["description"] = mesh_description(input);
   return input;
 }
 

@@ -12,8 +12,8 @@
 // Overrides, applied in this order: --region-materials (values per region: for recipes the
 // region of a material is its index in the recipe), then --youngs / --poisson / --density (the
 // value of every material), then --paint (a material of its own over a sphere), then
-// --youngs-per-tet (Young's modulus per tet). --pin-file and --pin-lowest add pinned vertices to
-// the recipe's.
+// --youngs-per-tet (Young's modulus per tet). --pin-file, --pin-lowest and --pin add pinned
+// vertices to the recipe's.
 //
 // A body of several tet-connected parts is accepted: each part without a pinned vertex gets a
 // constant mode of its own (skinning_eigenmodes.hpp), so m must be at least their number; the
@@ -56,6 +56,12 @@ struct PaintedSphere {
   double youngs = 0.0;
 };
 
+// --pin X,Y,Z,R: the vertices within R of (X, Y, Z) are pinned (the page's pins by click).
+struct PinnedSphere {
+  Eigen::Vector3d center;
+  double radius = 0.0;
+};
+
 struct BakeSettings {
   std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes)
   std::optional<int> cubature;  // --cubature (default: the recipe's, else 20 m capped by |T|)
@@ -80,9 +86,14 @@ struct BakeSettings {
   // --pin-lowest F: also pins the vertices within F of the body's height (y) above its lowest
   // point, F in (0, 1] (the page's "Pin the lowest points").
   std::optional<double> pin_lowest;
+  std::vector<PinnedSphere> pin_spheres;  // --pin, in order
   // --max-tets N: a mesh of more tets is refused once read, before anything costly (the page's
   // bake bounds its memory so).
   std::optional<long long> max_tets;
+  // --max-triangles N: a surface mesh of more triangles is refused once read, before it is
+  // tetrahedralized (its triangles become the render surface, whose weights the bake computes
+  // and the page draws).
+  std::optional<long long> max_triangles;
   std::optional<double> target_tets;  // --target-tets, surface meshes only
   std::uint64_t seed = cubature::kDefaultSeed;
   int threads = 0;  // 0: one per hardware thread

@@ -40,7 +40,8 @@ constexpr const char* kUsage =
     "                  [--cubature-per-region N] [--cubature-fit-error]\n"
     "                  [--youngs E] [--poisson NU] [--density RHO]\n"
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
-    "                  [--paint X,Y,Z,R,E ...] [--pin-lowest F] [--max-tets N]\n"
+    "                  [--paint X,Y,Z,R,E ...] [--pin X,Y,Z,R ...] [--pin-lowest F]\n"
+    "                  [--max-tets N] [--max-triangles N]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
     "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
@@ -79,9 +80,9 @@ double parse_real(std::string_view option, const std::string& text) {
   return value;
 }
 
-// --paint's "X,Y,Z,R,E" (the k-th --paint): a sphere of radius R > 0 and a Young's modulus E.
-bake::PaintedSphere parse_paint(const std::string& text, int k) {
-  const std::string option = "--paint " + std::to_string(k);
+// `count` comma-separated finite numbers (option's value, `form` naming them: "X,Y,Z,R").
+std::vector<double> parse_numbers(const std::string& option, const std::string& text,
+                                  std::size_t count, const std::string& form) {
   std::vector<double> values;
   std::size_t start = 0;
   for (;;) {
@@ -90,14 +91,29 @@ bake::PaintedSphere parse_paint(const std::string& text, int k) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (values.size() != 5) {
-    throw BakeInputError(option + ": expected X,Y,Z,R,E (five numbers), got \"" + text + "\"");
+  if (values.size() != count) {
+    throw BakeInputError(option + ": expected " + form + " (" + std::to_string(count) +
+                         " numbers), got \"" + text + "\"");
   }
   if (!(values[3] > 0.0)) {
     throw BakeInputError(option + ": the radius R must be positive, got \"" + text + "\"");
   }
+  return values;
+}
+
+// --paint's "X,Y,Z,R,E" (the k-th --paint): a sphere of radius R > 0 and a Young's modulus E.
+bake::PaintedSphere parse_paint(const std::string& text, int k) {
+  const std::string option = "--paint " + std::to_string(k);
+  const std::vector<double> values = parse_numbers(option, text, 5, "X,Y,Z,R,E");
   bake::check_youngs(values[4], option);
   return {Eigen::Vector3d(values[0], values[1], values[2]), values[3], values[4]};
+}
+
+// --pin's "X,Y,Z,R" (the k-th --pin): a sphere of radius R > 0.
+bake::PinnedSphere parse_pin(const std::string& text, int k) {
+  const std::vector<double> values =
+      parse_numbers("--pin " + std::to_string(k), text, 4, "X,Y,Z,R");
+  return {Eigen::Vector3d(values[0], values[1], values[2]), values[3]};
 }
 
 // Throws BakeInputError naming the option at fault. help: set by -h or --help (nothing else
@@ -148,6 +164,10 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       s.pin_file = value();
     } else if (arg == "--max-tets") {
       s.max_tets = parse_integer(arg, value(), 1, 100'000'000);
+    } else if (arg == "--max-triangles") {
+      s.max_triangles = parse_integer(arg, value(), 1, 1'000'000'000);
+    } else if (arg == "--pin") {
+      s.pin_spheres.push_back(parse_pin(value(), static_cast<int>(s.pin_spheres.size()) + 1));
     } else if (arg == "--pin-lowest") {
       s.pin_lowest = parse_real(arg, value());
       if (!(*s.pin_lowest > 0.0 && *s.pin_lowest <= 1.0)) {
