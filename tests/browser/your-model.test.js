@@ -1,14 +1,16 @@
-// "Your model" in headless Chromium (production build, threaded): a user's mesh picked with the
-// file input is baked in the page's worker (the bake's own wasm module), opens as the scene
-// "custom" and falls at g as the gallery's bodies do; a tet mesh the same; a file that is not a
-// mesh gets a notice naming the problem; Cancel ends a bake and the page runs on; ?asset=URL
-// opens a hosted asset and keeps it in the page's URL, and says why where it cannot.
+// "Your model" in headless Chromium (production build, threaded): a user's surface (OBJ, glTF)
+// or tet mesh (MEDIT, TetGen) picked with the file input is baked in the page's worker (the
+// bake's own wasm module), opens as the scene "custom" and falls at g as the gallery's bodies do,
+// and on the ground comes to rest on it; a file that is not a mesh, or a glTF without its buffer,
+// gets a notice naming the problem; Cancel ends a bake and the page runs on; ?asset=URL opens a
+// hosted asset and keeps it in the page's URL, and says why where it cannot; painted (by script
+// and with the brush) and pinned, a bar baked again deforms more where it was painted soft.
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pause, waitUntilReady, withPage } from './chromium.js';
 import { servedDist } from './served-dist.js';
-import { boxObj, gridTets, medit } from '../wasm/test_meshes.js';
+import { boxGltf, boxObj, gridTets, medit, tetgen } from '../wasm/test_meshes.js';
 
 const served = servedDist();
 const status = (page) => page.evaluate(() => window.smfem.status);
@@ -46,13 +48,38 @@ async function playUntil(page, after) {
   return [simTime, motion.centroid[1]];
 }
 
+// Waits for a bake started by `start` (a click) to finish.
+async function bakeAfter(page, start) {
+  await page.evaluate(() => (window.lastBake = window.smfem.status.bake));
+  await start();
+  await page.waitForFunction(
+    () => window.smfem.status.bake !== window.lastBake && window.smfem.status.bake.stage === 'done',
+    null,
+    { timeout: 60000 },
+  );
+  await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+  return (await status(page)).bake;
+}
+
 describe('your own model', () => {
-  it('bakes a picked surface mesh and a tet mesh in the page, and each falls at g', async () => {
+  it('bakes picked surfaces and tet meshes in two formats each in the page; each falls at g, and rests on the ground', async () => {
     await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
       await waitUntilReady(page);
+      const beam = tetgen(gridTets(8, 2, 2, 0.04));
       for (const files of [
         [{ name: 'box.obj', text: boxObj([0.3, 0.1, 0.1]) }],
+        // Placed and scaled by its node: 0.3 x 0.1 x 0.1 m.
+        [
+          {
+            name: 'box.gltf',
+            text: boxGltf([0.15, 0.05, 0.05], { translation: [1, 2, 3], scale: [2, 2, 2] }),
+          },
+        ],
         [{ name: 'bar.mesh', text: medit(gridTets(8, 2, 2, 0.04)) }],
+        [
+          { name: 'bar.node', text: beam.node },
+          { name: 'bar.ele', text: beam.ele },
+        ],
       ]) {
         const name = files[0].name;
         const bake = await pick(page, files);
@@ -68,10 +95,20 @@ describe('your own model', () => {
         const free = 0.5 * 9.8 * (t2 ** 2 - t1 ** 2);
         expect((y1 - y2) / free, name).toBeGreaterThan(0.9);
         expect((y1 - y2) / free, name).toBeLessThan(1.02);
+        const [min, max] = await page.evaluate(() => window.smfem.framedBox());
+        expect(max[0] - min[0], `${name}: its length`).toBeCloseTo(0.32, 1);
       }
+      // On the ground, the bar (0.08 m tall) drops from 0.04 m onto a plane it collides with and
+      // comes to rest lying on it, its centroid at half its height.
+      await page.check('#bake-ground');
+      await page.waitForFunction(() => window.smfem.status.ready && window.smfem.status.floor === 'obstacle');
+      const [, landed] = await playUntil(page, 1.5);
+      expect(landed).toBeGreaterThan(0.03);
+      expect(landed).toBeLessThan(0.045);
+      expect((await status(page)).contact.minDistance).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     });
-  }, 180000);
+  }, 240000);
 
   it('says what is wrong with a model it cannot bake, and Cancel ends a bake', async () => {
     await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
@@ -85,6 +122,13 @@ describe('your own model', () => {
       await refused(
         [{ name: 'bad.obj', text: 'v 0 0 0\nf 1 2 3\n' }],
         'bad.obj:2: f: vertex index 2 out of range',
+      );
+      // A .gltf whose buffer is a file of its own, picked without it.
+      const gltf = JSON.parse(boxGltf([0.3, 0.1, 0.1]));
+      gltf.buffers[0].uri = 'box.bin';
+      await refused(
+        [{ name: 'box.gltf', text: JSON.stringify(gltf) }],
+        'box.gltf: not read as glTF (it needs box.bin',
       );
       // 28 vertices cannot carry the default 16 modes: the bake says how many they can.
       await refused(
@@ -180,6 +224,58 @@ describe('your own model', () => {
       const [t1, y1] = await playUntil(page, 0.1);
       const [t2, y2] = await playUntil(page, 0.5);
       expect(Math.abs(y2 - y1)).toBeLessThan(0.01 * 0.5 * 9.8 * (t2 ** 2 - t1 ** 2));
+      expect(errors).toEqual([]);
+    });
+  }, 120000);
+
+  it('paints and pins with the brush; baked again, a drag stretches the soft half more', async () => {
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      // A bar 0.4 x 0.05 x 0.05 m along x.
+      await pick(page, [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }]);
+      await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+      // The brush's radius starts at 15 % of the model's size.
+      expect(Number(await page.inputValue('#bake-brush-radius'))).toBeCloseTo(0.06, 3);
+      const click = async (rest) => {
+        const at = await page.evaluate((p) => window.smfem.project(p), rest);
+        await page.mouse.click(at.x, at.y);
+      };
+      // Its far half 100 times softer than the default 1 MPa, a few vertices at its near end pinned.
+      await page.selectOption('#bake-brush', 'paint');
+      await page.fill('#bake-brush-radius', '0.2');
+      await page.fill('#bake-brush-youngs', '1e4');
+      await click([0.39, 0.04, 0.05]);
+      await page.selectOption('#bake-brush', 'pin');
+      await page.fill('#bake-brush-radius', '0.03');
+      await click([0.015, 0.04, 0.05]);
+      expect(await page.textContent('#bake-again')).toBe(
+        'Bake again with 1 painted region and 1 pinned region',
+      );
+      await page.selectOption('#bake-brush', 'drag');
+      const baked = await bakeAfter(page, () => page.click('#bake-again'));
+      expect(baked.pinned).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('#legend').textContent()).toContain('painted 1');
+
+      // Held by its far end and pulled along the bar for a second (gravity sags it meanwhile).
+      const from = await page.evaluate(() => window.smfem.project([0.39, 0.04, 0.05]));
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      expect((await status(page)).dragging).toBe(true);
+      await page.focus('#play');
+      await page.keyboard.press('Space');
+      for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + 6 * i, from.y);
+      await expect.poll(async () => (await status(page)).simTime, { timeout: 20000 }).toBeGreaterThan(1);
+      const [root, middle, end] = await page.evaluate(() =>
+        [0, 0.2, 0.4].map((x) => window.smfem.drawnPoint([x, 0.025, 0.05])),
+      );
+      await page.mouse.up();
+      const stretch = (a, b) => Math.hypot(...a.map((x, k) => b[k] - x)) - 0.2;
+      const [stiff, soft] = [stretch(root, middle), stretch(middle, end)];
+      console.log(
+        `dragged bar: stiff half stretched ${(1000 * stiff).toFixed(2)} mm, soft half ${(1000 * soft).toFixed(2)} mm`,
+      );
+      expect(soft).toBeGreaterThan(0.002);
+      expect(soft).toBeGreaterThan(5 * Math.abs(stiff));
       expect(errors).toEqual([]);
     });
   }, 120000);

@@ -89,3 +89,100 @@ export function boxObj([w, h, d]) {
   const faces = quads.flatMap(([a, b, c, e]) => [`f ${a} ${b} ${c}`, `f ${a} ${c} ${e}`]);
   return [...v, ...faces, ''].join('\n');
 }
+
+/**
+ * A closed box, w x h x d metres, as a glTF 2.0 scene: each face its own 4 vertices (as
+ * exporters split them at the edges, where the normals change), 16-bit indices, one node placing
+ * it by `translation` and `scale`. binary: a .glb (Uint8Array); else a .gltf (JSON text) with
+ * its buffer in a data URI.
+ */
+export function boxGltf([w, h, d], { translation = [0, 0, 0], scale = [1, 1, 1], binary = false } = {}) {
+  // Outward faces as corner lists, counter-clockwise seen from outside.
+  const faces = [
+    [
+      [0, 0, 0],
+      [0, 1, 0],
+      [1, 1, 0],
+      [1, 0, 0],
+    ],
+    [
+      [0, 0, 1],
+      [1, 0, 1],
+      [1, 1, 1],
+      [0, 1, 1],
+    ],
+    [
+      [0, 0, 0],
+      [1, 0, 0],
+      [1, 0, 1],
+      [0, 0, 1],
+    ],
+    [
+      [0, 1, 0],
+      [0, 1, 1],
+      [1, 1, 1],
+      [1, 1, 0],
+    ],
+    [
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 1, 1],
+      [0, 1, 0],
+    ],
+    [
+      [1, 0, 0],
+      [1, 1, 0],
+      [1, 1, 1],
+      [1, 0, 1],
+    ],
+  ];
+  const positions = new Float32Array(faces.flat().flatMap(([x, y, z]) => [x * w, y * h, z * d]));
+  const indices = new Uint16Array(faces.flatMap((_, f) => [0, 1, 2, 0, 2, 3].map((k) => 4 * f + k)));
+  const bytes = new Uint8Array(positions.byteLength + indices.byteLength);
+  bytes.set(new Uint8Array(positions.buffer), 0);
+  bytes.set(new Uint8Array(indices.buffer), positions.byteLength);
+  const json = {
+    asset: { version: '2.0', generator: 'smfem tests' },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0, translation, scale }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
+    buffers: [
+      binary
+        ? { byteLength: bytes.byteLength }
+        : {
+            byteLength: bytes.byteLength,
+            uri: `data:application/octet-stream;base64,${Buffer.from(bytes).toString('base64')}`,
+          },
+    ],
+    bufferViews: [
+      { buffer: 0, byteOffset: 0, byteLength: positions.byteLength, target: 34962 },
+      { buffer: 0, byteOffset: positions.byteLength, byteLength: indices.byteLength, target: 34963 },
+    ],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 24, type: 'VEC3', min: [0, 0, 0], max: [w, h, d] },
+      { bufferView: 1, componentType: 5123, count: 36, type: 'SCALAR' },
+    ],
+  };
+  if (!binary) return JSON.stringify(json);
+  // GLB: a 12-byte header, then a JSON chunk and a BIN chunk, each padded to 4 bytes.
+  const padded = (chunk, fill) => {
+    const out = new Uint8Array(Math.ceil(chunk.length / 4) * 4).fill(fill);
+    out.set(chunk);
+    return out;
+  };
+  const text = padded(new TextEncoder().encode(JSON.stringify(json)), 0x20);
+  const bin = padded(bytes, 0);
+  const glb = new Uint8Array(12 + 8 + text.length + 8 + bin.length);
+  const view = new DataView(glb.buffer);
+  view.setUint32(0, 0x46546c67, true); // 'glTF'
+  view.setUint32(4, 2, true);
+  view.setUint32(8, glb.length, true);
+  view.setUint32(12, text.length, true);
+  view.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  glb.set(text, 20);
+  view.setUint32(20 + text.length, bin.length, true);
+  view.setUint32(24 + text.length, 0x004e4942, true); // 'BIN'
+  glb.set(bin, 28 + text.length);
+  return glb;
+}

@@ -1,11 +1,15 @@
 // The demo page: a baked scene (a body on its own, or several with contact among obstacles),
 // simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
 // and skinned on the GPU by three.js.
+import { Vector3 } from 'three';
 import { BakeClient } from './bake/BakeClient.js';
 import { missingCapabilities } from './capabilities.js';
 import { openBody, parameterSets } from './open/openBody.js';
 import { contactParameters, openContact } from './open/openContact.js';
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
+import { openOnGround } from './open/openOnGround.js';
+import { BrushMarkers } from './render/BrushMarkers.js';
+import { skinVertex } from './render/skinning.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
@@ -30,15 +34,19 @@ const urlState = parseState(location.search, sceneNames, urlNotices);
 const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
 for (const notice of urlNotices) status.warn(notice);
 // For automation (tests, scripts driving the page headless): the status, where a point of the
-// scene is drawn, the box the view frames, [min, max], and paintRegion(center, radius, youngs)
-// for Your model (ui/yourModel.js) (all three set once the view exists).
+// scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
+// paintRegion(center, radius, youngs) and pinRegion(center, radius), and drawnPoint(rest,
+// body = 0), where the body's surface vertex nearest the rest point `rest` is drawn now (all set
+// once the view exists).
 window.smfem = {
   get status() {
     return status.snapshot();
   },
   project: null,
   framedBox: null,
+  drawnPoint: null,
   paintRegion: null,
+  pinRegion: null,
 };
 
 const progress = document.getElementById('progress');
@@ -74,6 +82,7 @@ class Demo {
     );
     window.smfem.project = (point) => this.view.project(point);
     window.smfem.framedBox = () => this.view.framedBox();
+    window.smfem.drawnPoint = (rest, body = 0) => this.drawnPoint(rest, body);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
@@ -112,26 +121,102 @@ class Demo {
     this.clock = null; // the scene's, once one is open
     this.hostedAsset = null; // ?asset=: the address of the asset open as "custom"
     this.watchVisibility();
+    this.setUpYourModel();
+  }
+
+  // "Your model": the bake, the brush (its tool on the body and its markers) and "On the
+  // ground", which opens the model in a scene with contact over a ground plane.
+  setUpYourModel() {
+    const element = (id) => document.getElementById(id);
+    this.ground = element('bake-ground');
+    this.ground.checked = urlState.ground === true;
+    this.ground.addEventListener('change', () => {
+      if (this.scene === 'custom') this.open('custom', {}).catch((e) => status.fail(e));
+    });
+    this.brushMarkers = new BrushMarkers(this.view.scene);
+    this.brushTool = 'drag';
     const bakeBar = yourModel(
       {
-        input: document.getElementById('your-model-input'),
+        input: element('your-model-input'),
         canvas: this.view.renderer.domElement,
-        progress: document.getElementById('bake-progress'),
-        cancel: document.getElementById('bake-cancel'),
-        save: document.getElementById('bake-save'),
-        options: document.getElementById('bake-options'),
-        modes: document.getElementById('bake-modes'),
-        cubature: document.getElementById('bake-cubature'),
-        pinLowest: document.getElementById('bake-pin-lowest'),
-        again: document.getElementById('bake-again'),
+        ...Object.fromEntries(
+          [
+            ['stages', 'bake-stages'],
+            ['cancel', 'bake-cancel'],
+            ['save', 'bake-save'],
+            ['options', 'bake-options'],
+            ['modes', 'bake-modes'],
+            ['cubature', 'bake-cubature'],
+            ['pinLowest', 'bake-pin-lowest'],
+            ['brush', 'bake-brush'],
+            ['radius', 'bake-brush-radius'],
+            ['youngs', 'bake-brush-youngs'],
+            ['clear', 'bake-clear'],
+            ['again', 'bake-again'],
+          ].map(([key, id]) => [key, element(id)]),
+        ),
       },
       new BakeClient((bake) => {
         status.baking(bake);
         bakeBar.show(bake);
       }),
-      { onBaked: (asset, name) => this.openCustom(asset, name), onError: (e) => status.warn(e.message) },
+      {
+        onBaked: (asset, name) => this.openCustom(asset, name),
+        onError: (e) => status.warn(e.message),
+        onTool: (tool) => {
+          this.brushTool = tool;
+          this.applyBrush();
+        },
+        onRegions: (painted, pinned) => {
+          this.brushRegions = [painted, pinned];
+          this.applyBrush();
+        },
+      },
     );
+    this.bakeBar = bakeBar;
     window.smfem.paintRegion = (center, radius, youngs) => bakeBar.paintRegion(center, radius, youngs);
+    window.smfem.pinRegion = (center, radius) => bakeBar.pinRegion(center, radius);
+  }
+
+  // The brush works on the model's rest shape: while it paints or pins, the model is shown at
+  // rest, paused, with the regions marked; a press on it takes the rest position of the vertex
+  // under the pointer.
+  applyBrush() {
+    const brushing = this.brushTool !== 'drag' && this.scene === 'custom';
+    this.drag.tool = brushing
+      ? (body, vertex) => {
+          const positions = this.stage.bodies[body].surface.positions;
+          try {
+            this.bakeBar.brushAt([...positions.subarray(3 * vertex, 3 * vertex + 3)]);
+          } catch (error) {
+            status.warn(error.message);
+          }
+        }
+      : null;
+    if (brushing && this.stage) {
+      this.brushMarkers.show(...(this.brushRegions ?? [[], []]), this.stage.bodies[0].offset);
+    }
+    this.brushMarkers.visible = brushing;
+    this.view.invalidate();
+    if (brushing && !this.paused) {
+      this.setPaused(true);
+      this.reset().catch((e) => status.fail(e));
+    }
+  }
+
+  // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js).
+  drawnPoint(rest, body) {
+    const { surface, offset, u } = this.stage.bodies[body];
+    const { positions, weights, modeCount, vertexCount } = surface;
+    let nearest = 0;
+    let best = Infinity;
+    for (let v = 0; v < vertexCount; v++) {
+      const distance = [0, 1, 2].reduce((sum, k) => sum + (positions[3 * v + k] - rest[k]) ** 2, 0);
+      if (distance < best) [nearest, best] = [v, distance];
+    }
+    const vertex = (array, size) => array.subarray(size * nearest, size * (nearest + 1));
+    const drawn = skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
+    return [drawn[0] + offset.x, drawn[1] + offset.y, drawn[2] + offset.z];
   }
 
   // A model the user baked: the scene "custom", opened as a gallery body from its bytes.
@@ -194,17 +279,20 @@ class Demo {
       warn: (text) => status.warn(text),
       onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
     };
+    const onGround = name === 'custom' && this.ground.checked;
     const opened = scene.lineup
       ? await openLineup(context, name, scene.lineup, overrides)
       : scene.contact
         ? await openContact(context, name, scene.contact, overrides)
-        : await openBody(context, name, scene.url, overrides);
+        : onGround
+          ? await openOnGround(context, name, scene, overrides)
+          : await openBody(context, name, scene.url, overrides);
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
     this.stage?.dispose();
     this.stage = opened.stage;
-    this.contact = Boolean(scene.contact);
+    this.contact = Boolean(scene.contact) || onGround;
     this.lineupPages = scene.lineup ? opened.loaded.pages : null;
     this.lineupBodies = scene.lineup?.bodies ?? null;
     this.obstacleTargets.clear();
@@ -237,6 +325,10 @@ class Demo {
       ...opened.controls,
     });
     progress.hidden = true;
+    document.getElementById('ground-toggle').hidden = name !== 'custom';
+    if (name === 'custom')
+      this.bakeBar.opened(Math.max(...this.stage.bounds.getSize(new Vector3()).toArray()));
+    this.applyBrush();
     status.ready(name, opened.loaded.build, names);
     this.writeUrl();
   }
@@ -249,6 +341,7 @@ class Demo {
       ...this.settings,
       scene: custom ? undefined : this.scene,
       asset: custom ? (this.hostedAsset ?? undefined) : undefined,
+      ground: custom && this.hostedAsset !== null && this.ground.checked,
       embed: urlState.embed,
       paused: this.paused,
     };

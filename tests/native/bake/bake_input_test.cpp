@@ -119,7 +119,8 @@ TEST(BakeInput, PinsTheVerticesWithinEachPinnedSphere) {
   // a corner holds that corner alone; one of 0.3 m about the top face's centre holds it and
   // the box's centre, 0.25 m below.
   const auto dir = test::scratch_dir("pin-spheres");
-  const auto mesh_file = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
+  const auto mesh_file =
+      test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
   BakeSettings settings;
   settings.pin_spheres = {{Eigen::Vector3d(0, 0, 0), 0.1}, {Eigen::Vector3d(0.5, 0.5, 0.5), 0.3}};
   const BakeInput input = load_bake_input(mesh_file, settings);
@@ -161,7 +162,8 @@ TEST(BakeInput, RefusesASurfaceOfMoreTrianglesThanItWasToldToTake) {
 
 TEST(BakeInput, AMeshBakedWithoutARecipeSaysWhatItWasBakedWith) {
   const auto dir = test::scratch_dir("description");
-  const auto mesh_file = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
+  const auto mesh_file =
+      test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 0.5, 1}));
   BakeSettings settings;
   settings.modes = 4;
   settings.cubature = 10;

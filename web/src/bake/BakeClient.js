@@ -6,10 +6,25 @@
 // bake's heap grows by (104,614 tets: 159 MB; docs/performance.md, "The bake in WebAssembly").
 // Larger ones are refused once read, before the costly stages; the native tool takes them.
 const kMaxTets = 500000;
+// And the largest surface: its triangles become the render surface, whose weights the bake
+// computes (998,000 triangles: 8.3 s, 331 MB in Node) and the page draws. Above it, a notice
+// asks for a simplified surface (the native tool takes it).
+const kMaxTriangles = 1000000;
+// The most bytes of files a bake takes, checked before any is read (they are copied into the
+// module's memory): a million triangles are a 50 MB binary STL, about 70 MB of OBJ.
+const kMaxBytes = 256 * 2 ** 20;
 
 const meshExtensions = ['.ele', '.node', '.mesh', '.msh', '.obj', '.stl', '.off', '.ply'];
 const tetExtensions = ['.ele', '.node', '.mesh', '.msh'];
 const extension = (name) => name.slice(name.lastIndexOf('.')).toLowerCase();
+
+// The files the bake reads: for a glTF scene among them, its triangles as an STL, read on this
+// thread by three.js's loader (gltfSurface.js, fetched only for one).
+async function bakeableFiles(files) {
+  const scene = files.find(({ name }) => ['.gltf', '.glb'].includes(extension(name)));
+  if (!scene) return files;
+  return [await (await import('./gltfSurface.js')).gltfAsStl(scene, files)];
+}
 
 /** The files' input: a recipe (.json) if there is one, else the first mesh the bake reads. */
 export function bakeInput(names) {
@@ -21,7 +36,7 @@ export function bakeInput(names) {
   }
   throw new Error(
     `${names.join(', ')}: not a model the bake reads; bring a tet mesh (${tetExtensions.join(', ')}), ` +
-      `a closed surface (.obj, .stl, .off, .ply) or a scene recipe (.json)`,
+      `a closed surface (.obj, .stl, .off, .ply, .gltf, .glb) or a scene recipe (.json)`,
   );
 }
 
@@ -48,11 +63,12 @@ export class BakeClient {
   }
 
   /**
-   * Bakes files ({ name, bytes }: handed over to the worker) with smfem-bake's defaults and
-   * `options` (more of its command line: ['--paint', 'x,y,z,r,E']), resolving with { asset,
-   * summary, input } (input: the file baked, bakeInput's choice).
+   * Bakes files ({ name, bytes }: handed over to the worker; for a glTF scene, its triangles)
+   * with smfem-bake's defaults and `options` (more of its command line: ['--paint',
+   * 'x,y,z,r,E']), resolving with { asset, summary, input } (input: the file baked, bakeInput's
+   * choice).
    */
-  bake(files, options = []) {
+  async bake(files, options = []) {
     this.cancel();
     const started = performance.now();
     const state = { stage: 'load', progress: 0, ms: 0, tets: null, error: null };
@@ -61,10 +77,18 @@ export class BakeClient {
       this.onState({ ...Object.assign(state, change, { ms: performance.now() - started }) });
     let input;
     try {
+      files = await bakeableFiles(files);
       input = bakeInput(files.map((file) => file.name));
+      const bytes = files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
+      if (bytes > kMaxBytes) {
+        throw new Error(
+          `${input}: ${(bytes / 2 ** 20).toFixed(0)} MB of files, more than the ` +
+            `${kMaxBytes / 2 ** 20} MB the page's bake reads; simplify the model, or bake it with the native smfem-bake`,
+        );
+      }
     } catch (error) {
       say({ error: error.message });
-      return Promise.reject(error);
+      throw error;
     }
     // A surface (or a recipe) is tetrahedralized while it is read.
     const reading = tetExtensions.includes(extension(input)) ? 'read' : 'tetrahedralize';
@@ -102,7 +126,10 @@ export class BakeClient {
         reject(new Error(error));
       };
       this.worker.postMessage(
-        { files, args: [input, '--max-tets', String(kMaxTets), ...options] },
+        {
+          files,
+          args: [input, '--max-tets', String(kMaxTets), '--max-triangles', String(kMaxTriangles), ...options],
+        },
         files.map((file) => file.bytes.buffer),
       );
     });

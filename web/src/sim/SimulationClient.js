@@ -66,6 +66,11 @@ export class SimulationClient {
     );
   }
 
+  /** The box of an asset's rest shape, { min, max } (m); the bytes are handed over. */
+  bounds({ asset, sourceName, build = 'auto' }) {
+    return this.request('bounds', { asset, sourceName, build }, [asset.buffer]);
+  }
+
   advance(steps) {
     return this.request('advance', { steps });
   }

@@ -26,11 +26,16 @@ function disposeSteppers() {
   contact = null;
 }
 
-async function moduleWithoutSteppers(build) {
+async function module(build) {
   smfem ??= await loadSmfem({
     build,
     onProgress: (loaded, total) => postMessage({ type: 'progress', loaded, total }),
   });
+  return smfem;
+}
+
+async function moduleWithoutSteppers(build) {
+  await module(build);
   disposeSteppers();
   return smfem;
 }
@@ -84,6 +89,18 @@ const handlers = {
       u: steppers.map(coordinates),
       contactPoints: contact.contactPoints(),
     };
+  },
+
+  // The box of an asset's rest shape, { min, max } (m): where "On the ground" places it.
+  async bounds({ build, asset, sourceName }) {
+    const { positions } = (await module(build)).pageAsset(asset, sourceName).surface;
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    positions.forEach((x, k) => {
+      min[k % 3] = Math.min(min[k % 3], x);
+      max[k % 3] = Math.max(max[k % 3], x);
+    });
+    return { min, max };
   },
 
   // Steps every stepper; answers every step's report, per stepper.

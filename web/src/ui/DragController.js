@@ -3,7 +3,8 @@
 // to a target that follows the pointer on the plane facing the camera; a press on a movable
 // obstacle drags it the same way (the solver moves it as far as the bodies allow); a press
 // elsewhere orbits. The keyboard grabs what lies at the point the camera looks at and pulls it
-// by steps (KeyboardControls.js).
+// by steps (KeyboardControls.js). With a tool set (the brush of "Your model"), a press on a body
+// hands the tool the vertex under it instead.
 //
 // Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
 // once on the CPU (skinVertex, the shader's reference) into a pick-only mesh.
@@ -22,6 +23,7 @@ export class DragController {
     this.plane = new THREE.Plane();
     this.pointer = null; // id of the pointer holding something
     this.held = null; // { body, target } or { obstacle, grabbed, startOffset, target }
+    this.tool = null; // tool(body, vertex): what a press on a body does instead of a grab
     this.bodies = [];
     this.obstacles = [];
     this.canvas.addEventListener('pointerdown', (event) => this.press(event));
@@ -95,9 +97,10 @@ export class DragController {
   press(event) {
     if (this.pointer !== null || !this.stage || event.button > 0) return;
     this.ray(event);
-    if (!this.grab()) return; // orbit instead
+    if (!(this.tool ? this.useTool() : this.grab())) return; // orbit instead
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (!this.held) return; // the tool's click holds nothing
     this.canvas.setPointerCapture(event.pointerId);
     this.pointer = event.pointerId;
   }
@@ -110,6 +113,23 @@ export class DragController {
     return this.grab();
   }
 
+  // The vertex of the picked body's hit triangle nearest the hit, and where it is drawn.
+  nearestVertex({ body, hit }) {
+    const position = this.bodies[body].mesh.geometry.attributes.position;
+    const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(hit.point);
+    const vertex = [hit.face.a, hit.face.b, hit.face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
+    return { vertex, point: new THREE.Vector3().fromBufferAttribute(position, vertex) };
+  }
+
+  // The tool on the body under the raycaster's ray; says whether there was one.
+  useTool() {
+    if (this.stage.bodies.some((body) => !body.u)) return false;
+    const picked = this.pick();
+    if (picked?.body === undefined) return false;
+    this.tool(picked.body, this.nearestVertex(picked).vertex);
+    return true;
+  }
+
   // Grabs the nearest thing on the raycaster's ray; says whether it did.
   grab() {
     if (this.held || this.stage.bodies.some((body) => !body.u)) return false;
@@ -120,11 +140,8 @@ export class DragController {
     if (picked.obstacle) {
       this.held = { obstacle: picked.obstacle, grabbed, startOffset: picked.obstacle.offset.clone() };
     } else {
-      const position = this.bodies[picked.body].mesh.geometry.attributes.position;
-      const face = picked.hit.face;
-      const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(grabbed);
-      const vertex = [face.a, face.b, face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
-      grabbed = new THREE.Vector3().fromBufferAttribute(position, vertex);
+      const { vertex, point } = this.nearestVertex(picked);
+      grabbed = point;
       this.held = { body: picked.body };
       this.actions.grab(picked.body, vertex, grabbed).catch(this.onError);
     }

@@ -1,37 +1,48 @@
 // "Your model": a file picker and drops on the canvas bring a user's mesh (or a recipe and the
-// meshes it names) to the bake in the browser (bake/BakeClient.js), with a progress bar and a
-// Cancel button while it bakes and a button to save the baked asset once it has. Then "Bake
-// again" bakes the same files with the modes, cubature tets and pins chosen beside it (first
-// the bake's own choice) and every region painted since the pick (paintRegion: a sphere and a
-// Young's modulus, in the model's own coordinates, those of its file; smfem-bake --paint).
+// meshes it names, or a glTF scene) to the bake in the browser (bake/BakeClient.js), with a bar
+// per stage and a Cancel button while it bakes and a button to save the baked asset once it
+// has. Then "Bake again" bakes the same files with the modes, cubature tets and pins chosen
+// beside it (first the bake's own choice) and the brush's regions (ui/modelBrush.js).
 import { download } from './download.js';
+import { bakeStages } from './bakeStages.js';
+import { modelBrush } from './modelBrush.js';
 
 // "Pin the lowest points": the vertices within this fraction of the body's height above its
 // lowest point (smfem-bake --pin-lowest).
 const kLowest = '0.05';
 
 /**
- * elements: { input, canvas, progress, cancel, save, options, modes, cubature, pinLowest, again };
+ * elements: { input, canvas, stages, cancel, save, options, modes, cubature, pinLowest, brush,
+ * radius, youngs, clear, again };
  * baker: a BakeClient;
- * onBaked(asset, name): opens the baked asset; onError(error): says what went wrong.
+ * onBaked(asset, name): opens the baked asset; onError(error): says what went wrong;
+ * onTool(tool) and onRegions(painted, pinned): as modelBrush's.
  */
-export function yourModel(elements, baker, { onBaked, onError }) {
-  const { input, canvas, progress, cancel, save, options, modes, cubature, pinLowest, again } = elements;
+export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions }) {
+  const { input, canvas, stages, cancel, save, options, modes, cubature, pinLowest, again } = elements;
   let last = null; // { asset, name } of the last bake, for Save
   let picked = null; // the files of the model picked last (copies: a bake hands its own over)
-  const painted = []; // { center, radius, youngs } since it was picked
+  const showStages = bakeStages(stages);
+  const brush = modelBrush(elements, {
+    onChange(painted, pinned) {
+      const regions = brush.summary();
+      again.textContent = regions ? `Bake again with ${regions}` : 'Bake again';
+      onRegions(painted, pinned);
+    },
+    onTool,
+  });
 
   const copies = (files) => files.map(({ name, bytes }) => ({ name, bytes: bytes.slice() }));
   // smfem-bake's options for "Bake again" (none for a fresh pick: the bake's own defaults).
   const chosenOptions = () => [
     ...['--modes', modes.value, '--cubature', cubature.value],
     ...(pinLowest.checked ? ['--pin-lowest', kLowest] : []),
-    ...painted.flatMap(({ center, radius, youngs }) => ['--paint', [...center, radius, youngs].join(',')]),
+    ...brush.options(),
   ];
 
   async function bake(files, extra) {
     try {
-      progress.hidden = false;
+      stages.hidden = false;
       cancel.hidden = false;
       const { asset, summary, input: baked } = await baker.bake(copies(files), extra);
       const name = baked.replace(/\.[^.]*$/, '');
@@ -44,7 +55,7 @@ export function yourModel(elements, baker, { onBaked, onError }) {
     } catch (error) {
       onError(error);
     } finally {
-      progress.hidden = true;
+      stages.hidden = true;
       cancel.hidden = true;
       input.value = '';
     }
@@ -56,9 +67,8 @@ export function yourModel(elements, baker, { onBaked, onError }) {
     picked = await Promise.all(
       chosen.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
     );
-    painted.length = 0;
     pinLowest.checked = false;
-    again.textContent = 'Bake again';
+    brush.forget();
     await bake(picked, []);
   }
 
@@ -76,23 +86,24 @@ export function yourModel(elements, baker, { onBaked, onError }) {
     pick(event.dataTransfer.files);
   });
   return {
-    /** Shows a bake's state ({ stage, progress }) on the bar. */
-    show({ progress: fraction }) {
-      progress.value = fraction;
-    },
+    /** Shows a bake's state ({ stage }) on the bars. */
+    show: showStages,
+    /** The model opened is `size` across (m): sizes the brush. */
+    opened: (size) => brush.sized(size),
+    /** A click with the brush on the model's rest position `center`. */
+    brushAt: (center) => brush.at(center),
     /**
      * Paints the model's tets within `radius` of `center` (its own coordinates) with Young's
      * modulus `youngs` (Pa) at the next "Bake again"; returns how many regions are painted.
      */
     paintRegion(center, radius, youngs) {
       if (!picked) throw new Error('paintRegion: pick a model first (Your model)');
-      const finite = [...center, radius, youngs].every(Number.isFinite);
-      if (center.length !== 3 || !finite || radius <= 0 || youngs <= 0) {
-        throw new Error("paintRegion: expected a centre [x, y, z], a radius > 0 and a Young's modulus > 0");
-      }
-      painted.push({ center: [...center], radius, youngs });
-      again.textContent = `Bake again with ${painted.length} painted region${painted.length > 1 ? 's' : ''}`;
-      return painted.length;
+      return brush.paint(center, radius, youngs);
+    },
+    /** Pins the model's vertices within `radius` of `center` at the next "Bake again". */
+    pinRegion(center, radius) {
+      if (!picked) throw new Error('pinRegion: pick a model first (Your model)');
+      return brush.pin(center, radius);
     },
   };
 }
