@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBake } from '../../precompute/js/bake.js';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { nativeTool } from '../../wasm/js/native_tools.js';
-import { gridTets, medit, objToStl, tetgen } from './test_meshes.js';
+import { boxObj, gridTets, medit, objToStl, tetgen } from './test_meshes.js';
 
 const exec = promisify(execFile);
 const repository = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -168,7 +168,7 @@ describe('the bake in WebAssembly', () => {
       // 0.1 s: the spring (200 N/m on 1 kg) still pulls, a quarter of its period is 0.11 s.
       simulator.dragStart(right, [0.45, 0, 0], 200);
       simulator.step(6);
-      const x = deformedX(asset, simulator.coordinatesF64());
+      const x = deformed(asset, simulator.coordinatesF64(), 0);
       simulator.dispose();
       return [x[middle] - x[left] - 0.2, x[right] - x[middle] - 0.2];
     };
@@ -185,17 +185,17 @@ describe('the bake in WebAssembly', () => {
     expect(Math.abs(stiff)).toBeLessThan(0.05 * pulled);
   });
 
-  /** The x coordinate of each render vertex at reduced coordinates U (column-major, 4m x 3). */
-  function deformedX(asset, U) {
+  /** Coordinate d of each render vertex at reduced coordinates U (column-major, 4m x 3). */
+  function deformed(asset, U, d) {
     const rest = section(asset, 'render.positions');
     const weights = section(asset, 'render.weights');
     const vertices = rest.length / 3;
     const modes = weights.length / vertices;
     return Array.from({ length: vertices }, (_, v) => {
       const X = [rest[3 * v], rest[3 * v + 1], rest[3 * v + 2], 1];
-      let x = X[0];
+      let x = X[d];
       for (let i = 0; i < modes; ++i)
-        for (let k = 0; k < 4; ++k) x += weights[v * modes + i] * X[k] * U[4 * i + k];
+        for (let k = 0; k < 4; ++k) x += weights[v * modes + i] * X[k] * U[4 * modes * d + 4 * i + k];
       return x;
     });
   }
@@ -211,5 +211,33 @@ describe('the bake in WebAssembly', () => {
     expect(() => baker.bake([{ name: '../x.obj', bytes: new Uint8Array(3) }], ['x.obj'])).toThrow(
       'relative path inside',
     );
+    // The page's bounds: a surface of more triangles than it takes, before it is tetrahedralized.
+    const box = [{ name: 'box.obj', bytes: new TextEncoder().encode(boxObj([0.3, 0.1, 0.1])) }];
+    expect(() => baker.bake(box, ['box.obj', '--max-triangles', '11'])).toThrow(
+      'box.obj: 12 triangles, more than the 11 this bake takes (--max-triangles)',
+    );
+    expect(() => baker.bake(box, ['box.obj', '--pin', '5,5,5,0.1'])).toThrow(
+      '--pin 1: its sphere holds no vertex of the mesh',
+    );
+  });
+
+  // --pin (what the page's brush pins): a bar pinned at one end by a sphere stays there under
+  // gravity, its other end sags.
+  it('pins the vertices within a sphere', () => {
+    const bar = [{ name: 'bar.mesh', bytes: new TextEncoder().encode(medit(gridTets(16, 2, 2, 0.025))) }];
+    const { asset, summary } = baker.bake(bar, ['bar.mesh', '--modes', '8', '--pin', '0,0.025,0.025,0.04']);
+    // The end face's 3 x 3 vertices; of the next layer, 0.025 m in, all but the corners.
+    expect(summary.pinned).toBe(9 + 5);
+    const simulator = smfem.createSimulator(asset, { parameters: { iterations: 20 } });
+    simulator.step(30);
+    const U = simulator.coordinatesF64();
+    simulator.dispose();
+    const rest = section(asset, 'render.positions');
+    const y = (x) => {
+      const ys = deformed(asset, U, 1).filter((_, v) => Math.abs(rest[3 * v] - x) < 1e-6);
+      return Math.min(...ys);
+    };
+    expect(Math.abs(y(0))).toBeLessThan(1e-4);
+    expect(y(0.4)).toBeLessThan(-0.005);
   });
 });

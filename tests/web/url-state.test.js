@@ -22,7 +22,7 @@ describe('URL state', () => {
       contacts: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
-    const hosted = { asset: 'https://example.org/models/my bunny.smfem?v=2', iterations: 2 };
+    const hosted = { asset: 'https://example.org/models/my bunny.smfem?v=2', iterations: 2, ground: true };
     expect(parseState(formatState(hosted), names)).toEqual(hosted);
   });
 
