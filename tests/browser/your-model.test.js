@@ -171,6 +171,23 @@ describe('your own model', () => {
         const search = new URLSearchParams(await page.evaluate(() => location.search));
         expect(search.get('asset')).toBe(`assets/${crab}`);
         expect(search.get('iters')).toBe('3');
+        expect(search.get('ground')).toBeNull();
+        // On the ground: the same asset in a scene with a ground plane, kept in the URL.
+        await page.check('#bake-ground');
+        await page.waitForFunction(
+          () => window.smfem.status.ready && window.smfem.status.floor === 'obstacle',
+        );
+        await expect.poll(() => page.evaluate(() => location.search)).toContain('ground=1');
+        expect(errors).toEqual([]);
+      },
+    );
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=assets/${crab}&ground=1&paused=1`,
+      async ({ page, errors }) => {
+        const ready = await waitUntilReady(page);
+        expect([ready.scene, ready.floor]).toEqual(['custom', 'obstacle']);
+        expect(await page.isChecked('#bake-ground')).toBe(true);
         expect(errors).toEqual([]);
       },
     );

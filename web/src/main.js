@@ -1,14 +1,12 @@
 // The demo page: a baked scene (a body on its own, or several with contact among obstacles),
 // simulated in a worker by the wasm module (threaded where the page is cross-origin isolated)
 // and skinned on the GPU by three.js.
-import { Vector3 } from 'three';
-import { BakeClient } from './bake/BakeClient.js';
 import { missingCapabilities } from './capabilities.js';
+import { CustomScene } from './custom/CustomScene.js';
 import { openBody, parameterSets } from './open/openBody.js';
 import { contactParameters, openContact } from './open/openContact.js';
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
-import { BrushMarkers } from './render/BrushMarkers.js';
 import { skinVertex } from './render/skinning.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -21,7 +19,6 @@ import { download } from './ui/download.js';
 import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { keyboardControls } from './ui/KeyboardControls.js';
-import { yourModel } from './ui/yourModel.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
 import { solvedAgainSentence } from './ui/solvedAgain.js';
 import { subspaceTrustNote } from './ui/subspaceTrust.js';
@@ -119,89 +116,10 @@ class Demo {
     this.stage = null;
     this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
     this.clock = null; // the scene's, once one is open
-    this.hostedAsset = null; // ?asset=: the address of the asset open as "custom"
     this.watchVisibility();
-    this.setUpYourModel();
-  }
-
-  // "Your model": the bake, the brush (its tool on the body and its markers) and "On the
-  // ground", which opens the model in a scene with contact over a ground plane.
-  setUpYourModel() {
-    const element = (id) => document.getElementById(id);
-    this.ground = element('bake-ground');
-    this.ground.checked = urlState.ground === true;
-    this.ground.addEventListener('change', () => {
-      if (this.scene === 'custom') this.open('custom', {}).catch((e) => status.fail(e));
-    });
-    this.brushMarkers = new BrushMarkers(this.view.scene);
-    this.brushTool = 'drag';
-    const bakeBar = yourModel(
-      {
-        input: element('your-model-input'),
-        canvas: this.view.renderer.domElement,
-        ...Object.fromEntries(
-          [
-            ['stages', 'bake-stages'],
-            ['cancel', 'bake-cancel'],
-            ['save', 'bake-save'],
-            ['options', 'bake-options'],
-            ['modes', 'bake-modes'],
-            ['cubature', 'bake-cubature'],
-            ['pinLowest', 'bake-pin-lowest'],
-            ['brush', 'bake-brush'],
-            ['radius', 'bake-brush-radius'],
-            ['youngs', 'bake-brush-youngs'],
-            ['clear', 'bake-clear'],
-            ['again', 'bake-again'],
-          ].map(([key, id]) => [key, element(id)]),
-        ),
-      },
-      new BakeClient((bake) => {
-        status.baking(bake);
-        bakeBar.show(bake);
-      }),
-      {
-        onBaked: (asset, name) => this.openCustom(asset, name),
-        onError: (e) => status.warn(e.message),
-        onTool: (tool) => {
-          this.brushTool = tool;
-          this.applyBrush();
-        },
-        onRegions: (painted, pinned) => {
-          this.brushRegions = [painted, pinned];
-          this.applyBrush();
-        },
-      },
-    );
-    this.bakeBar = bakeBar;
-    window.smfem.paintRegion = (center, radius, youngs) => bakeBar.paintRegion(center, radius, youngs);
-    window.smfem.pinRegion = (center, radius) => bakeBar.pinRegion(center, radius);
-  }
-
-  // The brush works on the model's rest shape: while it paints or pins, the model is shown at
-  // rest, paused, with the regions marked; a press on it takes the rest position of the vertex
-  // under the pointer.
-  applyBrush() {
-    const brushing = this.brushTool !== 'drag' && this.scene === 'custom';
-    this.drag.tool = brushing
-      ? (body, vertex) => {
-          const positions = this.stage.bodies[body].surface.positions;
-          try {
-            this.bakeBar.brushAt([...positions.subarray(3 * vertex, 3 * vertex + 3)]);
-          } catch (error) {
-            status.warn(error.message);
-          }
-        }
-      : null;
-    if (brushing && this.stage) {
-      this.brushMarkers.show(...(this.brushRegions ?? [[], []]), this.stage.bodies[0].offset);
-    }
-    this.brushMarkers.visible = brushing;
-    this.view.invalidate();
-    if (brushing && !this.paused) {
-      this.setPaused(true);
-      this.reset().catch((e) => status.fail(e));
-    }
+    this.custom = new CustomScene(this, status, urlState.ground === true);
+    window.smfem.paintRegion = (center, radius, youngs) => this.custom.paintRegion(center, radius, youngs);
+    window.smfem.pinRegion = (center, radius) => this.custom.pinRegion(center, radius);
   }
 
   // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js).
@@ -217,34 +135,6 @@ class Demo {
     const vertex = (array, size) => array.subarray(size * nearest, size * (nearest + 1));
     const drawn = skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
     return [drawn[0] + offset.x, drawn[1] + offset.y, drawn[2] + offset.z];
-  }
-
-  // A model the user baked: the scene "custom", opened as a gallery body from its bytes.
-  async openCustom(asset, name) {
-    if (scenes.custom?.url?.protocol === 'blob:') URL.revokeObjectURL(scenes.custom.url);
-    scenes.custom = { title: `Your model: ${name}`, url: new URL(URL.createObjectURL(new Blob([asset]))) };
-    this.hostedAsset = null;
-    await this.open('custom', {});
-  }
-
-  // ?asset=URL: a baked asset someone hosts, as the scene "custom" (its URL kept in the page's,
-  // so that a copied link opens it again). Where it cannot be read, the gallery opens and a
-  // notice says why.
-  async openHosted(address, overrides) {
-    const url = new URL(address, location.href);
-    scenes.custom = { title: `Hosted: ${url.pathname.split('/').pop()}`, url };
-    this.hostedAsset = address;
-    try {
-      await this.open('custom', overrides);
-    } catch (error) {
-      this.hostedAsset = null;
-      status.warn(
-        `asset=${address} could not be opened (${error.message}). A server hosting an asset for ` +
-          'this page must allow it to be read from here: Access-Control-Allow-Origin, or ' +
-          'Cross-Origin-Resource-Policy: cross-origin (the page is cross-origin isolated).',
-      );
-      await this.open(defaultScene, {});
-    }
   }
 
   /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
@@ -279,7 +169,7 @@ class Demo {
       warn: (text) => status.warn(text),
       onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
     };
-    const onGround = name === 'custom' && this.ground.checked;
+    const onGround = name === 'custom' && this.custom.onGround;
     const opened = scene.lineup
       ? await openLineup(context, name, scene.lineup, overrides)
       : scene.contact
@@ -325,10 +215,7 @@ class Demo {
       ...opened.controls,
     });
     progress.hidden = true;
-    document.getElementById('ground-toggle').hidden = name !== 'custom';
-    if (name === 'custom')
-      this.bakeBar.opened(Math.max(...this.stage.bounds.getSize(new Vector3()).toArray()));
-    this.applyBrush();
+    this.custom.opened(name);
     status.ready(name, opened.loaded.build, names);
     this.writeUrl();
   }
@@ -336,12 +223,10 @@ class Demo {
   writeUrl() {
     // A model baked here lives only in this tab: its URL opens the default scene. A hosted
     // one's URL names the asset.
-    const custom = this.scene === 'custom';
     const state = {
       ...this.settings,
-      scene: custom ? undefined : this.scene,
-      asset: custom ? (this.hostedAsset ?? undefined) : undefined,
-      ground: custom && this.hostedAsset !== null && this.ground.checked,
+      scene: this.scene === 'custom' ? undefined : this.scene,
+      ...this.custom.urlState(),
       embed: urlState.embed,
       paused: this.paused,
     };
@@ -540,7 +425,7 @@ async function start() {
   const problems = missingCapabilities();
   if (problems.length) throw new Error(problems.join(' '));
   const demo = new Demo();
-  if (urlState.asset) await demo.openHosted(urlState.asset, urlState);
+  if (urlState.asset) await demo.custom.openHosted(urlState.asset, urlState);
   else await demo.open(urlState.scene ?? defaultScene, urlState);
   demo.run();
 }

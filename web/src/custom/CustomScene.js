@@ -1,0 +1,149 @@
+// The scene "custom": a model the user baked in the page ("Your model": ui/yourModel.js, the
+// bake in bake/) or an asset someone hosts (?asset=URL), opened as a gallery body or, with "On
+// the ground", in a scene with contact over a ground plane (open/openOnGround.js); and the brush
+// that paints and pins it for the next bake, on its rest shape (ui/modelBrush.js).
+import { Vector3 } from 'three';
+import { BakeClient } from '../bake/BakeClient.js';
+import { BrushMarkers } from '../render/BrushMarkers.js';
+import { defaultScene, scenes } from '../scenes.js';
+import { yourModel } from '../ui/yourModel.js';
+
+export class CustomScene {
+  /**
+   * demo: the page (open, reset, setPaused, and its scene, stage, paused, view and drag);
+   * status: its StatusBoard; onGround: whether "On the ground" starts ticked (?ground=1).
+   */
+  constructor(demo, status, onGround) {
+    this.demo = demo;
+    this.status = status;
+    this.hostedAsset = null; // ?asset=: the address of the asset open as "custom"
+    const element = (id) => document.getElementById(id);
+    this.groundToggle = element('ground-toggle');
+    this.ground = element('bake-ground');
+    this.ground.checked = onGround;
+    this.ground.addEventListener('change', () => {
+      if (demo.scene === 'custom') demo.open('custom', {}).catch((e) => status.fail(e));
+    });
+    this.markers = new BrushMarkers(demo.view.scene);
+    this.tool = 'drag';
+    this.regions = [[], []]; // painted, pinned
+    const elements = Object.fromEntries(
+      [
+        ['input', 'your-model-input'],
+        ['stages', 'bake-stages'],
+        ['cancel', 'bake-cancel'],
+        ['save', 'bake-save'],
+        ['options', 'bake-options'],
+        ['modes', 'bake-modes'],
+        ['cubature', 'bake-cubature'],
+        ['pinLowest', 'bake-pin-lowest'],
+        ['brush', 'bake-brush'],
+        ['radius', 'bake-brush-radius'],
+        ['youngs', 'bake-brush-youngs'],
+        ['clear', 'bake-clear'],
+        ['again', 'bake-again'],
+      ].map(([key, id]) => [key, element(id)]),
+    );
+    this.bakeBar = yourModel(
+      { ...elements, canvas: demo.view.renderer.domElement },
+      new BakeClient((bake) => {
+        status.baking(bake);
+        this.bakeBar.show(bake);
+      }),
+      {
+        onBaked: (asset, name) => this.openBaked(asset, name),
+        onError: (e) => status.warn(e.message),
+        onTool: (tool) => {
+          this.tool = tool;
+          this.applyBrush();
+        },
+        onRegions: (painted, pinned) => {
+          this.regions = [painted, pinned];
+          this.applyBrush();
+        },
+      },
+    );
+  }
+
+  /** Whether the scene "custom" opens on the ground. */
+  get onGround() {
+    return this.ground.checked;
+  }
+
+  /** What the page's URL keeps of it (a model baked here lives in this tab only). */
+  urlState() {
+    const hosted = this.demo.scene === 'custom' && this.hostedAsset !== null;
+    return { asset: hosted ? this.hostedAsset : undefined, ground: hosted && this.onGround };
+  }
+
+  // A model the user baked: opened from its bytes.
+  async openBaked(asset, name) {
+    if (scenes.custom?.url?.protocol === 'blob:') URL.revokeObjectURL(scenes.custom.url);
+    scenes.custom = { title: `Your model: ${name}`, url: new URL(URL.createObjectURL(new Blob([asset]))) };
+    this.hostedAsset = null;
+    await this.demo.open('custom', {});
+  }
+
+  /**
+   * ?asset=URL: a baked asset someone hosts (its URL kept in the page's, so that a copied link
+   * opens it again). Where it cannot be read, the gallery opens and a notice says why.
+   */
+  async openHosted(address, overrides) {
+    const url = new URL(address, location.href);
+    scenes.custom = { title: `Hosted: ${url.pathname.split('/').pop()}`, url };
+    this.hostedAsset = address;
+    try {
+      await this.demo.open('custom', overrides);
+    } catch (error) {
+      this.hostedAsset = null;
+      this.status.warn(
+        `asset=${address} could not be opened (${error.message}). A server hosting an asset for ` +
+          'this page must allow it to be read from here: Access-Control-Allow-Origin, or ' +
+          'Cross-Origin-Resource-Policy: cross-origin (the page is cross-origin isolated).',
+      );
+      await this.demo.open(defaultScene, {});
+    }
+  }
+
+  /** A scene opened (this one or another): its toggles and the brush follow. */
+  opened(name) {
+    this.groundToggle.hidden = name !== 'custom';
+    if (name === 'custom') {
+      this.bakeBar.opened(Math.max(...this.demo.stage.bounds.getSize(new Vector3()).toArray()));
+    }
+    this.applyBrush();
+  }
+
+  // While the brush paints or pins, the model is shown at rest, paused, with the regions marked;
+  // a press on it takes the rest position of the vertex under the pointer.
+  applyBrush() {
+    const { demo } = this;
+    const brushing = this.tool !== 'drag' && demo.scene === 'custom';
+    demo.drag.tool = brushing
+      ? (body, vertex) => {
+          const positions = demo.stage.bodies[body].surface.positions;
+          try {
+            this.bakeBar.brushAt([...positions.subarray(3 * vertex, 3 * vertex + 3)]);
+          } catch (error) {
+            this.status.warn(error.message);
+          }
+        }
+      : null;
+    if (brushing) this.markers.show(...this.regions, demo.stage.bodies[0].offset);
+    this.markers.visible = brushing;
+    demo.view.invalidate();
+    if (brushing && !demo.paused) {
+      demo.setPaused(true);
+      demo.reset().catch((e) => this.status.fail(e));
+    }
+  }
+
+  /** paintRegion and pinRegion, for window.smfem. */
+  paintRegion(center, radius, youngs) {
+    return this.bakeBar.paintRegion(center, radius, youngs);
+  }
+
+  pinRegion(center, radius) {
+    return this.bakeBar.pinRegion(center, radius);
+  }
+}
