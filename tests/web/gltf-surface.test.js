@@ -31,7 +31,7 @@ describe('glTF scenes for the bake', () => {
   it('box.glb: its triangles, placed by the node, as a binary STL', async () => {
     const bytes = boxGltf([0.3, 0.1, 0.2], { translation: [1, 2, 3], scale: [2, 2, 2], binary: true });
     const scene = { name: 'box.glb', bytes };
-    const stl = await gltfAsStl(scene, [scene]);
+    const stl = await gltfAsStl(scene, [scene], 'box.stl');
     expect(stl.name).toBe('box.stl');
     const { triangles, volume } = readStl(stl.bytes);
     expect(triangles.length).toBe(12);
@@ -45,9 +45,9 @@ describe('glTF scenes for the bake', () => {
   it('keeps the triangles facing out under a mirroring node, and refuses a file that is not glTF', async () => {
     const bytes = boxGltf([0.3, 0.1, 0.2], { scale: [-1, 1, 1], binary: true });
     const scene = { name: 'm.glb', bytes };
-    const stl = await gltfAsStl(scene, [scene]);
+    const stl = await gltfAsStl(scene, [scene], 'm.stl');
     expect(readStl(stl.bytes).volume).toBeCloseTo(0.3 * 0.1 * 0.2, 6);
     const notGltf = { name: 'x.glb', bytes: new TextEncoder().encode('hello') };
-    await expect(gltfAsStl(notGltf, [notGltf])).rejects.toThrow('x.glb: not read as glTF');
+    await expect(gltfAsStl(notGltf, [notGltf], 'x.stl')).rejects.toThrow('x.glb: not read as glTF');
   });
 });

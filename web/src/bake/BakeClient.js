@@ -17,14 +17,10 @@ const kMaxBytes = 256 * 2 ** 20;
 const meshExtensions = ['.ele', '.node', '.mesh', '.msh', '.obj', '.stl', '.off', '.ply'];
 const tetExtensions = ['.ele', '.node', '.mesh', '.msh'];
 const extension = (name) => name.slice(name.lastIndexOf('.')).toLowerCase();
-
-// The files the bake reads: for a glTF scene among them, its triangles as an STL, read on this
-// thread by three.js's loader (gltfSurface.js, fetched only for one).
-async function bakeableFiles(files) {
-  const scene = files.find(({ name }) => ['.gltf', '.glb'].includes(extension(name)));
-  if (!scene) return files;
-  return [await (await import('./gltfSurface.js')).gltfAsStl(scene, files)];
-}
+const isGltf = (name) => ['.gltf', '.glb'].includes(extension(name));
+// The name the bake reads a file by: for a glTF scene, the STL of its triangles, which the worker
+// writes first (gltfSurface.js).
+const bakedName = (name) => (isGltf(name) ? `${name.slice(0, name.lastIndexOf('.'))}.stl` : name);
 
 /** The files' input: a recipe (.json) if there is one, else the first mesh the bake reads. */
 export function bakeInput(names) {
@@ -68,7 +64,7 @@ export class BakeClient {
    * 'x,y,z,r,E']), resolving with { asset, summary, input } (input: the file baked, bakeInput's
    * choice).
    */
-  async bake(files, options = []) {
+  bake(files, options = []) {
     this.cancel();
     const started = performance.now();
     const state = { stage: 'load', progress: 0, ms: 0, tets: null, error: null };
@@ -77,8 +73,7 @@ export class BakeClient {
       this.onState({ ...Object.assign(state, change, { ms: performance.now() - started }) });
     let input;
     try {
-      files = await bakeableFiles(files);
-      input = bakeInput(files.map((file) => file.name));
+      input = bakeInput(files.map((file) => bakedName(file.name)));
       const bytes = files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
       if (bytes > kMaxBytes) {
         throw new Error(
@@ -88,7 +83,7 @@ export class BakeClient {
       }
     } catch (error) {
       say({ error: error.message });
-      throw error;
+      return Promise.reject(error);
     }
     // A surface (or a recipe) is tetrahedralized while it is read.
     const reading = tetExtensions.includes(extension(input)) ? 'read' : 'tetrahedralize';
@@ -129,6 +124,7 @@ export class BakeClient {
         {
           files,
           args: [input, '--max-tets', String(kMaxTets), '--max-triangles', String(kMaxTriangles), ...options],
+          gltf: files.find(({ name }) => isGltf(name))?.name,
         },
         files.map((file) => file.bytes.buffer),
       );

@@ -8,12 +8,11 @@ import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 const fileName = (path) => decodeURIComponent(path.split(/[\\/]/).pop());
 
 /**
- * The file a bake reads for the glTF scene `scene` ({ name, bytes }), picked with `files` (the
- * buffers and images it names, by file name): an STL of its triangles, { name, bytes }.
+ * The file `name` a bake reads for the glTF scene `scene` ({ name, bytes }), picked with `files`
+ * (the buffers and images it names, by file name): an STL of its triangles, { name, bytes }.
  */
-export async function gltfAsStl(scene, files) {
-  const corners = await gltfCorners(scene, files);
-  return { name: scene.name.replace(/\.[^.]*$/, '.stl'), bytes: binaryStl(corners) };
+export async function gltfAsStl(scene, files, name) {
+  return { name, bytes: binaryStl(await gltfCorners(scene, files)) };
 }
 
 // x, y, z of every triangle's corners, three corners a triangle, in the scene's coordinates.
