@@ -5,7 +5,7 @@
 // gets a notice naming the problem; Cancel ends a bake and the page runs on; ?asset=URL opens a
 // hosted asset and keeps it in the page's URL, and says why where it cannot; painted (by script
 // and with the brush) and pinned, a bar baked again deforms more where it was painted soft.
-import { readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pause, waitUntilReady, withPage } from './chromium.js';
@@ -95,6 +95,8 @@ describe('your own model', () => {
         const free = 0.5 * 9.8 * (t2 ** 2 - t1 ** 2);
         expect((y1 - y2) / free, name).toBeGreaterThan(0.9);
         expect((y1 - y2) / free, name).toBeLessThan(1.02);
+        // A recipe names the file it bakes: a glTF scene's is the page's STL of it, so none.
+        expect(await page.isHidden('#bake-save-recipe'), name).toBe(name.endsWith('.gltf'));
         const [min, max] = await page.evaluate(() => window.smfem.framedBox());
         expect(max[0] - min[0], `${name}: its length`).toBeCloseTo(0.32, 1);
       }
@@ -241,6 +243,18 @@ describe('your own model', () => {
       const [t1, y1] = await playUntil(page, 0.1);
       const [t2, y2] = await playUntil(page, 0.5);
       expect(Math.abs(y2 - y1)).toBeLessThan(0.01 * 0.5 * 9.8 * (t2 ** 2 - t1 ** 2));
+      // Save recipe: the recipe that bakes the same model from bar.mesh (the native tool's
+      // test bakes one again: tests/native/bake/smfem_bake_cli_test.cpp).
+      const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#bake-save-recipe')]);
+      expect(saved.suggestedFilename()).toBe('bar.json');
+      const recipe = JSON.parse(await readFile(await saved.path(), 'utf8'));
+      expect(recipe.geometry).toEqual({ mesh: 'bar.mesh' });
+      expect(recipe.subspace).toEqual({ modes: 8, cubature: 100 });
+      expect(recipe.materials.map((m) => [m.name, m.youngs, m.where?.sphere?.radius])).toEqual([
+        ['painted 1', 1e4, 0.2],
+        ['region 0', 1e6, undefined],
+      ]);
+      expect(recipe.pins.length).toBe(1);
       expect(errors).toEqual([]);
     });
   }, 120000);

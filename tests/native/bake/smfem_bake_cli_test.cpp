@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +90,83 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(quiet.out, "");
+}
+
+// --json's recipe (bake/bake_recipe.hpp): baked again, it gives the same model as the bake
+// with options it stands for: the same tets, per-tet moduli, pins and spectrum.
+TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
+  const auto dir = test::scratch_dir("recipe");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({6, 2, 2}, {3, 1, 1}));
+  // Two painted spheres, the second over part of the first; a pinned sphere and the lowest
+  // quarter of the height (the bottom layer) pinned; other moduli, modes and cubature.
+  const std::vector<std::string> options = {
+      "--modes", "6",         "--cubature",          "30",      "--youngs",
+      "2e6",     "--paint",   "2.5,0.5,0.5,0.8,2e4", "--paint", "2.75,0.5,0.5,0.4,5e7",
+      "--pin",   "0,1,1,0.2", "--pin-lowest",        "0.25",    "--full-mesh",
+      "--json"};
+  std::vector<std::string> direct = {mesh.string(), "-o", (dir / "direct.smfem").string()};
+  direct.insert(direct.end(), options.begin(), options.end());
+  const ToolRun first = run_bake_tool(dir, direct);
+  ASSERT_EQ(first.status, 0) << first.err;
+  const nlohmann::json summary = nlohmann::json::parse(first.out);
+  ASSERT_TRUE(summary.contains("recipe")) << summary.value("recipe_unavailable", "");
+  test::write_text(dir / "box.json", summary["recipe"].dump(2));
+  const ToolRun again = run_bake_tool(
+      dir,
+      {(dir / "box.json").string(), "-o", (dir / "again.smfem").string(), "--full-mesh", "--json"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  const nlohmann::json baked = nlohmann::json::parse(again.out);
+  for (const char* key : {"tets", "vertices", "pinned", "modes", "cubature"}) {
+    EXPECT_EQ(baked[key], summary[key]) << key;
+  }
+  EXPECT_EQ(summary["pinned"], 1 + 7 * 3);  // the corner; the bottom layer's 7 x 3 vertices
+  const asset::Asset direct_asset = asset::Asset::from_file(dir / "direct.smfem");
+  const asset::Asset recipe_asset = asset::Asset::from_file(dir / "again.smfem");
+  for (const char* section : {"mesh.positions", "mesh.youngs", "subspace.pinned"}) {
+    EXPECT_EQ(recipe_asset.bytes(section).size(), direct_asset.bytes(section).size()) << section;
+    EXPECT_TRUE(std::ranges::equal(recipe_asset.bytes(section), direct_asset.bytes(section)))
+        << section;
+  }
+  const std::vector<double> youngs = direct_asset.array<double>("mesh.youngs");
+  EXPECT_EQ(std::set<double>(youngs.begin(), youngs.end()), (std::set<double>{2e4, 2e6, 5e7}));
+  for (std::size_t i = 0; i < summary["eigenvalues"].size(); ++i) {
+    EXPECT_NEAR(baked["eigenvalues"][i].get<double>(), summary["eigenvalues"][i].get<double>(),
+                1e-9 * summary["eigenvalues"].back().get<double>())
+        << i;
+  }
+
+  // What a recipe cannot say: the summary says why instead.
+  const auto pins = test::write_text(dir / "pins.txt", "0\n");
+  const ToolRun pinned =
+      run_bake_tool(dir, {mesh.string(), "-o", (dir / "x.smfem").string(), "--modes", "4",
+                          "--pin-file", pins.string(), "--json"});
+  ASSERT_EQ(pinned.status, 0) << pinned.err;
+  EXPECT_EQ(nlohmann::json::parse(pinned.out)["recipe_unavailable"],
+            "--pin-file has no recipe form");
+}
+
+// A surface mesh's recipe keeps the resolution it was tetrahedralized at: baked again, the same
+// tets.
+TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
+  const auto dir = test::scratch_dir("surface-recipe");
+  const auto surface = test::write_text(dir / "box.obj",
+                                        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\n"
+                                        "v 0 1 1\nv 1 1 1\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\n"
+                                        "f 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\n"
+                                        "f 2 4 8\nf 2 8 6\n");
+  const ToolRun first = run_bake_tool(dir, {surface.string(), "-o", (dir / "direct.smfem").string(),
+                                            "--modes", "4", "--target-tets", "800", "--json"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  const nlohmann::json summary = nlohmann::json::parse(first.out);
+  EXPECT_EQ(summary["recipe"]["resolution"], (nlohmann::json{{"target_tets", 800}}));
+  test::write_text(dir / "box.json", summary["recipe"].dump());
+  const ToolRun again = run_bake_tool(
+      dir, {(dir / "box.json").string(), "-o", (dir / "again.smfem").string(), "--json"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  const nlohmann::json baked = nlohmann::json::parse(again.out);
+  for (const char* key : {"tets", "vertices", "render_vertices", "modes", "cubature"}) {
+    EXPECT_EQ(baked[key], summary[key]) << key;
+  }
 }
 
 TEST(SmfemBakeCli, NnlsCubatureBakesAValidAssetAndReportsItsFit) {

@@ -33,6 +33,7 @@ export class CustomScene {
         ['stages', 'bake-stages'],
         ['cancel', 'bake-cancel'],
         ['save', 'bake-save'],
+        ['saveRecipe', 'bake-save-recipe'],
         ['options', 'bake-options'],
         ['modes', 'bake-modes'],
         ['cubature', 'bake-cubature'],

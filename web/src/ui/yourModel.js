@@ -1,7 +1,7 @@
 // "Your model": a file picker and drops on the canvas bring a user's mesh (or a recipe and the
 // meshes it names, or a glTF scene) to the bake in the browser (bake/BakeClient.js), with a bar
-// per stage and a Cancel button while it bakes and a button to save the baked asset once it
-// has. Then "Bake again" bakes the same files with the modes, cubature tets and pins chosen
+// per stage and a Cancel button while it bakes, and buttons to save the baked asset and the
+// recipe that bakes it again (smfem-bake --json's recipe) once it has. Then "Bake again" bakes the same files with the modes, cubature tets and pins chosen
 // beside it (first the bake's own choice) and the brush's regions (ui/modelBrush.js).
 import { download } from './download.js';
 import { bakeStages } from './bakeStages.js';
@@ -12,15 +12,16 @@ import { modelBrush } from './modelBrush.js';
 const kLowest = '0.05';
 
 /**
- * elements: { input, canvas, stages, cancel, save, options, modes, cubature, pinLowest, brush,
- * radius, youngs, clear, again };
+ * elements: { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature,
+ * pinLowest, brush, radius, youngs, clear, again };
  * baker: a BakeClient;
  * onBaked(asset, name): opens the baked asset; onError(error): says what went wrong;
  * onTool(tool) and onRegions(painted, pinned): as modelBrush's.
  */
 export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions }) {
-  const { input, canvas, stages, cancel, save, options, modes, cubature, pinLowest, again } = elements;
-  let last = null; // { asset, name } of the last bake, for Save
+  const { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature, pinLowest, again } =
+    elements;
+  let last = null; // { asset, recipe, name } of the last bake, for Save and Save recipe
   let picked = null; // the files of the model picked last (copies: a bake hands its own over)
   const showStages = bakeStages(stages);
   const brush = modelBrush(elements, {
@@ -46,8 +47,11 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
       cancel.hidden = false;
       const { asset, summary, input: baked } = await baker.bake(copies(files), extra);
       const name = baked.replace(/\.[^.]*$/, '');
-      last = { asset: asset.slice(), name };
+      last = { asset: asset.slice(), recipe: summary.recipe, name };
       save.hidden = false;
+      // A recipe names its mesh by file name: saved beside it, the native tool bakes it again
+      // (not a glTF scene's: the file baked is the page's STL of it, which the user does not have).
+      saveRecipe.hidden = !summary.recipe || !files.some((file) => file.name === baked);
       modes.value = summary.modes;
       cubature.value = summary.cubature;
       options.hidden = false;
@@ -76,6 +80,10 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   cancel.addEventListener('click', () => baker.cancel());
   save.addEventListener('click', () => {
     if (last) download(new Blob([last.asset]), `${last.name}.smfem`);
+  });
+  saveRecipe.addEventListener('click', () => {
+    const text = `${JSON.stringify(last.recipe, null, 2)}\n`;
+    download(new Blob([text], { type: 'application/json' }), `${last.name}.json`);
   });
   again.addEventListener('click', () => bake(picked, chosenOptions()));
   canvas.addEventListener('dragover', (event) => {

@@ -18,6 +18,7 @@
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/bake_input.hpp"
+#include "smfem/bake/bake_recipe.hpp"
 #include "smfem/bake/comparison_stage.hpp"
 #include "smfem/bake/input_files.hpp"
 #include "smfem/bake/run_bake.hpp"
@@ -309,6 +310,14 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
     }
     summary["cubature_by_region"] = by_region;
     if (!comparison.is_null()) summary["comparison_basis"] = comparison;
+    // The recipe that bakes this model again (bake/bake_recipe.hpp), or why there is none.
+    const smfem::bake::BakeRecipe recipe =
+        smfem::bake::bake_recipe(options.input, options.settings, input);
+    if (recipe.recipe) {
+      summary["recipe"] = *recipe.recipe;
+    } else {
+      summary["recipe_unavailable"] = recipe.why_not;
+    }
     // k-means per region: each connected component of each region is clustered on its own
     // (by_component) unless |C| is below the number of components, when it falls back to the
     // regions; minimum is the floor each component (or region) got, min(per region, |C| /
