@@ -11,7 +11,8 @@
 //
 //   smfem bench-contact [--warmup W] [--steps N] [--iters K]   (contact_bench.js: contact's cost)
 //
-//   smfem bench-bake   (precompute/js/bake_bench.js: the bake in wasm against the native tool)
+//   smfem bench-bake [--surface FILE]   (precompute/js/bake_bench.js: the bake in wasm against
+//                                        the native tool)
 //
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
 //               [--threads T] [--float] [--build threads|single] [--json]
@@ -41,7 +42,7 @@ function usage(problem) {
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
-      `       smfem bench-bake\n` +
+      `       smfem bench-bake [--surface FILE]\n` +
       `       smfem figures --out DIR [--quick] [--force]\n` +
       `       ${simulateUsage}\n`,
   );
@@ -165,8 +166,10 @@ async function benchContact(args) {
 }
 
 async function benchBake(args) {
-  if (args.length > 0) usage(`unknown argument ${args[0]}`);
-  await bakeBench();
+  if (args.length === 0) return bakeBench();
+  if (args[0] !== '--surface' || args.length !== 2)
+    usage(`bench-bake: expected --surface FILE, got ${args.join(' ')}`);
+  await bakeBench({ surface: args[1], targets: [undefined] });
 }
 
 async function figures(args) {
