@@ -225,6 +225,8 @@ describe('your own model', () => {
       expect(await page.evaluate(() => window.smfem.paintRegion([0.4, 0.025, 0.025], 0.2, 1e4))).toBe(1);
       expect(await page.textContent('#bake-again')).toBe('Bake again with 1 painted region');
       await page.fill('#bake-modes', '8');
+      // Not set by hand, the cubature follows the modes as the bake chooses it (20 m).
+      expect(await page.inputValue('#bake-cubature')).toBe('');
       await page.fill('#bake-cubature', '100');
       await page.check('#bake-pin-lowest');
       await page.evaluate(() => (window.lastBake = window.smfem.status.bake));

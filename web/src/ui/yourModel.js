@@ -34,9 +34,16 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   });
 
   const copies = (files) => files.map(({ name, bytes }) => ({ name, bytes: bytes.slice() }));
+  // Until the user sets the cubature, it follows the modes as the bake chooses it (20 m).
+  let cubatureChosen = false;
+  cubature.addEventListener('input', () => (cubatureChosen = true));
+  modes.addEventListener('input', () => {
+    if (!cubatureChosen) cubature.value = '';
+  });
   // smfem-bake's options for "Bake again" (none for a fresh pick: the bake's own defaults).
   const chosenOptions = () => [
-    ...['--modes', modes.value, '--cubature', cubature.value],
+    ...['--modes', modes.value],
+    ...(cubature.value !== '' ? ['--cubature', cubature.value] : []),
     ...(pinLowest.checked ? ['--pin-lowest', kLowest] : []),
     ...brush.options(),
   ];
@@ -54,6 +61,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
       saveRecipe.hidden = !summary.recipe || !files.some((file) => file.name === baked);
       modes.value = summary.modes;
       cubature.value = summary.cubature;
+      cubatureChosen = false;
       options.hidden = false;
       await onBaked(asset, name);
     } catch (error) {
