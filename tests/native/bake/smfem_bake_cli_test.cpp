@@ -135,6 +135,26 @@ TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
         << i;
   }
 
+  // The saved recipe painted again, with a first sphere that a second paints over whole: the
+  // new materials are named on from the recipe's own painted ones, the covered sphere is left
+  // out, and the recipe of that bake again gives the same model.
+  const ToolRun repainted = run_bake_tool(
+      dir, {(dir / "box.json").string(), "-o", (dir / "repainted.smfem").string(), "--paint",
+            "1,0.5,0.5,0.45,3e5", "--paint", "1,0.5,0.5,0.7,4e5", "--full-mesh", "--json"});
+  ASSERT_EQ(repainted.status, 0) << repainted.err;
+  const nlohmann::json second = nlohmann::json::parse(repainted.out);
+  ASSERT_TRUE(second.contains("recipe")) << second.value("recipe_unavailable", "");
+  std::vector<std::string> names;
+  for (const auto& material : second["recipe"]["materials"]) names.push_back(material["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"painted 4", "painted 2", "painted 1", "region 0"}));
+  test::write_text(dir / "again.json", second["recipe"].dump());
+  const ToolRun third = run_bake_tool(
+      dir, {(dir / "again.json").string(), "-o", (dir / "third.smfem").string(), "--full-mesh"});
+  ASSERT_EQ(third.status, 0) << third.err;
+  EXPECT_TRUE(
+      std::ranges::equal(asset::Asset::from_file(dir / "third.smfem").bytes("mesh.youngs"),
+                         asset::Asset::from_file(dir / "repainted.smfem").bytes("mesh.youngs")));
+
   // What a recipe cannot say: the summary says why instead.
   const auto pins = test::write_text(dir / "pins.txt", "0\n");
   const ToolRun pinned =
@@ -146,7 +166,7 @@ TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
 }
 
 // A surface mesh's recipe keeps the resolution it was tetrahedralized at: baked again, the same
-// tets.
+// tet mesh.
 TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
   const auto dir = test::scratch_dir("surface-recipe");
   const auto surface = test::write_text(dir / "box.obj",
@@ -154,18 +174,25 @@ TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
                                         "v 0 1 1\nv 1 1 1\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\n"
                                         "f 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\n"
                                         "f 2 4 8\nf 2 8 6\n");
-  const ToolRun first = run_bake_tool(dir, {surface.string(), "-o", (dir / "direct.smfem").string(),
-                                            "--modes", "4", "--target-tets", "800", "--json"});
+  const ToolRun first =
+      run_bake_tool(dir, {surface.string(), "-o", (dir / "direct.smfem").string(), "--modes", "4",
+                          "--target-tets", "800", "--full-mesh", "--json"});
   ASSERT_EQ(first.status, 0) << first.err;
   const nlohmann::json summary = nlohmann::json::parse(first.out);
   EXPECT_EQ(summary["recipe"]["resolution"], (nlohmann::json{{"target_tets", 800}}));
   test::write_text(dir / "box.json", summary["recipe"].dump());
   const ToolRun again = run_bake_tool(
-      dir, {(dir / "box.json").string(), "-o", (dir / "again.smfem").string(), "--json"});
+      dir,
+      {(dir / "box.json").string(), "-o", (dir / "again.smfem").string(), "--full-mesh", "--json"});
   ASSERT_EQ(again.status, 0) << again.err;
   const nlohmann::json baked = nlohmann::json::parse(again.out);
   for (const char* key : {"tets", "vertices", "render_vertices", "modes", "cubature"}) {
     EXPECT_EQ(baked[key], summary[key]) << key;
+  }
+  for (const char* section : {"mesh.positions", "mesh.tets"}) {
+    EXPECT_TRUE(std::ranges::equal(asset::Asset::from_file(dir / "again.smfem").bytes(section),
+                                   asset::Asset::from_file(dir / "direct.smfem").bytes(section)))
+        << section;
   }
 }
 

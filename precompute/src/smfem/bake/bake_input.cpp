@@ -1,6 +1,7 @@
 #include "smfem/bake/bake_input.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -62,10 +63,26 @@ std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
   return new_index;
 }
 
-void load_recipe(const std::filesystem::path& file, bool at_fit_resolution, BakeInput& input,
+// --max-triangles: a surface that would become the render surface, refused before it is
+// tetrahedralized.
+void check_triangles(const std::filesystem::path& file, const mesh::SurfaceMesh& surface,
+                     const BakeSettings& settings) {
+  const Eigen::Index triangles = surface.triangles.rows();
+  if (settings.max_triangles && triangles > *settings.max_triangles) {
+    throw BakeInputError(file.string() + ": " + std::to_string(triangles) +
+                         " triangles, more than the " + std::to_string(*settings.max_triangles) +
+                         " this bake takes (--max-triangles); simplify the surface first (a "
+                         "decimating tool such as Blender's Decimate modifier), or bake it with "
+                         "the native smfem-bake");
+  }
+}
+
+void load_recipe(const std::filesystem::path& file, const BakeSettings& settings, BakeInput& input,
                  int& recipe_modes, int& recipe_cubature) {
+  const bool at_fit_resolution = settings.at_fit_resolution;
   auto start = Clock::now();
   scene::SceneRecipe recipe = scene::load_scene_recipe(file);
+  if (recipe.geometry.surface) check_triangles(file, *recipe.geometry.surface, settings);
   input.fit_resolution = recipe.fit_resolution.has_value();
   if (at_fit_resolution) {
     if (!recipe.fit_resolution) {
@@ -127,14 +144,7 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   recipe.file = file.string();
   recipe.name = file.filename().string();
   recipe.geometry.surface = mesh::read_surface_mesh(file);
-  const Eigen::Index triangles = recipe.geometry.surface->triangles.rows();
-  if (settings.max_triangles && triangles > *settings.max_triangles) {
-    throw BakeInputError(file.string() + ": " + std::to_string(triangles) +
-                         " triangles, more than the " + std::to_string(*settings.max_triangles) +
-                         " this bake takes (--max-triangles); simplify the surface first (a "
-                         "decimating tool such as Blender's Decimate modifier), or bake it with "
-                         "the native smfem-bake");
-  }
+  check_triangles(file, *recipe.geometry.surface, settings);
   try {
     recipe.geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
         recipe.geometry.surface->vertices, recipe.geometry.surface->triangles));
@@ -175,9 +185,17 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
   for (const MaterialInfo& material : input.materials) {
     next_region = std::max(next_region, material.region + 1);
   }
+  // "painted N" with N past any such name the input already has (a recipe saved from a bake
+  // that painted keeps its painted materials' names).
+  int first_number = 1;
+  for (const MaterialInfo& material : input.materials) {
+    if (material.name.rfind("painted ", 0) == 0) {
+      first_number = std::max(first_number, std::atoi(material.name.c_str() + 8) + 1);
+    }
+  }
   for (std::size_t k = 0; k < spheres.size(); ++k) {
     const PaintedSphere& sphere = spheres[k];
-    const std::string name = "painted " + std::to_string(k + 1);
+    const std::string name = "painted " + std::to_string(first_number + static_cast<int>(k));
     const MaterialInfo* under = nullptr;
     for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
       Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
@@ -196,6 +214,7 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
                            "smaller than its tets)");
     }
     input.materials.push_back({name, next_region, sphere.youngs, under->poisson, under->density});
+    input.painted_regions.push_back(next_region);
     ++next_region;
   }
   // A material every tet of which was painted over is gone.
@@ -232,7 +251,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (extension == ".json") {
-    load_recipe(file, settings.at_fit_resolution, input, modes, cubature);
+    load_recipe(file, settings, input, modes, cubature);
   } else if (mesh::is_tet_mesh_file(file)) {
     file_to_mesh = load_tet_mesh(file, input);
   } else if (mesh::is_surface_mesh_file(file)) {

@@ -47,9 +47,10 @@ inline constexpr double kDefaultDensity = 1000;      // kg / m^3
 inline constexpr double kDefaultTargetTets = 30000;  // for surface meshes
 
 // --paint X,Y,Z,R,E: the tets whose centroid lies within R of (X, Y, Z) become a material of
-// their own, "painted k" (k from 1, in the order given: a later sphere paints over an earlier
-// one), of Young's modulus E, with the Poisson's ratio and density of the material its first
-// tet had. How the page's "Your model" paints a body soft or stiff where the user points.
+// their own, "painted k" (k from 1 in the order given, or on from the input's own painted
+// materials; a later sphere paints over an earlier one), of Young's modulus E, with the Poisson's
+// ratio and density of the material its first tet had. How the page's "Your model" paints a body
+// soft or stiff where the user points.
 struct PaintedSphere {
   Eigen::Vector3d center;
   double radius = 0.0;
@@ -132,6 +133,9 @@ struct BakeInput {
   Eigen::VectorXd poisson;  // |T|
   Eigen::VectorXd density;  // |T|, kg / m^3
   std::vector<MaterialInfo> materials;
+  // The region of each --paint sphere, in order (a sphere painted over whole by later ones has
+  // no material left in `materials`).
+  std::vector<int> painted_regions;
   std::vector<int> pinned;  // sorted, unique vertex ids of `mesh`
   std::vector<scene::SceneForce> forces;
   render::RenderSurface render_surface;

@@ -21,7 +21,8 @@ Json sphere(const Eigen::Vector3d& center, double radius) {
 }
 
 // --pin-lowest F as a box: every vertex at most F of the height above the lowest one, with the
-// box's top halfway to the next vertex above (so rounding decides nothing).
+// box's top halfway to the next vertex above (so rounding decides nothing), reaching one body
+// size beyond the body on the other sides.
 Json lowest_points_box(const mesh::Vertices& vertices, double fraction) {
   const auto height = vertices.col(1);
   const double bottom = height.minCoeff();
@@ -31,12 +32,13 @@ Json lowest_points_box(const mesh::Vertices& vertices, double fraction) {
   for (Eigen::Index v = 0; v < height.size(); ++v) {
     if (height(v) > below) next = std::min(next, height(v));
   }
-  const double top = std::isfinite(next) ? 0.5 * (below + next) : below + span;
-  const double floor = bottom - span - 1.0;
   const Eigen::Vector3d low = vertices.colwise().minCoeff().transpose();
   const Eigen::Vector3d high = vertices.colwise().maxCoeff().transpose();
+  const double size = std::max((high - low).maxCoeff(), 1e-6);
+  const double top = std::isfinite(next) ? 0.5 * (below + next) : below + size;
+  const double floor = bottom - size;
   const Eigen::Vector3d middle = 0.5 * (low + high);
-  const Eigen::Vector3d half = 0.5 * (high - low) + Eigen::Vector3d::Constant(span + 1.0);
+  const Eigen::Vector3d half = 0.5 * (high - low) + Eigen::Vector3d::Constant(size);
   return {{"box",
            {{"center", point({middle.x(), 0.5 * (floor + top), middle.z()})},
             {"half_extents", point({half.x(), 0.5 * (top - floor), half.z()})}}}};
@@ -49,84 +51,75 @@ Json material_json(const MaterialInfo& material) {
           {"density", material.density}};
 }
 
+// At most `bytes` bytes of UTF-8 text, cut between characters.
+std::string utf8_prefix(const std::string& text, std::size_t bytes) {
+  if (text.size() <= bytes) return text;
+  std::size_t end = bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
 }  // namespace
 
 BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettings& settings,
                        const BakeInput& input) {
-  if (settings.youngs_per_tet) return {std::nullopt, "--youngs-per-tet has no recipe form"};
-  if (settings.region_materials) return {std::nullopt, "--region-materials has no recipe form"};
-  if (settings.pin_file) return {std::nullopt, "--pin-file has no recipe form"};
-  const int painted = static_cast<int>(settings.paint.size());
-  // The materials that were not painted on, by region (painted ones come last, in order).
-  const auto region_of = [&](int region) -> const MaterialInfo* {
+  for (const auto& [set, option] :
+       {std::pair{settings.youngs_per_tet.has_value(), "--youngs-per-tet"},
+        std::pair{settings.region_materials.has_value(), "--region-materials"},
+        std::pair{settings.pin_file.has_value(), "--pin-file"},
+        std::pair{settings.eigenfit.has_value(), "--eigenfit"}}) {
+    if (set) return {std::nullopt, std::string(option) + " has no recipe form"};
+  }
+  const auto material_of = [&](int region) -> const MaterialInfo* {
     for (const MaterialInfo& material : input.materials) {
       if (material.region == region) return &material;
-    }
-    return nullptr;
-  };
-  const auto painted_material = [&](int k) -> const MaterialInfo* {
-    const std::string name = "painted " + std::to_string(k + 1);
-    for (const MaterialInfo& material : input.materials) {
-      if (material.name == name) return &material;
     }
     return nullptr;
   };
 
   Json recipe;
   Json materials = Json::array();
-  for (int k = painted - 1; k >= 0; --k) {
-    const PaintedSphere& paint = settings.paint[static_cast<std::size_t>(k)];
-    const MaterialInfo* material = painted_material(k);
-    if (material == nullptr) {
-      // Painted over whole by later spheres: it holds no tet, and a recipe refuses that.
-      return {std::nullopt, "--paint " + std::to_string(k + 1) +
-                                " is painted over whole by later spheres; a recipe's material "
-                                "must hold a tet"};
-    }
+  // The painted spheres, the latest first; one painted over whole has no tet left: left out.
+  for (std::size_t k = input.painted_regions.size(); k-- > 0;) {
+    const MaterialInfo* material = material_of(input.painted_regions[k]);
+    if (material == nullptr) continue;
     Json entry = material_json(*material);
-    entry["where"] = sphere(paint.center, paint.radius);
+    entry["where"] = sphere(settings.paint[k].center, settings.paint[k].radius);
     materials.push_back(entry);
   }
   if (input.kind == "recipe") {
     std::ifstream file(input_file);
     recipe = Json::parse(file);
     for (std::size_t m = 0; m < recipe.at("materials").size(); ++m) {
-      const MaterialInfo* material = region_of(static_cast<int>(m));
-      if (material == nullptr) {
-        return {std::nullopt, "the recipe's material " + std::to_string(m + 1) +
-                                  " is painted over whole; a recipe's material must hold a tet"};
-      }
+      const MaterialInfo* material = material_of(static_cast<int>(m));
+      if (material == nullptr) continue;  // painted over whole
       Json entry = recipe.at("materials")[m];
       entry.update(material_json(*material));
       materials.push_back(entry);
     }
   } else {
-    std::set<int> regions;
-    for (const MaterialInfo& material : input.materials) {
-      if (material.name.rfind("painted ", 0) != 0) regions.insert(material.region);
-    }
-    if (regions.size() > 1) {
-      return {std::nullopt, input.source + " has " + std::to_string(regions.size()) +
+    const std::size_t own = input.materials.size() - materials.size();
+    if (own > 1) {
+      return {std::nullopt, input.source + " has " + std::to_string(own) +
                                 " regions; a recipe gives a tet mesh its own materials instead"};
     }
-    // The mesh's one material, unless painted over whole (then the last painted one takes the
-    // rest: no tet is left for it, which a recipe allows only of the last material).
-    if (!regions.empty()) materials.push_back(material_json(*region_of(*regions.begin())));
+    if (own == 1) materials.push_back(material_json(input.materials.front()));
     // The asset's solver settings name the material model as the stepper does; a recipe by
     // its short name.
     Json solver = input.scene.at("solver");
     solver["material_model"] = sim::material_model_recipe_name(
         *sim::material_model_from_name(solver.at("material_model").get<std::string>()));
-    recipe = {{"name", input_file.stem().string().substr(0, 80)},
+    recipe = {{"name", utf8_prefix(input_file.stem().string(), 80)},
               {"geometry", {{"mesh", input_file.filename().string()}}},
               {"solver", solver}};
     if (input.kind == "surface mesh") {
       recipe["resolution"] = {{"target_tets", settings.target_tets.value_or(kDefaultTargetTets)}};
     }
-    if (regions.empty()) materials.back().erase("where");
   }
+  // Every tet belongs to a material listed, so the last may claim whatever the others leave.
+  materials.back().erase("where");
   recipe["materials"] = materials;
-  recipe["description"] = input.scene.at("description").get<std::string>().substr(0, 400);
+  recipe["description"] = utf8_prefix(input.scene.at("description").get<std::string>(), 400);
   Json pins = recipe.value("pins", Json::array());
   for (const PinnedSphere& pin : settings.pin_spheres) {
     pins.push_back({{"where", sphere(pin.center, pin.radius)}});

@@ -9,15 +9,17 @@
 //   - a recipe: its own keys, its materials with those overrides applied;
 //   - --paint spheres: materials before the others, the latest first (a recipe's tet takes the
 //     first material whose region holds its centroid, so a later sphere paints over an earlier
-//     one, as --paint does);
+//     one, as --paint does); a material left without a tet (painted over whole) is left out, and
+//     the last material listed takes every tet no other claims, as a recipe's last one must;
 //   - --pin spheres: pins; --pin-lowest F: a pin box from far below the body to halfway between
 //     the height F pins up to and the next vertex above (no vertex on its boundary);
 //   - --modes, --cubature, --cubature-method: the subspace.
-// The bake's other options (--seed, --cubature-per-region, --contact-samples, the bounds) are
-// options of the bake, not of the model: the recipe leaves them to the command line.
-// Not expressible, with the reason instead: --youngs-per-tet, --region-materials, --pin-file, a
-// tet mesh of several regions (a recipe replaces a tet mesh's regions by its materials), and a
-// recipe material that painting left without a tet (the recipe would be refused).
+// The bake's other options (--seed, --cubature-per-region, --contact-samples,
+// --collision-triangles, the bounds) are options of the bake, not of the model: the recipe
+// leaves them to the command line. Not expressible, with the reason instead: --youngs-per-tet,
+// --region-materials, --pin-file, --eigenfit (a recipe's fit_resolution is its own),
+// --comparison-basis, and a tet mesh of several regions (a recipe replaces a tet mesh's regions
+// by its materials).
 #include <optional>
 #include <string>
 

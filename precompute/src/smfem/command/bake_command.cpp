@@ -312,7 +312,9 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
     if (!comparison.is_null()) summary["comparison_basis"] = comparison;
     // The recipe that bakes this model again (bake/bake_recipe.hpp), or why there is none.
     const smfem::bake::BakeRecipe recipe =
-        smfem::bake::bake_recipe(options.input, options.settings, input);
+        options.comparison_basis
+            ? smfem::bake::BakeRecipe{std::nullopt, "--comparison-basis has no recipe form"}
+            : smfem::bake::bake_recipe(options.input, options.settings, input);
     if (recipe.recipe) {
       summary["recipe"] = *recipe.recipe;
     } else {
