@@ -92,11 +92,15 @@ export function boxObj([w, h, d]) {
 
 /**
  * A closed box, w x h x d metres, as a glTF 2.0 scene: each face its own 4 vertices (as
- * exporters split them at the edges, where the normals change), 16-bit indices, one node placing
- * it by `translation` and `scale`. binary: a .glb (Uint8Array); else a .gltf (JSON text) with
- * its buffer in a data URI.
+ * exporters split them at the edges, where the normals change) and 16-bit indices (indexed:
+ * false, every triangle its own 3 vertices instead), one node placing it by `translation` and
+ * `scale`, under a parent node scaled by `parentScale` if given. binary: a .glb (Uint8Array);
+ * else a .gltf (JSON text) with its buffer in a data URI.
  */
-export function boxGltf([w, h, d], { translation = [0, 0, 0], scale = [1, 1, 1], binary = false } = {}) {
+export function boxGltf(
+  [w, h, d],
+  { translation = [0, 0, 0], scale = [1, 1, 1], parentScale, indexed = true, binary = false } = {},
+) {
   // Outward faces as corner lists, counter-clockwise seen from outside.
   const faces = [
     [
@@ -136,8 +140,10 @@ export function boxGltf([w, h, d], { translation = [0, 0, 0], scale = [1, 1, 1],
       [1, 0, 1],
     ],
   ];
-  const positions = new Float32Array(faces.flat().flatMap(([x, y, z]) => [x * w, y * h, z * d]));
-  const indices = new Uint16Array(faces.flatMap((_, f) => [0, 1, 2, 0, 2, 3].map((k) => 4 * f + k)));
+  const corners = faces.flat().map(([x, y, z]) => [x * w, y * h, z * d]);
+  const order = faces.flatMap((_, f) => [0, 1, 2, 0, 2, 3].map((k) => 4 * f + k));
+  const positions = new Float32Array((indexed ? corners : order.map((v) => corners[v])).flat());
+  const indices = new Uint16Array(indexed ? order : []);
   const bytes = new Uint8Array(positions.byteLength + indices.byteLength);
   bytes.set(new Uint8Array(positions.buffer), 0);
   bytes.set(new Uint8Array(indices.buffer), positions.byteLength);
@@ -145,8 +151,13 @@ export function boxGltf([w, h, d], { translation = [0, 0, 0], scale = [1, 1, 1],
     asset: { version: '2.0', generator: 'smfem tests' },
     scene: 0,
     scenes: [{ nodes: [0] }],
-    nodes: [{ mesh: 0, translation, scale }],
-    meshes: [{ primitives: [{ attributes: { POSITION: 0 }, indices: 1 }] }],
+    nodes: parentScale
+      ? [
+          { children: [1], scale: parentScale },
+          { mesh: 0, translation, scale },
+        ]
+      : [{ mesh: 0, translation, scale }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 }, ...(indexed && { indices: 1 }) }] }],
     buffers: [
       binary
         ? { byteLength: bytes.byteLength }
@@ -157,11 +168,20 @@ export function boxGltf([w, h, d], { translation = [0, 0, 0], scale = [1, 1, 1],
     ],
     bufferViews: [
       { buffer: 0, byteOffset: 0, byteLength: positions.byteLength, target: 34962 },
-      { buffer: 0, byteOffset: positions.byteLength, byteLength: indices.byteLength, target: 34963 },
+      ...(indexed
+        ? [{ buffer: 0, byteOffset: positions.byteLength, byteLength: indices.byteLength, target: 34963 }]
+        : []),
     ],
     accessors: [
-      { bufferView: 0, componentType: 5126, count: 24, type: 'VEC3', min: [0, 0, 0], max: [w, h, d] },
-      { bufferView: 1, componentType: 5123, count: 36, type: 'SCALAR' },
+      {
+        bufferView: 0,
+        componentType: 5126,
+        count: positions.length / 3,
+        type: 'VEC3',
+        min: [0, 0, 0],
+        max: [w, h, d],
+      },
+      ...(indexed ? [{ bufferView: 1, componentType: 5123, count: 36, type: 'SCALAR' }] : []),
     ],
   };
   if (!binary) return JSON.stringify(json);

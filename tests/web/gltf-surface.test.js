@@ -43,10 +43,21 @@ describe('glTF scenes for the bake', () => {
   });
 
   it('keeps the triangles facing out under a mirroring node, and refuses a file that is not glTF', async () => {
-    const bytes = boxGltf([0.3, 0.1, 0.2], { scale: [-1, 1, 1], binary: true });
-    const scene = { name: 'm.glb', bytes };
-    const stl = await gltfAsStl(scene, [scene], 'm.stl');
-    expect(readStl(stl.bytes).volume).toBeCloseTo(0.3 * 0.1 * 0.2, 6);
+    for (const options of [
+      { scale: [-1, 1, 1] },
+      // Unindexed triangles, mirrored and moved by a parent node.
+      { indexed: false, translation: [1, 0, 0], parentScale: [2, 2, -2] },
+    ]) {
+      const bytes = boxGltf([0.3, 0.1, 0.2], { ...options, binary: true });
+      const scene = { name: 'm.glb', bytes };
+      const { triangles, volume } = readStl((await gltfAsStl(scene, [scene], 'm.stl')).bytes);
+      expect(triangles.length).toBe(12);
+      const scaled = options.parentScale ? 8 : 1;
+      expect(volume).toBeCloseTo(scaled * 0.3 * 0.1 * 0.2, 6);
+      const xs = triangles.flat().map((corner) => corner[0]);
+      // The parent scales the child's translation too: x from 2 to 2.6.
+      if (options.parentScale) expect([Math.min(...xs), Math.max(...xs)]).toEqual([2, Math.fround(2.6)]);
+    }
     const notGltf = { name: 'x.glb', bytes: new TextEncoder().encode('hello') };
     await expect(gltfAsStl(notGltf, [notGltf], 'x.stl')).rejects.toThrow('x.glb: not read as glTF');
   });

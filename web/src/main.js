@@ -322,6 +322,7 @@ class Demo {
   }
 
   setPaused(paused) {
+    if (!paused) this.custom.playing();
     this.paused = paused;
     this.clock?.restart();
     this.controls.setPaused(paused);

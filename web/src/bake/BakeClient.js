@@ -7,7 +7,7 @@
 // Larger ones are refused once read, before the costly stages; the native tool takes them.
 const kMaxTets = 500000;
 // And the largest surface: its triangles become the render surface, whose weights the bake
-// computes (998,000 triangles: 8.3 s, 331 MB in Node) and the page draws. Above it, a notice
+// computes and the page draws (docs/performance.md, "A million triangles"). Above it, a notice
 // asks for a simplified surface (the native tool takes it).
 const kMaxTriangles = 1000000;
 // The most bytes of files a bake takes, checked before any is read (they are copied into the
@@ -124,7 +124,7 @@ export class BakeClient {
         {
           files,
           args: [input, '--max-tets', String(kMaxTets), '--max-triangles', String(kMaxTriangles), ...options],
-          gltf: files.find(({ name }) => isGltf(name))?.name,
+          gltf: files.find(({ name }) => isGltf(name) && bakedName(name) === input)?.name,
         },
         files.map((file) => file.bytes.buffer),
       );

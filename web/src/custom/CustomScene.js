@@ -55,8 +55,9 @@ export class CustomScene {
         onBaked: (asset, name) => this.openBaked(asset, name),
         onError: (e) => status.warn(e.message),
         onTool: (tool) => {
+          const starting = this.tool === 'drag' && tool !== 'drag';
           this.tool = tool;
-          this.applyBrush();
+          this.applyBrush(starting);
         },
         onRegions: (painted, pinned) => {
           this.regions = [painted, pinned];
@@ -115,9 +116,10 @@ export class CustomScene {
     this.applyBrush();
   }
 
-  // While the brush paints or pins, the model is shown at rest, paused, with the regions marked;
-  // a press on it takes the rest position of the vertex under the pointer.
-  applyBrush() {
+  // While the brush paints or pins, the model is shown at rest (`starting`: put back there),
+  // paused (playing puts the brush back to dragging), with the regions marked; a press on it
+  // takes the rest position of the vertex under the pointer.
+  applyBrush(starting = false) {
     const { demo } = this;
     const brushing = this.tool !== 'drag' && demo.scene === 'custom';
     demo.drag.tool = brushing
@@ -133,10 +135,15 @@ export class CustomScene {
     if (brushing) this.markers.show(...this.regions, demo.stage.bodies[0].offset);
     this.markers.visible = brushing;
     demo.view.invalidate();
-    if (brushing && !demo.paused) {
+    if (brushing && starting) {
       demo.setPaused(true);
       demo.reset().catch((e) => this.status.fail(e));
     }
+  }
+
+  /** The page plays: the brush, which works on the rest shape, goes back to dragging. */
+  playing() {
+    if (this.tool !== 'drag') this.bakeBar.stopBrushing();
   }
 
   /** paintRegion and pinRegion, for window.smfem. */

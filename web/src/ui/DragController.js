@@ -107,7 +107,7 @@ export class DragController {
 
   /** Grabs what lies at the point the camera looks at (the keyboard's grab); says whether it did. */
   grabAtFocus() {
-    if (!this.stage) return false;
+    if (!this.stage || this.tool) return false;
     const { camera, controls } = this.view;
     this.raycaster.set(camera.position, controls.target.clone().sub(camera.position).normalize());
     return this.grab();

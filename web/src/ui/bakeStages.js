@@ -22,15 +22,14 @@ export function bakeStages(list) {
     bar.setAttribute('aria-label', label);
     item.append(bar, name);
     list.append(item);
-    return { bar, name };
+    return bar;
   });
   return function show({ stage }) {
     const running = shown.findIndex(({ stages }) => stages.includes(stage));
-    bars.forEach(({ bar, name }, k) => {
+    bars.forEach((bar, k) => {
       if (stage === 'done' || k < running) bar.value = 1;
       else if (k === running) bar.removeAttribute('value');
       else bar.value = 0;
-      if (k === 0 && shown[0].stages.includes(stage)) name.textContent = stage;
     });
   };
 }

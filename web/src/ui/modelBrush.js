@@ -54,14 +54,18 @@ export function modelBrush({ brush, radius, youngs, clear }, { onChange, onTool 
       if (brush.value === 'paint') paint(center, r, Number(youngs.value));
       else if (brush.value === 'pin') pin(center, r);
     },
-    /** A new model: no regions, the brush back to dragging, its radius to fit `size` (m). */
+    /** A new model: no regions, the brush back to dragging, its radius to be sized again. */
     forget() {
       painted.length = 0;
       pinned.length = 0;
       radius.value = '';
+      this.drag();
+      changed();
+    },
+    /** The brush back to dragging (the regions stay). */
+    drag() {
       brush.value = 'drag';
       onTool('drag');
-      changed();
     },
     /** The model opened is `size` across (m): the radius follows unless one was chosen. */
     sized(size) {
@@ -74,7 +78,7 @@ export function modelBrush({ brush, radius, youngs, clear }, { onChange, onTool 
         ...pinned.flatMap(({ center, radius: r }) => ['--pin', [...center, r].join(',')]),
       ];
     },
-    /** "2 painted regions and 1 pinned", or '' when there are none. */
+    /** "2 painted regions and 1 pinned region", or '' when there are none. */
     summary() {
       const count = (n, what) => (n ? `${n} ${what}${n > 1 ? 's' : ''}` : '');
       return [count(painted.length, 'painted region'), count(pinned.length, 'pinned region')]

@@ -1,8 +1,9 @@
 // "Your model": a file picker and drops on the canvas bring a user's mesh (or a recipe and the
 // meshes it names, or a glTF scene) to the bake in the browser (bake/BakeClient.js), with a bar
 // per stage and a Cancel button while it bakes, and buttons to save the baked asset and the
-// recipe that bakes it again (smfem-bake --json's recipe) once it has. Then "Bake again" bakes the same files with the modes, cubature tets and pins chosen
-// beside it (first the bake's own choice) and the brush's regions (ui/modelBrush.js).
+// recipe that bakes it again (smfem-bake --json's recipe) once it has. Then "Bake again" bakes
+// the same files with the modes, cubature tets and pins chosen beside it (first the bake's own
+// choice) and the brush's regions (ui/modelBrush.js).
 import { download } from './download.js';
 import { bakeStages } from './bakeStages.js';
 import { modelBrush } from './modelBrush.js';
@@ -22,7 +23,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   const { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature, pinLowest, again } =
     elements;
   let last = null; // { asset, recipe, name } of the last bake, for Save and Save recipe
-  let picked = null; // the files of the model picked last (copies: a bake hands its own over)
+  let picked = null; // the files of the model last baked from a pick (copies: a bake hands its own over)
   const showStages = bakeStages(stages);
   const brush = modelBrush(elements, {
     onChange(painted, pinned) {
@@ -34,7 +35,8 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   });
 
   const copies = (files) => files.map(({ name, bytes }) => ({ name, bytes: bytes.slice() }));
-  // Until the user sets the cubature, it follows the modes as the bake chooses it (20 m).
+  // Until the user sets the cubature, it follows the modes as the bake chooses it (the recipe's,
+  // or 20 m).
   let cubatureChosen = false;
   cubature.addEventListener('input', () => (cubatureChosen = true));
   modes.addEventListener('input', () => {
@@ -48,40 +50,55 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     ...brush.options(),
   ];
 
-  async function bake(files, extra) {
+  let latest = 0; // the latest bake's number: a bake it replaced leaves the page alone
+
+  // Bakes `files` with `extra` options; `fresh`: a new pick, which becomes the model (the one
+  // "Bake again" and the brush work on) once it has baked.
+  async function bake(files, extra, fresh) {
+    const number = ++latest;
+    stages.hidden = false;
+    cancel.hidden = false;
     try {
-      stages.hidden = false;
-      cancel.hidden = false;
       const { asset, summary, input: baked } = await baker.bake(copies(files), extra);
+      if (fresh) {
+        picked = files;
+        pinLowest.checked = false;
+        brush.forget();
+      }
       const name = baked.replace(/\.[^.]*$/, '');
-      last = { asset: asset.slice(), recipe: summary.recipe, name };
+      // A recipe names its mesh by file name: saved beside it, the native tool bakes it again;
+      // none for a glTF scene, whose file baked is the page's STL of it.
+      const recipe = files.some((file) => file.name === baked)
+        ? { text: summary.recipe, why: summary.recipe_unavailable }
+        : {
+            why: "a glTF scene is baked from the page's STL of its triangles, which the native tool does not read",
+          };
+      last = { asset: asset.slice(), recipe, name };
       save.hidden = false;
-      // A recipe names its mesh by file name: saved beside it, the native tool bakes it again
-      // (not a glTF scene's: the file baked is the page's STL of it, which the user does not have).
-      saveRecipe.hidden = !summary.recipe || !files.some((file) => file.name === baked);
+      saveRecipe.hidden = false;
       modes.value = summary.modes;
       cubature.value = summary.cubature;
       cubatureChosen = false;
       options.hidden = false;
       await onBaked(asset, name);
     } catch (error) {
-      onError(error);
+      if (number === latest) onError(error);
     } finally {
-      stages.hidden = true;
-      cancel.hidden = true;
-      input.value = '';
+      if (number === latest) {
+        stages.hidden = true;
+        cancel.hidden = true;
+        input.value = '';
+      }
     }
   }
 
   async function pick(fileList) {
     const chosen = [...fileList];
     if (!chosen.length) return;
-    picked = await Promise.all(
+    const files = await Promise.all(
       chosen.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
     );
-    pinLowest.checked = false;
-    brush.forget();
-    await bake(picked, []);
+    await bake(files, [], true);
   }
 
   input.addEventListener('change', () => pick(input.files));
@@ -90,8 +107,15 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     if (last) download(new Blob([last.asset]), `${last.name}.smfem`);
   });
   saveRecipe.addEventListener('click', () => {
-    const text = `${JSON.stringify(last.recipe, null, 2)}\n`;
-    download(new Blob([text], { type: 'application/json' }), `${last.name}.json`);
+    const { text, why } = last.recipe;
+    if (!text) {
+      onError(new Error(`No recipe for ${last.name}: ${why}.`));
+      return;
+    }
+    download(
+      new Blob([`${JSON.stringify(text, null, 2)}\n`], { type: 'application/json' }),
+      `${last.name}.json`,
+    );
   });
   again.addEventListener('click', () => bake(picked, chosenOptions()));
   canvas.addEventListener('dragover', (event) => {
@@ -108,6 +132,8 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     opened: (size) => brush.sized(size),
     /** A click with the brush on the model's rest position `center`. */
     brushAt: (center) => brush.at(center),
+    /** The brush back to dragging (the model is about to move). */
+    stopBrushing: () => brush.drag(),
     /**
      * Paints the model's tets within `radius` of `center` (its own coordinates) with Young's
      * modulus `youngs` (Pa) at the next "Bake again"; returns how many regions are painted.
