@@ -125,6 +125,12 @@ describe('your own model', () => {
         expect((await status(page)).notices.at(-1)).toContain(words);
       };
       await refused([{ name: 'notes.txt', text: 'hello' }], 'not a model the bake reads');
+      // Half a box (three faces about a corner) encloses nothing.
+      const open = boxObj([0.3, 0.1, 0.1])
+        .split('\n')
+        .filter((line) => !/^f (3 7 8|3 8 4|5 6 8|5 8 7|2 4 8|2 8 6)$/.test(line))
+        .join('\n');
+      await refused([{ name: 'open.obj', text: open }], 'open.obj: the surface does not enclose a volume');
       await refused(
         [{ name: 'bad.obj', text: 'v 0 0 0\nf 1 2 3\n' }],
         'bad.obj:2: f: vertex index 2 out of range',
@@ -158,6 +164,21 @@ describe('your own model', () => {
       expect((await status(page)).scene).toBe(before);
       const [t1] = await playUntil(page, 0.1);
       expect(t1).toBeGreaterThan(0.1);
+
+      // A pick while a bake runs replaces it: the second bakes and opens, and nothing says the
+      // first was cancelled.
+      const notices = (await status(page)).notices.length;
+      await page.setInputFiles('#your-model-input', {
+        name: 'box.obj',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(boxObj([0.3, 0.2, 0.2])),
+      });
+      await page.waitForFunction(() => window.smfem.status.bake.stage !== 'load');
+      const second = await pick(page, [{ name: 'bar.mesh', text: medit(gridTets(8, 2, 2, 0.04)) }]);
+      expect([second.stage, second.error]).toEqual(['done', null]);
+      await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+      expect(await page.isHidden('#bake-stages')).toBe(true);
+      expect((await status(page)).notices.length).toBe(notices);
       expect(errors).toEqual([]);
     });
   }, 180000);
