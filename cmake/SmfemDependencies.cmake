@@ -27,11 +27,11 @@ if(EMSCRIPTEN)
   smfem_header_only_target(smfem_json /usr/include/nlohmann nlohmann)
   add_library(Eigen3::Eigen ALIAS smfem_eigen)
   add_library(nlohmann_json::nlohmann_json ALIAS smfem_json)
-  if(SMFEM_WASM_THREADS)
-    # The bake's module (precompute/bindings): -pthread is already on every target.
-    add_library(Threads::Threads INTERFACE IMPORTED)
-    include(SmfemMeshoptimizerSources)
-  endif()
+  # The bake's module (precompute/bindings): -pthread is already on every target of the threaded
+  # build; the single-threaded one runs the bake's loops on its one thread
+  # (parallel::usable_thread_count is 1 there).
+  add_library(Threads::Threads INTERFACE IMPORTED)
+  include(SmfemMeshoptimizerSources)
 else()
   find_package(Eigen3 3.4 REQUIRED NO_MODULE)
   find_package(nlohmann_json 3.10 REQUIRED)

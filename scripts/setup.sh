@@ -65,6 +65,6 @@ build_preset() {
 }
 build_preset native assets
 build_preset wasm-threads smfem_module smfem_bake_module
-build_preset wasm-single smfem_module
+build_preset wasm-single smfem_module smfem_bake_module
 [[ $scope == tests ]] && build_preset debug
 say "ready"

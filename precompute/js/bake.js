@@ -12,30 +12,44 @@
 //   baker.dispose();
 //
 // A bake that smfem-bake refuses throws an Error with its message ("smfem-bake: bunny.obj:2:
-// ..."). Only a threaded build exists (the bake runs its stages on threads): in a browser it
-// needs a cross-origin isolated page, and it blocks its thread, so it belongs in a worker.
+// ..."). Two builds, as for the stepper (wasm/js/loader.js): threaded where the page is
+// cross-origin isolated (and in Node), single-threaded elsewhere (the same bake on one thread).
+// It blocks its thread, so in a browser it belongs in a worker.
 import { fetchBytes } from '../../wasm/js/fetchBytes.js';
+import { chooseBuild } from '../../wasm/js/loader.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 // Literal URLs: Vite copies these files into a production build.
-const files = {
-  classic: new URL('../../build/wasm-threads/module/smfem-bake.js', import.meta.url),
-  esm: new URL('../../build/wasm-threads/module/smfem-bake.mjs', import.meta.url),
-  wasm: new URL('../../build/wasm-threads/module/smfem-bake.wasm', import.meta.url),
-  worker: new URL('../../build/wasm-threads/module/smfem-bake.worker.js', import.meta.url),
+const builds = {
+  threads: {
+    classic: new URL('../../build/wasm-threads/module/smfem-bake.js', import.meta.url),
+    esm: new URL('../../build/wasm-threads/module/smfem-bake.mjs', import.meta.url),
+    wasm: new URL('../../build/wasm-threads/module/smfem-bake.wasm', import.meta.url),
+    worker: new URL('../../build/wasm-threads/module/smfem-bake.worker.js', import.meta.url),
+  },
+  single: {
+    classic: new URL('../../build/wasm-single/module/smfem-bake.js', import.meta.url),
+    esm: new URL('../../build/wasm-single/module/smfem-bake.mjs', import.meta.url),
+    wasm: new URL('../../build/wasm-single/module/smfem-bake.wasm', import.meta.url),
+  },
 };
 
-/** Loads the bake's module (built by scripts/setup.sh). onProgress: its download, in a browser. */
-export async function loadBake({ onProgress } = {}) {
-  if (!isNode && !globalThis.crossOriginIsolated) {
-    throw new Error('smfem-bake: baking needs a cross-origin isolated page (COOP/COEP headers)');
+/**
+ * Loads the bake's module (built by scripts/setup.sh). build: 'auto' (threaded where it can
+ * run), 'threads' or 'single'; onProgress: its download, in a browser.
+ */
+export async function loadBake({ build = 'auto', onProgress } = {}) {
+  const flavour = build === 'auto' ? chooseBuild() : build;
+  if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
+    throw new Error('smfem-bake: the threaded bake needs a cross-origin isolated page (COOP/COEP headers)');
   }
-  const module = isNode ? await instantiateInNode() : await instantiateInBrowser(onProgress);
-  return wrap(module);
+  const files = builds[flavour];
+  const module = isNode ? await instantiateInNode(files) : await instantiateInBrowser(files, onProgress);
+  return { ...wrap(module), build: flavour };
 }
 
-async function instantiateInNode() {
+async function instantiateInNode(files) {
   const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
     import('node:fs/promises'),
     import('node:module'),
@@ -51,18 +65,19 @@ async function instantiateInNode() {
     mainScriptUrlOrBlob: paths.classic,
   });
   // Node: the pthread workers must not keep the process alive once the caller is done.
-  for (const worker of [...module.PThread.unusedWorkers, ...module.PThread.runningWorkers]) worker.unref();
+  const { unusedWorkers = [], runningWorkers = [] } = module.PThread ?? {};
+  for (const worker of [...unusedWorkers, ...runningWorkers]) worker.unref();
   return module;
 }
 
-async function instantiateInBrowser(onProgress) {
+async function instantiateInBrowser(files, onProgress) {
   const [wasmBinary, { default: factory }] = await Promise.all([
     fetchBytes(files.wasm, onProgress),
     import(/* @vite-ignore */ files.esm.href),
   ]);
   return factory({
     wasmBinary,
-    locateFile: (name) => (name.endsWith('.worker.js') ? files.worker.href : name),
+    locateFile: (name) => (name.endsWith('.worker.js') ? files.worker?.href : name),
     mainScriptUrlOrBlob: files.classic.href,
   });
 }
@@ -90,7 +105,7 @@ function wrap(module) {
     },
     dispose() {
       disposed = true;
-      module.PThread.terminateAllThreads();
+      module.PThread?.terminateAllThreads();
     },
   };
 }

@@ -1,5 +1,6 @@
-// `npx smfem bench-bake`: the bake in WebAssembly (bake.js, threaded build) against the native
-// tool (build/bin/smfem-bake) on the same input: the shipped bunny surface tetrahedralized to
+// `npx smfem bench-bake`: the bake in WebAssembly (bake.js, threaded build, and the
+// single-threaded one that pages without cross-origin isolation get) against the native tool
+// (build/bin/smfem-bake) on the same input: the shipped bunny surface tetrahedralized to
 // about 20,000 and 100,000 tets (16 modes, 320 cubature tets by k-means), wall seconds per stage
 // and the wasm heap after the bake (it only grows, so that is the bake's peak or more). The
 // issue's targets: 20k tets within 5 s and 512 MB, 100k within 30 s. --surface FILE: that
@@ -24,7 +25,7 @@ const stages = (timings) =>
 
 /** targets: tet counts (undefined: the bake's default). */
 export async function bakeBench({ surface = bunny, targets = [20000, 100000] } = {}) {
-  const baker = await loadBake();
+  const [baker, single] = await Promise.all([loadBake(), loadBake({ build: 'single' })]);
   const folder = await mkdtemp(join(tmpdir(), 'smfem-bench-bake-'));
   const name = basename(surface);
   try {
@@ -34,6 +35,9 @@ export async function bakeBench({ surface = bunny, targets = [20000, 100000] } =
       const started = performance.now();
       const wasm = baker.bake([{ name, bytes }], args);
       const wall = (performance.now() - started) / 1000;
+      const singleStarted = performance.now();
+      single.bake([{ name, bytes }], args);
+      const singleWall = (performance.now() - singleStarted) / 1000;
       const { stdout } = await promisify(execFile)(nativeTool('smfem-bake'), [
         surface,
         ...args.slice(1),
@@ -45,12 +49,13 @@ export async function bakeBench({ surface = bunny, targets = [20000, 100000] } =
       const native = JSON.parse(stdout);
       console.log(
         `${name}, ${wasm.summary.tets} tets, ${wasm.summary.render_vertices} render vertices: wasm ${wall.toFixed(2)} s (${stages(wasm.summary.timings_s)}), ` +
-          `heap ${(wasm.memoryBytes / 2 ** 20).toFixed(0)} MB; native ${native.total_s.toFixed(2)} s ` +
+          `heap ${(wasm.memoryBytes / 2 ** 20).toFixed(0)} MB; wasm on one thread ${singleWall.toFixed(2)} s; native ${native.total_s.toFixed(2)} s ` +
           `(${stages(native.timings_s)})`,
       );
     }
   } finally {
     baker.dispose();
+    single.dispose();
     await rm(folder, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './static-server.js';
 import { launchChromium, waitUntilReady, withPage } from './chromium.js';
 import { nonBackgroundFraction } from './screenshots.js';
+import { gridTets, medit } from '../wasm/test_meshes.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const artifacts = fileURLToPath(new URL('../../test-results/browser', import.meta.url));
@@ -50,6 +51,23 @@ describe.each([
       expect(errors).toEqual([]);
     });
   });
+  // Your model bakes with the bake module of the same build (tests/browser/your-model.test.js
+  // covers the rest of it).
+  it(`bakes a model of the user's with the ${expectedBuild} bake`, async () => {
+    await withPage(browser.context, `${server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      await page.setInputFiles('#your-model-input', {
+        name: 'bar.mesh',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(medit(gridTets(8, 2, 2, 0.04))),
+      });
+      await page.waitForFunction(() => window.smfem.status.bake?.stage === 'done', null, { timeout: 60000 });
+      await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+      const { bake } = await page.evaluate(() => window.smfem.status);
+      expect([bake.build, bake.tets, bake.error]).toEqual([expectedBuild, 192, null]);
+      expect(errors).toEqual([]);
+    });
+  }, 120000);
 });
 
 describe('the progress bar', () => {

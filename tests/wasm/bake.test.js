@@ -228,6 +228,26 @@ describe('the bake in WebAssembly', () => {
     );
   });
 
+  // The single-threaded bake (pages that are not cross-origin isolated) runs the same code on
+  // one thread: the same asset as the threaded one, to the bit.
+  it('bakes on one thread as on several', async () => {
+    const single = await loadBake({ build: 'single' });
+    try {
+      expect(single.build).toBe('single');
+      for (const k of [1, 2]) {
+        const { files, args, wasm } = cases[k];
+        const alone = single.bake(
+          files.map(({ name, bytes }) => ({ name, bytes })),
+          args,
+        );
+        expect(alone.summary.eigenvalues, cases[k].name).toEqual(wasm.summary.eigenvalues);
+        expect(alone.asset, cases[k].name).toEqual(wasm.asset);
+      }
+    } finally {
+      single.dispose();
+    }
+  });
+
   // --pin (what the page's brush pins): a bar pinned at one end by a sphere stays there under
   // gravity, its other end sags.
   it('pins the vertices within a sphere', () => {

@@ -9,8 +9,8 @@
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
 // last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
 // whether a setting changed what the body does; null before a step), bake (the last bake of
-// the user's own model: stage, progress in [0, 1], ms since it started, tets, error; null
-// before one).
+// the user's own model: stage, progress in [0, 1], ms since it started, tets, error, and once
+// done modes, cubature, pinned and build, the bake module's; null before one).
 const recent = 120; // steps and frames the medians and rates look back over
 
 function median(values) {

@@ -49,7 +49,8 @@ const stages = [
 export class BakeClient {
   /**
    * onState: called with { stage, progress, ms, tets, error } whenever it changes, and once
-   * done with the bake's modes, cubature (tets) and pinned (vertices) too.
+   * done with the bake's modes, cubature (tets), pinned (vertices) and build ('threads' or
+   * 'single': the bake's module, threaded where the page is cross-origin isolated) too.
    */
   constructor(onState) {
     this.onState = onState;
@@ -107,7 +108,7 @@ export class BakeClient {
         this.running = null;
         if (data.type === 'done') {
           const { tets, modes, cubature, pinned } = data.summary;
-          say({ stage: 'done', progress: 1, tets, modes, cubature, pinned });
+          say({ stage: 'done', progress: 1, tets, modes, cubature, pinned, build: data.build });
           resolve({ asset: data.asset, summary: data.summary, input });
         } else {
           say({ error: data.error });

@@ -4,7 +4,8 @@
 // triangles (gltfSurface.js, fetched only for one). Cancelling a bake ends this worker.
 //   in:  { files: [{ name, bytes }], args, gltf } (args: smfem-bake's command line without -o,
 //        its input first; gltf: the name of a glTF scene among the files, read into that input)
-//   out: { type: 'line', line } ... then { type: 'done', asset, summary } or { type: 'error', error }
+//   out: { type: 'line', line } ... then { type: 'done', asset, summary, build } or
+//        { type: 'error', error } (build: the module's, 'threads' or 'single', precompute/js/bake.js)
 import { loadBake } from '../../../precompute/js/bake.js';
 
 let baker = null;
@@ -24,7 +25,7 @@ onmessage = async ({ data }) => {
     }
     baker ??= await loadBake();
     const { asset, summary } = baker.bake(files, data.args, (line) => postMessage({ type: 'line', line }));
-    postMessage({ type: 'done', asset, summary }, [asset.buffer]);
+    postMessage({ type: 'done', asset, summary, build: baker.build }, [asset.buffer]);
   } catch (error) {
     postMessage({ type: 'error', error: String(error?.message ?? error) });
   }
