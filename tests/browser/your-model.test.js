@@ -334,6 +334,9 @@ describe('your own model', () => {
       );
       expect(soft).toBeGreaterThan(0.002);
       expect(soft).toBeGreaterThan(5 * Math.abs(stiff));
+      // Pinned where the brush clicked: the near end stays where it was while the far end moves.
+      expect(Math.hypot(root[0], root[1] - 0.025, root[2] - 0.05)).toBeLessThan(0.001);
+      expect(Math.hypot(end[0] - 0.4, end[1] - 0.025, end[2] - 0.05)).toBeGreaterThan(0.005);
       expect(errors).toEqual([]);
     });
   }, 120000);
