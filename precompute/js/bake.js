@@ -15,10 +15,7 @@
 // ..."). Two builds, as for the stepper (wasm/js/loader.js): threaded where the page is
 // cross-origin isolated (and in Node), single-threaded elsewhere (the same bake on one thread).
 // It blocks its thread, so in a browser it belongs in a worker.
-import { fetchBytes } from '../../wasm/js/fetchBytes.js';
-import { chooseBuild } from '../../wasm/js/loader.js';
-
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+import { chooseBuild, instantiate, isNode } from '../../wasm/js/instantiate.js';
 
 // Literal URLs: Vite copies these files into a production build.
 const builds = {
@@ -44,42 +41,12 @@ export async function loadBake({ build = 'auto', onProgress } = {}) {
   if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
     throw new Error('smfem-bake: the threaded bake needs a cross-origin isolated page (COOP/COEP headers)');
   }
-  const files = builds[flavour];
-  const module = isNode ? await instantiateInNode(files) : await instantiateInBrowser(files, onProgress);
+  const module = await instantiate(builds[flavour], {
+    label: 'smfem-bake',
+    onProgress,
+    buildHint: 'npm start',
+  });
   return { ...wrap(module), build: flavour };
-}
-
-async function instantiateInNode(files) {
-  const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:module'),
-    import('node:url'),
-  ]);
-  const paths = Object.fromEntries(Object.entries(files).map(([key, url]) => [key, fileURLToPath(url)]));
-  const wasmBinary = await readFile(paths.wasm).catch((e) => {
-    throw new Error(`smfem-bake: cannot read ${paths.wasm} (${e.code}); build it first (npm start does)`);
-  });
-  const module = await createRequire(import.meta.url)(paths.classic)({
-    wasmBinary,
-    locateFile: (name) => (name.endsWith('.worker.js') ? paths.worker : name),
-    mainScriptUrlOrBlob: paths.classic,
-  });
-  // Node: the pthread workers must not keep the process alive once the caller is done.
-  const { unusedWorkers = [], runningWorkers = [] } = module.PThread ?? {};
-  for (const worker of [...unusedWorkers, ...runningWorkers]) worker.unref();
-  return module;
-}
-
-async function instantiateInBrowser(files, onProgress) {
-  const [wasmBinary, { default: factory }] = await Promise.all([
-    fetchBytes(files.wasm, onProgress),
-    import(/* @vite-ignore */ files.esm.href),
-  ]);
-  return factory({
-    wasmBinary,
-    locateFile: (name) => (name.endsWith('.worker.js') ? files.worker?.href : name),
-    mainScriptUrlOrBlob: files.classic.href,
-  });
 }
 
 function wrap(module) {

@@ -14,9 +14,9 @@
 // (smfem-tools, built beside it by scripts/setup.sh --all; the page never downloads it).
 // Under Node the pthread workers are unref'd, so they never keep the process alive.
 
-import { fetchBytes } from './fetchBytes.js';
+import { chooseBuild, instantiate, isNode } from './instantiate.js';
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+export { chooseBuild };
 
 // Literal `new URL(..., import.meta.url)` expressions: Vite copies these files into a
 // production build with content hashes, so a new page never meets an old .wasm.
@@ -34,13 +34,6 @@ const files = {
   },
 };
 
-/** The flavour this environment can run: 'threads' where shared memory is allowed. */
-export function chooseBuild() {
-  if (isNode) return 'threads';
-  const isolated = globalThis.crossOriginIsolated === true;
-  return isolated && typeof SharedArrayBuffer === 'function' ? 'threads' : 'single';
-}
-
 /**
  * Loads and instantiates the module.
  * @param {{build?: 'auto'|'threads'|'single', tools?: boolean, onProgress?: (loaded: number, total: number) => void}} options
@@ -52,63 +45,15 @@ export async function loadSmfem({ build = 'auto', tools = false, onProgress } = 
   if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
     throw new Error("smfem: the 'threads' build needs a cross-origin isolated page (COOP/COEP headers)");
   }
-  const urls = files[flavour];
-  const module = isNode ? await instantiateInNode(urls, tools) : await instantiateInBrowser(urls, onProgress);
-  return wrap(module, flavour);
-}
-
-async function instantiateInNode(urls, tools) {
-  const [{ readFile }, { createRequire }, { fileURLToPath }] = await Promise.all([
-    import('node:fs/promises'),
-    import('node:module'),
-    import('node:url'),
-  ]);
   // The tools module lies beside the page's, named smfem-tools.* (not a literal URL above, so
   // that a page build never copies it).
-  const path = (url) =>
-    tools ? fileURLToPath(url).replace(/smfem(\.[a-z.]+)$/, 'smfem-tools$1') : fileURLToPath(url);
-  const paths = Object.fromEntries(Object.entries(urls).map(([k, u]) => [k, path(u)]));
-  const wasmBinary = await readFile(paths.wasm).catch((e) => {
-    const command = tools ? 'bash scripts/setup.sh --all' : 'npm start';
-    throw new Error(`smfem: cannot read ${paths.wasm} (${e.code}); build it first (${command} does)`);
+  const module = await instantiate(files[flavour], {
+    label: 'smfem',
+    onProgress,
+    renameInNode: (path) => (tools ? path.replace(/smfem(\.[a-z.]+)$/, 'smfem-tools$1') : path),
+    buildHint: tools ? 'bash scripts/setup.sh --all' : 'npm start',
   });
-  const factory = createRequire(import.meta.url)(paths.classic);
-  const module = await factory({
-    wasmBinary,
-    locateFile: (name) => (name.endsWith('.worker.js') ? paths.worker : name),
-    mainScriptUrlOrBlob: paths.classic,
-  });
-  unrefWorkers(module);
-  return module;
-}
-
-// Node: a pthread worker must not keep the process alive once the caller is done.
-function unrefWorkers(module) {
-  const pthreads = module.PThread;
-  if (!pthreads) return;
-  for (const worker of [...pthreads.unusedWorkers, ...pthreads.runningWorkers]) worker.unref?.();
-  const allocate = pthreads.allocateUnusedWorker.bind(pthreads);
-  pthreads.allocateUnusedWorker = () => {
-    allocate();
-    pthreads.unusedWorkers.at(-1)?.unref?.();
-  };
-}
-
-async function instantiateInBrowser(urls, onProgress) {
-  const [wasmBinary, { default: factory }] = await Promise.all([
-    // The last report says the download is whole (its size known, even where the server did
-    // not send it): what follows is compilation.
-    fetchBytes(urls.wasm, onProgress).then((bytes) => {
-      onProgress?.(bytes.length, bytes.length);
-      return bytes;
-    }),
-    import(/* @vite-ignore */ urls.esm.href),
-  ]);
-  return factory({
-    wasmBinary,
-    locateFile: (name) => (name.endsWith('.worker.js') ? urls.worker.href : name),
-    mainScriptUrlOrBlob: urls.classic.href,
-  });
+  return wrap(module, flavour);
 }
 
 // The public API: plain values in and out, no views into the wasm heap.
