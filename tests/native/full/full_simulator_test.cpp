@@ -50,8 +50,9 @@ TEST_P(BothFullSolvers, RestStaysAtRest) {
 TEST_P(BothFullSolvers, ConservesMomentumAsImplicitEulerShould) {
   sim::SolverSettings settings = converging(GetParam());
   settings.gravity.setZero();
-  FullSimulator simulator(test::full_box({.nx = 4, .ny = 1, .nz = 1}), settings);
-  const auto& X = simulator.model().positions;
+  const FullModel model = test::full_box({.nx = 4, .ny = 1, .nz = 1});
+  FullSimulator simulator(model, settings);
+  const auto& X = model.positions;
   const Eigen::VectorXd& mass = simulator.vertex_mass();
   const Eigen::Vector3d omega(1.0, 2.0, 3.0);
   ReducedMatrix V(X.rows(), 3);
@@ -120,12 +121,12 @@ TEST(FullSimulator, MixedAndStandardFemReachTheSameConvergedStates) {
 
 TEST(FullSimulator, StatesThatMoveAPinOrAreNotFiniteAreRefused) {
   FullSimulator simulator(test::full_box({}, 0.2), converging(SolverMethod::mfem));
-  ReducedMatrix U = ReducedMatrix::Zero(simulator.model().vertex_count(), 3);
+  ReducedMatrix U = ReducedMatrix::Zero(simulator.model().node_count, 3);
   U(simulator.model().pinned.front(), 1) = 0.1;
   EXPECT_THROW(simulator.set_state(U, U), std::invalid_argument);
   U.setZero();
   ReducedMatrix V = U;
-  V(simulator.model().vertex_count() - 1, 0) = std::numeric_limits<double>::infinity();
+  V(simulator.model().node_count - 1, 0) = std::numeric_limits<double>::infinity();
   EXPECT_THROW(simulator.set_state(U, V), std::invalid_argument);
   EXPECT_THROW(simulator.set_state(ReducedMatrix::Zero(3, 3), U), std::invalid_argument);
 }

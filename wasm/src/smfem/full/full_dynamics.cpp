@@ -4,10 +4,12 @@
 
 namespace smfem::full {
 
-FullDynamics::FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep)
+FullDynamics::FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep,
+                           Eigen::SparseMatrix<double> bending)
     : vertex_mass_(std::move(vertex_mass)),
       pinned_(std::move(pinned)),
       timestep_(timestep),
+      bending_(std::move(bending)),
       predicted_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)),
       force_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)) {}
 
@@ -25,14 +27,16 @@ void FullDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedM
 
 double FullDynamics::energy(const sim::ReducedMatrix& U) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
+  const double bending = bending_.size() == 0 ? 0.0 : 0.5 * U.cwiseProduct(bending_ * U).sum();
   return 0.5 * inverse_h2 *
              (vertex_mass_.asDiagonal() * (U - predicted_)).cwiseProduct(U - predicted_).sum() -
-         force_.cwiseProduct(U).sum();
+         force_.cwiseProduct(U).sum() + bending;
 }
 
 void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
   out = inverse_h2 * (vertex_mass_.asDiagonal() * (U - predicted_)) - force_;
+  if (bending_.size() != 0) out += bending_ * U;
   for (Eigen::Index v = 0; v < out.rows(); ++v) {
     if (pinned_[static_cast<std::size_t>(v)]) out.row(v).setZero();
   }
@@ -40,7 +44,8 @@ void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out
 
 double FullDynamics::curvature(const sim::ReducedMatrix& dU) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
-  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum();
+  const double bending = bending_.size() == 0 ? 0.0 : dU.cwiseProduct(bending_ * dU).sum();
+  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum() + bending;
 }
 
 }  // namespace smfem::full

@@ -1,7 +1,8 @@
 #pragma once
-// Psi_u of the full tet mesh (sim/step/discretization.hpp), with the lumped (diagonal) mass:
+// Psi_u of the full mesh (sim/step/discretization.hpp), with the lumped (diagonal) mass and the
+// constant bending term of element_model.hpp:
 //
-//   Psi_u(U) = 1/(2 h^2) sum_v m_v |U_v - U~_v|^2 - sum_v f_v . U_v,
+//   Psi_u(U) = 1/(2 h^2) sum_v m_v |U_v - U~_v|^2 - sum_v f_v . U_v + 1/2 sum_d U_d^T B U_d,
 //
 // U~ = U_n + h Udot_n, f the external force per vertex (gravity: m_v g) at the end of the
 // step. Pinned vertices never move: their rows of U stay 0, the solver's system leaves them
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include "smfem/sim/step/discretization.hpp"
 
@@ -16,12 +18,14 @@ namespace smfem::full {
 
 class FullDynamics final : public sim::InertialEnergy {
  public:
-  // vertex_mass: n, kg, > 0; pinned: n flags.
-  FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep);
+  // vertex_mass: n, kg, > 0; pinned: n flags; bending: n x n, or empty for none.
+  FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep,
+               Eigen::SparseMatrix<double> bending = {});
 
   double timestep() const { return timestep_; }
   const Eigen::VectorXd& vertex_mass() const { return vertex_mass_; }
   const std::vector<char>& pinned() const { return pinned_; }
+  const Eigen::SparseMatrix<double>& bending() const { return bending_; }
 
   // Fixes U~ and f (n x 3 each) for the step.
   void begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
@@ -36,6 +40,7 @@ class FullDynamics final : public sim::InertialEnergy {
   Eigen::VectorXd vertex_mass_;
   std::vector<char> pinned_;
   double timestep_;
+  Eigen::SparseMatrix<double> bending_;
   sim::ReducedMatrix predicted_;
   sim::ReducedMatrix force_;
 };

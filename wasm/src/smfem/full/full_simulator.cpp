@@ -9,56 +9,68 @@
 namespace smfem::full {
 namespace {
 
-FullModel checked(FullModel model) {
-  if (const auto problem = check_full_model(model)) {
+ElementModel checked(ElementModel model) {
+  if (const auto problem = check_element_model(model)) {
     throw std::invalid_argument(model.source + ": " + problem->section + ": " + problem->problem);
   }
   return model;
 }
 
-std::vector<char> pinned_flags(const FullModel& model) {
-  std::vector<char> pinned(static_cast<std::size_t>(model.vertex_count()), 0);
+ElementModel checked_tets(const FullModel& model) {
+  if (const auto problem = check_full_model(model)) {
+    throw std::invalid_argument(model.source + ": " + problem->section + ": " + problem->problem);
+  }
+  return element_model(model);
+}
+
+std::vector<char> pinned_flags(const ElementModel& model) {
+  std::vector<char> pinned(static_cast<std::size_t>(model.node_count), 0);
   for (const int v : model.pinned) pinned[static_cast<std::size_t>(v)] = 1;
   return pinned;
 }
 
 }  // namespace
 
-FullSimulator::FullSimulator(FullModel model, const sim::SolverSettings& settings, int thread_count)
+FullSimulator::FullSimulator(ElementModel model, const sim::SolverSettings& settings,
+                             int thread_count)
     : model_(checked(std::move(model))),
       settings_(sim::clamp_settings(settings, warnings_)),
       pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
-      lame_(static_cast<std::size_t>(model_.tet_count())),
+      lame_(static_cast<std::size_t>(model_.element_count())),
       deformation_(model_),
-      dynamics_(lumped_vertex_mass(model_), pinned_flags(model_), settings_.timestep),
+      dynamics_(model_.node_mass, pinned_flags(model_), settings_.timestep, model_.bending),
       system_(deformation_, dynamics_),
-      fem_(model_.vertex_count(), model_.tet_count()),
-      mfem_(model_.vertex_count(), model_.tet_count()),
-      U_(sim::ReducedMatrix::Zero(model_.vertex_count(), 3)),
+      fem_(model_.node_count, model_.element_count()),
+      mfem_(model_.node_count, model_.element_count()),
+      U_(sim::ReducedMatrix::Zero(model_.node_count, 3)),
       Udot_(U_),
-      z_(sim::StretchField::Zero(6, model_.tet_count())),
+      z_(sim::StretchField::Zero(6, model_.element_count())),
       lambda_(z_) {
-  for (int t = 0; t < model_.tet_count(); ++t) {
+  for (int t = 0; t < model_.element_count(); ++t) {
     double youngs = model_.youngs(t);
     double poisson = model_.poisson(t);
-    sim::clamp_material(youngs, poisson, "tet " + std::to_string(t), warnings_);
+    sim::clamp_material(youngs, poisson, "element " + std::to_string(t), warnings_);
     lame_[static_cast<std::size_t>(t)] = energies::lame_from_young_poisson(youngs, poisson);
   }
   set_state(U_, Udot_);
-  gravity_force_ = dynamics_.vertex_mass() * settings_.gravity.transpose();
+  gravity_force_ = model_.translational_mass * settings_.gravity.transpose();
 }
+
+FullSimulator::FullSimulator(const FullModel& model, const sim::SolverSettings& settings,
+                             int thread_count)
+    : FullSimulator(checked_tets(model), settings, thread_count) {}
 
 FullSimulator::~FullSimulator() = default;
 
 void FullSimulator::set_state(const sim::ReducedMatrix& U, const sim::ReducedMatrix& Udot) {
-  const Eigen::Index n = model_.vertex_count();
+  const Eigen::Index n = model_.node_count;
   if (U.rows() != n || Udot.rows() != n || !U.allFinite() || !Udot.allFinite()) {
     throw std::invalid_argument("set_state: U and Udot must be " + std::to_string(n) +
                                 " x 3 and finite");
   }
   for (const int v : model_.pinned) {
     if (!U.row(v).isZero(0.0) || !Udot.row(v).isZero(0.0)) {
-      throw std::invalid_argument("set_state: pinned vertex " + std::to_string(v) + " moves");
+      throw std::invalid_argument("set_state: pinned node " + std::to_string(v) + " moves");
     }
   }
   U_ = U;
@@ -109,12 +121,12 @@ const FullStepReport& FullSimulator::step() {
 }
 
 Eigen::Vector3d FullSimulator::linear_momentum() const {
-  return (Udot_.transpose() * dynamics_.vertex_mass());
+  return Udot_.transpose() * model_.translational_mass;
 }
 
 double FullSimulator::elastic_energy() const {
   double energy = 0.0;
-  for (int t = 0; t < model_.tet_count(); ++t) {
+  for (int t = 0; t < model_.element_count(); ++t) {
     const Matrix3<double> F =
         Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U_);
     energy +=

@@ -1,14 +1,13 @@
 #pragma once
-// Implicit Euler on the whole tet mesh: the full-space references of the subspace stepper.
-// Full-space mixed FEM (Trusty et al. 2022, volumes: a stretch and a multiplier per tet) or FEM
-// (Newton on the elastic energy), by the very step algorithms the stepper runs
-// (sim/step/mfem_step.hpp, sim/step/fem_step.hpp) on the full discretization: the tet mesh's
-// deformation map, the lumped mass (full_model.hpp) and a sparse Cholesky solve (full_system.hpp).
-// Every tet is its own quadrature point with weight its volume. Gravity and pins only: no drag,
-// scene loads or run-time materials (a reference for tests and benchmarks, not a demo). Native
-// only.
+// Implicit Euler on a whole mesh: the full-space references of the subspace stepper, and the
+// solver of thin bodies (thin/). Full-space mixed FEM (Trusty et al. 2022: a stretch and a
+// multiplier per element) or FEM (Newton on the elastic energy), by the very step algorithms the
+// stepper runs (sim/step/mfem_step.hpp, sim/step/fem_step.hpp) on the full discretization: the
+// elements' deformation map (element_model.hpp, tet_mesh_deformation.hpp), the lumped mass, the
+// constant bending term and a sparse Cholesky solve (full_system.hpp). Every element is its own
+// quadrature point. Gravity and pins only: no drag, scene loads or run-time materials.
 //
-// State: U, Udot (n x 3 vertex displacements and velocities), z and lambda (6 x T). Each step
+// State: U, Udot (n x 3 node displacements and velocities), z and lambda (6 x E). Each step
 // starts from the inertial prediction, like the stepper's; a failed step is undone.
 #include <memory>
 #include <string>
@@ -16,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/full/element_model.hpp"
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/full_model.hpp"
 #include "smfem/full/full_system.hpp"
@@ -36,13 +36,15 @@ struct FullStepReport {
 
 class FullSimulator {
  public:
-  // Throws std::invalid_argument if check_full_model fails; settings are clamped (warnings()).
-  FullSimulator(FullModel model, const sim::SolverSettings& settings, int thread_count = 1);
+  // Throws std::invalid_argument if check_element_model (check_full_model) fails; settings are
+  // clamped (warnings()).
+  FullSimulator(ElementModel model, const sim::SolverSettings& settings, int thread_count = 1);
+  FullSimulator(const FullModel& model, const sim::SolverSettings& settings, int thread_count = 1);
   ~FullSimulator();
   FullSimulator(const FullSimulator&) = delete;
   FullSimulator& operator=(const FullSimulator&) = delete;
 
-  const FullModel& model() const { return model_; }
+  const ElementModel& model() const { return model_; }
   const sim::SolverSettings& settings() const { return settings_; }
   int dof_count() const { return system_.dof_count(); }
   Eigen::Index matrix_nonzeros() const { return system_.nonzeros(); }
@@ -55,15 +57,16 @@ class FullSimulator {
   const sim::ReducedMatrix& displacements() const { return U_; }  // n x 3
   const sim::ReducedMatrix& velocities() const { return Udot_; }  // n x 3
   const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
+  // sum_v (translational mass) Udot_v.
   Eigen::Vector3d linear_momentum() const;
-  // sum_t w_t psi(s(F_t)) at the current displacements.
+  // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   sim::StepContext context();
 
-  FullModel model_;
+  ElementModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
   sim::SolverSettings settings_;
   std::unique_ptr<parallel::ThreadPool> pool_;

@@ -37,10 +37,24 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
     return k < 0 ? -1 : 3 * k + local % 3;
   };
 
-  // The pattern: every pair of free DOFs sharing a tet, in the lower triangle, and the diagonal.
+  // The pattern: every pair of free DOFs sharing a tet or coupled by bending, in the lower
+  // triangle, and the diagonal.
+  const Eigen::SparseMatrix<double>& bending = dynamics.bending();
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(T) * kLocalEntries + static_cast<std::size_t>(dofs));
+  entries.reserve(static_cast<std::size_t>(T) * kLocalEntries + static_cast<std::size_t>(dofs) +
+                  3 * static_cast<std::size_t>(bending.nonZeros()));
   for (int i = 0; i < dofs; ++i) entries.emplace_back(i, i, 0.0);
+  // (row, col, value) of B on each coordinate, over the free DOFs, lower triangle.
+  std::vector<Eigen::Triplet<double>> bending_values;
+  for (int col = 0; col < bending.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(bending, col); it; ++it) {
+      const int a = free_index_[static_cast<std::size_t>(it.row())];
+      const int b = free_index_[static_cast<std::size_t>(it.col())];
+      if (a < b || b < 0) continue;  // pinned, or the upper triangle
+      for (int d = 0; d < 3; ++d) bending_values.emplace_back(3 * a + d, 3 * b + d, it.value());
+    }
+  }
+  entries.insert(entries.end(), bending_values.begin(), bending_values.end());
   for (int t = 0; t < T; ++t) {
     for (int r = 0; r < 12; ++r) {
       for (int c = 0; c <= r; ++c) {
@@ -66,6 +80,9 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
             value_slot(stiffness_, std::max(a, b), std::min(a, b));
       }
     }
+  }
+  for (const Eigen::Triplet<double>& entry : bending_values) {
+    bending_entries_.emplace_back(value_slot(stiffness_, entry.row(), entry.col()), entry.value());
   }
   diagonal_slots_.resize(static_cast<std::size_t>(dofs));
   for (int i = 0; i < dofs; ++i)
@@ -143,9 +160,10 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
     }
   }
 
-  // matrix_ = M / h^2 + K on the same pattern.
+  // matrix_ = M / h^2 + B + K on the same pattern.
   std::copy(stiffness_.valuePtr(), stiffness_.valuePtr() + stiffness_.nonZeros(),
             matrix_.valuePtr());
+  for (const auto& [slot, value] : bending_entries_) matrix_.valuePtr()[slot] += value;
   const double inverse_h2 = 1.0 / (dynamics_.timestep() * dynamics_.timestep());
   double diagonal_sum = 0.0;
   for (std::size_t v = 0; v < free_index_.size(); ++v) {

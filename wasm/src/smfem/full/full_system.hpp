@@ -1,11 +1,12 @@
 #pragma once
 // The global linear system of a full-space iteration (sim/step/discretization.hpp),
 //
-//   (M / h^2 + K) dU = -(dPsi_u/dU + force),
+//   (M / h^2 + B + K) dU = -(dPsi_u/dU + force)
 //
-// over the free vertices' 3 coordinates each (pinned vertices are left out: their dU is 0),
-// numbered vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per tet t with
-// shape gradients G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
+// (B: the dynamics' constant bending matrix, element_model.hpp, on each coordinate; stored
+// whole, both triangles), over the free vertices' 3 coordinates each (pinned vertices are left out:
+// their dU is 0), numbered vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per
+// tet t with shape gradients G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
 //
 //   K_t(3i + d, 3j + e) = w_t sum_{k,l} G_t(i, k) Q_t(d + 3k, e + 3l) G_t(j, l),
 //   force_t(j, d)       = w_t sum_k P_t(d, k) G_t(j, k),
@@ -16,6 +17,7 @@
 // factorization fails (sim/kernels/spd_solver.hpp). The per-tet blocks are formed in parallel
 // (set_tet_*), the scatter runs in tet order on one thread, so results do not depend on the
 // thread count.
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -53,13 +55,15 @@ class FullSystem final : public sim::StepSystem {
   const FullDynamics& dynamics_;
   std::vector<int> free_index_;            // per vertex: k, or -1 if pinned
   Eigen::SparseMatrix<double> stiffness_;  // K, lower triangle
-  Eigen::SparseMatrix<double> matrix_;     // M / h^2 + K, same pattern
+  Eigen::SparseMatrix<double> matrix_;     // M / h^2 + B + K, same pattern
   std::vector<int> slots_;                 // T x 78: place in the value arrays, -1 if pinned
   std::vector<int> diagonal_slots_;        // per DOF
-  std::vector<double> local_hessians_;     // T x 78: w_t K_t's lower triangle
-  std::vector<double> local_forces_;       // T x 12: w_t force_t
-  sim::ReducedMatrix force_;               // n x 3
-  sim::ReducedMatrix rhs_;                 // n x 3
+  // B's entries in the lower triangle of the free DOFs: where, and what is added there.
+  std::vector<std::pair<int, double>> bending_entries_;
+  std::vector<double> local_hessians_;  // T x 78: w_t K_t's lower triangle
+  std::vector<double> local_forces_;    // T x 12: w_t force_t
+  sim::ReducedMatrix force_;            // n x 3
+  sim::ReducedMatrix rhs_;              // n x 3
   Eigen::VectorXd rhs_vector_;
   Eigen::VectorXd solution_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> llt_;

@@ -2,17 +2,11 @@
 
 namespace smfem::full {
 
+TetMeshDeformation::TetMeshDeformation(const ElementModel& model)
+    : tets_(model.elements), shape_gradients_(model.shape_gradients), volumes_(model.weights) {}
+
 TetMeshDeformation::TetMeshDeformation(const FullModel& model)
-    : tets_(model.tets),
-      shape_gradients_(static_cast<std::size_t>(model.tet_count())),
-      volumes_(model.tet_count()) {
-  for (int t = 0; t < model.tet_count(); ++t) {
-    fem::TetCorners X;
-    for (int j = 0; j < 4; ++j) X.row(j) = model.positions.row(tets_(t, j));
-    shape_gradients_[static_cast<std::size_t>(t)] = fem::linear_tet_dphi_dX(X);
-    volumes_(t) = fem::linear_tet_volume(X);
-  }
-}
+    : TetMeshDeformation(element_model(model)) {}
 
 Matrix3<double> TetMeshDeformation::displacement_gradient(int tet,
                                                           const sim::ReducedMatrix& U) const {

@@ -1,0 +1,105 @@
+// Rods: statics against the bar and beam formulas, converged mixed FEM against FEM on a swinging
+// rope, and the refusals of bad polylines.
+#include "smfem/thin/rod.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "thin/thin_statics.hpp"
+
+namespace smfem::thin {
+namespace {
+
+using sim::ReducedMatrix;
+using sim::SolverMethod;
+
+
+// A 1 m rod hanging from its top: uniaxial stress, so it stretches by rho g L^2 / (2 E).
+TEST(Rod, AHangingRodStretchesAsABar) {
+  const int n = 41;
+  Positions X = rod_line(n, 1.0);
+  X.col(1) = -X.col(0);  // downwards from the origin
+  X.col(0).setZero();
+  RodMaterial material;
+  material.youngs = 1e6;
+  material.density = 1000.0;
+  const ThinBody body = make_rod(X, material, {0});
+  for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+    full::FullSimulator simulator(body.model, test::converging(method));
+    const ReducedMatrix U = test::settle(simulator, body, 1e-7);
+    const double expected = material.density * test::gravity() / (2.0 * material.youngs);
+    EXPECT_NEAR(-U(n - 1, 1) / expected, 1.0, 0.02) << sim::solver_method_name(method);
+    EXPECT_LT(U.col(0).cwiseAbs().maxCoeff(), 1e-9) << "it should hang straight";
+  }
+}
+
+// A cantilever rod clamped by its first two vertices: the tip deflects q L^4 / (8 EI).
+TEST(Rod, ACantileverRodDeflectsAsABeam) {
+  const int n = 81;
+  const double length = 0.5;
+  RodMaterial material;
+  material.radius = 5e-3;
+  material.youngs = 1e10;
+  material.density = 1000.0;
+  const ThinBody body = make_rod(rod_line(n, length), material, {0, 1});
+  full::FullSimulator simulator(body.model, test::converging(SolverMethod::mfem));
+  const ReducedMatrix U = test::settle(simulator, body, 1e-7);
+  const double r = material.radius;
+  const double EI = material.youngs * std::numbers::pi * std::pow(r, 4) / 4.0;
+  const double q = material.density * test::gravity() * std::numbers::pi * r * r;
+  const double free_length = length * (n - 2) / (n - 1);
+  const double expected = q * std::pow(free_length, 4) / (8.0 * EI);
+  EXPECT_NEAR(-U(n - 1, 1) / expected, 1.0, 0.10) << "tip " << -U(n - 1, 1) << " m";
+}
+
+// A rope released horizontally from a pin swings down; both solvers converged agree.
+TEST(Rod, MixedAndStandardFemReachTheSameConvergedStates) {
+  RodMaterial material;
+  material.youngs = 1e6;
+  const ThinBody body = make_rod(rod_line(11, 0.5), material, {0});
+  full::FullSimulator mixed(body.model, test::converging(SolverMethod::mfem, 0.01));
+  full::FullSimulator standard(body.model, test::converging(SolverMethod::fem, 0.01));
+  double worst = 0.0;
+  for (int step = 0; step < 15; ++step) {
+    ASSERT_TRUE(mixed.step().stats.converged) << "mixed, step " << step;
+    ASSERT_TRUE(standard.step().stats.converged) << "FEM, step " << step;
+    const auto vertices = [&](const full::FullSimulator& s) {
+      return ReducedMatrix(s.displacements().topRows(body.vertex_count));
+    };
+    worst = std::max(worst, (vertices(mixed) - vertices(standard)).norm() /
+                                vertices(standard).norm());
+  }
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(-standard.displacements().col(1).minCoeff(), 0.01) << "it should fall";
+}
+
+TEST(Rod, RefusesBadPolylinesNamingTheProblem) {
+  const auto refusal = [](const Positions& X, RodMaterial material, std::vector<int> pins) {
+    try {
+      make_rod(X, material, std::move(pins));
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  const Positions line = rod_line(5, 1.0);
+  EXPECT_NE(refusal(line.topRows(1), {}, {}).find("at least 2 points"), std::string::npos);
+  EXPECT_NE(refusal(line, {}, {5}).find("pin 5 is not a vertex"), std::string::npos);
+  Positions bad = line;
+  bad.row(2) = bad.row(1);
+  EXPECT_NE(refusal(bad, {}, {}).find("segment 1 has no length"), std::string::npos);
+  bad = line;
+  bad(2, 1) = 0.1;
+  EXPECT_NE(refusal(bad, {}, {}).find("straight rest shape"), std::string::npos);
+  RodMaterial no_bending;
+  no_bending.bending = false;
+  EXPECT_EQ(refusal(bad, no_bending, {}), "accepted");
+  RodMaterial thin;
+  thin.radius = 0.0;
+  EXPECT_NE(refusal(line, thin, {}).find("radius"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace smfem::thin

@@ -1,0 +1,220 @@
+// Shells: the elements' kinematics, statics against plate and membrane theory, converged mixed
+// FEM against FEM, and the refusals of bad meshes.
+#include "smfem/thin/shell.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include <gtest/gtest.h>
+#include <Eigen/Geometry>
+
+#include "smfem/full/tet_mesh_deformation.hpp"
+#include "thin/thin_statics.hpp"
+
+namespace smfem::thin {
+namespace {
+
+using sim::ReducedMatrix;
+using sim::SolverMethod;
+
+
+// Turns the grid's plane y = 0 upright: z becomes -y, so row j = 0 is the top.
+ShellMesh upright(ShellMesh mesh) {
+  for (Eigen::Index v = 0; v < mesh.positions.rows(); ++v) {
+    const double z = mesh.positions(v, 2);
+    mesh.positions(v, 1) = -z;
+    mesh.positions(v, 2) = 0.0;
+  }
+  return mesh;
+}
+
+std::vector<int> vertices_where(const ShellMesh& mesh, auto&& keep) {
+  std::vector<int> ids;
+  for (int v = 0; v < static_cast<int>(mesh.positions.rows()); ++v) {
+    if (keep(Eigen::Vector3d(mesh.positions.row(v).transpose()))) ids.push_back(v);
+  }
+  return ids;
+}
+
+TEST(Shell, ElementsSeeTheIdentityAtRestAndTheRotationOfARotatedSheet) {
+  ShellMesh mesh = shell_grid(4, 3, 0.3, 0.2);
+  mesh.positions(5, 0) += 0.02;  // not a regular grid
+  const ThinBody body = make_shell(mesh, {}, {});
+  const full::TetMeshDeformation deformation(body.model);
+  const int n = body.model.node_count;
+  ReducedMatrix U = ReducedMatrix::Zero(n, 3);
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(2.0, Eigen::Vector3d(1, -1, 2).normalized()).matrix();
+  for (int t = 0; t < body.model.element_count(); ++t) {
+    EXPECT_LT(deformation.displacement_gradient(t, U).norm(), 1e-14);
+  }
+  for (int v = 0; v < body.vertex_count; ++v) {
+    U.row(v) = (R * body.rest.row(v).transpose() - body.rest.row(v).transpose()).transpose();
+  }
+  for (int t = 0; t < body.model.element_count(); ++t) {
+    const Eigen::Vector3d normal = body.model.shape_gradients[t].row(3).transpose();
+    U.row(body.vertex_count + t) = (R * normal - normal).transpose();
+  }
+  for (int t = 0; t < body.model.element_count(); ++t) {
+    const Eigen::Matrix3d F = Eigen::Matrix3d::Identity() + deformation.displacement_gradient(t, U);
+    EXPECT_LT((F - R).norm(), 1e-12) << "element " << t;
+  }
+}
+
+// A strip 1 m long and 5 cm wide hanging from its top edge: plane stress, so it stretches by
+// rho g L^2 / (2 E) and contracts across (and through its thickness) by nu times the stretch.
+TEST(Shell, AHangingStripStretchesAndContractsAsAPlaneStressMembrane) {
+  const int nx = 3, ny = 41;
+  const ShellMesh mesh = upright(shell_grid(nx, ny, 0.05, 1.0));
+  ShellMaterial material;
+  material.youngs = 1e6;
+  material.poisson = 0.3;
+  material.density = 1000.0;
+  const ThinBody body =
+      make_shell(mesh, material, vertices_where(mesh, [](auto X) { return X.y() > 0.499; }));
+  for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+    full::FullSimulator simulator(body.model, test::converging(method));
+    const ReducedMatrix U = test::settle(simulator, body, 1e-7);
+    const double expected = material.density * test::gravity() / (2.0 * material.youngs);
+    double drop = 0.0;
+    for (int i = 0; i < nx; ++i) drop -= U(i + nx * (ny - 1), 1) / nx;
+    EXPECT_NEAR(drop / expected, 1.0, 0.02) << sim::solver_method_name(method);
+    // Half way down: the stretch along, the contraction across, the thickness's.
+    const int middle = ny / 2;
+    const double dy = 1.0 / (ny - 1);
+    const double along = (U(nx * (middle - 1), 1) - U(nx * (middle + 1), 1)) / (2.0 * dy);
+    const double across = (U(nx - 1 + nx * middle, 0) - U(nx * middle, 0)) / 0.05;
+    EXPECT_NEAR(along / (material.density * test::gravity() * 0.5 / material.youngs), 1.0, 0.02);
+    EXPECT_NEAR(-across / along, material.poisson, 0.02 * material.poisson);
+    // Through the thickness, in an element of the middle row of cells, against its own stretch.
+    const int element = 2 * (nx - 1) * middle;
+    const full::TetMeshDeformation deformation(body.model);
+    const double element_along =
+        deformation.displacement_gradient(element, simulator.displacements())(1, 1);
+    const Eigen::Vector3d director =
+        body.model.shape_gradients[element].row(3).transpose() +
+        simulator.displacements().row(body.vertex_count + element).transpose();
+    EXPECT_NEAR(-(director.norm() - 1.0) / element_along, material.poisson,
+                0.02 * material.poisson);
+  }
+}
+
+// A cantilever plate strip clamped along its first two columns of vertices, bending under its
+// own weight: the tip deflects q L^4 / (8 D), L the length beyond the clamp, where the strip is
+// wide enough to bend as a plate (cylindrically); a strip as narrow as a beam curls across
+// (anticlastically) and deflects up to 1 / (1 - nu^2) times further. So: within 10 % of the plate
+// at nu = 0 (where the two agree), and between 0.9 times the plate and 1.1 times the beam at
+// nu = 0.3. On the grid, and on the grid with its inner vertices moved by up to a quarter of a
+// cell.
+struct Cantilever {
+  double jitter;
+  double poisson;
+};
+
+class ShellCantilever : public ::testing::TestWithParam<Cantilever> {};
+
+TEST_P(ShellCantilever, DeflectsAsKirchhoffPlateTheorySays) {
+  const int nx = 81, ny = 9;
+  const double length = 0.5, width = 0.1;
+  ShellMesh mesh = shell_grid(nx, ny, length, width);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> offset(-GetParam().jitter, GetParam().jitter);
+  for (int j = 1; j + 1 < ny; ++j) {
+    for (int i = 2; i + 1 < nx; ++i) {
+      mesh.positions(i + nx * j, 0) += offset(random) * length / (nx - 1);
+      mesh.positions(i + nx * j, 2) += offset(random) * width / (ny - 1);
+    }
+  }
+  ShellMaterial material;
+  material.thickness = 5e-3;
+  material.youngs = 1e10;
+  material.poisson = GetParam().poisson;
+  material.density = 1000.0;
+  const double cell = length / (nx - 1);
+  const ThinBody body = make_shell(
+      mesh, material, vertices_where(mesh, [&](auto X) { return X.x() < -0.5 * length + 1.5 * cell; }));
+  full::FullSimulator simulator(body.model, test::converging(SolverMethod::mfem, 0.01));
+  const ReducedMatrix U = test::settle(simulator, body, 1e-7);
+  const double free_length = length - cell;
+  const double D = material.youngs * std::pow(material.thickness, 3) /
+                   (12.0 * (1.0 - material.poisson * material.poisson));
+  const double q = material.density * test::gravity() * material.thickness;
+  const double expected = q * std::pow(free_length, 4) / (8.0 * D);
+  double tip = 0.0;
+  for (int j = 0; j < ny; ++j) tip -= U(nx - 1 + nx * j, 1) / ny;
+  const double beam = 1.0 / (1.0 - material.poisson * material.poisson);
+  EXPECT_GT(tip / expected, 0.9) << "tip " << tip << " m, plate theory " << expected << " m";
+  EXPECT_LT(tip / expected, 1.1 * beam) << "tip " << tip << " m, plate theory " << expected << " m";
+  std::cout << "jitter " << GetParam().jitter << ", nu " << material.poisson
+            << ": tip / plate theory " << tip / expected << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Shell, ShellCantilever,
+                         ::testing::Values(Cantilever{0.0, 0.0}, Cantilever{0.25, 0.0},
+                                           Cantilever{0.0, 0.3}, Cantilever{0.25, 0.3}));
+
+// A soft cloth held by two corners, falling for 15 steps: both solvers converged reach the same
+// states.
+TEST(Shell, MixedAndStandardFemReachTheSameConvergedStates) {
+  const ShellMesh mesh = shell_grid(9, 9, 0.4, 0.4);
+  ShellMaterial material;
+  material.youngs = 1e5;
+  const ThinBody body = make_shell(mesh, material, {0, 8});
+  full::FullSimulator mixed(body.model, test::converging(SolverMethod::mfem, 0.01));
+  full::FullSimulator standard(body.model, test::converging(SolverMethod::fem, 0.01));
+  double worst = 0.0;
+  for (int step = 0; step < 15; ++step) {
+    ASSERT_TRUE(mixed.step().stats.converged) << "mixed, step " << step;
+    ASSERT_TRUE(standard.step().stats.converged) << "FEM, step " << step;
+    worst = std::max(worst, (mixed.displacements() - standard.displacements()).norm() /
+                                standard.displacements().norm());
+  }
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(-standard.displacements().col(1).minCoeff(), 0.01) << "it should fall";
+}
+
+TEST(Shell, RefusesBadMeshesNamingTheProblem) {
+  const auto refusal = [](const ShellMesh& mesh, ShellMaterial material, std::vector<int> pins) {
+    try {
+      make_shell(mesh, material, std::move(pins));
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  const ShellMesh grid = shell_grid(3, 3, 1.0, 1.0);
+  EXPECT_NE(refusal(grid, {}, {9}).find("pin 9 is not a vertex"), std::string::npos);
+  ShellMaterial soft;
+  soft.youngs = -1.0;
+  EXPECT_NE(refusal(grid, soft, {}).find("youngs"), std::string::npos);
+  ShellMesh bad = grid;
+  bad.triangles(0, 2) = bad.triangles(0, 1);
+  EXPECT_NE(refusal(bad, {}, {}).find("degenerate"), std::string::npos);
+  bad = grid;
+  bad.triangles(1, 0) = 42;
+  EXPECT_NE(refusal(bad, {}, {}).find("vertex id 42"), std::string::npos);
+  bad = grid;
+  bad.triangles.conservativeResize(bad.triangles.rows() + 2, 3);
+  bad.triangles.bottomRows(2) = grid.triangles.topRows(2);  // their edges now used thrice
+  EXPECT_NE(refusal(bad, {}, {}).find("more than two triangles"), std::string::npos);
+  bad = grid;
+  bad.positions(4, 1) = 0.1;  // a curved rest shape
+  EXPECT_NE(refusal(bad, {}, {}).find("flat rest shape"), std::string::npos);
+  ShellMaterial no_bending;
+  no_bending.bending = false;
+  EXPECT_EQ(refusal(bad, no_bending, {}), "accepted");
+  bad = grid;
+  bad.positions(0, 0) = std::nan("");
+  EXPECT_NE(refusal(bad, {}, {}).find("finite"), std::string::npos);
+}
+
+TEST(Shell, MaxEdgeStrainIsTheLargestRelativeChangeOfAnEdge) {
+  const ThinBody body = make_shell(shell_grid(3, 2, 0.2, 0.1), {}, {});
+  ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3);
+  EXPECT_EQ(max_edge_strain(body, U), 0.0);
+  U(2, 0) = 0.01;  // the last vertex of the first row: its row edge is 0.1 m long
+  EXPECT_NEAR(max_edge_strain(body, U), 0.1, 1e-12);
+}
+
+}  // namespace
+}  // namespace smfem::thin

@@ -1,0 +1,154 @@
+#include "smfem/thin/bending.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+
+namespace smfem::thin {
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double>>;
+
+Eigen::SparseMatrix<double> from_triplets(int rows, int cols, const Triplets& entries) {
+  Eigen::SparseMatrix<double> matrix(rows, cols);
+  matrix.setFromTriplets(entries.begin(), entries.end());
+  matrix.makeCompressed();
+  return matrix;
+}
+
+}  // namespace
+
+Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& triangles,
+                                          double stiffness, double poisson, int node_count) {
+  const auto n = static_cast<int>(X.rows());
+  const auto T = static_cast<int>(triangles.rows());
+  // Coordinates in the rest plane.
+  const Eigen::Vector3d normal =
+      (X.row(triangles(0, 1)) - X.row(triangles(0, 0)))
+          .cross(X.row(triangles(0, 2)) - X.row(triangles(0, 0)))
+          .normalized()
+          .transpose();
+  Eigen::Matrix<double, 2, 3> frame;
+  frame.row(0) = normal.unitOrthogonal().transpose();
+  frame.row(1) = normal.cross(normal.unitOrthogonal()).transpose();
+  const auto plane = [&](int v) -> Eigen::Vector2d { return frame * X.row(v).transpose(); };
+
+  // Each edge's triangles, and each triangle's area.
+  std::map<std::pair<int, int>, std::vector<int>> edge_triangles;
+  std::vector<double> area(static_cast<std::size_t>(T));
+  for (int t = 0; t < T; ++t) {
+    const Eigen::Vector2d e1 = plane(triangles(t, 1)) - plane(triangles(t, 0));
+    const Eigen::Vector2d e2 = plane(triangles(t, 2)) - plane(triangles(t, 0));
+    area[static_cast<std::size_t>(t)] = 0.5 * std::abs(e1.x() * e2.y() - e1.y() * e2.x());
+    for (int k = 0; k < 3; ++k) {
+      const int i = triangles(t, k), j = triangles(t, (k + 1) % 3);
+      edge_triangles[{std::min(i, j), std::max(i, j)}].push_back(t);
+    }
+  }
+  // Each vertex's triangles, for a boundary triangle's patch.
+  std::vector<std::vector<int>> vertex_triangles(static_cast<std::size_t>(n));
+  for (int t = 0; t < T; ++t) {
+    for (int k = 0; k < 3; ++k) vertex_triangles[static_cast<std::size_t>(triangles(t, k))].push_back(t);
+  }
+
+  // H_t: the Hessian of the quadratic through the patch's six vertices, rows 3 t + 0, 1, 2:
+  // H_xx, H_yy, H_xy (plane coordinates) as combinations of the vertices' values.
+  Triplets hessian, weights;
+  for (int t = 0; t < T; ++t) {
+    const Eigen::Vector2d centre =
+        (plane(triangles(t, 0)) + plane(triangles(t, 1)) + plane(triangles(t, 2))) / 3.0;
+    const double scale = std::sqrt(area[static_cast<std::size_t>(t)]);  // for conditioning
+    const auto row = [&](int v) {
+      const Eigen::Vector2d p = (plane(v) - centre) / scale;
+      return Eigen::Matrix<double, 1, 6>(1.0, p.x(), p.y(), p.x() * p.x(), p.x() * p.y(),
+                                         p.y() * p.y());
+    };
+    // The corners, then across each edge the other triangle's third vertex; where an edge is on
+    // the boundary, the nearest vertices of the corners' triangles that keep the points off a
+    // common conic (the fit is then exact for quadratics there too).
+    std::vector<int> patch = {triangles(t, 0), triangles(t, 1), triangles(t, 2)};
+    for (int k = 0; k < 3; ++k) {
+      const int i = triangles(t, k), j = triangles(t, (k + 1) % 3);
+      for (const int u : edge_triangles.at({std::min(i, j), std::max(i, j)})) {
+        for (int c = 0; c < 3 && u != t; ++c) {
+          if (triangles(u, c) != i && triangles(u, c) != j) patch.push_back(triangles(u, c));
+        }
+      }
+    }
+    if (patch.size() < 6) {
+      std::vector<std::pair<double, int>> candidates;
+      for (int k = 0; k < 3; ++k) {
+        for (const int u : vertex_triangles[static_cast<std::size_t>(triangles(t, k))]) {
+          for (int c = 0; c < 3; ++c) {
+            const int v = triangles(u, c);
+            if (std::find(patch.begin(), patch.end(), v) != patch.end()) continue;
+            candidates.emplace_back((plane(v) - centre).squaredNorm(), v);
+          }
+        }
+      }
+      std::sort(candidates.begin(), candidates.end());
+      for (const auto& [distance, v] : candidates) {
+        if (patch.size() == 6) break;
+        if (std::find(patch.begin(), patch.end(), v) != patch.end()) continue;
+        Eigen::Matrix<double, Eigen::Dynamic, 6> rows(static_cast<Eigen::Index>(patch.size()) + 1, 6);
+        for (std::size_t k = 0; k < patch.size(); ++k) rows.row(static_cast<Eigen::Index>(k)) = row(patch[k]);
+        rows.bottomRows(1) = row(v);
+        Eigen::FullPivLU<Eigen::Matrix<double, Eigen::Dynamic, 6>> rank(rows);
+        rank.setThreshold(1e-8);
+        if (rank.rank() == rows.rows()) patch.push_back(v);
+      }
+    }
+    if (patch.size() < 6) continue;  // a mesh too small to fit a quadratic: no bending here
+    Eigen::Matrix<double, 6, 6> V;
+    for (int k = 0; k < 6; ++k) V.row(k) = row(patch[static_cast<std::size_t>(k)]);
+    const Eigen::FullPivLU<Eigen::Matrix<double, 6, 6>> lu(V);
+    if (!lu.isInvertible()) continue;  // six vertices on a conic: no bending here
+    const Eigen::Matrix<double, 6, 6> coefficients = lu.inverse();
+    const double s2 = scale * scale;
+    for (int k = 0; k < 6; ++k) {
+      const int v = patch[static_cast<std::size_t>(k)];
+      hessian.emplace_back(3 * t, v, 2.0 * coefficients(3, k) / s2);
+      hessian.emplace_back(3 * t + 1, v, 2.0 * coefficients(5, k) / s2);
+      hessian.emplace_back(3 * t + 2, v, coefficients(4, k) / s2);
+    }
+    const double weight = stiffness * area[static_cast<std::size_t>(t)];
+    weights.emplace_back(3 * t, 3 * t, weight);
+    weights.emplace_back(3 * t + 1, 3 * t + 1, weight);
+    weights.emplace_back(3 * t, 3 * t + 1, weight * poisson);
+    weights.emplace_back(3 * t + 1, 3 * t, weight * poisson);
+    weights.emplace_back(3 * t + 2, 3 * t + 2, weight * 2.0 * (1.0 - poisson));
+  }
+  const Eigen::SparseMatrix<double> H = from_triplets(3 * T, n, hessian);
+  Eigen::SparseMatrix<double> B = H.transpose() * from_triplets(3 * T, 3 * T, weights) * H;
+  B.conservativeResize(node_count, node_count);
+  B.makeCompressed();
+  return B;
+}
+
+Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, int node_count) {
+  Triplets entries;
+  for (Eigen::Index v = 1; v + 1 < X.rows(); ++v) {
+    const double before = (X.row(v) - X.row(v - 1)).norm();
+    const double after = (X.row(v + 1) - X.row(v)).norm();
+    const double sum = before + after;
+    const std::array<double, 3> k = {2.0 / (before * sum), -2.0 / (before * after),
+                                     2.0 / (after * sum)};
+    const double weight = stiffness * 0.5 * sum;
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        entries.emplace_back(static_cast<int>(v - 1 + a), static_cast<int>(v - 1 + b),
+                             weight * k[static_cast<std::size_t>(a)] *
+                                 k[static_cast<std::size_t>(b)]);
+      }
+    }
+  }
+  return from_triplets(node_count, node_count, entries);
+}
+
+}  // namespace smfem::thin

@@ -1,0 +1,51 @@
+#pragma once
+// Bending of thin bodies whose rest shape is flat (a shell) or straight (a rod), as the constant
+// matrix B of a quadratic energy 1/2 sum_d x_d^T B x_d (full/element_model.hpp). For such rest
+// shapes B annihilates every rigid motion and every in-plane (along-line) affine map, so the
+// energy is invariant under rotation and translation and zero at rest; for curved rest shapes it
+// would not be, and the callers refuse them (shell.hpp, rod.hpp).
+//
+// Shells: Kirchhoff's plate energy,
+//
+//   E_b = D / 2 sum_d integral nu (tr H_d)^2 + (1 - nu) |H_d|^2 dA,   D = E t^3 / (12 (1 - nu^2)),
+//
+// H_d the in-plane Hessian of coordinate d of the deformed positions (for a bend, the second
+// fundamental form times the normal's component d, so the sum over d is nu (k_1 + k_2)^2 +
+// (1 - nu)(k_1^2 + k_2^2)). Per triangle, H_t is the Hessian of the quadratic through its patch:
+// its three corners and, across each edge, the other triangle's third vertex (the rotation-free
+// "basic plate triangle" of Onate and Zarate 2000); across a boundary edge, the nearest vertex of
+// the corners' triangles that keeps the six off a common conic. It is linear in the vertices,
+// exact for quadratic fields on any mesh, zero for affine maps (rigid motions, in-plane
+// stretches), and holds saddles and twists:
+//
+//   E_b = D / 2 sum_t A_t (nu (tr H_t)^2 + (1 - nu) |H_t|^2).
+//
+// Tried and dropped: the squared cotangent Laplacian ((k_1 + k_2)^2 alone, Wardetzky et al.
+// 2007), no plate at a free edge (every field harmonic inside costs nothing: a cantilever strip
+// sagged 18 times too far); the vertex-based weak Hessian (Stein et al. 2018), twice too stiff in
+// twist on a grid; leaving boundary triangles out, which left boundary vertices in no patch free
+// to flap (the cantilever's tip sagged 5 times too far).
+//
+// Rods: with rest lengths l_a, l_b of the segments before and after interior vertex v,
+//   kappa_v = 2 / (l_a + l_b) ((x_{v+1} - x_v) / l_b - (x_v - x_{v-1}) / l_a),
+//   E_b = EI / 2 sum_v |kappa_v|^2 (l_a + l_b) / 2,   EI = E pi r^4 / 4.
+// |kappa_v| is 2 sin(theta / 2) / l-ish for a turn theta between segments of unchanged length:
+// exact curvature for small turns, bounded for large.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+namespace smfem::thin {
+
+using Positions = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
+using Triangles = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
+
+// B of the shell energy above with bending stiffness D (N m) and Poisson ratio nu,
+// node_count x node_count (the vertices first; rows and columns beyond X.rows() are zero), stored
+// whole. X must be flat; every vertex in a triangle.
+Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& triangles,
+                                          double stiffness, double poisson, int node_count);
+
+// B of the rod energy above along the polyline X (vertex order), with bending stiffness EI (N m^2).
+Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, int node_count);
+
+}  // namespace smfem::thin

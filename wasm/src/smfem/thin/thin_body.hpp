@@ -1,0 +1,45 @@
+#pragma once
+// Thin bodies (Trusty et al. 2022, §3.5): shells (triangle meshes) and rods (polylines) solved by
+// the full-space mixed and FEM steps (full/full_simulator.hpp), with the volumetric materials
+// unchanged.
+//
+// The paper pins each element's stretch normal to the surface (rods: both normal stretches) at 1:
+// its shells are in plane strain, its rods in uniaxial strain, and in-plane (axial) stiffness
+// is then that of E / (1 - nu^2)-like moduli, not E. We free them instead: each triangle has a
+// director d, a node of its own, and
+//
+//   F = sum_j x_j grad phi_j^T + d n^T          (phi_j: the corners' in-plane barycentric
+//                                                  coordinates, n: the rest normal)
+//
+// (a rod segment: F = (x_b - x_a) t^T / l + d_1 b_1^T + d_2 b_2^T, t its rest tangent, b_1 and
+// b_2 its rest normals). F is affine in the nodes (full/element_model.hpp), equals I at rest
+// (d = n), and the energy's minimum over d is the plane-stress membrane (rods: uniaxial stress):
+// with zero transverse shear, |d| is the thickness stretch that leaves the normal stress 0. So a
+// strip stretched by its weight stretches by rho g L^2 / (2 E) and contracts across by nu, as
+// cloth and ropes do. Directors carry the rotational inertia of the material through the
+// thickness (rho A t^3 / 12; rods rho l pi r^4 / 4 each), which gravity does not pull; a rod's two
+// directors can turn together about the rod at no elastic cost, and that inertia is what holds
+// the turn.
+//
+// Bending is not in the membrane: a constant quadratic energy (bending.hpp), the element model's B.
+#include <Eigen/Core>
+
+#include "smfem/full/element_model.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+
+namespace smfem::thin {
+
+struct ThinBody {
+  // Nodes: the vertices (0 .. vertex_count - 1), then the directors.
+  full::ElementModel model;
+  int vertex_count = 0;
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> rest;  // vertex_count x 3, m
+  Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> edges;    // the mesh's edges, once each
+  Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;  // a shell's; none for a rod
+};
+
+// The largest |l / L - 1| over the edges (l deformed, L rest length) at node displacements U
+// (node_count x 3).
+double max_edge_strain(const ThinBody& body, const sim::ReducedMatrix& U);
+
+}  // namespace smfem::thin
