@@ -47,7 +47,8 @@ ShellMesh jittered_grid(int n, double size, double jitter, unsigned seed) {
 TEST(ShellBending, IsPositiveSemiDefiniteAndBlindToRigidAndInPlaneMaps) {
   const ShellMesh mesh = jittered_grid(6, 0.5, 0.3, 2);
   const int nodes = 36 + 5;  // a few nodes beyond the vertices (directors): zero rows
-  const Eigen::SparseMatrix<double> sparse = shell_bending(mesh.positions, mesh.triangles, 2.0, 0.3, nodes);
+  const Eigen::SparseMatrix<double> sparse =
+      shell_bending(mesh.positions, mesh.triangles, 2.0, 0.3, nodes);
   ASSERT_EQ(sparse.rows(), nodes);
   const Eigen::MatrixXd B = sparse;
   EXPECT_LT((B - B.transpose()).cwiseAbs().maxCoeff(), 1e-9 * B.cwiseAbs().maxCoeff());
@@ -62,8 +63,8 @@ TEST(ShellBending, IsPositiveSemiDefiniteAndBlindToRigidAndInPlaneMaps) {
   Positions x(nodes, 3);
   x.setZero();
   for (int v = 0; v < 36; ++v) {
-    x.row(v) = (R * stretch * mesh.positions.row(v).transpose() + Eigen::Vector3d(1, -2, 3))
-                   .transpose();
+    x.row(v) =
+        (R * stretch * mesh.positions.row(v).transpose() + Eigen::Vector3d(1, -2, 3)).transpose();
   }
   Positions bent = x;
   bent(20, 1) += 0.01;

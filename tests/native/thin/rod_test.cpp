@@ -7,14 +7,13 @@
 
 #include <gtest/gtest.h>
 
-#include "thin/thin_statics.hpp"
+#include "thin/thin_support.hpp"
 
 namespace smfem::thin {
 namespace {
 
 using sim::ReducedMatrix;
 using sim::SolverMethod;
-
 
 // A 1 m rod hanging from its top: uniaxial stress, so it stretches by rho g L^2 / (2 E).
 TEST(Rod, AHangingRodStretchesAsABar) {
@@ -59,30 +58,12 @@ TEST(Rod, MixedAndStandardFemReachTheSameConvergedStates) {
   RodMaterial material;
   material.youngs = 1e6;
   const ThinBody body = make_rod(rod_line(11, 0.5), material, {0});
-  full::FullSimulator mixed(body.model, test::converging(SolverMethod::mfem, 0.01));
-  full::FullSimulator standard(body.model, test::converging(SolverMethod::fem, 0.01));
-  double worst = 0.0;
-  for (int step = 0; step < 15; ++step) {
-    ASSERT_TRUE(mixed.step().stats.converged) << "mixed, step " << step;
-    ASSERT_TRUE(standard.step().stats.converged) << "FEM, step " << step;
-    const auto vertices = [&](const full::FullSimulator& s) {
-      return ReducedMatrix(s.displacements().topRows(body.vertex_count));
-    };
-    worst = std::max(worst, (vertices(mixed) - vertices(standard)).norm() /
-                                vertices(standard).norm());
-  }
-  EXPECT_LT(worst, 1e-6);
-  EXPECT_GT(-standard.displacements().col(1).minCoeff(), 0.01) << "it should fall";
+  test::expect_converged_solvers_agree(body, 15);
 }
 
 TEST(Rod, RefusesBadPolylinesNamingTheProblem) {
   const auto refusal = [](const Positions& X, RodMaterial material, std::vector<int> pins) {
-    try {
-      make_rod(X, material, std::move(pins));
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
+    return test::refusal([&] { make_rod(X, material, pins); });
   };
   const Positions line = rod_line(5, 1.0);
   EXPECT_NE(refusal(line.topRows(1), {}, {}).find("at least 2 points"), std::string::npos);

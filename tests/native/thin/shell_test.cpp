@@ -10,14 +10,13 @@
 #include <Eigen/Geometry>
 
 #include "smfem/full/tet_mesh_deformation.hpp"
-#include "thin/thin_statics.hpp"
+#include "thin/thin_support.hpp"
 
 namespace smfem::thin {
 namespace {
 
 using sim::ReducedMatrix;
 using sim::SolverMethod;
-
 
 // Turns the grid's plane y = 0 upright: z becomes -y, so row j = 0 is the top.
 ShellMesh upright(ShellMesh mesh) {
@@ -131,8 +130,9 @@ TEST_P(ShellCantilever, DeflectsAsKirchhoffPlateTheorySays) {
   material.poisson = GetParam().poisson;
   material.density = 1000.0;
   const double cell = length / (nx - 1);
-  const ThinBody body = make_shell(
-      mesh, material, vertices_where(mesh, [&](auto X) { return X.x() < -0.5 * length + 1.5 * cell; }));
+  const ThinBody body =
+      make_shell(mesh, material,
+                 vertices_where(mesh, [&](auto X) { return X.x() < -0.5 * length + 1.5 * cell; }));
   full::FullSimulator simulator(body.model, test::converging(SolverMethod::mfem, 0.01));
   const ReducedMatrix U = test::settle(simulator, body, 1e-7);
   const double free_length = length - cell;
@@ -160,27 +160,12 @@ TEST(Shell, MixedAndStandardFemReachTheSameConvergedStates) {
   ShellMaterial material;
   material.youngs = 1e5;
   const ThinBody body = make_shell(mesh, material, {0, 8});
-  full::FullSimulator mixed(body.model, test::converging(SolverMethod::mfem, 0.01));
-  full::FullSimulator standard(body.model, test::converging(SolverMethod::fem, 0.01));
-  double worst = 0.0;
-  for (int step = 0; step < 15; ++step) {
-    ASSERT_TRUE(mixed.step().stats.converged) << "mixed, step " << step;
-    ASSERT_TRUE(standard.step().stats.converged) << "FEM, step " << step;
-    worst = std::max(worst, (mixed.displacements() - standard.displacements()).norm() /
-                                standard.displacements().norm());
-  }
-  EXPECT_LT(worst, 1e-6);
-  EXPECT_GT(-standard.displacements().col(1).minCoeff(), 0.01) << "it should fall";
+  test::expect_converged_solvers_agree(body, 15);
 }
 
 TEST(Shell, RefusesBadMeshesNamingTheProblem) {
   const auto refusal = [](const ShellMesh& mesh, ShellMaterial material, std::vector<int> pins) {
-    try {
-      make_shell(mesh, material, std::move(pins));
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
+    return test::refusal([&] { make_shell(mesh, material, pins); });
   };
   const ShellMesh grid = shell_grid(3, 3, 1.0, 1.0);
   EXPECT_NE(refusal(grid, {}, {9}).find("pin 9 is not a vertex"), std::string::npos);

@@ -1,4 +1,7 @@
-#include "thin/thin_statics.hpp"
+#include "thin/thin_support.hpp"
+
+#include <algorithm>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +33,32 @@ sim::ReducedMatrix settle(full::FullSimulator& simulator, const ThinBody& body, 
   }
   ADD_FAILURE() << "still moving after " << max_steps << " steps";
   return simulator.displacements().topRows(body.vertex_count);
+}
+
+void expect_converged_solvers_agree(const ThinBody& body, int steps) {
+  full::FullSimulator mixed(body.model, converging(sim::SolverMethod::mfem, 0.01));
+  full::FullSimulator standard(body.model, converging(sim::SolverMethod::fem, 0.01));
+  const auto vertices = [&](const full::FullSimulator& simulator) {
+    return sim::ReducedMatrix(simulator.displacements().topRows(body.vertex_count));
+  };
+  double worst = 0.0;
+  for (int step = 0; step < steps; ++step) {
+    ASSERT_TRUE(mixed.step().stats.converged) << "mixed, step " << step;
+    ASSERT_TRUE(standard.step().stats.converged) << "FEM, step " << step;
+    worst =
+        std::max(worst, (vertices(mixed) - vertices(standard)).norm() / vertices(standard).norm());
+  }
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(-vertices(standard).col(1).minCoeff(), 0.01) << "it should fall";
+}
+
+std::string refusal(const std::function<void()>& make) {
+  try {
+    make();
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "accepted";
 }
 
 }  // namespace smfem::thin::test
