@@ -19,14 +19,14 @@ std::optional<ModelProblem> check_range(const Eigen::VectorXd& values, Eigen::In
                                         bool closed_low = false) {
   if (values.size() != count) {
     return model_problem(what, "has " + std::to_string(values.size()) + " entries, expected " +
-                             std::to_string(count));
+                                   std::to_string(count));
   }
   for (Eigen::Index i = 0; i < count; ++i) {
     const double v = values(i);
     if (!((v > low || (closed_low && v == low)) && v < high)) {
       return model_problem(what, "entry " + std::to_string(i) + ": " + std::to_string(v) +
-                               " outside " + (closed_low ? "[" : "(") + std::to_string(low) +
-                               ", " + std::to_string(high) + ")");
+                                     " outside " + (closed_low ? "[" : "(") + std::to_string(low) +
+                                     ", " + std::to_string(high) + ")");
     }
   }
   return std::nullopt;
@@ -47,7 +47,8 @@ std::optional<ModelProblem> check_element_model(const ElementModel& model) {
       const int node = model.elements(e, j);
       if (node < 0 || node >= n) {
         return model_problem("elements", "element " + std::to_string(e) + " has node id " +
-                                       std::to_string(node) + ", not below " + std::to_string(n));
+                                             std::to_string(node) + ", not below " +
+                                             std::to_string(n));
       }
       for (int k = 0; k < j; ++k) {
         if (model.elements(e, k) == node) {
@@ -56,7 +57,8 @@ std::optional<ModelProblem> check_element_model(const ElementModel& model) {
       }
     }
     if (!model.shape_gradients[static_cast<std::size_t>(e)].allFinite()) {
-      return model_problem("elements", "element " + std::to_string(e) + " has non-finite gradients");
+      return model_problem("elements",
+                           "element " + std::to_string(e) + " has non-finite gradients");
     }
   }
   const double infinity = std::numeric_limits<double>::infinity();
@@ -64,14 +66,15 @@ std::optional<ModelProblem> check_element_model(const ElementModel& model) {
   if (auto bad = check_range(model.youngs, E, "youngs", 0.0, infinity)) return bad;
   if (auto bad = check_range(model.poisson, E, "poisson", -1.0, 0.5)) return bad;
   if (auto bad = check_range(model.node_mass, n, "node mass", 0.0, infinity)) return bad;
-  if (auto bad = check_range(model.translational_mass, n, "translational mass", 0.0, infinity,
-                             true)) {
+  if (auto bad =
+          check_range(model.translational_mass, n, "translational mass", 0.0, infinity, true)) {
     return bad;
   }
   std::vector<char> is_pinned(static_cast<std::size_t>(n), 0);
   for (const int v : model.pinned) {
     if (v < 0 || v >= n) {
-      return model_problem("pinned", "node id " + std::to_string(v) + " not below " + std::to_string(n));
+      return model_problem("pinned",
+                           "node id " + std::to_string(v) + " not below " + std::to_string(n));
     }
     is_pinned[static_cast<std::size_t>(v)] = 1;
   }

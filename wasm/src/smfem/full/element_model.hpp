@@ -32,14 +32,14 @@ struct ElementModel {
   std::string source;  // names the model in messages
   int node_count = 0;
   Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> elements;  // E x 4 node ids, 0-based
-  std::vector<fem::TetCorners> shape_gradients;                      // G_e per element
-  Eigen::VectorXd weights;                                           // E, m^3
-  Eigen::VectorXd youngs;                                            // E, Pa
-  Eigen::VectorXd poisson;                                           // E
-  Eigen::VectorXd node_mass;                                         // n, > 0
-  Eigen::VectorXd translational_mass;                                // n, kg, >= 0
-  std::vector<int> pinned;                                           // node ids
-  Eigen::SparseMatrix<double> bending;  // n x n, or 0 x 0 for none
+  std::vector<fem::TetCorners> shape_gradients;                     // G_e per element
+  Eigen::VectorXd weights;                                          // E, m^3
+  Eigen::VectorXd youngs;                                           // E, Pa
+  Eigen::VectorXd poisson;                                          // E
+  Eigen::VectorXd node_mass;                                        // n, > 0
+  Eigen::VectorXd translational_mass;                               // n, kg, >= 0
+  std::vector<int> pinned;                                          // node ids
+  Eigen::SparseMatrix<double> bending;                              // n x n, or 0 x 0 for none
   sim::SolverSettings defaults;
 
   int element_count() const { return static_cast<int>(elements.rows()); }

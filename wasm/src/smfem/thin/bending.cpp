@@ -29,11 +29,10 @@ Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& t
   const auto n = static_cast<int>(X.rows());
   const auto T = static_cast<int>(triangles.rows());
   // Coordinates in the rest plane.
-  const Eigen::Vector3d normal =
-      (X.row(triangles(0, 1)) - X.row(triangles(0, 0)))
-          .cross(X.row(triangles(0, 2)) - X.row(triangles(0, 0)))
-          .normalized()
-          .transpose();
+  const Eigen::Vector3d normal = (X.row(triangles(0, 1)) - X.row(triangles(0, 0)))
+                                     .cross(X.row(triangles(0, 2)) - X.row(triangles(0, 0)))
+                                     .normalized()
+                                     .transpose();
   Eigen::Matrix<double, 2, 3> frame;
   frame.row(0) = normal.unitOrthogonal().transpose();
   frame.row(1) = normal.cross(normal.unitOrthogonal()).transpose();
@@ -54,7 +53,8 @@ Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& t
   // Each vertex's triangles, for a boundary triangle's patch.
   std::vector<std::vector<int>> vertex_triangles(static_cast<std::size_t>(n));
   for (int t = 0; t < T; ++t) {
-    for (int k = 0; k < 3; ++k) vertex_triangles[static_cast<std::size_t>(triangles(t, k))].push_back(t);
+    for (int k = 0; k < 3; ++k)
+      vertex_triangles[static_cast<std::size_t>(triangles(t, k))].push_back(t);
   }
 
   // H_t: the Hessian of the quadratic through the patch's six vertices, rows 3 t + 0, 1, 2:
@@ -96,8 +96,10 @@ Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& t
       for (const auto& [distance, v] : candidates) {
         if (patch.size() == 6) break;
         if (std::find(patch.begin(), patch.end(), v) != patch.end()) continue;
-        Eigen::Matrix<double, Eigen::Dynamic, 6> rows(static_cast<Eigen::Index>(patch.size()) + 1, 6);
-        for (std::size_t k = 0; k < patch.size(); ++k) rows.row(static_cast<Eigen::Index>(k)) = row(patch[k]);
+        Eigen::Matrix<double, Eigen::Dynamic, 6> rows(static_cast<Eigen::Index>(patch.size()) + 1,
+                                                      6);
+        for (std::size_t k = 0; k < patch.size(); ++k)
+          rows.row(static_cast<Eigen::Index>(k)) = row(patch[k]);
         rows.bottomRows(1) = row(v);
         Eigen::FullPivLU<Eigen::Matrix<double, Eigen::Dynamic, 6>> rank(rows);
         rank.setThreshold(1e-8);
@@ -142,9 +144,9 @@ Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, in
     const double weight = stiffness * 0.5 * sum;
     for (int a = 0; a < 3; ++a) {
       for (int b = 0; b < 3; ++b) {
-        entries.emplace_back(static_cast<int>(v - 1 + a), static_cast<int>(v - 1 + b),
-                             weight * k[static_cast<std::size_t>(a)] *
-                                 k[static_cast<std::size_t>(b)]);
+        entries.emplace_back(
+            static_cast<int>(v - 1 + a), static_cast<int>(v - 1 + b),
+            weight * k[static_cast<std::size_t>(a)] * k[static_cast<std::size_t>(b)]);
       }
     }
   }

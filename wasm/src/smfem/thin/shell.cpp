@@ -124,8 +124,8 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
           "is curved: turn bending off or give a flat mesh");
     }
     const double nu = material.poisson;
-    const double stiffness = material.youngs * std::pow(material.thickness, 3) /
-                             (12.0 * (1.0 - nu * nu));
+    const double stiffness =
+        material.youngs * std::pow(material.thickness, 3) / (12.0 * (1.0 - nu * nu));
     model.bending = shell_bending(X, triangles, stiffness, nu, model.node_count);
   }
   return body;
