@@ -2,6 +2,7 @@
 // FEM against FEM, and the refusals of bad meshes.
 #include "smfem/thin/shell.hpp"
 
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -199,6 +200,71 @@ TEST(Shell, MaxEdgeStrainIsTheLargestRelativeChangeOfAnEdge) {
   EXPECT_EQ(max_edge_strain(body, U), 0.0);
   U(2, 0) = 0.01;  // the last vertex of the first row: its row edge is 0.1 m long
   EXPECT_NEAR(max_edge_strain(body, U), 0.1, 1e-12);
+}
+
+}  // namespace
+}  // namespace smfem::thin
+
+namespace smfem::thin {
+namespace {
+
+// Mechanical energy of a thin body's state: kinetic (directors' turning included), membrane,
+// bending, and gravity's potential (zero at rest).
+double mechanical_energy(const full::FullSimulator& simulator) {
+  const full::ElementModel& model = simulator.model();
+  const ReducedMatrix& U = simulator.displacements();
+  const ReducedMatrix& V = simulator.velocities();
+  const double kinetic = 0.5 * (model.node_mass.asDiagonal() * V).cwiseProduct(V).sum();
+  const double bending = 0.5 * U.cwiseProduct(model.bending * U).sum();
+  const double gravity =
+      -(model.translational_mass.transpose() * U).dot(simulator.settings().gravity.transpose());
+  return kinetic + simulator.elastic_energy() + bending + gravity;
+}
+
+// A stiff (E = 1e9 Pa, near-inextensible) 50 cm cloth held by two corners falls and swings for
+// half a second at 60 steps per second, as the page steps it: 2 iterations of each solver against
+// the converged run. The mixed step follows it (rms 0.2 mm, strain within 2e-4); FEM at 2
+// iterations locks (the cloth barely falls: 12 cm from the converged run). Neither gains energy.
+// Measured, not kept as a test (92 s converged): the soft cloth (E = 1e5) at 2 iterations is the
+// mixed step's loss (docs/thin.md).
+TEST(Shell, AStiffClothAtTwoIterationsFollowsTheConvergedRunWhereFemLocks) {
+  const int n = 11, steps = 30;
+  ShellMaterial material;
+  material.thickness = 5e-4;
+  material.density = 200.0;  // 0.1 kg / m^2
+  material.youngs = 1e9;
+  const ThinBody body = make_shell(shell_grid(n, n, 0.5, 0.5), material, {0, n - 1});
+  sim::SolverSettings two;
+  two.timestep = 1.0 / 60.0;
+  two.iterations = 2;
+  sim::SolverSettings mfem_two = two, fem_two = two;
+  mfem_two.method = SolverMethod::mfem;
+  fem_two.method = SolverMethod::fem;
+  full::FullSimulator converged(body.model, test::converging(SolverMethod::fem, two.timestep));
+  full::FullSimulator mixed(body.model, mfem_two);
+  full::FullSimulator standard(body.model, fem_two);
+  const std::array<full::FullSimulator*, 3> runs = {&converged, &mixed, &standard};
+  const auto vertices = [&](const full::FullSimulator& simulator) {
+    return ReducedMatrix(simulator.displacements().topRows(body.vertex_count));
+  };
+  // Gravity's work over the drop, the scale of the energies.
+  const double scale = body.model.translational_mass.sum() * test::gravity() * 0.1;
+  std::array<double, 3> error = {0, 0, 0}, strain = {0, 0, 0}, gain = {0, 0, 0};
+  for (int step = 0; step < steps; ++step) {
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      ASSERT_TRUE(runs[r]->step().ok) << "run " << r << ", step " << step;
+      strain[r] = std::max(strain[r], max_edge_strain(body, runs[r]->displacements()));
+      gain[r] = std::max(gain[r], mechanical_energy(*runs[r]));  // it starts at 0
+      error[r] += (vertices(*runs[r]) - vertices(converged)).norm() / std::sqrt(n * n) / steps;
+    }
+  }
+  std::cout << "rms distance from the converged run: mixed " << error[1] << " m, FEM " << error[2]
+            << " m; largest strain " << strain[0] << ", " << strain[1] << ", " << strain[2] << "\n";
+  EXPECT_GT(-vertices(converged).col(1).minCoeff(), 0.1) << "it should fall and swing";
+  EXPECT_LT(error[1], 1e-3);
+  EXPECT_LT(error[1], 0.1 * error[2]);
+  EXPECT_LT(strain[1], 1e-3);
+  for (std::size_t r = 0; r < runs.size(); ++r) EXPECT_LT(gain[r], 1e-6 * scale) << "run " << r;
 }
 
 }  // namespace
