@@ -4,6 +4,8 @@
 #include <span>
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "smfem/sim/model/detail/asset_arrays.hpp"
 
 namespace smfem::contact {
