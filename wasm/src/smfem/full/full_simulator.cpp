@@ -1,10 +1,12 @@
 #include "smfem/full/full_simulator.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <utility>
 
 #include "smfem/energies/lame.hpp"
 #include "smfem/polar/polar.hpp"
+#include "smfem/sim/step/energy_check.hpp"
 
 namespace smfem::full {
 namespace {
@@ -78,15 +80,44 @@ void FullSimulator::set_state(const sim::ReducedMatrix& U, const sim::ReducedMat
   sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, U_, z_, lambda_);
 }
 
-sim::StepContext FullSimulator::context() {
+sim::StepContext FullSimulator::context(const sim::SolverSettings& attempt) {
   return sim::StepContext{deformation_,
                           deformation_.volumes(),
                           settings_.material_model,
                           lame_,
-                          settings_,
+                          attempt,
                           dynamics_,
                           system_,
                           *pool_};
+}
+
+bool FullSimulator::attempt_step(sim::SolverMethod method, int iterations, bool until_converged) {
+  sim::SolverSettings attempt = settings_;
+  attempt.method = method;
+  attempt.iterations = iterations;
+  attempt.until_converged = until_converged;
+  U_ = dynamics_.prediction();
+  z_ = z_backup_;
+  lambda_ = lambda_backup_;
+  sim::StepStats stats;
+  sim::StepContext step_context = context(attempt);
+  if (method == sim::SolverMethod::mfem) {
+    mfem_.solve(step_context, U_, z_, lambda_, stats);
+  } else {
+    fem_.solve(step_context, U_, stats);
+    // The mixed solver's fallback: its next step starts from these stretches.
+    if (settings_.method == sim::SolverMethod::mfem) {
+      sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, U_, z_,
+                                     lambda_);
+    }
+  }
+  Udot_ = (U_ - U_backup_) / settings_.timestep;
+  // A retried step reports every attempt's work.
+  stats.iterations += report_.stats.iterations;
+  stats.add_work(report_.stats);
+  report_.stats = stats;
+  return !stats.failed && U_.allFinite() && Udot_.allFinite() && z_.allFinite() &&
+         lambda_.allFinite();
 }
 
 const FullStepReport& FullSimulator::step() {
@@ -95,21 +126,30 @@ const FullStepReport& FullSimulator::step() {
   Udot_backup_ = Udot_;
   z_backup_ = z_;
   lambda_backup_ = lambda_;
+  const double energy_before = mechanical_energy();
   dynamics_.begin_step(U_, Udot_, gravity_force_);
-  U_ = dynamics_.prediction();
 
-  report_.stats = sim::StepStats{};
-  report_.step_ms = 0.0;
-  sim::StepContext step_context = context();
-  if (settings_.method == sim::SolverMethod::mfem) {
-    mfem_.solve(step_context, U_, z_, lambda_, report_.stats);
-  } else {
-    fem_.solve(step_context, U_, report_.stats);
+  report_ = FullStepReport{};
+  const std::array<sim::StepAttempt, 4> attempts =
+      sim::step_attempts(settings_, settings_.iterations);
+  bool ok = false;
+  for (std::size_t k = 0; k < attempts.size(); ++k) {
+    const sim::StepAttempt& attempt = attempts[k];
+    if (k > 0) {
+      if (!settings_.energy_check || (ok && report_.stats.converged)) break;
+      if (sim::attempt_adds_nothing(attempt, settings_, settings_.iterations)) continue;
+      if (attempt.method != settings_.method && settings_.method == sim::SolverMethod::fem) break;
+      ++report_.retries;
+    }
+    ok = attempt_step(attempt.method, attempt.iterations, attempt.until_converged);
+    if (!ok) continue;
+    const double work = gravity_force_.cwiseProduct(U_ - U_backup_).sum();
+    const double energy_after = mechanical_energy();
+    report_.energy_gain = energy_after - energy_before - work;
+    if (report_.energy_gain <= sim::allowed_energy_gain(energy_before, energy_after, work)) break;
   }
-  Udot_ = (U_ - U_backup_) / settings_.timestep;
-  report_.ok = !report_.stats.failed && U_.allFinite() && Udot_.allFinite() && z_.allFinite() &&
-               lambda_.allFinite();
-  if (!report_.ok) {
+  report_.ok = ok;
+  if (!ok) {
     U_ = U_backup_;
     Udot_ = Udot_backup_;
     z_ = z_backup_;
@@ -134,6 +174,13 @@ double FullSimulator::elastic_energy() const {
                                              lame_[static_cast<std::size_t>(t)]);
   }
   return energy;
+}
+
+double FullSimulator::mechanical_energy() const {
+  const double kinetic = 0.5 * (model_.node_mass.asDiagonal() * Udot_).cwiseProduct(Udot_).sum();
+  const double bending =
+      model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
+  return kinetic + elastic_energy() + bending;
 }
 
 }  // namespace smfem::full

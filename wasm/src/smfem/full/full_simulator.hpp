@@ -8,7 +8,10 @@
 // quadrature point. Gravity and pins only: no drag, scene loads or run-time materials.
 //
 // State: U, Udot (n x 3 node displacements and velocities), z and lambda (6 x E). Each step
-// starts from the inertial prediction, like the stepper's; a failed step is undone.
+// starts from the inertial prediction, like the stepper's. With settings.energy_check, a step
+// that gains energy beyond gravity's work, or fails, is retried as the stepper retries it
+// (sim/simulator.hpp: more iterations, then to convergence, then FEM to convergence, each
+// attempt from the step's start); a step that fails in every attempt is undone.
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,7 +33,9 @@ namespace smfem::full {
 
 struct FullStepReport {
   bool ok = true;
-  sim::StepStats stats;
+  int retries = 0;           // attempts after the first
+  double energy_gain = 0.0;  // J, of the accepted attempt (mechanical_energy's, less the work)
+  sim::StepStats stats;      // summed over the attempts
   double step_ms = 0.0;
 };
 
@@ -61,10 +66,15 @@ class FullSimulator {
   Eigen::Vector3d linear_momentum() const;
   // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;
+  // Kinetic (every node's mass) + elastic + bending, at the current state; gravity's potential
+  // is not in it (the energy check counts gravity's work instead).
+  double mechanical_energy() const;
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  sim::StepContext context();
+  sim::StepContext context(const sim::SolverSettings& attempt);
+  // Solves the step from the prediction and z, lambda of its start; false if it failed.
+  bool attempt_step(sim::SolverMethod method, int iterations, bool until_converged);
 
   ElementModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it

@@ -234,28 +234,18 @@ const StepReport& Simulator::step() {
   report_.retries = 0;
   report_.energy_gain = 0.0;
   report_.step_ms = 0.0;  // the stopwatch adds to it
-  // The fallbacks of a step that gained energy or failed: more iterations, then convergence,
-  // then (where the mixed solver could not converge) FEM's monotone descent to convergence.
-  struct Attempt {
-    SolverMethod method;
-    int iterations;
-    bool until_converged;
-    int whole;  // the first iterations, on the whole model (the rest: an impact's moving bodies)
-  };
+  // The fallbacks of a step that gained energy or failed (step/energy_check.hpp).
   const SolverMethod method = settings_.method;
   const int iterations = settings_.iterations;
-  const int more = std::min(kMoreIterations * iterations, kMaxIterations);
-  const int first = impact_ ? more : iterations;
-  const std::array<Attempt, 4> attempts = {
-      {{method, first, settings_.until_converged, iterations},
-       {method, more, settings_.until_converged, more},
-       {method, kMaxIterations, true, kMaxIterations},
-       {SolverMethod::fem, kMaxIterations, true, kMaxIterations}}};
+  const int first = impact_ ? std::min(kMoreIterations * iterations, kMaxIterations) : iterations;
+  const std::array<StepAttempt, 4> attempts = step_attempts(settings_, first);
   bool ok = false;
   bool have_kept = false;  // kept_: the last finite attempt, which gained energy
   int budget = 0;          // the iterations given to the attempts the current one goes on from
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
-    const Attempt& a = attempts[attempt];
+    const StepAttempt& a = attempts[attempt];
+    // The first iterations run on the whole model (the rest: an impact's moving bodies).
+    const int whole = attempt == 0 ? iterations : a.iterations;
     bool go_on = false;
     if (attempt > 0) {
       if (!settings_.energy_check) break;
@@ -263,10 +253,7 @@ const StepReport& Simulator::step() {
       if (ok && report_.stats.converged) break;
       // An attempt that cannot do better than the last is skipped; FEM is only the mixed
       // solver's fallback.
-      if (a.method == method && (settings_.until_converged || !a.until_converged) &&
-          a.iterations <= first) {
-        continue;
-      }
+      if (attempt_adds_nothing(a, settings_, first)) continue;
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
       // More iterations of the same solver go on from where the last attempt stopped: its
@@ -281,7 +268,7 @@ const StepReport& Simulator::step() {
       }
     }
     const TetKinematics& kinematics =
-        solve_step(a.method, a.iterations - budget, a.whole - budget, a.until_converged, go_on);
+        solve_step(a.method, a.iterations - budget, whole - budget, a.until_converged, go_on);
     budget = a.iterations;
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
          state_.z.allFinite() && state_.lambda.allFinite();
@@ -290,10 +277,7 @@ const StepReport& Simulator::step() {
     const double work = force_.cwiseProduct(state_.U - backup_.U).sum();
     const double energy_after = mechanical_energy(state_.U, state_.Udot, stretch_);
     report_.energy_gain = energy_after - energy_before - work;
-    const double allowed = kEnergyGrowthTolerance *
-                               (std::abs(energy_before) + std::abs(energy_after) + std::abs(work)) +
-                           kEnergyGrowthFloor;
-    if (report_.energy_gain <= allowed) break;
+    if (report_.energy_gain <= allowed_energy_gain(energy_before, energy_after, work)) break;
     copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
     kept_gain_ = report_.energy_gain;

@@ -40,6 +40,7 @@
 #include "smfem/sim/step/cubature_deformation.hpp"
 #include "smfem/sim/step/dynamics.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
+#include "smfem/sim/step/energy_check.hpp"
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
 #include "smfem/sim/step/reduced_system.hpp"
@@ -56,23 +57,15 @@ struct SimulatorState {
   std::int64_t step_count = 0;
 };
 
-// A step is checked against the energy balance of implicit Euler, which never gains energy
-// beyond the work of the loads when converged:
-//   gain = H(after) - H(before) - f . (u_{n+1} - u_n),  H = kinetic + elastic + springs,
-// with f the step's generalized force (gravity, external and periodic loads) and the springs
-// as they act during the step (and H holding the contact barrier's potential energy). A step
-// whose gain exceeds
-//   kEnergyGrowthTolerance (|H(before)| + |H(after)| + |work|) + kEnergyGrowthFloor
-// (truncated iterations overshot), or that failed, is solved again with kMoreIterations times
-// the iterations, then to convergence, and where the mixed solver did not converge, by FEM to
-// convergence; a converged step is kept whatever its gain, and where every retry fails, the
-// last finite attempt is. A retry of the same solver goes on from where the finite attempt
-// before it stopped (its iterations are the retry's first ones; measured on the shipped contact
-// scenes at 2 iterations: 18 % fewer iterations in all, 40 % on ball-wall); a failed attempt or
-// FEM's fallback starts again from the step's start.
-inline constexpr double kEnergyGrowthTolerance = 1e-3;
-inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
-inline constexpr int kMoreIterations = 4;
+// A step is checked against the energy balance of implicit Euler (step/energy_check.hpp, which
+// owns the tolerance and the attempts): H = kinetic + elastic + springs, with the springs as
+// they act during the step and H holding the contact barrier's potential energy; f the step's
+// generalized force (gravity, external and periodic loads). A step that gains energy beyond
+// f's work, or fails, is retried; a converged step is kept whatever its gain, and where every
+// retry fails, the last finite attempt is. A retry of the same solver goes on from where the
+// finite attempt before it stopped (its iterations are the retry's first ones; measured on the
+// shipped contact scenes at 2 iterations: 18 % fewer iterations in all, 40 % on ball-wall); a
+// failed attempt or FEM's fallback starts again from the step's start.
 
 // An impact: the step's inertial prediction closes some contact pair by more than dhat. Each
 // iteration's step is then cut by CCD a fraction of the way to the closest pair, so 1 or 2

@@ -38,6 +38,7 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
   body.edges.resize(S, 2);
   full::ElementModel& model = body.model;
   model.source = "rod";
+  model.defaults = thin_body_defaults();
   model.node_count = n + 2 * S;
   model.elements.resize(S, 4);
   model.weights.resize(S);

@@ -55,6 +55,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   body.triangles = triangles;
   full::ElementModel& model = body.model;
   model.source = "shell";
+  model.defaults = thin_body_defaults();
   model.node_count = n + T;
   model.elements.resize(T, 4);
   model.weights.resize(T);

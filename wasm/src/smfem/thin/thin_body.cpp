@@ -5,6 +5,12 @@
 
 namespace smfem::thin {
 
+sim::SolverSettings thin_body_defaults() {
+  sim::SolverSettings settings;
+  settings.mixed_variant = sim::MixedVariant::projected;
+  return settings;
+}
+
 double max_edge_strain(const ThinBody& body, const sim::ReducedMatrix& U) {
   double largest = 0.0;
   for (Eigen::Index e = 0; e < body.edges.rows(); ++e) {

@@ -1,0 +1,55 @@
+#pragma once
+// The energy check of a step and the attempts that follow a failed one, shared by the subspace
+// stepper (sim/simulator.hpp, which explains the policy and its measurements) and the
+// full-space simulator (full/full_simulator.hpp).
+//
+// A converged implicit Euler step never gains energy beyond the work of the loads:
+//   gain = H(after) - H(before) - f . (u_{n+1} - u_n)
+// (H: kinetic + elastic + springs and barrier, f: the step's generalized force). A step whose
+// gain exceeds allowed_energy_gain (truncated iterations overshot), or that failed, is solved
+// again with kMoreIterations times the iterations, then to convergence, and where the mixed
+// solver did not converge, by FEM to convergence; a converged step is kept whatever its gain.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "smfem/sim/solver_settings.hpp"
+
+namespace smfem::sim {
+
+inline constexpr double kEnergyGrowthTolerance = 1e-3;
+inline constexpr double kEnergyGrowthFloor = 1e-9;  // J
+inline constexpr int kMoreIterations = 4;
+
+inline double allowed_energy_gain(double before, double after, double work) {
+  return kEnergyGrowthTolerance * (std::abs(before) + std::abs(after) + std::abs(work)) +
+         kEnergyGrowthFloor;
+}
+
+struct StepAttempt {
+  SolverMethod method;
+  int iterations;
+  bool until_converged;
+};
+
+// The attempts in order, the first with `first_iterations` (the settings' iterations, or more
+// where the step starts with an impact).
+inline std::array<StepAttempt, 4> step_attempts(const SolverSettings& settings,
+                                                int first_iterations) {
+  const int more = std::min(kMoreIterations * settings.iterations, kMaxIterations);
+  return {{{settings.method, first_iterations, settings.until_converged},
+           {settings.method, more, settings.until_converged},
+           {settings.method, kMaxIterations, true},
+           {SolverMethod::fem, kMaxIterations, true}}};
+}
+
+// Whether `attempt` is to be skipped: it cannot do better than the first (same solver, no more
+// iterations, no stricter convergence).
+inline bool attempt_adds_nothing(const StepAttempt& attempt, const SolverSettings& settings,
+                                 int first_iterations) {
+  return attempt.method == settings.method &&
+         (settings.until_converged || !attempt.until_converged) &&
+         attempt.iterations <= first_iterations;
+}
+
+}  // namespace smfem::sim
