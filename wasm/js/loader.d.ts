@@ -281,6 +281,14 @@ export interface Smfem {
     options?: SimulatorOptions,
   ): DisplacementSimulator;
   /**
+   * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
+   * by the full-space mixed or FEM step; the parameters and the step reports are
+   * createSimulator's (plus maxStrain), but eigenFit, eigenFitRelinearized and floatStiffness do
+   * not apply (a warning says so) and "materials" is refused. Throws an Error naming the recipe's
+   * key at fault.
+   */
+  createThinSimulator(recipeText: string, options?: SimulatorOptions): ThinSimulator;
+  /**
    * A scene of several bodies coupled through contact, among obstacles: the scene file's text
    * (assets/scenes/README.md, "Scenes with contact") and one baked asset per body, in its order.
    * Throws an Error naming the problem (bad file, a body without contact samples, an
@@ -316,6 +324,41 @@ export interface DisplacementSimulator {
   /** q, k doubles: the vertices move by Phi q. */
   coordinatesF64(): Float64Array;
   diagnostics(): Diagnostics & { time: number };
+  reset(): void;
+  warnings(): string[];
+  dispose(): void;
+}
+
+export interface ThinSimulatorInfo {
+  kind: 'shell' | 'rod';
+  /** The recipe's "name", or the source name. */
+  name: string;
+  vertices: number;
+  /** Triangles or segments. */
+  elements: number;
+  /** Vertices and directors (one per triangle, two per segment). */
+  nodes: number;
+  /** The unknowns of the global system (3 per free node). */
+  unknowns: number;
+  totalMass: number;
+  threads: number;
+  source: string;
+  parameters: Required<Omit<SimulatorParameters, 'materials'>>;
+}
+
+export interface ThinStepReport extends StepReport {
+  /** The largest |l / L - 1| over the mesh's edges after the step. */
+  maxStrain: number;
+}
+
+export interface ThinSimulator {
+  readonly info: ThinSimulatorInfo;
+  /** Changes parameters from the current state on (the displacements and velocities are kept). */
+  setParameters(parameters: Omit<SimulatorParameters, 'materials'>): void;
+  step(count?: number): ThinStepReport[];
+  /** The vertices' displacements, 3 n doubles: all x, then all y, then all z. */
+  coordinatesF64(): Float64Array;
+  diagnostics(): Diagnostics & { time: number; maxStrain: number };
   reset(): void;
   warnings(): string[];
   dispose(): void;

@@ -124,6 +124,19 @@ function wrap(module, flavour) {
       return simulator;
     },
     /**
+     * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
+     * by the full-space mixed or FEM step with the same parameters and step reports as
+     * createSimulator's, plus maxStrain; coordinatesF64() is the vertices' displacements.
+     */
+    createThinSimulator(recipeText, { sourceName = 'recipe', threads, parameters } = {}) {
+      const options = { parameters: parameters ?? {} };
+      if (threads !== undefined) options.threads = threads;
+      const native = new (live().ThinSimulator)(recipeText, sourceName, JSON.stringify(options));
+      const simulator = new ThinSimulator(native, () => simulators.delete(simulator));
+      simulators.add(simulator);
+      return simulator;
+    },
+    /**
      * A scene of several bodies with contact (assets/scenes/README.md, "Scenes with contact"):
      * the scene file's text and one {bytes, name} asset per body, in the file's order.
      */
@@ -259,6 +272,27 @@ class DisplacementSimulator extends NativeHandle {
 
   dragEnd() {
     throw new Error('smfem: a displacement basis has no drag spring');
+  }
+}
+
+// A shell or a rod (wasm/bindings/thin_binding.cpp): coordinatesF64() is the vertices'
+// displacements (all x, then all y, then all z).
+class ThinSimulator extends NativeHandle {
+  constructor(native, onDispose) {
+    super(native, onDispose, 'thin simulator');
+  }
+
+  /** Diagnostics of the current state, with maxStrain. */
+  diagnostics() {
+    return JSON.parse(this.live().diagnostics());
+  }
+
+  dragMove() {
+    throw new Error('smfem: a shell or rod has no drag spring yet');
+  }
+
+  dragEnd() {
+    throw new Error('smfem: a shell or rod has no drag spring yet');
   }
 }
 

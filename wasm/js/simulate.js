@@ -6,8 +6,10 @@
 //                  [--render DIR/ | out.mp4] [--render-every K] [--size WxH] [--force]
 //                  [--subspace skinning|linear|modal_derivatives]
 //
-// A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A scene file with
-// "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
+// A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A recipe with a
+// "shell" or a "rod" (wasm/src/smfem/thin/thin_recipe.hpp) runs that thin body in full space
+// (no bake; its records add maxStrain, the largest edge strain, null for anything else; no
+// --drag, --render or --subspace yet). A scene file with "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
 // contact; its bodies' recipes are baked the same way, and its records add minDistance,
 // activeContacts, dHat and bodies (each body's centroid, kinetic and asleep; null, 0, null and
 // null for a single asset, which has no obstacles). --json prints one JSON object per line and
@@ -229,9 +231,44 @@ async function openDisplacementBasis(smfem, options) {
   };
 }
 
+/** A shell's or rod's recipe text (it has a "shell" or a "rod"), or null for anything else. */
+async function thinRecipe(path) {
+  if (!path.endsWith('.json')) return null;
+  const text = await readFile(path, 'utf8');
+  try {
+    const recipe = JSON.parse(text);
+    return recipe?.shell !== undefined || recipe?.rod !== undefined ? text : null;
+  } catch {
+    return null; // contactScene says what is wrong with it
+  }
+}
+
+/** A shell or a rod (thin bodies, full space): the recipe read by the C++ side. */
+function openThin(smfem, options, text) {
+  if (options.subspace !== 'skinning') throw new Error('--subspace does not apply to a shell or rod');
+  if (options.drag) throw new Error('--drag does not apply to a shell or rod yet');
+  if (options.render) throw new Error('--render does not draw shells or rods yet');
+  const simulator = smfem.createThinSimulator(text, {
+    sourceName: basename(options.scene),
+    parameters: options.parameters,
+  });
+  const { parameters, vertices } = simulator.info;
+  return {
+    stepper: simulator,
+    size: 3 * vertices,
+    timestep: parameters.timestep,
+    parameters,
+    assets: [],
+    contact: null,
+    space: 'full space',
+  };
+}
+
 /** The stepper of a scene file (several bodies with contact) or of one asset, behind one face. */
 async function openScene(smfem, options) {
   const sourceName = basename(options.scene);
+  const thin = await thinRecipe(options.scene);
+  if (thin) return openThin(smfem, options, thin);
   const scene = await contactScene(options.scene);
   if (scene && options.subspace !== 'skinning')
     throw new Error('--subspace applies to a single asset or recipe');
@@ -291,6 +328,7 @@ export function stepRecord(step, report) {
     activeContacts: report.activeContacts ?? 0,
     dHat: report.dHat ?? null,
     bodies: report.bodies?.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })) ?? null,
+    maxStrain: report.maxStrain ?? null,
     wallMs: report.stepMs,
   };
 }
@@ -386,7 +424,7 @@ export async function simulate(smfem, options, out = process.stdout) {
         ? `${parameters.solver}${parameters.solver === 'mfem' ? ` (${parameters.mixedVariant})` : ''}`
         : `${options.parameters.solver ?? "the assets' solver"}, with contact`;
       out.write(
-        `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ${options.subspace} subspace (${size} coordinates), ` +
+        `${basename(options.scene)}: ${options.steps} steps of ${timestep} s, ${solver}, ${scene.space ?? `${options.subspace} subspace`} (${size} coordinates), ` +
           `${(iterations / options.steps).toFixed(2)} iterations per step, ${failed} failed, ` +
           `${(wallMs / options.steps).toFixed(3)} ms per step; at the end: kinetic ${last.kinetic.toPrecision(6)} J, ` +
           `elastic ${last.elastic.toPrecision(6)} J\n`,

@@ -164,14 +164,16 @@ Eigen::Vector3d FullSimulator::linear_momentum() const {
   return Udot_.transpose() * model_.translational_mass;
 }
 
+Vector6<double> FullSimulator::stretch_at(int element) const {
+  return polar::symmetric_stretch(Matrix3<double>(Matrix3<double>::Identity() +
+                                                  deformation_.displacement_gradient(element, U_)));
+}
+
 double FullSimulator::elastic_energy() const {
   double energy = 0.0;
   for (int t = 0; t < model_.element_count(); ++t) {
-    const Matrix3<double> F =
-        Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U_);
-    energy +=
-        deformation_.volumes()(t) * sim::psi(settings_.material_model, polar::symmetric_stretch(F),
-                                             lame_[static_cast<std::size_t>(t)]);
+    energy += deformation_.volumes()(t) *
+              sim::psi(settings_.material_model, stretch_at(t), lame_[static_cast<std::size_t>(t)]);
   }
   return energy;
 }

@@ -61,6 +61,10 @@ class FullSimulator {
   void set_state(const sim::ReducedMatrix& U, const sim::ReducedMatrix& Udot);
   const sim::ReducedMatrix& displacements() const { return U_; }  // n x 3
   const sim::ReducedMatrix& velocities() const { return Udot_; }  // n x 3
+  const sim::StretchField& stretches() const { return z_; }       // 6 x E (MFEM's z)
+  // s(F_e) at the current displacements.
+  Vector6<double> stretch_at(int element) const;
+  const std::vector<sim::Lame>& lame() const { return lame_; }  // per element
   const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
   // sum_v (translational mass) Udot_v.
   Eigen::Vector3d linear_momentum() const;
@@ -70,6 +74,8 @@ class FullSimulator {
   // is not in it (the energy check counts gravity's work instead).
   double mechanical_energy() const;
   const std::vector<std::string>& warnings() const { return warnings_; }
+  void clear_warnings() { warnings_.clear(); }
+  int thread_count() const { return pool_->thread_count(); }
 
  private:
   sim::StepContext context(const sim::SolverSettings& attempt);

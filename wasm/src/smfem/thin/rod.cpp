@@ -36,6 +36,7 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
   body.vertex_count = n;
   body.rest = points;
   body.edges.resize(S, 2);
+  body.directions.resize(2 * S, 3);
   full::ElementModel& model = body.model;
   model.source = "rod";
   model.defaults = thin_body_defaults();
@@ -65,6 +66,8 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
     G.row(3) = binormal.transpose();
     model.elements.row(s) << s, s + 1, n + 2 * s, n + 2 * s + 1;
     model.shape_gradients.push_back(G);
+    body.directions.row(2 * s) = normal.transpose();
+    body.directions.row(2 * s + 1) = binormal.transpose();
     model.weights(s) = section * length;
     const double mass = material.density * section * length;
     model.node_mass(s) += mass / 2.0;

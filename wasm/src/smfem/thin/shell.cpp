@@ -53,6 +53,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   body.vertex_count = n;
   body.rest = X;
   body.triangles = triangles;
+  body.directions.resize(T, 3);
   full::ElementModel& model = body.model;
   model.source = "shell";
   model.defaults = thin_body_defaults();
@@ -102,6 +103,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
     const int director = n + t;
     model.elements.row(t) << triangles(t, 0), triangles(t, 1), triangles(t, 2), director;
     model.shape_gradients.push_back(G);
+    body.directions.row(t) = normal.transpose();
     model.weights(t) = area * material.thickness;
     const double mass = material.density * area * material.thickness;
     for (int k = 0; k < 3; ++k) model.node_mass(triangles(t, k)) += mass / 3.0;

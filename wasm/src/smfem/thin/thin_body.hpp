@@ -34,7 +34,9 @@ struct ThinBody {
   // Nodes: the vertices (0 .. vertex_count - 1), then the directors.
   full::ElementModel model;
   int vertex_count = 0;
-  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> rest;    // vertex_count x 3, m
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> rest;  // vertex_count x 3, m
+  // The directors' rest directions (unit), one row per director node, in node order.
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> directions;
   Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> edges;      // the mesh's edges, once each
   Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;  // a shell's; none for a rod
 };

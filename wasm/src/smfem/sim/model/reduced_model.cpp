@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <Eigen/Cholesky>
 
@@ -66,8 +67,9 @@ std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std
 
 }  // namespace
 
-SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source) {
-  SolverSettings settings;
+SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source,
+                                    SolverSettings base) {
+  SolverSettings settings = std::move(base);
   const auto fail = [&](const std::string& problem) {
     return AssetError::in_section(source, "meta", "solver." + problem);
   };

@@ -120,9 +120,11 @@ struct ModelProblem {
 // positive areas), an eigenfit group as check_eigenfit wants it (and a single body).
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
-// The solver defaults of meta "solver" over SolverSettings{} (every key optional); throws
-// asset::AssetError naming "meta" and the key at fault. Also read by the full-space model.
-SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source);
+// The solver defaults of meta "solver" over `base` (every key optional); throws
+// asset::AssetError naming "meta" and the key at fault. Also read by the full-space model and
+// the thin bodies' recipes (thin/thin_recipe.hpp).
+SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source,
+                                    SolverSettings base = {});
 
 // Reads the sections above (render.* optional as a pair) and meta's defaults; throws
 // asset::AssetError naming the section at fault (shapes, dtypes, check_reduced_model, meta).

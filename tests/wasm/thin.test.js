@@ -1,0 +1,151 @@
+// Shells and rods (wasm/src/smfem/thin/) from their recipes in wasm (loader.js:
+// createThinSimulator, npx smfem simulate): a free cloth falls at g, a stiff cloth held by two
+// corners at the page's settings (2 iterations, 60 steps per second) follows the converged run
+// where FEM at 2 iterations locks, a rope swings, the CLI's records are the JS API's, and bad
+// recipes are refused naming the key.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSmfem } from '../../wasm/js/loader.js';
+import { stepRecord } from '../../wasm/js/simulate.js';
+
+const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+const G = 9.8;
+const H = 1 / 60;
+
+const cloth = (shell) =>
+  JSON.stringify({ shell: { grid: [11, 11], size: [0.5, 0.5], center: [0, 1, 0], ...shell } });
+// 50 cm, 0.1 kg / m^2, near-inextensible, held by the two corners of its first row.
+const stiffCloth = cloth({ thickness: 5e-4, density: 200, youngs: 1e9, pins: [0, 10] });
+const rope = JSON.stringify({ rod: { points: 21, length: 1, radius: 2e-3, youngs: 1e8, pins: 'first' } });
+
+// The rms distance between two runs' vertex displacements (3 n doubles each), per vertex.
+function rmsDistance(a, b) {
+  let sum = 0;
+  for (let i = 0; i < a.length; ++i) sum += (a[i] - b[i]) ** 2;
+  return Math.sqrt(sum / (a.length / 3));
+}
+
+describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
+  let smfem;
+  beforeAll(async () => {
+    smfem = await loadSmfem({ build });
+  });
+  afterAll(() => smfem?.dispose());
+
+  it('describes the body and its defaults', () => {
+    const simulator = smfem.createThinSimulator(stiffCloth, { sourceName: 'cloth.json' });
+    const { kind, vertices, elements, nodes, unknowns, totalMass, parameters } = simulator.info;
+    expect([kind, vertices, elements, nodes]).toEqual(['shell', 121, 200, 321]);
+    expect(unknowns).toBe(3 * (321 - 2));
+    expect(totalMass).toBeCloseTo(0.5 * 0.5 * 5e-4 * 200, 12);
+    expect(parameters.mixedVariant).toBe('projected');
+    simulator.dispose();
+  });
+
+  it.each(['mfem', 'fem'])('lets a cloth without pins fall at g (%s)', (solver) => {
+    const simulator = smfem.createThinSimulator(cloth({}), { parameters: { solver, timestep: H } });
+    const reports = simulator.step(20);
+    const mass = simulator.info.totalMass;
+    reports.forEach((report, i) => {
+      const k = i + 1; // implicit Euler: y_k = y_0 - g h^2 k (k + 1) / 2
+      expect(report.ok).toBe(true);
+      expect(report.centroid[1]).toBeCloseTo(1 - (G * H * H * k * (k + 1)) / 2, 9);
+      expect(report.linearMomentum[1]).toBeCloseTo(-mass * G * H * k, 9);
+      expect(report.maxStrain).toBeLessThan(1e-9);
+    });
+    simulator.dispose();
+  });
+
+  it('keeps a stiff cloth at 2 iterations near the converged run where FEM locks', () => {
+    const run = (parameters) => {
+      const simulator = smfem.createThinSimulator(stiffCloth, { parameters: { timestep: H, ...parameters } });
+      const reports = simulator.step(30);
+      const end = simulator.coordinatesF64();
+      simulator.dispose();
+      return { reports, end };
+    };
+    const converged = run({ solver: 'fem', iterations: 100, untilConverged: true });
+    const mixed = run({ solver: 'mfem', iterations: 2 });
+    const standard = run({ solver: 'fem', iterations: 2 });
+    // The converged cloth falls and swings: its centroid 10 cm down or more.
+    expect(converged.reports.at(-1).centroid[1]).toBeLessThan(0.9);
+    const mixedError = rmsDistance(mixed.end, converged.end);
+    const femError = rmsDistance(standard.end, converged.end);
+    expect(mixedError).toBeLessThan(2e-3);
+    expect(mixedError).toBeLessThan(0.1 * femError);
+    // At rest, 1 m up: the total energy is gravity's potential, and no step may add to it.
+    const start = 0.5 * 0.5 * 5e-4 * 200 * G * 1;
+    for (const { reports } of [mixed, standard]) {
+      for (const report of reports) {
+        expect(report.ok).toBe(true);
+        expect(report.maxStrain).toBeLessThan(1e-3);
+        expect(report.energy.total).toBeLessThan(start + 1e-9);
+      }
+    }
+  });
+
+  it('swings a rope pinned at one end down under its pin', () => {
+    const simulator = smfem.createThinSimulator(rope, { parameters: { timestep: H, iterations: 2 } });
+    const reports = simulator.step(60);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    // It starts level; a second later its centroid has fallen well below the pin.
+    expect(reports.at(-1).centroid[1]).toBeLessThan(-0.2);
+    expect(Math.max(...reports.map((r) => r.maxStrain))).toBeLessThan(1e-2);
+    simulator.dispose();
+  });
+
+  it('refuses bad recipes naming the key', () => {
+    const refusal = (text) => () => smfem.createThinSimulator(text, { sourceName: 'bad.json' });
+    expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "thicknes": 1}}')).toThrow(
+      /bad\.json: shell: unknown key "thicknes"/,
+    );
+    expect(refusal('{"rod": {"points": 0, "length": 1}}')).toThrow(/rod\.points/);
+    expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "pins": "top"}}')).toThrow(/shell\.pins/);
+    expect(() => smfem.createThinSimulator(rope, { parameters: { materials: [] } })).toThrow(/materials/);
+  });
+});
+
+describe('npx smfem simulate on a shell recipe', () => {
+  let folder;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'smfem-thin-'));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it("prints the JS API's records with maxStrain", async () => {
+    const recipe = join(folder, 'cloth.json');
+    await writeFile(recipe, stiffCloth);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      cli,
+      'simulate',
+      recipe,
+      '--steps',
+      '5',
+      '--dt',
+      String(H),
+      '--json',
+      '--build',
+      'single',
+    ]);
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const smfem = await loadSmfem({ build: 'single' });
+    const simulator = smfem.createThinSimulator(stiffCloth, { parameters: { timestep: H } });
+    const expected = simulator.step(5).map((report, i) => stepRecord(i + 1, report));
+    smfem.dispose();
+    expect(records).toHaveLength(5);
+    records.forEach((record, i) => {
+      const { wallMs, ...rest } = record;
+      const { wallMs: expectedMs, ...expectedRest } = expected[i];
+      expect(rest).toEqual(expectedRest);
+      expect(record.maxStrain).toBeGreaterThan(0);
+    });
+  }, 60_000);
+});

@@ -1,0 +1,161 @@
+// A shell or a rod (wasm/src/smfem/thin/) from its recipe, stepped by the full-space mixed or
+// FEM step behind the JS API (loader.js: createThinSimulator), with the volumes' parameters and
+// step reports plus each step's maxStrain (the largest edge strain), so that `npx smfem
+// simulate` prints the same records for it. No drag spring yet.
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "js_boundary.hpp"
+#include "smfem/full/full_simulator.hpp"
+#include "smfem/thin/thin_diagnostics.hpp"
+#include "smfem/thin/thin_recipe.hpp"
+
+namespace {
+
+using namespace smfem::bindings;
+namespace thin = smfem::thin;
+
+// Parameters that only the skinning stepper has: accepted with a warning, so that one set of
+// parameters serves every stepper; "materials" is refused (a recipe names its material).
+constexpr std::array<const char*, 3> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
+                                                           "floatStiffness"};
+
+void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
+  if (!parameters.is_object()) return;  // apply_parameters says so
+  if (parameters.contains("materials")) {
+    bad_parameter("materials", "a shell or rod takes its material from its recipe");
+  }
+  for (const char* key : kIgnoredParameters) {
+    if (parameters.contains(key)) {
+      warnings.push_back(std::string("parameter ") + key + " does not apply to a shell or rod");
+    }
+  }
+}
+
+class JsThinSimulator {
+ public:
+  JsThinSimulator(const std::string& recipe_text, const std::string& source_name,
+                  const json& options)
+      : recipe_(thin::read_thin_recipe(recipe_text, source_name)) {
+    check_option_keys(options, "thin simulator");
+    const json parameters = options.value("parameters", json::object());
+    check_parameters(parameters, warnings_);
+    smfem::sim::SolverSettings settings = recipe_.body.model.defaults;
+    apply_parameters(parameters, settings);
+    threads_ = requested_threads(options, warnings_);
+    simulator_ =
+        std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings, threads_);
+    workers_ = simulator_->thread_count() - 1;
+    free_workers -= workers_;
+  }
+  ~JsThinSimulator() { free_workers += workers_; }
+  JsThinSimulator(const JsThinSimulator&) = delete;
+  JsThinSimulator& operator=(const JsThinSimulator&) = delete;
+
+  std::string info() const {
+    const thin::ThinBody& body = recipe_.body;
+    return json{{"kind", body.triangles.rows() > 0 ? "shell" : "rod"},
+                {"name", recipe_.name},
+                {"vertices", body.vertex_count},
+                {"elements", body.model.element_count()},
+                {"nodes", body.model.node_count},
+                {"unknowns", simulator_->dof_count()},
+                {"totalMass", body.model.translational_mass.sum()},
+                {"threads", simulator_->thread_count()},
+                {"source", body.model.source},
+                {"parameters", settings_json(simulator_->settings())}}
+        .dump();
+  }
+
+  // A new simulator with the changed settings, from the current displacements and velocities.
+  void set_parameters(const std::string& parameters_json) {
+    js_errors([&] {
+      const json parameters = json::parse(parameters_json);
+      check_parameters(parameters, warnings_);
+      smfem::sim::SolverSettings settings = simulator_->settings();
+      apply_parameters(parameters, settings);
+      auto next = std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings,
+                                                               simulator_->thread_count());
+      next->set_state(simulator_->displacements(), simulator_->velocities());
+      take_warnings_of(warnings_, *simulator_);  // kept below, not lost
+      simulator_ = std::move(next);
+      return 0;
+    });
+  }
+
+  std::string step(int count) {
+    return js_errors([&] {
+      check_step_count(count);
+      json reports = json::array();
+      for (int i = 0; i < count; ++i) {
+        const smfem::full::FullStepReport& step = simulator_->step();
+        time_ += step.ok ? simulator_->settings().timestep : 0.0;
+        smfem::sim::StepReport report;
+        report.ok = step.ok;
+        report.retries = step.retries;
+        report.energy_gain = step.energy_gain;
+        report.stats = step.stats;
+        report.step_ms = step.step_ms;
+        report.diagnostics = thin::thin_diagnostics(recipe_.body, *simulator_);
+        json out = report_json(report, time_);
+        out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
+        reports.push_back(std::move(out));
+        if (!report.ok) break;
+      }
+      return reports.dump();
+    });
+  }
+
+  // The vertices' displacements (vertex_count x 3, column-major: all x, then y, then z), a copy.
+  val coordinates_f64() const {
+    return coordinates_f64_of(
+        simulator_->displacements().topRows(recipe_.body.vertex_count).eval());
+  }
+
+  std::string diagnostics() const {
+    json out = diagnostics_json(thin::thin_diagnostics(recipe_.body, *simulator_));
+    out["time"] = time_;
+    out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
+    return out.dump();
+  }
+
+  void reset() {
+    const auto zero = smfem::sim::ReducedMatrix::Zero(recipe_.body.model.node_count, 3);
+    simulator_->set_state(zero, zero);
+    time_ = 0.0;
+  }
+
+  std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
+
+ private:
+  thin::ThinRecipe recipe_;
+  std::vector<std::string> warnings_;
+  int threads_ = 1;
+  std::unique_ptr<smfem::full::FullSimulator> simulator_;
+  int workers_ = 0;
+  double time_ = 0.0;
+};
+
+JsThinSimulator* create_thin_simulator(const std::string& recipe_text,
+                                       const std::string& source_name,
+                                       const std::string& options_json) {
+  return js_errors(
+      [&] { return new JsThinSimulator(recipe_text, source_name, json::parse(options_json)); });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(smfem_thin) {
+  emscripten::class_<JsThinSimulator>("ThinSimulator")
+      .constructor(&create_thin_simulator, emscripten::allow_raw_pointers())
+      .function("info", &JsThinSimulator::info)
+      .function("setParameters", &JsThinSimulator::set_parameters)
+      .function("step", &JsThinSimulator::step)
+      .function("coordinatesF64", &JsThinSimulator::coordinates_f64)
+      .function("diagnostics", &JsThinSimulator::diagnostics)
+      .function("reset", &JsThinSimulator::reset)
+      .function("takeWarnings", &JsThinSimulator::take_warnings);
+}

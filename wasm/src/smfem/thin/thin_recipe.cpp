@@ -1,0 +1,215 @@
+#include "smfem/thin/thin_recipe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/thin/rod.hpp"
+#include "smfem/thin/shell.hpp"
+
+namespace smfem::thin {
+namespace {
+
+using nlohmann::json;
+
+// Grids and polylines beyond these sizes are refused rather than allocated (an absurd recipe
+// should not exhaust the page's memory): 1000 x 1000 vertices, a million rod points.
+constexpr std::int64_t kMaxGridSide = 1000;
+constexpr std::int64_t kMaxRodPoints = 1'000'000;
+
+class RecipeReader {
+ public:
+  explicit RecipeReader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw std::invalid_argument(source_ + ": " + where + ": " + problem);
+  }
+
+  void require_keys(const json& object, const std::string& where,
+                    std::initializer_list<std::string_view> keys) const {
+    if (!object.is_object()) fail(where, "must be an object");
+    for (const auto& [key, value] : object.items()) {
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      std::string known;
+      for (const std::string_view k : keys) known += (known.empty() ? "" : ", ") + std::string(k);
+      fail(where, "unknown key \"" + key + "\" (it takes " + known + ")");
+    }
+  }
+
+  double number(const json& object, const std::string& where, const char* key,
+                double fallback) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_number() || !std::isfinite(it->get<double>())) {
+      fail(where + "." + key, "must be a finite number");
+    }
+    return it->get<double>();
+  }
+
+  double positive(const json& object, const std::string& where, const char* key) const {
+    if (!object.contains(key)) fail(where, std::string("needs \"") + key + "\"");
+    const double value = number(object, where, key, 0.0);
+    if (!(value > 0.0)) fail(where + "." + key, "must be positive");
+    return value;
+  }
+
+  std::int64_t integer(const json& value, const std::string& where, std::int64_t low,
+                       std::int64_t high) const {
+    if (!value.is_number_integer()) fail(where, "must be an integer");
+    const auto n = value.get<std::int64_t>();
+    if (n < low || n > high) {
+      fail(where, "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    }
+    return n;
+  }
+
+  Eigen::RowVector3d point(const json& object, const std::string& where, const char* key) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return Eigen::RowVector3d::Zero();
+    if (!it->is_array() || it->size() != 3) fail(where + "." + key, "must be [x, y, z]");
+    Eigen::RowVector3d p;
+    for (int d = 0; d < 3; ++d) {
+      if (!(*it)[d].is_number() || !std::isfinite((*it)[d].get<double>())) {
+        fail(where + "." + key, "must be three finite numbers");
+      }
+      p(d) = (*it)[d].get<double>();
+    }
+    return p;
+  }
+
+  bool flag(const json& object, const std::string& where, const char* key, bool fallback) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_boolean()) fail(where + "." + key, "must be true or false");
+    return it->get<bool>();
+  }
+
+  // "pins": a named set (`named` gives its ids, or an empty optional for an unknown name) or a
+  // list of vertex ids (make_shell and make_rod check their range).
+  template <class Named>
+  std::vector<int> pins(const json& object, const std::string& where, const char* names,
+                        Named&& named) const {
+    const auto it = object.find("pins");
+    if (it == object.end()) return {};
+    if (it->is_string()) {
+      if (auto ids = named(it->get<std::string>())) return *ids;
+      fail(where + ".pins", std::string("must be ") + names + " or a list of vertex ids");
+    }
+    if (!it->is_array()) fail(where + ".pins", std::string("must be ") + names + " or a list");
+    std::vector<int> ids;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      ids.push_back(static_cast<int>(
+          integer((*it)[i], where + ".pins[" + std::to_string(i) + "]", 0, kMaxRodPoints)));
+    }
+    return ids;
+  }
+
+ private:
+  std::string source_;
+};
+
+ThinBody read_shell(const RecipeReader& r, const json& shell) {
+  const std::string where = "shell";
+  r.require_keys(shell, where,
+                 {"grid", "size", "center", "thickness", "youngs", "poisson", "density",
+                  "bending", "pins", "mesh"});
+  if (shell.contains("mesh")) {
+    r.fail(where + ".mesh", "shells from mesh files are not supported yet: give a \"grid\"");
+  }
+  if (!shell.contains("grid")) r.fail(where, "needs \"grid\": [nx, ny]");
+  if (!shell["grid"].is_array() || shell["grid"].size() != 2) {
+    r.fail(where + ".grid", "must be [nx, ny]");
+  }
+  const auto nx = static_cast<int>(r.integer(shell["grid"][0], where + ".grid[0]", 2, kMaxGridSide));
+  const auto ny = static_cast<int>(r.integer(shell["grid"][1], where + ".grid[1]", 2, kMaxGridSide));
+  if (!shell.contains("size") || !shell["size"].is_array() || shell["size"].size() != 2) {
+    r.fail(where, "needs \"size\": [width, height] in metres");
+  }
+  const json size = {{"width", shell["size"][0]}, {"height", shell["size"][1]}};
+  ShellMesh mesh = shell_grid(nx, ny, r.positive(size, where + ".size", "width"),
+                              r.positive(size, where + ".size", "height"));
+  mesh.positions.rowwise() += r.point(shell, where, "center");
+
+  const ShellMaterial defaults;
+  ShellMaterial material;
+  material.thickness = r.number(shell, where, "thickness", defaults.thickness);
+  material.youngs = r.number(shell, where, "youngs", defaults.youngs);
+  material.poisson = r.number(shell, where, "poisson", defaults.poisson);
+  material.density = r.number(shell, where, "density", defaults.density);
+  material.bending = r.flag(shell, where, "bending", defaults.bending);
+  const std::vector<int> pins =
+      r.pins(shell, where, "\"corners\"", [&](const std::string& name) {
+        return name == "corners"
+                   ? std::optional(std::vector<int>{0, nx - 1, nx * (ny - 1), nx * ny - 1})
+                   : std::nullopt;
+      });
+  try {
+    return make_shell(mesh, material, pins);
+  } catch (const std::invalid_argument& error) {
+    r.fail(where, error.what());
+  }
+}
+
+ThinBody read_rod(const RecipeReader& r, const json& rod) {
+  const std::string where = "rod";
+  r.require_keys(rod, where,
+                 {"points", "length", "start", "radius", "youngs", "poisson", "density",
+                  "bending", "pins"});
+  if (!rod.contains("points")) r.fail(where, "needs \"points\"");
+  const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
+  Positions points = rod_line(n, r.positive(rod, where, "length"));
+  points.rowwise() += r.point(rod, where, "start");
+
+  const RodMaterial defaults;
+  RodMaterial material;
+  material.radius = r.number(rod, where, "radius", defaults.radius);
+  material.youngs = r.number(rod, where, "youngs", defaults.youngs);
+  material.poisson = r.number(rod, where, "poisson", defaults.poisson);
+  material.density = r.number(rod, where, "density", defaults.density);
+  material.bending = r.flag(rod, where, "bending", defaults.bending);
+  const std::vector<int> pins =
+      r.pins(rod, where, "\"first\", \"ends\"", [&](const std::string& name) {
+        if (name == "first") return std::optional(std::vector<int>{0});
+        if (name == "ends") return std::optional(std::vector<int>{0, n - 1});
+        return std::optional<std::vector<int>>();
+      });
+  try {
+    return make_rod(points, material, pins);
+  } catch (const std::invalid_argument& error) {
+    r.fail(where, error.what());
+  }
+}
+
+}  // namespace
+
+ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) {
+  const RecipeReader reader(source);
+  json recipe;
+  try {
+    recipe = json::parse(text);
+  } catch (const json::exception& error) {
+    reader.fail("recipe", std::string("not valid JSON: ") + error.what());
+  }
+  reader.require_keys(recipe, "recipe",
+                      {"name", "description", "shell", "rod", "solver", "camera"});
+  const bool shell = recipe.contains("shell"), rod = recipe.contains("rod");
+  if (shell == rod) reader.fail("recipe", "needs exactly one of \"shell\" and \"rod\"");
+  ThinRecipe out;
+  out.name = recipe.value("name", source);
+  out.body = shell ? read_shell(reader, recipe["shell"]) : read_rod(reader, recipe["rod"]);
+  try {
+    out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
+  } catch (const std::exception& error) {
+    throw std::invalid_argument(error.what());
+  }
+  out.body.model.source = source;
+  return out;
+}
+
+}  // namespace smfem::thin

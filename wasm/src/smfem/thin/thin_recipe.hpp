@@ -1,0 +1,33 @@
+#pragma once
+// A thin body's scene recipe (assets/scenes/README.md, "Shells and rods"): a JSON object with
+// a "shell" or a "rod" and, like the volumes' recipes, optional "name", "description",
+// "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over thin_body_defaults) and
+// "camera" (the page's):
+//
+//   "shell": {"grid": [nx, ny], "size": [w, h], "center": [x, y, z], "thickness": t,
+//             "youngs": E, "poisson": nu, "density": rho, "bending": true | false,
+//             "pins": "corners" | [vertex ids]}
+//   "rod":   {"points": n, "length": L, "start": [x, y, z], "radius": r, "youngs": E,
+//             "poisson": nu, "density": rho, "bending": true | false,
+//             "pins": "first" | "ends" | [vertex ids]}
+//
+// The grid is shell_grid's (the plane y = 0, vertex i + nx j) moved to `center`; the rod is
+// rod_line's (along +x) from `start`. "grid", "size", "points" and "length" are required; the
+// material keys default to ShellMaterial's and RodMaterial's; no pins by default.
+#include <string>
+
+#include "smfem/thin/thin_body.hpp"
+
+namespace smfem::thin {
+
+struct ThinRecipe {
+  std::string name;  // the recipe's "name", or source
+  ThinBody body;     // with the recipe's solver defaults
+};
+
+// Throws std::invalid_argument naming source and the key at fault: not JSON, neither or both
+// of "shell" and "rod", a key the recipe does not have (listing those it has), a value of the
+// wrong type or out of range, and whatever make_shell and make_rod refuse.
+ThinRecipe read_thin_recipe(const std::string& text, const std::string& source);
+
+}  // namespace smfem::thin
