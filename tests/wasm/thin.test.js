@@ -99,6 +99,36 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     simulator.dispose();
   });
 
+  it('drapes a cloth over a sphere without entering it', () => {
+    const radius = 0.1;
+    const drape = JSON.stringify({
+      shell: {
+        grid: [15, 15],
+        size: [0.5, 0.5],
+        center: [0, radius + 0.03, 0],
+        youngs: 1e7,
+        thickness: 5e-4,
+        density: 200,
+      },
+      obstacles: [{ type: 'sphere', center: [0, 0, 0], radius }],
+    });
+    const simulator = smfem.createThinSimulator(drape, { parameters: { timestep: H, iterations: 2 } });
+    const reports = simulator.step(90);
+    for (const report of reports) {
+      expect(report.ok).toBe(true);
+      expect(report.minDistance).toBeGreaterThan(0);
+    }
+    expect(reports.at(-1).activeContacts).toBeGreaterThan(0);
+    // The middle vertex (7, 7) rests on the sphere's top; the corners hang below its equator.
+    const u = simulator.coordinatesF64();
+    const n = simulator.info.vertices;
+    const height = (v) => radius + 0.03 + u[n + v];
+    expect(height(7 + 15 * 7)).toBeGreaterThan(radius);
+    expect(height(7 + 15 * 7)).toBeLessThan(radius + 0.02);
+    expect(Math.max(height(0), height(14), height(210), height(224))).toBeLessThan(0);
+    simulator.dispose();
+  });
+
   it('refuses bad recipes naming the key', () => {
     const refusal = (text) => () => smfem.createThinSimulator(text, { sourceName: 'bad.json' });
     expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "thicknes": 1}}')).toThrow(
@@ -107,6 +137,16 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(refusal('{"rod": {"points": 0, "length": 1}}')).toThrow(/rod\.points/);
     expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "pins": "top"}}')).toThrow(/shell\.pins/);
     expect(() => smfem.createThinSimulator(rope, { parameters: { materials: [] } })).toThrow(/materials/);
+    const grid = { grid: [3, 3], size: [1, 1] };
+    expect(
+      refusal(JSON.stringify({ shell: grid, obstacles: [{ type: 'sphere', center: [0, 0, 0] }] })),
+    ).toThrow(/obstacles\[0\]\.radius/);
+    // A plane through the cloth: it would start inside.
+    expect(
+      refusal(
+        JSON.stringify({ shell: grid, obstacles: [{ type: 'plane', point: [0, 1, 0], normal: [0, 1, 0] }] }),
+      ),
+    ).toThrow(/not clear of the obstacles/);
   });
 });
 

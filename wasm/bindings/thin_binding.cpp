@@ -1,7 +1,8 @@
 // A shell or a rod (wasm/src/smfem/thin/) from its recipe, stepped by the full-space mixed or
 // FEM step behind the JS API (loader.js: createThinSimulator), with the volumes' parameters and
 // step reports plus each step's maxStrain (the largest edge strain), so that `npx smfem
-// simulate` prints the same records for it. No drag spring yet.
+// simulate` prints the same records for it, and with obstacles minDistance, activeContacts and
+// dHat as a contact scene's. No drag spring yet.
 #include <array>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "js_boundary.hpp"
 #include "smfem/full/full_simulator.hpp"
+#include "smfem/thin/thin_contact.hpp"
 #include "smfem/thin/thin_diagnostics.hpp"
 #include "smfem/thin/thin_recipe.hpp"
 
@@ -46,8 +48,7 @@ class JsThinSimulator {
     smfem::sim::SolverSettings settings = recipe_.body.model.defaults;
     apply_parameters(parameters, settings);
     threads_ = requested_threads(options, warnings_);
-    simulator_ =
-        std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings, threads_);
+    simulator_ = make_simulator(settings);
     workers_ = simulator_->thread_count() - 1;
     free_workers -= workers_;
   }
@@ -77,10 +78,11 @@ class JsThinSimulator {
       check_parameters(parameters, warnings_);
       smfem::sim::SolverSettings settings = simulator_->settings();
       apply_parameters(parameters, settings);
-      auto next = std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings,
-                                                               simulator_->thread_count());
+      auto next = make_simulator(settings);
       next->set_state(simulator_->displacements(), simulator_->velocities());
-      take_warnings_of(warnings_, *simulator_);  // kept below, not lost
+      // The old simulator's warnings are still the caller's to take.
+      warnings_.insert(warnings_.end(), simulator_->warnings().begin(),
+                       simulator_->warnings().end());
       simulator_ = std::move(next);
       return 0;
     });
@@ -102,6 +104,7 @@ class JsThinSimulator {
         report.diagnostics = thin::thin_diagnostics(recipe_.body, *simulator_);
         json out = report_json(report, time_);
         out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
+        add_contact(out);
         reports.push_back(std::move(out));
         if (!report.ok) break;
       }
@@ -131,6 +134,29 @@ class JsThinSimulator {
   std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
 
  private:
+  // The simulator of the recipe's body and obstacles with these settings.
+  std::unique_ptr<smfem::full::FullSimulator> make_simulator(
+      const smfem::sim::SolverSettings& settings) const {
+    auto simulator =
+        std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings, threads_);
+    if (!recipe_.obstacles.empty()) {
+      simulator->set_contact(
+          thin::thin_obstacle_contact(recipe_.body, recipe_.obstacles, recipe_.contact));
+    }
+    return simulator;
+  }
+
+  // The contact scenes' fields (loader.d.ts: ContactStepReport): minDistance (null without
+  // obstacles), activeContacts, dHat.
+  void add_contact(json& out) const {
+    const smfem::full::ObstacleContact* contact = simulator_->contact();
+    if (contact == nullptr) return;
+    const auto [closest, active] = contact->closest(simulator_->displacements());
+    out["minDistance"] = closest;
+    out["activeContacts"] = active;
+    out["dHat"] = contact->parameters().activation;
+  }
+
   thin::ThinRecipe recipe_;
   std::vector<std::string> warnings_;
   int threads_ = 1;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "smfem/thin/thin_contact.hpp"
 #include "smfem/thin/thin_diagnostics.hpp"
 #include "thin/thin_support.hpp"
 
@@ -32,6 +33,18 @@ TEST(ThinRecipe, BuildsTheGridAndRodItDescribes) {
   EXPECT_DOUBLE_EQ(cloth.body.model.defaults.timestep, 0.01);
   // The thin bodies' own default variant stays where the recipe does not name one.
   EXPECT_EQ(cloth.body.model.defaults.mixed_variant, thin_body_defaults().mixed_variant);
+
+  const ThinRecipe over = read_thin_recipe(
+      R"({"shell": {"grid": [3, 3], "size": [1, 1], "center": [0, 1, 0]},
+          "obstacles": [{"type": "sphere", "center": [0, 0, 0], "radius": 0.5}],
+          "contact": {"activation_distance": 0.01}})",
+      "over.json");
+  ASSERT_EQ(over.obstacles.size(), 1u);
+  EXPECT_EQ(over.obstacles[0].kind, contact::ObstacleKind::sphere);
+  EXPECT_DOUBLE_EQ(over.contact.activation, 0.01);
+  EXPECT_DOUBLE_EQ(
+      over.contact.stiffness,
+      default_contact_parameters(over.body, over.body.model.defaults.timestep).stiffness);
 
   const ThinRecipe rope = read_thin_recipe(
       R"({"rod": {"points": 5, "length": 2, "start": [1, 2, 3], "pins": "ends"}})", "rope.json");
@@ -67,6 +80,16 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "center": [0, 1e400, 0]}})"), "accepted");
   EXPECT_NE(refusal(R"({"shell": {"mesh": "cloth.obj"}})").find("not supported yet"),
             std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type": "cone"}]})")
+                .find("obstacles[0].type"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type": "sphere",
+                "center": [0, 0, 0], "radius": 1, "path": {"times": [0], "offsets": [[0, 0, 0]]}}]})")
+                .find("not supported"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal(R"({"shell": {)" + grid + R"(}, "contact": {"stiffness": -1}})").find("contact"),
+      std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 1, "length": 1}})").find("rod.points"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1}, "solver": {"iterations": "two"}})")

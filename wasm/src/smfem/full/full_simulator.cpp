@@ -88,7 +88,31 @@ sim::StepContext FullSimulator::context(const sim::SolverSettings& attempt) {
                           attempt,
                           dynamics_,
                           system_,
-                          *pool_};
+                          *pool_,
+                          contact_.get()};
+}
+
+void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
+  if (contact != nullptr) {
+    for (const ObstacleContact::Point& p : contact->points()) {
+      if (p.node >= model_.node_count) {
+        throw std::invalid_argument("contact point at node " + std::to_string(p.node) +
+                                    ": out of range");
+      }
+    }
+    const double closest = contact->closest(U_).first;
+    if (!(closest > 0.0)) {
+      throw std::invalid_argument("a contact point is not clear of the obstacles (distance " +
+                                  std::to_string(closest) + " m): place the body outside them");
+    }
+  }
+  contact_ = std::move(contact);
+  system_.set_contact(contact_.get());
+}
+
+double FullSimulator::step_energy(const sim::ReducedMatrix& U) {
+  return dynamics_.energy(U) + elastic_energy_at(U) +
+         (contact_ != nullptr ? contact_->energy(U) : 0.0);
 }
 
 bool FullSimulator::attempt_step(sim::SolverMethod method, int iterations, bool until_converged) {
@@ -96,7 +120,7 @@ bool FullSimulator::attempt_step(sim::SolverMethod method, int iterations, bool 
   attempt.method = method;
   attempt.iterations = iterations;
   attempt.until_converged = until_converged;
-  U_ = dynamics_.prediction();
+  U_ = initial_guess_;
   z_ = z_backup_;
   lambda_ = lambda_backup_;
   sim::StepStats stats;
@@ -128,6 +152,15 @@ const FullStepReport& FullSimulator::step() {
   lambda_backup_ = lambda_;
   const double energy_before = mechanical_energy();
   dynamics_.begin_step(U_, Udot_, gravity_force_);
+  initial_guess_ = dynamics_.prediction();
+  if (contact_ != nullptr) {
+    const sim::ReducedMatrix motion = initial_guess_ - U_backup_;
+    const double reach = contact_->max_step(U_backup_, motion);
+    initial_guess_ = U_backup_ + reach * motion;
+    if (reach < 1.0 && step_energy(U_backup_) <= step_energy(initial_guess_)) {
+      initial_guess_ = U_backup_;
+    }
+  }
 
   report_ = FullStepReport{};
   const std::array<sim::StepAttempt, 4> attempts =
@@ -169,11 +202,15 @@ Vector6<double> FullSimulator::stretch_at(int element) const {
                                                   deformation_.displacement_gradient(element, U_)));
 }
 
-double FullSimulator::elastic_energy() const {
+double FullSimulator::elastic_energy() const { return elastic_energy_at(U_); }
+
+double FullSimulator::elastic_energy_at(const sim::ReducedMatrix& U) const {
   double energy = 0.0;
   for (int t = 0; t < model_.element_count(); ++t) {
+    const Vector6<double> s = polar::symmetric_stretch(
+        Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U)));
     energy += deformation_.volumes()(t) *
-              sim::psi(settings_.material_model, stretch_at(t), lame_[static_cast<std::size_t>(t)]);
+              sim::psi(settings_.material_model, s, lame_[static_cast<std::size_t>(t)]);
   }
   return energy;
 }
@@ -182,7 +219,8 @@ double FullSimulator::mechanical_energy() const {
   const double kinetic = 0.5 * (model_.node_mass.asDiagonal() * Udot_).cwiseProduct(Udot_).sum();
   const double bending =
       model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
-  return kinetic + elastic_energy() + bending;
+  const double barrier = contact_ != nullptr ? contact_->energy(U_) : 0.0;
+  return kinetic + elastic_energy() + bending + barrier;
 }
 
 }  // namespace smfem::full

@@ -12,6 +12,9 @@
 // that gains energy beyond gravity's work, or fails, is retried as the stepper retries it
 // (sim/simulator.hpp: more iterations, then to convergence, then FEM to convergence, each
 // attempt from the step's start); a step that fails in every attempt is undone.
+// With contact (set_contact: points against analytic obstacles, obstacle_contact.hpp) each step
+// starts, as the stepper's, from the prediction as far as CCD lets it go, or from the step's
+// start where that has the lower step energy (sim/simulator.cpp says why).
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +25,7 @@
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/full_model.hpp"
 #include "smfem/full/full_system.hpp"
+#include "smfem/full/obstacle_contact.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/solver_settings.hpp"
@@ -56,6 +60,11 @@ class FullSimulator {
 
   const FullStepReport& step();
 
+  // Contact from now on (null: none). Throws std::invalid_argument if a point is not clear of
+  // every obstacle now, or names a node out of range.
+  void set_contact(std::unique_ptr<ObstacleContact> contact);
+  const ObstacleContact* contact() const { return contact_.get(); }
+
   // Takes U and Udot (n x 3, finite, pinned rows 0; throws std::invalid_argument) and makes
   // z and lambda consistent with U (z = s(F(U)), lambda = D^-1 grad psi(z)).
   void set_state(const sim::ReducedMatrix& U, const sim::ReducedMatrix& Udot);
@@ -70,8 +79,8 @@ class FullSimulator {
   Eigen::Vector3d linear_momentum() const;
   // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;
-  // Kinetic (every node's mass) + elastic + bending, at the current state; gravity's potential
-  // is not in it (the energy check counts gravity's work instead).
+  // Kinetic (every node's mass) + elastic + bending + the contact barrier's, at the current
+  // state; gravity's potential is not in it (the energy check counts gravity's work instead).
   double mechanical_energy() const;
   const std::vector<std::string>& warnings() const { return warnings_; }
   void clear_warnings() { warnings_.clear(); }
@@ -79,6 +88,9 @@ class FullSimulator {
 
  private:
   sim::StepContext context(const sim::SolverSettings& attempt);
+  double elastic_energy_at(const sim::ReducedMatrix& U) const;
+  // The step energy the solvers minimize (inertia, gravity, bending, elasticity, contact) at U.
+  double step_energy(const sim::ReducedMatrix& U);
   // Solves the step from the prediction and z, lambda of its start; false if it failed.
   bool attempt_step(sim::SolverMethod method, int iterations, bool until_converged);
 
@@ -92,7 +104,9 @@ class FullSimulator {
   FullSystem system_;
   sim::FemStep fem_;
   sim::MfemStep mfem_;
+  std::unique_ptr<ObstacleContact> contact_;
   sim::ReducedMatrix gravity_force_;
+  sim::ReducedMatrix initial_guess_;
   sim::ReducedMatrix U_, Udot_, U_backup_, Udot_backup_;
   sim::StretchField z_, lambda_, z_backup_, lambda_backup_;
   FullStepReport report_;

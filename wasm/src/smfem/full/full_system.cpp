@@ -18,6 +18,12 @@ int value_slot(const Eigen::SparseMatrix<double>& matrix, int row, int col) {
   return static_cast<int>(std::lower_bound(begin, end, row) - matrix.innerIndexPtr());
 }
 
+// The same, or -1 where the entry is not in the pattern.
+int value_slot_if_any(const Eigen::SparseMatrix<double>& matrix, int row, int col) {
+  const int slot = value_slot(matrix, row, col);
+  return slot < matrix.outerIndexPtr()[col + 1] && matrix.innerIndexPtr()[slot] == row ? slot : -1;
+}
+
 }  // namespace
 
 FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics& dynamics)
@@ -83,6 +89,16 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
   }
   for (const Eigen::Triplet<double>& entry : bending_values) {
     bending_entries_.emplace_back(value_slot(stiffness_, entry.row(), entry.col()), entry.value());
+  }
+  node_block_slots_.assign(pinned.size() * 6, -1);
+  for (std::size_t v = 0; v < pinned.size(); ++v) {
+    const int k = free_index_[v];
+    if (k < 0) continue;
+    int* slots = node_block_slots_.data() + 6 * v;
+    for (int d = 0, i = 0; d < 3; ++d) {
+      // A node in no element has only its diagonal: its contact coupling is left out.
+      for (int e = 0; e <= d; ++e) slots[i++] = value_slot_if_any(stiffness_, 3 * k + d, 3 * k + e);
+    }
   }
   diagonal_slots_.resize(static_cast<std::size_t>(dofs));
   for (int i = 0; i < dofs; ++i)
@@ -164,6 +180,16 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
   std::copy(stiffness_.valuePtr(), stiffness_.valuePtr() + stiffness_.nonZeros(),
             matrix_.valuePtr());
   for (const auto& [slot, value] : bending_entries_) matrix_.valuePtr()[slot] += value;
+  if (contact_ != nullptr) {
+    for (const auto& [node, block] : contact_->hessian_blocks()) {
+      const int* slots = node_block_slots_.data() + 6 * static_cast<std::size_t>(node);
+      for (int d = 0, i = 0; d < 3; ++d) {
+        for (int e = 0; e <= d; ++e, ++i) {
+          if (slots[i] >= 0) matrix_.valuePtr()[slots[i]] += block(d, e);  // < 0: pinned
+        }
+      }
+    }
+  }
   const double inverse_h2 = 1.0 / (dynamics_.timestep() * dynamics_.timestep());
   double diagonal_sum = 0.0;
   for (std::size_t v = 0; v < free_index_.size(); ++v) {

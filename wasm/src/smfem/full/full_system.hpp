@@ -1,12 +1,13 @@
 #pragma once
 // The global linear system of a full-space iteration (sim/step/discretization.hpp),
 //
-//   (M / h^2 + B + K) dU = -(dPsi_u/dU + force)
+//   (M / h^2 + B + H_c + K) dU = -(dPsi_u/dU + force)
 //
 // (B: the dynamics' constant bending matrix, element_model.hpp, on each coordinate; stored
-// whole, both triangles), over the free vertices' 3 coordinates each (pinned vertices are left out:
-// their dU is 0), numbered vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per
-// tet t with shape gradients G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
+// whole, both triangles; H_c: the obstacle contact's 3 x 3 blocks per point, set_contact), over the
+// free vertices' 3 coordinates each (pinned vertices are left out: their dU is 0), numbered
+// vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per tet t with shape gradients
+// G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
 //
 //   K_t(3i + d, 3j + e) = w_t sum_{k,l} G_t(i, k) Q_t(d + 3k, e + 3l) G_t(j, l),
 //   force_t(j, d)       = w_t sum_k P_t(d, k) G_t(j, k),
@@ -25,6 +26,7 @@
 #include <Eigen/SparseCore>
 
 #include "smfem/full/full_dynamics.hpp"
+#include "smfem/full/obstacle_contact.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/sim/step/discretization.hpp"
 
@@ -34,6 +36,10 @@ class FullSystem final : public sim::StepSystem {
  public:
   // Both must outlive this; the pins are the dynamics'.
   FullSystem(const TetMeshDeformation& deformation, const FullDynamics& dynamics);
+
+  // The contact whose Hessian blocks (of its last linearize()) solve() adds, or null for none;
+  // it must outlive its use. Its points' nodes must be in some element.
+  void set_contact(const ObstacleContact* contact) { contact_ = contact; }
 
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override;
   void set_tet_gradient(int tet, const Matrix3<double>& gradient) override;
@@ -58,6 +64,8 @@ class FullSystem final : public sim::StepSystem {
   Eigen::SparseMatrix<double> matrix_;     // M / h^2 + B + K, same pattern
   std::vector<int> slots_;                 // T x 78: place in the value arrays, -1 if pinned
   std::vector<int> diagonal_slots_;        // per DOF
+  std::vector<int> node_block_slots_;      // per node, 6: its 3 x 3 block's lower triangle
+  const ObstacleContact* contact_ = nullptr;
   // B's entries in the lower triangle of the free DOFs: where, and what is added there.
   std::vector<std::pair<int, double>> bending_entries_;
   std::vector<double> local_hessians_;  // T x 78: w_t K_t's lower triangle

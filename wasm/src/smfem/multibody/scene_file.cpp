@@ -80,6 +80,8 @@ double required_number(const json& object, const char* key, const std::string& w
   return value;
 }
 
+}  // namespace
+
 contact::Obstacle read_obstacle(const json& entry, const std::string& where,
                                 const std::string& source) {
   if (!entry.is_object() || !entry.contains("type") || !entry.at("type").is_string()) {
@@ -143,8 +145,6 @@ contact::Obstacle read_obstacle(const json& entry, const std::string& where,
   }
   return o;
 }
-
-}  // namespace
 
 ContactSceneSpec read_contact_scene(const json& scene, const std::string& source) {
   if (!scene.is_object()) refuse(source, "scene", "must be a JSON object");

@@ -34,6 +34,12 @@ struct ContactSceneSpec {
 // lose every digit of a contact distance.
 inline constexpr double kMaxCoordinate = 1e6;
 
+// One entry of a scene's "obstacles" (assets/scenes/README.md), `where` naming it in messages
+// ("obstacles[2]."); throws std::invalid_argument as read_contact_scene does. Also read by the
+// thin bodies' recipes (thin/thin_recipe.hpp).
+contact::Obstacle read_obstacle(const nlohmann::json& entry, const std::string& where,
+                                const std::string& source);
+
 // Parses a scene file's JSON; throws std::invalid_argument naming `source` and the key at fault.
 // Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0, 10], a
 // non-positive timestep, a coordinate beyond kMaxCoordinate.

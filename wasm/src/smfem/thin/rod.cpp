@@ -37,6 +37,7 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
   body.rest = points;
   body.edges.resize(S, 2);
   body.directions.resize(2 * S, 3);
+  body.contact_areas = Eigen::VectorXd::Zero(n);
   full::ElementModel& model = body.model;
   model.source = "rod";
   model.defaults = thin_body_defaults();
@@ -72,6 +73,8 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
     const double mass = material.density * section * length;
     model.node_mass(s) += mass / 2.0;
     model.node_mass(s + 1) += mass / 2.0;
+    body.contact_areas(s) += material.radius * length;
+    body.contact_areas(s + 1) += material.radius * length;
     model.node_mass(n + 2 * s) = model.node_mass(n + 2 * s + 1) =
         material.density * section_inertia * length;
     body.edges.row(s) << s, s + 1;

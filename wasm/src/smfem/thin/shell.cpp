@@ -54,6 +54,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   body.rest = X;
   body.triangles = triangles;
   body.directions.resize(T, 3);
+  body.contact_areas = Eigen::VectorXd::Zero(n);
   full::ElementModel& model = body.model;
   model.source = "shell";
   model.defaults = thin_body_defaults();
@@ -106,7 +107,10 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
     body.directions.row(t) = normal.transpose();
     model.weights(t) = area * material.thickness;
     const double mass = material.density * area * material.thickness;
-    for (int k = 0; k < 3; ++k) model.node_mass(triangles(t, k)) += mass / 3.0;
+    for (int k = 0; k < 3; ++k) {
+      model.node_mass(triangles(t, k)) += mass / 3.0;
+      body.contact_areas(triangles(t, k)) += area / 3.0;
+    }
     model.node_mass(director) = mass * material.thickness * material.thickness / 12.0;
   }
   for (int v = 0; v < n; ++v) {

@@ -39,6 +39,9 @@ struct ThinBody {
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> directions;
   Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> edges;      // the mesh's edges, once each
   Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;  // a shell's; none for a rod
+  // Per vertex, the area its contact barrier is weighted by (thin_contact.hpp), m^2: a shell's
+  // lumped area, a rod's lumped length times its diameter.
+  Eigen::VectorXd contact_areas;
 };
 
 // The solver settings thin bodies start from (ElementModel::defaults): the defaults with the

@@ -40,8 +40,7 @@ sim::Diagnostics thin_diagnostics(const ThinBody& body, const full::FullSimulato
       out.centroid += m * x;
     } else {
       // A director: its rest "position" is its unit direction, U moves it from there.
-      const Eigen::Vector3d d = (body.directions.row(n - body.vertex_count) + U.row(n))
-                                    .transpose();
+      const Eigen::Vector3d d = (body.directions.row(n - body.vertex_count) + U.row(n)).transpose();
       out.angular_momentum += model.node_mass(n) * d.cross(xdot);
     }
   }

@@ -9,9 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/thin/rod.hpp"
 #include "smfem/thin/shell.hpp"
+#include "smfem/thin/thin_contact.hpp"
 
 namespace smfem::thin {
 namespace {
@@ -26,6 +28,7 @@ constexpr std::int64_t kMaxRodPoints = 1'000'000;
 class RecipeReader {
  public:
   explicit RecipeReader(std::string source) : source_(std::move(source)) {}
+  const std::string& source() const { return source_; }
 
   [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
     throw std::invalid_argument(source_ + ": " + where + ": " + problem);
@@ -117,8 +120,8 @@ class RecipeReader {
 ThinBody read_shell(const RecipeReader& r, const json& shell) {
   const std::string where = "shell";
   r.require_keys(shell, where,
-                 {"grid", "size", "center", "thickness", "youngs", "poisson", "density",
-                  "bending", "pins", "mesh"});
+                 {"grid", "size", "center", "thickness", "youngs", "poisson", "density", "bending",
+                  "pins", "mesh"});
   if (shell.contains("mesh")) {
     r.fail(where + ".mesh", "shells from mesh files are not supported yet: give a \"grid\"");
   }
@@ -126,8 +129,10 @@ ThinBody read_shell(const RecipeReader& r, const json& shell) {
   if (!shell["grid"].is_array() || shell["grid"].size() != 2) {
     r.fail(where + ".grid", "must be [nx, ny]");
   }
-  const auto nx = static_cast<int>(r.integer(shell["grid"][0], where + ".grid[0]", 2, kMaxGridSide));
-  const auto ny = static_cast<int>(r.integer(shell["grid"][1], where + ".grid[1]", 2, kMaxGridSide));
+  const auto nx =
+      static_cast<int>(r.integer(shell["grid"][0], where + ".grid[0]", 2, kMaxGridSide));
+  const auto ny =
+      static_cast<int>(r.integer(shell["grid"][1], where + ".grid[1]", 2, kMaxGridSide));
   if (!shell.contains("size") || !shell["size"].is_array() || shell["size"].size() != 2) {
     r.fail(where, "needs \"size\": [width, height] in metres");
   }
@@ -143,12 +148,11 @@ ThinBody read_shell(const RecipeReader& r, const json& shell) {
   material.poisson = r.number(shell, where, "poisson", defaults.poisson);
   material.density = r.number(shell, where, "density", defaults.density);
   material.bending = r.flag(shell, where, "bending", defaults.bending);
-  const std::vector<int> pins =
-      r.pins(shell, where, "\"corners\"", [&](const std::string& name) {
-        return name == "corners"
-                   ? std::optional(std::vector<int>{0, nx - 1, nx * (ny - 1), nx * ny - 1})
-                   : std::nullopt;
-      });
+  const std::vector<int> pins = r.pins(shell, where, "\"corners\"", [&](const std::string& name) {
+    return name == "corners"
+               ? std::optional(std::vector<int>{0, nx - 1, nx * (ny - 1), nx * ny - 1})
+               : std::nullopt;
+  });
   try {
     return make_shell(mesh, material, pins);
   } catch (const std::invalid_argument& error) {
@@ -158,9 +162,9 @@ ThinBody read_shell(const RecipeReader& r, const json& shell) {
 
 ThinBody read_rod(const RecipeReader& r, const json& rod) {
   const std::string where = "rod";
-  r.require_keys(rod, where,
-                 {"points", "length", "start", "radius", "youngs", "poisson", "density",
-                  "bending", "pins"});
+  r.require_keys(
+      rod, where,
+      {"points", "length", "start", "radius", "youngs", "poisson", "density", "bending", "pins"});
   if (!rod.contains("points")) r.fail(where, "needs \"points\"");
   const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
   Positions points = rod_line(n, r.positive(rod, where, "length"));
@@ -186,6 +190,32 @@ ThinBody read_rod(const RecipeReader& r, const json& rod) {
   }
 }
 
+void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
+  out.contact = default_contact_parameters(out.body, out.body.model.defaults.timestep);
+  if (recipe.contains("obstacles")) {
+    const json& obstacles = recipe["obstacles"];
+    if (!obstacles.is_array()) r.fail("obstacles", "must be an array");
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+      const std::string where = "obstacles[" + std::to_string(i) + "]";
+      // read_obstacle names the source and the key.
+      out.obstacles.push_back(multibody::read_obstacle(obstacles[i], where + ".", r.source()));
+      if (!out.obstacles.back().path.times.empty()) {
+        r.fail(where + ".path", "moving obstacles are not supported for shells and rods yet");
+      }
+    }
+  }
+  if (recipe.contains("contact")) {
+    const json& contact = recipe["contact"];
+    r.require_keys(contact, "contact", {"activation_distance", "stiffness"});
+    out.contact.activation =
+        r.number(contact, "contact", "activation_distance", out.contact.activation);
+    out.contact.stiffness = r.number(contact, "contact", "stiffness", out.contact.stiffness);
+    if (!(out.contact.activation > 0.0) || !(out.contact.stiffness > 0.0)) {
+      r.fail("contact", "activation_distance and stiffness must be positive");
+    }
+  }
+}
+
 }  // namespace
 
 ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) {
@@ -196,8 +226,9 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) 
   } catch (const json::exception& error) {
     reader.fail("recipe", std::string("not valid JSON: ") + error.what());
   }
-  reader.require_keys(recipe, "recipe",
-                      {"name", "description", "shell", "rod", "solver", "camera"});
+  reader.require_keys(
+      recipe, "recipe",
+      {"name", "description", "shell", "rod", "solver", "camera", "obstacles", "contact"});
   const bool shell = recipe.contains("shell"), rod = recipe.contains("rod");
   if (shell == rod) reader.fail("recipe", "needs exactly one of \"shell\" and \"rod\"");
   ThinRecipe out;
@@ -209,6 +240,7 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) 
     throw std::invalid_argument(error.what());
   }
   out.body.model.source = source;
+  read_contact(reader, recipe, out);
   return out;
 }
 

@@ -2,7 +2,9 @@
 // A thin body's scene recipe (assets/scenes/README.md, "Shells and rods"): a JSON object with
 // a "shell" or a "rod" and, like the volumes' recipes, optional "name", "description",
 // "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over thin_body_defaults) and
-// "camera" (the page's):
+// "camera" (the page's), and optional "obstacles" (a scene file's: multibody/scene_file.hpp,
+// read_obstacle; fixed, their paths are refused for now) with "contact":
+// {"activation_distance": dhat, "stiffness": kappa} (thin_contact.hpp gives the defaults):
 //
 //   "shell": {"grid": [nx, ny], "size": [w, h], "center": [x, y, z], "thickness": t,
 //             "youngs": E, "poisson": nu, "density": rho, "bending": true | false,
@@ -15,7 +17,10 @@
 // rod_line's (along +x) from `start`. "grid", "size", "points" and "length" are required; the
 // material keys default to ShellMaterial's and RodMaterial's; no pins by default.
 #include <string>
+#include <vector>
 
+#include "smfem/sim/contact/contact_potential.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/thin/thin_body.hpp"
 
 namespace smfem::thin {
@@ -23,6 +28,8 @@ namespace smfem::thin {
 struct ThinRecipe {
   std::string name;  // the recipe's "name", or source
   ThinBody body;     // with the recipe's solver defaults
+  std::vector<contact::Obstacle> obstacles;
+  contact::ContactParameters contact;  // for the obstacles
 };
 
 // Throws std::invalid_argument naming source and the key at fault: not JSON, neither or both

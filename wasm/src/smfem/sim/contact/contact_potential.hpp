@@ -37,6 +37,7 @@
 #include "smfem/sim/contact/friction.hpp"
 #include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/step/cubature_kinematics.hpp"
+#include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::contact {
 
@@ -63,7 +64,7 @@ struct ContactMeasure {
   std::vector<double> part_closest;
 };
 
-class ContactPotential {
+class ContactPotential final : public sim::StepContact {
  public:
   // offsets: the placement of each part (surface.part; one entry for a single body), added to
   // the rest positions.
@@ -96,7 +97,7 @@ class ContactPotential {
   void begin_step(const ReducedMatrix& U_n);
   // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
   // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
-  double max_step(const ReducedMatrix& U, const ReducedMatrix& dU);
+  double max_step(const ReducedMatrix& U, const ReducedMatrix& dU) override;
   // How far the last max_step()'s whole direction closes its most approaching pair: the motion
   // of the sample relative to the other side along their normal at the segment's start (0
   // where every pair separates). Over dhat, the segment makes an impact that the barrier meets
@@ -110,9 +111,9 @@ class ContactPotential {
   // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for
   // friction): the samples' positions are those of U moved by alpha times their motion, with no
   // product (a line search's trials).
-  double energy_along(double alpha, const ReducedMatrix& U_trial);
+  double energy_along(double alpha, const ReducedMatrix& U_trial) override;
   // Gathers the candidates at U, and sets gradient (4m x 3) and the Hessian of Psi_c there.
-  void linearize(const ReducedMatrix& U, ReducedMatrix& gradient);
+  void linearize(const ReducedMatrix& U, ReducedMatrix& gradient) override;
   // The same gradient, and instead of the Hessian its projection on the parts' (bodies')
   // translations: t (4m) holds each part's translation on its rows (zero for a part that does
   // not translate), and entry (3p + d, 3q + e) of hessian (3 parts square) is
@@ -123,7 +124,7 @@ class ContactPotential {
   // The Hessian of the last linearize().
   const ContactHessian& hessian() const { return hessian_; }
   // dU^T H_c dU with the Hessian of the last linearize().
-  double curvature(const ReducedMatrix& dU) const;
+  double curvature(const ReducedMatrix& dU) const override;
 
   // The barrier part of Psi_c at U, gathering its own candidates: the contact's potential
   // energy, for the energy balance.

@@ -36,6 +36,25 @@ class InertialEnergy {
   virtual double curvature(const ReducedMatrix& dU) = 0;
 };
 
+// The contact term of Psi_u, as the steps use it: the stepper's bodies against obstacles and
+// each other (sim/contact/contact_potential.hpp), a full-space body's vertices against obstacles
+// (full/obstacle_contact.hpp). Its Hessian reaches the system through the system's own link to
+// it, not through the steps.
+class StepContact {
+ public:
+  virtual ~StepContact() = default;
+  // Gathers the pairs near U, sets gradient (the shape of U) and the Hessian there.
+  virtual void linearize(const ReducedMatrix& U, ReducedMatrix& gradient) = 0;
+  // dU^T H_c dU with the Hessian of the last linearize().
+  virtual double curvature(const ReducedMatrix& dU) const = 0;
+  // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha
+  // (continuous collision detection, keeping a fraction of each distance); gathers the
+  // segment's pairs for energy_along().
+  virtual double max_step(const ReducedMatrix& U, const ReducedMatrix& dU) = 0;
+  // Psi_c at U + alpha dU for the U and dU of the last max_step() (given as U_trial too).
+  virtual double energy_along(double alpha, const ReducedMatrix& U_trial) = 0;
+};
+
 // The global linear system of an iteration, (H_u + K) dU = -(dPsi_u/dU + force), from per-tet
 // inputs in F space: K = sum_t w_t (dF_t/dU)^T Q_t (dF_t/dU), force = sum_t w_t (dF_t/dU)^T P_t.
 class StepSystem {

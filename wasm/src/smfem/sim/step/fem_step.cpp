@@ -4,7 +4,6 @@
 
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
-#include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/sim/step/line_search.hpp"
 
@@ -35,7 +34,7 @@ void FemStep::solve(StepContext& context, ReducedMatrix& U, StepStats& stats) {
   const Eigen::VectorXd& w = context.weights;
   const MaterialModel material = context.material;
   StepSystem& system = context.system;
-  contact::ContactPotential* const contact = context.contact;
+  StepContact* const contact = context.contact;
   EigenFitTerm* const fit = context.eigenfit;
 
   Stopwatch clock;

@@ -7,7 +7,6 @@
 #include "smfem/polar/polar_derivatives.hpp"
 #include "smfem/polar/stretch_curvature.hpp"
 #include "smfem/polar/stretch_vector.hpp"
-#include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/step/eigenfit_term.hpp"
 #include "smfem/sim/step/line_search.hpp"
 
@@ -102,7 +101,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
   const Vector6<double> metric = polar::stretch_metric<double>();
   const CurvatureTerm term = first_term(context.settings.mixed_variant);
   StepSystem& system = context.system;
-  contact::ContactPotential* const contact = context.contact;
+  StepContact* const contact = context.contact;
   // EigenFit (eigenfit_term.hpp): C(z) joins the stretch energy. fit_energy_ is C at the
   // iterate's z, fit_measure_z_ its measure there and fit_measure_s_ that of s(F(u)).
   EigenFitTerm* const fit = context.eigenfit;

@@ -15,10 +15,6 @@
 #include "smfem/sim/step/cubature_kinematics.hpp"
 #include "smfem/sim/step/discretization.hpp"
 
-namespace smfem::contact {
-class ContactPotential;
-}
-
 namespace smfem::sim {
 
 class EigenFitTerm;
@@ -87,10 +83,10 @@ struct StepContext {
   InertialEnergy& dynamics;
   StepSystem& system;
   parallel::ThreadPool& pool;
-  // The contact term of Psi_u (sim/contact/contact_potential.hpp), or none. With it, each iteration
+  // The contact term of Psi_u (discretization.hpp: StepContact), or none. With it, each iteration
   // adds its gradient and Hessian to the system, and the line search starts from the largest
   // intersection-free step and evaluates its energy at every trial.
-  contact::ContactPotential* contact = nullptr;
+  StepContact* contact = nullptr;
   // The EigenFit term of the stretch energy (eigenfit_term.hpp; the skinning subspace only),
   // or none. With it the step energy gains C(z) (MFEM; C(s(F(u))) in FEM): each tet's force its
   // stress e_c, the system its rank-s Hessian (which the system must add itself:

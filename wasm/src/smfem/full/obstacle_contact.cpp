@@ -1,0 +1,105 @@
+#include "smfem/full/obstacle_contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "smfem/sim/contact/barrier.hpp"
+
+namespace smfem::full {
+
+ObstacleContact::ObstacleContact(std::vector<Point> points,
+                                 std::vector<contact::Obstacle> obstacles,
+                                 const contact::ContactParameters& parameters)
+    : points_(std::move(points)), obstacles_(std::move(obstacles)), parameters_(parameters) {
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    if (!points_[i].rest.allFinite() || !(points_[i].area > 0.0) || points_[i].node < 0) {
+      throw std::invalid_argument("contact point " + std::to_string(i) +
+                                  ": needs a node, a finite position and a positive area");
+    }
+  }
+  for (const contact::Obstacle& obstacle : obstacles_) contact::check_obstacle(obstacle);
+  if (!(parameters_.activation > 0.0) || !(parameters_.stiffness > 0.0) ||
+      !(parameters_.keep > 0.0 && parameters_.keep < 1.0)) {
+    throw std::invalid_argument("contact: dhat and stiffness must be positive, keep in (0, 1)");
+  }
+  blocks_.resize(points_.size(), {0, Eigen::Matrix3d::Zero()});
+  for (std::size_t i = 0; i < points_.size(); ++i) blocks_[i].first = points_[i].node;
+}
+
+void ObstacleContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) {
+  gradient.setZero(U.rows(), 3);
+  const double dhat = parameters_.activation, kappa = parameters_.stiffness;
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const Point& p = points_[i];
+    Eigen::Matrix3d& block = blocks_[i].second;
+    block.setZero();
+    const Eigen::Vector3d x = position(p, U);
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, x);
+      if (d.distance >= dhat) continue;
+      const double weight = kappa * p.area;
+      gradient.row(p.node) +=
+          weight * contact::barrier_derivative(d.distance, dhat) * d.direction.transpose();
+      block += weight * contact::barrier_second_derivative(d.distance, dhat) * d.direction *
+               d.direction.transpose();
+    }
+  }
+}
+
+double ObstacleContact::curvature(const sim::ReducedMatrix& dU) const {
+  double sum = 0.0;
+  for (const auto& [node, block] : blocks_) {
+    const Eigen::Vector3d du = dU.row(node).transpose();
+    sum += du.dot(block * du);
+  }
+  return sum;
+}
+
+double ObstacleContact::max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) {
+  double alpha = 1.0;
+  for (const Point& p : points_) {
+    const Eigen::Vector3d x = position(p, U);
+    const Eigen::Vector3d dx = dU.row(p.node).transpose();
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      alpha = std::min(alpha, contact::obstacle_time_of_impact(obstacle, x, dx, parameters_.keep,
+                                                               parameters_.activation));
+    }
+  }
+  return alpha;
+}
+
+double ObstacleContact::energy_along(double /*alpha*/, const sim::ReducedMatrix& U_trial) {
+  return energy(U_trial);
+}
+
+double ObstacleContact::energy(const sim::ReducedMatrix& U) const {
+  const double dhat = parameters_.activation;
+  double sum = 0.0;
+  for (const Point& p : points_) {
+    const Eigen::Vector3d x = position(p, U);
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      const double d = contact::obstacle_distance(obstacle, x).distance;
+      if (d < dhat) sum += p.area * contact::barrier(d, dhat);
+    }
+  }
+  return parameters_.stiffness * sum;
+}
+
+std::pair<double, int> ObstacleContact::closest(const sim::ReducedMatrix& U) const {
+  double closest = std::numeric_limits<double>::infinity();
+  int active = 0;
+  for (const Point& p : points_) {
+    const Eigen::Vector3d x = position(p, U);
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      const double d = contact::obstacle_distance(obstacle, x).distance;
+      closest = std::min(closest, d);
+      active += d < parameters_.activation ? 1 : 0;
+    }
+  }
+  return {closest, active};
+}
+
+}  // namespace smfem::full

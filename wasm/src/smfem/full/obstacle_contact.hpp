@@ -1,0 +1,67 @@
+#pragma once
+// Contact of a full-space model's points with the analytic obstacles (sim/contact/obstacle.hpp),
+// the contact term of its step energy (sim/step/discretization.hpp: StepContact):
+//
+//   Psi_c(U) = kappa sum_p a_p b(d(x_p)),   x_p = X_p + U_{node_p},
+//
+// over the contact points p (nodes, with a rest position and an area a_p) and every obstacle,
+// b the IPC barrier (sim/contact/barrier.hpp). Per point and obstacle: gradient kappa a b'(d) n
+// (n the distance's gradient, from the obstacle towards the point), Hessian kappa a b''(d) n n^T,
+// the projection to PSD of the exact one (the distance's own curvature is PSD outside a convex
+// obstacle and enters with b' < 0), as the stepper's contact does. max_step keeps `keep` of each
+// distance (or of dhat where that is less: ccd.hpp) by the obstacles' closed-form or
+// conservative time of impact. Every point meets every obstacle (a few obstacles, a few
+// thousand points: no broad phase). No friction.
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/sim/contact/contact_potential.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
+#include "smfem/sim/step/discretization.hpp"
+
+namespace smfem::full {
+
+class ObstacleContact final : public sim::StepContact {
+ public:
+  struct Point {
+    int node = 0;
+    Eigen::Vector3d rest = Eigen::Vector3d::Zero();  // m
+    double area = 0.0;                               // m^2, the barrier's weight
+  };
+
+  // Throws std::invalid_argument for a point of non-finite position or non-positive area, an
+  // obstacle check_obstacle refuses, or parameters out of range (dhat, kappa > 0, keep in (0, 1)).
+  ObstacleContact(std::vector<Point> points, std::vector<contact::Obstacle> obstacles,
+                  const contact::ContactParameters& parameters);
+
+  const std::vector<Point>& points() const { return points_; }
+  const std::vector<contact::Obstacle>& obstacles() const { return obstacles_; }
+  const contact::ContactParameters& parameters() const { return parameters_; }
+
+  void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
+  double curvature(const sim::ReducedMatrix& dU) const override;
+  double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
+  double energy_along(double alpha, const sim::ReducedMatrix& U_trial) override;
+
+  // Psi_c at U (+infinity where a point touches): the contact's potential energy.
+  double energy(const sim::ReducedMatrix& U) const;
+  // The smallest point-obstacle distance at U (+infinity without obstacles) and the pairs
+  // closer than dhat.
+  std::pair<double, int> closest(const sim::ReducedMatrix& U) const;
+  // The last linearize()'s Hessian: per point, its node and 3 x 3 block (zero beyond dhat).
+  const std::vector<std::pair<int, Eigen::Matrix3d>>& hessian_blocks() const { return blocks_; }
+
+ private:
+  Eigen::Vector3d position(const Point& p, const sim::ReducedMatrix& U) const {
+    return p.rest + U.row(p.node).transpose();
+  }
+
+  std::vector<Point> points_;
+  std::vector<contact::Obstacle> obstacles_;
+  contact::ContactParameters parameters_;
+  std::vector<std::pair<int, Eigen::Matrix3d>> blocks_;
+};
+
+}  // namespace smfem::full
