@@ -4,6 +4,7 @@
 // where FEM at 2 iterations locks, a rope swings, the CLI's records are the JS API's, and bad
 // recipes are refused naming the key.
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { loadSmfem } from '../../wasm/js/loader.js';
 import { stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
+const shipped = fileURLToPath(new URL('../../assets/scenes/thin/', import.meta.url));
+const shippedRecipes = readdirSync(shipped).filter((name) => name.endsWith('.json'));
 const G = 9.8;
 const H = 1 / 60;
 
@@ -126,6 +129,18 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(height(7 + 15 * 7)).toBeGreaterThan(radius);
     expect(height(7 + 15 * 7)).toBeLessThan(radius + 0.02);
     expect(Math.max(height(0), height(14), height(210), height(224))).toBeLessThan(0);
+    simulator.dispose();
+  });
+
+  it.each(shippedRecipes)('runs the shipped %s at its own settings, and it falls', (name) => {
+    const simulator = smfem.createThinSimulator(readFileSync(join(shipped, name), 'utf8'), {
+      sourceName: name,
+    });
+    const [first] = simulator.step(1);
+    const reports = simulator.step(59);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    expect(reports.at(-1).centroid[1]).toBeLessThan(first.centroid[1] - 0.05);
+    expect(reports.every((r) => (r.minDistance ?? 1) > 0)).toBe(true);
     simulator.dispose();
   });
 

@@ -11,6 +11,8 @@
 //
 //   smfem bench-contact [--warmup W] [--steps N] [--iters K]   (contact_bench.js: contact's cost)
 //
+//   smfem bench-thin [--steps N] [--iters K]   (thin_bench.js: shells' and rods' cost)
+//
 //   smfem bench-bake [--surface FILE]   (precompute/js/bake_bench.js: the bake in wasm against
 //                                        the native tool)
 //
@@ -29,6 +31,7 @@ import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluato
 import { bakeBench } from '../../precompute/js/bake_bench.js';
 import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
+import { thinBench } from './thin_bench.js';
 import { loadSmfem } from './loader.js';
 import { refuseFilledFolder } from './output_guard.js';
 import { runFigures } from './report/figures.js';
@@ -42,6 +45,7 @@ function usage(problem) {
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
+      `       smfem bench-thin [--steps N] [--iters K]\n` +
       `       smfem bench-bake [--surface FILE]\n` +
       `       smfem figures --out DIR [--quick] [--force]\n` +
       `       ${simulateUsage}\n`,
@@ -165,6 +169,22 @@ async function benchContact(args) {
   }
 }
 
+async function benchThin(args) {
+  const options = {};
+  for (let i = 0; i < args.length; ++i) {
+    const number = () => Number.parseInt(args[++i], 10);
+    if (args[i] === '--steps') options.steps = number();
+    else if (args[i] === '--iters') options.iterations = number();
+    else usage(`unknown argument ${args[i]}`);
+  }
+  const smfem = await loadSmfem({ build: 'threads' });
+  try {
+    thinBench(smfem, options);
+  } finally {
+    smfem.dispose();
+  }
+}
+
 async function benchBake(args) {
   if (args.length === 0) return bakeBench();
   if (args[0] !== '--surface' || args.length !== 2)
@@ -198,6 +218,7 @@ const commands = {
   bench,
   'bench-bake': benchBake,
   'bench-contact': benchContact,
+  'bench-thin': benchThin,
   claims,
   figures,
   simulate: simulateCommand,

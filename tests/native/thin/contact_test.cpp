@@ -58,15 +58,15 @@ struct ContactRun {
 ContactRun run(const ThinBody& body, const std::vector<contact::Obstacle>& obstacles,
                const sim::SolverSettings& settings, int steps) {
   full::FullSimulator simulator(body.model, settings);
-  simulator.set_contact(thin_obstacle_contact(
-      body, obstacles, default_contact_parameters(body, settings.timestep)));
+  simulator.set_contact(
+      thin_obstacle_contact(body, obstacles, default_contact_parameters(body, settings.timestep)));
   ContactRun out;
   for (int step = 0; step < steps; ++step) {
     EXPECT_TRUE(simulator.step().ok) << "step " << step;
-    out.closest = std::min(out.closest, simulator.contact()->closest(simulator.displacements()).first);
+    out.closest =
+        std::min(out.closest, simulator.contact()->closest(simulator.displacements()).first);
   }
-  const ReducedMatrix x =
-      body.rest + simulator.displacements().topRows(body.vertex_count);
+  const ReducedMatrix x = body.rest + simulator.displacements().topRows(body.vertex_count);
   out.lowest = x.col(1).minCoeff();
   out.centre = x(body.vertex_count / 2, 1);
   const ReducedMatrix& V = simulator.velocities();
@@ -123,8 +123,7 @@ TEST(ThinContact, AClothDrapesOverASphere) {
     std::cout << sim::solver_method_name(method) << ": closest " << r.closest << " m, centre "
               << r.centre << " m, lowest " << r.lowest << " m, rms from converged " << rms
               << " m (converged: centre " << converged.centre << ", lowest " << converged.lowest
-              << ", closest " << converged.closest
-              << ")\n";
+              << ", closest " << converged.closest << ")\n";
     EXPECT_GT(r.closest, 0.0);
     EXPECT_GT(r.centre, radius) << "never into the sphere";
     EXPECT_LT(r.centre, radius + 0.02) << "the middle rests on the sphere's top";

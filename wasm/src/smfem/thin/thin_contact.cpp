@@ -10,8 +10,8 @@ contact::ContactParameters default_contact_parameters(const ThinBody& body, doub
   contact::ContactParameters parameters;
   const double diagonal = (body.rest.colwise().maxCoeff() - body.rest.colwise().minCoeff()).norm();
   parameters.activation = multibody::kDefaultActivation * diagonal;
-  parameters.stiffness = body.model.translational_mass.sum() / body.contact_areas.sum() /
-                         (timestep * timestep);
+  parameters.stiffness =
+      body.model.translational_mass.sum() / body.contact_areas.sum() / (timestep * timestep);
   return parameters;
 }
 

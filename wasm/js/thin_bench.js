@@ -1,0 +1,78 @@
+// `npx smfem bench-thin`: the cost of shells and rods in the wasm build (docs/thin.md, "Cost"),
+// at the page's settings (2 iterations, 60 steps per second), on scenes that move while timed:
+//   - square cloths of 16 x 16, 32 x 32 and 48 x 48 vertices, 1 m wide, held by two corners,
+//     swinging down onto a sphere (E 1e8, 0.1 kg / m^2): the median ms per step over steps
+//     5-64 (falling, swinging and touching the sphere; the mean kinetic energy says it moved);
+//   - a rope of 500 vertices pinned at one end, swinging (a stand-in for paper 002's rods
+//     bunny, 500 vertices, until rods come from meshes).
+// Against Trusty et al. 2022, Table 1 (Apple M1, multithreaded): square cloth 5,929 vertices in
+// 55 ms a step, rods bunny 500 vertices in 12.9 ms: the ratio of vertex-steps per second, ours
+// over the paper's (above 1: more work per second than the paper).
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const kPaper = { cloth: 5929 / 55, rods: 500 / 12.9 }; // vertex-steps per ms
+
+/** A 1 m cloth of n x n vertices held by two corners, 10 cm above a 20 cm sphere below its middle. */
+export function clothRecipe(n) {
+  return {
+    name: `cloth ${n} x ${n}`,
+    shell: {
+      grid: [n, n],
+      size: [1, 1],
+      center: [0, 0.5, 0],
+      thickness: 5e-4,
+      density: 200,
+      youngs: 1e8,
+      pins: [0, n - 1],
+    },
+    obstacles: [{ type: 'sphere', center: [0, 0.2, 0.2], radius: 0.2 }],
+  };
+}
+
+export function ropeRecipe(points) {
+  return { name: `rope of ${points}`, rod: { points, length: 1, radius: 2e-3, youngs: 1e8, pins: 'first' } };
+}
+
+function timed(smfem, recipe, { steps, iterations, warmup }) {
+  const simulator = smfem.createThinSimulator(JSON.stringify(recipe), {
+    parameters: { iterations, timestep: 1 / 60 },
+  });
+  try {
+    simulator.step(warmup);
+    const reports = simulator.step(steps);
+    const stepMs = median(reports.map((r) => r.stepMs));
+    return {
+      vertices: simulator.info.vertices,
+      unknowns: simulator.info.unknowns,
+      threads: simulator.info.threads,
+      stepMs,
+      iterations: reports.reduce((sum, r) => sum + r.iterations, 0) / reports.length,
+      kinetic: reports.reduce((sum, r) => sum + r.energy.kinetic, 0) / reports.length,
+      maxStrain: Math.max(...reports.map((r) => r.maxStrain)),
+      touching: reports.some((r) => r.activeContacts > 0),
+      failed: reports.filter((r) => !r.ok).length,
+    };
+  } finally {
+    simulator.dispose();
+  }
+}
+
+/** Runs the benchmarks; returns their figures (and prints them as they come). */
+export function thinBench(smfem, { steps = 60, iterations = 2, print = console.log } = {}) {
+  const options = { steps, iterations, warmup: 5 };
+  const describe = (name, r, paper) =>
+    `${name}: ${r.stepMs.toFixed(2)} ms per step (${(1000 / r.stepMs).toFixed(1)} steps/s), ` +
+    `${r.unknowns} unknowns, ${r.iterations.toFixed(2)} iterations per step, mean kinetic ` +
+    `${r.kinetic.toPrecision(2)} J, largest strain ${r.maxStrain.toPrecision(2)}` +
+    `${r.touching ? ', touching the sphere' : ''}, ${r.failed} failed, ${r.threads} threads; ` +
+    `vertex-steps per second ${((r.vertices / r.stepMs / paper) * 100).toFixed(0)} % of paper 002's`;
+  const out = { cloths: [], rope: null };
+  for (const n of [16, 32, 48]) {
+    const r = timed(smfem, clothRecipe(n), options);
+    out.cloths.push({ n, ...r });
+    print(describe(`cloth ${n} x ${n}`, r, kPaper.cloth));
+  }
+  out.rope = timed(smfem, ropeRecipe(500), options);
+  print(describe('rope of 500', out.rope, kPaper.rods));
+  return out;
+}
