@@ -269,37 +269,6 @@ class JsSimulator {
   std::vector<std::string> warnings_;
 };
 
-// The obstacles' shapes where they start (a step's report has their offsets since), in the
-// scene file's terms: what the page draws.
-json obstacle_shapes(const std::vector<smfem::contact::Obstacle>& obstacles) {
-  using smfem::contact::ObstacleKind;
-  json shapes = json::array();
-  for (const smfem::contact::Obstacle& o : obstacles) {
-    json shape{{"type", smfem::contact::obstacle_kind_name(o.kind)}};
-    switch (o.kind) {
-      case ObstacleKind::plane:
-        shape["point"] = vector_json(o.point);
-        shape["normal"] = vector_json(o.normal);
-        break;
-      case ObstacleKind::sphere:
-        shape["center"] = vector_json(o.point);
-        shape["radius"] = o.radius;
-        break;
-      case ObstacleKind::box:
-        shape["center"] = vector_json(o.point);
-        shape["halfExtents"] = vector_json(o.half_extents);
-        break;
-      case ObstacleKind::capsule:
-        shape["from"] = vector_json(o.point);
-        shape["to"] = vector_json(o.end);
-        shape["radius"] = o.radius;
-        break;
-    }
-    shapes.push_back(shape);
-  }
-  return shapes;
-}
-
 // A scene of several bodies with contact behind the JS API (loader.js: ContactScene;
 // multibody/contact_scene.hpp). Its time step and gravity are the scene file's.
 class JsContactScene {

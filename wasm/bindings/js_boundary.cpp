@@ -129,6 +129,35 @@ json diagnostics_json(const smfem::sim::Diagnostics& d) {
           {"maxConstraintViolation", d.max_constraint_violation}};
 }
 
+json obstacle_shapes(const std::vector<smfem::contact::Obstacle>& obstacles) {
+  using smfem::contact::ObstacleKind;
+  json shapes = json::array();
+  for (const smfem::contact::Obstacle& o : obstacles) {
+    json shape{{"type", smfem::contact::obstacle_kind_name(o.kind)}};
+    switch (o.kind) {
+      case ObstacleKind::plane:
+        shape["point"] = vector_json(o.point);
+        shape["normal"] = vector_json(o.normal);
+        break;
+      case ObstacleKind::sphere:
+        shape["center"] = vector_json(o.point);
+        shape["radius"] = o.radius;
+        break;
+      case ObstacleKind::box:
+        shape["center"] = vector_json(o.point);
+        shape["halfExtents"] = vector_json(o.half_extents);
+        break;
+      case ObstacleKind::capsule:
+        shape["from"] = vector_json(o.point);
+        shape["to"] = vector_json(o.end);
+        shape["radius"] = o.radius;
+        break;
+    }
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 json report_json(const smfem::sim::StepReport& report, double time) {
   const smfem::sim::StepStats& s = report.stats;
   json out = diagnostics_json(report.diagnostics);

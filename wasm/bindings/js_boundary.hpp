@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/simulator.hpp"
@@ -66,6 +67,9 @@ json vector_json(const Eigen::Vector3d& v);
 // A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters).
 json settings_json(const sim::SolverSettings& s);
 json diagnostics_json(const sim::Diagnostics& d);
+// The obstacles' shapes where they start (a step's report has their offsets since), in the
+// scene file's terms: what the page draws.
+json obstacle_shapes(const std::vector<contact::Obstacle>& obstacles);
 // One step's report (loader.d.ts: StepReport) at simulated time `time`.
 json report_json(const sim::StepReport& report, double time);
 // Throws unless 0 <= count <= 100000.

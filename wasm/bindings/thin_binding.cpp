@@ -4,6 +4,7 @@
 // simulate` prints the same records for it, and with obstacles minDistance, activeContacts and
 // dHat as a contact scene's. No drag spring yet.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -67,6 +68,9 @@ class JsThinSimulator {
                 {"totalMass", body.model.translational_mass.sum()},
                 {"threads", simulator_->thread_count()},
                 {"source", body.model.source},
+                {"obstacles", obstacle_shapes(recipe_.obstacles)},
+                {"description", recipe_.description},
+                {"camera", recipe_.camera},
                 {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }
@@ -118,6 +122,21 @@ class JsThinSimulator {
         simulator_->displacements().topRows(recipe_.body.vertex_count).eval());
   }
 
+  // What the page draws: the rest positions (x y z per vertex, f32), and the triangles (a shell)
+  // or edges (a rod) as vertex ids.
+  val rest_positions() const {
+    const thin::ThinBody& body = recipe_.body;
+    std::vector<float> positions(static_cast<std::size_t>(3 * body.vertex_count));
+    for (int v = 0; v < body.vertex_count; ++v) {
+      for (int d = 0; d < 3; ++d) {
+        positions[static_cast<std::size_t>(3 * v + d)] = static_cast<float>(body.rest(v, d));
+      }
+    }
+    return typed_array_copy(positions, "Float32Array");
+  }
+  val triangles() const { return ids(recipe_.body.triangles); }
+  val edges() const { return ids(recipe_.body.edges); }
+
   std::string diagnostics() const {
     json out = diagnostics_json(thin::thin_diagnostics(recipe_.body, *simulator_));
     out["time"] = time_;
@@ -134,6 +153,17 @@ class JsThinSimulator {
   std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
 
  private:
+  template <class Rows>
+  static val ids(const Rows& rows) {
+    std::vector<std::uint32_t> out;
+    out.reserve(static_cast<std::size_t>(rows.size()));
+    for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+      for (Eigen::Index c = 0; c < rows.cols(); ++c)
+        out.push_back(static_cast<std::uint32_t>(rows(r, c)));
+    }
+    return typed_array_copy(out, "Uint32Array");
+  }
+
   // The simulator of the recipe's body and obstacles with these settings.
   std::unique_ptr<smfem::full::FullSimulator> make_simulator(
       const smfem::sim::SolverSettings& settings) const {
@@ -181,6 +211,9 @@ EMSCRIPTEN_BINDINGS(smfem_thin) {
       .function("setParameters", &JsThinSimulator::set_parameters)
       .function("step", &JsThinSimulator::step)
       .function("coordinatesF64", &JsThinSimulator::coordinates_f64)
+      .function("restPositions", &JsThinSimulator::rest_positions)
+      .function("triangles", &JsThinSimulator::triangles)
+      .function("edges", &JsThinSimulator::edges)
       .function("diagnostics", &JsThinSimulator::diagnostics)
       .function("reset", &JsThinSimulator::reset)
       .function("takeWarnings", &JsThinSimulator::take_warnings);

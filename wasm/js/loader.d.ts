@@ -343,6 +343,11 @@ export interface ThinSimulatorInfo {
   totalMass: number;
   threads: number;
   source: string;
+  /** The recipe's obstacles, in its terms (as ContactScene.info's). */
+  obstacles: object[];
+  /** The recipe's description and camera (null without one). */
+  description: string;
+  camera: { position: Vec3; target: Vec3 } | null;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }
 
@@ -358,6 +363,8 @@ export interface ThinSimulator {
   step(count?: number): ThinStepReport[];
   /** The vertices' displacements, 3 n doubles: all x, then all y, then all z. */
   coordinatesF64(): Float64Array;
+  /** Rest positions (x y z per vertex), a shell's triangles (3 ids each) or a rod's edges (2). */
+  restShape(): { positions: Float32Array; triangles: Uint32Array; edges: Uint32Array };
   diagnostics(): Diagnostics & { time: number; maxStrain: number };
   reset(): void;
   warnings(): string[];

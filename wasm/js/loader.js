@@ -287,6 +287,12 @@ class ThinSimulator extends NativeHandle {
     return JSON.parse(this.live().diagnostics());
   }
 
+  /** What to draw: rest positions (x y z per vertex), and a shell's triangles or a rod's edges. */
+  restShape() {
+    const native = this.live();
+    return { positions: native.restPositions(), triangles: native.triangles(), edges: native.edges() };
+  }
+
   dragMove() {
     throw new Error('smfem: a shell or rod has no drag spring yet');
   }

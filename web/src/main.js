@@ -7,6 +7,7 @@ import { openBody, parameterSets } from './open/openBody.js';
 import { contactParameters, openContact } from './open/openContact.js';
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
+import { openThin, thinParameterSets } from './open/openThin.js';
 import { skinVertex } from './render/skinning.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -172,17 +173,20 @@ class Demo {
     const onGround = name === 'custom' && this.custom.onGround;
     const opened = scene.lineup
       ? await openLineup(context, name, scene.lineup, overrides)
-      : scene.contact
-        ? await openContact(context, name, scene.contact, overrides)
-        : onGround
-          ? await openOnGround(context, name, scene, overrides)
-          : await openBody(context, name, scene.url, overrides);
+      : scene.thin
+        ? await openThin(context, name, scene.thin, overrides)
+        : scene.contact
+          ? await openContact(context, name, scene.contact, overrides)
+          : onGround
+            ? await openOnGround(context, name, scene, overrides)
+            : await openBody(context, name, scene.url, overrides);
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
     this.stage?.dispose();
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact) || onGround;
+    this.thinVariant = scene.thin ? opened.mixedVariant : null; // a shell's or rod's MFEM
     this.lineupPages = scene.lineup ? opened.loaded.pages : null;
     this.lineupBodies = scene.lineup?.bodies ?? null;
     this.obstacleTargets.clear();
@@ -216,7 +220,7 @@ class Demo {
     });
     progress.hidden = true;
     this.custom.opened(name);
-    status.ready(name, opened.loaded.build, names);
+    status.ready(name, opened.loaded.build, names, !scene.thin);
     this.writeUrl();
   }
 
@@ -254,9 +258,11 @@ class Demo {
     if (!('speed' in change)) {
       const sets = this.contact
         ? [contactParameters(this.settings)]
-        : this.lineupPages
-          ? lineupParameterSets(this.settings, this.gravityVector, this.lineupBodies)
-          : parameterSets(this.settings, this.gravityVector);
+        : this.thinVariant
+          ? thinParameterSets(this.settings, this.gravityVector, this.thinVariant)
+          : this.lineupPages
+            ? lineupParameterSets(this.settings, this.gravityVector, this.lineupBodies)
+            : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
       if ('solver' in change) this.startRecords(this.seriesNames(sets));
       else if ('iterations' in change) this.restartRetried();

@@ -2,6 +2,7 @@
 // Literal URLs and globs let Vite content-hash the assets in a production build.
 //   - A body on its own (assets/scenes/*.json): one asset; what it shows is the recipe's
 //     description, read from the asset.
+//   - A shell or a rod (assets/scenes/thin/*.json): its recipe, which the solver reads itself.
 //   - A scene with contact (assets/scenes/contact/*.json): the scene file (inlined: it is small)
 //     and its bodies' assets, found by the paths the file gives; what it shows is the file's
 //     description.
@@ -40,6 +41,14 @@ function contactScene(title, name) {
     };
   }
   return { title, contact: { text: JSON.stringify(file), bodies, description: file.description } };
+}
+
+// A shell or a rod (assets/scenes/thin/): its recipe, read by the solver itself (no bake).
+const thinRecipes = import.meta.glob('../../assets/scenes/thin/*.json', { import: 'default', eager: true });
+function thinScene(title, name) {
+  const recipe = thinRecipes[`../../assets/scenes/thin/${name}.json`];
+  if (!recipe) return { title, problem: `the shell or rod ${name}.json is not in assets/scenes/thin/` };
+  return { title, thin: { text: JSON.stringify(recipe) } };
 }
 
 // A lineup: the same recipe baked at several resolutions (assets/scenes/eigenfit/), one
@@ -131,6 +140,9 @@ export const scenes = {
   squeeze: contactScene('Contact: squeeze', 'squeeze'),
   'jelly-drop': contactScene('Contact: jelly slide', 'jelly-drop'),
   playground: contactScene('Contact: obstacle playground', 'playground'),
+  'cloth-corners': thinScene('Cloth held by two corners', 'cloth-corners'),
+  'cloth-drape': thinScene('Cloth draped over a sphere', 'cloth-drape'),
+  rope: thinScene('Rope', 'rope'),
 };
 
 export const defaultScene = 'crab';

@@ -83,12 +83,15 @@ export class StatusBoard {
     this.say(`Loading ${scene}…`);
   }
 
-  ready(scene, build, solvers) {
+  /** draggable: whether a drag pulls the scene's bodies (a shell's or rod's does not yet). */
+  ready(scene, build, solvers, draggable = true) {
     Object.assign(this.state, { ready: true, scene, build, solvers });
     // Said for a student: where the simulation runs, not which build of the module it is.
     const where =
       build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
-    this.running = `${scene} is running in your browser ${where}. Drag it with the mouse or a finger.`;
+    this.running =
+      `${scene} is running in your browser ${where}.` +
+      (draggable ? ' Drag it with the mouse or a finger.' : ' Turn the view with the mouse or a finger.');
     this.rateWords = '';
     this.againWords = '';
     this.saidAt = null;
@@ -119,7 +122,8 @@ export class StatusBoard {
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
     if (last?.minDistance !== undefined) {
-      const { minDistance, activeContacts, obstacleOffsets, bodies, asleep } = last;
+      // A shell or a rod among obstacles reports the contact fields of one body, never asleep.
+      const { minDistance, activeContacts, obstacleOffsets, bodies = [last], asleep = 0 } = last;
       const stepsPerSecond = this.state.stepMs > 0 ? 1000 / this.state.stepMs : null;
       this.state.contact = {
         minDistance,

@@ -2,7 +2,7 @@ import * as THREE from 'three';
 import { SkinnedSurface } from './SkinnedSurface.js';
 
 // One colour per simulator side by side (left warm, then cool, then green), so they read apart.
-const bodyColours = [0xe0785a, 0x5a9ee0, 0x6cc28a];
+export const bodyColours = [0xe0785a, 0x5a9ee0, 0x6cc28a];
 
 /**
  * How far apart (along x) copies of a body must stand never to touch: a body turning about any
@@ -16,7 +16,7 @@ export function sideBySideSpacing(restBounds) {
 
 // A label drawn into the WebGL canvas (so screenshots and recordings keep it): text on a dark
 // rounded plate, always on top, `height` scene units tall.
-function labelSprite(text, height) {
+export function labelSprite(text, height) {
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d');
   const font = '600 44px system-ui, sans-serif';

@@ -66,6 +66,11 @@ export class SimulationClient {
     );
   }
 
+  /** Loads a shell or a rod from its recipe's text, one simulator per parameter set. */
+  loadThin({ recipeText, sourceName, parameterSets, build = 'auto' }) {
+    return this.request('loadThin', { recipeText, sourceName, parameterSets, build });
+  }
+
   /** The box of an asset's rest shape, { min, max } (m); the bytes are handed over. */
   bounds({ asset, sourceName, build = 'auto' }) {
     return this.request('bounds', { asset, sourceName, build }, [asset.buffer]);

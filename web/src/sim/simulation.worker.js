@@ -24,6 +24,7 @@ function disposeSteppers() {
   for (const stepper of steppers) stepper.dispose();
   steppers = [];
   contact = null;
+  thin = false;
 }
 
 async function module(build) {
@@ -40,8 +41,12 @@ async function moduleWithoutSteppers(build) {
   return smfem;
 }
 
-// Reduced coordinates: a simulator's 12m floats; a contact scene's every body side by side (f64).
-const coordinates = (stepper) => (stepper === contact ? contact.coordinatesF64() : stepper.coordinates());
+let thin = false; // the steppers are shells or rods (their coordinates: vertex displacements)
+
+// Reduced coordinates: a simulator's 12m floats; a contact scene's every body side by side (f64);
+// a shell's or rod's vertex displacements (f64, all x, then y, then z).
+const coordinates = (stepper) =>
+  stepper === contact || thin ? stepper.coordinatesF64() : stepper.coordinates();
 
 const handlers = {
   async load({ build, asset, sourceName, parameterSets, threads }) {
@@ -88,6 +93,24 @@ const handlers = {
       pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
       u: steppers.map(coordinates),
       contactPoints: contact.contactPoints(),
+    };
+  },
+
+  // A shell or a rod from its recipe's text, one simulator per parameter set (side by side: one
+  // thread each, as bodies do).
+  async loadThin({ build, recipeText, sourceName, parameterSets }) {
+    await moduleWithoutSteppers(build);
+    const threads = parameterSets.length > 1 ? 1 : undefined;
+    steppers = parameterSets.map((parameters) =>
+      smfem.createThinSimulator(recipeText, { sourceName, parameters, threads }),
+    );
+    thin = true;
+    return {
+      build: smfem.build,
+      version: smfem.version,
+      info: steppers.map((s) => s.info),
+      u: steppers.map(coordinates),
+      shape: steppers[0].restShape(),
     };
   },
 

@@ -80,7 +80,8 @@ export class Controls {
    * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
    * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
    * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
-   * material-model choice).
+   * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed
+   * and gravity; no material model, colour views or moduli: its recipe holds its material).
    */
   build({
     scene,
@@ -96,6 +97,7 @@ export class Controls {
     contact = false,
     lineup = false,
     modelPerBody = false,
+    thin = false,
   }) {
     const { handlers } = this;
     this.root.replaceChildren();
@@ -254,6 +256,17 @@ export class Controls {
         ]),
         iterations().node,
         speed().node,
+        sharing,
+      );
+      return;
+    }
+    if (thin) {
+      this.root.append(
+        element('div', { class: 'row' }, [sceneSelect]),
+        element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
+        element('div', { class: 'row' }, [solverSelect]),
+        element('div', { class: 'row' }, [compareLabel, againstSelect]),
+        ...[iterations(), timestep(), speed(), gravity()].map((s) => s.node),
         sharing,
       );
       return;

@@ -232,7 +232,14 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) 
   const bool shell = recipe.contains("shell"), rod = recipe.contains("rod");
   if (shell == rod) reader.fail("recipe", "needs exactly one of \"shell\" and \"rod\"");
   ThinRecipe out;
+  if (recipe.contains("name") && !recipe["name"].is_string())
+    reader.fail("name", "must be a string");
+  if (recipe.contains("description") && !recipe["description"].is_string()) {
+    reader.fail("description", "must be a string");
+  }
   out.name = recipe.value("name", source);
+  out.description = recipe.value("description", "");
+  if (recipe.contains("camera")) out.camera = recipe["camera"];
   out.body = shell ? read_shell(reader, recipe["shell"]) : read_rod(reader, recipe["rod"]);
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/thin/thin_body.hpp"
@@ -26,8 +28,10 @@
 namespace smfem::thin {
 
 struct ThinRecipe {
-  std::string name;  // the recipe's "name", or source
-  ThinBody body;     // with the recipe's solver defaults
+  std::string name;         // the recipe's "name", or source
+  std::string description;  // the recipe's, or empty
+  nlohmann::json camera;    // the recipe's (the page's), or null
+  ThinBody body;            // with the recipe's solver defaults
   std::vector<contact::Obstacle> obstacles;
   contact::ContactParameters contact;  // for the obstacles
 };

@@ -1,0 +1,61 @@
+// Shells and rods on the page in headless Chromium (production build, threaded): the cloth held
+// by two corners falls and swings, the draped cloth side by side with FEM runs both, labelled,
+// and the rope swings down; the page says what runs and raises no error.
+import { describe, expect, it } from 'vitest';
+import { waitUntilReady, withPage } from './chromium.js';
+import { artifacts, servedDist } from './served-dist.js';
+
+const served = servedDist();
+const status = (page) => page.evaluate(() => window.smfem.status);
+
+// Plays the page until 0.5 simulated seconds; returns the status then.
+async function playHalfASecond(page) {
+  await page.click('#play');
+  await expect.poll(async () => (await status(page)).simTime, { timeout: 30000 }).toBeGreaterThan(0.5);
+  return status(page);
+}
+
+describe('shells and rods on the page', () => {
+  it.each([
+    ['cloth-corners', 1.0],
+    ['rope', 1.0],
+  ])(
+    '%s falls and swings',
+    async (scene, startHeight) => {
+      await withPage(
+        served.browser.context,
+        `${served.server.url}?scene=${scene}&paused=1`,
+        async ({ page, errors }) => {
+          const ready = await waitUntilReady(page);
+          expect(ready.solvers).toEqual(['mfem']);
+          const after = await playHalfASecond(page);
+          // Held at one end or by two corners, it swings down: its centroid 5 cm below where it began.
+          expect(after.motion.centroid[1]).toBeLessThan(startHeight - 0.05);
+          expect(after.motion.kinetic).toBeGreaterThan(0);
+          await page.locator('#view').screenshot({ path: `${artifacts}/thin-${scene}.png` });
+          expect(after.lastError).toBeNull();
+          expect(errors).toEqual([]);
+        },
+      );
+    },
+    60_000,
+  );
+
+  it('drapes a cloth side by side with FEM, both labelled', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=cloth-drape&compare=1&paused=1`,
+      async ({ page, errors }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.solvers).toEqual(['mfem', 'fem']);
+        expect(ready.labels).toEqual(['Mixed FEM (MFEM), 2 iterations', 'FEM, 2 iterations']);
+        const after = await playHalfASecond(page);
+        // It starts 35 cm up (its recipe) and falls onto the sphere below.
+        expect(after.motion.centroid[1]).toBeLessThan(0.3);
+        await page.locator('#view').screenshot({ path: `${artifacts}/thin-cloth-drape-compare.png` });
+        expect(after.lastError).toBeNull();
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 60_000);
+});

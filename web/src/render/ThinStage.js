@@ -1,0 +1,117 @@
+import * as THREE from 'three';
+import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
+import { bodyColours, labelSprite, sideBySideSpacing } from './SideBySideStage.js';
+
+/**
+ * What the page draws for a shell or a rod (wasm/src/smfem/thin/): per simulator its vertices
+ * where the solver has them (rest + displacement, on the CPU: a cloth has no skinning), a shell's
+ * triangles lit on both sides, a rod's edges as a line with a bead at each vertex; with each copy its
+ * own obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour
+ * and labelled. Nothing on it can be grabbed yet (no drag spring for thin bodies).
+ */
+export class ThinStage {
+  /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
+  constructor(shape, obstacles, count) {
+    this.rest = shape.positions;
+    this.vertexCount = shape.positions.length / 3;
+    this.isShell = shape.triangles.length > 0;
+    const restBounds = new THREE.Box3().setFromArray(this.rest);
+    for (const obstacle of obstacles) restBounds.union(shapeBounds(obstacle));
+    this.floor = floorOf(obstacles);
+    if (this.floor !== null) restBounds.expandByPoint(restBounds.min.clone().setY(this.floor));
+    // With nothing under it, a body held up hangs down by at most its own extent: the view frames
+    // (and draws its reference floor under) that much.
+    else restBounds.min.y -= restBounds.getSize(new THREE.Vector3()).length();
+    this.restBounds = restBounds;
+    const spacing = count > 1 ? sideBySideSpacing(restBounds) : 0;
+    this.object = new THREE.Group();
+    this.bounds = new THREE.Box3();
+    this.copies = Array.from({ length: count }, (_, i) => {
+      const offset = new THREE.Vector3((i - (count - 1) / 2) * spacing, 0, 0);
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.rest), 3));
+      const color = count > 1 ? bodyColours[i] : 0xd98a5f;
+      let drawn;
+      if (this.isShell) {
+        geometry.setIndex(new THREE.BufferAttribute(shape.triangles, 1));
+        geometry.computeVertexNormals();
+        drawn = new THREE.Mesh(
+          geometry,
+          new THREE.MeshStandardMaterial({ color, side: THREE.DoubleSide, roughness: 0.8 }),
+        );
+        drawn.castShadow = drawn.receiveShadow = true;
+      } else {
+        // A line is a pixel wide: beads at the vertices, sized to the rod's extent, make it seen.
+        geometry.setIndex(new THREE.BufferAttribute(shape.edges, 1));
+        drawn = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color }));
+        const extent = new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
+        const beads = new THREE.Points(geometry, new THREE.PointsMaterial({ color, size: 0.02 * extent }));
+        beads.frustumCulled = false;
+        drawn.add(beads);
+      }
+      drawn.position.copy(offset);
+      drawn.frustumCulled = false; // it moves far from its rest box
+      this.object.add(drawn);
+      const shapes = new ObstacleMeshes(obstacles, restBounds);
+      shapes.group.position.copy(offset);
+      this.object.add(shapes.group);
+      this.bounds.union(restBounds.clone().translate(offset));
+      return { geometry, drawn, shapes, offset };
+    });
+    this.bodies = []; // nothing to grab
+    this.obstacles = [];
+    this.labels = [];
+  }
+
+  get hasClusters() {
+    return false;
+  }
+
+  /** answer.u[i]: simulator i's vertex displacements (all x, then all y, then all z). */
+  show({ u }) {
+    const n = this.vertexCount;
+    u.forEach((U, i) => {
+      const { geometry } = this.copies[i];
+      const positions = geometry.attributes.position.array;
+      for (let v = 0; v < n; v++) {
+        for (let d = 0; d < 3; d++) positions[3 * v + d] = this.rest[3 * v + d] + U[d * n + v];
+      }
+      geometry.attributes.position.needsUpdate = true;
+      if (this.isShell) geometry.computeVertexNormals();
+    });
+  }
+
+  /** Labels each copy above its rest place, replacing any before. */
+  setLabels(texts) {
+    this.disposeLabels();
+    const size = this.restBounds.getSize(new THREE.Vector3());
+    const height = 0.08 * Math.max(size.x, size.y, size.z);
+    this.labels = texts.map((text, i) => {
+      const sprite = labelSprite(text, height);
+      sprite.position.copy(this.copies[i].offset).setY(this.restBounds.max.y + 1.5 * height);
+      this.object.add(sprite);
+      return sprite;
+    });
+  }
+
+  // One colour per solver; the teaching views of a skinned body do not apply.
+  applyColouring() {}
+
+  disposeLabels() {
+    for (const sprite of this.labels) {
+      this.object.remove(sprite);
+      sprite.material.map.dispose();
+      sprite.material.dispose();
+    }
+    this.labels = [];
+  }
+
+  dispose() {
+    this.disposeLabels();
+    for (const { geometry, drawn, shapes } of this.copies) {
+      geometry.dispose();
+      drawn.traverse((object) => object.material?.dispose());
+      shapes.dispose();
+    }
+  }
+}
