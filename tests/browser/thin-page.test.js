@@ -41,6 +41,34 @@ describe('shells and rods on the page', () => {
     60_000,
   );
 
+  it('a drag pulls the cloth where the pointer goes', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=cloth-corners&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        // A vertex a cell in from the free corner at x = z = 0.3 of the cloth 1 m up (its recipe:
+        // 0.6 m, 21 x 21 vertices, centred): inside the mesh, where the pointer's ray meets it.
+        const corner = [0.27, 1.0, 0.27];
+        const drawnCorner = () =>
+          page.evaluate((rest) => window.smfem.project(window.smfem.drawnPoint(rest)), corner);
+        const start = await drawnCorner();
+        await page.mouse.move(start.x, start.y);
+        await page.mouse.down();
+        expect((await status(page)).dragging).toBe(true);
+        await page.focus('#play');
+        await page.keyboard.press('Space');
+        for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + 15 * i, start.y);
+        await expect
+          .poll(async () => (await drawnCorner()).x, { timeout: 20000 })
+          .toBeGreaterThan(start.x + 60);
+        await page.mouse.up();
+        expect((await status(page)).lastError).toBeNull();
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 60_000);
+
   it('drapes a cloth side by side with FEM, both labelled', async () => {
     await withPage(
       served.browser.context,

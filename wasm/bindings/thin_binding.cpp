@@ -2,10 +2,11 @@
 // FEM step behind the JS API (loader.js: createThinSimulator), with the volumes' parameters and
 // step reports plus each step's maxStrain (the largest edge strain), so that `npx smfem
 // simulate` prints the same records for it, and with obstacles minDistance, activeContacts and
-// dHat as a contact scene's. No drag spring yet.
+// dHat as a contact scene's, and a drag spring on any vertex.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,9 @@ class JsThinSimulator {
       apply_parameters(parameters, settings);
       auto next = make_simulator(settings);
       next->set_state(simulator_->displacements(), simulator_->velocities());
+      if (const auto& spring = simulator_->drag_spring()) {
+        next->drag_start(spring->node, spring->rest, spring->target, spring->stiffness);
+      }
       // The old simulator's warnings are still the caller's to take.
       warnings_.insert(warnings_.end(), simulator_->warnings().begin(),
                        simulator_->warnings().end());
@@ -149,6 +153,28 @@ class JsThinSimulator {
     simulator_->set_state(zero, zero);
     time_ = 0.0;
   }
+
+  // A drag spring from vertex `vertex` to (x, y, z) with `stiffness` N/m; a vertex out of range
+  // or non-finite values throw.
+  void drag_start(int vertex, double x, double y, double z, double stiffness) {
+    js_errors([&] {
+      if (vertex < 0 || vertex >= recipe_.body.vertex_count) {
+        throw std::invalid_argument("drag: vertex " + std::to_string(vertex) +
+                                    " is not one of the " +
+                                    std::to_string(recipe_.body.vertex_count));
+      }
+      simulator_->drag_start(vertex, recipe_.body.rest.row(vertex).transpose(), {x, y, z},
+                             stiffness);
+      return 0;
+    });
+  }
+  void drag_move(double x, double y, double z) {
+    js_errors([&] {
+      simulator_->drag_move({x, y, z});
+      return 0;
+    });
+  }
+  void drag_end() { simulator_->drag_end(); }
 
   std::string take_warnings() { return take_warnings_of(warnings_, *simulator_); }
 
@@ -216,5 +242,8 @@ EMSCRIPTEN_BINDINGS(smfem_thin) {
       .function("edges", &JsThinSimulator::edges)
       .function("diagnostics", &JsThinSimulator::diagnostics)
       .function("reset", &JsThinSimulator::reset)
+      .function("dragStart", &JsThinSimulator::drag_start)
+      .function("dragMove", &JsThinSimulator::drag_move)
+      .function("dragEnd", &JsThinSimulator::drag_end)
       .function("takeWarnings", &JsThinSimulator::take_warnings);
 }

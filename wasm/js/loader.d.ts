@@ -283,8 +283,8 @@ export interface Smfem {
   /**
    * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
    * by the full-space mixed or FEM step; the parameters and the step reports are
-   * createSimulator's (plus maxStrain), but eigenFit, eigenFitRelinearized and floatStiffness do
-   * not apply (a warning says so) and "materials" is refused. Throws an Error naming the recipe's
+   * createSimulator's (plus maxStrain; with obstacles minDistance, activeContacts and dHat), but
+   * eigenFit, eigenFitRelinearized and floatStiffness do not apply (a warning says so) and "materials" is refused. Throws an Error naming the recipe's
    * key at fault.
    */
   createThinSimulator(recipeText: string, options?: SimulatorOptions): ThinSimulator;
@@ -365,6 +365,10 @@ export interface ThinSimulator {
   coordinatesF64(): Float64Array;
   /** Rest positions (x y z per vertex), a shell's triangles (3 ids each) or a rod's edges (2). */
   restShape(): { positions: Float32Array; triangles: Uint32Array; edges: Uint32Array };
+  /** A spring (N/m) from vertex `vertex` to `target`, until dragEnd. */
+  dragStart(vertex: number, target: Vec3, stiffness: number): void;
+  dragMove(target: Vec3): void;
+  dragEnd(): void;
   diagnostics(): Diagnostics & { time: number; maxStrain: number };
   reset(): void;
   warnings(): string[];

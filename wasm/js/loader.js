@@ -293,12 +293,9 @@ class ThinSimulator extends NativeHandle {
     return { positions: native.restPositions(), triangles: native.triangles(), edges: native.edges() };
   }
 
-  dragMove() {
-    throw new Error('smfem: a shell or rod has no drag spring yet');
-  }
-
-  dragEnd() {
-    throw new Error('smfem: a shell or rod has no drag spring yet');
+  /** A spring (N/m) from vertex `vertex` to `target`. */
+  dragStart(vertex, [x, y, z], stiffness) {
+    this.live().dragStart(vertex, x, y, z, stiffness);
   }
 }
 

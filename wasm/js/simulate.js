@@ -9,10 +9,11 @@
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A recipe with a
 // "shell" or a "rod" (wasm/src/smfem/thin/thin_recipe.hpp) runs that thin body in full space
 // (no bake; its records add maxStrain, the largest edge strain, null for anything else; no
-// --drag, --render or --subspace yet). A scene file with "bodies" (assets/scenes/README.md, "Scenes with contact") runs its bodies together with
-// contact; its bodies' recipes are baked the same way, and its records add minDistance,
-// activeContacts, dHat and bodies (each body's centroid, kinetic and asleep; null, 0, null and
-// null for a single asset, which has no obstacles). --json prints one JSON object per line and
+// --render or --subspace yet; --drag takes a vertex of its mesh). A scene file with "bodies"
+// (assets/scenes/README.md, "Scenes with contact") runs its bodies together with contact; its
+// bodies' recipes are baked the same way, and its records add minDistance, activeContacts,
+// dHat and bodies (each body's centroid, kinetic and asleep; null, 0, null and null for a
+// single asset, which has no obstacles). --json prints one JSON object per line and
 // step; --csv the same as columns (vectors as _x _y _z, bodies as body0_centroid_x, ...);
 // neither, a summary. The values are the JS API's step report's (loader.d.ts: StepReport), so
 // the two agree to the bit. --trajectory writes the reduced coordinates of every step:
@@ -246,12 +247,13 @@ async function thinRecipe(path) {
 /** A shell or a rod (thin bodies, full space): the recipe read by the C++ side. */
 function openThin(smfem, options, text) {
   if (options.subspace !== 'skinning') throw new Error('--subspace does not apply to a shell or rod');
-  if (options.drag) throw new Error('--drag does not apply to a shell or rod yet');
   if (options.render) throw new Error('--render does not draw shells or rods yet');
   const simulator = smfem.createThinSimulator(text, {
     sourceName: basename(options.scene),
     parameters: options.parameters,
   });
+  // --drag VERTEX: a vertex of the mesh (a body's is a render vertex).
+  if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
   const { parameters, vertices } = simulator.info;
   return {
     stepper: simulator,

@@ -123,10 +123,12 @@ class Demo {
     window.smfem.pinRegion = (center, radius) => this.custom.pinRegion(center, radius);
   }
 
-  // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js).
+  // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js), or where a
+  // shell's vertex is drawn.
   drawnPoint(rest, body) {
-    const { surface, offset, u } = this.stage.bodies[body];
-    const { positions, weights, modeCount, vertexCount } = surface;
+    const { surface, offset, u, drawnPositions } = this.stage.bodies[body];
+    const { positions, weights, modeCount } = surface;
+    const vertexCount = positions.length / 3;
     let nearest = 0;
     let best = Infinity;
     for (let v = 0; v < vertexCount; v++) {
@@ -134,7 +136,9 @@ class Demo {
       if (distance < best) [nearest, best] = [v, distance];
     }
     const vertex = (array, size) => array.subarray(size * nearest, size * (nearest + 1));
-    const drawn = skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
+    const drawn = drawnPositions
+      ? vertex(drawnPositions, 3)
+      : skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
     return [drawn[0] + offset.x, drawn[1] + offset.y, drawn[2] + offset.z];
   }
 
@@ -220,7 +224,7 @@ class Demo {
     });
     progress.hidden = true;
     this.custom.opened(name);
-    status.ready(name, opened.loaded.build, names, !scene.thin);
+    status.ready(name, opened.loaded.build, names, opened.draggable ?? true);
     this.writeUrl();
   }
 

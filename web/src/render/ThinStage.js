@@ -7,7 +7,7 @@ import { bodyColours, labelSprite, sideBySideSpacing } from './SideBySideStage.j
  * where the solver has them (rest + displacement, on the CPU: a cloth has no skinning), a shell's
  * triangles lit on both sides, a rod's edges as a line with a bead at each vertex; with each copy its
  * own obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour
- * and labelled. Nothing on it can be grabbed yet (no drag spring for thin bodies).
+ * and labelled. A drag pulls the shell's vertex nearest the pointer.
  */
 export class ThinStage {
   /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
@@ -58,7 +58,16 @@ export class ThinStage {
       this.bounds.union(restBounds.clone().translate(offset));
       return { geometry, drawn, shapes, offset };
     });
-    this.bodies = []; // nothing to grab
+    // What a drag may grab (DragController): a shell's copies, picked where they are drawn. A
+    // rod's line offers nothing to pick yet.
+    this.bodies = this.isShell
+      ? this.copies.map(({ geometry, offset }) => ({
+          surface: { positions: this.rest, triangles: shape.triangles },
+          offset,
+          u: null,
+          drawnPositions: geometry.attributes.position.array,
+        }))
+      : [];
     this.obstacles = [];
     this.labels = [];
   }
@@ -77,7 +86,10 @@ export class ThinStage {
         for (let d = 0; d < 3; d++) positions[3 * v + d] = this.rest[3 * v + d] + U[d * n + v];
       }
       geometry.attributes.position.needsUpdate = true;
-      if (this.isShell) geometry.computeVertexNormals();
+      if (this.isShell) {
+        geometry.computeVertexNormals();
+        this.bodies[i].u = U;
+      }
     });
   }
 

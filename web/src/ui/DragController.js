@@ -64,15 +64,23 @@ export class DragController {
     return this.raycaster.ray;
   }
 
-  // Skins every render vertex of body i once into its pick mesh.
+  // Skins every render vertex of body i once into its pick mesh (a body drawn from the solver's
+  // own vertex positions, a shell's, gives them as drawnPositions instead).
   deformPickMesh(i) {
-    const { surface, offset, u } = this.stage.bodies[i];
-    const { positions, weights, modeCount, vertexCount } = surface;
+    const { surface, offset, u, drawnPositions } = this.stage.bodies[i];
     const geometry = this.bodies[i].mesh.geometry;
     const out = geometry.attributes.position;
-    skinPoints(positions, weights, u, modeCount, vertexCount, (v, x, y, z) =>
-      out.setXYZ(v, x + offset.x, y + offset.y, z + offset.z),
-    );
+    if (drawnPositions) {
+      for (let v = 0; v < out.count; v++) {
+        const [x, y, z] = drawnPositions.subarray(3 * v, 3 * v + 3);
+        out.setXYZ(v, x + offset.x, y + offset.y, z + offset.z);
+      }
+    } else {
+      const { positions, weights, modeCount, vertexCount } = surface;
+      skinPoints(positions, weights, u, modeCount, vertexCount, (v, x, y, z) =>
+        out.setXYZ(v, x + offset.x, y + offset.y, z + offset.z),
+      );
+    }
     out.needsUpdate = true;
     geometry.computeBoundingSphere();
     geometry.computeBoundingBox();

@@ -25,18 +25,30 @@ void FullDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedM
   }
 }
 
+double FullDynamics::spring_energy(const sim::ReducedMatrix& U) const {
+  if (!spring_ || pinned_[static_cast<std::size_t>(spring_->node)]) return 0.0;
+  const Eigen::Vector3d stretch =
+      spring_->rest + U.row(spring_->node).transpose() - spring_->target;
+  return 0.5 * spring_->stiffness * stretch.squaredNorm();
+}
+
 double FullDynamics::energy(const sim::ReducedMatrix& U) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
   const double bending = bending_.size() == 0 ? 0.0 : 0.5 * U.cwiseProduct(bending_ * U).sum();
   return 0.5 * inverse_h2 *
              (vertex_mass_.asDiagonal() * (U - predicted_)).cwiseProduct(U - predicted_).sum() -
-         force_.cwiseProduct(U).sum() + bending;
+         force_.cwiseProduct(U).sum() + bending + spring_energy(U);
 }
 
 void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
   out = inverse_h2 * (vertex_mass_.asDiagonal() * (U - predicted_)) - force_;
   if (bending_.size() != 0) out += bending_ * U;
+  if (spring_) {
+    out.row(spring_->node) +=
+        spring_->stiffness *
+        (spring_->rest + U.row(spring_->node).transpose() - spring_->target).transpose();
+  }
   for (Eigen::Index v = 0; v < out.rows(); ++v) {
     if (pinned_[static_cast<std::size_t>(v)]) out.row(v).setZero();
   }
@@ -45,7 +57,10 @@ void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out
 double FullDynamics::curvature(const sim::ReducedMatrix& dU) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
   const double bending = bending_.size() == 0 ? 0.0 : dU.cwiseProduct(bending_ * dU).sum();
-  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum() + bending;
+  const double spring = spring_ && !pinned_[static_cast<std::size_t>(spring_->node)]
+                            ? spring_->stiffness * dU.row(spring_->node).squaredNorm()
+                            : 0.0;
+  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum() + bending + spring;
 }
 
 }  // namespace smfem::full

@@ -1,6 +1,7 @@
 #include "smfem/full/full_simulator.hpp"
 
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -109,6 +110,26 @@ void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
   contact_ = std::move(contact);
   system_.set_contact(contact_.get());
 }
+
+void FullSimulator::drag_start(int node, const Eigen::Vector3d& rest, const Eigen::Vector3d& target,
+                               double stiffness) {
+  if (node < 0 || node >= model_.node_count || !rest.allFinite() || !target.allFinite() ||
+      !(stiffness >= 0.0 && std::isfinite(stiffness))) {
+    throw std::invalid_argument("drag: node " + std::to_string(node) +
+                                " out of range, or a non-finite position or stiffness");
+  }
+  dynamics_.set_spring(FullDynamics::Spring{node, rest, target, stiffness});
+}
+
+void FullSimulator::drag_move(const Eigen::Vector3d& target) {
+  if (!dynamics_.spring()) return;
+  if (!target.allFinite()) throw std::invalid_argument("drag: a non-finite target");
+  FullDynamics::Spring spring = *dynamics_.spring();
+  spring.target = target;
+  dynamics_.set_spring(spring);
+}
+
+void FullSimulator::drag_end() { dynamics_.set_spring(std::nullopt); }
 
 double FullSimulator::step_energy(const sim::ReducedMatrix& U) {
   return dynamics_.energy(U) + elastic_energy_at(U) +
@@ -220,7 +241,7 @@ double FullSimulator::mechanical_energy() const {
   const double bending =
       model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
   const double barrier = contact_ != nullptr ? contact_->energy(U_) : 0.0;
-  return kinetic + elastic_energy() + bending + barrier;
+  return kinetic + elastic_energy() + bending + barrier + dynamics_.spring_energy(U_);
 }
 
 }  // namespace smfem::full

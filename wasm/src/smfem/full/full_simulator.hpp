@@ -60,6 +60,17 @@ class FullSimulator {
 
   const FullStepReport& step();
 
+  // The drag spring: node `node` (rest position `rest`, m) pulled towards `target` with
+  // `stiffness` (N/m) from the next step on; drag_move moves the target, drag_end removes it.
+  // Throws std::invalid_argument for a node out of range or non-finite or negative values.
+  void drag_start(int node, const Eigen::Vector3d& rest, const Eigen::Vector3d& target,
+                  double stiffness);
+  void drag_move(const Eigen::Vector3d& target);
+  void drag_end();
+  const std::optional<FullDynamics::Spring>& drag_spring() const { return dynamics_.spring(); }
+  // k/2 |x_p - t|^2 now, or 0 without a drag spring.
+  double spring_energy() const { return dynamics_.spring_energy(U_); }
+
   // Contact from now on (null: none). Throws std::invalid_argument if a point is not clear of
   // every obstacle now, or names a node out of range.
   void set_contact(std::unique_ptr<ObstacleContact> contact);
@@ -79,8 +90,9 @@ class FullSimulator {
   Eigen::Vector3d linear_momentum() const;
   // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;
-  // Kinetic (every node's mass) + elastic + bending + the contact barrier's, at the current
-  // state; gravity's potential is not in it (the energy check counts gravity's work instead).
+  // Kinetic (every node's mass) + elastic + bending + the contact barrier's + the drag
+  // spring's, at the current state; gravity's potential is not in it (the energy check counts
+  // gravity's work instead).
   double mechanical_energy() const;
   const std::vector<std::string>& warnings() const { return warnings_; }
   void clear_warnings() { warnings_.clear(); }

@@ -190,6 +190,12 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
       }
     }
   }
+  if (const auto& spring = dynamics_.spring()) {
+    const int k = free_index_[static_cast<std::size_t>(spring->node)];
+    for (int d = 0; k >= 0 && d < 3; ++d) {
+      matrix_.valuePtr()[diagonal_slots_[static_cast<std::size_t>(3 * k + d)]] += spring->stiffness;
+    }
+  }
   const double inverse_h2 = 1.0 / (dynamics_.timestep() * dynamics_.timestep());
   double diagonal_sum = 0.0;
   for (std::size_t v = 0; v < free_index_.size(); ++v) {

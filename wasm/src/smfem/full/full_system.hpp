@@ -1,10 +1,11 @@
 #pragma once
 // The global linear system of a full-space iteration (sim/step/discretization.hpp),
 //
-//   (M / h^2 + B + H_c + K) dU = -(dPsi_u/dU + force)
+//   (M / h^2 + B + H_c + S + K) dU = -(dPsi_u/dU + force)
 //
 // (B: the dynamics' constant bending matrix, element_model.hpp, on each coordinate; stored
-// whole, both triangles; H_c: the obstacle contact's 3 x 3 blocks per point, set_contact), over the
+// whole, both triangles; H_c: the obstacle contact's 3 x 3 blocks per point, set_contact; S:
+// the dynamics' drag spring, k on its node's diagonal), over the
 // free vertices' 3 coordinates each (pinned vertices are left out: their dU is 0), numbered
 // vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per tet t with shape gradients
 // G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,

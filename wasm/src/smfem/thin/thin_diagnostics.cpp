@@ -45,6 +45,7 @@ sim::Diagnostics thin_diagnostics(const ThinBody& body, const full::FullSimulato
     }
   }
   if (mass > 0.0) out.centroid /= mass;
+  out.spring_energy = simulator.spring_energy();
   out.total_energy =
       out.kinetic_energy + out.elastic_energy + out.gravity_potential + out.spring_energy;
   return out;

@@ -10,8 +10,7 @@
 //   angular momentum   about the origin: sum_v m_v x_v x xdot_v + sum_d I_d d x ddot (a
 //                      director's spin, I_d its rotational inertia, d = its direction)
 //   centroid           sum_v m_v x_v / M
-//
-// No drag spring yet (spring energy 0).
+//   spring energy      the drag spring's (full_simulator.hpp: drag_start)
 #include "smfem/full/full_simulator.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/thin/thin_body.hpp"
