@@ -87,13 +87,8 @@ class JsDisplacementSimulator {
       for (int i = 0; i < count; ++i) {
         const smfem::full::FullStepReport& step = simulator_->step();
         time_ += step.ok ? simulator_->settings().timestep : 0.0;
-        smfem::sim::StepReport report;
-        report.ok = step.ok;
-        report.stats = step.stats;
-        report.step_ms = step.step_ms;
-        report.diagnostics = simulator_->diagnostics();
-        reports.push_back(report_json(report, time_));
-        if (!report.ok) break;
+        reports.push_back(report_json(step, simulator_->diagnostics(), time_));
+        if (!step.ok) break;
       }
       return reports.dump();
     });

@@ -181,6 +181,18 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   return out;
 }
 
+json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagnostics,
+                 double time) {
+  sim::StepReport report;
+  report.ok = step.ok;
+  report.retries = step.retries;
+  report.energy_gain = step.energy_gain;
+  report.stats = step.stats;
+  report.step_ms = step.step_ms;
+  report.diagnostics = diagnostics;
+  return report_json(report, time);
+}
+
 void check_step_count(int count) {
   if (count < 0 || count > 100000) {
     throw std::invalid_argument("step count " + std::to_string(count) + " is outside [0, 100000]");

@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "smfem/full/full_simulator.hpp"
 #include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
@@ -72,6 +73,10 @@ json diagnostics_json(const sim::Diagnostics& d);
 json obstacle_shapes(const std::vector<contact::Obstacle>& obstacles);
 // One step's report (loader.d.ts: StepReport) at simulated time `time`.
 json report_json(const sim::StepReport& report, double time);
+// The same for a full-space step (a displacement basis's, a shell's or a rod's) with the
+// diagnostics of the state after it.
+json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagnostics,
+                 double time);
 // Throws unless 0 <= count <= 100000.
 void check_step_count(int count);
 // U (column-major) as a new Float64Array (tests compare trajectories across builds).

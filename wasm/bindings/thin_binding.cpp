@@ -103,18 +103,11 @@ class JsThinSimulator {
       for (int i = 0; i < count; ++i) {
         const smfem::full::FullStepReport& step = simulator_->step();
         time_ += step.ok ? simulator_->settings().timestep : 0.0;
-        smfem::sim::StepReport report;
-        report.ok = step.ok;
-        report.retries = step.retries;
-        report.energy_gain = step.energy_gain;
-        report.stats = step.stats;
-        report.step_ms = step.step_ms;
-        report.diagnostics = thin::thin_diagnostics(recipe_.body, *simulator_);
-        json out = report_json(report, time_);
+        json out = report_json(step, thin::thin_diagnostics(recipe_.body, *simulator_), time_);
         out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
         add_contact(out);
         reports.push_back(std::move(out));
-        if (!report.ok) break;
+        if (!step.ok) break;
       }
       return reports.dump();
     });

@@ -16,7 +16,7 @@ export function sideBySideSpacing(restBounds) {
 
 // A label drawn into the WebGL canvas (so screenshots and recordings keep it): text on a dark
 // rounded plate, always on top, `height` scene units tall.
-export function labelSprite(text, height) {
+function labelSprite(text, height) {
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d');
   const font = '600 44px system-ui, sans-serif';
@@ -37,6 +37,34 @@ export function labelSprite(text, height) {
   sprite.scale.set((height * canvas.width) / canvas.height, height, 1);
   sprite.renderOrder = 1;
   return sprite;
+}
+
+/** Labels drawn into the canvas over a group's bodies (side by side: what runs each). */
+export class CanvasLabels {
+  constructor(parent) {
+    this.parent = parent;
+    this.sprites = [];
+  }
+
+  /** texts[i] centred at positions[i] (THREE.Vector3), `height` scene units tall, replacing any before. */
+  set(texts, positions, height) {
+    this.dispose();
+    this.sprites = texts.map((text, i) => {
+      const sprite = labelSprite(text, height);
+      sprite.position.copy(positions[i]);
+      this.parent.add(sprite);
+      return sprite;
+    });
+  }
+
+  dispose() {
+    for (const sprite of this.sprites) {
+      this.parent.remove(sprite);
+      sprite.material.map.dispose();
+      sprite.material.dispose();
+    }
+    this.sprites = [];
+  }
 }
 
 /**
@@ -67,7 +95,7 @@ export class SideBySideStage {
       this.bounds.union(skinned.restBounds.clone().translate(offset));
       return { surface: pages[i].surface, offset, u: null };
     });
-    this.labels = [];
+    this.labels = new CanvasLabels(this.object);
     this.obstacles = [];
     this.floor = null; // the view's floor goes under the body
   }
@@ -78,17 +106,14 @@ export class SideBySideStage {
 
   /** Labels each body above its rest place (texts[i] for simulator i), replacing any before. */
   setLabels(texts) {
-    this.disposeLabels();
     const size = this.restBounds.getSize(new THREE.Vector3());
     const height = 0.12 * Math.max(size.x, size.y, size.z);
-    this.labels = texts.map((text, i) => {
-      const sprite = labelSprite(text, height);
-      sprite.position
-        .copy(this.bodies[i].offset)
-        .add(new THREE.Vector3(0, this.restBounds.max.y + 1.5 * height, 0));
-      this.object.add(sprite);
-      return sprite;
-    });
+    const above = new THREE.Vector3(0, this.restBounds.max.y + 1.5 * height, 0);
+    this.labels.set(
+      texts,
+      this.bodies.map(({ offset }) => offset.clone().add(above)),
+      height,
+    );
   }
 
   /** answer.u[i]: simulator i's reduced coordinates. */
@@ -112,17 +137,8 @@ export class SideBySideStage {
     }
   }
 
-  disposeLabels() {
-    for (const sprite of this.labels) {
-      this.object.remove(sprite);
-      sprite.material.map.dispose();
-      sprite.material.dispose();
-    }
-    this.labels = [];
-  }
-
   dispose() {
-    this.disposeLabels();
+    this.labels.dispose();
     for (const skinned of this.surfaces) skinned.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import * as THREE from 'three';
 import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
-import { bodyColours, labelSprite, sideBySideSpacing } from './SideBySideStage.js';
+import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.js';
 
 /**
  * What the page draws for a shell or a rod (wasm/src/smfem/thin/): per simulator its vertices
@@ -69,7 +69,7 @@ export class ThinStage {
         }))
       : [];
     this.obstacles = [];
-    this.labels = [];
+    this.labels = new CanvasLabels(this.object);
   }
 
   get hasClusters() {
@@ -95,31 +95,21 @@ export class ThinStage {
 
   /** Labels each copy above its rest place, replacing any before. */
   setLabels(texts) {
-    this.disposeLabels();
     const size = this.restBounds.getSize(new THREE.Vector3());
     const height = 0.08 * Math.max(size.x, size.y, size.z);
-    this.labels = texts.map((text, i) => {
-      const sprite = labelSprite(text, height);
-      sprite.position.copy(this.copies[i].offset).setY(this.restBounds.max.y + 1.5 * height);
-      this.object.add(sprite);
-      return sprite;
-    });
+    const y = this.restBounds.max.y + 1.5 * height;
+    this.labels.set(
+      texts,
+      this.copies.map(({ offset }) => offset.clone().setY(y)),
+      height,
+    );
   }
 
   // One colour per solver; the teaching views of a skinned body do not apply.
   applyColouring() {}
 
-  disposeLabels() {
-    for (const sprite of this.labels) {
-      this.object.remove(sprite);
-      sprite.material.map.dispose();
-      sprite.material.dispose();
-    }
-    this.labels = [];
-  }
-
   dispose() {
-    this.disposeLabels();
+    this.labels.dispose();
     for (const { geometry, drawn, shapes } of this.copies) {
       geometry.dispose();
       drawn.traverse((object) => object.material?.dispose());
