@@ -132,6 +132,28 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     simulator.dispose();
   });
 
+  it('pulls a weightless cloth by a dragged vertex, which follows the hand', () => {
+    // Vertex 0 is the corner at x = z = -0.25 of the 50 cm cloth 1 m up; the hand is 20 cm to -x.
+    const simulator = smfem.createThinSimulator(cloth({ youngs: 1e8, thickness: 5e-4, density: 200 }), {
+      parameters: { timestep: H, gravity: [0, 0, 0] },
+    });
+    const n = simulator.info.vertices;
+    const target = [-0.45, 1, -0.25];
+    simulator.dragStart(0, target, 400 * simulator.info.totalMass);
+    const reports = simulator.step(120);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    const u = simulator.coordinatesF64();
+    const held = [-0.25 + u[0], 1 + u[n], -0.25 + u[2 * n]];
+    expect(Math.hypot(...held.map((x, k) => x - target[k]))).toBeLessThan(0.05);
+    // The spring's impulse moves the whole cloth towards the hand (its centroid started at x = 0),
+    // and its energy is reported.
+    expect(reports.at(-1).centroid[0]).toBeLessThan(-0.05);
+    expect(reports.at(-1).energy.spring).toBeGreaterThan(0);
+    simulator.dragEnd();
+    expect(simulator.step(1)[0].energy.spring).toBe(0);
+    simulator.dispose();
+  });
+
   it.each(shippedRecipes)('runs the shipped %s at its own settings, and it falls', (name) => {
     const simulator = smfem.createThinSimulator(readFileSync(join(shipped, name), 'utf8'), {
       sourceName: name,

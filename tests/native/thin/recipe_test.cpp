@@ -93,7 +93,7 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(refusal(R"({"rod": {"points": 1, "length": 1}})").find("rod.points"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1}, "solver": {"iterations": "two"}})")
-                .find("iterations"),
+                .find("cloth.json: solver.iterations"),
             std::string::npos);
 }
 

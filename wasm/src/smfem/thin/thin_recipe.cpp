@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "smfem/asset/asset_error.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/thin/rod.hpp"
@@ -243,8 +244,9 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) 
   out.body = shell ? read_shell(reader, recipe["shell"]) : read_rod(reader, recipe["rod"]);
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
-  } catch (const std::exception& error) {
-    throw std::invalid_argument(error.what());
+  } catch (const asset::AssetError& error) {
+    // The reader names an asset's section ("meta"); a recipe's key is enough here.
+    throw std::invalid_argument(source + ": " + error.problem());
   }
   out.body.model.source = source;
   read_contact(reader, recipe, out);
