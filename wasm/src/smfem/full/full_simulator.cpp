@@ -218,9 +218,13 @@ Eigen::Vector3d FullSimulator::linear_momentum() const {
   return Udot_.transpose() * model_.translational_mass;
 }
 
-Vector6<double> FullSimulator::stretch_at(int element) const {
+Vector6<double> FullSimulator::stretch_of(int element, const sim::ReducedMatrix& U) const {
   return polar::symmetric_stretch(Matrix3<double>(Matrix3<double>::Identity() +
-                                                  deformation_.displacement_gradient(element, U_)));
+                                                  deformation_.displacement_gradient(element, U)));
+}
+
+double FullSimulator::bending_energy() const {
+  return model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
 }
 
 double FullSimulator::elastic_energy() const { return elastic_energy_at(U_); }
@@ -228,20 +232,16 @@ double FullSimulator::elastic_energy() const { return elastic_energy_at(U_); }
 double FullSimulator::elastic_energy_at(const sim::ReducedMatrix& U) const {
   double energy = 0.0;
   for (int t = 0; t < model_.element_count(); ++t) {
-    const Vector6<double> s = polar::symmetric_stretch(
-        Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U)));
-    energy += deformation_.volumes()(t) *
-              sim::psi(settings_.material_model, s, lame_[static_cast<std::size_t>(t)]);
+    energy += deformation_.volumes()(t) * sim::psi(settings_.material_model, stretch_of(t, U),
+                                                   lame_[static_cast<std::size_t>(t)]);
   }
   return energy;
 }
 
 double FullSimulator::mechanical_energy() const {
   const double kinetic = 0.5 * (model_.node_mass.asDiagonal() * Udot_).cwiseProduct(Udot_).sum();
-  const double bending =
-      model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
   const double barrier = contact_ != nullptr ? contact_->energy(U_) : 0.0;
-  return kinetic + elastic_energy() + bending + barrier + dynamics_.spring_energy(U_);
+  return kinetic + elastic_energy() + bending_energy() + barrier + dynamics_.spring_energy(U_);
 }
 
 }  // namespace smfem::full

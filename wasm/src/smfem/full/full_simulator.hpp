@@ -83,11 +83,13 @@ class FullSimulator {
   const sim::ReducedMatrix& velocities() const { return Udot_; }  // n x 3
   const sim::StretchField& stretches() const { return z_; }       // 6 x E (MFEM's z)
   // s(F_e) at the current displacements.
-  Vector6<double> stretch_at(int element) const;
+  Vector6<double> stretch_at(int element) const { return stretch_of(element, U_); }
   const std::vector<sim::Lame>& lame() const { return lame_; }  // per element
   const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
   // sum_v (translational mass) Udot_v.
   Eigen::Vector3d linear_momentum() const;
+  // 1/2 sum_d U_d^T B U_d at the current displacements (0 without bending).
+  double bending_energy() const;
   // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;
   // Kinetic (every node's mass) + elastic + bending + the contact barrier's + the drag
@@ -101,6 +103,7 @@ class FullSimulator {
  private:
   sim::StepContext context(const sim::SolverSettings& attempt);
   double elastic_energy_at(const sim::ReducedMatrix& U) const;
+  Vector6<double> stretch_of(int element, const sim::ReducedMatrix& U) const;  // s(F_e(U))
   // The step energy the solvers minimize (inertia, gravity, bending, elasticity, contact) at U.
   double step_energy(const sim::ReducedMatrix& U);
   // Solves the step from the prediction and z, lambda of its start; false if it failed.

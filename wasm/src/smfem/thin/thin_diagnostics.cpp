@@ -14,16 +14,17 @@ sim::Diagnostics thin_diagnostics(const ThinBody& body, const full::FullSimulato
   const sim::SolverSettings& settings = simulator.settings();
   sim::Diagnostics out;
   out.kinetic_energy = 0.5 * (model.node_mass.asDiagonal() * V).cwiseProduct(V).sum();
-  const double bending =
-      model.bending.size() > 0 ? 0.5 * U.cwiseProduct(model.bending * U).sum() : 0.0;
-  out.elastic_energy = simulator.elastic_energy() + bending;
+  const double bending = simulator.bending_energy();
+  out.elastic_energy = bending;
   out.stretch_energy = bending;
   const std::vector<sim::Lame>& lame = simulator.lame();
+  // One polar decomposition per element serves the elastic energy and the violation.
   for (int e = 0; e < model.element_count(); ++e) {
+    const sim::Lame& element_lame = lame[static_cast<std::size_t>(e)];
     const Vector6<double> z = simulator.stretches().col(e);
-    out.stretch_energy +=
-        model.weights(e) * sim::psi(settings.material_model, z, lame[static_cast<std::size_t>(e)]);
     const Vector6<double> s = simulator.stretch_at(e);
+    out.elastic_energy += model.weights(e) * sim::psi(settings.material_model, s, element_lame);
+    out.stretch_energy += model.weights(e) * sim::psi(settings.material_model, z, element_lame);
     out.max_constraint_violation =
         std::max(out.max_constraint_violation, (s - z).lpNorm<Eigen::Infinity>());
   }
