@@ -42,8 +42,8 @@ void check_parameters(const json& parameters, std::vector<std::string>& warnings
 class JsThinSimulator {
  public:
   JsThinSimulator(const std::string& recipe_text, const std::string& source_name,
-                  const json& options)
-      : recipe_(thin::read_thin_recipe(recipe_text, source_name)) {
+                  const json& options, const thin::RecipeFiles& files)
+      : recipe_(thin::read_thin_recipe(recipe_text, source_name, files)) {
     check_option_keys(options, "thin simulator");
     const json parameters = options.value("parameters", json::object());
     check_parameters(parameters, warnings_);
@@ -214,16 +214,32 @@ class JsThinSimulator {
   double time_ = 0.0;
 };
 
+// files: [{name, bytes: Uint8Array}], the files the recipe's "mesh" keys name.
 JsThinSimulator* create_thin_simulator(const std::string& recipe_text,
                                        const std::string& source_name,
-                                       const std::string& options_json) {
-  return js_errors(
-      [&] { return new JsThinSimulator(recipe_text, source_name, json::parse(options_json)); });
+                                       const std::string& options_json, const emscripten::val& files) {
+  return js_errors([&] {
+    thin::RecipeFiles contents;
+    const auto count = files["length"].as<unsigned>();
+    for (unsigned i = 0; i < count; ++i) {
+      const std::vector<std::uint8_t> bytes =
+          emscripten::convertJSArrayToNumberVector<std::uint8_t>(files[i]["bytes"]);
+      contents[files[i]["name"].as<std::string>()] = std::string(bytes.begin(), bytes.end());
+    }
+    return new JsThinSimulator(recipe_text, source_name, json::parse(options_json), contents);
+  });
+}
+
+// The names of the files a recipe's "mesh" keys give (thin_recipe.hpp), for the caller to read,
+// as a JSON array.
+std::string thin_recipe_files(const std::string& recipe_text, const std::string& source_name) {
+  return js_errors([&] { return json(thin::thin_recipe_files(recipe_text, source_name)).dump(); });
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(smfem_thin) {
+  emscripten::function("thinRecipeFiles", &thin_recipe_files);
   emscripten::class_<JsThinSimulator>("ThinSimulator")
       .constructor(&create_thin_simulator, emscripten::allow_raw_pointers())
       .function("info", &JsThinSimulator::info)

@@ -64,6 +64,11 @@ export interface SimulatorOptions {
   parameters?: SimulatorParameters;
 }
 
+export interface ThinSimulatorOptions extends SimulatorOptions {
+  /** The mesh files the recipe names (thinRecipeFiles), by the names it gives them. */
+  files?: { name: string; bytes: Uint8Array | ArrayBuffer }[];
+}
+
 export interface ContactSceneOptions extends SimulatorOptions {
   /**
    * Whether quiet islands fall asleep (default true: they then cost nothing until touched,
@@ -285,9 +290,11 @@ export interface Smfem {
    * by the full-space mixed or FEM step; the parameters and the step reports are
    * createSimulator's (plus maxStrain; with obstacles minDistance, activeContacts and dHat), but
    * eigenFit, eigenFitRelinearized and floatStiffness do not apply (a warning says so) and "materials" is refused. Throws an Error naming the recipe's
-   * key at fault.
+   * key at fault. A recipe whose shell or rod is a "mesh" needs that file in `files`.
    */
-  createThinSimulator(recipeText: string, options?: SimulatorOptions): ThinSimulator;
+  createThinSimulator(recipeText: string, options?: ThinSimulatorOptions): ThinSimulator;
+  /** The file names a thin recipe's "mesh" keys give, to read and pass as createThinSimulator's `files`. */
+  thinRecipeFiles(recipeText: string, options?: { sourceName?: string }): string[];
   /**
    * A scene of several bodies coupled through contact, among obstacles: the scene file's text
    * (assets/scenes/README.md, "Scenes with contact") and one baked asset per body, in its order.

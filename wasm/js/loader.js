@@ -124,14 +124,23 @@ function wrap(module, flavour) {
       return simulator;
     },
     /**
+     * The names of the mesh files a shell's or rod's recipe names ("mesh"), for the caller to
+     * read and give to createThinSimulator as `files`.
+     */
+    thinRecipeFiles(recipeText, { sourceName = 'recipe' } = {}) {
+      return JSON.parse(live().thinRecipeFiles(recipeText, sourceName));
+    },
+    /**
      * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
      * by the full-space mixed or FEM step with the same parameters and step reports as
-     * createSimulator's, plus maxStrain; coordinatesF64() is the vertices' displacements.
+     * createSimulator's, plus maxStrain; coordinatesF64() is the vertices' displacements. `files`
+     * holds one {name, bytes} per name thinRecipeFiles gives.
      */
-    createThinSimulator(recipeText, { sourceName = 'recipe', threads, parameters } = {}) {
+    createThinSimulator(recipeText, { sourceName = 'recipe', threads, parameters, files = [] } = {}) {
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
-      const native = new (live().ThinSimulator)(recipeText, sourceName, JSON.stringify(options));
+      const list = files.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
+      const native = new (live().ThinSimulator)(recipeText, sourceName, JSON.stringify(options), list);
       const simulator = new ThinSimulator(native, () => simulators.delete(simulator));
       simulators.add(simulator);
       return simulator;

@@ -244,13 +244,28 @@ async function thinRecipe(path) {
   }
 }
 
+/** The mesh files a thin recipe names, read from beside it. */
+async function thinRecipeFiles(smfem, path, text) {
+  const files = [];
+  for (const name of smfem.thinRecipeFiles(text, { sourceName: basename(path) })) {
+    const where = resolve(dirname(path), name);
+    try {
+      files.push({ name, bytes: await readFile(where) });
+    } catch {
+      throw new Error(`${path}: the mesh "${name}" is not there (looked for ${where})`);
+    }
+  }
+  return files;
+}
+
 /** A shell or a rod (thin bodies, full space): the recipe read by the C++ side. */
-function openThin(smfem, options, text) {
+async function openThin(smfem, options, text) {
   if (options.subspace !== 'skinning') throw new Error('--subspace does not apply to a shell or rod');
   if (options.render) throw new Error('--render does not draw shells or rods yet');
   const simulator = smfem.createThinSimulator(text, {
     sourceName: basename(options.scene),
     parameters: options.parameters,
+    files: await thinRecipeFiles(smfem, options.scene, text),
   });
   // --drag VERTEX: a vertex of the mesh (a body's is a render vertex).
   if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);

@@ -1,10 +1,15 @@
 // Thin bodies' recipes (thin_recipe.hpp) and diagnostics (thin_diagnostics.hpp).
 #include "smfem/thin/thin_recipe.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <numbers>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "smfem/thin/shell.hpp"
 #include "smfem/thin/thin_contact.hpp"
 #include "smfem/thin/thin_diagnostics.hpp"
 #include "thin/thin_support.hpp"
@@ -78,8 +83,6 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "youngs": -5}})").find("shell: "),
             std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "center": [0, 1e400, 0]}})"), "accepted");
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "cloth.obj"}})").find("not supported yet"),
-            std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type": "cone"}]})")
                 .find("obstacles[0].type"),
             std::string::npos);
@@ -94,6 +97,134 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1}, "solver": {"iterations": "two"}})")
                 .find("cloth.json: solver.iterations"),
+            std::string::npos);
+}
+
+// The grid's vertices and triangles as an OBJ file (1-based ids, every digit of the positions).
+std::string grid_obj(int nx, int ny, double width, double height) {
+  const ShellMesh grid = shell_grid(nx, ny, width, height);
+  std::string obj;
+  char line[128];
+  for (Eigen::Index v = 0; v < grid.positions.rows(); ++v) {
+    std::snprintf(line, sizeof line, "v %.17g %.17g %.17g\n", grid.positions(v, 0),
+                  grid.positions(v, 1), grid.positions(v, 2));
+    obj += line;
+  }
+  for (Eigen::Index t = 0; t < grid.triangles.rows(); ++t) {
+    std::snprintf(line, sizeof line, "f %d %d %d\n", grid.triangles(t, 0) + 1,
+                  grid.triangles(t, 1) + 1, grid.triangles(t, 2) + 1);
+    obj += line;
+  }
+  return obj;
+}
+
+// An octahedron of unit half-diagonal at the origin: a closed surface, 6 vertices, 12 edges.
+constexpr const char* kOctahedron =
+    "v 1 0 0\nv -1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nv 0 0 -1\n"
+    "f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\nf 1 4 6\n";
+
+TEST(ThinRecipe, AShellFromAMeshFileIsTheSameBodyAsTheGridItHolds) {
+  const RecipeFiles files = {{"grid.obj", grid_obj(4, 3, 0.6, 0.4)}};
+  const ThinRecipe from_grid = read_thin_recipe(
+      R"({"shell": {"grid": [4, 3], "size": [0.6, 0.4], "pins": "corners", "youngs": 1e7}})",
+      "grid.json");
+  const std::string text =
+      R"({"shell": {"mesh": "grid.obj", "pins": [0, 3, 8, 11], "youngs": 1e7}})";
+  EXPECT_EQ(thin_recipe_files(text, "mesh.json"), std::vector<std::string>{"grid.obj"});
+  const ThinRecipe from_mesh = read_thin_recipe(text, "mesh.json", files);
+  const ThinBody &a = from_grid.body, &b = from_mesh.body;
+  EXPECT_EQ(b.rest, a.rest);
+  EXPECT_EQ(b.triangles, a.triangles);
+  EXPECT_EQ(b.edges, a.edges);
+  EXPECT_EQ(b.model.elements, a.model.elements);
+  EXPECT_EQ(b.model.pinned, a.model.pinned);
+  EXPECT_TRUE(b.model.node_mass.isApprox(a.model.node_mass, 1e-14));
+  ASSERT_EQ(b.model.bending.nonZeros(), a.model.bending.nonZeros()) << "a flat mesh bends";
+  EXPECT_LT((b.model.bending - a.model.bending).norm(), 1e-12 * a.model.bending.norm());
+
+  full::FullSimulator grid(a.model, a.model.defaults), mesh(b.model, b.model.defaults);
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_TRUE(grid.step().ok && mesh.step().ok);
+  }
+  EXPECT_LT((mesh.displacements() - grid.displacements()).norm(),
+            1e-12 * grid.displacements().norm());
+}
+
+TEST(ThinRecipe, AMeshIsScaledAndCentredAndItsEdgesBecomeRods) {
+  const RecipeFiles files = {{"octahedron.obj", kOctahedron}};
+  const ThinRecipe shell = read_thin_recipe(
+      R"({"shell": {"mesh": "octahedron.obj", "scale": 0.1, "center": [0, 1, 0],
+          "bending": false, "thickness": 1e-3, "density": 500}})",
+      "ball.json", files);
+  EXPECT_EQ(shell.body.vertex_count, 6);
+  EXPECT_EQ(shell.body.triangles.rows(), 8);
+  EXPECT_DOUBLE_EQ(shell.body.rest(2, 1), 1.1);
+  EXPECT_DOUBLE_EQ(shell.body.rest(0, 0), 0.1);
+  // Eight equilateral triangles of side 0.1 sqrt 2.
+  const double side = 0.1 * std::sqrt(2.0);
+  EXPECT_NEAR(shell.body.model.translational_mass.sum(),
+              500 * 1e-3 * 8 * std::sqrt(3.0) / 4 * side * side, 1e-12);
+
+  const ThinRecipe rods = read_thin_recipe(
+      R"({"rod": {"mesh": "octahedron.obj", "scale": 0.1, "radius": 1e-3, "density": 1000,
+          "pins": [3]}})",
+      "truss.json", files);
+  EXPECT_EQ(rods.body.vertex_count, 6);
+  ASSERT_EQ(rods.body.edges.rows(), 12) << "each edge once";
+  EXPECT_EQ(rods.body.model.element_count(), 12);
+  EXPECT_EQ(rods.body.model.pinned, std::vector<int>{3});
+  EXPECT_EQ(rods.body.model.bending.nonZeros(), 0) << "a network does not bend";
+  EXPECT_NEAR(rods.body.model.translational_mass.sum(),
+              1000 * std::numbers::pi * 1e-6 * 12 * side, 1e-12);
+  EXPECT_DOUBLE_EQ(rods.body.rest(2, 1), 0.1) << "no center: the file's coordinates";
+}
+
+TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
+  const RecipeFiles files = {{"ball.obj", kOctahedron}, {"broken.obj", "v 0 0 0\nf 1 2 3\n"},
+                             {"ball.xyz", kOctahedron}};
+  const auto refusal = [&](const std::string& text) {
+    return test::refusal([&] { read_thin_recipe(text, "ball.json", files); });
+  };
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "grid": [3, 3]}})")
+                .find("\"mesh\" and \"grid\" exclude each other"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "gone.obj", "bending": false}})")
+                .find("ball.json: shell.mesh: the file \"gone.obj\" was not given"),
+            std::string::npos);
+  const std::string broken = refusal(R"({"shell": {"mesh": "broken.obj", "bending": false}})");
+  EXPECT_NE(broken.find("shell.mesh: broken.obj:2"), std::string::npos) << broken;
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.xyz", "bending": false}})")
+                .find("unsupported surface mesh extension '.xyz'"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj"}})").find("flat rest shape"),
+            std::string::npos)
+      << "a curved shell does not bend";
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": "corners"}})")
+                .find("shell.pins: must be a list of vertex ids"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": [6]}})")
+                .find("pin 6 is not a vertex"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"mesh": 3}})").find("shell.mesh: must be a file name"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"grid": [3, 3], "size": [1, 1], "scale": 2}})")
+                .find("shell.scale: scales a \"mesh\" only"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "scale": 0}})")
+                .find("shell.scale: must be positive"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "bending": true}})").find("network"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "points": 3}})").find("exclude each other"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "center": [0, 0, 0]}})")
+                .find("rod.center: places a \"mesh\""),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "pins": "first"}})")
+                .find("rod.pins: must be a list of vertex ids"),
+            std::string::npos);
+  EXPECT_TRUE(thin_recipe_files(R"({"rod": {"points": 3, "length": 1}})", "r.json").empty());
+  EXPECT_NE(test::refusal([] { thin_recipe_files("{", "r.json"); }).find("not valid JSON"),
             std::string::npos);
 }
 

@@ -82,5 +82,33 @@ TEST(Rod, RefusesBadPolylinesNamingTheProblem) {
   EXPECT_NE(refusal(line, thin, {}).find("radius"), std::string::npos);
 }
 
+TEST(Rod, RefusesBadNetworksNamingTheSegment) {
+  RodMaterial network;
+  network.bending = false;
+  const auto refusal = [&](const Positions& X, const Segments& segments) {
+    return test::refusal([&] { make_rods(X, segments, network, {}); });
+  };
+  const Positions square = (Positions(4, 3) << 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0).finished();
+  Segments ring(4, 2);
+  ring << 0, 1, 1, 2, 2, 3, 3, 0;
+  EXPECT_EQ(refusal(square, ring), "accepted");
+  EXPECT_NE(refusal(square, Segments(0, 2)).find("at least one segment"), std::string::npos);
+  Segments bad = ring;
+  bad(2, 1) = 4;
+  EXPECT_NE(refusal(square, bad).find("segment 2 joins 2 and 4, not both vertices below 4"),
+            std::string::npos);
+  bad = ring;
+  bad.row(3) << 1, 0;
+  EXPECT_NE(refusal(square, bad).find("segment 3 joins 1 and 0 a second time"),
+            std::string::npos);
+  EXPECT_NE(refusal(square, ring.topRows(2)).find("vertex 3 is in no segment"), std::string::npos);
+  EXPECT_NE(test::refusal([&] { make_rods(square, ring, RodMaterial{}, {}); }).find("network"),
+            std::string::npos)
+      << "bending is for one polyline";
+  const Triangles two = (Triangles(2, 3) << 0, 1, 2, 0, 2, 3).finished();
+  EXPECT_EQ(triangle_edges(two),
+            (Segments(5, 2) << 0, 1, 0, 2, 0, 3, 1, 2, 2, 3).finished());
+}
+
 }  // namespace
 }  // namespace smfem::thin

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "smfem/mesh/detail/extension.hpp"
+#include "smfem/mesh/detail/file_bytes.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/gmsh.hpp"
 #include "smfem/mesh/medit.hpp"
@@ -52,12 +53,20 @@ TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report) {
 }
 
 SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* report) {
-  const std::string extension = detail::lowercase_extension(path);
-  if (extension == ".obj") return read_obj_mesh(path, report);
-  if (extension == ".stl") return read_stl_mesh(path, report);
-  if (extension == ".off") return read_off_mesh(path, report);
-  if (extension == ".ply") return read_ply_mesh(path, report);
-  fail_unsupported(path, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(path));
+  if (!is_surface_mesh_file(path)) {
+    fail_unsupported(path, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(path));
+  }
+  return parse_surface_mesh(detail::read_file_bytes(path), path, report);
+}
+
+SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::path& name,
+                               ReadReport* report) {
+  const std::string extension = detail::lowercase_extension(name);
+  if (extension == ".obj") return parse_obj_mesh(content, name.string(), report);
+  if (extension == ".stl") return parse_stl_mesh(content, name.string(), report);
+  if (extension == ".off") return parse_off_mesh(content, name.string(), report);
+  if (extension == ".ply") return parse_ply_mesh(content, name.string(), report);
+  fail_unsupported(name, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(name));
 }
 
 }  // namespace smfem::mesh

@@ -6,6 +6,7 @@
 //
 // Each format's own reader (medit.hpp, gmsh.hpp, ...) documents what it accepts.
 #include <filesystem>
+#include <string_view>
 
 #include "smfem/mesh/types.hpp"
 
@@ -15,6 +16,11 @@ namespace smfem::mesh {
 // problem in the file.
 TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report = nullptr);
 SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* report = nullptr);
+
+// read_surface_mesh of a file's content, the format chosen by name's extension (name also names
+// the file in messages): for callers that hold the bytes, such as the module's thin recipes.
+SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::path& name,
+                               ReadReport* report = nullptr);
 
 // Whether read_tet_mesh, respectively read_surface_mesh, takes the path's extension.
 bool is_tet_mesh_file(const std::filesystem::path& path);

@@ -1,7 +1,9 @@
 #include "smfem/thin/rod.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -20,22 +22,43 @@ Positions rod_line(int points, double length) {
   return X;
 }
 
-ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vector<int> pinned) {
+Segments polyline_segments(int points) {
+  Segments segments(std::max(points - 1, 0), 2);
+  for (int s = 0; s + 1 < points; ++s) segments.row(s) << s, s + 1;
+  return segments;
+}
+
+Segments triangle_edges(const Triangles& triangles) {
+  std::set<std::pair<int, int>> edges;
+  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const int a = triangles(t, k), b = triangles(t, (k + 1) % 3);
+      edges.emplace(std::min(a, b), std::max(a, b));
+    }
+  }
+  Segments segments(static_cast<Eigen::Index>(edges.size()), 2);
+  Eigen::Index e = 0;
+  for (const auto& [a, b] : edges) segments.row(e++) << a, b;
+  return segments;
+}
+
+ThinBody make_rods(const Positions& points, const Segments& segments, const RodMaterial& material,
+                   std::vector<int> pinned) {
   const auto n = static_cast<int>(points.rows());
-  if (n < 2) throw std::invalid_argument("a rod needs at least 2 points");
+  const auto S = static_cast<int>(segments.rows());
+  if (S < 1) throw std::invalid_argument("a rod needs at least one segment (two points)");
   detail::require_finite(points);
   detail::require_positive_size(material.radius, "radius");
   detail::require_material(material.youngs, material.poisson, material.density);
   detail::require_pins(pinned, n);
 
-  const int S = n - 1;
   const double section = std::numbers::pi * material.radius * material.radius;
   // Per unit length, about each normal: the integral of the squared distance from the axis.
   const double section_inertia = section * material.radius * material.radius / 4.0;
   ThinBody body;
   body.vertex_count = n;
   body.rest = points;
-  body.edges.resize(S, 2);
+  body.edges = segments;
   body.directions.resize(2 * S, 3);
   body.contact_areas = Eigen::VectorXd::Zero(n);
   full::ElementModel& model = body.model;
@@ -48,15 +71,23 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
   model.poisson = Eigen::VectorXd::Constant(S, material.poisson);
   model.node_mass = Eigen::VectorXd::Zero(n + 2 * S);
   const double extent = (points.colwise().maxCoeff() - points.colwise().minCoeff()).norm();
-  Eigen::Vector3d first_tangent = Eigen::Vector3d::Zero();
+  std::set<std::pair<int, int>> seen;
   for (int s = 0; s < S; ++s) {
-    const Eigen::Vector3d along = (points.row(s + 1) - points.row(s)).transpose();
-    const double length = along.norm();
-    if (!(length > 1e-12 * extent)) {
-      throw std::invalid_argument("segment " + std::to_string(s) + " has no length");
+    const int a = segments(s, 0), b = segments(s, 1);
+    const std::string name = "segment " + std::to_string(s);
+    if (a < 0 || a >= n || b < 0 || b >= n) {
+      throw std::invalid_argument(name + " joins " + std::to_string(a) + " and " +
+                                  std::to_string(b) + ", not both vertices below " +
+                                  std::to_string(n));
     }
+    if (!seen.emplace(std::min(a, b), std::max(a, b)).second) {
+      throw std::invalid_argument(name + " joins " + std::to_string(a) + " and " +
+                                  std::to_string(b) + " a second time");
+    }
+    const Eigen::Vector3d along = (points.row(b) - points.row(a)).transpose();
+    const double length = along.norm();
+    if (!(length > 1e-12 * extent)) throw std::invalid_argument(name + " has no length");
     const Eigen::Vector3d tangent = along / length;
-    if (s == 0) first_tangent = tangent;
     // Any two unit normals completing the tangent to a right-handed frame.
     const Eigen::Vector3d normal = tangent.unitOrthogonal();
     const Eigen::Vector3d binormal = tangent.cross(normal);
@@ -65,27 +96,37 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
     G.row(1) = tangent.transpose() / length;
     G.row(2) = normal.transpose();
     G.row(3) = binormal.transpose();
-    model.elements.row(s) << s, s + 1, n + 2 * s, n + 2 * s + 1;
+    model.elements.row(s) << a, b, n + 2 * s, n + 2 * s + 1;
     model.shape_gradients.push_back(G);
     body.directions.row(2 * s) = normal.transpose();
     body.directions.row(2 * s + 1) = binormal.transpose();
     model.weights(s) = section * length;
     const double mass = material.density * section * length;
-    model.node_mass(s) += mass / 2.0;
-    model.node_mass(s + 1) += mass / 2.0;
-    body.contact_areas(s) += material.radius * length;
-    body.contact_areas(s + 1) += material.radius * length;
+    model.node_mass(a) += mass / 2.0;
+    model.node_mass(b) += mass / 2.0;
+    body.contact_areas(a) += material.radius * length;
+    body.contact_areas(b) += material.radius * length;
     model.node_mass(n + 2 * s) = model.node_mass(n + 2 * s + 1) =
         material.density * section_inertia * length;
-    body.edges.row(s) << s, s + 1;
+  }
+  for (int v = 0; v < n; ++v) {
+    if (!(model.node_mass(v) > 0.0)) {
+      throw std::invalid_argument("vertex " + std::to_string(v) + " is in no segment");
+    }
   }
   model.translational_mass = model.node_mass;
   model.translational_mass.tail(2 * S).setZero();
   model.pinned = std::move(pinned);
   if (material.bending) {
+    if (S != n - 1 || segments != polyline_segments(n)) {
+      throw std::invalid_argument(
+          "bending needs a single polyline (segments 0-1, 1-2, ... in vertex order); these "
+          "segments are a network: turn bending off");
+    }
+    const Eigen::Vector3d tangent = (points.row(1) - points.row(0)).normalized().transpose();
     Eigen::Matrix<double, 2, 3> normals;
-    normals.row(0) = first_tangent.unitOrthogonal().transpose();
-    normals.row(1) = first_tangent.cross(first_tangent.unitOrthogonal()).transpose();
+    normals.row(0) = tangent.unitOrthogonal().transpose();
+    normals.row(1) = tangent.cross(tangent.unitOrthogonal()).transpose();
     if (detail::relative_offset(points, points.row(0), normals) > detail::kFlatTolerance) {
       throw std::invalid_argument(
           "bending needs a straight rest shape (its energy is measured from the line); this "
@@ -94,6 +135,12 @@ ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vec
     model.bending = rod_bending(points, material.youngs * section_inertia, model.node_count);
   }
   return body;
+}
+
+ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vector<int> pinned) {
+  if (points.rows() < 2) throw std::invalid_argument("a rod needs at least 2 points");
+  return make_rods(points, polyline_segments(static_cast<int>(points.rows())), material,
+                   std::move(pinned));
 }
 
 }  // namespace smfem::thin

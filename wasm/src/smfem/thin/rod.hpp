@@ -1,6 +1,7 @@
 #pragma once
-// A rod: a polyline with a circular cross-section, as a thin body (thin_body.hpp) with bending
-// (bending.hpp).
+// Rods: polylines, or networks of segments (a mesh's edges, as paper 002's rod bunny), with a
+// circular cross-section, as a thin body (thin_body.hpp) with bending (bending.hpp) along a
+// single polyline.
 #include <vector>
 
 #include "smfem/thin/bending.hpp"
@@ -16,14 +17,27 @@ struct RodMaterial {
   bool bending = true;      // needs a straight rest shape
 };
 
+using Segments = Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor>;
+
 // `points` (>= 2) equally spaced vertices from the origin along +x over `length`.
 Positions rod_line(int points, double length);
 
-// The thin body of the polyline (vertex order): one element per segment with its two directors,
-// lumped masses, bending stiffness E pi r^4 / 4 where material.bending. Throws
-// std::invalid_argument naming the problem: fewer than two points, non-finite positions, a
-// segment of no length, a material value out of range, a pin that is not a vertex, or bending
-// asked of a polyline that is not straight.
+// The segments of a polyline of `points` vertices in vertex order: (0, 1), (1, 2), ...
+Segments polyline_segments(int points);
+
+// The edges of a triangle mesh, once each, ordered by their vertex ids.
+Segments triangle_edges(const Triangles& triangles);
+
+// The thin body of the segments between `points`: one element per segment with its two
+// directors, lumped masses, bending stiffness E pi r^4 / 4 where material.bending. Throws
+// std::invalid_argument naming the problem: no segment, non-finite positions, a segment whose
+// ids are not vertices, the same segment twice, a segment of no length, a vertex in no segment,
+// a material value out of range, a pin that is not a vertex, or bending asked of anything but a
+// straight polyline (segments in vertex order).
+ThinBody make_rods(const Positions& points, const Segments& segments, const RodMaterial& material,
+                   std::vector<int> pinned);
+
+// make_rods of the polyline through `points` in their order.
 ThinBody make_rod(const Positions& points, const RodMaterial& material, std::vector<int> pinned);
 
 }  // namespace smfem::thin

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/mesh/read_mesh.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/thin/rod.hpp"
@@ -94,18 +96,21 @@ class RecipeReader {
     return it->get<bool>();
   }
 
-  // "pins": a named set (`named` gives its ids, or an empty optional for an unknown name) or a
-  // list of vertex ids (make_shell and make_rod check their range).
+  // "pins": a named set (`named` gives its ids, or an empty optional for an unknown name; `names`
+  // lists them, empty if there are none) or a list of vertex ids (make_shell and make_rods check
+  // their range).
   template <class Named>
-  std::vector<int> pins(const json& object, const std::string& where, const char* names,
+  std::vector<int> pins(const json& object, const std::string& where, const std::string& names,
                         Named&& named) const {
     const auto it = object.find("pins");
     if (it == object.end()) return {};
+    const std::string expected =
+        "must be " + (names.empty() ? std::string() : names + " or ") + "a list of vertex ids";
     if (it->is_string()) {
       if (auto ids = named(it->get<std::string>())) return *ids;
-      fail(where + ".pins", std::string("must be ") + names + " or a list of vertex ids");
+      fail(where + ".pins", expected);
     }
-    if (!it->is_array()) fail(where + ".pins", std::string("must be ") + names + " or a list");
+    if (!it->is_array()) fail(where + ".pins", expected);
     std::vector<int> ids;
     for (std::size_t i = 0; i < it->size(); ++i) {
       ids.push_back(static_cast<int>(
@@ -118,29 +123,69 @@ class RecipeReader {
   std::string source_;
 };
 
-ThinBody read_shell(const RecipeReader& r, const json& shell) {
+// A mesh file's surface, scaled by "scale" (default 1) and, given "center", moved so that its
+// bounding box is centred there.
+mesh::SurfaceMesh read_recipe_mesh(const RecipeReader& r, const json& body, const std::string& where,
+                                   const RecipeFiles& files) {
+  if (!body["mesh"].is_string()) r.fail(where + ".mesh", "must be a file name");
+  const std::string name = body["mesh"].get<std::string>();
+  const auto file = files.find(name);
+  if (file == files.end()) r.fail(where + ".mesh", "the file \"" + name + "\" was not given");
+  mesh::SurfaceMesh surface;
+  try {
+    surface = mesh::parse_surface_mesh(file->second, name);
+  } catch (const std::exception& error) {
+    r.fail(where + ".mesh", error.what());
+  }
+  if (body.contains("scale")) surface.vertices *= r.positive(body, where, "scale");
+  if (body.contains("center")) {
+    const Eigen::RowVector3d middle =
+        0.5 * (surface.vertices.colwise().maxCoeff() + surface.vertices.colwise().minCoeff());
+    surface.vertices.rowwise() += r.point(body, where, "center") - middle;
+  }
+  return surface;
+}
+
+// The shape's keys: a mesh's or a generated shape's, never both.
+void require_one_shape(const RecipeReader& r, const json& body, const std::string& where,
+                       std::initializer_list<const char*> generated) {
+  for (const char* key : generated) {
+    if (body.contains("mesh") && body.contains(key)) {
+      r.fail(where, std::string("\"mesh\" and \"") + key + "\" exclude each other");
+    }
+  }
+  if (body.contains("scale") && !body.contains("mesh")) {
+    r.fail(where + ".scale", "scales a \"mesh\" only");
+  }
+}
+
+ThinBody read_shell(const RecipeReader& r, const json& shell, const RecipeFiles& files) {
   const std::string where = "shell";
   r.require_keys(shell, where,
-                 {"grid", "size", "center", "thickness", "youngs", "poisson", "density", "bending",
-                  "pins", "mesh"});
+                 {"grid", "size", "mesh", "scale", "center", "thickness", "youngs", "poisson",
+                  "density", "bending", "pins"});
+  require_one_shape(r, shell, where, {"grid", "size"});
+  ShellMesh mesh;
+  int nx = 0, ny = 0;
   if (shell.contains("mesh")) {
-    r.fail(where + ".mesh", "shells from mesh files are not supported yet: give a \"grid\"");
+    mesh::SurfaceMesh surface = read_recipe_mesh(r, shell, where, files);
+    mesh.positions = std::move(surface.vertices);
+    mesh.triangles = std::move(surface.triangles);
+  } else {
+    if (!shell.contains("grid")) r.fail(where, "needs \"grid\": [nx, ny] or \"mesh\"");
+    if (!shell["grid"].is_array() || shell["grid"].size() != 2) {
+      r.fail(where + ".grid", "must be [nx, ny]");
+    }
+    nx = static_cast<int>(r.integer(shell["grid"][0], where + ".grid[0]", 2, kMaxGridSide));
+    ny = static_cast<int>(r.integer(shell["grid"][1], where + ".grid[1]", 2, kMaxGridSide));
+    if (!shell.contains("size") || !shell["size"].is_array() || shell["size"].size() != 2) {
+      r.fail(where, "needs \"size\": [width, height] in metres");
+    }
+    const json size = {{"width", shell["size"][0]}, {"height", shell["size"][1]}};
+    mesh = shell_grid(nx, ny, r.positive(size, where + ".size", "width"),
+                      r.positive(size, where + ".size", "height"));
+    mesh.positions.rowwise() += r.point(shell, where, "center");
   }
-  if (!shell.contains("grid")) r.fail(where, "needs \"grid\": [nx, ny]");
-  if (!shell["grid"].is_array() || shell["grid"].size() != 2) {
-    r.fail(where + ".grid", "must be [nx, ny]");
-  }
-  const auto nx =
-      static_cast<int>(r.integer(shell["grid"][0], where + ".grid[0]", 2, kMaxGridSide));
-  const auto ny =
-      static_cast<int>(r.integer(shell["grid"][1], where + ".grid[1]", 2, kMaxGridSide));
-  if (!shell.contains("size") || !shell["size"].is_array() || shell["size"].size() != 2) {
-    r.fail(where, "needs \"size\": [width, height] in metres");
-  }
-  const json size = {{"width", shell["size"][0]}, {"height", shell["size"][1]}};
-  ShellMesh mesh = shell_grid(nx, ny, r.positive(size, where + ".size", "width"),
-                              r.positive(size, where + ".size", "height"));
-  mesh.positions.rowwise() += r.point(shell, where, "center");
 
   const ShellMaterial defaults;
   ShellMaterial material;
@@ -149,11 +194,13 @@ ThinBody read_shell(const RecipeReader& r, const json& shell) {
   material.poisson = r.number(shell, where, "poisson", defaults.poisson);
   material.density = r.number(shell, where, "density", defaults.density);
   material.bending = r.flag(shell, where, "bending", defaults.bending);
-  const std::vector<int> pins = r.pins(shell, where, "\"corners\"", [&](const std::string& name) {
-    return name == "corners"
-               ? std::optional(std::vector<int>{0, nx - 1, nx * (ny - 1), nx * ny - 1})
-               : std::nullopt;
-  });
+  const bool grid = nx > 0;
+  const std::vector<int> pins =
+      r.pins(shell, where, grid ? "\"corners\"" : "", [&](const std::string& name) {
+        return grid && name == "corners"
+                   ? std::optional(std::vector<int>{0, nx - 1, nx * (ny - 1), nx * ny - 1})
+                   : std::nullopt;
+      });
   try {
     return make_shell(mesh, material, pins);
   } catch (const std::invalid_argument& error) {
@@ -161,15 +208,30 @@ ThinBody read_shell(const RecipeReader& r, const json& shell) {
   }
 }
 
-ThinBody read_rod(const RecipeReader& r, const json& rod) {
+ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& files) {
   const std::string where = "rod";
-  r.require_keys(
-      rod, where,
-      {"points", "length", "start", "radius", "youngs", "poisson", "density", "bending", "pins"});
-  if (!rod.contains("points")) r.fail(where, "needs \"points\"");
-  const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
-  Positions points = rod_line(n, r.positive(rod, where, "length"));
-  points.rowwise() += r.point(rod, where, "start");
+  r.require_keys(rod, where,
+                 {"points", "length", "start", "mesh", "scale", "center", "radius", "youngs",
+                  "poisson", "density", "bending", "pins"});
+  require_one_shape(r, rod, where, {"points", "length", "start"});
+  if (rod.contains("center") && !rod.contains("mesh")) {
+    r.fail(where + ".center", "places a \"mesh\"; a line starts at \"start\"");
+  }
+  Positions points;
+  Segments segments;
+  if (rod.contains("mesh")) {
+    mesh::SurfaceMesh surface = read_recipe_mesh(r, rod, where, files);
+    points = std::move(surface.vertices);
+    segments = triangle_edges(surface.triangles);
+  } else {
+    if (!rod.contains("points")) r.fail(where, "needs \"points\" or \"mesh\"");
+    const auto n =
+        static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
+    points = rod_line(n, r.positive(rod, where, "length"));
+    points.rowwise() += r.point(rod, where, "start");
+    segments = polyline_segments(n);
+  }
+  const auto n = static_cast<int>(points.rows());
 
   const RodMaterial defaults;
   RodMaterial material;
@@ -177,15 +239,17 @@ ThinBody read_rod(const RecipeReader& r, const json& rod) {
   material.youngs = r.number(rod, where, "youngs", defaults.youngs);
   material.poisson = r.number(rod, where, "poisson", defaults.poisson);
   material.density = r.number(rod, where, "density", defaults.density);
-  material.bending = r.flag(rod, where, "bending", defaults.bending);
-  const std::vector<int> pins =
-      r.pins(rod, where, "\"first\", \"ends\"", [&](const std::string& name) {
-        if (name == "first") return std::optional(std::vector<int>{0});
-        if (name == "ends") return std::optional(std::vector<int>{0, n - 1});
+  // A mesh's edges are a network, which the bending (one straight polyline) does not take.
+  material.bending = r.flag(rod, where, "bending", defaults.bending && !rod.contains("mesh"));
+  const bool line = !rod.contains("mesh");
+  const std::vector<int> pins = r.pins(
+      rod, where, line ? "\"first\", \"ends\"" : "", [&](const std::string& name) {
+        if (line && name == "first") return std::optional(std::vector<int>{0});
+        if (line && name == "ends") return std::optional(std::vector<int>{0, n - 1});
         return std::optional<std::vector<int>>();
       });
   try {
-    return make_rod(points, material, pins);
+    return make_rods(points, segments, material, pins);
   } catch (const std::invalid_argument& error) {
     r.fail(where, error.what());
   }
@@ -217,16 +281,32 @@ void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
   }
 }
 
-}  // namespace
-
-ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) {
-  const RecipeReader reader(source);
-  json recipe;
+json parse_recipe(const RecipeReader& reader, const std::string& text) {
   try {
-    recipe = json::parse(text);
+    return json::parse(text);
   } catch (const json::exception& error) {
     reader.fail("recipe", std::string("not valid JSON: ") + error.what());
   }
+}
+
+}  // namespace
+
+std::vector<std::string> thin_recipe_files(const std::string& text, const std::string& source) {
+  const json recipe = parse_recipe(RecipeReader(source), text);
+  std::vector<std::string> names;
+  for (const char* kind : {"shell", "rod"}) {
+    const auto body = recipe.is_object() ? recipe.find(kind) : recipe.end();
+    if (body == recipe.end() || !body->is_object()) continue;
+    const auto mesh = body->find("mesh");
+    if (mesh != body->end() && mesh->is_string()) names.push_back(mesh->get<std::string>());
+  }
+  return names;
+}
+
+ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
+                            const RecipeFiles& files) {
+  const RecipeReader reader(source);
+  const json recipe = parse_recipe(reader, text);
   reader.require_keys(
       recipe, "recipe",
       {"name", "description", "shell", "rod", "solver", "camera", "obstacles", "contact"});
@@ -241,7 +321,8 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source) 
   out.name = recipe.value("name", source);
   out.description = recipe.value("description", "");
   if (recipe.contains("camera")) out.camera = recipe["camera"];
-  out.body = shell ? read_shell(reader, recipe["shell"]) : read_rod(reader, recipe["rod"]);
+  out.body = shell ? read_shell(reader, recipe["shell"], files)
+                   : read_rod(reader, recipe["rod"], files);
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
   } catch (const asset::AssetError& error) {

@@ -14,8 +14,14 @@
 //             "pins": "first" | "ends" | [vertex ids]}
 //
 // The grid is shell_grid's (the plane y = 0, vertex i + nx j) moved to `center`; the rod is
-// rod_line's (along +x) from `start`. "grid", "size", "points" and "length" are required; the
-// material keys default to ShellMaterial's and RodMaterial's; no pins by default.
+// rod_line's (along +x) from `start`. Either takes instead "mesh": a surface file (.obj, .stl,
+// .off, .ply; the bake's readers, precompute/src/smfem/mesh) with optional "scale" (default 1)
+// and "center" (where its bounding box's centre goes; else the file's coordinates): a shell is
+// its triangles, a rod its edges (paper 002's rod bunny; "bending" is then off by default and
+// refused, as it is for a curved shell). Pins are then vertex ids of the file (0-based, in its
+// order). "grid" and "size", or "points" and "length", or "mesh" are required; the material
+// keys default to ShellMaterial's and RodMaterial's; no pins by default.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,9 +42,19 @@ struct ThinRecipe {
   contact::ContactParameters contact;  // for the obstacles
 };
 
+// The files a recipe's "mesh" keys name, by name, with their bytes (the caller reads them: from
+// disk beside the recipe, or fetched by the page).
+using RecipeFiles = std::map<std::string, std::string>;
+
+// The file names the recipe's "mesh" keys give, for the caller to read; throws
+// std::invalid_argument when the text is not JSON.
+std::vector<std::string> thin_recipe_files(const std::string& text, const std::string& source);
+
 // Throws std::invalid_argument naming source and the key at fault: not JSON, neither or both
 // of "shell" and "rod", a key the recipe does not have (listing those it has), a value of the
-// wrong type or out of range, and whatever make_shell and make_rod refuse.
-ThinRecipe read_thin_recipe(const std::string& text, const std::string& source);
+// wrong type or out of range, a mesh file not in `files` or that its reader refuses, and
+// whatever make_shell and make_rods refuse.
+ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
+                            const RecipeFiles& files = {});
 
 }  // namespace smfem::thin
