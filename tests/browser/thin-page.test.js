@@ -41,6 +41,38 @@ describe('shells and rods on the page', () => {
     60_000,
   );
 
+  // Their centroids start at 0.214 m (shell) and 0.219 m (rods: the edges' centroid) and the
+  // 30-iteration runs rest at 0.110 and 0.115 m: a bunny that folded up would rest far lower,
+  // one that hovered or stuck higher.
+  it.each([
+    ['bunny-shell', 'mfem', 0.214],
+    ['bunny-rods', 'fem', 0.219],
+  ])(
+    '%s drops from 10 cm onto the ground and keeps its shape',
+    async (scene, solver, start) => {
+      await withPage(
+        served.browser.context,
+        `${served.server.url}?scene=${scene}&paused=1`,
+        async ({ page, errors }) => {
+          const ready = await waitUntilReady(page);
+          expect(ready.solvers).toEqual([solver]);
+          await page.click('#play');
+          await expect
+            .poll(async () => (await status(page)).simTime, { timeout: 40000 })
+            .toBeGreaterThan(1.0);
+          const after = await status(page);
+          expect(after.motion.centroid[1]).toBeLessThan(start - 0.09);
+          expect(after.motion.centroid[1]).toBeGreaterThan(0.1);
+          expect(after.motion.centroid[1]).toBeLessThan(0.125);
+          await page.locator('#view').screenshot({ path: `${artifacts}/thin-${scene}.png` });
+          expect(after.lastError).toBeNull();
+          expect(errors).toEqual([]);
+        },
+      );
+    },
+    60_000,
+  );
+
   it('a drag pulls the cloth where the pointer goes', async () => {
     await withPage(
       served.browser.context,

@@ -43,12 +43,18 @@ function contactScene(title, name) {
   return { title, contact: { text: JSON.stringify(file), bodies, description: file.description } };
 }
 
-// A shell or a rod (assets/scenes/thin/): its recipe, read by the solver itself (no bake).
+// A shell or a rod (assets/scenes/thin/): its recipe, read by the solver itself (no bake), and
+// the URLs of the mesh files a recipe may name, by the name it gives them (relative to thin/).
 const thinRecipes = import.meta.glob('../../assets/scenes/thin/*.json', { import: 'default', eager: true });
+const thinMeshes = Object.fromEntries(
+  Object.entries(
+    import.meta.glob('../../assets/scenes/meshes/*', { query: '?url', import: 'default', eager: true }),
+  ).map(([path, url]) => [path.replace('../../assets/scenes/', '../'), url]),
+);
 function thinScene(title, name) {
   const recipe = thinRecipes[`../../assets/scenes/thin/${name}.json`];
   if (!recipe) return { title, problem: `the shell or rod ${name}.json is not in assets/scenes/thin/` };
-  return { title, thin: { text: JSON.stringify(recipe) } };
+  return { title, thin: { text: JSON.stringify(recipe), meshUrls: thinMeshes } };
 }
 
 // A lineup: the same recipe baked at several resolutions (assets/scenes/eigenfit/), one
@@ -143,6 +149,8 @@ export const scenes = {
   'cloth-corners': thinScene('Cloth held by two corners', 'cloth-corners'),
   'cloth-drape': thinScene('Cloth draped over a sphere', 'cloth-drape'),
   rope: thinScene('Rope', 'rope'),
+  'bunny-shell': thinScene('Bunny as a shell', 'bunny-shell'),
+  'bunny-rods': thinScene('Bunny as rods', 'bunny-rods'),
 };
 
 export const defaultScene = 'crab';

@@ -42,6 +42,7 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
   showProgress(0.45);
   const loaded = await client.loadThin({
     recipeText: thin.text,
+    meshUrls: thin.meshUrls,
     sourceName: `${name}.json`,
     parameterSets: overrides.compare ? [{}, {}] : [{}],
   });
@@ -72,8 +73,12 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
     timestep: settings.timestep,
     camera: settings.compare ? null : info.camera,
     description:
-      `${info.description} ${info.kind === 'shell' ? 'A shell' : 'A rod'} of ` +
-      `${info.vertices.toLocaleString('en-US')} vertices, solved in full space.` +
+      `${info.description} ` +
+      (info.kind === 'shell'
+        ? `A shell of ${info.vertices.toLocaleString('en-US')} vertices`
+        : `${info.elements.toLocaleString('en-US')} rod segments between ` +
+          `${info.vertices.toLocaleString('en-US')} vertices`) +
+      ', solved in full space.' +
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),

@@ -67,8 +67,8 @@ export class SimulationClient {
   }
 
   /** Loads a shell or a rod from its recipe's text, one simulator per parameter set. */
-  loadThin({ recipeText, sourceName, parameterSets, build = 'auto' }) {
-    return this.request('loadThin', { recipeText, sourceName, parameterSets, build });
+  loadThin({ recipeText, sourceName, meshUrls, parameterSets, build = 'auto' }) {
+    return this.request('loadThin', { recipeText, sourceName, meshUrls, parameterSets, build });
   }
 
   /** The box of an asset's rest shape, { min, max } (m); the bytes are handed over. */

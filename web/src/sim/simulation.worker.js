@@ -97,12 +97,20 @@ const handlers = {
   },
 
   // A shell or a rod from its recipe's text, one simulator per parameter set (side by side: one
-  // thread each, as bodies do).
-  async loadThin({ build, recipeText, sourceName, parameterSets }) {
+  // thread each, as bodies do); the mesh files it names are fetched from meshUrls (by name).
+  async loadThin({ build, recipeText, sourceName, meshUrls = {}, parameterSets }) {
     await moduleWithoutSteppers(build);
+    const files = [];
+    for (const name of smfem.thinRecipeFiles(recipeText, { sourceName })) {
+      if (!meshUrls[name]) throw new Error(`${sourceName}: the mesh "${name}" is not shipped with the page`);
+      const response = await fetch(meshUrls[name]);
+      if (!response.ok)
+        throw new Error(`${sourceName}: the mesh "${name}" did not load (${response.status})`);
+      files.push({ name, bytes: new Uint8Array(await response.arrayBuffer()) });
+    }
     const threads = parameterSets.length > 1 ? 1 : undefined;
     steppers = parameterSets.map((parameters) =>
-      smfem.createThinSimulator(recipeText, { sourceName, parameters, threads }),
+      smfem.createThinSimulator(recipeText, { sourceName, parameters, threads, files }),
     );
     thin = true;
     return {
