@@ -217,7 +217,8 @@ class JsThinSimulator {
 // files: [{name, bytes: Uint8Array}], the files the recipe's "mesh" keys name.
 JsThinSimulator* create_thin_simulator(const std::string& recipe_text,
                                        const std::string& source_name,
-                                       const std::string& options_json, const emscripten::val& files) {
+                                       const std::string& options_json,
+                                       const emscripten::val& files) {
   return js_errors([&] {
     thin::RecipeFiles contents;
     const auto count = files["length"].as<unsigned>();

@@ -174,14 +174,14 @@ TEST(ThinRecipe, AMeshIsScaledAndCentredAndItsEdgesBecomeRods) {
   EXPECT_EQ(rods.body.model.element_count(), 12);
   EXPECT_EQ(rods.body.model.pinned, std::vector<int>{3});
   EXPECT_EQ(rods.body.model.bending.nonZeros(), 0) << "a network does not bend";
-  EXPECT_NEAR(rods.body.model.translational_mass.sum(),
-              1000 * std::numbers::pi * 1e-6 * 12 * side, 1e-12);
+  EXPECT_NEAR(rods.body.model.translational_mass.sum(), 1000 * std::numbers::pi * 1e-6 * 12 * side,
+              1e-12);
   EXPECT_DOUBLE_EQ(rods.body.rest(2, 1), 0.1) << "no center: the file's coordinates";
 }
 
 TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
-  const RecipeFiles files = {{"ball.obj", kOctahedron}, {"broken.obj", "v 0 0 0\nf 1 2 3\n"},
-                             {"ball.xyz", kOctahedron}};
+  const RecipeFiles files = {
+      {"ball.obj", kOctahedron}, {"broken.obj", "v 0 0 0\nf 1 2 3\n"}, {"ball.xyz", kOctahedron}};
   const auto refusal = [&](const std::string& text) {
     return test::refusal([&] { read_thin_recipe(text, "ball.json", files); });
   };

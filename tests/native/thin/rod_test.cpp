@@ -99,15 +99,13 @@ TEST(Rod, RefusesBadNetworksNamingTheSegment) {
             std::string::npos);
   bad = ring;
   bad.row(3) << 1, 0;
-  EXPECT_NE(refusal(square, bad).find("segment 3 joins 1 and 0 a second time"),
-            std::string::npos);
+  EXPECT_NE(refusal(square, bad).find("segment 3 joins 1 and 0 a second time"), std::string::npos);
   EXPECT_NE(refusal(square, ring.topRows(2)).find("vertex 3 is in no segment"), std::string::npos);
   EXPECT_NE(test::refusal([&] { make_rods(square, ring, RodMaterial{}, {}); }).find("network"),
             std::string::npos)
       << "bending is for one polyline";
   const Triangles two = (Triangles(2, 3) << 0, 1, 2, 0, 2, 3).finished();
-  EXPECT_EQ(triangle_edges(two),
-            (Segments(5, 2) << 0, 1, 0, 2, 0, 3, 1, 2, 2, 3).finished());
+  EXPECT_EQ(triangle_edges(two), (Segments(5, 2) << 0, 1, 0, 2, 0, 3, 1, 2, 2, 3).finished());
 }
 
 }  // namespace

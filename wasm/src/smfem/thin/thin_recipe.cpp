@@ -125,8 +125,8 @@ class RecipeReader {
 
 // A mesh file's surface, scaled by "scale" (default 1) and, given "center", moved so that its
 // bounding box is centred there.
-mesh::SurfaceMesh read_recipe_mesh(const RecipeReader& r, const json& body, const std::string& where,
-                                   const RecipeFiles& files) {
+mesh::SurfaceMesh read_recipe_mesh(const RecipeReader& r, const json& body,
+                                   const std::string& where, const RecipeFiles& files) {
   if (!body["mesh"].is_string()) r.fail(where + ".mesh", "must be a file name");
   const std::string name = body["mesh"].get<std::string>();
   const auto file = files.find(name);
@@ -225,8 +225,7 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& fil
     segments = triangle_edges(surface.triangles);
   } else {
     if (!rod.contains("points")) r.fail(where, "needs \"points\" or \"mesh\"");
-    const auto n =
-        static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
+    const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
     points = rod_line(n, r.positive(rod, where, "length"));
     points.rowwise() += r.point(rod, where, "start");
     segments = polyline_segments(n);
@@ -242,8 +241,8 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& fil
   // A mesh's edges are a network, which the bending (one straight polyline) does not take.
   material.bending = r.flag(rod, where, "bending", defaults.bending && !rod.contains("mesh"));
   const bool line = !rod.contains("mesh");
-  const std::vector<int> pins = r.pins(
-      rod, where, line ? "\"first\", \"ends\"" : "", [&](const std::string& name) {
+  const std::vector<int> pins =
+      r.pins(rod, where, line ? "\"first\", \"ends\"" : "", [&](const std::string& name) {
         if (line && name == "first") return std::optional(std::vector<int>{0});
         if (line && name == "ends") return std::optional(std::vector<int>{0, n - 1});
         return std::optional<std::vector<int>>();
@@ -321,8 +320,8 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   out.name = recipe.value("name", source);
   out.description = recipe.value("description", "");
   if (recipe.contains("camera")) out.camera = recipe["camera"];
-  out.body = shell ? read_shell(reader, recipe["shell"], files)
-                   : read_rod(reader, recipe["rod"], files);
+  out.body =
+      shell ? read_shell(reader, recipe["shell"], files) : read_rod(reader, recipe["rod"], files);
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
   } catch (const asset::AssetError& error) {
