@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -182,47 +183,37 @@ TEST(ThinRecipe, AMeshIsScaledAndCentredAndItsEdgesBecomeRods) {
 TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
   const RecipeFiles files = {
       {"ball.obj", kOctahedron}, {"broken.obj", "v 0 0 0\nf 1 2 3\n"}, {"ball.xyz", kOctahedron}};
-  const auto refusal = [&](const std::string& text) {
-    return test::refusal([&] { read_thin_recipe(text, "ball.json", files); });
+  // Each recipe, and what its refusal says.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {R"({"shell": {"mesh": "ball.obj", "grid": [3, 3]}})",
+       "\"mesh\" and \"grid\" exclude each other"},
+      {R"({"shell": {"mesh": "gone.obj", "bending": false}})",
+       "ball.json: shell.mesh: the file \"gone.obj\" was not given"},
+      {R"({"shell": {"mesh": "broken.obj", "bending": false}})", "shell.mesh: broken.obj:2"},
+      {R"({"shell": {"mesh": "ball.xyz", "bending": false}})",
+       "unsupported surface mesh extension '.xyz'"},
+      {R"({"shell": {"mesh": "ball.obj"}})", "flat rest shape"},  // a curved shell does not bend
+      {R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": "corners"}})",
+       "shell.pins: must be a list of vertex ids"},
+      {R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": [6]}})",
+       "pin 6 is not a vertex"},
+      {R"({"shell": {"mesh": 3}})", "shell.mesh: must be a file name"},
+      {R"({"shell": {"grid": [3, 3], "size": [1, 1], "scale": 2}})",
+       "shell.scale: scales a \"mesh\" only"},
+      {R"({"shell": {"mesh": "ball.obj", "bending": false, "scale": 0}})",
+       "shell.scale: must be positive"},
+      {R"({"rod": {"mesh": "ball.obj", "bending": true}})", "network"},
+      {R"({"rod": {"mesh": "ball.obj", "points": 3}})", "exclude each other"},
+      {R"({"rod": {"points": 3, "length": 1, "center": [0, 0, 0]}})",
+       "rod.center: places a \"mesh\""},
+      {R"({"rod": {"mesh": "ball.obj", "pins": "first"}})",
+       "rod.pins: must be a list of vertex ids"},
   };
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "grid": [3, 3]}})")
-                .find("\"mesh\" and \"grid\" exclude each other"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "gone.obj", "bending": false}})")
-                .find("ball.json: shell.mesh: the file \"gone.obj\" was not given"),
-            std::string::npos);
-  const std::string broken = refusal(R"({"shell": {"mesh": "broken.obj", "bending": false}})");
-  EXPECT_NE(broken.find("shell.mesh: broken.obj:2"), std::string::npos) << broken;
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.xyz", "bending": false}})")
-                .find("unsupported surface mesh extension '.xyz'"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj"}})").find("flat rest shape"),
-            std::string::npos)
-      << "a curved shell does not bend";
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": "corners"}})")
-                .find("shell.pins: must be a list of vertex ids"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "pins": [6]}})")
-                .find("pin 6 is not a vertex"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"mesh": 3}})").find("shell.mesh: must be a file name"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"grid": [3, 3], "size": [1, 1], "scale": 2}})")
-                .find("shell.scale: scales a \"mesh\" only"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {"mesh": "ball.obj", "bending": false, "scale": 0}})")
-                .find("shell.scale: must be positive"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "bending": true}})").find("network"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "points": 3}})").find("exclude each other"),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "center": [0, 0, 0]}})")
-                .find("rod.center: places a \"mesh\""),
-            std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"mesh": "ball.obj", "pins": "first"}})")
-                .find("rod.pins: must be a list of vertex ids"),
-            std::string::npos);
+  for (const auto& [recipe, message] : refused) {
+    const std::string refusal =
+        test::refusal([&] { read_thin_recipe(recipe, "ball.json", files); });
+    EXPECT_NE(refusal.find(message), std::string::npos) << recipe << "\n" << refusal;
+  }
   EXPECT_TRUE(thin_recipe_files(R"({"rod": {"points": 3, "length": 1}})", "r.json").empty());
   EXPECT_NE(test::refusal([] { thin_recipe_files("{", "r.json"); }).find("not valid JSON"),
             std::string::npos);
