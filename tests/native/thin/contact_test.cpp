@@ -106,9 +106,11 @@ TEST(ThinContact, AClothDroppedOnTheGroundLandsAndRestsOnIt) {
 }
 
 // A 50 cm cloth (E = 1e7) dropped 3 cm onto a 10 cm sphere, for 1.5 s. Measured
-// (2026-11-29): rms distance from the converged run 3.0 cm at 2 iterations of MFEM, 1.6 cm of
-// FEM (at 21 x 21 vertices: 2.3 and 6.1 cm); the closest approach 6 and 2 microns (dhat 3.5
-// mm: the barrier's stiffness does not adapt yet).
+// (2026-11-29): rms distance from the converged run 3.0 cm at 2 iterations of MFEM, 1.3 cm of
+// FEM (at 21 x 21 vertices: 2.3 and 6.1 cm). The closest approach: 24 and 9 microns (dhat 3.5
+// mm); 6 and 2 microns while each step started from the inertial prediction scaled by one bound
+// for all points (full_simulator.cpp: now each point's own), which moved the vertices resting on
+// the sphere to a fraction of their distance every step.
 TEST(ThinContact, AClothDrapesOverASphere) {
   const double radius = 0.1;
   const ThinBody body = cloth_at(15, 0.5, radius + 0.03, 1e7);
@@ -124,7 +126,7 @@ TEST(ThinContact, AClothDrapesOverASphere) {
               << r.centre << " m, lowest " << r.lowest << " m, rms from converged " << rms
               << " m (converged: centre " << converged.centre << ", lowest " << converged.lowest
               << ", closest " << converged.closest << ")\n";
-    EXPECT_GT(r.closest, 0.0);
+    EXPECT_GT(r.closest, 1e-3 * default_contact_parameters(body, 1.0 / 60.0).activation);
     EXPECT_GT(r.centre, radius) << "never into the sphere";
     EXPECT_LT(r.centre, radius + 0.02) << "the middle rests on the sphere's top";
     EXPECT_LT(r.lowest, radius - 0.15) << "the rest hangs down around it";

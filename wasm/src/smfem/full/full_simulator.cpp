@@ -175,10 +175,11 @@ const FullStepReport& FullSimulator::step() {
   dynamics_.begin_step(U_, Udot_, gravity_force_);
   initial_guess_ = dynamics_.prediction();
   if (contact_ != nullptr) {
+    // Each point's own bound: a vertex resting on the ground does not hold back the rest.
     const sim::ReducedMatrix motion = initial_guess_ - U_backup_;
-    const double reach = contact_->max_step(U_backup_, motion);
-    initial_guess_ = U_backup_ + reach * motion;
-    if (reach < 1.0 && step_energy(U_backup_) <= step_energy(initial_guess_)) {
+    const sim::ReducedMatrix limited = contact_->limit_each(U_backup_, motion);
+    initial_guess_ = U_backup_ + limited;
+    if (limited != motion && step_energy(U_backup_) <= step_energy(initial_guess_)) {
       initial_guess_ = U_backup_;
     }
   }

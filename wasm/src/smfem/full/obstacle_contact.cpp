@@ -71,6 +71,21 @@ double ObstacleContact::max_step(const sim::ReducedMatrix& U, const sim::Reduced
   return alpha;
 }
 
+sim::ReducedMatrix ObstacleContact::limit_each(const sim::ReducedMatrix& U,
+                                               const sim::ReducedMatrix& dU) const {
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(dU.rows());
+  for (const Point& p : points_) {
+    const Eigen::Vector3d x = position(p, U);
+    const Eigen::Vector3d dx = dU.row(p.node).transpose();
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      scale(p.node) =
+          std::min(scale(p.node), contact::obstacle_time_of_impact(
+                                      obstacle, x, dx, parameters_.keep, parameters_.activation));
+    }
+  }
+  return scale.asDiagonal() * dU;
+}
+
 double ObstacleContact::energy_along(double /*alpha*/, const sim::ReducedMatrix& U_trial) {
   return energy(U_trial);
 }

@@ -43,6 +43,11 @@ class ObstacleContact final : public sim::StepContact {
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
   double curvature(const sim::ReducedMatrix& dU) const override;
   double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
+  // dU with each point's node's row scaled by that point's own max_step (a node of several
+  // points by the least): a motion that keeps every point clear, which moves the points far from
+  // the obstacles all the way, as a whole-motion bound would not. Rows of nodes without points
+  // are kept.
+  sim::ReducedMatrix limit_each(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) const;
   double energy_along(double alpha, const sim::ReducedMatrix& U_trial) override;
 
   // Psi_c at U (+infinity where a point touches): the contact's potential energy.
