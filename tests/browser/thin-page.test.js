@@ -101,6 +101,33 @@ describe('shells and rods on the page', () => {
     );
   }, 60_000);
 
+  it('a drag grabs the rope by its free end and pulls it where the pointer goes', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=rope&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        // The free end of the 1 m rope, level at 1 m from x = -0.5 (its recipe).
+        const end = [0.5, 1.0, 0];
+        const drawnEnd = () =>
+          page.evaluate((rest) => window.smfem.project(window.smfem.drawnPoint(rest)), end);
+        const start = await drawnEnd();
+        await page.mouse.move(start.x, start.y);
+        await page.mouse.down();
+        expect((await status(page)).dragging).toBe(true);
+        await page.focus('#play');
+        await page.keyboard.press('Space');
+        // Held, the end follows the hand up and over instead of swinging down.
+        for (let i = 1; i <= 10; i++) await page.mouse.move(start.x - 10 * i, start.y - 10 * i);
+        await expect.poll(async () => (await drawnEnd()).y, { timeout: 20000 }).toBeLessThan(start.y - 60);
+        expect((await status(page)).simTime).toBeGreaterThan(0);
+        await page.mouse.up();
+        expect((await status(page)).lastError).toBeNull();
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 60_000);
+
   it('drapes a cloth side by side with FEM, both labelled', async () => {
     await withPage(
       served.browser.context,

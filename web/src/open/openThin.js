@@ -83,7 +83,7 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
     controls: { thin: true, defaults: { timestep: effective.timestep, gravity: effective.gravity[1] } },
-    draggable: info.kind === 'shell',
+    draggable: true,
     dragActions: {
       grab: (body, vertex, point) => {
         held = body;

@@ -7,7 +7,7 @@ import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.
  * where the solver has them (rest + displacement, on the CPU: a cloth has no skinning), a shell's
  * triangles lit on both sides, a rod's edges as a line with a bead at each vertex; with each copy its
  * own obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour
- * and labelled. A drag pulls the shell's vertex nearest the pointer.
+ * and labelled. A drag pulls the vertex nearest the pointer.
  */
 export class ThinStage {
   /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
@@ -23,6 +23,8 @@ export class ThinStage {
     // (and draws its reference floor under) that much.
     else restBounds.min.y -= restBounds.getSize(new THREE.Vector3()).length();
     this.restBounds = restBounds;
+    // A rod's beads are drawn this wide, and picked within it.
+    const beadSize = 0.02 * new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
     const spacing = count > 1 ? sideBySideSpacing(restBounds) : 0;
     this.object = new THREE.Group();
     this.bounds = new THREE.Box3();
@@ -44,8 +46,7 @@ export class ThinStage {
         // A line is a pixel wide: beads at the vertices, sized to the rod's extent, make it seen.
         geometry.setIndex(new THREE.BufferAttribute(shape.edges, 1));
         drawn = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color }));
-        const extent = new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
-        const beads = new THREE.Points(geometry, new THREE.PointsMaterial({ color, size: 0.02 * extent }));
+        const beads = new THREE.Points(geometry, new THREE.PointsMaterial({ color, size: beadSize }));
         beads.frustumCulled = false;
         drawn.add(beads);
       }
@@ -58,16 +59,16 @@ export class ThinStage {
       this.bounds.union(restBounds.clone().translate(offset));
       return { geometry, drawn, shapes, offset };
     });
-    // What a drag may grab (DragController): a shell's copies, picked where they are drawn. A
-    // rod's line offers nothing to pick yet.
-    this.bodies = this.isShell
-      ? this.copies.map(({ geometry, offset }) => ({
-          surface: { positions: this.rest, triangles: shape.triangles },
-          offset,
-          u: null,
-          drawnPositions: geometry.attributes.position.array,
-        }))
-      : [];
+    // What a drag may grab (DragController): each copy, picked where it is drawn: a shell by its
+    // triangles, a rod by its vertices within a bead's size of the pointer's ray.
+    this.bodies = this.copies.map(({ geometry, offset }) => ({
+      surface: this.isShell
+        ? { positions: this.rest, triangles: shape.triangles }
+        : { positions: this.rest, triangles: null, pickRadius: beadSize },
+      offset,
+      u: null,
+      drawnPositions: geometry.attributes.position.array,
+    }));
     this.obstacles = [];
     this.labels = new CanvasLabels(this.object);
   }
@@ -86,10 +87,8 @@ export class ThinStage {
         for (let d = 0; d < 3; d++) positions[3 * v + d] = this.rest[3 * v + d] + U[d * n + v];
       }
       geometry.attributes.position.needsUpdate = true;
-      if (this.isShell) {
-        geometry.computeVertexNormals();
-        this.bodies[i].u = U;
-      }
+      if (this.isShell) geometry.computeVertexNormals();
+      this.bodies[i].u = U;
     });
   }
 

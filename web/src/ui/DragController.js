@@ -43,12 +43,14 @@ export class DragController {
     for (const { mesh } of this.bodies) mesh.geometry.dispose();
     this.stage = stage;
     this.actions = actions;
+    // A surface without triangles (a rod's vertices) is picked as points within its pickRadius.
     this.bodies = stage.bodies.map(({ surface }) => {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute(
         'position',
         new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
       );
+      if (!surface.triangles) return { mesh: new THREE.Points(geometry), pickRadius: surface.pickRadius };
       geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
       return { mesh: new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide })) };
     });
@@ -94,7 +96,9 @@ export class DragController {
     };
     this.stage.bodies.forEach((_, body) => {
       this.deformPickMesh(body);
-      consider({ body }, this.raycaster.intersectObject(this.bodies[body].mesh, false)[0]);
+      const { mesh, pickRadius } = this.bodies[body];
+      if (pickRadius) this.raycaster.params.Points.threshold = pickRadius;
+      consider({ body }, this.raycaster.intersectObject(mesh, false)[0]);
     });
     for (const obstacle of this.stage.obstacles) {
       consider({ obstacle }, this.raycaster.intersectObject(obstacle.mesh, false)[0]);
@@ -121,11 +125,14 @@ export class DragController {
     return this.grab();
   }
 
-  // The vertex of the picked body's hit triangle nearest the hit, and where it is drawn.
+  // The vertex of the picked body's hit triangle nearest the hit (of points: the one hit), and
+  // where it is drawn.
   nearestVertex({ body, hit }) {
     const position = this.bodies[body].mesh.geometry.attributes.position;
     const distance = (v) => new THREE.Vector3().fromBufferAttribute(position, v).distanceToSquared(hit.point);
-    const vertex = [hit.face.a, hit.face.b, hit.face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a));
+    const vertex = hit.face
+      ? [hit.face.a, hit.face.b, hit.face.c].reduce((a, b) => (distance(b) < distance(a) ? b : a))
+      : hit.index;
     return { vertex, point: new THREE.Vector3().fromBufferAttribute(position, vertex) };
   }
 
