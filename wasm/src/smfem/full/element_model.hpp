@@ -40,6 +40,9 @@ struct ElementModel {
   Eigen::VectorXd translational_mass;                               // n, kg, >= 0
   std::vector<int> pinned;                                          // node ids
   Eigen::SparseMatrix<double> bending;                              // n x n, or 0 x 0 for none
+  // Whether each iteration is followed by the exact solve of the nodes that only one element
+  // holds (local_node_relaxation.hpp: rods' directors).
+  bool relax_local_nodes = false;
   sim::SolverSettings defaults;
 
   int element_count() const { return static_cast<int>(elements.rows()); }

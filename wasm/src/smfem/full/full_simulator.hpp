@@ -25,6 +25,7 @@
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/full_model.hpp"
 #include "smfem/full/full_system.hpp"
+#include "smfem/full/local_node_relaxation.hpp"
 #include "smfem/full/obstacle_contact.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -106,6 +107,8 @@ class FullSimulator {
   Vector6<double> stretch_of(int element, const sim::ReducedMatrix& U) const;  // s(F_e(U))
   // The step energy the solvers minimize (inertia, gravity, bending, elasticity, contact) at U.
   double step_energy(const sim::ReducedMatrix& U);
+  // After each of a mixed attempt's iterations: relaxation_ (local_node_relaxation.hpp).
+  void relax_local_nodes();
   // Solves the step from the prediction and z, lambda of its start; false if it failed.
   bool attempt_step(sim::SolverMethod method, int iterations, bool until_converged);
 
@@ -120,6 +123,7 @@ class FullSimulator {
   sim::FemStep fem_;
   sim::MfemStep mfem_;
   std::unique_ptr<ObstacleContact> contact_;
+  std::unique_ptr<LocalNodeRelaxation> relaxation_;  // of the nodes contact does not touch
   sim::ReducedMatrix gravity_force_;
   sim::ReducedMatrix initial_guess_;
   sim::ReducedMatrix U_, Udot_, U_backup_, Udot_backup_;

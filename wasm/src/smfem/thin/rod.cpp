@@ -116,6 +116,9 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   }
   model.translational_mass = model.node_mass;
   model.translational_mass.tail(2 * S).setZero();
+  // The directors' inertia is tiny (rho pi r^4 / 4 per length): without the exact solve of each
+  // segment's after every iteration, a net of rods gains energy at 2 iterations.
+  model.relax_local_nodes = true;
   model.pinned = std::move(pinned);
   if (material.bending) {
     if (S != n - 1 || segments != polyline_segments(n)) {
