@@ -73,60 +73,44 @@ describe('shells and rods on the page', () => {
     60_000,
   );
 
-  it('a drag pulls the cloth where the pointer goes', async () => {
-    await withPage(
-      served.browser.context,
-      `${served.server.url}?scene=cloth-corners&paused=1`,
-      async ({ page, errors }) => {
-        await waitUntilReady(page);
-        // A vertex a cell in from the free corner at x = z = 0.3 of the cloth 1 m up (its recipe:
-        // 0.6 m, 21 x 21 vertices, centred): inside the mesh, where the pointer's ray meets it.
-        const corner = [0.27, 1.0, 0.27];
-        const drawnCorner = () =>
-          page.evaluate((rest) => window.smfem.project(window.smfem.drawnPoint(rest)), corner);
-        const start = await drawnCorner();
-        await page.mouse.move(start.x, start.y);
-        await page.mouse.down();
-        expect((await status(page)).dragging).toBe(true);
-        await page.focus('#play');
-        await page.keyboard.press('Space');
-        for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + 15 * i, start.y);
-        await expect
-          .poll(async () => (await drawnCorner()).x, { timeout: 20000 })
-          .toBeGreaterThan(start.x + 60);
-        await page.mouse.up();
-        expect((await status(page)).lastError).toBeNull();
-        expect(errors).toEqual([]);
-      },
-    );
-  }, 60_000);
-
-  it('a drag grabs the rope by its free end and pulls it where the pointer goes', async () => {
-    await withPage(
-      served.browser.context,
-      `${served.server.url}?scene=rope&paused=1`,
-      async ({ page, errors }) => {
-        await waitUntilReady(page);
-        // The free end of the 1 m rope, level at 1 m from x = -0.5 (its recipe).
-        const end = [0.5, 1.0, 0];
-        const drawnEnd = () =>
-          page.evaluate((rest) => window.smfem.project(window.smfem.drawnPoint(rest)), end);
-        const start = await drawnEnd();
-        await page.mouse.move(start.x, start.y);
-        await page.mouse.down();
-        expect((await status(page)).dragging).toBe(true);
-        await page.focus('#play');
-        await page.keyboard.press('Space');
-        // Held, the end follows the hand up and over instead of swinging down.
-        for (let i = 1; i <= 10; i++) await page.mouse.move(start.x - 10 * i, start.y - 10 * i);
-        await expect.poll(async () => (await drawnEnd()).y, { timeout: 20000 }).toBeLessThan(start.y - 60);
-        expect((await status(page)).simTime).toBeGreaterThan(0);
-        await page.mouse.up();
-        expect((await status(page)).lastError).toBeNull();
-        expect(errors).toEqual([]);
-      },
-    );
-  }, 60_000);
+  // Each grabs a vertex where it is drawn, plays, and moves the pointer 10 times by (dx, dy)
+  // pixels: the grabbed vertex follows the hand along the screen's `axis` by more than 60 pixels
+  // (the cloth sideways; the rope's end up, where unheld it would swing down).
+  it.each([
+    // A vertex a cell in from the free corner at x = z = 0.3 of the cloth 1 m up (its recipe:
+    // 0.6 m, 21 x 21 vertices, centred): inside the mesh, where the pointer's ray meets it.
+    ['cloth-corners', 'the cloth', [0.27, 1.0, 0.27], [15, 0], 'x'],
+    // The free end of the 1 m rope, level at 1 m from x = -0.5 (its recipe): picked by its bead.
+    ['rope', 'the rope by its free end', [0.5, 1.0, 0], [-10, -10], 'y'],
+  ])(
+    'a drag on %s pulls %s where the pointer goes',
+    async (scene, _what, rest, [dx, dy], axis) => {
+      await withPage(
+        served.browser.context,
+        `${served.server.url}?scene=${scene}&paused=1`,
+        async ({ page, errors }) => {
+          await waitUntilReady(page);
+          const drawn = () =>
+            page.evaluate((point) => window.smfem.project(window.smfem.drawnPoint(point)), rest);
+          const start = await drawn();
+          await page.mouse.move(start.x, start.y);
+          await page.mouse.down();
+          expect((await status(page)).dragging).toBe(true);
+          await page.focus('#play');
+          await page.keyboard.press('Space');
+          for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + dx * i, start.y + dy * i);
+          const toward = Math.sign(axis === 'x' ? dx : dy);
+          await expect
+            .poll(async () => toward * ((await drawn())[axis] - start[axis]), { timeout: 20000 })
+            .toBeGreaterThan(60);
+          await page.mouse.up();
+          expect((await status(page)).lastError).toBeNull();
+          expect(errors).toEqual([]);
+        },
+      );
+    },
+    60_000,
+  );
 
   it('drapes a cloth side by side with FEM, both labelled', async () => {
     await withPage(
