@@ -20,7 +20,8 @@ constexpr double kStepTolerance = 1e-9;
 // At most two local nodes (a rod segment's directors): no allocation per element.
 constexpr int kMaxUnknowns = 6;
 using LocalVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxUnknowns, 1>;
-using LocalMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxUnknowns, kMaxUnknowns>;
+using LocalMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxUnknowns, kMaxUnknowns>;
 using LocalJacobian = Eigen::Matrix<double, 9, Eigen::Dynamic, 0, 9, kMaxUnknowns>;
 
 }  // namespace
@@ -58,12 +59,10 @@ LocalNodeRelaxation::LocalNodeRelaxation(const ElementModel& model,
   }
 }
 
-void LocalNodeRelaxation::relax(const TetMeshDeformation& deformation,
-                                            sim::MaterialModel material,
-                                            const std::vector<sim::Lame>& lame,
-                                            const sim::ReducedMatrix& predicted, double timestep,
-                                            parallel::ThreadPool& pool,
-                                sim::ReducedMatrix& U) const {
+void LocalNodeRelaxation::relax(const TetMeshDeformation& deformation, sim::MaterialModel material,
+                                const std::vector<sim::Lame>& lame,
+                                const sim::ReducedMatrix& predicted, double timestep,
+                                parallel::ThreadPool& pool, sim::ReducedMatrix& U) const {
   const double inv_h2 = 1.0 / (timestep * timestep);
   sim::parallel_for_tets(pool, static_cast<int>(elements_.size()), [&](int k) {
     const Element& local = elements_[static_cast<std::size_t>(k)];

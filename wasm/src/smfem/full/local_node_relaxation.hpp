@@ -10,13 +10,13 @@
 // length of a rod), so they are fast, stiff unknowns that turn with their element; one or two
 // Newton iterations move them along the rotation's tangent, leave a shear that is not there,
 // and the step gains energy: on a net of rods (a mesh's edges) at 2 iterations, 27 of 60 steps
-// gained up to 1.5 J; relaxed after every iteration, none did (docs/thin.md). Each element's are independent of every other's, so the
-// elements are relaxed in parallel; Newton's method on 3 or 6 unknowns with a halving line
-// search on that energy, from where the iterations left them.
+// gained up to 1.5 J; relaxed after every iteration, none did (docs/thin.md). Each element's are
+// independent of every other's, so the elements are relaxed in parallel; Newton's method on 3 or 6
+// unknowns with a halving line search on that energy, from where the iterations left them.
 //
-// The mixed step only (full_simulator.cpp says why). Rods ask for it (thin/rod.cpp), shells do not: no shell scene or test gained energy without it
-// (cloths, drape, the shell bunny), and it costs about a fifth of a 32 x 32 cloth's step
-// (natively, one thread: 62 ms a step without, 74 with).
+// The mixed step only (full_simulator.cpp says why). Rods ask for it (thin/rod.cpp), shells do not:
+// no shell scene or test gained energy without it (cloths, drape, the shell bunny), and it costs
+// about a fifth of a 32 x 32 cloth's step (natively, one thread: 62 ms a step without, 74 with).
 #include <vector>
 
 #include <Eigen/Core>
@@ -39,8 +39,8 @@ class LocalNodeRelaxation {
 
   // Moves the local nodes' rows of U; predicted: the inertia's u~ (n x 3); timestep h.
   void relax(const TetMeshDeformation& deformation, sim::MaterialModel material,
-                         const std::vector<sim::Lame>& lame, const sim::ReducedMatrix& predicted,
-                         double timestep, parallel::ThreadPool& pool, sim::ReducedMatrix& U) const;
+             const std::vector<sim::Lame>& lame, const sim::ReducedMatrix& predicted,
+             double timestep, parallel::ThreadPool& pool, sim::ReducedMatrix& U) const;
 
  private:
   struct Element {
