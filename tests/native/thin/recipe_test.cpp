@@ -209,7 +209,10 @@ TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
       {R"({"rod": {"mesh": "ball.obj", "pins": "first"}})",
        "rod.pins: must be a list of vertex ids"},
   };
-  for (const auto& [recipe, message] : refused) {
+  for (const auto& entry : refused) {
+    // (Not a structured binding: the lambda below captures it, which clang 14 refuses.)
+    const std::string& recipe = entry.first;
+    const std::string& message = entry.second;
     const std::string refusal =
         test::refusal([&] { read_thin_recipe(recipe, "ball.json", files); });
     EXPECT_NE(refusal.find(message), std::string::npos) << recipe << "\n" << refusal;
