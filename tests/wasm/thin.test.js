@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
-import { stepRecord } from '../../wasm/js/simulate.js';
+import { readThinRecipeFiles, stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
 const shipped = fileURLToPath(new URL('../../assets/scenes/thin/', import.meta.url));
@@ -31,11 +31,6 @@ function rmsDistance(a, b) {
   let sum = 0;
   for (let i = 0; i < a.length; ++i) sum += (a[i] - b[i]) ** 2;
   return Math.sqrt(sum / (a.length / 3));
-}
-
-// The mesh files a shipped recipe names, read from beside it.
-function filesBeside(smfem, text) {
-  return smfem.thinRecipeFiles(text).map((name) => ({ name, bytes: readFileSync(join(shipped, name)) }));
 }
 
 describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
@@ -159,9 +154,10 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     simulator.dispose();
   });
 
-  it.each(shippedRecipes)('runs the shipped %s at its own settings, and it falls', (name) => {
+  it.each(shippedRecipes)('runs the shipped %s at its own settings, and it falls', async (name) => {
     const text = readFileSync(join(shipped, name), 'utf8');
-    const simulator = smfem.createThinSimulator(text, { sourceName: name, files: filesBeside(smfem, text) });
+    const files = await readThinRecipeFiles(smfem, join(shipped, name), text);
+    const simulator = smfem.createThinSimulator(text, { sourceName: name, files });
     const [first] = simulator.step(1);
     const reports = simulator.step(59);
     expect(reports.every((r) => r.ok)).toBe(true);
@@ -173,9 +169,9 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
   // Before its feet come within the barrier's reach (0.1 m below, less d-hat) the shell bunny falls
   // as implicit Euler does; it then rests where the converged run rests (measured: 0.1104 m at
   // 2 iterations, 0.1098 m at 30).
-  it('drops the shell bunny at g and rests it at the converged height', () => {
+  it('drops the shell bunny at g and rests it at the converged height', async () => {
     const text = readFileSync(join(shipped, 'bunny-shell.json'), 'utf8');
-    const files = filesBeside(smfem, text);
+    const files = await readThinRecipeFiles(smfem, join(shipped, 'bunny-shell.json'), text);
     const run = (parameters, steps) => {
       const simulator = smfem.createThinSimulator(text, {
         files,

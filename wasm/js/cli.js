@@ -179,7 +179,7 @@ async function benchThin(args) {
   }
   const smfem = await loadSmfem({ build: 'threads' });
   try {
-    thinBench(smfem, options);
+    await thinBench(smfem, options);
   } finally {
     smfem.dispose();
   }

@@ -245,7 +245,7 @@ async function thinRecipe(path) {
 }
 
 /** The mesh files a thin recipe names, read from beside it. */
-async function thinRecipeFiles(smfem, path, text) {
+export async function readThinRecipeFiles(smfem, path, text) {
   const files = [];
   for (const name of smfem.thinRecipeFiles(text, { sourceName: basename(path) })) {
     const where = resolve(dirname(path), name);
@@ -265,7 +265,7 @@ async function openThin(smfem, options, text) {
   const simulator = smfem.createThinSimulator(text, {
     sourceName: basename(options.scene),
     parameters: options.parameters,
-    files: await thinRecipeFiles(smfem, options.scene, text),
+    files: await readThinRecipeFiles(smfem, options.scene, text),
   });
   // --drag VERTEX: a vertex of the mesh (a body's is a render vertex).
   if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);

@@ -10,7 +10,10 @@
 // Against Trusty et al. 2022, Table 1 (Apple M1, multithreaded): square cloth 5,929 vertices in
 // 55 ms a step, rods bunny 500 vertices in 12.9 ms: the ratio of vertex-steps per second, ours
 // over the paper's (above 1: more work per second than the paper).
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readThinRecipeFiles } from './simulate.js';
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -37,16 +40,7 @@ export function ropeRecipe(points) {
   return { name: `rope of ${points}`, rod: { points, length: 1, radius: 2e-3, youngs: 1e8, pins: 'first' } };
 }
 
-const shipped = new URL('../../assets/scenes/thin/', import.meta.url);
-
-/** A shipped thin recipe's text and the mesh files it names. */
-function shippedRecipe(smfem, name) {
-  const text = readFileSync(new URL(name, shipped), 'utf8');
-  const files = smfem
-    .thinRecipeFiles(text)
-    .map((file) => ({ name: file, bytes: readFileSync(new URL(file, shipped)) }));
-  return { text, files };
-}
+const shipped = fileURLToPath(new URL('../../assets/scenes/thin/', import.meta.url));
 
 function timed(smfem, recipe, { steps, iterations, warmup, method, files = [] }) {
   const parameters = { iterations, timestep: 1 / 60, ...(method ? { solver: method } : {}) };
@@ -75,7 +69,7 @@ function timed(smfem, recipe, { steps, iterations, warmup, method, files = [] })
 }
 
 /** Runs the benchmarks; returns their figures (and prints them as they come). */
-export function thinBench(smfem, { steps = 60, iterations = 2, print = console.log } = {}) {
+export async function thinBench(smfem, { steps = 60, iterations = 2, print = console.log } = {}) {
   const options = { steps, iterations, warmup: 5 };
   const describe = (name, r, paper) =>
     `${name}: ${r.stepMs.toFixed(2)} ms per step (${(1000 / r.stepMs).toFixed(1)} steps/s), ` +
@@ -92,10 +86,12 @@ export function thinBench(smfem, { steps = 60, iterations = 2, print = console.l
   }
   out.rope = timed(smfem, ropeRecipe(500), options);
   print(describe('rope of 500', out.rope, kPaper.rods));
-  const bunny = shippedRecipe(smfem, 'bunny-rods.json');
+  const bunnyPath = join(shipped, 'bunny-rods.json');
+  const bunny = await readFile(bunnyPath, 'utf8');
+  const files = await readThinRecipeFiles(smfem, bunnyPath, bunny);
   out.bunnyRods = {};
   for (const method of ['fem', 'mfem']) {
-    out.bunnyRods[method] = timed(smfem, bunny.text, { ...options, method, files: bunny.files });
+    out.bunnyRods[method] = timed(smfem, bunny, { ...options, method, files });
     print(describe(`rods bunny, ${method}`, out.bunnyRods[method], kPaper.rods));
   }
   return out;

@@ -3,7 +3,7 @@
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
 import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
-import { dragStiffness } from './dragStiffness.js';
+import { sideBySideDragActions } from './dragStiffness.js';
 
 // Settings of the running scene: the URL's and the controls' over `effective`, the parameters
 // the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
@@ -111,13 +111,6 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
     settings.mode = surface.modeCount;
   }
   const stage = new SideBySideStage(loaded.u.map(() => ({ surface, markers })));
-  // Every simulator gets the same spring at the same place relative to its body (same inputs).
-  const stiffness = dragStiffness(loaded.info[0].totalMass);
-  let held = null;
-  const targets = (point) => {
-    const local = point.clone().sub(stage.bodies[held].offset).toArray();
-    return stage.bodies.map(() => local);
-  };
   return {
     settings,
     meta,
@@ -135,13 +128,6 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
     controls: bodyControls(meta, loaded.info[0], surface, stage),
-    dragActions: {
-      grab: (body, vertex, point) => {
-        held = body;
-        return client.dragStart(0, vertex, targets(point), stiffness);
-      },
-      pull: (point) => client.dragMove(targets(point)),
-      release: () => client.dragEnd(),
-    },
+    dragActions: sideBySideDragActions(client, stage, loaded.info[0].totalMass),
   };
 }

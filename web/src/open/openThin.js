@@ -3,7 +3,7 @@
 // recipe's own solver settings.
 import { ThinStage } from '../render/ThinStage.js';
 import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
-import { dragStiffness } from './dragStiffness.js';
+import { sideBySideDragActions } from './dragStiffness.js';
 
 function thinSettingsFor(effective, overrides) {
   return {
@@ -54,13 +54,6 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
   const sets = thinParameterSets(settings, gravityVector, mixedVariant);
   await client.setParameters(sets);
   const stage = new ThinStage(loaded.shape, info.obstacles, loaded.u.length);
-  // Every simulator gets the same spring at the same place relative to its copy (same inputs).
-  const stiffness = dragStiffness(info.totalMass);
-  let held = 0;
-  const targets = (point) => {
-    const local = point.clone().sub(stage.copies[held].offset).toArray();
-    return stage.copies.map(() => local);
-  };
   return {
     settings,
     meta: null,
@@ -84,13 +77,6 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
         : ''),
     controls: { thin: true, defaults: { timestep: effective.timestep, gravity: effective.gravity[1] } },
     draggable: true,
-    dragActions: {
-      grab: (body, vertex, point) => {
-        held = body;
-        return client.dragStart(0, vertex, targets(point), stiffness);
-      },
-      pull: (point) => client.dragMove(targets(point)),
-      release: () => client.dragEnd(),
-    },
+    dragActions: sideBySideDragActions(client, stage, info.totalMass),
   };
 }
