@@ -32,6 +32,33 @@ std::optional<ModelProblem> check_range(const Eigen::VectorXd& values, Eigen::In
   return std::nullopt;
 }
 
+std::optional<ModelProblem> check_hinges(const HingeSet& set, int n) {
+  if (set.empty()) return std::nullopt;
+  if (set.rest.rows() != n || !set.rest.allFinite()) {
+    return model_problem("hinges",
+                         "rest positions need " + std::to_string(n) + " finite rows, one per node");
+  }
+  for (std::size_t h = 0; h < set.hinges.size(); ++h) {
+    const Hinge& hinge = set.hinges[h];
+    const std::string name = "hinge " + std::to_string(h);
+    for (std::size_t j = 0; j < 4; ++j) {
+      const int node = hinge.nodes[j];
+      if (node < 0 || node >= n) {
+        return model_problem("hinges", name + " has node id " + std::to_string(node) +
+                                           ", not below " + std::to_string(n));
+      }
+      for (std::size_t k = 0; k < j; ++k) {
+        if (hinge.nodes[k] == node) return model_problem("hinges", name + " repeats a node");
+      }
+    }
+    if (!std::isfinite(hinge.rest_angle) || !std::isfinite(hinge.stiffness) ||
+        hinge.stiffness < 0.0) {
+      return model_problem("hinges", name + " needs a finite rest angle and stiffness >= 0");
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ModelProblem> check_element_model(const ElementModel& model) {
@@ -70,6 +97,7 @@ std::optional<ModelProblem> check_element_model(const ElementModel& model) {
           check_range(model.translational_mass, n, "translational mass", 0.0, infinity, true)) {
     return bad;
   }
+  if (auto bad = check_hinges(model.hinges, n)) return bad;
   std::vector<char> is_pinned(static_cast<std::size_t>(n), 0);
   for (const int v : model.pinned) {
     if (v < 0 || v >= n) {

@@ -13,7 +13,8 @@
 //
 // Psi_u may also hold a constant bending energy 1/2 sum_d U_d^T B U_d (U_d: column d of U; B
 // n x n, symmetric PSD, the same for the three coordinates): measured from the rest shape, which
-// it must leave unloaded (B X_d = 0 for the rest positions' columns; thin/bending.hpp).
+// it must leave unloaded (B X_d = 0 for the rest positions' columns; thin/bending.hpp), and the
+// dihedral angles' energy of hinge_bending.hpp (curved shells).
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/full/full_model.hpp"
+#include "smfem/full/hinge_bending.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -40,6 +42,7 @@ struct ElementModel {
   Eigen::VectorXd translational_mass;                               // n, kg, >= 0
   std::vector<int> pinned;                                          // node ids
   Eigen::SparseMatrix<double> bending;                              // n x n, or 0 x 0 for none
+  HingeSet hinges;                                                  // rest n x 3, or none
   // Whether each iteration is followed by the exact solve of the nodes that only one element
   // holds (local_node_relaxation.hpp: rods' directors).
   bool relax_local_nodes = false;
@@ -50,7 +53,8 @@ struct ElementModel {
 
 // Checks: n >= 1, E >= 1, node ids in range and distinct per element, finite gradients, weights
 // > 0, per-element E > 0 and nu in (-1, 0.5), node masses > 0 and translational masses >= 0 (n
-// entries each), pinned ids in range and a node left free, bending n x n (or empty) and finite.
+// entries each), pinned ids in range and a node left free, bending n x n (or empty) and finite,
+// hinges on distinct nodes in range with finite rest angles, stiffnesses >= 0 and n rest rows.
 std::optional<sim::ModelProblem> check_element_model(const ElementModel& model);
 
 // One element per tet: G its shape gradients, w its volume, the lumped mass

@@ -5,11 +5,12 @@
 namespace smfem::full {
 
 FullDynamics::FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep,
-                           Eigen::SparseMatrix<double> bending)
+                           Eigen::SparseMatrix<double> bending, HingeSet hinges)
     : vertex_mass_(std::move(vertex_mass)),
       pinned_(std::move(pinned)),
       timestep_(timestep),
       bending_(std::move(bending)),
+      hinges_(std::move(hinges)),
       predicted_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)),
       force_(sim::ReducedMatrix::Zero(vertex_mass_.size(), 3)) {}
 
@@ -37,13 +38,14 @@ double FullDynamics::energy(const sim::ReducedMatrix& U) {
   const double bending = bending_.size() == 0 ? 0.0 : 0.5 * U.cwiseProduct(bending_ * U).sum();
   return 0.5 * inverse_h2 *
              (vertex_mass_.asDiagonal() * (U - predicted_)).cwiseProduct(U - predicted_).sum() -
-         force_.cwiseProduct(U).sum() + bending + spring_energy(U);
+         force_.cwiseProduct(U).sum() + bending + hinges_.energy(U) + spring_energy(U);
 }
 
 void FullDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
   const double inverse_h2 = 1.0 / (timestep_ * timestep_);
   out = inverse_h2 * (vertex_mass_.asDiagonal() * (U - predicted_)) - force_;
   if (bending_.size() != 0) out += bending_ * U;
+  hinges_.add_gradient(U, out);
   if (spring_) {
     out.row(spring_->node) +=
         spring_->stiffness *
@@ -60,7 +62,8 @@ double FullDynamics::curvature(const sim::ReducedMatrix& dU) {
   const double spring = spring_ && !pinned_[static_cast<std::size_t>(spring_->node)]
                             ? spring_->stiffness * dU.row(spring_->node).squaredNorm()
                             : 0.0;
-  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum() + bending + spring;
+  return inverse_h2 * (vertex_mass_.asDiagonal() * dU).cwiseProduct(dU).sum() + bending +
+         hinges_.curvature(dU) + spring;
 }
 
 }  // namespace smfem::full

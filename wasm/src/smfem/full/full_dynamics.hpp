@@ -1,9 +1,9 @@
 #pragma once
 // Psi_u of the full mesh (sim/step/discretization.hpp), with the lumped (diagonal) mass and the
-// constant bending term of element_model.hpp:
+// bending terms of element_model.hpp (the constant B and the hinges, E_h):
 //
 //   Psi_u(U) = 1/(2 h^2) sum_v m_v |U_v - U~_v|^2 - sum_v f_v . U_v + 1/2 sum_d U_d^T B U_d
-//              + k/2 |X_p + U_p - t|^2,
+//              + E_h(U) + k/2 |X_p + U_p - t|^2,
 //
 // U~ = U_n + h Udot_n, f the external force per vertex (gravity: m_v g) at the end of the
 // step, and the last term the drag spring (set_spring: node p at rest position X_p pulled
@@ -15,20 +15,24 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include "smfem/full/hinge_bending.hpp"
 #include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
 
 class FullDynamics final : public sim::InertialEnergy {
  public:
-  // vertex_mass: n, kg, > 0; pinned: n flags; bending: n x n, or empty for none.
+  // vertex_mass: n, kg, > 0; pinned: n flags; bending: n x n, or empty for none; hinges: or
+  // none.
   FullDynamics(Eigen::VectorXd vertex_mass, std::vector<char> pinned, double timestep,
-               Eigen::SparseMatrix<double> bending = {});
+               Eigen::SparseMatrix<double> bending = {}, HingeSet hinges = {});
 
   double timestep() const { return timestep_; }
   const Eigen::VectorXd& vertex_mass() const { return vertex_mass_; }
   const std::vector<char>& pinned() const { return pinned_; }
   const Eigen::SparseMatrix<double>& bending() const { return bending_; }
+  // The hinges, with their Gauss-Newton Hessian at the U of the last gradient().
+  const HingeBending& hinges() const { return hinges_; }
 
   // Fixes U~ and f (n x 3 each) for the step.
   void begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
@@ -56,6 +60,7 @@ class FullDynamics final : public sim::InertialEnergy {
   std::vector<char> pinned_;
   double timestep_;
   Eigen::SparseMatrix<double> bending_;
+  HingeBending hinges_;
   sim::ReducedMatrix predicted_;
   sim::ReducedMatrix force_;
   std::optional<Spring> spring_;

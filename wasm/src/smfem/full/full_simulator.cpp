@@ -41,7 +41,8 @@ FullSimulator::FullSimulator(ElementModel model, const sim::SolverSettings& sett
       pool_(std::make_unique<parallel::ThreadPool>(thread_count)),
       lame_(static_cast<std::size_t>(model_.element_count())),
       deformation_(model_),
-      dynamics_(model_.node_mass, pinned_flags(model_), settings_.timestep, model_.bending),
+      dynamics_(model_.node_mass, pinned_flags(model_), settings_.timestep, model_.bending,
+                model_.hinges),
       system_(deformation_, dynamics_),
       fem_(model_.node_count, model_.element_count()),
       mfem_(model_.node_count, model_.element_count()),
@@ -249,7 +250,9 @@ Vector6<double> FullSimulator::stretch_of(int element, const sim::ReducedMatrix&
 }
 
 double FullSimulator::bending_energy() const {
-  return model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
+  const double constant =
+      model_.bending.size() > 0 ? 0.5 * U_.cwiseProduct(model_.bending * U_).sum() : 0.0;
+  return constant + dynamics_.hinges().energy(U_);
 }
 
 double FullSimulator::elastic_energy() const { return elastic_energy_at(U_); }

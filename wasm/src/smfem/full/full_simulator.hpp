@@ -89,7 +89,7 @@ class FullSimulator {
   const Eigen::VectorXd& vertex_mass() const { return dynamics_.vertex_mass(); }
   // sum_v (translational mass) Udot_v.
   Eigen::Vector3d linear_momentum() const;
-  // 1/2 sum_d U_d^T B U_d at the current displacements (0 without bending).
+  // 1/2 sum_d U_d^T B U_d + the hinges' energy at the current displacements (0 without bending).
   double bending_energy() const;
   // sum_t w_t psi(s(F_t)) at the current displacements (bending not included).
   double elastic_energy() const;

@@ -43,6 +43,13 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
     return k < 0 ? -1 : 3 * k + local % 3;
   };
 
+  // A hinge's local DOF 3j + d: coordinate d of its node j.
+  const std::vector<Hinge>& hinges = dynamics.hinges().hinges();
+  const auto hinge_dof = [&](std::size_t hinge, int local) {
+    const int k = free_index_[static_cast<std::size_t>(hinges[hinge].nodes[local / 3])];
+    return k < 0 ? -1 : 3 * k + local % 3;
+  };
+
   // The pattern: every pair of free DOFs sharing a tet or coupled by bending, in the lower
   // triangle, and the diagonal.
   const Eigen::SparseMatrix<double>& bending = dynamics.bending();
@@ -70,6 +77,15 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
       }
     }
   }
+  for (std::size_t h = 0; h < hinges.size(); ++h) {
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const int a = hinge_dof(h, r);
+        const int b = hinge_dof(h, c);
+        if (a >= 0 && b >= 0) entries.emplace_back(std::max(a, b), std::min(a, b), 0.0);
+      }
+    }
+  }
   stiffness_.resize(dofs, dofs);
   stiffness_.setFromTriplets(entries.begin(), entries.end());
   stiffness_.makeCompressed();
@@ -83,6 +99,19 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
         const int b = dof(t, c);
         if (a < 0 || b < 0) continue;
         slots_[static_cast<std::size_t>(t) * kLocalEntries + packed(r, c)] =
+            value_slot(stiffness_, std::max(a, b), std::min(a, b));
+      }
+    }
+  }
+  hinge_slots_.assign(hinges.size() * static_cast<std::size_t>(kLocalEntries), -1);
+  for (std::size_t h = 0; h < hinges.size(); ++h) {
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const int a = hinge_dof(h, r);
+        const int b = hinge_dof(h, c);
+        if (a < 0 || b < 0) continue;
+        hinge_slots_[h * static_cast<std::size_t>(kLocalEntries) +
+                     static_cast<std::size_t>(packed(r, c))] =
             value_slot(stiffness_, std::max(a, b), std::min(a, b));
       }
     }
@@ -180,6 +209,16 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
   std::copy(stiffness_.valuePtr(), stiffness_.valuePtr() + stiffness_.nonZeros(),
             matrix_.valuePtr());
   for (const auto& [slot, value] : bending_entries_) matrix_.valuePtr()[slot] += value;
+  const std::vector<HingeVector>& factors = dynamics_.hinges().factors();
+  for (std::size_t h = 0; h < factors.size(); ++h) {
+    const int* slots = hinge_slots_.data() + h * static_cast<std::size_t>(kLocalEntries);
+    for (int r = 0; r < 12; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const int slot = slots[packed(r, c)];
+        if (slot >= 0) matrix_.valuePtr()[slot] += factors[h](r) * factors[h](c);
+      }
+    }
+  }
   if (contact_ != nullptr) {
     for (const auto& [node, block] : contact_->hessian_blocks()) {
       const int* slots = node_block_slots_.data() + 6 * static_cast<std::size_t>(node);

@@ -1,14 +1,15 @@
 #pragma once
 // The global linear system of a full-space iteration (sim/step/discretization.hpp),
 //
-//   (M / h^2 + B + H_c + S + K) dU = -(dPsi_u/dU + force)
+//   (M / h^2 + B + H_h + H_c + S + K) dU = -(dPsi_u/dU + force)
 //
 // (B: the dynamics' constant bending matrix, element_model.hpp, on each coordinate; stored
-// whole, both triangles; H_c: the obstacle contact's 3 x 3 blocks per point, set_contact; S:
-// the dynamics' drag spring, k on its node's diagonal), over the
-// free vertices' 3 coordinates each (pinned vertices are left out: their dU is 0), numbered
-// vertex-major: DOF 3k + d is coordinate d of the k-th free vertex. Per tet t with shape gradients
-// G_t (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
+// whole, both triangles; H_h: the hinges' Gauss-Newton Hessian at the dynamics' last gradient,
+// hinge_bending.hpp, a 12 x 12 block per hinge; H_c: the obstacle contact's 3 x 3 blocks per point,
+// set_contact; S: the dynamics' drag spring, k on its node's diagonal), over the free vertices' 3
+// coordinates each (pinned vertices are left out: their dU is 0), numbered vertex-major: DOF 3k + d
+// is coordinate d of the k-th free vertex. Per tet t with shape gradients G_t
+// (tet_mesh_deformation.hpp) and corner DOFs 3j + d,
 //
 //   K_t(3i + d, 3j + e) = w_t sum_{k,l} G_t(i, k) Q_t(d + 3k, e + 3l) G_t(j, l),
 //   force_t(j, d)       = w_t sum_k P_t(d, k) G_t(j, k),
@@ -69,6 +70,7 @@ class FullSystem final : public sim::StepSystem {
   const ObstacleContact* contact_ = nullptr;
   // B's entries in the lower triangle of the free DOFs: where, and what is added there.
   std::vector<std::pair<int, double>> bending_entries_;
+  std::vector<int> hinge_slots_;        // hinges x 78: place in the value arrays, -1 if pinned
   std::vector<double> local_hessians_;  // T x 78: w_t K_t's lower triangle
   std::vector<double> local_forces_;    // T x 12: w_t force_t
   sim::ReducedMatrix force_;            // n x 3

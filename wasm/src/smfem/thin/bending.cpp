@@ -133,6 +133,41 @@ Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& t
   return B;
 }
 
+full::HingeSet shell_hinges(const Positions& X, const Triangles& triangles, double stiffness,
+                            int node_count) {
+  // Each edge (lower id first): its triangles' third corners and areas.
+  struct Sides {
+    std::vector<int> corners;
+    double area = 0.0;
+  };
+  std::map<std::pair<int, int>, Sides> edges;
+  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+    const Eigen::Vector3d x0 = X.row(triangles(t, 0)).transpose();
+    const double area = 0.5 * (X.row(triangles(t, 1)).transpose() - x0)
+                                  .cross(X.row(triangles(t, 2)).transpose() - x0)
+                                  .norm();
+    for (int k = 0; k < 3; ++k) {
+      const int v = triangles(t, k), w = triangles(t, (k + 1) % 3);
+      Sides& sides = edges[{std::min(v, w), std::max(v, w)}];
+      sides.corners.push_back(triangles(t, (k + 2) % 3));
+      sides.area += area;
+    }
+  }
+  full::HingeSet set;
+  set.rest = Positions::Zero(node_count, 3);
+  set.rest.topRows(X.rows()) = X;
+  for (const auto& [edge, sides] : edges) {
+    if (sides.corners.size() != 2) continue;
+    full::Hinge hinge;
+    hinge.nodes = {edge.first, edge.second, sides.corners[0], sides.corners[1]};
+    const auto at = [&](std::size_t j) { return Eigen::Vector3d(X.row(hinge.nodes[j])); };
+    hinge.rest_angle = full::dihedral_angle(at(0), at(1), at(2), at(3));
+    hinge.stiffness = 0.5 * stiffness * (at(1) - at(0)).squaredNorm() / sides.area;
+    set.hinges.push_back(hinge);
+  }
+  return set;
+}
+
 Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, int node_count) {
   Triplets entries;
   for (Eigen::Index v = 1; v + 1 < X.rows(); ++v) {

@@ -3,7 +3,8 @@
 // matrix B of a quadratic energy 1/2 sum_d x_d^T B x_d (full/element_model.hpp). For such rest
 // shapes B annihilates every rigid motion and every in-plane (along-line) affine map, so the
 // energy is invariant under rotation and translation and zero at rest; for curved rest shapes it
-// would not be, and the callers refuse them (shell.hpp, rod.hpp).
+// would not be: curved shells bend by their dihedral angles instead (below), curved rods are
+// refused (rod.hpp).
 //
 // Shells: Kirchhoff's plate energy,
 //
@@ -26,6 +27,19 @@
 // twist on a grid; leaving boundary triangles out, which left boundary vertices in no patch free
 // to flap (the cantilever's tip sagged 5 times too far).
 //
+// Curved shells: the dihedral angles of full/hinge_bending.hpp, with per edge e
+//   k_e = D / 2 |e|^2 / (A_1 + A_2)   (A_1, A_2: the rest areas of the edge's two triangles).
+// Why that k: on a fine mesh the triangles interpolate the surface's height over its tangent
+// plane, h = 1/2 x^T H x (H the change of the second fundamental form from rest), and a hinge
+// turns by the jump of the interpolant's slope across it. On an equilateral mesh of side a that
+// is a / (2 sqrt 3) (3 H(m, m) - H(e, e)) (m the edge's in-surface normal, e its direction), and
+// summed over the three edge directions, sum_e |e|^2 / (A_1 + A_2) theta_e^2 tends to the
+// integral of 4/3 |H|^2 - 1/3 (tr H)^2. So E_b = D / 2 integral (nu' (tr H)^2 + (1 - nu') |H|^2)
+// with nu' = -1/3 whatever the material's nu: exact for bending about one direction (a cylinder,
+// D / 2 k^2 A, any nu; tested on lattices at three angles), softer than the plate where both
+// directions bend alike (a sphere's 2/3 D / R^2 per unit area against the plate's (1 + nu) D /
+// R^2).
+//
 // Rods: with rest lengths l_a, l_b of the segments before and after interior vertex v,
 //   kappa_v = 2 / (l_a + l_b) ((x_{v+1} - x_v) / l_b - (x_v - x_{v-1}) / l_a),
 //   E_b = EI / 2 sum_v |kappa_v|^2 (l_a + l_b) / 2,   EI = E pi r^4 / 4.
@@ -33,6 +47,8 @@
 // exact curvature for small turns, bounded for large.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+
+#include "smfem/full/hinge_bending.hpp"
 
 namespace smfem::thin {
 
@@ -44,6 +60,11 @@ using Triangles = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
 // whole. X must be flat; every vertex in a triangle.
 Eigen::SparseMatrix<double> shell_bending(const Positions& X, const Triangles& triangles,
                                           double stiffness, double poisson, int node_count);
+
+// The hinges of the curved-shell energy above with bending stiffness D (N m), one per edge shared
+// by two triangles (boundary edges bend nothing), rest rows node_count (the vertices first).
+full::HingeSet shell_hinges(const Positions& X, const Triangles& triangles, double stiffness,
+                            int node_count);
 
 // B of the rod energy above along the polyline X (vertex order), with bending stiffness EI (N m^2).
 Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, int node_count);

@@ -125,15 +125,15 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   Eigen::Index e = 0;
   for (const auto& [edge, uses] : edge_uses) body.edges.row(e++) << edge.first, edge.second;
   if (material.bending) {
-    if (detail::relative_offset(X, X.row(triangles(0, 0)), some_normal) > detail::kFlatTolerance) {
-      throw std::invalid_argument(
-          "bending needs a flat rest shape (its energy is measured from the plane); this mesh "
-          "is curved: turn bending off or give a flat mesh");
-    }
     const double nu = material.poisson;
     const double stiffness =
         material.youngs * std::pow(material.thickness, 3) / (12.0 * (1.0 - nu * nu));
-    model.bending = shell_bending(X, triangles, stiffness, nu, model.node_count);
+    // Flat: the plate energy (constant, and exact in twist and for any nu); curved: the hinges.
+    if (detail::relative_offset(X, X.row(triangles(0, 0)), some_normal) > detail::kFlatTolerance) {
+      model.hinges = shell_hinges(X, triangles, stiffness, model.node_count);
+    } else {
+      model.bending = shell_bending(X, triangles, stiffness, nu, model.node_count);
+    }
   }
   return body;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // A shell: a triangle mesh with thickness, as a thin body (thin_body.hpp) with bending
-// (bending.hpp).
+// (bending.hpp: a plate's on a flat mesh, dihedral hinges on a curved one).
 #include <vector>
 
 #include "smfem/thin/bending.hpp"
@@ -13,7 +13,7 @@ struct ShellMaterial {
   double youngs = 1e6;      // Pa
   double poisson = 0.3;
   double density = 300.0;  // kg / m^3 of the sheet
-  bool bending = true;     // needs a flat rest shape
+  bool bending = true;     // a plate's where the rest shape is flat, hinges' where it is curved
 };
 
 struct ShellMesh {
@@ -30,7 +30,7 @@ ShellMesh shell_grid(int nx, int ny, double width, double height);
 // stiffness E t^3 / (12 (1 - nu^2)) where material.bending. Throws std::invalid_argument naming
 // the problem: no triangle, non-finite positions, ids out of range, a degenerate triangle, an
 // edge shared by more than two triangles, a material value out of range, a pin that is not a
-// vertex, or bending asked of a mesh that is not flat.
+// vertex.
 ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::vector<int> pinned);
 
 }  // namespace smfem::thin
