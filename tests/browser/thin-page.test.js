@@ -1,6 +1,8 @@
 // Shells and rods on the page in headless Chromium (production build, threaded): the cloth held
 // by two corners falls and swings, the draped cloth side by side with FEM runs both, labelled,
-// and the rope swings down; the page says what runs and raises no error.
+// the rope swings down, and the plots show the largest edge strain; the page says what runs and
+// raises no error.
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { waitUntilReady, withPage } from './chromium.js';
 import { artifacts, servedDist } from './served-dist.js';
@@ -125,6 +127,34 @@ describe('shells and rods on the page', () => {
         expect(after.motion.centroid[1]).toBeLessThan(0.3);
         await page.locator('#view').screenshot({ path: `${artifacts}/thin-cloth-drape-compare.png` });
         expect(after.lastError).toBeNull();
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 60_000);
+
+  // A thin body's plots add its largest edge strain: the cloth held by two corners stretches as
+  // it swings down (a plot of zeros would mean the strain was not read), and far less than 10 %.
+  it('plots the largest edge strain of both solvers and exports it', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=cloth-corners&compare=1&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await playHalfASecond(page);
+        await page.click('#play');
+        await page.locator('#analysis summary').click();
+        const titles = await page.locator('#plots .u-title').allTextContents();
+        expect(titles).toContain('largest edge strain');
+        await page.locator('#analysis').screenshot({ path: `${artifacts}/thin-plots.png` });
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+        const [header, ...rows] = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+        const columns = header.split(',');
+        expect(columns).toEqual(expect.arrayContaining(['strain_mfem', 'strain_fem']));
+        for (const solver of ['mfem', 'fem']) {
+          const strains = rows.map((row) => Number(row.split(',')[columns.indexOf(`strain_${solver}`)]));
+          expect(Math.max(...strains)).toBeGreaterThan(1e-6);
+          expect(Math.max(...strains)).toBeLessThan(0.1);
+        }
         expect(errors).toEqual([]);
       },
     );

@@ -291,7 +291,7 @@ class Demo {
 
   // The plots, the CSV and status name the solvers running: a change of solver starts them anew.
   startRecords(names) {
-    this.plots.reset(names);
+    this.plots.reset(names, Boolean(this.thinVariant));
     this.restartRetried(names.length);
     status.solversChanged(names);
   }
