@@ -132,6 +132,36 @@ describe('shells and rods on the page', () => {
     );
   }, 60_000);
 
+  // Its one material's modulus is a slider: the near-inextensible cloth (E 1e9) set to E 1e5
+  // stretches far more than it did (plane stress: 10,000 times the compliance).
+  it('stretches a cloth set softer by its modulus slider', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=cloth-corners&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect(await page.locator('#youngs-0 + output').textContent()).toBe('1.0e9 Pa');
+        await page.locator('#analysis summary').click();
+        const largestStrain = async () => {
+          await playHalfASecond(page);
+          await page.click('#play');
+          const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+          const [header, ...rows] = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+          const column = header.split(',').indexOf('strain_mfem');
+          return Math.max(...rows.map((row) => Number(row.split(',')[column])));
+        };
+        const stiff = await largestStrain();
+        await page.click('#reset');
+        await page.locator('#youngs-0').fill('5');
+        await expect.poll(() => page.locator('#youngs-0 + output').textContent()).toBe('1.0e5 Pa');
+        const soft = await largestStrain();
+        expect(soft).toBeGreaterThan(30 * stiff);
+        expect(page.url()).toContain('E0=');
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 60_000);
+
   // A thin body's plots add its largest edge strain: the cloth held by two corners stretches as
   // it swings down (a plot of zeros would mean the strain was not read), and far less than 10 %.
   it('plots the largest edge strain of both solvers and exports it', async () => {

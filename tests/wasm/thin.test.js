@@ -206,6 +206,30 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     simulator.dispose();
   });
 
+  // The page's modulus slider: setParameters' materials make the body again from its recipe
+  // with the new modulus, so a soft cloth set to E 1e7 steps exactly as the recipe of E 1e7, and
+  // stretches a hundredth as much as it did.
+  it("sets a shell's Young's modulus as its recipe would", () => {
+    const held = { thickness: 5e-4, density: 200, pins: [0, 10] };
+    const run = (text, parameters) => {
+      const simulator = smfem.createThinSimulator(text);
+      if (parameters) simulator.setParameters(parameters);
+      const reports = simulator.step(20);
+      const youngs = simulator.info.materials[0].youngs;
+      simulator.dispose();
+      return { reports, youngs };
+    };
+    const soft = cloth({ ...held, youngs: 1e5 });
+    const set = run(soft, { materials: [{ region: 0, youngs: 1e7 }] });
+    const recipe = run(cloth({ ...held, youngs: 1e7 }));
+    const unset = run(soft);
+    expect(set.youngs).toBe(1e7);
+    expect(unset.youngs).toBe(1e5);
+    expect(set.reports.map((r) => r.centroid)).toEqual(recipe.reports.map((r) => r.centroid));
+    const largest = ({ reports }) => Math.max(...reports.map((r) => r.maxStrain));
+    expect(largest(unset)).toBeGreaterThan(30 * largest(set));
+  });
+
   it('refuses bad recipes naming the key', () => {
     const refusal = (text) => () => smfem.createThinSimulator(text, { sourceName: 'bad.json' });
     expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "thicknes": 1}}')).toThrow(
@@ -213,7 +237,13 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     );
     expect(refusal('{"rod": {"points": 0, "length": 1}}')).toThrow(/rod\.points/);
     expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "pins": "top"}}')).toThrow(/shell\.pins/);
-    expect(() => smfem.createThinSimulator(rope, { parameters: { materials: [] } })).toThrow(/materials/);
+    const materials = (entry) => () =>
+      smfem.createThinSimulator(rope, { parameters: { materials: [entry] } });
+    expect(materials({ region: 1, youngs: 1e7 })).toThrow(
+      /materials: a shell or rod has one material, region 0/,
+    );
+    expect(materials({ region: 0, youngs: -1 })).toThrow(/rod: youngs/);
+    expect(materials({ region: 0, poisson: 0.7 })).toThrow(/rod: poisson/);
     const grid = { grid: [3, 3], size: [1, 1] };
     expect(
       refusal(JSON.stringify({ shell: grid, obstacles: [{ type: 'sphere', center: [0, 0, 0] }] })),

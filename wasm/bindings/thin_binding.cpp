@@ -23,15 +23,12 @@ using namespace smfem::bindings;
 namespace thin = smfem::thin;
 
 // Parameters that only the skinning stepper has: accepted with a warning, so that one set of
-// parameters serves every stepper; "materials" is refused (a recipe names its material).
+// parameters serves every stepper.
 constexpr std::array<const char*, 3> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
                                                            "floatStiffness"};
 
 void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
   if (!parameters.is_object()) return;  // apply_parameters says so
-  if (parameters.contains("materials")) {
-    bad_parameter("materials", "a shell or rod takes its material from its recipe");
-  }
   for (const char* key : kIgnoredParameters) {
     if (parameters.contains(key)) {
       warnings.push_back(std::string("parameter ") + key + " does not apply to a shell or rod");
@@ -43,10 +40,14 @@ class JsThinSimulator {
  public:
   JsThinSimulator(const std::string& recipe_text, const std::string& source_name,
                   const json& options, const thin::RecipeFiles& files)
-      : recipe_(thin::read_thin_recipe(recipe_text, source_name, files)) {
+      : recipe_text_(recipe_text),
+        source_name_(source_name),
+        files_(files),
+        recipe_(thin::read_thin_recipe(recipe_text, source_name, files)) {
     check_option_keys(options, "thin simulator");
     const json parameters = options.value("parameters", json::object());
     check_parameters(parameters, warnings_);
+    apply_materials(parameters);
     smfem::sim::SolverSettings settings = recipe_.body.model.defaults;
     apply_parameters(parameters, settings);
     threads_ = requested_threads(options, warnings_);
@@ -72,6 +73,9 @@ class JsThinSimulator {
                 {"obstacles", obstacle_shapes(recipe_.obstacles)},
                 {"description", recipe_.description},
                 {"camera", recipe_.camera},
+                {"materials", json::array({{{"region", 0},
+                                            {"youngs", body.model.youngs(0)},
+                                            {"poisson", body.model.poisson(0)}}})},
                 {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }
@@ -81,6 +85,7 @@ class JsThinSimulator {
     js_errors([&] {
       const json parameters = json::parse(parameters_json);
       check_parameters(parameters, warnings_);
+      apply_materials(parameters);
       smfem::sim::SolverSettings settings = simulator_->settings();
       apply_parameters(parameters, settings);
       auto next = make_simulator(settings);
@@ -183,6 +188,35 @@ class JsThinSimulator {
     return typed_array_copy(out, "Uint32Array");
   }
 
+  // "materials": [{"region": 0, "youngs", "poisson"}]: a shell or rod is one material, its
+  // recipe's. A new value makes the body again from the recipe with it (the recipe reader is the
+  // one owner of how a material enters, bending included, and of its admissible range).
+  void apply_materials(const json& parameters) {
+    const auto found = parameters.find("materials");
+    if (found == parameters.end()) return;
+    if (!found->is_array()) bad_parameter("materials", "must be an array");
+    json recipe = json::parse(recipe_text_);
+    json& material = recipe.contains("shell") ? recipe["shell"] : recipe["rod"];
+    const smfem::full::ElementModel& model = recipe_.body.model;
+    bool changed = false;
+    for (const json& entry : *found) {
+      if (!entry.is_object() || !entry.contains("region") || entry["region"] != 0) {
+        bad_parameter("materials", "a shell or rod has one material, region 0");
+      }
+      for (const auto& [key, now] :
+           {std::pair{"youngs", model.youngs(0)}, std::pair{"poisson", model.poisson(0)}}) {
+        if (!entry.contains(key)) continue;
+        const double value = number(entry[key], std::string("materials.") + key);
+        if (value == now) continue;
+        material[key] = value;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    recipe_ = thin::read_thin_recipe(recipe.dump(), source_name_, files_);
+    recipe_text_ = recipe.dump();
+  }
+
   // The simulator of the recipe's body and obstacles with these settings.
   std::unique_ptr<smfem::full::FullSimulator> make_simulator(
       const smfem::sim::SolverSettings& settings) const {
@@ -206,6 +240,9 @@ class JsThinSimulator {
     out["dHat"] = contact->parameters().activation;
   }
 
+  std::string recipe_text_;  // with the materials set since
+  std::string source_name_;
+  thin::RecipeFiles files_;
   thin::ThinRecipe recipe_;
   std::vector<std::string> warnings_;
   int threads_ = 1;

@@ -289,8 +289,10 @@ export interface Smfem {
    * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
    * by the full-space mixed or FEM step; the parameters and the step reports are
    * createSimulator's (plus maxStrain; with obstacles minDistance, activeContacts and dHat), but
-   * eigenFit, eigenFitRelinearized and floatStiffness do not apply (a warning says so) and "materials" is refused. Throws an Error naming the recipe's
-   * key at fault. A recipe whose shell or rod is a "mesh" needs that file in `files`.
+   * eigenFit, eigenFitRelinearized and floatStiffness do not apply (a warning says so), and
+   * "materials" sets its one material (region 0: ThinSimulator.setParameters). Throws an Error
+   * naming the recipe's key at fault. A recipe whose shell or rod is a "mesh" needs that file in
+   * `files`.
    */
   createThinSimulator(recipeText: string, options?: ThinSimulatorOptions): ThinSimulator;
   /** The file names a thin recipe's "mesh" keys give, to read and pass as createThinSimulator's `files`. */
@@ -355,6 +357,8 @@ export interface ThinSimulatorInfo {
   /** The recipe's description and camera (null without one). */
   description: string;
   camera: { position: Vec3; target: Vec3 } | null;
+  /** Its one material (region 0): the recipe's, or as setParameters' materials set it since. */
+  materials: Array<{ region: 0; youngs: number; poisson: number }>;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }
 
@@ -365,8 +369,12 @@ export interface ThinStepReport extends StepReport {
 
 export interface ThinSimulator {
   readonly info: ThinSimulatorInfo;
-  /** Changes parameters from the current state on (the displacements and velocities are kept). */
-  setParameters(parameters: Omit<SimulatorParameters, 'materials'>): void;
+  /**
+   * Changes parameters from the current state on (the displacements and velocities are kept).
+   * materials: [{ region: 0, youngs?, poisson? }] makes the body again from its recipe with that
+   * material (bending included); values the recipe would refuse are refused alike.
+   */
+  setParameters(parameters: SimulatorParameters): void;
   step(count?: number): ThinStepReport[];
   /** The vertices' displacements, 3 n doubles: all x, then all y, then all z. */
   coordinatesF64(): Float64Array;

@@ -5,8 +5,10 @@ import { ThinStage } from '../render/ThinStage.js';
 import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
 import { sideBySideDragActions } from './dragStiffness.js';
 
-function thinSettingsFor(effective, overrides) {
+// material: the body's one material (info.materials[0], region 0).
+function thinSettingsFor(effective, material, overrides) {
   return {
+    youngs: { 0: overrides.youngs?.[0] ?? material.youngs },
     solver: overrides.solver ?? solverName(effective),
     iterations: overrides.iterations ?? effective.iterations,
     timestep: overrides.timestep ?? effective.timestep,
@@ -27,6 +29,7 @@ export function thinParameterSets(settings, gravityVector, mixedVariant) {
     iterations: settings.iterations,
     timestep: settings.timestep,
     gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
+    materials: [{ region: 0, youngs: settings.youngs[0] }],
   };
   const solver = (name) => (name === 'mfem' ? { solver: 'mfem', mixedVariant } : solvers[name].parameters);
   return settings.compare
@@ -48,7 +51,8 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
   });
   const info = loaded.info[0];
   const effective = info.parameters;
-  const settings = thinSettingsFor(effective, overrides);
+  const [material] = info.materials;
+  const settings = thinSettingsFor(effective, material, overrides);
   const gravityVector = effective.gravity;
   const mixedVariant = effective.mixedVariant;
   const sets = thinParameterSets(settings, gravityVector, mixedVariant);
@@ -75,7 +79,18 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
-    controls: { thin: true, defaults: { timestep: effective.timestep, gravity: effective.gravity[1] } },
+    controls: {
+      thin: true,
+      // Its one material, with a modulus slider (the recipe is made again with it: openThin's
+      // parameter sets); the slider returns to the recipe's modulus exactly.
+      materials: [{ name: info.kind, region: 0 }],
+      sampledRegions: [0],
+      defaults: {
+        timestep: effective.timestep,
+        gravity: effective.gravity[1],
+        youngs: { 0: material.youngs },
+      },
+    },
     draggable: true,
     dragActions: sideBySideDragActions(client, stage, info.totalMass),
   };

@@ -80,8 +80,8 @@ export class Controls {
    * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
    * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
    * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
-   * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed
-   * and gravity; no material model, colour views or moduli: its recipe holds its material).
+   * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed,
+   * gravity and its one material's modulus; no material model or colour views).
    */
   build({
     scene,
@@ -266,7 +266,7 @@ export class Controls {
         element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
         element('div', { class: 'row' }, [solverSelect]),
         element('div', { class: 'row' }, [compareLabel, againstSelect]),
-        ...[iterations(), timestep(), speed(), gravity()].map((s) => s.node),
+        ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
         sharing,
       );
       return;
