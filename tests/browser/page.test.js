@@ -129,7 +129,20 @@ describe('drawing', () => {
       await waitUntilReady(page);
       const frames = () => page.evaluate(() => window.smfem.status.frame);
       await expect.poll(frames).toBeGreaterThan(0); // the first picture
-      const idle = await frames();
+      // Opening may draw more than once (the first picture, then what arrives after it, later on
+      // a loaded machine): idle is the count once it has held for 300 ms.
+      let idle = await frames();
+      await expect
+        .poll(
+          async () => {
+            const before = idle;
+            await page.waitForTimeout(300);
+            idle = await frames();
+            return idle === before;
+          },
+          { timeout: 10000 },
+        )
+        .toBe(true);
       await page.waitForTimeout(1000);
       expect(await frames()).toBe(idle);
       // An orbit from the canvas's top-right corner (background: nothing to grab there).
