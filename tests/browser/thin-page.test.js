@@ -75,6 +75,31 @@ describe('shells and rods on the page', () => {
     60_000,
   );
 
+  // Paper 002's figure 2 in one view: the three bunnies start with their centroid (all
+  // vertices') 0.224 m up and rest 0.102 m up (2 iterations; the volume 0.100, the shell 0.112,
+  // the rods 0.115 m alone); a modulus slider per part; a drag on the rods' bunny (the right one)
+  // holds one of its beads.
+  it('drops the bunny as a volume, a shell and rods side by side, one slider each', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=bunny-three-ways&paused=1`,
+      async ({ page, errors }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.solvers).toEqual(['mfem']);
+        for (const region of [0, 1, 2]) expect(await page.locator(`#youngs-${region}`).count()).toBe(1);
+        expect(await page.locator('#youngs-2 + output').textContent()).toBe('1.0e9 Pa');
+        await page.click('#play');
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 40000 }).toBeGreaterThan(1.0);
+        const after = await status(page);
+        expect(after.motion.centroid[1]).toBeLessThan(0.224 - 0.09);
+        expect(after.motion.centroid[1]).toBeGreaterThan(0.09);
+        await page.locator('#view').screenshot({ path: `${artifacts}/thin-bunny-three-ways.png` });
+        expect(after.lastError).toBeNull();
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 90_000);
+
   // Each grabs a vertex where it is drawn, plays, and moves the pointer 10 times by (dx, dy)
   // pixels: the grabbed vertex follows the hand along the screen's `axis` by more than 60 pixels
   // (the cloth sideways; the rope's end up, where unheld it would swing down).

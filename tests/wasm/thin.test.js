@@ -230,6 +230,22 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(largest(unset)).toBeGreaterThan(30 * largest(set));
   });
 
+  // A recipe of parts (paper 002's figure 2: a volume, a shell and rods in one solver) has a
+  // material per part, set by its region.
+  it('sets the material of one part of a recipe of parts, leaving the others', async () => {
+    const path = join(shipped, 'bunny-three-ways.json');
+    const text = readFileSync(path, 'utf8');
+    const files = await readThinRecipeFiles(smfem, path, text);
+    const simulator = smfem.createThinSimulator(text, { files });
+    expect(simulator.info.kind).toBe('parts');
+    expect(simulator.info.parts.map((p) => p.kind)).toEqual(['volume', 'shell', 'rod']);
+    const before = simulator.info.materials.map((m) => m.youngs);
+    simulator.setParameters({ materials: [{ region: 0, youngs: 2e6 }] });
+    expect(simulator.info.materials.map((m) => m.youngs)).toEqual([2e6, before[1], before[2]]);
+    expect(() => simulator.setParameters({ materials: [{ region: 3, youngs: 1e6 }] })).toThrow(/0 to 2/);
+    simulator.dispose();
+  });
+
   it('refuses bad recipes naming the key', () => {
     const refusal = (text) => () => smfem.createThinSimulator(text, { sourceName: 'bad.json' });
     expect(refusal('{"shell": {"grid": [3, 3], "size": [1, 1], "thicknes": 1}}')).toThrow(
@@ -240,7 +256,7 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     const materials = (entry) => () =>
       smfem.createThinSimulator(rope, { parameters: { materials: [entry] } });
     expect(materials({ region: 1, youngs: 1e7 })).toThrow(
-      /materials: a shell or rod has one material, region 0/,
+      /materials: each entry needs a region: a body of the recipe, 0 to 0/,
     );
     expect(materials({ region: 0, youngs: -1 })).toThrow(/rod: youngs/);
     expect(materials({ region: 0, poisson: 0.7 })).toThrow(/rod: poisson/);

@@ -61,7 +61,18 @@ class JsThinSimulator {
 
   std::string info() const {
     const thin::ThinBody& body = recipe_.body;
-    return json{{"kind", body.triangles.rows() > 0 ? "shell" : "rod"},
+    json parts = json::array(), materials = json::array();
+    for (std::size_t i = 0; i < recipe_.parts.size(); ++i) {
+      const thin::ThinRecipe::Part& part = recipe_.parts[i];
+      parts.push_back(
+          {{"kind", part.kind}, {"elements", part.elements}, {"vertices", part.vertices}});
+      materials.push_back({{"region", i},
+                           {"name", part.kind},
+                           {"youngs", body.model.youngs(part.first_element)},
+                           {"poisson", body.model.poisson(part.first_element)}});
+    }
+    return json{{"kind", parts.size() == 1 ? parts[0]["kind"].get<std::string>() : "parts"},
+                {"parts", parts},
                 {"name", recipe_.name},
                 {"vertices", body.vertex_count},
                 {"elements", body.model.element_count()},
@@ -73,9 +84,7 @@ class JsThinSimulator {
                 {"obstacles", obstacle_shapes(recipe_.obstacles)},
                 {"description", recipe_.description},
                 {"camera", recipe_.camera},
-                {"materials", json::array({{{"region", 0},
-                                            {"youngs", body.model.youngs(0)},
-                                            {"poisson", body.model.poisson(0)}}})},
+                {"materials", materials},
                 {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }
@@ -137,7 +146,7 @@ class JsThinSimulator {
     return typed_array_copy(positions, "Float32Array");
   }
   val triangles() const { return ids(recipe_.body.triangles); }
-  val edges() const { return ids(recipe_.body.edges); }
+  val edges() const { return ids(recipe_.body.lines); }
 
   std::string diagnostics() const {
     json out = diagnostics_json(thin::thin_diagnostics(recipe_.body, *simulator_));
@@ -188,23 +197,31 @@ class JsThinSimulator {
     return typed_array_copy(out, "Uint32Array");
   }
 
-  // "materials": [{"region": 0, "youngs", "poisson"}]: a shell or rod is one material, its
-  // recipe's. A new value makes the body again from the recipe with it (the recipe reader is the
-  // one owner of how a material enters, bending included, and of its admissible range).
+  // "materials": [{"region": i, "youngs", "poisson"}]: body i of the recipe (0 for a lone shell
+  // or rod) is one material, its recipe's. A new value makes the body again from the recipe with
+  // it (the recipe reader is the one owner of how a material enters, bending included, and of its
+  // admissible range).
   void apply_materials(const json& parameters) {
     const auto found = parameters.find("materials");
     if (found == parameters.end()) return;
     if (!found->is_array()) bad_parameter("materials", "must be an array");
     json recipe = json::parse(recipe_text_);
-    json& material = recipe.contains("shell") ? recipe["shell"] : recipe["rod"];
     const smfem::full::ElementModel& model = recipe_.body.model;
+    const std::size_t count = recipe_.parts.size();
     bool changed = false;
     for (const json& entry : *found) {
-      if (!entry.is_object() || !entry.contains("region") || entry["region"] != 0) {
-        bad_parameter("materials", "a shell or rod has one material, region 0");
+      if (!entry.is_object() || !entry.contains("region") ||
+          !entry["region"].is_number_unsigned() || entry["region"].get<std::size_t>() >= count) {
+        bad_parameter("materials", "each entry needs a region: a body of the recipe, 0 to " +
+                                       std::to_string(count - 1));
       }
-      for (const auto& [key, now] :
-           {std::pair{"youngs", model.youngs(0)}, std::pair{"poisson", model.poisson(0)}}) {
+      const auto region = entry["region"].get<std::size_t>();
+      const thin::ThinRecipe::Part& part = recipe_.parts[region];
+      json& material =
+          recipe.contains("parts") ? recipe["parts"][region][part.kind] : recipe[part.kind];
+      const int element = part.first_element;
+      for (const auto& [key, now] : {std::pair{"youngs", model.youngs(element)},
+                                     std::pair{"poisson", model.poisson(element)}}) {
         if (!entry.contains(key)) continue;
         const double value = number(entry[key], std::string("materials.") + key);
         if (value == now) continue;

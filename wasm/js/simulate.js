@@ -7,7 +7,7 @@
 //                  [--subspace skinning|linear|modal_derivatives]
 //
 // A recipe is baked first (build/bin/smfem-bake; cached in build/bake-cache). A recipe with a
-// "shell" or a "rod" (wasm/src/smfem/thin/thin_recipe.hpp) runs that thin body in full space
+// "shell", a "rod" or "parts" (wasm/src/smfem/thin/thin_recipe.hpp) runs that body in full space
 // (no bake; its records add maxStrain, the largest edge strain, null for anything else; no
 // --render or --subspace yet; --drag takes a vertex of its mesh). A scene file with "bodies"
 // (assets/scenes/README.md, "Scenes with contact") runs its bodies together with contact; its
@@ -232,13 +232,15 @@ async function openDisplacementBasis(smfem, options) {
   };
 }
 
-/** A shell's or rod's recipe text (it has a "shell" or a "rod"), or null for anything else. */
+/** A shell's or rod's recipe text (it has a "shell", a "rod" or "parts"), or null for anything else. */
 async function thinRecipe(path) {
   if (!path.endsWith('.json')) return null;
   const text = await readFile(path, 'utf8');
   try {
     const recipe = JSON.parse(text);
-    return recipe?.shell !== undefined || recipe?.rod !== undefined ? text : null;
+    return recipe?.shell !== undefined || recipe?.rod !== undefined || recipe?.parts !== undefined
+      ? text
+      : null;
   } catch {
     return null; // contactScene says what is wrong with it
   }

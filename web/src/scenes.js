@@ -151,6 +151,7 @@ export const scenes = {
   rope: thinScene('Rope', 'rope'),
   'bunny-shell': thinScene('Bunny as a shell', 'bunny-shell'),
   'bunny-rods': thinScene('Bunny as rods', 'bunny-rods'),
+  'bunny-three-ways': thinScene('Bunny as a volume, a shell and rods', 'bunny-three-ways'),
 };
 
 export const defaultScene = 'crab';

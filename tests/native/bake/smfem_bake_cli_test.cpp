@@ -15,6 +15,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/displacement/displacement_model.hpp"
 #include "smfem/displacement/displacement_simulator.hpp"
+#include "smfem/mesh/read_mesh.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
 #include "support/test_paths.hpp"
@@ -193,6 +194,32 @@ TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
     EXPECT_TRUE(std::ranges::equal(asset::Asset::from_file(dir / "again.smfem").bytes(section),
                                    asset::Asset::from_file(dir / "direct.smfem").bytes(section)))
         << section;
+  }
+}
+
+// --tet-mesh writes the tet mesh it baked, which reads back as the asset's own, to the bit.
+TEST(SmfemBakeCli, TetMeshWritesTheBakedTetsBackExactly) {
+  const auto dir = test::scratch_dir("tet-mesh");
+  const auto surface = test::write_text(dir / "box.obj",
+                                        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\n"
+                                        "v 0 1 1\nv 1 1 1\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\n"
+                                        "f 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\n"
+                                        "f 2 4 8\nf 2 8 6\n");
+  const ToolRun run = run_bake_tool(
+      dir, {surface.string(), "-o", (dir / "box.smfem").string(), "--modes", "4", "--target-tets",
+            "300", "--full-mesh", "--tet-mesh", (dir / "box.mesh").string(), "--quiet"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const mesh::TetMesh tets = mesh::read_tet_mesh(dir / "box.mesh");
+  const asset::Asset baked = asset::Asset::from_file(dir / "box.smfem");
+  const std::vector<double> positions = baked.array<double>("mesh.positions");
+  const std::vector<std::uint32_t> corners = baked.array<std::uint32_t>("mesh.tets");
+  ASSERT_EQ(static_cast<std::size_t>(tets.vertices.size()), positions.size());
+  ASSERT_EQ(static_cast<std::size_t>(tets.tets.size()), corners.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    ASSERT_EQ(tets.vertices.data()[i], positions[i]) << "coordinate " << i;
+  }
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    ASSERT_EQ(static_cast<std::uint32_t>(tets.tets.data()[i]), corners[i]) << "corner " << i;
   }
 }
 

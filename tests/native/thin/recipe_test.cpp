@@ -64,7 +64,8 @@ TEST(ThinRecipe, BuildsTheGridAndRodItDescribes) {
 TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   const std::string grid = R"("grid": [3, 3], "size": [1, 1])";
   EXPECT_NE(refusal("{"), "accepted");
-  EXPECT_NE(refusal("{}").find("exactly one of \"shell\" and \"rod\""), std::string::npos);
+  EXPECT_NE(refusal("{}").find("exactly one of \"shell\", \"rod\" and \"parts\""),
+            std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "rod": {"points": 3, "length": 1}})")
                 .find("exactly one"),
             std::string::npos);

@@ -5,10 +5,12 @@ import { ThinStage } from '../render/ThinStage.js';
 import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
 import { sideBySideDragActions } from './dragStiffness.js';
 
-// material: the body's one material (info.materials[0], region 0).
-function thinSettingsFor(effective, material, overrides) {
+// materials: info.materials, one per part of the recipe (region i: part i).
+function thinSettingsFor(effective, materials, overrides) {
   return {
-    youngs: { 0: overrides.youngs?.[0] ?? material.youngs },
+    youngs: Object.fromEntries(
+      materials.map(({ region, youngs }) => [region, overrides.youngs?.[region] ?? youngs]),
+    ),
     solver: overrides.solver ?? solverName(effective),
     iterations: overrides.iterations ?? effective.iterations,
     timestep: overrides.timestep ?? effective.timestep,
@@ -29,7 +31,10 @@ export function thinParameterSets(settings, gravityVector, mixedVariant) {
     iterations: settings.iterations,
     timestep: settings.timestep,
     gravity: [gravityVector[0], settings.gravity, gravityVector[2]],
-    materials: [{ region: 0, youngs: settings.youngs[0] }],
+    materials: Object.entries(settings.youngs).map(([region, youngs]) => ({
+      region: Number(region),
+      youngs,
+    })),
   };
   const solver = (name) => (name === 'mfem' ? { solver: 'mfem', mixedVariant } : solvers[name].parameters);
   return settings.compare
@@ -38,6 +43,18 @@ export function thinParameterSets(settings, gravityVector, mixedVariant) {
         { ...shared, ...solver(settings.against) },
       ]
     : [{ ...shared, ...solver(settings.solver) }];
+}
+
+// What a part of a recipe is, in words (info.parts[i]).
+function partDescription({ kind, elements, vertices }, index, parts) {
+  const count = (n) => n.toLocaleString('en-US');
+  const words = {
+    shell: `a shell of ${count(vertices)} vertices`,
+    rod: `${count(elements)} rod segments between ${count(vertices)} vertices`,
+    volume: `a volume of ${count(elements)} tets`,
+  }[kind];
+  const sentence = index === 0 ? words[0].toUpperCase() + words.slice(1) : words;
+  return index > 0 && index === parts.length - 1 ? `and ${sentence}` : sentence;
 }
 
 /** Opens a shell or a rod. context: { client, showProgress(fraction) }. Returns what Demo.open shows. */
@@ -51,8 +68,7 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
   });
   const info = loaded.info[0];
   const effective = info.parameters;
-  const [material] = info.materials;
-  const settings = thinSettingsFor(effective, material, overrides);
+  const settings = thinSettingsFor(effective, info.materials, overrides);
   const gravityVector = effective.gravity;
   const mixedVariant = effective.mixedVariant;
   const sets = thinParameterSets(settings, gravityVector, mixedVariant);
@@ -71,24 +87,21 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
     camera: settings.compare ? null : info.camera,
     description:
       `${info.description} ` +
-      (info.kind === 'shell'
-        ? `A shell of ${info.vertices.toLocaleString('en-US')} vertices`
-        : `${info.elements.toLocaleString('en-US')} rod segments between ` +
-          `${info.vertices.toLocaleString('en-US')} vertices`) +
-      ', solved in full space.' +
+      info.parts.map(partDescription).join(', ') +
+      (info.parts.length > 1 ? ', solved together in full space.' : ', solved in full space.') +
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
     controls: {
       thin: true,
-      // Its one material, with a modulus slider (the recipe is made again with it: openThin's
-      // parameter sets); the slider returns to the recipe's modulus exactly.
-      materials: [{ name: info.kind, region: 0 }],
-      sampledRegions: [0],
+      // A modulus slider per part (the recipe is made again with it: thinParameterSets); each
+      // returns to the recipe's modulus exactly.
+      materials: info.materials.map(({ name, region }) => ({ name, region })),
+      sampledRegions: info.materials.map(({ region }) => region),
       defaults: {
         timestep: effective.timestep,
         gravity: effective.gravity[1],
-        youngs: { 0: material.youngs },
+        youngs: Object.fromEntries(info.materials.map(({ region, youngs }) => [region, youngs])),
       },
     },
     draggable: true,

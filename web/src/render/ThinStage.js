@@ -3,18 +3,21 @@ import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
 import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.js';
 
 /**
- * What the page draws for a shell or a rod (wasm/src/smfem/thin/): per simulator its vertices
- * where the solver has them (rest + displacement, on the CPU: a cloth has no skinning), a shell's
- * triangles lit on both sides, a rod's edges as a line with a bead at each vertex; with each copy its
- * own obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour
- * and labelled. A drag pulls the vertex nearest the pointer.
+ * What the page draws for a shell or a rod (wasm/src/smfem/thin/), or several with a volume (a
+ * recipe's "parts"): per simulator its vertices where the solver has them (rest + displacement,
+ * on the CPU: a cloth has no skinning), its triangles (a shell's, a volume's boundary) lit on both
+ * sides, its rods' segments as lines with a bead at each of their vertices; with each copy its own
+ * obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour and
+ * labelled. A drag pulls the vertex nearest the pointer.
  */
 export class ThinStage {
   /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
   constructor(shape, obstacles, count) {
     this.rest = shape.positions;
     this.vertexCount = shape.positions.length / 3;
-    this.isShell = shape.triangles.length > 0;
+    this.hasSurface = shape.triangles.length > 0;
+    // The rods' vertices: drawn as beads and picked as points.
+    const rodVertices = new Uint32Array([...new Set(shape.edges)]);
     const restBounds = new THREE.Box3().setFromArray(this.rest);
     for (const obstacle of obstacles) restBounds.union(shapeBounds(obstacle));
     this.floor = floorOf(obstacles);
@@ -33,22 +36,32 @@ export class ThinStage {
       const geometry = new THREE.BufferGeometry();
       geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.rest), 3));
       const color = count > 1 ? bodyColours[i] : 0xd98a5f;
-      let drawn;
-      if (this.isShell) {
+      const drawn = new THREE.Group();
+      // The surfaces' and the rods' geometries share the positions (one update moves both).
+      const position = geometry.attributes.position;
+      if (this.hasSurface) {
         geometry.setIndex(new THREE.BufferAttribute(shape.triangles, 1));
         geometry.computeVertexNormals();
-        drawn = new THREE.Mesh(
+        const surface = new THREE.Mesh(
           geometry,
           new THREE.MeshStandardMaterial({ color, side: THREE.DoubleSide, roughness: 0.8 }),
         );
-        drawn.castShadow = drawn.receiveShadow = true;
-      } else {
+        surface.castShadow = surface.receiveShadow = true;
+        surface.frustumCulled = false;
+        drawn.add(surface);
+      }
+      if (shape.edges.length > 0) {
         // A line is a pixel wide: beads at the vertices, sized to the rod's extent, make it seen.
-        geometry.setIndex(new THREE.BufferAttribute(shape.edges, 1));
-        drawn = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color }));
-        const beads = new THREE.Points(geometry, new THREE.PointsMaterial({ color, size: beadSize }));
-        beads.frustumCulled = false;
-        drawn.add(beads);
+        const lines = new THREE.BufferGeometry();
+        lines.setAttribute('position', position);
+        lines.setIndex(new THREE.BufferAttribute(shape.edges, 1));
+        const rods = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color }));
+        const beadGeometry = new THREE.BufferGeometry();
+        beadGeometry.setAttribute('position', position);
+        beadGeometry.setIndex(new THREE.BufferAttribute(rodVertices, 1));
+        const beads = new THREE.Points(beadGeometry, new THREE.PointsMaterial({ color, size: beadSize }));
+        rods.frustumCulled = beads.frustumCulled = false;
+        drawn.add(rods, beads);
       }
       drawn.position.copy(offset);
       drawn.frustumCulled = false; // it moves far from its rest box
@@ -59,12 +72,15 @@ export class ThinStage {
       this.bounds.union(restBounds.clone().translate(offset));
       return { geometry, drawn, shapes, offset };
     });
-    // What a drag may grab (DragController): each copy, picked where it is drawn: a shell by its
+    // What a drag may grab (DragController): each copy, picked where it is drawn: a surface by its
     // triangles, a rod by its vertices within a bead's size of the pointer's ray.
     this.bodies = this.copies.map(({ geometry, offset }) => ({
-      surface: this.isShell
-        ? { positions: this.rest, triangles: shape.triangles }
-        : { positions: this.rest, triangles: null, pickRadius: beadSize },
+      surface: {
+        positions: this.rest,
+        triangles: this.hasSurface ? shape.triangles : null,
+        points: rodVertices.length > 0 ? rodVertices : null,
+        pickRadius: beadSize,
+      },
       offset,
       u: null,
       drawnPositions: geometry.attributes.position.array,
@@ -87,7 +103,7 @@ export class ThinStage {
         for (let d = 0; d < 3; d++) positions[3 * v + d] = this.rest[3 * v + d] + U[d * n + v];
       }
       geometry.attributes.position.needsUpdate = true;
-      if (this.isShell) geometry.computeVertexNormals();
+      if (this.hasSurface) geometry.computeVertexNormals();
       this.bodies[i].u = U;
     });
   }
@@ -111,7 +127,10 @@ export class ThinStage {
     this.labels.dispose();
     for (const { geometry, drawn, shapes } of this.copies) {
       geometry.dispose();
-      drawn.traverse((object) => object.material?.dispose());
+      drawn.traverse((object) => {
+        object.geometry?.dispose();
+        object.material?.dispose();
+      });
       shapes.dispose();
     }
   }

@@ -40,19 +40,26 @@ export class DragController {
    * moveObstacle(index, offset), in the world's coordinates.
    */
   attach(stage, actions) {
-    for (const { mesh } of this.bodies) mesh.geometry.dispose();
+    for (const { mesh } of this.bodies) mesh.traverse((object) => object.geometry?.dispose());
     this.stage = stage;
     this.actions = actions;
-    // A surface without triangles (a rod's vertices) is picked as points within its pickRadius.
+    // A surface is picked by its triangles; rods' vertices (surface.points, or every vertex of a
+    // surface without triangles) as points within its pickRadius. Both share one position array.
     this.bodies = stage.bodies.map(({ surface }) => {
+      const position = new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3);
       const geometry = new THREE.BufferGeometry();
-      geometry.setAttribute(
-        'position',
-        new THREE.BufferAttribute(new Float32Array(surface.positions.length), 3),
-      );
-      if (!surface.triangles) return { mesh: new THREE.Points(geometry), pickRadius: surface.pickRadius };
+      geometry.setAttribute('position', position);
+      const points = () => {
+        const pointGeometry = new THREE.BufferGeometry();
+        pointGeometry.setAttribute('position', position);
+        if (surface.points) pointGeometry.setIndex(new THREE.BufferAttribute(surface.points, 1));
+        return new THREE.Points(pointGeometry);
+      };
+      if (!surface.triangles) return { mesh: points(), pickRadius: surface.pickRadius };
       geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
-      return { mesh: new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide })) };
+      const mesh = new THREE.Mesh(geometry, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+      if (surface.points) mesh.add(points());
+      return { mesh, pickRadius: surface.points ? surface.pickRadius : undefined };
     });
   }
 
@@ -84,8 +91,10 @@ export class DragController {
       );
     }
     out.needsUpdate = true;
-    geometry.computeBoundingSphere();
-    geometry.computeBoundingBox();
+    for (const pickable of [this.bodies[i].mesh, ...this.bodies[i].mesh.children]) {
+      pickable.geometry.computeBoundingSphere();
+      pickable.geometry.computeBoundingBox();
+    }
   }
 
   // The nearest thing under the pointer: { body, hit } or { obstacle, hit }, or null.
@@ -98,7 +107,7 @@ export class DragController {
       this.deformPickMesh(body);
       const { mesh, pickRadius } = this.bodies[body];
       if (pickRadius) this.raycaster.params.Points.threshold = pickRadius;
-      consider({ body }, this.raycaster.intersectObject(mesh, false)[0]);
+      consider({ body }, this.raycaster.intersectObject(mesh, true)[0]); // with its rods' points
     });
     for (const obstacle of this.stage.obstacles) {
       consider({ obstacle }, this.raycaster.intersectObject(obstacle.mesh, false)[0]);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/asset/asset_writer.hpp"
 #include "smfem/bake/asset_sections.hpp"
 #include "smfem/bake/bake_error.hpp"
 #include "smfem/bake/bake_input.hpp"
@@ -27,6 +28,7 @@
 #include "smfem/eigenfit/eigenfit_stage.hpp"
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
+#include "smfem/mesh/medit.hpp"
 #include "smfem/scene/scene_error.hpp"
 #include "smfem/subspace/comparison_bases.hpp"
 
@@ -44,6 +46,7 @@ constexpr const char* kUsage =
     "                  [--paint X,Y,Z,R,E ...] [--pin X,Y,Z,R ...] [--pin-lowest F]\n"
     "                  [--max-tets N] [--max-triangles N]\n"
     "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
+    "                  [--tet-mesh OUT.mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
     "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
     "                  [--comparison-basis linear|modal_derivatives] [--json]\n"
@@ -55,6 +58,8 @@ struct Options {
   smfem::bake::BakeSettings settings;
   // --comparison-basis: also a displacement basis by this name (bake/comparison_stage.hpp).
   std::optional<std::string> comparison_basis;
+  // --tet-mesh: also write the tet mesh baked (the tetrahedralized surface), as MEDIT text.
+  std::optional<std::filesystem::path> tet_mesh;
   bool json = false;
   bool quiet = false;
 };
@@ -192,6 +197,8 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       s.collision_triangles = static_cast<int>(triangles);
     } else if (arg == "--full-mesh") {
       s.full_mesh = true;
+    } else if (arg == "--tet-mesh") {
+      options.tet_mesh = value();
     } else if (arg == "--eigenfit") {
       s.eigenfit = value();
     } else if (arg == "--eigenfit-modes") {
@@ -267,6 +274,13 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
   progress("writing " + options.output.string());
   start = Clock::now();
   writer.write_file(options.output);
+  if (options.tet_mesh) {
+    progress("writing " + options.tet_mesh->string());
+    smfem::asset::write_file_atomically(
+        *options.tet_mesh,
+        smfem::mesh::format_medit_mesh(
+            input.mesh, "tet mesh baked by smfem-bake from " + options.input.filename().string()));
+  }
   const double write_seconds = seconds_since(start);
 
   const smfem::bake::StageTimes& t = result.seconds;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "smfem/mesh/detail/assemble.hpp"
@@ -219,6 +220,24 @@ TetMesh parse_medit_mesh(std::string_view content, const std::string& display_na
 
 TetMesh read_medit_mesh(const std::filesystem::path& path, ReadReport* report) {
   return parse_medit_mesh(detail::read_file_bytes(path), path.string(), report);
+}
+
+std::string format_medit_mesh(const TetMesh& mesh, const std::string& comment) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "# " << comment << "\nMeshVersionFormatted 2\nDimension 3\nVertices\n"
+      << mesh.vertices.rows() << "\n";
+  for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
+    out << mesh.vertices(v, 0) << ' ' << mesh.vertices(v, 1) << ' ' << mesh.vertices(v, 2)
+        << " 0\n";
+  }
+  out << "Tetrahedra\n" << mesh.tets.rows() << "\n";
+  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
+    for (int j = 0; j < 4; ++j) out << mesh.tets(t, j) + 1 << ' ';
+    out << (mesh.regions.size() > t ? mesh.regions(t) : 0) << "\n";
+  }
+  out << "End\n";
+  return out.str();
 }
 
 }  // namespace smfem::mesh

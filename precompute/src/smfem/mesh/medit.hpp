@@ -23,4 +23,8 @@ TetMesh read_medit_mesh(const std::filesystem::path& path, ReadReport* report = 
 TetMesh parse_medit_mesh(std::string_view content, const std::string& display_name,
                          ReadReport* report = nullptr);
 
+// The mesh as .mesh text that parse_medit_mesh reads back exactly (17 significant digits; the
+// regions as the tets' references), `comment` (one line) first as a '#' comment.
+std::string format_medit_mesh(const TetMesh& mesh, const std::string& comment);
+
 }  // namespace smfem::mesh

@@ -52,6 +52,18 @@ TetMesh read_tet_mesh(const std::filesystem::path& path, ReadReport* report) {
   fail_unsupported(path, "tetrahedral", tet_extensions, "surface", is_surface_mesh_file(path));
 }
 
+TetMesh parse_tet_mesh(std::string_view content, const std::filesystem::path& name,
+                       ReadReport* report) {
+  const std::string extension = detail::lowercase_extension(name);
+  if (extension == ".mesh") return parse_medit_mesh(content, name.string(), report);
+  if (extension == ".msh") return parse_gmsh_mesh(content, name.string(), report);
+  if (extension == ".node" || extension == ".ele") {
+    throw MeshError::in_file(name.string(),
+                             "a TetGen mesh is two files (.node and .ele): give one .mesh or .msh");
+  }
+  fail_unsupported(name, "tetrahedral", ".mesh, .msh", "surface", is_surface_mesh_file(name));
+}
+
 SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* report) {
   if (!is_surface_mesh_file(path)) {
     fail_unsupported(path, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(path));

@@ -22,6 +22,10 @@ SurfaceMesh read_surface_mesh(const std::filesystem::path& path, ReadReport* rep
 SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::path& name,
                                ReadReport* report = nullptr);
 
+// read_tet_mesh of a file's content (.mesh, .msh; a TetGen mesh is two files and is refused).
+TetMesh parse_tet_mesh(std::string_view content, const std::filesystem::path& name,
+                       ReadReport* report = nullptr);
+
 // Whether read_tet_mesh, respectively read_surface_mesh, takes the path's extension.
 bool is_tet_mesh_file(const std::filesystem::path& path);
 bool is_surface_mesh_file(const std::filesystem::path& path);

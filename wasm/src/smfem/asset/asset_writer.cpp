@@ -161,6 +161,11 @@ std::vector<std::uint8_t> AssetWriter::to_bytes() const {
 
 void AssetWriter::write_file(const std::filesystem::path& path) const {
   const std::vector<std::uint8_t> bytes = to_bytes();  // invalid data throws before any I/O
+  write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   std::filesystem::path temporary = path;
   temporary += ".tmp-" + random_suffix();
   const auto fail = [&](const std::string& problem) {
@@ -171,8 +176,7 @@ void AssetWriter::write_file(const std::filesystem::path& path) const {
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw fail("cannot create " + temporary.string());
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) throw fail("cannot write " + temporary.string() + " (disk full?)");
   }

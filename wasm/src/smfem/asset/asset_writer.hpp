@@ -56,4 +56,8 @@ class AssetWriter {
   std::vector<Section> sections_;
 };
 
+// Writes bytes to path through a temporary file beside it, renamed over it only once whole (a
+// failure leaves path as it was); throws AssetError naming path.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
 }  // namespace smfem::asset

@@ -59,6 +59,7 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   body.vertex_count = n;
   body.rest = points;
   body.edges = segments;
+  body.lines = segments;
   body.directions.resize(2 * S, 3);
   body.contact_areas = Eigen::VectorXd::Zero(n);
   full::ElementModel& model = body.model;

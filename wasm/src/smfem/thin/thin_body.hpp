@@ -1,7 +1,8 @@
 #pragma once
 // Thin bodies (Trusty et al. 2022, §3.5): shells (triangle meshes) and rods (polylines) solved by
 // the full-space mixed and FEM steps (full/full_simulator.hpp), with the volumetric materials
-// unchanged.
+// unchanged; and, for scenes that put them beside a volume (paper 002's figure 2), tet meshes
+// (volume.hpp) in the same terms, several bodies combined into one (combined_body.hpp).
 //
 // The paper pins each element's stretch normal to the surface (rods: both normal stretches) at 1:
 // its shells are in plane strain, its rods in uniaxial strain, and in-plane (axial) stiffness
@@ -37,10 +38,14 @@ struct ThinBody {
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> rest;  // vertex_count x 3, m
   // The directors' rest directions (unit), one row per director node, in node order.
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> directions;
-  Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> edges;      // the mesh's edges, once each
-  Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;  // a shell's; none for a rod
+  Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> edges;  // the mesh's edges, once each
+  // What the page draws: a shell's triangles (a volume's boundary's), and a rod's segments as
+  // lines (none for a shell or a volume, whose edges are not drawn).
+  Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;
+  Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> lines;
   // Per vertex, the area its contact barrier is weighted by (thin_contact.hpp), m^2: a shell's
-  // lumped area, a rod's lumped length times its diameter.
+  // lumped area, a rod's lumped length times its diameter, a volume's boundary's lumped area (0
+  // inside: no contact).
   Eigen::VectorXd contact_areas;
 };
 

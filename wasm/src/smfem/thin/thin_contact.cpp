@@ -18,9 +18,13 @@ contact::ContactParameters default_contact_parameters(const ThinBody& body, doub
 std::unique_ptr<full::ObstacleContact> thin_obstacle_contact(
     const ThinBody& body, std::vector<contact::Obstacle> obstacles,
     const contact::ContactParameters& parameters) {
-  std::vector<full::ObstacleContact::Point> points(static_cast<std::size_t>(body.vertex_count));
+  // Every vertex with an area: a volume's inside ones have none (they never reach an obstacle
+  // before the boundary does).
+  std::vector<full::ObstacleContact::Point> points;
   for (int v = 0; v < body.vertex_count; ++v) {
-    points[static_cast<std::size_t>(v)] = {v, body.rest.row(v).transpose(), body.contact_areas(v)};
+    if (body.contact_areas(v) > 0.0) {
+      points.push_back({v, body.rest.row(v).transpose(), body.contact_areas(v)});
+    }
   }
   return std::make_unique<full::ObstacleContact>(std::move(points), std::move(obstacles),
                                                  parameters);

@@ -1,6 +1,7 @@
 #include "smfem/thin/thin_recipe.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <initializer_list>
 #include <optional>
@@ -14,9 +15,11 @@
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/thin/combined_body.hpp"
 #include "smfem/thin/rod.hpp"
 #include "smfem/thin/shell.hpp"
 #include "smfem/thin/thin_contact.hpp"
+#include "smfem/thin/volume.hpp"
 
 namespace smfem::thin {
 namespace {
@@ -123,27 +126,36 @@ class RecipeReader {
   std::string source_;
 };
 
-// A mesh file's surface, scaled by "scale" (default 1) and, given "center", moved so that its
-// bounding box is centred there.
-mesh::SurfaceMesh read_recipe_mesh(const RecipeReader& r, const json& body,
-                                   const std::string& where, const RecipeFiles& files) {
+// A mesh file (`parse`: mesh::parse_surface_mesh or parse_tet_mesh), scaled by "scale" (default
+// 1) and, given "center", moved so that its bounding box is centred there.
+template <class Parse>
+auto read_recipe_mesh(const RecipeReader& r, const json& body, const std::string& where,
+                      const RecipeFiles& files, Parse&& parse) {
   if (!body["mesh"].is_string()) r.fail(where + ".mesh", "must be a file name");
   const std::string name = body["mesh"].get<std::string>();
   const auto file = files.find(name);
   if (file == files.end()) r.fail(where + ".mesh", "the file \"" + name + "\" was not given");
-  mesh::SurfaceMesh surface;
+  decltype(parse(file->second, name)) read;
   try {
-    surface = mesh::parse_surface_mesh(file->second, name);
+    read = parse(file->second, name);
   } catch (const std::exception& error) {
     r.fail(where + ".mesh", error.what());
   }
-  if (body.contains("scale")) surface.vertices *= r.positive(body, where, "scale");
+  if (body.contains("scale")) read.vertices *= r.positive(body, where, "scale");
   if (body.contains("center")) {
     const Eigen::RowVector3d middle =
-        0.5 * (surface.vertices.colwise().maxCoeff() + surface.vertices.colwise().minCoeff());
-    surface.vertices.rowwise() += r.point(body, where, "center") - middle;
+        0.5 * (read.vertices.colwise().maxCoeff() + read.vertices.colwise().minCoeff());
+    read.vertices.rowwise() += r.point(body, where, "center") - middle;
   }
-  return surface;
+  return read;
+}
+
+mesh::SurfaceMesh read_recipe_surface(const RecipeReader& r, const json& body,
+                                      const std::string& where, const RecipeFiles& files) {
+  return read_recipe_mesh(r, body, where, files,
+                          [](std::string_view content, const std::string& name) {
+                            return mesh::parse_surface_mesh(content, name);
+                          });
 }
 
 // The shape's keys: a mesh's or a generated shape's, never both.
@@ -159,8 +171,8 @@ void require_one_shape(const RecipeReader& r, const json& body, const std::strin
   }
 }
 
-ThinBody read_shell(const RecipeReader& r, const json& shell, const RecipeFiles& files) {
-  const std::string where = "shell";
+ThinBody read_shell(const RecipeReader& r, const json& shell, const std::string& where,
+                    const RecipeFiles& files) {
   r.require_keys(shell, where,
                  {"grid", "size", "mesh", "scale", "center", "thickness", "youngs", "poisson",
                   "density", "bending", "pins"});
@@ -168,7 +180,7 @@ ThinBody read_shell(const RecipeReader& r, const json& shell, const RecipeFiles&
   ShellMesh mesh;
   int nx = 0, ny = 0;
   if (shell.contains("mesh")) {
-    mesh::SurfaceMesh surface = read_recipe_mesh(r, shell, where, files);
+    mesh::SurfaceMesh surface = read_recipe_surface(r, shell, where, files);
     mesh.positions = std::move(surface.vertices);
     mesh.triangles = std::move(surface.triangles);
   } else {
@@ -208,8 +220,8 @@ ThinBody read_shell(const RecipeReader& r, const json& shell, const RecipeFiles&
   }
 }
 
-ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& files) {
-  const std::string where = "rod";
+ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& where,
+                  const RecipeFiles& files) {
   r.require_keys(rod, where,
                  {"points", "length", "start", "mesh", "scale", "center", "radius", "youngs",
                   "poisson", "density", "bending", "pins"});
@@ -220,7 +232,7 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& fil
   Positions points;
   Segments segments;
   if (rod.contains("mesh")) {
-    mesh::SurfaceMesh surface = read_recipe_mesh(r, rod, where, files);
+    mesh::SurfaceMesh surface = read_recipe_surface(r, rod, where, files);
     points = std::move(surface.vertices);
     segments = triangle_edges(surface.triangles);
   } else {
@@ -252,6 +264,68 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const RecipeFiles& fil
   } catch (const std::invalid_argument& error) {
     r.fail(where, error.what());
   }
+}
+
+ThinBody read_volume(const RecipeReader& r, const json& volume, const std::string& where,
+                     const RecipeFiles& files) {
+  r.require_keys(volume, where,
+                 {"mesh", "scale", "center", "youngs", "poisson", "density", "pins"});
+  if (!volume.contains("mesh")) r.fail(where, "needs \"mesh\": a tet mesh file (.mesh, .msh)");
+  const mesh::TetMesh tets = read_recipe_mesh(
+      r, volume, where, files, [](std::string_view content, const std::string& name) {
+        return mesh::parse_tet_mesh(content, name);
+      });
+  const VolumeMaterial defaults;
+  VolumeMaterial material;
+  material.youngs = r.number(volume, where, "youngs", defaults.youngs);
+  material.poisson = r.number(volume, where, "poisson", defaults.poisson);
+  material.density = r.number(volume, where, "density", defaults.density);
+  const std::vector<int> pins = r.pins(
+      volume, where, "", [](const std::string&) { return std::optional<std::vector<int>>(); });
+  try {
+    return make_volume(tets.vertices, tets.tets, material, pins);
+  } catch (const std::invalid_argument& error) {
+    r.fail(where, error.what());
+  }
+}
+
+// The kinds of body a recipe names, each read by its own reader.
+constexpr std::array<const char*, 3> kBodyKinds = {"shell", "rod", "volume"};
+
+ThinBody read_body(const RecipeReader& r, const json& body, const std::string& where,
+                   const char* kind, const RecipeFiles& files) {
+  const std::string at = where.empty() ? kind : where + "." + kind;
+  const json& spec = body[kind];
+  if (std::string_view(kind) == "shell") return read_shell(r, spec, at, files);
+  if (std::string_view(kind) == "rod") return read_rod(r, spec, at, files);
+  return read_volume(r, spec, at, files);
+}
+
+// "parts": [{"shell" | "rod" | "volume": {...}}, ...], combined into one body; `parts` says
+// where each is in it.
+ThinBody read_parts(const RecipeReader& r, const json& bodies, const RecipeFiles& files,
+                    std::vector<ThinRecipe::Part>& parts) {
+  if (!bodies.is_array() || bodies.empty()) {
+    r.fail("parts", "must be a list of bodies, each {\"shell\" | \"rod\" | \"volume\": {...}}");
+  }
+  std::vector<ThinBody> read;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::string where = "parts[" + std::to_string(i) + "]";
+    r.require_keys(bodies[i], where, {"shell", "rod", "volume"});
+    if (bodies[i].size() != 1)
+      r.fail(where, "needs exactly one of \"shell\", \"rod\" and \"volume\"");
+    const char* kind = bodies[i].contains("shell") ? "shell"
+                       : bodies[i].contains("rod") ? "rod"
+                                                   : "volume";
+    read.push_back(read_body(r, bodies[i], where, kind, files));
+    ThinRecipe::Part part{kind, 0, read.back().model.element_count(), 0, read.back().vertex_count};
+    if (!parts.empty()) {
+      part.first_element = parts.back().first_element + parts.back().elements;
+      part.first_vertex = parts.back().first_vertex + parts.back().vertices;
+    }
+    parts.push_back(part);
+  }
+  return combine_bodies(read);
 }
 
 void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
@@ -293,11 +367,22 @@ json parse_recipe(const RecipeReader& reader, const std::string& text) {
 std::vector<std::string> thin_recipe_files(const std::string& text, const std::string& source) {
   const json recipe = parse_recipe(RecipeReader(source), text);
   std::vector<std::string> names;
-  for (const char* kind : {"shell", "rod"}) {
-    const auto body = recipe.is_object() ? recipe.find(kind) : recipe.end();
-    if (body == recipe.end() || !body->is_object()) continue;
-    const auto mesh = body->find("mesh");
-    if (mesh != body->end() && mesh->is_string()) names.push_back(mesh->get<std::string>());
+  // The recipe's body, or each of its "parts".
+  std::vector<const json*> bodies = {&recipe};
+  const auto list = recipe.is_object() ? recipe.find("parts") : recipe.end();
+  if (list != recipe.end() && list->is_array()) {
+    for (const json& body : *list) bodies.push_back(&body);
+  }
+  for (const json* body : bodies) {
+    for (const char* kind : kBodyKinds) {
+      if (!body->is_object() || !body->contains(kind) || !(*body)[kind].is_object()) continue;
+      const json& spec = (*body)[kind];
+      const auto mesh = spec.find("mesh");
+      if (mesh != spec.end() && mesh->is_string() &&
+          std::find(names.begin(), names.end(), mesh->get<std::string>()) == names.end()) {
+        names.push_back(mesh->get<std::string>());
+      }
+    }
   }
   return names;
 }
@@ -308,9 +393,11 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   const json recipe = parse_recipe(reader, text);
   reader.require_keys(
       recipe, "recipe",
-      {"name", "description", "shell", "rod", "solver", "camera", "obstacles", "contact"});
-  const bool shell = recipe.contains("shell"), rod = recipe.contains("rod");
-  if (shell == rod) reader.fail("recipe", "needs exactly one of \"shell\" and \"rod\"");
+      {"name", "description", "shell", "rod", "parts", "solver", "camera", "obstacles", "contact"});
+  const int kinds = static_cast<int>(recipe.contains("shell")) +
+                    static_cast<int>(recipe.contains("rod")) +
+                    static_cast<int>(recipe.contains("parts"));
+  if (kinds != 1) reader.fail("recipe", "needs exactly one of \"shell\", \"rod\" and \"parts\"");
   ThinRecipe out;
   if (recipe.contains("name") && !recipe["name"].is_string())
     reader.fail("name", "must be a string");
@@ -320,8 +407,13 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   out.name = recipe.value("name", source);
   out.description = recipe.value("description", "");
   if (recipe.contains("camera")) out.camera = recipe["camera"];
-  out.body =
-      shell ? read_shell(reader, recipe["shell"], files) : read_rod(reader, recipe["rod"], files);
+  if (recipe.contains("parts")) {
+    out.body = read_parts(reader, recipe["parts"], files, out.parts);
+  } else {
+    const char* kind = recipe.contains("shell") ? "shell" : "rod";
+    out.body = read_body(reader, recipe, "", kind, files);
+    out.parts = {{kind, 0, out.body.model.element_count(), 0, out.body.vertex_count}};
+  }
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
   } catch (const asset::AssetError& error) {

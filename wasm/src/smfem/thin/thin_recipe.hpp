@@ -1,9 +1,9 @@
 #pragma once
 // A thin body's scene recipe (assets/scenes/README.md, "Shells and rods"): a JSON object with
-// a "shell" or a "rod" and, like the volumes' recipes, optional "name", "description",
-// "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over thin_body_defaults) and
-// "camera" (the page's), and optional "obstacles" (a scene file's: multibody/scene_file.hpp,
-// read_obstacle; fixed, their paths are refused for now) with "contact":
+// a "shell", a "rod" or "parts" (below) and, like the volumes' recipes, optional "name",
+// "description", "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over
+// thin_body_defaults) and "camera" (the page's), and optional "obstacles" (a scene file's:
+// multibody/scene_file.hpp, read_obstacle; fixed, their paths are refused for now) with "contact":
 // {"activation_distance": dhat, "stiffness": kappa} (thin_contact.hpp gives the defaults):
 //
 //   "shell": {"grid": [nx, ny], "size": [w, h], "center": [x, y, z], "thickness": t,
@@ -18,9 +18,17 @@
 // .off, .ply; the bake's readers, precompute/src/smfem/mesh) with optional "scale" (default 1)
 // and "center" (where its bounding box's centre goes; else the file's coordinates): a shell is
 // its triangles, a rod its edges (paper 002's rod bunny; "bending" is then off by default and
-// refused, as it is for a curved shell). Pins are then vertex ids of the file (0-based, in its
-// order). "grid" and "size", or "points" and "length", or "mesh" are required; the material
-// keys default to ShellMaterial's and RodMaterial's; no pins by default.
+// refused: a curved shell bends by its hinges, bending.hpp). Pins are then vertex ids of the file
+// (0-based, in its order). "grid" and "size", or "points" and "length", or "mesh" are required;
+// the material keys default to ShellMaterial's and RodMaterial's; no pins by default.
+//
+// Instead of one "shell" or "rod", "parts" lists several, each {"shell" | "rod" | "volume":
+// {...}}, solved as one body (combined_body.hpp; they do not collide with one another), where
+//
+//   "volume": {"mesh": "file.mesh" | "file.msh", "scale", "center", "youngs": E,
+//              "poisson": nu, "density": rho, "pins": [vertex ids]}
+//
+// is a tet mesh (volume.hpp; material defaults VolumeMaterial's).
 #include <map>
 #include <string>
 #include <vector>
@@ -38,6 +46,14 @@ struct ThinRecipe {
   std::string description;  // the recipe's, or empty
   nlohmann::json camera;    // the recipe's (the page's), or null
   ThinBody body;            // with the recipe's solver defaults
+  // The bodies it lists (one without "parts"), in order: their kind ("shell", "rod",
+  // "volume") and where their elements and vertices are in `body`.
+  struct Part {
+    std::string kind;
+    int first_element = 0, elements = 0;
+    int first_vertex = 0, vertices = 0;
+  };
+  std::vector<Part> parts;
   std::vector<contact::Obstacle> obstacles;
   contact::ContactParameters contact;  // for the obstacles
 };
