@@ -8,7 +8,9 @@
 //     1,500 rods) dropping 10 cm onto the ground, by FEM (its recipe's) and by the mixed step,
 //     whose retried impact steps the mean shows where the median does not;
 //   - the shell bunny: the shipped bunny-shell.json (502 vertices, 1,000 triangles, bending at
-//     its 1,500 hinges) dropping 10 cm onto the ground, by the mixed step (its recipe's).
+//     its 1,500 hinges) dropping 10 cm onto the ground, by the mixed step (its recipe's);
+//   - paper 002's figure 2: the shipped bunny-three-ways.json (the bunny as 1,632 tets, as a
+//     shell and as rods, one solver) dropping, by the mixed step.
 // Against Trusty et al. 2022, Table 1 (Apple M1, multithreaded): square cloth 5,929 vertices in
 // 55 ms a step, rods bunny 500 vertices in 12.9 ms: the ratio of vertex-steps per second, ours
 // over the paper's (above 1: more work per second than the paper).
@@ -102,5 +104,8 @@ export async function thinBench(smfem, { steps = 60, iterations = 2, print = con
   const shell = await shippedRecipe('bunny-shell.json');
   out.bunnyShell = timed(smfem, shell.text, { ...options, files: shell.files });
   print(describe('shell bunny, mfem', out.bunnyShell, kPaper.cloth));
+  const threeWays = await shippedRecipe('bunny-three-ways.json');
+  out.bunnyThreeWays = timed(smfem, threeWays.text, { ...options, files: threeWays.files });
+  print(describe('bunny three ways, mfem', out.bunnyThreeWays, kPaper.rods));
   return out;
 }
