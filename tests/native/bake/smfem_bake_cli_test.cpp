@@ -168,13 +168,15 @@ TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
 
 // A surface mesh's recipe keeps the resolution it was tetrahedralized at: baked again, the same
 // tet mesh.
+// A unit cube's surface as an OBJ file.
+constexpr const char* kUnitCubeObj =
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n"
+    "f 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\n"
+    "f 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\n";
+
 TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
   const auto dir = test::scratch_dir("surface-recipe");
-  const auto surface = test::write_text(dir / "box.obj",
-                                        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\n"
-                                        "v 0 1 1\nv 1 1 1\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\n"
-                                        "f 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\n"
-                                        "f 2 4 8\nf 2 8 6\n");
+  const auto surface = test::write_text(dir / "box.obj", kUnitCubeObj);
   const ToolRun first =
       run_bake_tool(dir, {surface.string(), "-o", (dir / "direct.smfem").string(), "--modes", "4",
                           "--target-tets", "800", "--full-mesh", "--json"});
@@ -200,11 +202,7 @@ TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
 // --tet-mesh writes the tet mesh it baked, which reads back as the asset's own, to the bit.
 TEST(SmfemBakeCli, TetMeshWritesTheBakedTetsBackExactly) {
   const auto dir = test::scratch_dir("tet-mesh");
-  const auto surface = test::write_text(dir / "box.obj",
-                                        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\n"
-                                        "v 0 1 1\nv 1 1 1\nf 1 3 4\nf 1 4 2\nf 5 6 8\nf 5 8 7\n"
-                                        "f 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\nf 1 5 7\nf 1 7 3\n"
-                                        "f 2 4 8\nf 2 8 6\n");
+  const auto surface = test::write_text(dir / "box.obj", kUnitCubeObj);
   const ToolRun run = run_bake_tool(
       dir, {surface.string(), "-o", (dir / "box.smfem").string(), "--modes", "4", "--target-tets",
             "300", "--full-mesh", "--tet-mesh", (dir / "box.mesh").string(), "--quiet"});

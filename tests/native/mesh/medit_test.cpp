@@ -9,25 +9,11 @@
 namespace smfem::mesh {
 namespace {
 
-using test::exact;
 using test::expect_message_has;
 using test::mesh_error_of;
 
-// A MEDIT writer for the tests: 1-based, region as the reference label.
-std::string to_medit(const TetMesh& mesh) {
-  std::string text = "MeshVersionFormatted 2\nDimension 3\nVertices\n" +
-                     std::to_string(mesh.vertices.rows()) + "\n";
-  for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
-    text += exact(mesh.vertices(v, 0)) + " " + exact(mesh.vertices(v, 1)) + " " +
-            exact(mesh.vertices(v, 2)) + " 0\n";
-  }
-  text += "Tetrahedra\n" + std::to_string(mesh.tets.rows()) + "\n";
-  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
-    for (int c = 0; c < 4; ++c) text += std::to_string(mesh.tets(t, c) + 1) + " ";
-    text += std::to_string(mesh.regions(t)) + "\n";
-  }
-  return text + "End\n";
-}
+// The mesh as MEDIT text (format_medit_mesh: 1-based, region as the reference label).
+std::string to_medit(const TetMesh& mesh) { return format_medit_mesh(mesh, "a test mesh"); }
 
 // Writes `text` as `name` in a fresh folder and reads it.
 TetMesh read_medit_text(const std::string& name, const std::string& text,
