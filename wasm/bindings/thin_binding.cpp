@@ -1,8 +1,8 @@
-// A shell or a rod (wasm/src/smfem/thin/) from its recipe, stepped by the full-space mixed or
-// FEM step behind the JS API (loader.js: createThinSimulator), with the volumes' parameters and
-// step reports plus each step's maxStrain (the largest edge strain), so that `npx smfem
-// simulate` prints the same records for it, and with obstacles minDistance, activeContacts and
-// dHat as a contact scene's, and a drag spring on any vertex.
+// A shell or a rod, or a recipe of parts (wasm/src/smfem/thin/), from its recipe, stepped by the
+// full-space mixed or FEM step behind the JS API (loader.js: createThinSimulator), with the
+// volumes' parameters and step reports plus each step's maxStrain (the largest edge strain), so
+// that `npx smfem simulate` prints the same records for it, and with obstacles minDistance,
+// activeContacts and dHat as a contact scene's, and a drag spring on any vertex.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -133,8 +133,8 @@ class JsThinSimulator {
         simulator_->displacements().topRows(recipe_.body.vertex_count).eval());
   }
 
-  // What the page draws: the rest positions (x y z per vertex, f32), and the triangles (a shell)
-  // or edges (a rod) as vertex ids.
+  // What the page draws: the rest positions (x y z per vertex, f32), and the triangles (shells'
+  // and volumes' boundaries) and the rods' segments as vertex ids (ThinBody's lines).
   val rest_positions() const {
     const thin::ThinBody& body = recipe_.body;
     std::vector<float> positions(static_cast<std::size_t>(3 * body.vertex_count));

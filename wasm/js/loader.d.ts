@@ -290,7 +290,7 @@ export interface Smfem {
    * by the full-space mixed or FEM step; the parameters and the step reports are
    * createSimulator's (plus maxStrain; with obstacles minDistance, activeContacts and dHat), but
    * eigenFit, eigenFitRelinearized and floatStiffness do not apply (a warning says so), and
-   * "materials" sets its one material (region 0: ThinSimulator.setParameters). Throws an Error
+   * "materials" sets its parts' materials (ThinSimulator.setParameters). Throws an Error
    * naming the recipe's key at fault. A recipe whose shell or rod is a "mesh" needs that file in
    * `files`.
    */
@@ -339,7 +339,10 @@ export interface DisplacementSimulator {
 }
 
 export interface ThinSimulatorInfo {
-  kind: 'shell' | 'rod';
+  /** A lone shell or rod, or a recipe's "parts" (shells, rods and tet volumes in one solver). */
+  kind: 'shell' | 'rod' | 'parts';
+  /** The recipe's bodies in order (one for a lone shell or rod): their elements and vertices. */
+  parts: Array<{ kind: 'shell' | 'rod' | 'volume'; elements: number; vertices: number }>;
   /** The recipe's "name", or the source name. */
   name: string;
   vertices: number;
@@ -357,8 +360,8 @@ export interface ThinSimulatorInfo {
   /** The recipe's description and camera (null without one). */
   description: string;
   camera: { position: Vec3; target: Vec3 } | null;
-  /** Its one material (region 0): the recipe's, or as setParameters' materials set it since. */
-  materials: Array<{ region: 0; youngs: number; poisson: number }>;
+  /** One material per part (region i: part i): the recipe's, or as setParameters set it since. */
+  materials: Array<{ region: number; name: string; youngs: number; poisson: number }>;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }
 
@@ -371,14 +374,16 @@ export interface ThinSimulator {
   readonly info: ThinSimulatorInfo;
   /**
    * Changes parameters from the current state on (the displacements and velocities are kept).
-   * materials: [{ region: 0, youngs?, poisson? }] makes the body again from its recipe with that
-   * material (bending included); values the recipe would refuse are refused alike.
+   * materials: [{ region, youngs?, poisson? }] makes the body again from its recipe with that
+   * material for part `region` (bending included); values the recipe would refuse are refused
+   * alike.
    */
   setParameters(parameters: SimulatorParameters): void;
   step(count?: number): ThinStepReport[];
   /** The vertices' displacements, 3 n doubles: all x, then all y, then all z. */
   coordinatesF64(): Float64Array;
-  /** Rest positions (x y z per vertex), a shell's triangles (3 ids each) or a rod's edges (2). */
+  /** Rest positions (x y z per vertex), the surfaces' triangles (3 ids each: shells', volumes'
+   * boundaries) and the rods' segments (2). */
   restShape(): { positions: Float32Array; triangles: Uint32Array; edges: Uint32Array };
   /** A spring (N/m) from vertex `vertex` to `target`, until dragEnd. */
   dragStart(vertex: number, target: Vec3, stiffness: number): void;

@@ -296,7 +296,7 @@ class ThinSimulator extends NativeHandle {
     return JSON.parse(this.live().diagnostics());
   }
 
-  /** What to draw: rest positions (x y z per vertex), and a shell's triangles or a rod's edges. */
+  /** What to draw: rest positions (x y z per vertex), the surfaces' triangles and the rods' segments. */
   restShape() {
     const native = this.live();
     return { positions: native.restPositions(), triangles: native.triangles(), edges: native.edges() };
