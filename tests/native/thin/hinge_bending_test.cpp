@@ -253,7 +253,7 @@ TEST(HingeBending, ARubberBallKeepsItsShapeWithBendingAndFoldsWithout) {
     ground.kind = contact::ObstacleKind::plane;
     simulator.set_contact(
         thin_obstacle_contact(body, {ground}, default_contact_parameters(body, settings.timestep)));
-    for (int step = 0; step < 90; ++step) EXPECT_TRUE(simulator.step().ok) << "step " << step;
+    for (int step = 0; step < 60; ++step) EXPECT_TRUE(simulator.step().ok) << "step " << step;
     const double centre =
         (mesh.positions.col(1) + simulator.displacements().col(1).head(body.vertex_count)).mean();
     std::cout << (bending ? "with" : "without") << " bending: the ball's centre at " << centre
