@@ -31,8 +31,7 @@ ThinBody combine_bodies(const std::vector<ThinBody>& bodies) {
   out.directions.resize(directors, 3);
   out.contact_areas.resize(vertices);
   std::vector<Eigen::Triplet<double>> bending;
-  bool any_hinges = hinges > 0;
-  if (any_hinges) model.hinges.rest = Positions::Zero(nodes, 3);
+  if (hinges > 0) model.hinges.rest = Positions::Zero(nodes, 3);
   int first_vertex = 0, first_director = vertices, first_element = 0;
   for (const ThinBody& body : bodies) {
     const full::ElementModel& own = body.model;
