@@ -24,6 +24,24 @@ int value_slot_if_any(const Eigen::SparseMatrix<double>& matrix, int row, int co
   return slot < matrix.outerIndexPtr()[col + 1] && matrix.innerIndexPtr()[slot] == row ? slot : -1;
 }
 
+// Each lower-triangle pair (r >= c) of a four-node block's local DOFs (3j + d: coordinate d of
+// node node_of(j)) whose nodes are both free: visit(packed(r, c), row, col) with the free DOFs,
+// row >= col. A tet's block and a hinge's alike.
+template <class NodeOf, class Visit>
+void for_free_pairs(const std::vector<int>& free_index, NodeOf&& node_of, Visit&& visit) {
+  const auto dof = [&](int local) {
+    const int k = free_index[static_cast<std::size_t>(node_of(local / 3))];
+    return k < 0 ? -1 : 3 * k + local % 3;
+  };
+  for (int r = 0; r < 12; ++r) {
+    for (int c = 0; c <= r; ++c) {
+      const int a = dof(r);
+      const int b = dof(c);
+      if (a >= 0 && b >= 0) visit(packed(r, c), std::max(a, b), std::min(a, b));
+    }
+  }
+}
+
 }  // namespace
 
 FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics& dynamics)
@@ -38,23 +56,19 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
   const int dofs = 3 * free_count;
   const int T = deformation.tet_count();
   const auto& tets = deformation.tets();
-  const auto dof = [&](int tet, int local) {
-    const int k = free_index_[static_cast<std::size_t>(tets(tet, local / 3))];
-    return k < 0 ? -1 : 3 * k + local % 3;
-  };
-
-  // A hinge's local DOF 3j + d: coordinate d of its node j.
   const std::vector<Hinge>& hinges = dynamics.hinges().hinges();
-  const auto hinge_dof = [&](std::size_t hinge, int local) {
-    const int k = free_index_[static_cast<std::size_t>(hinges[hinge].nodes[local / 3])];
-    return k < 0 ? -1 : 3 * k + local % 3;
+  // Node j of tet t, of hinge h.
+  const auto tet_node = [&](int t) { return [&tets, t](int j) { return tets(t, j); }; };
+  const auto hinge_node = [&](std::size_t h) {
+    return [&hinges, h](int j) { return hinges[h].nodes[static_cast<std::size_t>(j)]; };
   };
 
-  // The pattern: every pair of free DOFs sharing a tet or coupled by bending, in the lower
-  // triangle, and the diagonal.
+  // The pattern: every pair of free DOFs sharing a tet or a hinge or coupled by bending, in the
+  // lower triangle, and the diagonal.
   const Eigen::SparseMatrix<double>& bending = dynamics.bending();
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(T) * kLocalEntries + static_cast<std::size_t>(dofs) +
+  entries.reserve((static_cast<std::size_t>(T) + hinges.size()) * kLocalEntries +
+                  static_cast<std::size_t>(dofs) +
                   3 * static_cast<std::size_t>(bending.nonZeros()));
   for (int i = 0; i < dofs; ++i) entries.emplace_back(i, i, 0.0);
   // (row, col, value) of B on each coordinate, over the free DOFs, lower triangle.
@@ -68,53 +82,29 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
     }
   }
   entries.insert(entries.end(), bending_values.begin(), bending_values.end());
-  for (int t = 0; t < T; ++t) {
-    for (int r = 0; r < 12; ++r) {
-      for (int c = 0; c <= r; ++c) {
-        const int a = dof(t, r);
-        const int b = dof(t, c);
-        if (a >= 0 && b >= 0) entries.emplace_back(std::max(a, b), std::min(a, b), 0.0);
-      }
-    }
-  }
+  const auto add_entry = [&](int, int row, int col) { entries.emplace_back(row, col, 0.0); };
+  for (int t = 0; t < T; ++t) for_free_pairs(free_index_, tet_node(t), add_entry);
   for (std::size_t h = 0; h < hinges.size(); ++h) {
-    for (int r = 0; r < 12; ++r) {
-      for (int c = 0; c <= r; ++c) {
-        const int a = hinge_dof(h, r);
-        const int b = hinge_dof(h, c);
-        if (a >= 0 && b >= 0) entries.emplace_back(std::max(a, b), std::min(a, b), 0.0);
-      }
-    }
+    for_free_pairs(free_index_, hinge_node(h), add_entry);
   }
   stiffness_.resize(dofs, dofs);
   stiffness_.setFromTriplets(entries.begin(), entries.end());
   stiffness_.makeCompressed();
   entries = {};
 
+  // Each block's entries' places in the value arrays (-1 where pinned), 78 per block.
+  const auto fill_slots = [&](auto node_of, int* slots) {
+    for_free_pairs(free_index_, node_of, [&](int local, int row, int col) {
+      slots[local] = value_slot(stiffness_, row, col);
+    });
+  };
   slots_.assign(static_cast<std::size_t>(T) * kLocalEntries, -1);
   for (int t = 0; t < T; ++t) {
-    for (int r = 0; r < 12; ++r) {
-      for (int c = 0; c <= r; ++c) {
-        const int a = dof(t, r);
-        const int b = dof(t, c);
-        if (a < 0 || b < 0) continue;
-        slots_[static_cast<std::size_t>(t) * kLocalEntries + packed(r, c)] =
-            value_slot(stiffness_, std::max(a, b), std::min(a, b));
-      }
-    }
+    fill_slots(tet_node(t), slots_.data() + static_cast<std::size_t>(t) * kLocalEntries);
   }
   hinge_slots_.assign(hinges.size() * static_cast<std::size_t>(kLocalEntries), -1);
   for (std::size_t h = 0; h < hinges.size(); ++h) {
-    for (int r = 0; r < 12; ++r) {
-      for (int c = 0; c <= r; ++c) {
-        const int a = hinge_dof(h, r);
-        const int b = hinge_dof(h, c);
-        if (a < 0 || b < 0) continue;
-        hinge_slots_[h * static_cast<std::size_t>(kLocalEntries) +
-                     static_cast<std::size_t>(packed(r, c))] =
-            value_slot(stiffness_, std::max(a, b), std::min(a, b));
-      }
-    }
+    fill_slots(hinge_node(h), hinge_slots_.data() + h * static_cast<std::size_t>(kLocalEntries));
   }
   for (const Eigen::Triplet<double>& entry : bending_values) {
     bending_entries_.emplace_back(value_slot(stiffness_, entry.row(), entry.col()), entry.value());

@@ -56,7 +56,6 @@ class HingeBending {
   HingeBending() = default;
   explicit HingeBending(HingeSet set);
 
-  bool empty() const { return set_.empty(); }
   const std::vector<Hinge>& hinges() const { return set_.hinges; }
 
   double energy(const sim::ReducedMatrix& U) const;

@@ -318,12 +318,8 @@ ThinBody read_parts(const RecipeReader& r, const json& bodies, const RecipeFiles
                        : bodies[i].contains("rod") ? "rod"
                                                    : "volume";
     read.push_back(read_body(r, bodies[i], where, kind, files));
-    ThinRecipe::Part part{kind, 0, read.back().model.element_count(), 0, read.back().vertex_count};
-    if (!parts.empty()) {
-      part.first_element = parts.back().first_element + parts.back().elements;
-      part.first_vertex = parts.back().first_vertex + parts.back().vertices;
-    }
-    parts.push_back(part);
+    const int first = parts.empty() ? 0 : parts.back().first_element + parts.back().elements;
+    parts.push_back({kind, first, read.back().model.element_count(), read.back().vertex_count});
   }
   return combine_bodies(read);
 }
@@ -412,7 +408,7 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   } else {
     const char* kind = recipe.contains("shell") ? "shell" : "rod";
     out.body = read_body(reader, recipe, "", kind, files);
-    out.parts = {{kind, 0, out.body.model.element_count(), 0, out.body.vertex_count}};
+    out.parts = {{kind, 0, out.body.model.element_count(), out.body.vertex_count}};
   }
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());

@@ -47,11 +47,11 @@ struct ThinRecipe {
   nlohmann::json camera;    // the recipe's (the page's), or null
   ThinBody body;            // with the recipe's solver defaults
   // The bodies it lists (one without "parts"), in order: their kind ("shell", "rod",
-  // "volume") and where their elements and vertices are in `body`.
+  // "volume"), where their elements are in `body`, and how many vertices they have.
   struct Part {
     std::string kind;
     int first_element = 0, elements = 0;
-    int first_vertex = 0, vertices = 0;
+    int vertices = 0;
   };
   std::vector<Part> parts;
   std::vector<contact::Obstacle> obstacles;
