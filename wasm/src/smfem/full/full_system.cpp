@@ -124,7 +124,7 @@ FullSystem::FullSystem(const TetMeshDeformation& deformation, const FullDynamics
     diagonal_slots_[static_cast<std::size_t>(i)] = value_slot(stiffness_, i, i);
 
   matrix_ = stiffness_;
-  llt_.analyzePattern(matrix_);
+  cholesky_.analyze(matrix_);
   local_hessians_.assign(static_cast<std::size_t>(T) * kLocalEntries, 0.0);
   local_forces_.assign(static_cast<std::size_t>(T) * 12, 0.0);
   force_.setZero(n, 3);
@@ -164,7 +164,8 @@ void FullSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
       local_forces_.data() + static_cast<std::size_t>(tet) * 12) = w * G * gradient.transpose();
 }
 
-void FullSystem::assemble(parallel::ThreadPool& /*pool*/) {
+void FullSystem::assemble(parallel::ThreadPool& pool) {
+  pool_ = &pool;
   // One pass in tet order: the sums come out the same for any thread count.
   double* values = stiffness_.valuePtr();
   std::fill(values, values + stiffness_.nonZeros(), 0.0);
@@ -242,12 +243,10 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
       [&](double sigma) {
         for (const int slot : diagonal_slots_) matrix_.valuePtr()[slot] += sigma * mean_diagonal;
       },
-      [&] {
-        llt_.factorize(matrix_);
-        return llt_.info() == Eigen::Success;
-      });
+      [&] { return cholesky_.factor(matrix_, pool_); });
   if (shifts < 0) return -1;
-  solution_ = llt_.solve(rhs_vector_);
+  solution_ = rhs_vector_;
+  cholesky_.solve_in_place(solution_);
   for (std::size_t v = 0; v < free_index_.size(); ++v) {
     const int k = free_index_[v];
     if (k >= 0) dU.row(static_cast<Eigen::Index>(v)) = solution_.segment<3>(3 * k).transpose();

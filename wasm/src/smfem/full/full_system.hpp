@@ -15,21 +15,22 @@
 //   force_t(j, d)       = w_t sum_k P_t(d, k) G_t(j, k),
 //
 // scattered into a sparse matrix whose pattern (lower triangle) and each tet entry's place in
-// it are fixed at construction. Solved by a sparse Cholesky factorization (Eigen's
-// SimplicialLLT, AMD ordering, analysed once), with the dense solve's shift schedule when the
-// factorization fails (sim/kernels/spd_solver.hpp). The per-tet blocks are formed in parallel
+// it are fixed at construction. Solved by a sparse Cholesky factorization (supernodal,
+// sim/kernels/sparse_cholesky.hpp, analysed once; its large fronts shared with assemble()'s
+// pool), with the dense solve's shift schedule when the factorization fails
+// (sim/kernels/spd_solver.hpp). The per-tet blocks are formed in parallel
 // (set_tet_*), the scatter runs in tet order on one thread, so results do not depend on the
 // thread count.
 #include <utility>
 #include <vector>
 
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/obstacle_contact.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
+#include "smfem/sim/kernels/sparse_cholesky.hpp"
 #include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
@@ -77,7 +78,8 @@ class FullSystem final : public sim::StepSystem {
   sim::ReducedMatrix rhs_;              // n x 3
   Eigen::VectorXd rhs_vector_;
   Eigen::VectorXd solution_;
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> llt_;
+  sim::SparseCholesky cholesky_;
+  parallel::ThreadPool* pool_ = nullptr;  // assemble()'s, for the factorization
 };
 
 }  // namespace smfem::full

@@ -1,7 +1,6 @@
 #include "smfem/sim/kernels/block_cholesky.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -10,7 +9,6 @@
 namespace smfem::sim {
 namespace {
 
-using detail::kCholeskyPanel;
 using detail::subtract_products;
 
 // A column's updates are shared among a pool's threads from this many multiply-adds on: below it
@@ -152,37 +150,10 @@ bool BlockCholesky::factor(parallel::ThreadPool* pool) {
   return true;
 }
 
-// The panel (height x size) as a tall Cholesky: its top square factored, the rows below it
-// solved against it; 32 columns at a time, each block of 32 then updating the panel's later
-// columns by tiles.
 bool BlockCholesky::factor_panel(int p) {
   const Column& c = columns_[static_cast<std::size_t>(p)];
-  const auto height = static_cast<std::size_t>(c.height);
-  double* P = L_.data() + c.offset;
-  for (int first = 0; first < c.size; first += kCholeskyPanel) {
-    const int last = std::min(c.size, first + kCholeskyPanel);
-    for (int j = first; j < last; ++j) {
-      double* column_j = P + j * height;
-      const double pivot = column_j[j];
-      if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
-      const double diagonal = std::sqrt(pivot);
-      const double inverse = 1.0 / diagonal;
-      column_j[j] = diagonal;
-      for (int i = j + 1; i < c.height; ++i) column_j[i] *= inverse;
-      for (int k = j + 1; k < last; ++k) {
-        const double factor = column_j[k];
-        if (factor == 0.0) continue;
-        double* column_k = P + k * height;
-        for (int i = k; i < c.height; ++i) column_k[i] -= factor * column_j[i];
-      }
-    }
-    const double* source = P + first * height;
-    for (int j = last; j < c.size; j += 4) {
-      subtract_products(source + j, source + j, height, last - first, P + j * height + j, height,
-                        c.height - j);
-    }
-  }
-  return true;
+  return detail::factor_tall_panel(L_.data() + c.offset, static_cast<std::size_t>(c.height),
+                                   c.height, c.size);
 }
 
 // Target q = below[t]: its panel's rows of each block at or below q (column p's blocks t, t + 1,

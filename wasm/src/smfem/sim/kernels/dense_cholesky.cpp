@@ -1,7 +1,6 @@
 #include "smfem/sim/kernels/dense_cholesky.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "smfem/sim/kernels/detail/cholesky_tiles.hpp"
 
@@ -9,7 +8,6 @@ namespace smfem::sim {
 namespace {
 
 using detail::kCholeskyPanel;
-using detail::subtract_products;
 
 // Trailing updates at least this many columns wide are shared among a pool's threads: below it
 // waking them costs more than they save (measured: a 192-column factor is about 0.1 ms).
@@ -36,25 +34,9 @@ bool DenseCholesky::factor(const Eigen::Ref<const Eigen::MatrixXd>& A, parallel:
   return true;
 }
 
-// Columns [first, last) of L, given that every earlier panel's update has been applied: column by
-// column, scale by the pivot, then subtract its outer product from the panel's later columns.
+// Columns [first, last) of L, given that every earlier panel's update has been applied.
 bool DenseCholesky::factor_panel(int first, int last) {
-  for (int j = first; j < last; ++j) {
-    const double pivot = at(j, j);
-    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
-    const double diagonal = std::sqrt(pivot);
-    const double inverse = 1.0 / diagonal;
-    double* column_j = &at(0, j);
-    column_j[j] = diagonal;
-    for (int i = j + 1; i < size_; ++i) column_j[i] *= inverse;
-    for (int c = j + 1; c < last; ++c) {
-      const double factor = column_j[c];
-      if (factor == 0.0) continue;
-      double* column_c = &at(0, c);
-      for (int i = c; i < size_; ++i) column_c[i] -= factor * column_j[i];
-    }
-  }
-  return true;
+  return detail::factor_columns(L_.get(), static_cast<std::size_t>(padded_), size_, first, last);
 }
 
 // The lower triangle of columns [last, size) minus P P^T, P = L(:, first..last), by tiles of four
@@ -62,8 +44,6 @@ bool DenseCholesky::factor_panel(int first, int last) {
 // scratch triangle.
 void DenseCholesky::update_trailing(int first, int last, parallel::ThreadPool* pool) {
   const auto stride = static_cast<std::size_t>(padded_);
-  const double* P = &at(0, first);
-  const int depth = last - first;
   // last is a whole number of panels, so a multiple of 4: tiles start on it. Tile columns
   // alternate between the threads: the triangle's columns shorten to the right.
   const int tiles = (padded_ - last) / 4;
@@ -71,8 +51,7 @@ void DenseCholesky::update_trailing(int first, int last, parallel::ThreadPool* p
       pool != nullptr && size_ - last >= kParallelColumns ? pool->thread_count() : 1;
   const auto run = [&](int thread) {
     for (int tile = thread; tile < tiles; tile += threads) {
-      const int j = last + 4 * tile;
-      subtract_products(P + j, P + j, stride, depth, &at(j, j), stride, padded_ - j);
+      detail::subtract_panel_tile(L_.get(), stride, padded_, first, last, last + 4 * tile);
     }
   };
   if (threads > 1) {

@@ -1,8 +1,10 @@
 #pragma once
 // The shape and the inner kernel the Cholesky factorizations share (dense_cholesky.hpp,
-// block_cholesky.hpp): panels of 32 columns factored column by column, then the columns after a
-// panel updated by tiles of four columns, each tile a sum over the panel's columns of a column
-// of rows times four broadcast entries, in four-lane vectors (four_lanes.hpp).
+// block_cholesky.hpp, sparse_cholesky.hpp): panels of 32 columns factored column by column, then
+// the columns after a panel updated by tiles of four columns, each tile a sum over the panel's
+// columns of a column of rows times four broadcast entries, in four-lane vectors (four_lanes.hpp).
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "smfem/sim/kernels/detail/four_lanes.hpp"
@@ -56,6 +58,52 @@ inline void subtract_products(const double* A, const double* B, std::size_t stri
     subtract_tile<kCholeskyTileVectors>(A + i, B, stride, depth, C + i, c_stride);
   }
   for (; i < rows; i += 4) subtract_tile<1>(A + i, B, stride, depth, C + i, c_stride);
+}
+
+// Columns [first, last) of the lower triangle of a (height rows, column-major with `stride`),
+// given that every earlier column's update has been applied: column by column, scale by the
+// pivot, then subtract its outer product from the later columns before `last`. False if a pivot
+// is not positive or not finite.
+inline bool factor_columns(double* a, std::size_t stride, int height, int first, int last) {
+  for (int j = first; j < last; ++j) {
+    double* column_j = a + static_cast<std::size_t>(j) * stride;
+    const double pivot = column_j[j];
+    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
+    const double diagonal = std::sqrt(pivot);
+    const double inverse = 1.0 / diagonal;
+    column_j[j] = diagonal;
+    for (int i = j + 1; i < height; ++i) column_j[i] *= inverse;
+    for (int k = j + 1; k < last; ++k) {
+      const double factor = column_j[k];
+      if (factor == 0.0) continue;
+      double* column_k = a + static_cast<std::size_t>(k) * stride;
+      for (int i = k; i < height; ++i) column_k[i] -= factor * column_j[i];
+    }
+  }
+  return true;
+}
+
+// The lower triangle of the four columns from j (a multiple of 4 after `last`), rows j to
+// height (height - j a multiple of 4), less P P^T with P columns [first, last) of a. The tile
+// on the diagonal also writes above it.
+inline void subtract_panel_tile(double* a, std::size_t stride, int height, int first, int last,
+                                int j) {
+  const double* P = a + static_cast<std::size_t>(first) * stride;
+  subtract_products(P + j, P + j, stride, last - first,
+                    a + static_cast<std::size_t>(j) * stride + j, stride, height - j);
+}
+
+// A tall panel (height x columns, column-major with `stride`; columns a multiple of 4, height
+// - columns too) as a tall Cholesky: its top square factored, the rows below it solved against
+// it; 32 columns at a time, each block of 32 then updating the panel's later columns by tiles.
+// False if a pivot is not positive or not finite.
+inline bool factor_tall_panel(double* P, std::size_t stride, int height, int columns) {
+  for (int first = 0; first < columns; first += kCholeskyPanel) {
+    const int last = std::min(columns, first + kCholeskyPanel);
+    if (!factor_columns(P, stride, height, first, last)) return false;
+    for (int j = last; j < columns; j += 4) subtract_panel_tile(P, stride, height, first, last, j);
+  }
+  return true;
 }
 
 }  // namespace smfem::sim::detail

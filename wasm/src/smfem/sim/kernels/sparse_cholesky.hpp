@@ -1,0 +1,109 @@
+#pragma once
+// Cholesky factorization A = L L^T of a sparse symmetric positive definite matrix by the
+// supernodal multifrontal method: the full-space system of a thin body or a tet mesh
+// (full/full_system.hpp), whose pattern is fixed and whose values change every iteration.
+//
+// Why not Eigen's SimplicialLLT (which this replaced): it works entry by entry, at about 3e9
+// multiply-adds a second natively and less in wasm, where Eigen has no SIMD path. A cloth's
+// factor is dense in places (a 32 x 32 cloth with plate bending: 7.4e7 multiply-adds, 471,000
+// nonzeros in L, most in the last few hundred columns), and columns of L with the same pattern
+// below them (supernodes) are factored here as one dense front by the dense factorizations'
+// tile kernel (detail/cholesky_tiles.hpp).
+//
+// analyze() orders the unknowns (Eigen's approximate minimum degree, then a postorder of the
+// elimination tree, which keeps the fill and makes each subtree's columns contiguous), finds
+// the supernodes, merges small ones into their parent where that adds few zeros (CHOLMOD's
+// relaxed amalgamation rule), and lays out each supernode's panel once: A's entries then land at
+// precomputed offsets. factor() visits the supernodes children first: add A's entries and the
+// children's update matrices into the front, factor its pivot columns, and subtract their outer
+// product from the rest (the update matrix its parent adds; kept on a stack until then).
+//
+// Fronts are column-major, their pivot columns padded in front by identity pivots and their
+// rows at the bottom by zeros to multiples of four, so every tile is whole. On a pool, whole
+// subtrees are factored on separate threads (each subtree at most half a thread's share of the
+// work; the rest, their ancestors, after them), and a large front's update is shared among the
+// threads by column tiles. Each supernode is computed by the same operations whatever thread
+// runs it, so the factor is bit-identical for any thread count.
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include "smfem/parallel/thread_pool.hpp"
+
+namespace smfem::sim {
+
+class SparseCholesky {
+ public:
+  // The pattern of A's lower triangle, diagonal included (values ignored). Throws
+  // std::invalid_argument if it is not square, lacks a diagonal entry or has one above it.
+  void analyze(const Eigen::SparseMatrix<double>& lower);
+  int size() const { return size_; }
+
+  // Factors A, whose lower triangle has analyze()'s pattern (entry for entry). False if a pivot is
+  // not positive (A not positive definite, or not finite): the factor is then unusable.
+  bool factor(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool* pool = nullptr);
+  // x <- A^-1 x with the last successful factor.
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
+
+  // What a factorization costs: L's entries stored (padding and relaxed zeros included), the
+  // update matrices' stacks (entries; after a factor(): they depend on the threads), and the
+  // multiply-adds of factor().
+  std::size_t stored_entries() const { return factor_.size(); }
+  std::size_t update_stack_entries() const { return update_stack_.size(); }
+  double multiply_adds() const { return multiply_adds_; }
+
+ private:
+  struct Supernode {
+    int first = 0, count = 0;  // its columns of L (new numbering): [first, first + count)
+    int padding = 0;           // identity pivots before them: count + padding is a multiple of 4
+    std::vector<int> rows;     // the rows below its columns where L may be nonzero, ascending
+    int height = 0;            // the front's rows: pivots, rows, zeros to a multiple of 4
+    std::size_t offset = 0;    // its panel's first entry in factor_ (height x pivots())
+    int parent = -1;           // supernode
+    std::vector<int> children;
+    // Per row, where it is in the parent's front (the parent's pivots first, then its rows).
+    std::vector<int> in_parent;
+    int pivots() const { return count + padding; }
+    int updates() const { return height - pivots(); }  // the update matrix's rows and columns
+  };
+
+  // Where the supernodes are factored on `threads` threads: each thread whole subtrees (their
+  // roots; a postorder's subtrees are contiguous), then the rest, their ancestors, on the
+  // caller's thread with its large fronts' updates shared. Each region (thread, then the top)
+  // has a stack of update matrices of its own.
+  struct Plan {
+    int threads = 0;
+    std::vector<std::vector<int>> subtrees;  // per thread
+    std::vector<int> top;
+    std::vector<int> region;              // per supernode: its thread, or threads for the top
+    std::vector<std::size_t> stack_base;  // per region
+  };
+  struct Stack {
+    std::size_t top = 0;
+    std::vector<std::size_t> pushed;  // where each update matrix on it starts
+  };
+  // plan_ for a pool of `threads` (the same as the last call's: nothing to do), and the stacks.
+  void plan_for(int threads);
+  // Supernode s's front: its children's update matrices added, its pivots factored, its own
+  // update matrix left on `stack`. False if a pivot is not positive.
+  bool factor_supernode(int s, Stack& stack, parallel::ThreadPool* pool);
+
+  std::vector<Supernode> supernodes_;  // children before parents
+  std::vector<int> subtree_first_;     // per supernode: the first of its subtree
+  std::vector<double> subtree_work_;   // per supernode: its subtree's multiply-adds
+  // Per entry of A's lower triangle (in storage order): its place in factor_.
+  std::vector<std::size_t> entry_offsets_;
+  std::vector<int> new_index_;  // per unknown of A: where it is eliminated
+  int size_ = 0;
+  double multiply_adds_ = 0.0;
+  std::vector<double> factor_;  // the supernodes' panels
+  Plan plan_;
+  std::vector<double> update_stack_;
+  std::vector<std::size_t> update_at_;  // per supernode: where its update matrix is
+  mutable Eigen::VectorXd work_;        // solve_in_place()'s, in the elimination order
+  mutable Eigen::VectorXd gathered_;    // and a supernode's rows below its pivots
+};
+
+}  // namespace smfem::sim
