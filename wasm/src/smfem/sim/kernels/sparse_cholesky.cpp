@@ -19,7 +19,8 @@ constexpr double kParallelPanelWork = 2e5;
 }  // namespace
 
 bool SparseCholesky::factor(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool* pool) {
-  if (static_cast<std::size_t>(lower.nonZeros()) != entry_offsets_.size()) {
+  if (static_cast<std::size_t>(lower.nonZeros()) != entry_offsets_.size() ||
+      static_cast<std::size_t>(lower.rows()) != new_index_.size()) {
     throw std::invalid_argument("SparseCholesky: the matrix has another pattern than analyze()'s");
   }
   const int threads = pool != nullptr ? pool->thread_count() : 1;

@@ -39,7 +39,6 @@ class SparseCholesky {
   // The pattern of A's lower triangle, diagonal included (values ignored). Throws
   // std::invalid_argument if it is not square, lacks a diagonal entry or has one above it.
   void analyze(const Eigen::SparseMatrix<double>& lower);
-  int size() const { return size_; }
 
   // Factors A, whose lower triangle has analyze()'s pattern (entry for entry). False if a pivot is
   // not positive (A not positive definite, or not finite): the factor is then unusable.
@@ -47,12 +46,8 @@ class SparseCholesky {
   // x <- A^-1 x with the last successful factor.
   void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
 
-  // What a factorization costs: L's entries stored (padding and relaxed zeros included), the
-  // update matrices' stacks (entries; after a factor(): they depend on the threads), and the
-  // multiply-adds of factor().
+  // L's entries stored (padding and relaxed zeros included).
   std::size_t stored_entries() const { return factor_.size(); }
-  std::size_t update_stack_entries() const { return update_stack_.size(); }
-  double multiply_adds() const { return multiply_adds_; }
 
  private:
   struct Supernode {
@@ -96,8 +91,6 @@ class SparseCholesky {
   // Per entry of A's lower triangle (in storage order): its place in factor_.
   std::vector<std::size_t> entry_offsets_;
   std::vector<int> new_index_;  // per unknown of A: where it is eliminated
-  int size_ = 0;
-  double multiply_adds_ = 0.0;
   std::vector<double> factor_;  // the supernodes' panels
   Plan plan_;
   std::vector<double> update_stack_;

@@ -102,7 +102,6 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
                                 " x " + std::to_string(lower.cols()) + ", not square");
   }
   const auto n = static_cast<std::size_t>(lower.rows());
-  size_ = static_cast<int>(n);
   for (int j = 0; j < lower.outerSize(); ++j) {
     bool diagonal = false;
     for (Eigen::SparseMatrix<double>::InnerIterator it(lower, j); it; ++it) {
@@ -227,7 +226,6 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
   // Each front's pivot columns (L's panel, kept for the solves) in factor_; the supernodes'
   // tree, and the work of each subtree (plan_for() shares them among threads).
   std::size_t offset = 0;
-  multiply_adds_ = 0.0;
   subtree_first_.assign(supernodes_.size(), 0);
   subtree_work_.assign(supernodes_.size(), 0.0);
   for (std::size_t s = 0; s < supernodes_.size(); ++s) {
@@ -237,7 +235,6 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
     for (int k = 0; k < node.pivots(); ++k) {
       subtree_work_[s] += 0.5 * (node.height - k) * (node.height - k - 1.0);
     }
-    multiply_adds_ += subtree_work_[s];
     subtree_first_[s] = static_cast<int>(s);
     for (const int c : node.children) {
       subtree_work_[s] += subtree_work_[static_cast<std::size_t>(c)];
