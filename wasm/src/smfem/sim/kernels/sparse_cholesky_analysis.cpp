@@ -126,16 +126,30 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
   std::vector<int> index(n);
   for (std::size_t k = 0; k < n; ++k)
     index[static_cast<std::size_t>(amd.indices()(k))] = static_cast<int>(k);
+  Neighbours graph = neighbours(lower, index);
+  std::vector<int> parent = elimination_tree(graph.before);
+  // Renumbered in postorder. A postorder keeps descendants before ancestors, and an entry of A
+  // couples a column to one of its ancestors, so "after" stays after and the tree is the same
+  // tree: both are relabelled, not computed again.
   {
-    const std::vector<int> order = postorder(elimination_tree(neighbours(lower, index).before));
+    const std::vector<int> order = postorder(parent);
     std::vector<int> position(n);
     for (std::size_t k = 0; k < n; ++k)
       position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
-    for (int& i : index) i = position[static_cast<std::size_t>(i)];
+    const auto relabel = [&](int i) { return i < 0 ? i : position[static_cast<std::size_t>(i)]; };
+    for (int& i : index) i = relabel(i);
+    std::vector<int> relabelled_parent(n);
+    std::vector<std::vector<int>> relabelled_after(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto to = static_cast<std::size_t>(position[k]);
+      relabelled_parent[to] = relabel(parent[k]);
+      relabelled_after[to] = std::move(graph.after[k]);
+      for (int& r : relabelled_after[to]) r = relabel(r);
+    }
+    parent = std::move(relabelled_parent);
+    graph.after = std::move(relabelled_after);
   }
   new_index_ = index;
-  const Neighbours graph = neighbours(lower, index);
-  const std::vector<int> parent = elimination_tree(graph.before);
 
   // Each column's rows below the diagonal: its own entries and its children's rows (less
   // itself). Children come before their parent in a postorder.
