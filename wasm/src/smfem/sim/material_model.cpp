@@ -94,19 +94,25 @@ Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lam
   return Vector6<double>::Zero();
 }
 
-Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
-  Matrix6<double> hessian;
+Matrix6<double> d2psi_ds2(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
   switch (model) {
     case MaterialModel::arap:
-      return energies::arap::d2psi_ds2(s, lame);  // 2 mu D
+      return energies::arap::d2psi_ds2(s, lame);
     case MaterialModel::fixed_corotational:
-      hessian = energies::fixed_corotational::d2psi_ds2(s, lame);
-      break;
+      return energies::fixed_corotational::d2psi_ds2(s, lame);
     case MaterialModel::stable_neo_hookean:
-      hessian = energies::stable_neo_hookean::d2psi_ds2(s, lame);
-      break;
+      return energies::stable_neo_hookean::d2psi_ds2(s, lame);
   }
-  if (Eigen::LLT<Matrix6<double>>(hessian).info() == Eigen::Success) return hessian;
+  return Matrix6<double>::Zero();
+}
+
+Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame) {
+  const Matrix6<double> hessian = d2psi_ds2(model, s, lame);
+  // ARAP's is 2 mu D.
+  if (model == MaterialModel::arap ||
+      Eigen::LLT<Matrix6<double>>(hessian).info() == Eigen::Success) {
+    return hessian;
+  }
   switch (model) {
     case MaterialModel::arap:
       break;

@@ -38,7 +38,9 @@ using Lame = energies::LameParameters<double>;
 
 double psi(MaterialModel model, const Vector6<double>& s, const Lame& lame);
 Vector6<double> dpsi_ds(MaterialModel model, const Vector6<double>& s, const Lame& lame);
-// The positive semi-definite part of d2psi/ds2 (6 x 6). Where the Hessian is already positive
+// d2psi/ds2 (6 x 6) as it is.
+Matrix6<double> d2psi_ds2(MaterialModel model, const Vector6<double>& s, const Lame& lame);
+// The positive semi-definite part of d2psi/ds2. Where the Hessian is already positive
 // definite (a Cholesky factorization succeeds, the common case) it is its own PSD part and is
 // returned as is, skipping the eigensystem of the projection.
 Matrix6<double> d2psi_ds2_psd(MaterialModel model, const Vector6<double>& s, const Lame& lame);
