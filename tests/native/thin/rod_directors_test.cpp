@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Geometry>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include "smfem/energies/lame.hpp"
 #include "smfem/full/local_node_relaxation.hpp"
@@ -54,8 +54,8 @@ struct Segment {
   // m / (2 h^2) |u - u~|^2.
   double energy(const ReducedMatrix& U, const ReducedMatrix& predicted) const {
     const Matrix3<double> F = Matrix3<double>::Identity() + deformation.displacement_gradient(0, U);
-    double sum = deformation.volumes()(0) *
-                 sim::psi(material, polar::symmetric_stretch(F), lame[0]);
+    double sum =
+        deformation.volumes()(0) * sim::psi(material, polar::symmetric_stretch(F), lame[0]);
     for (const int v : {2, 3}) {
       sum += 0.5 * body.model.node_mass(v) / (kTimestep * kTimestep) *
              (U.row(v) - predicted.row(v)).squaredNorm();
@@ -108,16 +108,15 @@ TEST(RodDirectors, RelaxedDirectorsAreTheMinimum) {
       ReducedMatrix U = ReducedMatrix::Zero(4, 3);
       U.row(0) = Eigen::Vector3d(0.01, -0.02, 0.005).transpose();
       U.row(1) = (U.row(0).transpose() + 1.03 * turn * (b - a) - b).transpose();
-      U.row(2) = (0.9 * turn * segment.normal(0) + Eigen::Vector3d(0.05, 0.02, -0.03) -
-                  segment.normal(0))
-                     .transpose();
+      U.row(2) =
+          (0.9 * turn * segment.normal(0) + Eigen::Vector3d(0.05, 0.02, -0.03) - segment.normal(0))
+              .transpose();
       U.row(3) = (1.1 * turn * segment.normal(1) - segment.normal(1)).transpose();
       ReducedMatrix predicted = ReducedMatrix::Zero(4, 3);
       const Eigen::Matrix3d twist =
           Eigen::AngleAxisd(0.7, turn * (b - a).normalized()).toRotationMatrix();
       for (const int k : {0, 1}) {
-        predicted.row(2 + k) =
-            (twist * turn * segment.normal(k) - segment.normal(k)).transpose();
+        predicted.row(2 + k) = (twist * turn * segment.normal(k) - segment.normal(k)).transpose();
       }
       const ReducedMatrix relaxed = segment.relaxed(U, predicted);
       const double start_slope = segment.gradient(U, predicted).norm();
