@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "smfem/sim/kernels/detail/cholesky_tiles.hpp"
+#include "smfem/sim/kernels/detail/four_lanes.hpp"
 
 // The numeric half of SparseCholesky: the factorization and the solves (the symbolic half is
 // sparse_cholesky_analysis.cpp).
@@ -129,12 +130,16 @@ bool SparseCholesky::factor_supernode(int s, Stack& stack, parallel::ThreadPool*
 }
 
 void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
+  using detail::lanes;
+  using detail::Vec4;
   Eigen::VectorXd& y = work_;
   for (std::size_t i = 0; i < new_index_.size(); ++i) {
     y(new_index_[i]) = x(static_cast<Eigen::Index>(i));
   }
-  // Each supernode's rows below its pivots, gathered: the products with them run over
-  // contiguous memory.
+  // Each supernode's rows below its pivots, gathered, so that the products with them run over
+  // contiguous memory four lanes at a time: a panel's rows below the pivots are padded with zeros
+  // to a multiple of 4 (updates()), and so is the gathered copy. (One sum per column in a scalar
+  // loop was a chain of dependent additions: the backward solve took half again the forward's.)
   double* below_rows = gathered_.data();
   // L y = b, supernode by supernode: its pivots by its diagonal block, then the rows below less
   // the pivots' columns times their values.
@@ -142,15 +147,17 @@ void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
     const double* panel = factor_.data() + node.offset;
     const auto height = static_cast<std::size_t>(node.height);
     const auto rows = node.rows.size();
+    const auto padded = static_cast<std::size_t>(node.updates());
     double* pivots = y.data() + node.first;
-    std::fill(below_rows, below_rows + rows, 0.0);
+    std::fill(below_rows, below_rows + padded, 0.0);
     for (int k = 0; k < node.count; ++k) {
       const double* column = panel + static_cast<std::size_t>(node.padding + k) * height;
       const double value = pivots[k] / column[node.padding + k];
       pivots[k] = value;
       for (int i = k + 1; i < node.count; ++i) pivots[i] -= value * column[node.padding + i];
       const double* below = column + node.pivots();
-      for (std::size_t r = 0; r < rows; ++r) below_rows[r] += value * below[r];
+      const Vec4 splat = {value, value, value, value};
+      for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * lanes(below + r);
     }
     for (std::size_t r = 0; r < rows; ++r) y(node.rows[r]) -= below_rows[r];
   }
@@ -160,13 +167,16 @@ void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
     const double* panel = factor_.data() + node.offset;
     const auto height = static_cast<std::size_t>(node.height);
     const auto rows = node.rows.size();
+    const auto padded = static_cast<std::size_t>(node.updates());
     double* pivots = y.data() + node.first;
     for (std::size_t r = 0; r < rows; ++r) below_rows[r] = y(node.rows[r]);
+    std::fill(below_rows + rows, below_rows + padded, 0.0);
     for (int k = node.count - 1; k >= 0; --k) {
       const double* column = panel + static_cast<std::size_t>(node.padding + k) * height;
       const double* below = column + node.pivots();
-      double sum = 0.0;
-      for (std::size_t r = 0; r < rows; ++r) sum += below[r] * below_rows[r];
+      Vec4 sums = {0.0, 0.0, 0.0, 0.0};
+      for (std::size_t r = 0; r < padded; r += 4) sums += lanes(below + r) * lanes(below_rows + r);
+      double sum = detail::lane_sum(sums);
       for (int i = k + 1; i < node.count; ++i) sum += column[node.padding + i] * pivots[i];
       pivots[k] = (pivots[k] - sum) / column[node.padding + k];
     }

@@ -282,9 +282,9 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
     }
   }
   update_at_.assign(supernodes_.size(), 0);
-  std::size_t most_rows = 0;
-  for (const Supernode& node : supernodes_) most_rows = std::max(most_rows, node.rows.size());
-  gathered_.resize(static_cast<Eigen::Index>(most_rows));
+  int most_rows = 0;  // padded (solve_in_place())
+  for (const Supernode& node : supernodes_) most_rows = std::max(most_rows, node.updates());
+  gathered_.resize(most_rows);
   plan_ = Plan{};
   work_.resize(static_cast<Eigen::Index>(n));
 }
