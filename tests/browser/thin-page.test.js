@@ -125,7 +125,16 @@ describe('shells and rods on the page', () => {
           expect((await status(page)).dragging).toBe(true);
           await page.focus('#play');
           await page.keyboard.press('Space');
-          for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + dx * i, start.y + dy * i);
+          // The hand moves one step of the pointer per 0.03 s simulated, not as fast as the
+          // browser takes the moves: on a loaded machine all ten landed before the first steps,
+          // and the cloth, pulled at once, took another path (it stayed 46 px off).
+          for (let i = 1; i <= 10; i++) {
+            const before = (await status(page)).simTime;
+            await page.mouse.move(start.x + dx * i, start.y + dy * i);
+            await expect
+              .poll(async () => (await status(page)).simTime, { timeout: 20000 })
+              .toBeGreaterThan(before + 0.03);
+          }
           const toward = Math.sign(axis === 'x' ? dx : dy);
           await expect
             .poll(async () => toward * ((await drawn())[axis] - start[axis]), { timeout: 20000 })
