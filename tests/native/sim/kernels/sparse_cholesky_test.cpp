@@ -152,6 +152,34 @@ TEST(SparseCholesky, IsBitIdenticalOnAPool) {
   expect_solves(lower);
 }
 
+TEST(SparseCholesky, RefusesAnIndefiniteMatrixOnAPoolWhereverThePivotFails) {
+  // A negative pivot in a subtree, in a front of the top factored as a task, or in a shared one:
+  // every thread stops (none waits for a front that will never be done), and the next factor is
+  // right.
+  const Sparse lower = random_spd(24 * 24, 3, grid_edges(24, 24, 2), 16);
+  SparseCholesky alone;
+  alone.analyze(lower);
+  ASSERT_TRUE(alone.factor(lower));
+  Eigen::VectorXd expected = Eigen::VectorXd::LinSpaced(lower.rows(), 0.0, 1.0);
+  const Eigen::VectorXd b = expected;
+  alone.solve_in_place(expected);
+  for (const int threads : {2, 3}) {
+    parallel::ThreadPool pool(threads);
+    SparseCholesky cholesky;
+    cholesky.analyze(lower);
+    for (int k = 0; k < 8; ++k) {
+      const auto unknown = static_cast<int>(lower.rows() * k / 8) + 5;
+      Sparse indefinite = lower;
+      indefinite.coeffRef(unknown, unknown) = -1.0;
+      EXPECT_FALSE(cholesky.factor(indefinite, &pool)) << threads << " threads, " << unknown;
+    }
+    ASSERT_TRUE(cholesky.factor(lower, &pool));
+    Eigen::VectorXd x = b;
+    cholesky.solve_in_place(x);
+    EXPECT_EQ(x, expected) << threads << " threads";
+  }
+}
+
 TEST(SparseCholesky, RefusesWhatItCannotFactor) {
   const std::vector<std::pair<int, int>> edges = grid_edges(5, 5, 1);
   Sparse lower = random_spd(25, 3, edges, 14);

@@ -1,6 +1,7 @@
 #include "smfem/sim/kernels/sparse_cholesky.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "smfem/sim/kernels/detail/cholesky_tiles.hpp"
@@ -26,56 +27,113 @@ bool SparseCholesky::factor(const Eigen::SparseMatrix<double>& lower, parallel::
   }
   const int threads = pool != nullptr ? pool->thread_count() : 1;
   plan_for(threads);
-  std::fill(factor_.begin(), factor_.end(), 0.0);
-  std::size_t k = 0;
-  for (int j = 0; j < lower.outerSize(); ++j) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(lower, j); it; ++it) {
-      factor_[entry_offsets_[k++]] += it.value();
+  if (threads == 1) {
+    std::fill(factor_.begin(), factor_.end(), 0.0);
+    for (std::size_t k = 0; k < entry_offsets_.size(); ++k) {
+      factor_[entry_offsets_[k]] += lower.valuePtr()[k];
     }
-  }
-  // The subtrees, a thread each (their fronts' updates not shared: the pool is busy), then the
-  // top.
-  std::vector<char> factored(static_cast<std::size_t>(threads), 1);
-  if (threads > 1) {
-    pool->parallel_for(threads, [&](int t) {
-      Stack stack{plan_.stack_base[static_cast<std::size_t>(t)], {}};
-      for (const int root : plan_.subtrees[static_cast<std::size_t>(t)]) {
-        for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
-          if (!factor_supernode(s, stack, nullptr)) {
-            factored[static_cast<std::size_t>(t)] = 0;
-            return;
-          }
-        }
+    Stack stack{0, {}};
+    for (const int root : plan_.pieces) {
+      for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
+        if (!factor_supernode(s, &stack, nullptr)) return false;
       }
-    });
+    }
+    return true;
   }
-  if (std::find(factored.begin(), factored.end(), 0) != factored.end()) return false;
-  Stack stack{plan_.stack_base.back(), {}};
-  for (const int s : plan_.top) {
-    if (!factor_supernode(s, stack, pool)) return false;
+  scatter(lower, *pool);
+  if (!factor_pieces(*pool) || !factor_top_tasks(*pool)) return false;
+  for (std::size_t k = plan_.shared; k < plan_.top.size(); ++k) {
+    if (!factor_supernode(plan_.top[k], nullptr, pool)) return false;
   }
   return true;
 }
 
-bool SparseCholesky::factor_supernode(int s, Stack& stack, parallel::ThreadPool* pool) {
+void SparseCholesky::scatter(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool& pool) {
+  // Each thread zeroes its share of the panels and adds A's entries that land there.
+  pool.parallel_for(plan_.threads, [&](int t) {
+    const std::size_t size = factor_.size();
+    const auto threads = static_cast<std::size_t>(plan_.threads);
+    const auto thread = static_cast<std::size_t>(t);
+    std::fill(factor_.data() + size * thread / threads,
+              factor_.data() + size * (thread + 1) / threads, 0.0);
+    for (const std::size_t k : plan_.entries[thread])
+      factor_[entry_offsets_[k]] += lower.valuePtr()[k];
+  });
+}
+
+bool SparseCholesky::factor_pieces(parallel::ThreadPool& pool) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const std::size_t places = update_stack_.size() - plan_.stack_size * plan_.threads;
+  const auto run = [&](int t) {
+    Stack stack{places + plan_.stack_size * static_cast<std::size_t>(t), {}};
+    for (std::size_t k = next++; k < plan_.pieces.size() && !failed; k = next++) {
+      const int root = plan_.pieces[k];
+      for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
+        if (!factor_supernode(s, &stack, nullptr)) {
+          failed = true;
+          return;
+        }
+      }
+    }
+  };
+  // One piece (a chain, say): on this thread, without waking the others.
+  if (plan_.pieces.size() == 1) {
+    run(0);
+  } else {
+    pool.parallel_for(plan_.threads, run);
+  }
+  return !failed;
+}
+
+bool SparseCholesky::factor_top_tasks(parallel::ThreadPool& pool) {
+  // done[k]: task k is factored (or gave up); a task waits only for tasks taken before it, so the
+  // wait ends.
+  std::vector<std::atomic<char>> done(plan_.tasks.size());
+  for (std::atomic<char>& flag : done) flag = 0;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const auto run = [&](int) {
+    for (std::size_t k = next++; k < plan_.tasks.size(); k = next++) {
+      const Plan::Task& task = plan_.tasks[k];
+      for (const int other : task.waits) {
+        while (!done[static_cast<std::size_t>(other)].load(std::memory_order_acquire)) {
+        }
+      }
+      for (const int s : task.supernodes) {
+        if (failed || !factor_supernode(s, nullptr, nullptr)) failed = true;
+      }
+      done[k].store(1, std::memory_order_release);
+    }
+  };
+  if (plan_.tasks.size() == 1) {
+    run(0);
+  } else if (!plan_.tasks.empty()) {
+    pool.parallel_for(plan_.threads, run);
+  }
+  return !failed;
+}
+
+bool SparseCholesky::factor_supernode(int s, Stack* stack, parallel::ThreadPool* pool) {
   const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
   double* panel = factor_.data() + node.offset;
   const auto height = static_cast<std::size_t>(node.height);
   const int pivots = node.pivots();
   const auto width = static_cast<std::size_t>(node.updates());
-  double* update = update_stack_.data() + stack.top;
+  const bool on_stack = stack != nullptr;
+  double* update =
+      update_stack_.data() + (on_stack ? stack->top : update_at_[static_cast<std::size_t>(s)]);
   std::fill(update, update + width * width, 0.0);
   for (int k = 0; k < node.padding; ++k) panel[static_cast<std::size_t>(k) * (height + 1)] = 1.0;
-  // The children's update matrices (their lower triangles), last child first: those factored on
-  // this stack are its top.
-  const int region = plan_.region[static_cast<std::size_t>(s)];
-  std::size_t base = stack.top;
+  // The children's update matrices (their lower triangles), last child first: those of its
+  // piece are the top of its stack.
+  std::size_t base = on_stack ? stack->top : 0;
   for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) {
     const auto child_index = static_cast<std::size_t>(*c);
     const Supernode& child = supernodes_[child_index];
-    if (plan_.region[child_index] == region) {
-      base = stack.pushed.back();
-      stack.pushed.pop_back();
+    if (plan_.kind[child_index] == kInPiece) {
+      base = stack->pushed.back();
+      stack->pushed.pop_back();
     }
     const auto child_width = static_cast<std::size_t>(child.updates());
     const double* child_update = update_stack_.data() + update_at_[child_index];
@@ -122,10 +180,11 @@ bool SparseCholesky::factor_supernode(int s, Stack& stack, parallel::ThreadPool*
     }
   }
   // This update matrix replaces its children's on the stack.
-  if (base != stack.top) std::copy(update, update + width * width, update_stack_.data() + base);
+  if (!on_stack) return true;
+  if (base != stack->top) std::copy(update, update + width * width, update_stack_.data() + base);
   update_at_[static_cast<std::size_t>(s)] = base;
-  stack.pushed.push_back(base);
-  stack.top = base + width * width;
+  stack->pushed.push_back(base);
+  stack->top = base + width * width;
   return true;
 }
 

@@ -19,11 +19,11 @@
 // product from the rest (the update matrix its parent adds; kept on a stack until then).
 //
 // Fronts are column-major, their pivot columns padded in front by identity pivots and their
-// rows at the bottom by zeros to multiples of four, so every tile is whole. On a pool, whole
-// subtrees are factored on separate threads (each subtree at most half a thread's share of the
-// work; the rest, their ancestors, after them), and a large front's update is shared among the
-// threads by column tiles. Each supernode is computed by the same operations whatever thread
-// runs it, so the factor is bit-identical for any thread count.
+// rows at the bottom by zeros to multiples of four, so every tile is whole. On a pool (Plan
+// below), whole subtrees are factored side by side, then their ancestors, the smaller ones side
+// by side as soon as their children are done, the large ones with their update shared among
+// the threads by column tiles. Each supernode is computed by the same operations whatever
+// thread runs it, so the factor is bit-identical for any thread count.
 #include <cstddef>
 #include <vector>
 
@@ -64,26 +64,53 @@ class SparseCholesky {
     int updates() const { return height - pivots(); }  // the update matrix's rows and columns
   };
 
-  // Where the supernodes are factored on `threads` threads: each thread whole subtrees (their
-  // roots; a postorder's subtrees are contiguous), then the rest, their ancestors, on the
-  // caller's thread with its large fronts' updates shared. Each region (thread, then the top)
-  // has a stack of update matrices of its own.
+  // Where the supernodes are factored on `threads` threads. First the pieces: whole subtrees,
+  // each at most half a thread's share of the work, taken heaviest first by whichever thread is
+  // free (their fronts vary in size, and so does the speed of their work, so a fixed share per
+  // thread left one thread waiting), each thread with a stack of update matrices of its own.
+  // Then the rest, the top, their ancestors, each with its update matrix at a place of its own:
+  // first as tasks, a front to a thread as soon as its children are factored (independent
+  // branches of the top side by side), then the shared fronts (those heavier than half a
+  // thread's share of the top, and their ancestors) one after another, each front's update
+  // shared among the threads. On one thread the pieces are the trees, and there is no top.
   struct Plan {
     int threads = 0;
-    std::vector<std::vector<int>> subtrees;  // per thread
-    std::vector<int> top;
-    std::vector<int> region;              // per supernode: its thread, or threads for the top
-    std::vector<std::size_t> stack_base;  // per region
+    std::vector<int> pieces;  // their roots, heaviest first
+    std::vector<int> top;     // postorder
+    std::size_t shared = 0;   // top[shared ...] are shared, the ones before are in tasks
+    // A task: a chain of top supernodes, each the only child in the tasks of the next (on one
+    // thread: a rope's chain of fronts passed from thread to thread cost more than it saved),
+    // and the tasks it waits for (taken before it).
+    struct Task {
+      std::vector<int> supernodes;
+      std::vector<int> waits;
+    };
+    std::vector<Task> tasks;
+    // Per supernode: where its update matrix is left: on its thread's stack, to be taken by its
+    // parent in the same piece (kInPiece), on its stack until the top takes it (kPieceRoot), or at
+    // update_at_ for good (kTop).
+    std::vector<char> kind;
+    std::size_t stack_size = 0;  // per thread (after the top's places)
+    // Per thread: A's entries (in storage order) whose places in factor_ are in the thread's
+    // share of it, which the thread zeroes and fills.
+    std::vector<std::vector<std::size_t>> entries;
   };
+  static constexpr char kInPiece = 0, kPieceRoot = 1, kTop = 2;
   struct Stack {
     std::size_t top = 0;
     std::vector<std::size_t> pushed;  // where each update matrix on it starts
   };
-  // plan_ for a pool of `threads` (the same as the last call's: nothing to do), and the stacks.
+  // plan_ for a pool of `threads` (the same as the last call's: nothing to do), and the places
+  // of the update matrices.
   void plan_for(int threads);
   // Supernode s's front: its children's update matrices added, its pivots factored, its own
-  // update matrix left on `stack`. False if a pivot is not positive.
-  bool factor_supernode(int s, Stack& stack, parallel::ThreadPool* pool);
+  // update matrix left on `stack` (null for a top supernode: at update_at_[s]). False if a pivot
+  // is not positive.
+  bool factor_supernode(int s, Stack* stack, parallel::ThreadPool* pool);
+  // The parts of factor() on a pool of several threads; false if a pivot is not positive.
+  void scatter(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool& pool);
+  bool factor_pieces(parallel::ThreadPool& pool);
+  bool factor_top_tasks(parallel::ThreadPool& pool);
 
   std::vector<Supernode> supernodes_;  // children before parents
   std::vector<int> subtree_first_;     // per supernode: the first of its subtree
@@ -93,7 +120,7 @@ class SparseCholesky {
   std::vector<int> new_index_;  // per unknown of A: where it is eliminated
   std::vector<double> factor_;  // the supernodes' panels
   Plan plan_;
-  std::vector<double> update_stack_;
+  std::vector<double> update_stack_;    // the top's update matrices, then each thread's stack
   std::vector<std::size_t> update_at_;  // per supernode: where its update matrix is
   mutable Eigen::VectorXd work_;        // solve_in_place()'s, in the elimination order
   mutable Eigen::VectorXd gathered_;    // and a supernode's rows below its pivots

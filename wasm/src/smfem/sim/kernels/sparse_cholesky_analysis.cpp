@@ -293,75 +293,108 @@ void SparseCholesky::plan_for(int threads) {
   if (plan_.threads == threads) return;
   Plan plan;
   plan.threads = threads;
-  plan.subtrees.resize(static_cast<std::size_t>(threads));
-  // Split the forest into subtrees no heavier than half a thread's share, each split node going
-  // to the top part.
-  std::vector<int> pieces;
-  for (std::size_t s = 0; s < supernodes_.size(); ++s) {
-    if (supernodes_[s].parent < 0) pieces.push_back(static_cast<int>(s));
-  }
-  std::vector<char> in_top(supernodes_.size(), threads == 1 ? 1 : 0);
   const auto work = [&](int s) { return subtree_work_[static_cast<std::size_t>(s)]; };
+  const auto own_work = [&](int s) {
+    double own = work(s);
+    for (const int c : supernodes_[static_cast<std::size_t>(s)].children) own -= work(c);
+    return own;
+  };
+  // Split the forest into pieces no heavier than half a thread's share, each split node going
+  // to the top.
+  for (std::size_t s = 0; s < supernodes_.size(); ++s) {
+    if (supernodes_[s].parent < 0) plan.pieces.push_back(static_cast<int>(s));
+  }
+  std::vector<char> in_top(supernodes_.size(), 0);
   while (threads > 1) {
     double total = 0.0;
-    for (const int s : pieces) total += work(s);
-    const auto heaviest = std::max_element(pieces.begin(), pieces.end(),
+    for (const int s : plan.pieces) total += work(s);
+    const auto heaviest = std::max_element(plan.pieces.begin(), plan.pieces.end(),
                                            [&](int a, int b) { return work(a) < work(b); });
     const Supernode& node = supernodes_[static_cast<std::size_t>(*heaviest)];
     if (work(*heaviest) <= total / (2.0 * threads) || node.children.empty()) break;
     in_top[static_cast<std::size_t>(*heaviest)] = 1;
-    pieces.erase(heaviest);
-    pieces.insert(pieces.end(), node.children.begin(), node.children.end());
+    plan.pieces.erase(heaviest);
+    plan.pieces.insert(plan.pieces.end(), node.children.begin(), node.children.end());
   }
-  // The pieces to the threads, heaviest first, each to the least loaded.
-  if (threads > 1) {
-    std::sort(pieces.begin(), pieces.end(),
-              [&](int a, int b) { return work(a) > work(b) || (work(a) == work(b) && a < b); });
-    std::vector<double> load(static_cast<std::size_t>(threads), 0.0);
-    for (const int s : pieces) {
-      const auto t =
-          static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-      load[t] += work(s);
-      plan.subtrees[t].push_back(s);
-    }
-  }
-  plan.region.assign(supernodes_.size(), threads);
-  for (int t = 0; t < threads; ++t) {
-    std::vector<int>& roots = plan.subtrees[static_cast<std::size_t>(t)];
-    std::sort(roots.begin(), roots.end());
-    for (const int root : roots) {
-      for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
-        plan.region[static_cast<std::size_t>(s)] = t;
-      }
-    }
+  std::sort(plan.pieces.begin(), plan.pieces.end(),
+            [&](int a, int b) { return work(a) > work(b) || (work(a) == work(b) && a < b); });
+  plan.kind.assign(supernodes_.size(), kInPiece);
+  for (const int root : plan.pieces) plan.kind[static_cast<std::size_t>(root)] = kPieceRoot;
+  // The top: its heavy fronts and their ancestors are shared (a parent comes after its children
+  // in the postorder, so one pass marks the ancestors), the others are tasks, before them.
+  double top_work = 0.0;
+  std::vector<int> tasks, shared;
+  std::vector<char> is_shared(supernodes_.size(), 0);
+  for (std::size_t s = 0; s < supernodes_.size(); ++s) {
+    if (in_top[s]) top_work += own_work(static_cast<int>(s));
   }
   for (std::size_t s = 0; s < supernodes_.size(); ++s) {
-    if (in_top[s]) plan.top.push_back(static_cast<int>(s));
+    if (!in_top[s]) continue;
+    plan.kind[s] = kTop;
+    is_shared[s] = is_shared[s] || own_work(static_cast<int>(s)) > top_work / (2.0 * threads);
+    const int parent = supernodes_[s].parent;
+    if (is_shared[s] && parent >= 0) is_shared[static_cast<std::size_t>(parent)] = 1;
+    (is_shared[s] ? shared : tasks).push_back(static_cast<int>(s));
   }
-  // Each region's stack: as large as it grows when its supernodes are factored in order.
-  std::size_t base = 0;
-  for (int r = 0; r <= threads; ++r) {
-    plan.stack_base.push_back(base);
-    std::size_t top = base, peak = base;
+  plan.top = tasks;
+  plan.shared = tasks.size();
+  std::vector<int> task_of(supernodes_.size(), -1);
+  for (const int s : tasks) {
+    std::vector<int> waits;
+    for (const int c : supernodes_[static_cast<std::size_t>(s)].children) {
+      if (task_of[static_cast<std::size_t>(c)] >= 0)
+        waits.push_back(task_of[static_cast<std::size_t>(c)]);
+    }
+    if (waits.size() == 1) {
+      plan.tasks[static_cast<std::size_t>(waits.front())].supernodes.push_back(s);
+      task_of[static_cast<std::size_t>(s)] = waits.front();
+      continue;
+    }
+    task_of[static_cast<std::size_t>(s)] = static_cast<int>(plan.tasks.size());
+    plan.tasks.push_back({{s}, std::move(waits)});
+  }
+  plan.top.insert(plan.top.end(), shared.begin(), shared.end());
+  // The top's update matrices first, each in a place of its own; then a stack per thread, as
+  // large as it can grow whichever pieces its thread takes: every piece root's update matrix
+  // stays on it until the top takes it, and the piece being factored needs its peak above them.
+  std::size_t place = 0;
+  for (const int s : plan.top) {
+    update_at_[static_cast<std::size_t>(s)] = place;
+    const auto width = static_cast<std::size_t>(supernodes_[static_cast<std::size_t>(s)].updates());
+    place += width * width;
+  }
+  std::size_t roots = 0, largest_rise = 0;
+  for (const int root : plan.pieces) {
+    std::size_t top = 0, peak = 0;
     std::vector<std::size_t> pushed;
-    for (std::size_t s = 0; s < supernodes_.size(); ++s) {
-      if (plan.region[s] != r) continue;
-      const Supernode& node = supernodes_[s];
+    for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
+      const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
       const auto updates =
           static_cast<std::size_t>(node.updates()) * static_cast<std::size_t>(node.updates());
       peak = std::max(peak, top + updates);
       std::size_t start = top;
-      for (const int c : node.children) {
-        if (plan.region[static_cast<std::size_t>(c)] != r) continue;
+      for (std::size_t k = 0; k < node.children.size(); ++k) {
         start = pushed.back();
         pushed.pop_back();
       }
       pushed.push_back(start);
       top = start + updates;
     }
-    base = peak;
+    roots += top;
+    largest_rise = std::max(largest_rise, peak - top);
   }
-  update_stack_.assign(base, 0.0);
+  plan.stack_size = roots + largest_rise;
+  // The shares: thread t's is [size t / threads, size (t + 1) / threads) (scatter()).
+  plan.entries.resize(static_cast<std::size_t>(threads));
+  const auto share_end = [&](std::size_t t) {
+    return factor_.size() * (t + 1) / static_cast<std::size_t>(threads);
+  };
+  for (std::size_t k = 0; k < entry_offsets_.size(); ++k) {
+    std::size_t t = 0;
+    while (entry_offsets_[k] >= share_end(t)) ++t;
+    plan.entries[t].push_back(k);
+  }
+  update_stack_.assign(place + plan.stack_size * static_cast<std::size_t>(threads), 0.0);
   plan_ = std::move(plan);
 }
 
