@@ -19,10 +19,11 @@ sim::Diagnostics thin_diagnostics(const ThinBody& body, const full::FullSimulato
   out.stretch_energy = bending;
   const std::vector<sim::Lame>& lame = simulator.lame();
   // One polar decomposition per element serves the elastic energy and the violation.
+  const sim::StretchField& stretches = simulator.stretches_now();
   for (int e = 0; e < model.element_count(); ++e) {
     const sim::Lame& element_lame = lame[static_cast<std::size_t>(e)];
     const Vector6<double> z = simulator.stretches().col(e);
-    const Vector6<double> s = simulator.stretch_at(e);
+    const Vector6<double> s = stretches.col(e);
     out.elastic_energy += model.weights(e) * sim::psi(settings.material_model, s, element_lame);
     out.stretch_energy += model.weights(e) * sim::psi(settings.material_model, z, element_lame);
     out.max_constraint_violation =
