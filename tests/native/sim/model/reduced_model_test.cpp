@@ -5,6 +5,7 @@
 #include "sim/test_model.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/multibody/composite_model.hpp"
 
 namespace smfem::sim {
 namespace {
@@ -23,6 +24,38 @@ TEST(ReducedModel, TheBoxModelIsConsistent) {
   EXPECT_NEAR(model.rest_centroid.x(), 0.7, 1e-12);
   const Eigen::VectorXd b = render_vertex_basis(model, 7);
   EXPECT_LT((b - test_model.basis.row(7).transpose()).norm(), 1e-6 * b.norm());
+}
+
+// A model of several bodies (an island's, multibody/composite_model.hpp) has its mass checked
+// body by body where nothing couples the bodies, whole where something does: a body whose block
+// is not positive definite is refused, and so is a coupling that makes M indefinite though each
+// body's block is positive definite; a mild coupling is not refused.
+TEST(ReducedModel, AModelOfSeveralBodiesIsRefusedWhereItsMassIsNotPositiveDefinite) {
+  const auto two_bodies = [] {
+    return multibody::combine_models(
+               {make_box_model({.mode_count = 2}).model, make_box_model({.mode_count = 3}).model},
+               {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)})
+        .model;
+  };
+  EXPECT_FALSE(check_reduced_model(two_bodies()).has_value());
+  const Eigen::Index second = 4 * two_bodies().bodies[1].first_mode;
+  const auto section_of = [](const ReducedModel& model) {
+    const std::optional<ModelProblem> problem = check_reduced_model(model);
+    return problem ? problem->section : std::string("none");
+  };
+  ReducedModel massless = two_bodies();
+  massless.mass_block(second + 1, second + 1) = -1.0;
+  EXPECT_EQ(section_of(massless), "subspace.mass_block");
+  const auto coupled = [&](double fraction) {
+    ReducedModel model = two_bodies();
+    const double c =
+        fraction * std::sqrt(model.mass_block(0, 0) * model.mass_block(second, second));
+    model.mass_block(0, second) = c;
+    model.mass_block(second, 0) = c;
+    return model;
+  };
+  EXPECT_EQ(section_of(coupled(2.0)), "subspace.mass_block");
+  EXPECT_EQ(section_of(coupled(1e-3)), "none");
 }
 
 TEST(ReducedModel, RoundTripsThroughAnAsset) {

@@ -8,8 +8,15 @@ namespace smfem::multibody {
 
 Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
   const sim::ReducedModel& model = composite.model;
-  // Per body, M_b^-1 m_b (one solve: M is block-diagonal).
-  Eigen::VectorXd t = model.mass_block.ldlt().solve(model.mass_vector);
+  // Per body, M_b^-1 m_b (M is block-diagonal: one factorization of the whole was cubic in the
+  // bodies, 21 ms natively for 30 cubes).
+  Eigen::VectorXd t(model.mass_vector.size());
+  for (std::size_t b = 0; b < composite.first_mode.size(); ++b) {
+    const Eigen::Index first = 4 * composite.first_mode[b], size = 4 * composite.mode_count[b];
+    t.segment(first, size) = model.mass_block.block(first, first, size, size)
+                                 .ldlt()
+                                 .solve(model.mass_vector.segment(first, size));
+  }
   // Exact where every surface vertex moves by exactly 1: b_v . t = 1 (b_v over its body's
   // modes: it is zero elsewhere).
   const contact::ContactSurface& surface = model.contact;
