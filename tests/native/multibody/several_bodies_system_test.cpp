@@ -22,11 +22,7 @@
 namespace smfem::multibody {
 namespace {
 
-sim::ReducedModel box(int modes) {
-  sim::BoxModelOptions options = sim::test::small_box();
-  options.mode_count = modes;
-  return sim::make_box_model(options).model;
-}
+sim::ReducedModel box(int modes) { return sim::test::small_box_model(modes); }
 
 struct TetInputs {
   std::vector<Matrix9<double>> hessians;
@@ -95,7 +91,7 @@ sim::ReducedMatrix dense_solution(const sim::ReducedModel& model, const sim::Dyn
     const int first_row = 4 * body.first_mode, rows = 4 * body.modes;
     layout.ranges.push_back({first_row, rows, 3 * first_row});
     sim::StiffnessAssembly assembly(
-        model.cubature_Y.block(3 * body.first_tet, first_row, 3 * body.tets, rows),
+        model.cubature_Y.block(3 * body.first_tet, 0, 3 * body.tets, rows),
         model.cubature_weights.segment(body.first_tet, body.tets), 1);
     for (int t = 0; t < body.tets; ++t) {
       const auto k = static_cast<std::size_t>(body.first_tet + t);

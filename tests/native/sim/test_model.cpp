@@ -24,6 +24,12 @@ BoxModelOptions small_box() {
   return options;
 }
 
+ReducedModel small_box_model(int mode_count) {
+  BoxModelOptions options = small_box();
+  options.mode_count = mode_count;
+  return make_box_model(options).model;
+}
+
 ReducedModel with_eigenfit(ReducedModel model, const Eigen::VectorXd& ratios) {
   const Eigen::MatrixXd K0 =
       rest_stiffness(model, MaterialModel::fixed_corotational, baked_lame(model));

@@ -20,6 +20,8 @@ ReducedMatrix random_reduced(int mode_count, double scale, unsigned seed);
 // A 4 x 1 x 1 box with 4 modes (20 vertices: enough for 4m = 16 independent reduced
 // coordinates) whose second material is softer (E = 1e6).
 BoxModelOptions small_box();
+// small_box()'s model with `mode_count` modes.
+ReducedModel small_box_model(int mode_count);
 
 // model with an EigenFit group (eigenfit.hpp) on its own leading ratios.size() non-null rest
 // modes (fixed corotational, its baked materials), each fine eigenvalue r_i lambda_i.

@@ -28,14 +28,14 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   // Every array is allocated once at its full size and filled body by body: growing them body
   // by body copied an island of n bodies' arrays n / 2 times over (a 25-body island's
   // construction was a seventh of a settling pile's time).
-  int modes = 0, cubature = 0;
-  Eigen::Index render_vertices = 0, surface_vertices = 0, triangles = 0, samples = 0;
+  int modes = 0, cubature = 0, widest = 0;
+  Eigen::Index surface_vertices = 0, triangles = 0, samples = 0;
   for (const sim::ReducedModel& model : models) {
     composite.first_mode.push_back(modes);
     composite.mode_count.push_back(model.mode_count());
     modes += model.mode_count();
+    widest = std::max(widest, model.mode_count());
     cubature += model.cubature_count();
-    render_vertices += model.render_positions.rows();
     surface_vertices += model.contact.positions.rows();
     triangles += model.contact.triangles.rows();
     samples += model.contact.samples.size();
@@ -45,12 +45,11 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   whole.mass_block = Eigen::MatrixXd::Zero(n, n);
   whole.mass_vector = Eigen::VectorXd::Zero(n);
   whole.first_moment = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, n);
-  whole.cubature_Y = sim::RowMatrixXd::Zero(3 * cubature, n);
+  // Each body's rows over its own modes only (reduced_model.hpp).
+  whole.cubature_Y = sim::RowMatrixXd::Zero(3 * cubature, 4 * widest);
   whole.cubature_weights.resize(cubature);
   whole.cubature_youngs.resize(cubature);
   whole.cubature_poisson.resize(cubature);
-  whole.render_positions.resize(render_vertices, 3);
-  whole.render_weights = sim::RowMatrixXf::Zero(render_vertices, modes);
   contact::ContactSurface& all = whole.contact;
   all.positions.resize(surface_vertices, 3);
   all.weights.setZero(surface_vertices, modes);
@@ -61,7 +60,7 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   std::uint32_t region_base = 0;
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();
   int first_tet = 0;
-  Eigen::Index render_base = 0, vertex_base = 0, triangle_base = 0, sample_base = 0;
+  Eigen::Index vertex_base = 0, triangle_base = 0, sample_base = 0;
 
   for (std::size_t i = 0; i < models.size(); ++i) {
     sim::ReducedModel& model = models[i];
@@ -81,7 +80,7 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     whole.total_mass += model.total_mass;
     moment += model.total_mass * (model.rest_centroid + offset);
 
-    whole.cubature_Y.block(3 * first_tet, first, 3 * C, size) = model.cubature_Y;
+    whole.cubature_Y.block(3 * first_tet, 0, 3 * C, size) = model.cubature_Y;
     whole.bodies.push_back({first_tet, C, first_mode, m});
     whole.cubature_weights.segment(first_tet, C) = model.cubature_weights;
     whole.cubature_youngs.segment(first_tet, C) = model.cubature_youngs;
@@ -115,15 +114,6 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
       whole.loads.push_back(std::move(load));
     }
 
-    // The render surfaces side by side (for drag springs; a body without one adds nothing).
-    composite.first_render_vertex.push_back(static_cast<int>(render_base));
-    const Eigen::Index nr = model.render_positions.rows();
-    if (nr > 0) {
-      whole.render_positions.middleRows(render_base, nr) = model.render_positions;
-      whole.render_weights.block(render_base, first_mode, nr, m) = model.render_weights;
-      render_base += nr;
-    }
-
     // The contact surfaces side by side, each vertex knowing its body.
     const contact::ContactSurface& part = model.contact;
     const Eigen::Index ns = part.positions.rows();
@@ -143,7 +133,6 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     sample_base += nk;
   }
   whole.rest_centroid = moment / whole.total_mass;
-  composite.first_render_vertex.push_back(static_cast<int>(render_base));
   return composite;
 }
 

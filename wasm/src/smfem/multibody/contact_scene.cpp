@@ -395,7 +395,8 @@ void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
     const bool dragged =
         drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
     if (dragged) {
-      found.drag(drag_.body, drag_.vertex, drag_.target, drag_.stiffness);
+      found.drag(models_[static_cast<std::size_t>(drag_.body)], drag_.body, drag_.vertex,
+                 drag_.target, drag_.stiffness);
     } else {
       found.drag_end();
     }

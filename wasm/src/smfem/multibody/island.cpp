@@ -119,14 +119,20 @@ void Island::store(SceneState& scene) const {
   }
 }
 
-void Island::drag(int body, int vertex, const Eigen::Vector3d& target, double stiffness) {
+void Island::drag(const sim::ReducedModel& body_model, int body, int vertex,
+                  const Eigen::Vector3d& target, double stiffness) {
   const std::size_t k = index_of(body);
   const Eigen::Vector3d local = target - layout_.offsets[static_cast<std::size_t>(body)];
   if (body == dragged_body_ && vertex == dragged_vertex_ && stiffness == drag_stiffness_) {
     simulator_->drag_move(local);
     return;
   }
-  simulator_->drag_start(composite_.first_render_vertex[k] + vertex, local, stiffness);
+  // The body's own render vertex (the island's model holds no render surface).
+  Eigen::VectorXd basis = Eigen::VectorXd::Zero(4 * model().mode_count());
+  basis.segment(4 * composite_.first_mode[k], 4 * composite_.mode_count[k]) =
+      sim::render_vertex_basis(body_model, vertex);
+  simulator_->drag_start(basis, body_model.render_positions.row(vertex).transpose(), local,
+                         stiffness);
   dragged_body_ = body;
   dragged_vertex_ = vertex;
   drag_stiffness_ = stiffness;

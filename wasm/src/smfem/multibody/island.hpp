@@ -63,9 +63,10 @@ class Island {
   void load(const SceneState& scene);
   void store(SceneState& scene) const;
 
-  // The drag spring on render vertex `vertex` of scene body `body` (one of this island's), with
-  // the target in the scene's frame; none: drag_end.
-  void drag(int body, int vertex, const Eigen::Vector3d& target, double stiffness);
+  // The drag spring on render vertex `vertex` of scene body `body` (one of this island's, whose
+  // model is body_model), with the target in the scene's frame; none: drag_end.
+  void drag(const sim::ReducedModel& body_model, int body, int vertex,
+            const Eigen::Vector3d& target, double stiffness);
   void drag_end();
 
   // The step of the scene this island's simulator holds the state after (-1: none yet).

@@ -147,9 +147,19 @@ void Simulator::set_region_material(std::uint32_t region, double youngs, double 
 }
 
 void Simulator::drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness) {
+  drag_start(render_vertex_basis(model_, render_vertex),
+             model_.render_positions.row(render_vertex).transpose(), target, stiffness);
+}
+
+void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& rest,
+                           const Eigen::Vector3d& target, double stiffness) {
+  if (basis.size() != 4 * model_.mode_count()) {
+    throw std::invalid_argument("drag_start: the basis has " + std::to_string(basis.size()) +
+                                " entries, not 4m = " + std::to_string(4 * model_.mode_count()));
+  }
   DragSpring spring;
-  spring.basis = render_vertex_basis(model_, render_vertex);
-  spring.rest = model_.render_positions.row(render_vertex).transpose();
+  spring.basis = basis;
+  spring.rest = rest;
   spring.target = target.allFinite() ? target : dynamics_.spring_point(state_.U);
   if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
     const double clamped =

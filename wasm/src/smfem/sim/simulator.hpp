@@ -125,6 +125,10 @@ class Simulator {
   // [0, 1e12] with a warning). Throws std::out_of_range if the model has no such vertex (or no
   // render weights). drag_move changes the target only; drag_end removes the spring.
   void drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness);
+  // The same from the point x = rest + U^T basis (basis: 4m entries), a point of a body of the
+  // model whose render surface the model does not hold (an island's, multibody/island.hpp).
+  void drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& rest,
+                  const Eigen::Vector3d& target, double stiffness);
   void drag_move(const Eigen::Vector3d& target);
   void drag_end();
   bool dragging() const { return dynamics_.has_spring(); }

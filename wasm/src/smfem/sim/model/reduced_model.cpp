@@ -144,6 +144,13 @@ bool mass_is_positive_definite(const ReducedModel& model) {
 
 }  // namespace
 
+Eigen::Index cubature_width(const ReducedModel& model) {
+  if (model.bodies.size() < 2) return 4 * model.eigenvalues.size();
+  int widest = 0;
+  for (const ReducedModel::Body& body : model.bodies) widest = std::max(widest, body.modes);
+  return 4 * static_cast<Eigen::Index>(widest);
+}
+
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   const Eigen::Index m = model.eigenvalues.size();
   const Eigen::Index n = 4 * m;
@@ -182,10 +189,11 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (!all_finite(model.rest_centroid)) return problem("subspace.rest_centroid", "not finite");
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
-  if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != n) {
-    return problem("cubature.y", "holds " +
-                                     size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
-                                     " rows x columns, expected 3C x 4m = " + size_text(3 * C, n));
+  if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != cubature_width(model)) {
+    return problem(
+        "cubature.y",
+        "holds " + size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
+            " rows x columns, expected 3C x 4m = " + size_text(3 * C, cubature_width(model)));
   }
   if (!all_finite(model.cubature_Y)) return problem("cubature.y", "not finite");
   if (!(model.cubature_weights.array() > 0.0).all() || !all_finite(model.cubature_weights)) {

@@ -16,7 +16,7 @@ Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
   Matrix3<double> G;
   for (int j = 0; j < 3; ++j) {
     // G(d, j) = Yhat row 3 tet + j . u_d.
-    G.col(j) = detail::reduced_dot(&cubature_Y(3 * tet + j, first_row), U, first_row, rows);
+    G.col(j) = detail::reduced_dot(&cubature_Y(3 * tet + j, 0), U, first_row, rows);
   }
   return G;
 }

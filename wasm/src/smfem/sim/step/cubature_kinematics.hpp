@@ -20,8 +20,8 @@ using ReducedMatrix = Eigen::Matrix<double, Eigen::Dynamic, 3>;  // 4m x 3, colu
 using StretchField = Eigen::Matrix<double, 6, Eigen::Dynamic>;   // one 6-vector per tet
 
 // F_c - I, linear in U; also the change of F_c along a direction dU. Only the rows of U
-// [first_row, first_row + rows) enter: a model of several bodies gives each tet only its body's
-// modes (the rest of its Yhat row is zero), so reading them would cost a factor of the bodies.
+// [first_row, first_row + rows) enter, against Yhat's columns [0, rows): a model of several bodies
+// stores each tet's Yhat row over its own body's modes only (reduced_model.hpp).
 Matrix3<double> displacement_gradient(const CubatureRows& cubature_Y, int tet,
                                       const ReducedMatrix& U, Eigen::Index first_row,
                                       Eigen::Index rows);

@@ -48,16 +48,16 @@ std::vector<int> elimination_order(const std::vector<int>& sizes,
 
 ReducedSystem::ReducedSystem(const ReducedModel& model, const Dynamics& dynamics, int thread_count)
     : dynamics_(dynamics) {
-  const Eigen::Index n = model.cubature_Y.cols();
+  const Eigen::Index n = 4 * model.mode_count();
   std::vector<ReducedModel::Body> bodies = model.bodies;
   if (bodies.empty()) bodies.push_back({0, model.cubature_count(), 0, model.mode_count()});
   if (bodies.size() > 255) throw std::invalid_argument("at most 255 bodies in one model");
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const ReducedModel::Body& body = bodies[b];
-    assemblies_.emplace_back(model.cubature_Y.block(3 * body.first_tet, 4 * body.first_mode,
-                                                    3 * body.tets, 4 * body.modes),
-                             model.cubature_weights.segment(body.first_tet, body.tets),
-                             thread_count);
+    // A body's columns of Yhat start at 0 (reduced_model.hpp).
+    assemblies_.emplace_back(
+        model.cubature_Y.block(3 * body.first_tet, 0, 3 * body.tets, 4 * body.modes),
+        model.cubature_weights.segment(body.first_tet, body.tets), thread_count);
     first_tet_.push_back(body.first_tet);
     first_row_.push_back(4 * body.first_mode);
     if (bodies.size() > 1) tet_body_.resize(tet_body_.size() + body.tets, std::uint8_t(b));
