@@ -12,11 +12,10 @@ namespace smfem::multibody {
 namespace {
 
 TEST(CompositeModel, EachTetDeformsAsInItsOwnBodysModel) {
-  const std::vector<sim::ReducedModel> parts = {sim::test::small_box_model(1), sim::test::small_box_model(4),
-                                                sim::test::small_box_model(2)};
-  const CompositeModel composite =
-      combine_models(parts, {Eigen::Vector3d::Zero(), Eigen::Vector3d(2, 0, 0),
-                             Eigen::Vector3d(4, 0, 0)});
+  const std::vector<sim::ReducedModel> parts = {
+      sim::test::small_box_model(1), sim::test::small_box_model(4), sim::test::small_box_model(2)};
+  const CompositeModel composite = combine_models(
+      parts, {Eigen::Vector3d::Zero(), Eigen::Vector3d(2, 0, 0), Eigen::Vector3d(4, 0, 0)});
   const sim::ReducedModel& model = composite.model;
   EXPECT_FALSE(sim::check_reduced_model(model).has_value());
   EXPECT_EQ(model.cubature_Y.cols(), 4 * 4) << "the widest body's columns, not all bodies'";

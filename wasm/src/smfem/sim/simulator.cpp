@@ -147,8 +147,9 @@ void Simulator::set_region_material(std::uint32_t region, double youngs, double 
 }
 
 void Simulator::drag_start(int render_vertex, const Eigen::Vector3d& target, double stiffness) {
-  drag_start(render_vertex_basis(model_, render_vertex),
-             model_.render_positions.row(render_vertex).transpose(), target, stiffness);
+  // The basis first: it refuses a vertex out of range before its row is read.
+  const Eigen::VectorXd basis = render_vertex_basis(model_, render_vertex);
+  drag_start(basis, model_.render_positions.row(render_vertex).transpose(), target, stiffness);
 }
 
 void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& rest,
