@@ -169,9 +169,9 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
   // FEM does without: its line search is on the true energy, and on a net of rods it gained as
   // little without the relaxation as with it (and took 3 times as long with it).
   const bool relax = !relaxation_->empty() && attempt.method == sim::SolverMethod::mfem;
-  // An attempt that goes on from the last (step()) stops at its first iteration that passes the
-  // energy check, so it too runs them one at a time.
-  const bool one_at_a_time = relax || (go_on && settings_.energy_check);
+  // An attempt that goes on from the last (step(): only where the energy check is on) stops at
+  // its first iteration that passes the check, so it too runs them one at a time.
+  const bool one_at_a_time = relax || go_on;
   settings.iterations = one_at_a_time ? 1 : iterations;
   sim::StepContext step_context = context(settings);
   for (int k = 0; k < (one_at_a_time ? iterations : 1); ++k) {
@@ -182,7 +182,7 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
     }
     if (relax) relax_local_nodes();
     if (stats.failed || (attempt.until_converged && stats.converged)) break;
-    if (go_on && settings_.energy_check && k + 1 < iterations && U_.allFinite()) {
+    if (go_on && k + 1 < iterations && U_.allFinite()) {
       Udot_ = (U_ - U_backup_) / settings_.timestep;
       if (passes_energy_check(energy_before)) break;
     }
