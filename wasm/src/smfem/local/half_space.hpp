@@ -1,0 +1,41 @@
+#pragma once
+// The displacement of a homogeneous, isotropic, linear elastic half-space under a point force on
+// its surface: Boussinesq's solution for the normal force, Cerruti's for a tangential one (K. L.
+// Johnson, Contact Mechanics, 1985, eqs. 3.19 and 3.86a, written in one tensor here). Paper 001
+// (Harmon and Zorin 2013, section 4.1) builds its local basis functions from them: three per
+// loaded surface point, one per direction of the force, in the frame of the surface normal.
+// Paper 001's printed Cerruti solution (its eqs. 8 and 9) is garbled; these are checked by the
+// tests instead (tests/native/local/half_space_test.cpp): the fields solve Navier's equations
+// (the divergence of their stress vanishes), leave the surface free of traction away from the
+// load, balance the load on any hemisphere around it, and obey Maxwell-Betti reciprocity.
+//
+// Frame: the force acts at the origin; the body is z >= 0 (z is the depth: the inward normal),
+// x and y lie in the surface.
+#include <Eigen/Core>
+
+namespace smfem::local {
+
+// Shear modulus G > 0 (Pa) and Poisson's ratio nu in (-1, 0.5].
+struct HalfSpaceMaterial {
+  double shear = 0.0;
+  double poisson = 0.0;
+};
+
+// The Green's tensor at p: column j is the displacement (m) at p per newton of force along axis j
+// at the origin (columns x and y: Cerruti's tangential forces; column z: Boussinesq's normal force,
+// pushing into the body). It decays as 1 / |p|. Defined wherever rho + z > 0 (rho = |p|): the
+// closed half-space without the origin, and its smooth continuation to points above the surface
+// (a mesh vertex of a curved body may lie there) except on the negative z axis. Throws
+// std::invalid_argument elsewhere, or for a material out of range.
+Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMaterial& material);
+
+// Paper 001's truncation of a local basis function: 1 within the inner radius 0.9 outer, 0 beyond
+// outer, and between them a quintic smoothstep of the distance (continuous with its first and
+// second derivatives). outer > 0.
+double truncation_weight(double distance, double outer);
+
+// Paper 001's outer radius: the radius of the sphere that holds about r^2 elements of the mesh's
+// mean volume, (r^2 mean_element_volume)^(1/3), for a subspace of r global modes.
+double support_radius(int modes, double mean_element_volume);
+
+}  // namespace smfem::local
