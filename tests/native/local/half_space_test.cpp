@@ -75,8 +75,8 @@ TEST(HalfSpace, EachColumnSolvesNaviersEquations) {
         Eigen::Vector3d divergence = Eigen::Vector3d::Zero();
         for (int k = 0; k < 3; ++k) {
           const Eigen::Vector3d step = h * Eigen::Vector3d::Unit(k);
-          divergence += (stress(p + step, axis, m, h) - stress(p - step, axis, m, h)).col(k) /
-                        (2.0 * h);
+          divergence +=
+              (stress(p + step, axis, m, h) - stress(p - step, axis, m, h)).col(k) / (2.0 * h);
         }
         EXPECT_LT(divergence.norm(), 1e-5 * scale)
             << "force along " << axis << " at " << p.transpose() << ", nu " << m.poisson;
@@ -139,8 +139,8 @@ TEST(HalfSpace, AnyHemisphereAroundTheForceBalancesIt) {
             total += area * stress(R * n, axis, m, 1e-4 * R) * n;
           }
         }
-        EXPECT_LT(total.norm(), 1e-6) << "force along " << axis << ", R " << R << ", nu "
-                                      << m.poisson;
+        EXPECT_LT(total.norm(), 1e-6)
+            << "force along " << axis << ", R " << R << ", nu " << m.poisson;
       }
     }
   }
@@ -162,8 +162,7 @@ TEST(HalfSpace, ReciprocityOnTheSurface) {
 
 TEST(HalfSpace, TurnsWithTheSurfaceAndScalesAsOneOverDistance) {
   // Isotropy: turning the point about the normal turns the tensor with it. Scaling: 1 / |p|.
-  const Eigen::Matrix3d turn =
-      Eigen::AngleAxisd(0.7, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.7, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   for (const HalfSpaceMaterial& m : kMaterials) {
     for (const Eigen::Vector3d& p : inner_points()) {
       const Eigen::Matrix3d at = point_load_response(p, m);

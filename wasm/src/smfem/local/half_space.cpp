@@ -10,8 +10,10 @@ namespace smfem::local {
 Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMaterial& material) {
   const double G = material.shear, nu = material.poisson;
   if (!(G > 0.0) || !std::isfinite(G)) {
-    throw std::invalid_argument("point_load_response: the shear modulus must be a positive number, "
-                                "not " + std::to_string(G));
+    throw std::invalid_argument(
+        "point_load_response: the shear modulus must be a positive number, "
+        "not " +
+        std::to_string(G));
   }
   if (!(nu > -1.0 && nu <= 0.5)) {
     throw std::invalid_argument("point_load_response: Poisson's ratio must be in (-1, 0.5], not " +

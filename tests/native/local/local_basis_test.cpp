@@ -1,0 +1,309 @@
+// The patch fields of local/local_basis.hpp on the procedural box mesh (sim/fixtures): what they
+// are made of (the half-space's Green's tensor, truncated), how they turn with the mesh, what
+// they refuse, and what they are for: a static dent that the box's smooth global fields cannot
+// show, fitted by adding the patch's three.
+#include "smfem/local/local_basis.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+
+#include "smfem/sim/fixtures/box_model.hpp"
+
+namespace smfem::local {
+namespace {
+
+constexpr HalfSpaceMaterial kSoft{1e5 / 2.6, 0.3};  // E 1e5 Pa
+
+// A 1 x 0.5 x 1 m block of n x n/2 x n cubes, its top face at y = 0.5.
+sim::BoxModel block(int n, int modes) {
+  sim::BoxModelOptions options;
+  options.nx = options.nz = n;
+  options.ny = n / 2;
+  options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
+  options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
+  options.mode_count = modes;
+  options.contact_samples = 0;
+  return sim::make_box_model(options);
+}
+
+// The top face's frame: tangents x and z, the inward normal -y (x cross z = -y).
+Eigen::Matrix3d top_frame() {
+  Eigen::Matrix3d frame;
+  frame << Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), -Eigen::Vector3d::UnitY();
+  return frame;
+}
+
+// The top-face vertices within `radius` of (x, 0.5, z), each with its share of the face's area
+// (a grid of spacing h: h^2 inside).
+LoadPatch top_patch(const sim::BoxModel& box, double x, double z, double radius, double h) {
+  LoadPatch patch;
+  patch.centre = Eigen::Vector3d(x, 0.5, z);
+  patch.frame = top_frame();
+  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
+    const Eigen::Vector3d p = box.rest.row(v).transpose();
+    if (std::abs(p.y() - 0.5) < 1e-12 && (p - patch.centre).norm() <= radius + 1e-12) {
+      patch.vertices.push_back(static_cast<int>(v));
+      patch.areas.push_back(h * h);
+    }
+  }
+  return patch;
+}
+
+const Eigen::Matrix3d* field_at(const LocalColumns& columns, int v) {
+  for (std::size_t k = 0; k < columns.vertices.size(); ++k) {
+    if (columns.vertices[k] == v) return &columns.displacements[k];
+  }
+  return nullptr;
+}
+
+TEST(LocalBasis, AOneVertexPatchIsTheGreensTensorTruncated) {
+  const sim::BoxModel box = block(8, 4);
+  const LoadPatch patch = top_patch(box, 0.0, 0.0, 1e-9, 0.125);
+  ASSERT_EQ(patch.vertices.size(), 1u);
+  const int j = patch.vertices[0];
+  const double support = 0.4;
+  const LocalColumns columns = patch_columns(box.rest, box.tets, patch, kSoft, support);
+  // Each field is the Green's tensor's column times the truncation, up to one scale per field:
+  // the same ratio at every vertex other than the loaded one.
+  Eigen::Vector3d scale = Eigen::Vector3d::Constant(std::nan(""));
+  int inside = 0, outside = 0;
+  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
+    const Eigen::Vector3d x = box.rest.row(v).transpose();
+    const double distance = (x - patch.centre).norm();
+    const Eigen::Matrix3d* field = field_at(columns, static_cast<int>(v));
+    if (distance >= support) {
+      EXPECT_EQ(field, nullptr) << "vertex " << v << " beyond the support";
+      ++outside;
+      continue;
+    }
+    ASSERT_NE(field, nullptr) << "vertex " << v << " within the support";
+    if (v == j) continue;
+    ++inside;
+    const Eigen::Matrix3d expected =
+        truncation_weight(distance, support) * top_frame() *
+        point_load_response(top_frame().transpose() * (x - patch.centre), kSoft);
+    for (int a = 0; a < 3; ++a) {
+      if (expected.col(a).norm() == 0.0) continue;
+      const double ratio = field->col(a).norm() / expected.col(a).norm();
+      if (std::isnan(scale(a))) scale(a) = ratio;
+      EXPECT_LE((field->col(a) - scale(a) * expected.col(a)).norm(), 1e-12 * field->col(a).norm())
+          << "vertex " << v << ", field " << a;
+    }
+  }
+  EXPECT_GT(inside, 20);
+  EXPECT_GT(outside, 100);
+  // The dent is deepest at the loaded vertex (its mean over the tets around it is within a few
+  // per cent of the largest of the field, 1), and points into the body there; the tangential
+  // fields there point along their tangents.
+  const Eigen::Matrix3d* loaded = field_at(columns, j);
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_GT(loaded->col(2).norm(), 0.95);
+  EXPECT_GT(-loaded->col(2).y(), 0.9);
+  EXPECT_GT(loaded->col(0).x(), 0.9 * loaded->col(0).norm());
+  EXPECT_GT(loaded->col(1).z(), 0.9 * loaded->col(1).norm());
+}
+
+TEST(LocalBasis, TurnsWithTheMesh) {
+  const sim::BoxModel box = block(6, 4);
+  const LoadPatch patch = top_patch(box, 1.0 / 6.0, 0.0, 0.2, 1.0 / 6.0);
+  const Eigen::Matrix3d Q =
+      Eigen::AngleAxisd(0.9, Eigen::Vector3d(1.0, -2.0, 0.5).normalized()).toRotationMatrix();
+  MeshPositions turned = box.rest * Q.transpose();
+  LoadPatch turned_patch = patch;
+  turned_patch.centre = Q * patch.centre;
+  turned_patch.frame = Q * patch.frame;
+  // A support no vertex lies at (rounding would decide whether it is in).
+  const LocalColumns a = patch_columns(box.rest, box.tets, patch, kSoft, 0.47);
+  const LocalColumns b = patch_columns(turned, box.tets, turned_patch, kSoft, 0.47);
+  ASSERT_EQ(a.vertices, b.vertices);
+  for (std::size_t k = 0; k < a.vertices.size(); ++k) {
+    EXPECT_LT((b.displacements[k] - Q * a.displacements[k]).norm(), 1e-10);
+  }
+}
+
+TEST(LocalBasis, RefusesWhatIsNotAPatchOfTheMesh) {
+  const sim::BoxModel box = block(4, 4);
+  const LoadPatch good = top_patch(box, 0.0, 0.0, 0.3, 0.25);
+  ASSERT_GT(good.vertices.size(), 1u);
+  const auto refuses = [&](LoadPatch patch, double support = 0.5) {
+    EXPECT_THROW(patch_columns(box.rest, box.tets, patch, kSoft, support), std::invalid_argument);
+  };
+  LoadPatch patch = good;
+  patch.vertices.clear();
+  patch.areas.clear();
+  refuses(patch);
+  patch = good;
+  patch.areas.pop_back();
+  refuses(patch);
+  patch = good;
+  patch.areas[0] = 0.0;
+  refuses(patch);
+  patch = good;
+  patch.vertices[0] = static_cast<int>(box.rest.rows());
+  refuses(patch);
+  patch = good;
+  patch.vertices[1] = patch.vertices[0];
+  refuses(patch);
+  patch = good;
+  patch.frame.col(2) *= -1.0;  // left-handed
+  refuses(patch);
+  patch = good;
+  patch.frame(0, 0) = 1.1;
+  refuses(patch);
+  refuses(good, 0.0);
+  patch = good;
+  patch.centre = Eigen::Vector3d(50.0, 0.0, 0.0);  // no vertex within the support
+  refuses(patch);
+  EXPECT_THROW(patch_columns(box.rest, box.tets, good, {0.0, 0.3}, 0.5), std::invalid_argument);
+  MeshTets bad = box.tets;
+  bad(0, 0) = -1;
+  EXPECT_THROW(patch_columns(box.rest, bad, good, kSoft, 0.5), std::invalid_argument);
+}
+
+// Linear elasticity's stiffness on the tets (Voigt strains, engineering shears).
+Eigen::SparseMatrix<double> stiffness(const sim::BoxModel& box, double youngs, double poisson) {
+  const double lambda = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson));
+  const double mu = youngs / (2 * (1 + poisson));
+  Eigen::Matrix<double, 6, 6> C = Eigen::Matrix<double, 6, 6>::Zero();
+  C.topLeftCorner<3, 3>().setConstant(lambda);
+  C.topLeftCorner<3, 3>().diagonal().array() += 2 * mu;
+  C.bottomRightCorner<3, 3>().diagonal().setConstant(mu);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (Eigen::Index t = 0; t < box.tets.rows(); ++t) {
+    Eigen::Matrix3d Dm;
+    for (int c = 0; c < 3; ++c) {
+      Dm.col(c) = (box.rest.row(box.tets(t, c + 1)) - box.rest.row(box.tets(t, 0))).transpose();
+    }
+    const double volume = std::abs(Dm.determinant()) / 6.0;
+    const Eigen::Matrix3d inverse = Dm.inverse();  // row c: the gradient of corner c + 1's shape
+    Eigen::Matrix<double, 3, 4> gradients;
+    gradients.rightCols<3>() = inverse.transpose();
+    gradients.col(0) = -gradients.rightCols<3>().rowwise().sum();
+    Eigen::Matrix<double, 6, 12> B = Eigen::Matrix<double, 6, 12>::Zero();
+    for (int c = 0; c < 4; ++c) {
+      const Eigen::Vector3d g = gradients.col(c);
+      B(0, 3 * c) = g.x();
+      B(1, 3 * c + 1) = g.y();
+      B(2, 3 * c + 2) = g.z();
+      B(3, 3 * c) = g.y(), B(3, 3 * c + 1) = g.x();      // gamma_xy
+      B(4, 3 * c + 1) = g.z(), B(4, 3 * c + 2) = g.y();  // gamma_yz
+      B(5, 3 * c) = g.z(), B(5, 3 * c + 2) = g.x();      // gamma_xz
+    }
+    const Eigen::Matrix<double, 12, 12> K = volume * B.transpose() * C * B;
+    for (int i = 0; i < 12; ++i) {
+      for (int k = 0; k < 12; ++k) {
+        entries.emplace_back(3 * box.tets(t, i / 3) + i % 3, 3 * box.tets(t, k / 3) + k % 3, K(i, k));
+      }
+    }
+  }
+  Eigen::SparseMatrix<double> K(3 * box.rest.rows(), 3 * box.rest.rows());
+  K.setFromTriplets(entries.begin(), entries.end());
+  return K;
+}
+
+// The block's static displacement (nv x 3, row-major flattened) under `force` on the patch's
+// vertices (per unit area, times each vertex's area), its bottom face held.
+Eigen::VectorXd static_dent(const sim::BoxModel& box, const LoadPatch& patch,
+                            const Eigen::Vector3d& force, double poisson) {
+  const Eigen::SparseMatrix<double> K = stiffness(box, 2.6 * kSoft.shear, poisson);
+  std::vector<int> free;
+  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
+    if (box.rest(v, 1) > 1e-12) {
+      for (int d = 0; d < 3; ++d) free.push_back(static_cast<int>(3 * v + d));
+    }
+  }
+  Eigen::SparseMatrix<double> selection(K.rows(), static_cast<Eigen::Index>(free.size()));
+  std::vector<Eigen::Triplet<double>> ones;
+  for (std::size_t i = 0; i < free.size(); ++i) ones.emplace_back(free[i], static_cast<int>(i), 1.0);
+  selection.setFromTriplets(ones.begin(), ones.end());
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(K.rows());
+  for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
+    f.segment<3>(3 * patch.vertices[k]) += patch.areas[k] * force;
+  }
+  const Eigen::SparseMatrix<double> K_free = selection.transpose() * K * selection;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(K_free);
+  EXPECT_EQ(solver.info(), Eigen::Success);
+  return selection * solver.solve(selection.transpose() * f);
+}
+
+// The relative error, on the top face within `radius` of the patch's centre, of the least-squares
+// fit of u by the columns of A (over every vertex).
+double near_error(const sim::BoxModel& box, const Eigen::MatrixXd& A, const Eigen::VectorXd& u,
+                  const Eigen::Vector3d& centre, double radius) {
+  const Eigen::VectorXd fit = A * A.colPivHouseholderQr().solve(u);
+  double error = 0.0, size = 0.0;
+  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
+    const Eigen::Vector3d x = box.rest.row(v).transpose();
+    if (std::abs(x.y() - 0.5) > 1e-12 || (x - centre).norm() > radius) continue;
+    error += (fit - u).segment<3>(3 * v).squaredNorm();
+    size += u.segment<3>(3 * v).squaredNorm();
+  }
+  return std::sqrt(error / size);
+}
+
+TEST(LocalBasis, ThePatchFieldsFitAStaticDentTheGlobalFieldsCannot) {
+  // A block of 12 x 6 x 12 cubes held at its bottom, pressed (or sheared) on a patch of its top
+  // face. Global fields: the box model's 8 smooth skinning weights times every affine map (96
+  // columns). The static finite-element dent is fitted (least squares over every vertex) by them
+  // alone and with the patch's three fields added, and compared within three patch radii of the
+  // load. Measured (2026-11-30): the patch's fields take the error from 0.57, 0.57, 0.42, 0.37,
+  // 0.39 to 0.29, 0.29, 0.23, 0.19, 0.23 (about half; at 20 x 10 x 20 cubes 0.44-0.47 of it);
+  // asserted: at most 0.6 of it. Not shown here: that the half-space's form is the right one.
+  // This fit barely tells it from wrong ones (a sign flipped in the coupling terms: 0.20-0.34;
+  // the normal field decaying as 1 / r^2 instead of 1 / r: 0.19-0.22, better): a dent of nodal
+  // forces on a mesh this coarse is not the continuum's. The half-space tests check the form
+  // against elasticity; issue 26's Hertz test is the claim's.
+  constexpr int kCubes = 12, kModes = 8;
+  const double h = 1.0 / kCubes;
+  const sim::BoxModel box = block(kCubes, kModes);
+  const Eigen::Index nv = box.rest.rows();
+  Eigen::MatrixXd global(3 * nv, 3 * box.basis.cols());
+  global.setZero();
+  for (Eigen::Index k = 0; k < box.basis.cols(); ++k) {
+    for (int d = 0; d < 3; ++d) {
+      for (Eigen::Index v = 0; v < nv; ++v) global(3 * v + d, 3 * k + d) = box.basis(v, k);
+    }
+  }
+  const double mean_volume = 0.5 / static_cast<double>(box.tets.rows());
+  const double support = support_radius(kModes, mean_volume);
+  struct Case {
+    double x, z, radius;
+    Eigen::Vector3d force;  // per unit area
+    double poisson;
+  };
+  const std::vector<Case> cases = {
+      {0.0, 0.0, 1.1 * h, Eigen::Vector3d(0.0, -1.0, 0.0), 0.3},
+      {0.0, 0.0, 1.1 * h, Eigen::Vector3d(0.0, -1.0, 0.0), 0.45},
+      {0.25, -1.0 / 6.0, 1.5 * h, Eigen::Vector3d(0.0, -1.0, 0.0), 0.3},
+      {0.0, 0.0, 1.1 * h, Eigen::Vector3d(1.0, 0.0, 0.0), 0.3},
+      {-1.0 / 6.0, 0.25, 1.1 * h, Eigen::Vector3d(0.6, -0.8, 0.0), 0.2},
+  };
+  for (const Case& c : cases) {
+    const LoadPatch patch = top_patch(box, c.x, c.z, c.radius, h);
+    const Eigen::VectorXd u = static_dent(box, patch, c.force, c.poisson);
+    const LocalColumns columns =
+        patch_columns(box.rest, box.tets, patch, {kSoft.shear, c.poisson}, support);
+    Eigen::MatrixXd both(3 * nv, global.cols() + 3);
+    both.leftCols(global.cols()) = global;
+    both.rightCols<3>().setZero();
+    for (std::size_t k = 0; k < columns.vertices.size(); ++k) {
+      both.block<3, 3>(3 * columns.vertices[k], global.cols()) = columns.displacements[k];
+    }
+    const double radius = 3.0 * c.radius;
+    const double alone = near_error(box, global, u, patch.centre, radius);
+    const double with_patch = near_error(box, both, u, patch.centre, radius);
+    std::cout << "patch at (" << c.x << ", " << c.z << "), force " << c.force.transpose()
+              << ", nu " << c.poisson << ": global fields " << alone << ", with the patch's "
+              << with_patch << "\n";
+    EXPECT_LE(with_patch, 0.6 * alone);
+  }
+}
+
+}  // namespace
+}  // namespace smfem::local
