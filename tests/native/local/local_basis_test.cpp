@@ -198,7 +198,8 @@ Eigen::SparseMatrix<double> stiffness(const sim::BoxModel& box, double youngs, d
     const Eigen::Matrix<double, 12, 12> K = volume * B.transpose() * C * B;
     for (int i = 0; i < 12; ++i) {
       for (int k = 0; k < 12; ++k) {
-        entries.emplace_back(3 * box.tets(t, i / 3) + i % 3, 3 * box.tets(t, k / 3) + k % 3, K(i, k));
+        entries.emplace_back(3 * box.tets(t, i / 3) + i % 3, 3 * box.tets(t, k / 3) + k % 3,
+                             K(i, k));
       }
     }
   }
@@ -220,7 +221,8 @@ Eigen::VectorXd static_dent(const sim::BoxModel& box, const LoadPatch& patch,
   }
   Eigen::SparseMatrix<double> selection(K.rows(), static_cast<Eigen::Index>(free.size()));
   std::vector<Eigen::Triplet<double>> ones;
-  for (std::size_t i = 0; i < free.size(); ++i) ones.emplace_back(free[i], static_cast<int>(i), 1.0);
+  for (std::size_t i = 0; i < free.size(); ++i)
+    ones.emplace_back(free[i], static_cast<int>(i), 1.0);
   selection.setFromTriplets(ones.begin(), ones.end());
   Eigen::VectorXd f = Eigen::VectorXd::Zero(K.rows());
   for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
@@ -298,9 +300,9 @@ TEST(LocalBasis, ThePatchFieldsFitAStaticDentTheGlobalFieldsCannot) {
     const double radius = 3.0 * c.radius;
     const double alone = near_error(box, global, u, patch.centre, radius);
     const double with_patch = near_error(box, both, u, patch.centre, radius);
-    std::cout << "patch at (" << c.x << ", " << c.z << "), force " << c.force.transpose()
-              << ", nu " << c.poisson << ": global fields " << alone << ", with the patch's "
-              << with_patch << "\n";
+    std::cout << "patch at (" << c.x << ", " << c.z << "), force " << c.force.transpose() << ", nu "
+              << c.poisson << ": global fields " << alone << ", with the patch's " << with_patch
+              << "\n";
     EXPECT_LE(with_patch, 0.6 * alone);
   }
 }

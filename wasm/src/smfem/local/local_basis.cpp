@@ -52,7 +52,8 @@ Eigen::Matrix3d response_off_axis(Eigen::Vector3d p, const HalfSpaceMaterial& ma
   const double rho = p.norm();
   if (p.z() < -kConeCosine * rho) {
     Eigen::Vector2d azimuth = p.head<2>();
-    azimuth = azimuth.norm() > 0.0 ? Eigen::Vector2d(azimuth.normalized()) : Eigen::Vector2d::UnitX();
+    azimuth =
+        azimuth.norm() > 0.0 ? Eigen::Vector2d(azimuth.normalized()) : Eigen::Vector2d::UnitX();
     p << std::sqrt(1.0 - kConeCosine * kConeCosine) * rho * azimuth, -kConeCosine * rho;
   }
   return point_load_response(p, material);
@@ -109,7 +110,8 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
   }
   for (int a = 0; a < 3; ++a) {
     double largest = 0.0;
-    for (const Eigen::Matrix3d& d : columns.displacements) largest = std::max(largest, d.col(a).norm());
+    for (const Eigen::Matrix3d& d : columns.displacements)
+      largest = std::max(largest, d.col(a).norm());
     for (Eigen::Matrix3d& d : columns.displacements) d.col(a) /= largest;
   }
   return columns;
