@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace smfem::local {
 namespace {
@@ -26,9 +27,12 @@ Eigen::Vector3d displacement(const Eigen::Vector3d& p, int axis, const HalfSpace
   return point_load_response(p, m).col(axis);
 }
 
-// Grad u (row i: derivatives of u_i) by central differences of step h.
-Eigen::Matrix3d displacement_gradient(const Eigen::Vector3d& p, int axis,
-                                      const HalfSpaceMaterial& m, double h) {
+// Grad u (row i: derivatives of u_i) by central differences of step h. Not inlined: inlined
+// into stress() below, Emscripten 3.1.6's clang 14 at -O3 with -msimd128 computed it wrong (the
+// surface's traction came out as large as the stress; at -O2, without SIMD, with external linkage
+// or natively it is right; 2026-11-30).
+[[gnu::noinline]] Eigen::Matrix3d displacement_gradient(const Eigen::Vector3d& p, int axis,
+                                                        const HalfSpaceMaterial& m, double h) {
   Eigen::Matrix3d grad;
   for (int k = 0; k < 3; ++k) {
     const Eigen::Vector3d step = h * Eigen::Vector3d::Unit(k);

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 #include <Eigen/SparseCholesky>
 
 #include "smfem/sim/fixtures/box_model.hpp"

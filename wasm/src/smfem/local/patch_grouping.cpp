@@ -1,0 +1,177 @@
+#include "smfem/local/patch_grouping.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace smfem::local {
+namespace {
+
+constexpr int kMaxLloydIterations = 50;
+
+// Union-find over vertex ids.
+int root(std::vector<int>& parent, int v) {
+  while (parent[static_cast<std::size_t>(v)] != v) {
+    parent[static_cast<std::size_t>(v)] =
+        parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    v = parent[static_cast<std::size_t>(v)];
+  }
+  return v;
+}
+
+// A right-handed frame whose third column is the unit inward normal n.
+Eigen::Matrix3d frame_of(const Eigen::Vector3d& n) {
+  Eigen::Index least = 0;
+  n.cwiseAbs().minCoeff(&least);
+  const Eigen::Vector3d t1 = n.cross(Eigen::Vector3d::Unit(least)).normalized();
+  Eigen::Matrix3d frame;
+  frame << t1, n.cross(t1), n;
+  return frame;
+}
+
+// k-means of the component's vertices (ascending) into at most k clusters: seeds by farthest
+// point from the lowest vertex, then Lloyd's iterations on area-weighted centres.
+std::vector<std::vector<int>> cluster(const MeshPositions& rest, const std::vector<int>& vertices,
+                                      const Eigen::VectorXd& area, int k) {
+  std::vector<Eigen::Vector3d> centres{rest.row(vertices.front()).transpose()};
+  std::vector<double> nearest(vertices.size(), std::numeric_limits<double>::infinity());
+  while (static_cast<int>(centres.size()) < k) {
+    std::size_t farthest = 0;
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+      const Eigen::Vector3d x = rest.row(vertices[i]).transpose();
+      nearest[i] = std::min(nearest[i], (x - centres.back()).squaredNorm());
+      if (nearest[i] > nearest[farthest]) farthest = i;
+    }
+    if (!(nearest[farthest] > 0.0)) break;  // fewer distinct points than k
+    centres.push_back(rest.row(vertices[farthest]).transpose());
+  }
+  std::vector<int> assigned(vertices.size(), -1);
+  for (int iteration = 0; iteration < kMaxLloydIterations; ++iteration) {
+    bool changed = false;
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+      const Eigen::Vector3d x = rest.row(vertices[i]).transpose();
+      int best = 0;
+      for (int c = 1; c < static_cast<int>(centres.size()); ++c) {
+        if ((x - centres[static_cast<std::size_t>(c)]).squaredNorm() <
+            (x - centres[static_cast<std::size_t>(best)]).squaredNorm()) {
+          best = c;
+        }
+      }
+      changed = changed || assigned[i] != best;
+      assigned[i] = best;
+    }
+    if (!changed) break;
+    std::vector<Eigen::Vector3d> sums(centres.size(), Eigen::Vector3d::Zero());
+    std::vector<double> weights(centres.size(), 0.0);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+      const double a = area(vertices[i]);
+      sums[static_cast<std::size_t>(assigned[i])] += a * rest.row(vertices[i]).transpose();
+      weights[static_cast<std::size_t>(assigned[i])] += a;
+    }
+    for (std::size_t c = 0; c < centres.size(); ++c) {
+      if (weights[c] > 0.0) centres[c] = sums[c] / weights[c];
+    }
+  }
+  std::vector<std::vector<int>> clusters(centres.size());
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    clusters[static_cast<std::size_t>(assigned[i])].push_back(vertices[i]);
+  }
+  std::erase_if(clusters, [](const std::vector<int>& c) { return c.empty(); });
+  return clusters;
+}
+
+}  // namespace
+
+std::vector<LoadPatch> group_into_patches(const MeshPositions& rest,
+                                          const geometry::TriangleIndices& surface,
+                                          const std::vector<int>& active, int budget) {
+  const auto fail = [](const std::string& what) {
+    throw std::invalid_argument("group_into_patches: " + what);
+  };
+  if (budget < 1) fail("the patch budget must be at least 1, not " + std::to_string(budget));
+  const Eigen::Index nv = rest.rows();
+  if (surface.size() > 0 && (surface.minCoeff() < 0 || surface.maxCoeff() >= nv)) {
+    fail("a surface triangle's corner is not one of the mesh's " + std::to_string(nv) +
+         " vertices");
+  }
+  // Each surface vertex's share of the area (a third of each triangle's) and outward normal.
+  Eigen::VectorXd area = Eigen::VectorXd::Zero(nv);
+  MeshPositions normal = MeshPositions::Zero(nv, 3);
+  for (Eigen::Index f = 0; f < surface.rows(); ++f) {
+    const Eigen::Vector3d a = rest.row(surface(f, 0)).transpose();
+    const Eigen::Vector3d cross =
+        (rest.row(surface(f, 1)).transpose() - a).cross(rest.row(surface(f, 2)).transpose() - a);
+    for (int c = 0; c < 3; ++c) {
+      area(surface(f, c)) += cross.norm() / 6.0;
+      normal.row(surface(f, c)) += 0.5 * cross.transpose();
+    }
+  }
+  std::vector<char> is_active(static_cast<std::size_t>(nv), 0);
+  for (const int v : active) {
+    if (v < 0 || v >= nv) fail("active vertex " + std::to_string(v) + " is out of range");
+    if (!(area(v) > 0.0)) fail("active vertex " + std::to_string(v) + " is not on the surface");
+    is_active[static_cast<std::size_t>(v)] = 1;
+  }
+  std::vector<int> parent(static_cast<std::size_t>(nv));
+  std::iota(parent.begin(), parent.end(), 0);
+  for (Eigen::Index f = 0; f < surface.rows(); ++f) {
+    for (int c = 0; c < 3; ++c) {
+      const int v = surface(f, c), w = surface(f, (c + 1) % 3);
+      if (is_active[static_cast<std::size_t>(v)] && is_active[static_cast<std::size_t>(w)]) {
+        parent[static_cast<std::size_t>(root(parent, v))] = root(parent, w);
+      }
+    }
+  }
+  // Components in ascending order of their lowest vertex, each ascending.
+  std::vector<std::vector<int>> components;
+  std::vector<int> component_of(static_cast<std::size_t>(nv), -1);
+  double total_area = 0.0;
+  for (int v = 0; v < nv; ++v) {
+    if (!is_active[static_cast<std::size_t>(v)]) continue;
+    int& index = component_of[static_cast<std::size_t>(root(parent, v))];
+    if (index < 0) {
+      index = static_cast<int>(components.size());
+      components.emplace_back();
+    }
+    components[static_cast<std::size_t>(index)].push_back(v);
+    total_area += area(v);
+  }
+  std::vector<LoadPatch> patches;
+  for (const std::vector<int>& component : components) {
+    double component_area = 0.0;
+    for (const int v : component) component_area += area(v);
+    const int k =
+        std::clamp(static_cast<int>(std::ceil(budget * component_area / total_area - 1e-9)), 1,
+                   static_cast<int>(component.size()));
+    for (const std::vector<int>& vertices : cluster(rest, component, area, k)) {
+      LoadPatch patch;
+      patch.vertices = vertices;
+      Eigen::Vector3d outward = Eigen::Vector3d::Zero();
+      double patch_area = 0.0;
+      for (const int v : vertices) {
+        patch.areas.push_back(area(v));
+        patch.centre += area(v) * rest.row(v).transpose();
+        outward += normal.row(v).transpose();
+        patch_area += area(v);
+      }
+      patch.centre /= patch_area;
+      // A patch whose normals cancel (it wraps round a thin part) takes its largest vertex's.
+      if (!(outward.norm() > 1e-9 * patch_area)) {
+        const auto largest = std::max_element(vertices.begin(), vertices.end(),
+                                              [&](int a, int b) { return area(a) < area(b); });
+        outward = normal.row(*largest).transpose();
+      }
+      patch.frame = frame_of(-outward.normalized());
+      patches.push_back(std::move(patch));
+    }
+  }
+  std::sort(patches.begin(), patches.end(), [](const LoadPatch& a, const LoadPatch& b) {
+    return a.vertices.front() < b.vertices.front();
+  });
+  return patches;
+}
+
+}  // namespace smfem::local
