@@ -267,11 +267,12 @@ const StepReport& Simulator::step() {
       if (attempt_adds_nothing(a, settings_, first)) continue;
       if (a.method != method && method == SolverMethod::fem) break;
       ++report_.retries;
-      // More iterations of the same solver go on from where the last attempt stopped: its
-      // iterations are the first ones of the longer attempt (the solvers keep no state between
-      // iterations but U, z and lambda), so they are not spent twice. A failed attempt, or
-      // another solver, starts again from the step's start (z and lambda warm-started there,
-      // U from initial_guess_).
+      // More iterations of the same solver go on from where the last attempt stopped, so its
+      // iterations are not spent twice. They carry U, z and lambda over, but not the mixed
+      // step's merit penalties (MfemStep's nu, which restart at 0 with each solve), so the
+      // iterations after them need not be bit for bit those of one longer attempt. A failed
+      // attempt, or another solver, starts again from the step's start (z and lambda warm-started
+      // there, U from initial_guess_).
       go_on = ok && a.method == attempts[attempt - 1].method;
       if (!go_on) {
         copy_dynamic_state(backup_, state_);
