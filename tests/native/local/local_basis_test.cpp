@@ -4,8 +4,10 @@
 // show, fitted by adding the patch's three.
 #include "smfem/local/local_basis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 
@@ -14,6 +16,8 @@
 #include <Eigen/Geometry>
 #include <Eigen/SparseCholesky>
 
+#include "smfem/geometry/boundary_faces.hpp"
+#include "smfem/local/patch_grouping.hpp"
 #include "smfem/sim/fixtures/box_model.hpp"
 
 namespace smfem::local {
@@ -110,6 +114,97 @@ TEST(LocalBasis, AOneVertexPatchIsTheGreensTensorTruncated) {
   EXPECT_GT(loaded->col(1).z(), 0.9 * loaded->col(1).norm());
 }
 
+TEST(LocalBasis, ThePatchsVerticesWeighInByTheirAreas) {
+  // Two loaded vertices of unequal areas: away from them, each field is the area-weighted sum of
+  // their Green's tensors (up to one scale per field), not the plain sum.
+  const sim::BoxModel box = block(8, 4);
+  LoadPatch patch = top_patch(box, 0.0625, 0.0, 0.07, 0.125);
+  ASSERT_EQ(patch.vertices.size(), 2u);
+  patch.areas = {1.0, 3.0};
+  const double support = 0.45;
+  const LocalColumns columns = patch_columns(box.rest, box.tets, patch, kSoft, support);
+  Eigen::Vector3d scale = Eigen::Vector3d::Constant(std::nan(""));
+  int compared = 0;
+  for (std::size_t i = 0; i < columns.vertices.size(); ++i) {
+    const int v = columns.vertices[i];
+    if (v == patch.vertices[0] || v == patch.vertices[1]) continue;
+    const Eigen::Vector3d x = box.rest.row(v).transpose();
+    Eigen::Matrix3d sum = Eigen::Matrix3d::Zero();
+    for (std::size_t k = 0; k < 2; ++k) {
+      const Eigen::Vector3d load = box.rest.row(patch.vertices[k]).transpose();
+      sum += patch.areas[k] * point_load_response(top_frame().transpose() * (x - load), kSoft);
+    }
+    const Eigen::Matrix3d expected =
+        truncation_weight((x - patch.centre).norm(), support) * top_frame() * sum;
+    for (int a = 0; a < 3; ++a) {
+      if (std::isnan(scale(a)))
+        scale(a) = columns.displacements[i].col(a).norm() / expected.col(a).norm();
+      EXPECT_LE((columns.displacements[i].col(a) - scale(a) * expected.col(a)).norm(),
+                1e-12 * columns.displacements[i].col(a).norm())
+          << "vertex " << v << ", field " << a;
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 20);
+}
+
+TEST(LocalBasis, APatchRoundAnEdgeDentsWhereItIsLoaded) {
+  // Its frame leans 45 degrees between the top face and the side: vertices of both faces lie
+  // above its tangent plane. The fields stay finite, and each is largest at one of the patch's
+  // vertices.
+  const sim::BoxModel box = block(8, 4);
+  const geometry::BoundaryFaces faces = geometry::boundary_faces(box.tets, box.rest.rows());
+  geometry::TriangleIndices surface(faces.triangles.rows(), 3);
+  for (Eigen::Index f = 0; f < faces.triangles.rows(); ++f) {
+    for (int c = 0; c < 3; ++c) surface(f, c) = faces.vertex(faces.triangles(f, c));
+  }
+  std::vector<int> active;
+  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
+    const Eigen::Vector3d p = box.rest.row(v).transpose();
+    const bool near_edge = std::abs(p.x() - 0.5) < 0.13 && std::abs(p.y() - 0.5) < 0.13;
+    const bool on_face = std::abs(p.x() - 0.5) < 1e-12 || std::abs(p.y() - 0.5) < 1e-12;
+    if (near_edge && on_face && std::abs(p.z()) < 0.13) active.push_back(static_cast<int>(v));
+  }
+  const std::vector<LoadPatch> patches = group_into_patches(box.rest, surface, active, 1);
+  ASSERT_EQ(patches.size(), 1u);
+  const LoadPatch& patch = patches[0];
+  EXPECT_LT(patch.frame.col(2).x(), -0.5);
+  EXPECT_LT(patch.frame.col(2).y(), -0.5);
+  const LocalColumns columns = patch_columns(box.rest, box.tets, patch, kSoft, 0.4);
+  for (int a = 0; a < 3; ++a) {
+    int deepest = -1;
+    double largest = 0.0;
+    for (std::size_t i = 0; i < columns.vertices.size(); ++i) {
+      ASSERT_TRUE(columns.displacements[i].allFinite());
+      if (columns.displacements[i].col(a).norm() > largest) {
+        largest = columns.displacements[i].col(a).norm();
+        deepest = columns.vertices[i];
+      }
+    }
+    EXPECT_NE(std::find(patch.vertices.begin(), patch.vertices.end(), deepest),
+              patch.vertices.end())
+        << "field " << a << "'s largest displacement, at vertex " << deepest << ", is not loaded";
+  }
+}
+
+TEST(LocalBasis, PointsAboveThePatchsPlaneStayFinite) {
+  // A frame whose normal points out of the body puts every vertex above the tangent plane, one
+  // of them on the outward normal, where the half-space's solution is singular: each takes its
+  // mirror image's value, and every field stays finite and largest near the load.
+  const sim::BoxModel box = block(8, 4);
+  LoadPatch patch = top_patch(box, 0.0, 0.0, 1e-9, 0.125);
+  patch.frame = Eigen::AngleAxisd(std::numbers::pi, Eigen::Vector3d::UnitX()) * top_frame();
+  const LocalColumns columns = patch_columns(box.rest, box.tets, patch, kSoft, 0.4);
+  EXPECT_GT(columns.vertices.size(), 20u);
+  for (const Eigen::Matrix3d& d : columns.displacements) EXPECT_TRUE(d.allFinite());
+  // Near the axis the continuation is not singular but huge (1e30 where rounding leaves the
+  // vertex below the load 1e-17 off it): it would set each field's scale and leave the loaded
+  // vertex's displacement next to nothing.
+  const Eigen::Matrix3d* loaded = field_at(columns, patch.vertices[0]);
+  ASSERT_NE(loaded, nullptr);
+  for (int a = 0; a < 3; ++a) EXPECT_GT(loaded->col(a).norm(), 0.5) << "field " << a;
+}
+
 TEST(LocalBasis, TurnsWithTheMesh) {
   const sim::BoxModel box = block(6, 4);
   const LoadPatch patch = top_patch(box, 1.0 / 6.0, 0.0, 0.2, 1.0 / 6.0);
@@ -162,6 +257,10 @@ TEST(LocalBasis, RefusesWhatIsNotAPatchOfTheMesh) {
   patch.centre = Eigen::Vector3d(50.0, 0.0, 0.0);  // no vertex within the support
   refuses(patch);
   EXPECT_THROW(patch_columns(box.rest, box.tets, good, {0.0, 0.3}, 0.5), std::invalid_argument);
+  MeshPositions nan_rest = box.rest;
+  nan_rest(3, 1) = std::nan("");
+  EXPECT_THROW(patch_columns(nan_rest, box.tets, good, kSoft, 0.5), std::invalid_argument);
+  EXPECT_THROW(patch_columns(box.rest, box.tets, good, {1e-310, 0.3}, 0.5), std::invalid_argument);
   MeshTets bad = box.tets;
   bad(0, 0) = -1;
   EXPECT_THROW(patch_columns(box.rest, bad, good, kSoft, 0.5), std::invalid_argument);

@@ -165,6 +165,9 @@ TEST(PatchGrouping, RefusesWhatIsNotALoadedSurface) {
   bad(0, 0) = static_cast<int>(b.box.rest.rows());
   EXPECT_THROW(group_into_patches(b.box.rest, bad, spot, 2), std::invalid_argument);
   EXPECT_TRUE(group_into_patches(b.box.rest, b.surface, {}, 2).empty());
+  MeshPositions nan_rest = b.box.rest;
+  nan_rest(0, 0) = std::nan("");
+  EXPECT_THROW(group_into_patches(nan_rest, b.surface, spot, 2), std::invalid_argument);
 }
 
 }  // namespace

@@ -21,8 +21,11 @@ Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMat
   }
   const double rho = p.norm();
   const double z = p.z();
-  // rho + z vanishes at the origin and on the negative z axis only.
-  if (!p.allFinite() || !(rho + z > 1e-12 * rho) || !(rho > 0.0)) {
+  // rho + z vanishes at the origin and on the negative z axis only; above the surface (z < 0)
+  // it is formed as (x^2 + y^2) / (rho - z), which keeps its digits near that axis.
+  const double tangential = p.x() * p.x() + p.y() * p.y();
+  const double rz = z >= 0.0 ? rho + z : tangential / (rho - z);
+  if (!p.allFinite() || !(rho > 0.0) || !(rz > 0.0)) {
     throw std::invalid_argument(
         "point_load_response: the point must be finite, not the origin (where the force acts) "
         "nor on the negative z axis (outside the body, where the solution is singular)");
@@ -30,7 +33,6 @@ Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMat
   const double c = 1.0 / (4.0 * std::numbers::pi * G);
   const double soft = 1.0 - 2.0 * nu;  // vanishes for an incompressible body
   const double rho3 = rho * rho * rho;
-  const double rz = rho + z;
   Eigen::Matrix3d response;
   // Tangential forces along a = x, y (Cerruti): t_a is the coordinate along a.
   for (int a = 0; a < 2; ++a) {

@@ -25,8 +25,9 @@ struct HalfSpaceMaterial {
 // at the origin (columns x and y: Cerruti's tangential forces; column z: Boussinesq's normal force,
 // pushing into the body). It decays as 1 / |p|. Defined wherever rho + z > 0 (rho = |p|): the
 // closed half-space without the origin, and its smooth continuation to points above the surface
-// (a mesh vertex of a curved body may lie there) except on the negative z axis. Throws
-// std::invalid_argument elsewhere, or for a material out of range.
+// except on the negative z axis (where it is singular, and large near it). Throws
+// std::invalid_argument there, at the origin, for non-finite points, or for a material out of
+// range.
 Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMaterial& material);
 
 // Paper 001's truncation of a local basis function: 1 within the inner radius 0.9 outer, 0 beyond
@@ -34,8 +35,9 @@ Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMat
 // second derivatives). outer > 0.
 double truncation_weight(double distance, double outer);
 
-// Paper 001's outer radius: the radius of the sphere that holds about r^2 elements of the mesh's
-// mean volume, (r^2 mean_element_volume)^(1/3), for a subspace of r global modes.
+// Paper 001's outer radius, (r^2 mean_element_volume)^(1/3) for a subspace of r global modes: a
+// sphere of it holds O(r^2) elements of the mesh's mean volume (4 pi / 3 r^2 of them). It
+// shrinks as the mesh is refined, below a patch's own size on fine meshes (docs/local.md).
 double support_radius(int modes, double mean_element_volume);
 
 }  // namespace smfem::local

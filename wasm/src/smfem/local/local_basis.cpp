@@ -42,20 +42,18 @@ void check_patch(const MeshPositions& rest, const MeshTets& tets, const LoadPatc
     fail("the frame is not a rotation (orthonormal, right-handed columns)");
   }
   if (!patch.centre.allFinite()) fail("the centre is not finite");
+  if (!rest.allFinite()) fail("a rest position is not finite");
   if (!(support > 0.0) || !std::isfinite(support)) fail("the support radius is not positive");
 }
 
-// The Green's tensor at p (patch frame), outside the singular cone about the outward normal
-// (-z): within it, at the point of the cone's edge at the same distance in the same azimuth.
-Eigen::Matrix3d response_off_axis(Eigen::Vector3d p, const HalfSpaceMaterial& material) {
-  constexpr double kConeCosine = 0.99;  // the cone: -z within acos(0.99) = 8.1 degrees
-  const double rho = p.norm();
-  if (p.z() < -kConeCosine * rho) {
-    Eigen::Vector2d azimuth = p.head<2>();
-    azimuth =
-        azimuth.norm() > 0.0 ? Eigen::Vector2d(azimuth.normalized()) : Eigen::Vector2d::UnitX();
-    p << std::sqrt(1.0 - kConeCosine * kConeCosine) * rho * azimuth, -kConeCosine * rho;
-  }
+// The Green's tensor at p (patch frame); a point above the tangent plane (z < 0) takes the
+// value at its mirror image below it. Above the plane the solution's continuation grows without
+// bound towards the outward normal (20 times the surface's value at the same distance 8 degrees
+// from it, for a tangential force at nu 0.3), and vertices there (a concave corner, a part across
+// a gap) would set each field's scale; the mirror image is inside the half-space, where the
+// solution is bounded by its value at that distance.
+Eigen::Matrix3d response_at(Eigen::Vector3d p, const HalfSpaceMaterial& material) {
+  p.z() = std::abs(p.z());
   return point_load_response(p, material);
 }
 
@@ -86,8 +84,9 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
     for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
       const int j = patch.vertices[k];
       const Eigen::Vector3d load = rest.row(j).transpose();
-      if (j != v) {
-        local += patch.areas[k] * response_off_axis(R.transpose() * (x - load), material);
+      // A vertex other than j may sit where j is (a seam): it takes j's own value.
+      if (x != load) {
+        local += patch.areas[k] * response_at(R.transpose() * (x - load), material);
         continue;
       }
       if (centroids[k].empty()) {
@@ -96,7 +95,7 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
       }
       Eigen::Matrix3d mean = Eigen::Matrix3d::Zero();
       for (const Eigen::Vector3d& c : centroids[k]) {
-        mean += response_off_axis(R.transpose() * (c - load), material);
+        mean += response_at(R.transpose() * (c - load), material);
       }
       local += patch.areas[k] * mean / static_cast<double>(centroids[k].size());
     }
@@ -112,6 +111,12 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
     double largest = 0.0;
     for (const Eigen::Matrix3d& d : columns.displacements)
       largest = std::max(largest, d.col(a).norm());
+    // The Green's tensor's scale 1 / (4 pi G) cancels here; a shear modulus so small that it
+    // overflows would leave infinities, refused rather than divided into NaN.
+    if (!(largest > 0.0) || !std::isfinite(largest)) {
+      throw std::invalid_argument("patch_columns: field " + std::to_string(a) +
+                                  " is not finite and nonzero (shear modulus out of range?)");
+    }
     for (Eigen::Matrix3d& d : columns.displacements) d.col(a) /= largest;
   }
   return columns;

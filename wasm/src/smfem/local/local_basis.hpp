@@ -3,13 +3,15 @@
 // displacement fields over a body's rest mesh, the half-space's response to a force spread over
 // the patch (half_space.hpp) along each axis of the patch's frame, summed over the patch's
 // vertices weighted by their areas (paper 001 eq. 10), and truncated smoothly at the support
-// radius. Computed in the rest frame; the stepper turns them with the body's local rotation.
+// radius. One frame serves the whole patch (paper 001 builds each vertex's response in that
+// vertex's own normal frame). Computed in the rest frame; turning them with the body as it
+// deforms is the stepper's, not built yet (docs/local.md).
 //
-// The Green's tensor is singular at each patch vertex itself; there, as paper 001 does, it is
-// replaced by its mean over the centroids of the tets around the vertex. Mesh vertices above
-// the patch's tangent plane (a curved or edged body) take the solution's smooth continuation,
-// except in a narrow cone about the outward normal, where it is singular: there it takes the
-// value on the cone's edge at the same distance.
+// The Green's tensor is singular at each patch vertex itself; there it is replaced by its plain
+// mean over the centroids of the tets around the vertex (paper 001 takes a weighted mean). Mesh
+// vertices above the patch's tangent plane (a concave corner, a part across a gap, a patch round
+// an edge) take the value at their mirror image in the plane: the solution's continuation above
+// it grows without bound towards the outward normal.
 #include <vector>
 
 #include <Eigen/Core>
@@ -40,7 +42,9 @@ struct LocalColumns {
 
 // Throws std::invalid_argument naming the problem: an empty patch, areas that do not match its
 // vertices or are not positive, a vertex or tet corner out of range, a frame that is not a
-// rotation, a support that is not positive, or a material out of range (half_space.hpp).
+// rotation, a support that is not positive, a rest position that is not finite, or a material
+// out of range (half_space.hpp). The shear modulus scales every field alike, so it cancels in
+// the scaling to 1 m; Poisson's ratio shapes them.
 LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, const LoadPatch& patch,
                            const HalfSpaceMaterial& material, double support);
 

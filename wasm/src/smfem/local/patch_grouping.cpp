@@ -93,6 +93,7 @@ std::vector<LoadPatch> group_into_patches(const MeshPositions& rest,
   };
   if (budget < 1) fail("the patch budget must be at least 1, not " + std::to_string(budget));
   const Eigen::Index nv = rest.rows();
+  if (!rest.allFinite()) fail("a rest position is not finite");
   if (surface.size() > 0 && (surface.minCoeff() < 0 || surface.maxCoeff() >= nv)) {
     fail("a surface triangle's corner is not one of the mesh's " + std::to_string(nv) +
          " vertices");
@@ -150,19 +151,25 @@ std::vector<LoadPatch> group_into_patches(const MeshPositions& rest,
       LoadPatch patch;
       patch.vertices = vertices;
       Eigen::Vector3d outward = Eigen::Vector3d::Zero();
-      double patch_area = 0.0;
+      double patch_area = 0.0, normals = 0.0;
       for (const int v : vertices) {
         patch.areas.push_back(area(v));
         patch.centre += area(v) * rest.row(v).transpose();
         outward += normal.row(v).transpose();
+        normals += normal.row(v).norm();
         patch_area += area(v);
       }
       patch.centre /= patch_area;
-      // A patch whose normals cancel (it wraps round a thin part) takes its largest vertex's.
-      if (!(outward.norm() > 1e-9 * patch_area)) {
+      // Where the normals mostly cancel (a patch round a thin part, whose two faces k-means
+      // cannot tell apart), their sum's direction is an accident: the largest vertex's is taken.
+      if (!(outward.norm() > 0.2 * normals)) {
         const auto largest = std::max_element(vertices.begin(), vertices.end(),
                                               [&](int a, int b) { return area(a) < area(b); });
         outward = normal.row(*largest).transpose();
+      }
+      if (!(outward.norm() > 0.0)) {
+        fail("the surface's normals cancel at vertex " + std::to_string(vertices.front()) +
+             ": no inward direction for its patch");
       }
       patch.frame = frame_of(-outward.normalized());
       patches.push_back(std::move(patch));

@@ -5,7 +5,8 @@
 // into connected components over the surface's triangles, and each component by k-means (on the
 // rest positions, weighted by area) into a number of patches in proportion to its area, about
 // `budget` in all (paper 001: budget C r for r global modes, C = 3) and at least one per component.
-// Each patch's frame: the inward normal of its area-weighted outward normals, and two tangents.
+// Each patch's frame: the inward normal of its area-weighted outward normals (of its largest
+// vertex's where they mostly cancel, as round a thin part), and two tangents.
 #include <vector>
 
 #include <Eigen/Core>
@@ -19,7 +20,8 @@ namespace smfem::local {
 // outside (geometry::boundary_faces, mapped through its vertex ids). active: surface vertices,
 // in any order, repeats ignored. The result is ordered by each patch's lowest vertex, and is the
 // same for any order of `active`. Throws std::invalid_argument naming the problem: a budget below
-// 1, an active vertex out of range or not on the surface, a surface triangle out of range.
+// 1, an active vertex out of range or not on the surface, a surface triangle out of range, a
+// rest position that is not finite, a patch with no inward direction (its normals all cancel).
 std::vector<LoadPatch> group_into_patches(const MeshPositions& rest,
                                           const geometry::TriangleIndices& surface,
                                           const std::vector<int>& active, int budget);
