@@ -64,14 +64,18 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
   check_patch(rest, tets, patch, support);
   const Eigen::Matrix3d& R = patch.frame;
   // Where the response at a patch vertex itself is averaged: the centroids of its tets.
+  std::vector<int> patch_index(static_cast<std::size_t>(rest.rows()), -1);
+  for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
+    patch_index[static_cast<std::size_t>(patch.vertices[k])] = static_cast<int>(k);
+  }
   std::vector<std::vector<Eigen::Vector3d>> centroids(patch.vertices.size());
   for (Eigen::Index t = 0; t < tets.rows(); ++t) {
     for (int c = 0; c < 4; ++c) {
-      const auto found = std::find(patch.vertices.begin(), patch.vertices.end(), tets(t, c));
-      if (found == patch.vertices.end()) continue;
+      const int k = patch_index[static_cast<std::size_t>(tets(t, c))];
+      if (k < 0) continue;
       Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
       for (int d = 0; d < 4; ++d) centroid += rest.row(tets(t, d)).transpose() / 4.0;
-      centroids[static_cast<std::size_t>(found - patch.vertices.begin())].push_back(centroid);
+      centroids[static_cast<std::size_t>(k)].push_back(centroid);
     }
   }
   LocalColumns columns;
