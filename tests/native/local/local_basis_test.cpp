@@ -16,7 +16,8 @@
 #include <Eigen/Geometry>
 #include <Eigen/SparseCholesky>
 
-#include "smfem/geometry/boundary_faces.hpp"
+#include "local/block_mesh.hpp"
+#include "smfem/fem/linear_tet.hpp"
 #include "smfem/local/patch_grouping.hpp"
 #include "smfem/sim/fixtures/box_model.hpp"
 
@@ -25,17 +26,8 @@ namespace {
 
 constexpr HalfSpaceMaterial kSoft{1e5 / 2.6, 0.3};  // E 1e5 Pa
 
-// A 1 x 0.5 x 1 m block of n x n/2 x n cubes, its top face at y = 0.5.
-sim::BoxModel block(int n, int modes) {
-  sim::BoxModelOptions options;
-  options.nx = options.nz = n;
-  options.ny = n / 2;
-  options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
-  options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
-  options.mode_count = modes;
-  options.contact_samples = 0;
-  return sim::make_box_model(options);
-}
+using test::block;
+using test::block_surface;
 
 // The top face's frame: tangents x and z, the inward normal -y (x cross z = -y).
 Eigen::Matrix3d top_frame() {
@@ -153,11 +145,7 @@ TEST(LocalBasis, APatchRoundAnEdgeDentsWhereItIsLoaded) {
   // above its tangent plane. The fields stay finite, and each is largest at one of the patch's
   // vertices.
   const sim::BoxModel box = block(8, 4);
-  const geometry::BoundaryFaces faces = geometry::boundary_faces(box.tets, box.rest.rows());
-  geometry::TriangleIndices surface(faces.triangles.rows(), 3);
-  for (Eigen::Index f = 0; f < faces.triangles.rows(); ++f) {
-    for (int c = 0; c < 3; ++c) surface(f, c) = faces.vertex(faces.triangles(f, c));
-  }
+  const geometry::TriangleIndices surface = block_surface(box);
   std::vector<int> active;
   for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
     const Eigen::Vector3d p = box.rest.row(v).transpose();
@@ -276,15 +264,10 @@ Eigen::SparseMatrix<double> stiffness(const sim::BoxModel& box, double youngs, d
   C.bottomRightCorner<3, 3>().diagonal().setConstant(mu);
   std::vector<Eigen::Triplet<double>> entries;
   for (Eigen::Index t = 0; t < box.tets.rows(); ++t) {
-    Eigen::Matrix3d Dm;
-    for (int c = 0; c < 3; ++c) {
-      Dm.col(c) = (box.rest.row(box.tets(t, c + 1)) - box.rest.row(box.tets(t, 0))).transpose();
-    }
-    const double volume = std::abs(Dm.determinant()) / 6.0;
-    const Eigen::Matrix3d inverse = Dm.inverse();  // row c: the gradient of corner c + 1's shape
-    Eigen::Matrix<double, 3, 4> gradients;
-    gradients.rightCols<3>() = inverse.transpose();
-    gradients.col(0) = -gradients.rightCols<3>().rowwise().sum();
+    fem::TetCorners X;
+    for (int c = 0; c < 4; ++c) X.row(c) = box.rest.row(box.tets(t, c));
+    const double volume = std::abs(fem::linear_tet_volume(X));
+    const Eigen::Matrix<double, 3, 4> gradients = fem::linear_tet_dphi_dX(X).transpose();
     Eigen::Matrix<double, 6, 12> B = Eigen::Matrix<double, 6, 12>::Zero();
     for (int c = 0; c < 4; ++c) {
       const Eigen::Vector3d g = gradients.col(c);

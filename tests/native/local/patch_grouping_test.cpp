@@ -7,11 +7,13 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Core>
 
+#include "local/block_mesh.hpp"
 #include "smfem/sim/fixtures/box_model.hpp"
 
 namespace smfem::local {
@@ -22,21 +24,10 @@ struct Block {
   geometry::TriangleIndices surface;  // in the mesh's vertex ids
 };
 
-// A 1 x 0.5 x 1 m block of n x n/2 x n cubes, top face at y = 0.5.
-Block block(int n) {
-  sim::BoxModelOptions options;
-  options.nx = options.nz = n;
-  options.ny = n / 2;
-  options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
-  options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
-  options.contact_samples = 0;
-  Block b{sim::make_box_model(options), {}};
-  const geometry::BoundaryFaces faces = geometry::boundary_faces(b.box.tets, b.box.rest.rows());
-  b.surface.resize(faces.triangles.rows(), 3);
-  for (Eigen::Index f = 0; f < faces.triangles.rows(); ++f) {
-    for (int c = 0; c < 3; ++c) b.surface(f, c) = faces.vertex(faces.triangles(f, c));
-  }
-  return b;
+Block surfaced_block(int n) {
+  sim::BoxModel box = test::block(n);
+  geometry::TriangleIndices surface = test::block_surface(box);
+  return {std::move(box), std::move(surface)};
 }
 
 // Top-face vertices within `radius` of (x, z).
@@ -63,7 +54,7 @@ void expect_rotation(const Eigen::Matrix3d& frame) {
 }
 
 TEST(PatchGrouping, SeparateSpotsAreSeparatePatchesFacingIntoTheBody) {
-  const Block b = block(8);
+  const Block b = surfaced_block(8);
   std::vector<int> first = top_spot(b, -0.25, -0.25, 0.13);
   const std::vector<int> second = top_spot(b, 0.25, 0.25, 0.13);
   std::vector<int> active = first;
@@ -82,7 +73,7 @@ TEST(PatchGrouping, SeparateSpotsAreSeparatePatchesFacingIntoTheBody) {
 }
 
 TEST(PatchGrouping, ALargeRegionSplitsIntoPatchesOfAboutEqualArea) {
-  const Block b = block(12);
+  const Block b = surfaced_block(12);
   const std::vector<int> face = top_spot(b, 0.0, 0.0, 10.0);  // the whole top face
   for (const int budget : {1, 3, 4, 9}) {
     const std::vector<LoadPatch> patches = group_into_patches(b.box.rest, b.surface, face, budget);
@@ -103,7 +94,7 @@ TEST(PatchGrouping, ALargeRegionSplitsIntoPatchesOfAboutEqualArea) {
 
 TEST(PatchGrouping, APatchRoundAnEdgeFacesBetweenItsFaces) {
   // The top face's strip along x = 0.5 and the side face's strip below it, one component.
-  const Block b = block(8);
+  const Block b = surfaced_block(8);
   std::vector<int> active;
   for (Eigen::Index v = 0; v < b.box.rest.rows(); ++v) {
     const Eigen::Vector3d p = b.box.rest.row(v).transpose();
@@ -121,7 +112,7 @@ TEST(PatchGrouping, APatchRoundAnEdgeFacesBetweenItsFaces) {
 }
 
 TEST(PatchGrouping, EveryComponentGetsAPatchWhateverTheBudget) {
-  const Block b = block(8);
+  const Block b = surfaced_block(8);
   std::vector<int> active;
   for (const double x : {-0.375, 0.0, 0.375}) {
     const std::vector<int> spot = top_spot(b, x, 0.0, 0.01);
@@ -131,7 +122,7 @@ TEST(PatchGrouping, EveryComponentGetsAPatchWhateverTheBudget) {
 }
 
 TEST(PatchGrouping, TheOrderOfTheActiveVerticesDoesNotMatter) {
-  const Block b = block(10);
+  const Block b = surfaced_block(10);
   std::vector<int> active = top_spot(b, 0.1, -0.05, 0.35);
   const std::vector<LoadPatch> a = group_into_patches(b.box.rest, b.surface, active, 5);
   std::reverse(active.begin(), active.end());
@@ -146,7 +137,7 @@ TEST(PatchGrouping, TheOrderOfTheActiveVerticesDoesNotMatter) {
 }
 
 TEST(PatchGrouping, RefusesWhatIsNotALoadedSurface) {
-  const Block b = block(4);
+  const Block b = surfaced_block(4);
   const std::vector<int> spot = top_spot(b, 0.0, 0.0, 0.3);
   EXPECT_THROW(group_into_patches(b.box.rest, b.surface, spot, 0), std::invalid_argument);
   EXPECT_THROW(group_into_patches(b.box.rest, b.surface, {-1}, 2), std::invalid_argument);

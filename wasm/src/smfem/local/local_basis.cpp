@@ -28,11 +28,6 @@ void check_patch(const MeshPositions& rest, const MeshTets& tets, const LoadPatc
       fail("the area of patch vertex " + std::to_string(v) + " is not a positive number");
     }
   }
-  std::vector<int> sorted = patch.vertices;
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    fail("a patch vertex is listed twice");
-  }
   if (tets.size() > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= rest.rows())) {
     fail("a tet corner is not one of the mesh's vertices");
   }
@@ -66,7 +61,12 @@ LocalColumns patch_columns(const MeshPositions& rest, const MeshTets& tets, cons
   // Where the response at a patch vertex itself is averaged: the centroids of its tets.
   std::vector<int> patch_index(static_cast<std::size_t>(rest.rows()), -1);
   for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
-    patch_index[static_cast<std::size_t>(patch.vertices[k])] = static_cast<int>(k);
+    int& index = patch_index[static_cast<std::size_t>(patch.vertices[k])];
+    if (index >= 0) {
+      throw std::invalid_argument("patch_columns: patch vertex " +
+                                  std::to_string(patch.vertices[k]) + " is listed twice");
+    }
+    index = static_cast<int>(k);
   }
   std::vector<std::vector<Eigen::Vector3d>> centroids(patch.vertices.size());
   for (Eigen::Index t = 0; t < tets.rows(); ++t) {

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "smfem/geometry/vertex_areas.hpp"
+
 namespace smfem::local {
 namespace {
 
@@ -98,17 +100,14 @@ std::vector<LoadPatch> group_into_patches(const MeshPositions& rest,
     fail("a surface triangle's corner is not one of the mesh's " + std::to_string(nv) +
          " vertices");
   }
-  // Each surface vertex's share of the area (a third of each triangle's) and outward normal.
-  Eigen::VectorXd area = Eigen::VectorXd::Zero(nv);
+  // Each surface vertex's share of the area and its area-weighted outward normal.
+  const Eigen::VectorXd area = geometry::vertex_areas(rest, surface);
   MeshPositions normal = MeshPositions::Zero(nv, 3);
   for (Eigen::Index f = 0; f < surface.rows(); ++f) {
     const Eigen::Vector3d a = rest.row(surface(f, 0)).transpose();
     const Eigen::Vector3d cross =
         (rest.row(surface(f, 1)).transpose() - a).cross(rest.row(surface(f, 2)).transpose() - a);
-    for (int c = 0; c < 3; ++c) {
-      area(surface(f, c)) += cross.norm() / 6.0;
-      normal.row(surface(f, c)) += 0.5 * cross.transpose();
-    }
+    for (int c = 0; c < 3; ++c) normal.row(surface(f, c)) += 0.5 * cross.transpose();
   }
   std::vector<char> is_active(static_cast<std::size_t>(nv), 0);
   for (const int v : active) {

@@ -6,6 +6,8 @@
 
 #include <Eigen/Geometry>
 
+#include "smfem/geometry/vertex_areas.hpp"
+
 namespace smfem::contact {
 
 ContactSurface sample_contact_surface(const SurfacePositions& vertices,
@@ -25,14 +27,7 @@ ContactSurface sample_contact_surface(const SurfacePositions& vertices,
   }
   surface.triangles = boundary.triangles;
 
-  Eigen::VectorXd vertex_area = Eigen::VectorXd::Zero(ns);
-  for (Eigen::Index t = 0; t < surface.triangles.rows(); ++t) {
-    const Eigen::Vector3d a = surface.positions.row(surface.triangles(t, 0));
-    const Eigen::Vector3d b = surface.positions.row(surface.triangles(t, 1));
-    const Eigen::Vector3d c = surface.positions.row(surface.triangles(t, 2));
-    const double third = (b - a).cross(c - a).norm() / 6.0;
-    for (int k = 0; k < 3; ++k) vertex_area(surface.triangles(t, k)) += third;
-  }
+  const Eigen::VectorXd vertex_area = geometry::vertex_areas(surface.positions, surface.triangles);
 
   // Farthest-point sampling; nearest[v] is the sample closest to vertex v so far.
   const Eigen::Index count = std::min<Eigen::Index>(max_samples, ns);

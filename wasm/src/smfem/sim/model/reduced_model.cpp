@@ -189,11 +189,11 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (!all_finite(model.rest_centroid)) return problem("subspace.rest_centroid", "not finite");
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
-  if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != cubature_width(model)) {
-    return problem(
-        "cubature.y",
-        "holds " + size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
-            " rows x columns, expected 3C x 4m = " + size_text(3 * C, cubature_width(model)));
+  const Eigen::Index width = cubature_width(model);
+  if (model.cubature_Y.rows() != 3 * C || model.cubature_Y.cols() != width) {
+    return problem("cubature.y", "holds " +
+                                     size_text(model.cubature_Y.rows(), model.cubature_Y.cols()) +
+                                     " rows x columns, expected " + size_text(3 * C, width));
   }
   if (!all_finite(model.cubature_Y)) return problem("cubature.y", "not finite");
   if (!(model.cubature_weights.array() > 0.0).all() || !all_finite(model.cubature_weights)) {
