@@ -15,6 +15,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/displacement/displacement_model.hpp"
 #include "smfem/displacement/displacement_simulator.hpp"
+#include "smfem/full/full_model.hpp"
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
@@ -130,6 +131,24 @@ TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
   }
   const std::vector<double> youngs = direct_asset.array<double>("mesh.youngs");
   EXPECT_EQ(std::set<double>(youngs.begin(), youngs.end()), (std::set<double>{2e4, 2e6, 5e7}));
+  // mesh.weights are the subspace's own: with them the mesh's lumped masses give the reduced
+  // mass block, sum_v m_v b_v b_v^T (to the weights' single precision).
+  const full::FullModel mesh_model = full::load_full_model(direct_asset);
+  const sim::ReducedModel reduced = sim::load_reduced_model(direct_asset);
+  ASSERT_EQ(mesh_model.weights.rows(), mesh_model.vertex_count());
+  ASSERT_EQ(mesh_model.weights.cols(), reduced.mode_count());
+  const Eigen::VectorXd vertex_mass = full::lumped_vertex_mass(mesh_model);
+  Eigen::MatrixXd mass_block =
+      Eigen::MatrixXd::Zero(4 * reduced.mode_count(), 4 * reduced.mode_count());
+  for (int v = 0; v < mesh_model.vertex_count(); ++v) {
+    Eigen::VectorXd b(4 * reduced.mode_count());
+    for (int i = 0; i < reduced.mode_count(); ++i) {
+      b.segment<4>(4 * i) << mesh_model.positions.row(v).transpose(), 1.0;
+      b.segment<4>(4 * i) *= static_cast<double>(mesh_model.weights(v, i));
+    }
+    mass_block += vertex_mass(v) * b * b.transpose();
+  }
+  EXPECT_LT((mass_block - reduced.mass_block).norm(), 1e-6 * reduced.mass_block.norm());
   for (std::size_t i = 0; i < summary["eigenvalues"].size(); ++i) {
     EXPECT_NEAR(baked["eigenvalues"][i].get<double>(), summary["eigenvalues"][i].get<double>(),
                 1e-9 * summary["eigenvalues"].back().get<double>())

@@ -42,6 +42,13 @@ std::vector<std::uint8_t> full_model_asset_bytes(const FullModel& model) {
   add_vector("mesh.youngs", model.youngs);
   add_vector("mesh.poisson", model.poisson);
   add_vector("mesh.density", model.density);
+  if (model.weights.size() > 0) {
+    writer.add("mesh.weights",
+               std::span<const float>(model.weights.data(),
+                                      static_cast<std::size_t>(model.weights.size())),
+               {static_cast<std::uint64_t>(model.weights.rows()),
+                static_cast<std::uint64_t>(model.weights.cols())});
+  }
   std::vector<std::uint32_t> pinned(model.pinned.begin(), model.pinned.end());
   writer.add("subspace.pinned", pinned, {pinned.size()});
   return writer.to_bytes();

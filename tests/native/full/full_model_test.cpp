@@ -29,6 +29,15 @@ TEST(FullModel, RoundTripsThroughTheMeshSections) {
   EXPECT_FALSE(read.pinned.empty());
   EXPECT_EQ(read.defaults.timestep, 0.01);
   EXPECT_EQ(read.defaults.material_model, sim::MaterialModel::stable_neo_hookean);
+  EXPECT_EQ(read.weights.size(), 0) << "mesh.weights is optional";
+}
+
+TEST(FullModel, ReadsTheSkinningWeightsOfTheVertices) {
+  FullModel box = test::full_box({}, 0.2);
+  box.weights = sim::RowMatrixXf::Random(box.vertex_count(), 3);
+  const FullModel read =
+      load_full_model(asset::Asset::from_bytes(test::full_model_asset_bytes(box), "box.smfem"));
+  EXPECT_EQ(read.weights, box.weights);
 }
 
 TEST(FullModel, AnAssetWithoutTheMeshSaysHowToBakeOne) {
@@ -69,6 +78,13 @@ TEST(FullModel, BrokenMeshesAndMaterialsAreRefusedByName) {
   bad = box;
   bad.density.resize(3);
   EXPECT_NE(refusal(bad).find("mesh.density: has 3 entries"), std::string::npos) << refusal(bad);
+  bad = box;
+  bad.weights = sim::RowMatrixXf::Ones(box.vertex_count() - 1, 2);
+  EXPECT_NE(refusal(bad).find("mesh.weights: has"), std::string::npos) << refusal(bad);
+  bad.weights = sim::RowMatrixXf::Ones(box.vertex_count(), 2);
+  ASSERT_EQ(refusal(bad), "");
+  bad.weights(4, 1) = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(refusal(bad), "mesh.weights: not finite");
   bad = box;
   for (int v = 0; v < bad.vertex_count(); ++v) bad.pinned.push_back(v);
   EXPECT_NE(refusal(bad).find("nothing can move"), std::string::npos) << refusal(bad);

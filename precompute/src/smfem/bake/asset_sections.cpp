@@ -71,8 +71,9 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   return group;
 }
 
-// The mesh.* group (assets/FORMAT.md): the whole tet mesh, for the full-space solvers.
-void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input) {
+// The mesh.* group (assets/FORMAT.md): the whole tet mesh and its skinning weights, for the
+// full-space solvers and the stepper's local deformations.
+void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input, const BakeResult& result) {
   const auto T = static_cast<std::size_t>(input.mesh.tets.rows());
   writer.add("mesh.positions", row_major(input.mesh.vertices),
              Shape{static_cast<std::size_t>(input.mesh.vertices.rows()), 3});
@@ -85,6 +86,11 @@ void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input) {
   writer.add("mesh.youngs", std::span(input.youngs.data(), T), Shape{T});
   writer.add("mesh.poisson", std::span(input.poisson.data(), T), Shape{T});
   writer.add("mesh.density", std::span(input.density.data(), T), Shape{T});
+  const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
+      result.modes.weights.cast<float>();
+  writer.add(
+      "mesh.weights", std::span(weights.data(), static_cast<std::size_t>(weights.size())),
+      Shape{static_cast<std::size_t>(weights.rows()), static_cast<std::size_t>(weights.cols())});
 }
 
 // Where the page draws each representative tet: its centroid, skinned by its weights.
@@ -239,7 +245,7 @@ asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
              Shape{extent(result.cubature.labels.size())});
   asset::add_cubature_markers(writer, cubature_markers(input, result));
   asset::add_render_drawing(writer, render_group(input, result));
-  if (settings.full_mesh) add_full_mesh(writer, input);
+  if (settings.full_mesh) add_full_mesh(writer, input, result);
   return writer;
 }
 

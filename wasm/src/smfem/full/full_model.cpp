@@ -72,6 +72,14 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
   if (auto bad = check_per_tet(model.youngs, "mesh.youngs", 0.0, infinity)) return bad;
   if (auto bad = check_per_tet(model.poisson, "mesh.poisson", -1.0, 0.5)) return bad;
   if (auto bad = check_per_tet(model.density, "mesh.density", 0.0, infinity)) return bad;
+  if (model.weights.size() > 0) {
+    if (model.weights.rows() != n) {
+      return problem("mesh.weights", "has " + std::to_string(model.weights.rows()) +
+                                         " rows, expected one per vertex (" + std::to_string(n) +
+                                         ")");
+    }
+    if (!model.weights.allFinite()) return problem("mesh.weights", "not finite");
+  }
   std::vector<char> is_pinned(static_cast<std::size_t>(n), 0);
   for (const int v : model.pinned) {
     if (v < 0 || v >= n) {
@@ -115,6 +123,12 @@ FullModel load_full_model(const asset::Asset& asset) {
   model.youngs = sim::detail::read_f64_vector(asset, "mesh.youngs", T);
   model.poisson = sim::detail::read_f64_vector(asset, "mesh.poisson", T);
   model.density = sim::detail::read_f64_vector(asset, "mesh.density", T);
+  if (asset.has("mesh.weights")) {
+    const auto& shape = asset.expect("mesh.weights", DType::f32, {kAnyExtent, kAnyExtent}).shape;
+    const std::vector<float> weights = asset.array<float>("mesh.weights");
+    model.weights = Eigen::Map<const sim::RowMatrixXf>(
+        weights.data(), static_cast<Eigen::Index>(shape[0]), static_cast<Eigen::Index>(shape[1]));
+  }
   if (asset.has("subspace.pinned")) {
     asset.expect("subspace.pinned", DType::u32, {kAnyExtent});
     for (const std::uint32_t v : asset.array<std::uint32_t>("subspace.pinned")) {
