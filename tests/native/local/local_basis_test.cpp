@@ -28,29 +28,8 @@ constexpr HalfSpaceMaterial kSoft{1e5 / 2.6, 0.3};  // E 1e5 Pa
 
 using test::block;
 using test::block_surface;
-
-// The top face's frame: tangents x and z, the inward normal -y (x cross z = -y).
-Eigen::Matrix3d top_frame() {
-  Eigen::Matrix3d frame;
-  frame << Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), -Eigen::Vector3d::UnitY();
-  return frame;
-}
-
-// The top-face vertices within `radius` of (x, 0.5, z), each with its share of the face's area
-// (a grid of spacing h: h^2 inside).
-LoadPatch top_patch(const sim::BoxModel& box, double x, double z, double radius, double h) {
-  LoadPatch patch;
-  patch.centre = Eigen::Vector3d(x, 0.5, z);
-  patch.frame = top_frame();
-  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
-    const Eigen::Vector3d p = box.rest.row(v).transpose();
-    if (std::abs(p.y() - 0.5) < 1e-12 && (p - patch.centre).norm() <= radius + 1e-12) {
-      patch.vertices.push_back(static_cast<int>(v));
-      patch.areas.push_back(h * h);
-    }
-  }
-  return patch;
-}
+using test::top_frame;
+using test::top_patch;
 
 const Eigen::Matrix3d* field_at(const LocalColumns& columns, int v) {
   for (std::size_t k = 0; k < columns.vertices.size(); ++k) {

@@ -1,0 +1,182 @@
+#include "smfem/local/patch_support.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "smfem/fem/linear_tet.hpp"
+#include "smfem/polar/polar.hpp"
+
+namespace smfem::local {
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::invalid_argument("patch_support: " + what);
+}
+
+fem::TetCorners corners(const full::FullModel& mesh, int tet) {
+  fem::TetCorners X;
+  for (int k = 0; k < 4; ++k) X.row(k) = mesh.positions.row(mesh.tets(tet, k));
+  return X;
+}
+
+// b_v (4m): b_v[4i + k] = W_vi [X_v; 1]_k.
+Eigen::VectorXd vertex_basis(const full::FullModel& mesh, int v) {
+  const auto modes = mesh.weights.cols();
+  Eigen::VectorXd b(4 * modes);
+  for (Eigen::Index i = 0; i < modes; ++i) {
+    const double w = static_cast<double>(mesh.weights(v, i));
+    b.segment<4>(4 * i) << w * mesh.positions.row(v).transpose(), w;
+  }
+  return b;
+}
+
+// The volume-weighted Poisson's ratio and Young's modulus of the tets around the patch's vertices.
+HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& patch) {
+  std::vector<char> in_patch(static_cast<std::size_t>(mesh.vertex_count()), 0);
+  for (const int v : patch.vertices) {
+    if (v < 0 || v >= mesh.vertex_count()) {
+      fail("patch vertex " + std::to_string(v) + " is not one of the mesh's " +
+           std::to_string(mesh.vertex_count()));
+    }
+    in_patch[static_cast<std::size_t>(v)] = 1;
+  }
+  double volume = 0.0, youngs = 0.0, poisson = 0.0;
+  for (int t = 0; t < mesh.tet_count(); ++t) {
+    bool touches = false;
+    for (int k = 0; k < 4; ++k) touches |= in_patch[static_cast<std::size_t>(mesh.tets(t, k))] != 0;
+    if (!touches) continue;
+    const double v = fem::linear_tet_volume(corners(mesh, t));
+    volume += v;
+    youngs += v * mesh.youngs(t);
+    poisson += v * mesh.poisson(t);
+  }
+  if (!(volume > 0.0)) fail("no tet has a corner in the patch");
+  poisson /= volume;
+  return {youngs / volume / (2.0 * (1.0 + poisson)), poisson};
+}
+
+}  // namespace
+
+PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
+                           const LoadPatch& patch, double support) {
+  if (mesh.weights.rows() != mesh.vertex_count() || mesh.weights.cols() < 1) {
+    fail("the mesh has no skinning weights (mesh.weights)");
+  }
+  if (vertex_mass.size() != mesh.vertex_count()) {
+    fail(std::to_string(vertex_mass.size()) + " vertex masses for " +
+         std::to_string(mesh.vertex_count()) + " vertices");
+  }
+  PatchSupport out;
+  out.patch = patch;
+  out.material = patch_material(mesh, patch);
+  const LocalColumns columns =
+      patch_columns(mesh.positions, mesh.tets, patch, out.material, support);
+  out.vertices = columns.vertices;
+  out.fields = columns.displacements;
+
+  // Where each mesh vertex sits in the support (-1: outside).
+  std::vector<int> slot(static_cast<std::size_t>(mesh.vertex_count()), -1);
+  for (std::size_t k = 0; k < out.vertices.size(); ++k) {
+    slot[static_cast<std::size_t>(out.vertices[k])] = static_cast<int>(k);
+  }
+  for (const int v : patch.vertices) {
+    if (slot[static_cast<std::size_t>(v)] < 0) {
+      fail("the support (" + std::to_string(support) + " m) does not reach patch vertex " +
+           std::to_string(v));
+    }
+  }
+
+  const auto count = static_cast<Eigen::Index>(out.vertices.size());
+  const Eigen::Index width = 4 * mesh.weights.cols();
+  out.mass.resize(count);
+  out.basis.resize(count, width);
+  for (auto& moment : out.moment) moment = Eigen::MatrixXd::Zero(width, 3);
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const int v = out.vertices[static_cast<std::size_t>(k)];
+    const Eigen::Matrix3d& B = out.fields[static_cast<std::size_t>(k)];
+    out.mass(k) = vertex_mass(v);
+    out.basis.row(k) = vertex_basis(mesh, v).transpose();
+    for (int e = 0; e < 3; ++e) {
+      out.moment[static_cast<std::size_t>(e)] +=
+          out.mass(k) * out.basis.row(k).transpose() * B.row(e);
+    }
+    out.mass_matrix += out.mass(k) * B.transpose() * B;
+    out.weight += out.mass(k) * B;
+  }
+
+  std::vector<char> in_patch(static_cast<std::size_t>(mesh.vertex_count()), 0);
+  for (const int v : patch.vertices) in_patch[static_cast<std::size_t>(v)] = 1;
+  for (int t = 0; t < mesh.tet_count(); ++t) {
+    bool reached = false, framing = false;
+    for (int k = 0; k < 4; ++k) {
+      const auto v = static_cast<std::size_t>(mesh.tets(t, k));
+      reached |= slot[v] >= 0;
+      framing |= in_patch[v] != 0;
+    }
+    if (!reached) continue;
+    const fem::TetCorners X = corners(mesh, t);
+    const fem::TetCorners dphi = fem::linear_tet_dphi_dX(X);
+    SupportTet tet;
+    tet.tet = t;
+    tet.volume = fem::linear_tet_volume(X);
+    tet.Y = Eigen::MatrixXd::Zero(width, 3);
+    for (auto& G : tet.G) G.setZero();
+    for (int k = 0; k < 4; ++k) {
+      const int v = mesh.tets(t, k);
+      tet.Y += vertex_basis(mesh, v) * dphi.row(k);
+      const int s = slot[static_cast<std::size_t>(v)];
+      if (s < 0) continue;
+      for (int a = 0; a < 3; ++a) {
+        tet.G[static_cast<std::size_t>(a)] +=
+            out.fields[static_cast<std::size_t>(s)].col(a) * dphi.row(k);
+      }
+    }
+    if (framing) out.frame_tets.push_back(static_cast<int>(out.tets.size()));
+    out.tets.push_back(std::move(tet));
+  }
+  return out;
+}
+
+Eigen::Matrix3d patch_rotation(const PatchSupport& support, const sim::ReducedMatrix& U) {
+  Eigen::Matrix3d mean = Eigen::Matrix3d::Zero();
+  double volume = 0.0;
+  for (const int index : support.frame_tets) {
+    const SupportTet& tet = support.tets[static_cast<std::size_t>(index)];
+    mean += tet.volume * (Eigen::Matrix3d::Identity() + U.transpose() * tet.Y);
+    volume += tet.volume;
+  }
+  return polar::polar_rotation<double>(mean / volume);
+}
+
+std::array<Eigen::MatrixXd, 3> mass_coupling(const PatchSupport& support,
+                                             const Eigen::Matrix3d& rotation) {
+  std::array<Eigen::MatrixXd, 3> coupling;
+  for (int d = 0; d < 3; ++d) {
+    auto& N = coupling[static_cast<std::size_t>(d)];
+    N = Eigen::MatrixXd::Zero(support.moment[0].rows(), 3);
+    for (int e = 0; e < 3; ++e) N += rotation(d, e) * support.moment[static_cast<std::size_t>(e)];
+  }
+  return coupling;
+}
+
+Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,
+                          const PatchSupport& q, const Eigen::Matrix3d& rotation_q) {
+  Eigen::Matrix3d sum = Eigen::Matrix3d::Zero();
+  std::size_t i = 0, j = 0;
+  while (i < p.vertices.size() && j < q.vertices.size()) {
+    if (p.vertices[i] < q.vertices[j]) {
+      ++i;
+    } else if (q.vertices[j] < p.vertices[i]) {
+      ++j;
+    } else {
+      sum += p.mass(static_cast<Eigen::Index>(i)) * (rotation_p * p.fields[i]).transpose() *
+             (rotation_q * q.fields[j]);
+      ++i;
+      ++j;
+    }
+  }
+  return sum;
+}
+
+}  // namespace smfem::local

@@ -1,0 +1,83 @@
+#pragma once
+// What the stepper needs of one patch's fields on a body's mesh (paper 001 sections 4-5; issue
+// 26): the fields at the vertices they reach with those vertices' masses and global bases, and the
+// tets they reach with each tet's global and local gradient bases.
+//
+// Coordinates. The body's global coordinates U (4m x 3, sim/model/reduced_model.hpp) and per
+// patch three coefficients c, one per field, the fields turned by the patch's rotation R (the
+// body's local rotation there, patch_rotation below, held fixed within a step). A vertex of the
+// support moves to
+//
+//   x_v = X_v + U^T b_v + R B_v c                 (B_v: the fields at v, local_basis.hpp)
+//
+// and a tet the fields reach has the deformation gradient
+//
+//   F = I + U^T Y + R sum_a c_a G_a,   Y = sum_k b_k grad phi_k^T,  G_a = sum_k B_k e_a grad
+//   phi_k^T
+//
+// over its corners k (fem/linear_tet.hpp; B_k = 0 at corners outside the support).
+//
+// Inertia. With the lumped masses m_v, the kinetic energy of the support's share of the body
+// gains, beyond the global modes' own 1/2 Udot^T (I_3 (x) mass_block) Udot,
+//
+//   sum_d Udot_d^T N_d cdot + 1/2 cdot^T M cdot,  N_d = sum_e R(d, e) moment[e],  M = mass
+//
+// (moment[e] = sum_v m_v b_v B_v(e, :), 4m x 3; mass = sum_v m_v B_v^T B_v, which R leaves alone),
+// and gravity g does the work c . (R weight)^T g on the coefficients (weight = sum_v m_v B_v).
+// Two patches whose supports overlap couple their coefficients: pair_mass below.
+#include <array>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/full/full_model.hpp"
+#include "smfem/local/local_basis.hpp"
+#include "smfem/sim/step/cubature_kinematics.hpp"
+
+namespace smfem::local {
+
+struct SupportTet {
+  int tet = 0;                                 // in the mesh
+  double volume = 0.0;                         // rest, m^3
+  Eigen::Matrix<double, Eigen::Dynamic, 3> Y;  // 4m x 3
+  std::array<Eigen::Matrix3d, 3> G;            // dF / dc_a in the rest frame
+};
+
+struct PatchSupport {
+  LoadPatch patch;
+  HalfSpaceMaterial material;             // the fields' (the patch's tets' mean)
+  std::vector<int> vertices;              // those the fields reach, ascending
+  std::vector<Eigen::Matrix3d> fields;    // B_v per vertex (m per unit coefficient)
+  Eigen::VectorXd mass;                   // m_v per vertex, kg
+  Eigen::MatrixXd basis;                  // row k: b_v^T of vertices[k] (4m)
+  std::vector<SupportTet> tets;           // every tet with a corner in `vertices`, by id
+  std::vector<int> frame_tets;            // indices into tets: those with a patch vertex
+  std::array<Eigen::MatrixXd, 3> moment;  // 4m x 3 each, see above
+  Eigen::Matrix3d mass_matrix = Eigen::Matrix3d::Zero();  // M
+  Eigen::Matrix3d weight = Eigen::Matrix3d::Zero();       // sum_v m_v B_v, kg m
+};
+
+// The patch's fields (local_basis.hpp: patch_columns) within `support` (m) of its centre, at
+// Poisson's ratio the volume-weighted mean of the tets around its vertices (the shear modulus
+// cancels in the fields' scaling), on `mesh` (which must carry its skinning weights) with the
+// lumped vertex masses `vertex_mass` (full::lumped_vertex_mass). Throws std::invalid_argument
+// naming the problem: a mesh without weights, masses not one per vertex, a support that does not
+// cover the patch's vertices, and what patch_columns refuses.
+PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
+                           const LoadPatch& patch, double support);
+
+// The rotation of the polar decomposition of the volume-weighted mean of the global deformation
+// gradients I + U^T Y over the frame tets: the body's local rotation at the patch, as issue 26
+// takes it (paper 001's one-ring Procrustes fit degenerates to the identity as printed).
+Eigen::Matrix3d patch_rotation(const PatchSupport& support, const sim::ReducedMatrix& U);
+
+// The inertia that couples the global coordinates to the patch's, N_d of the header (4m x 3 each).
+std::array<Eigen::MatrixXd, 3> mass_coupling(const PatchSupport& support,
+                                             const Eigen::Matrix3d& rotation);
+
+// sum_v m_v (R_p B_pv)^T (R_q B_qv) over the vertices both reach (3 x 3): the kinetic energy
+// gains cdot_p^T this cdot_q (once per unordered pair).
+Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,
+                          const PatchSupport& q, const Eigen::Matrix3d& rotation_q);
+
+}  // namespace smfem::local
