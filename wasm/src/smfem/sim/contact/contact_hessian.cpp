@@ -83,7 +83,8 @@ void add_groups_to_lower(std::span<const ContactHessian::Group> groups,
 
 }  // namespace
 
-void ContactHessian::add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const {
+void ContactHessian::add_to_lower(const sim::SystemLayout& layout,
+                                  Eigen::Ref<Eigen::MatrixXd> lower) const {
   add_groups_to_lower(groups(), layout, lower);
 }
 

@@ -40,7 +40,7 @@ class ContactHessian {
   // vec(A)^T H vec(B).
   double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const;
   // lower += H, in the layout's ordering, lower triangle only.
-  void add_to_lower(const sim::SystemLayout& layout, Eigen::MatrixXd& lower) const;
+  void add_to_lower(const sim::SystemLayout& layout, Eigen::Ref<Eigen::MatrixXd> lower) const;
   // The same into a system of blocks that couples the groups' bodies (block_cholesky.hpp).
   void add_to_lower(const sim::SystemLayout& layout, sim::BlockCholesky& lower) const;
 

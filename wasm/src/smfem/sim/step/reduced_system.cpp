@@ -147,6 +147,13 @@ void ReducedSystem::update_layout() {
   blocks_.set_structure(ordered_sizes, coupled_positions);
 }
 
+void ReducedSystem::write_single_body_lower(Eigen::Ref<Eigen::MatrixXd> matrix) const {
+  if (!spd_) throw std::logic_error("write_single_body_lower: a model of several bodies");
+  assemblies_[0].add_to_lower(dynamics_.hessian_block(), matrix);
+  if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, matrix);
+  if (eigenfit_ != nullptr) eigenfit_->add_to_lower(matrix);
+}
+
 int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& du) {
   rhs_ = -(dynamics_gradient + force_);
   update_layout();
@@ -160,9 +167,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
   }
   int shifts = 0;
   if (spd_) {
-    assemblies_[0].add_to_lower(block, matrix_);
-    if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, matrix_);
-    if (eigenfit_ != nullptr) eigenfit_->add_to_lower(matrix_);
+    write_single_body_lower(matrix_);
     shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
   } else {
     blocks_.set_zero();

@@ -70,6 +70,13 @@ class ReducedSystem final : public StepSystem {
   // -(dPsi_u/du + force), 4m x 3.
   const ReducedMatrix& rhs() const override { return rhs_; }
 
+  // For a caller that borders a single body's system with unknowns of its own (the patches of
+  // local/local_system.hpp), after assemble(): the matrix solve() would factor, I_3 (x) H_block +
+  // K and the contact and EigenFit terms' Hessians, into the lower triangle of `matrix` (12m x 12m,
+  // u = vec(U); written, not added), and the elastic force (4m x 3).
+  void write_single_body_lower(Eigen::Ref<Eigen::MatrixXd> matrix) const;
+  const ReducedMatrix& force() const { return force_; }
+
  private:
   struct Located {
     std::size_t body;

@@ -1,0 +1,271 @@
+// The steps (sim/step/fem_step.hpp, mfem_step.hpp) on a body with a patch (local/patch_set.hpp):
+// the inertia of the extended coordinates, the correction of the cubature, the bordered system,
+// checked against the energy of the whole mesh computed vertex by vertex and tet by tet.
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <Eigen/Geometry>
+
+#include "local/block_mesh.hpp"
+#include "smfem/fem/linear_tet.hpp"
+#include "smfem/local/extended_deformation.hpp"
+#include "smfem/local/local_correction.hpp"
+#include "smfem/local/local_dynamics.hpp"
+#include "smfem/local/local_system.hpp"
+#include "smfem/polar/polar.hpp"
+#include "smfem/sim/step/fem_step.hpp"
+#include "smfem/sim/step/mfem_step.hpp"
+
+namespace smfem::local {
+namespace {
+
+using sim::ReducedMatrix;
+
+constexpr double kTimestep = 0.01;
+const Eigen::Vector3d kGravity(0.0, -9.8, 0.0);
+constexpr sim::MaterialModel kMaterial = sim::MaterialModel::stable_neo_hookean;
+
+sim::Lame lame_of(double youngs, double poisson) {
+  return energies::lame_from_young_poisson(youngs, poisson);
+}
+
+// A free block (every tet a cubature tet, so its global energy is exact) with one patch on its top
+// face, and everything the steps need to step it.
+struct PatchedBlock {
+  sim::BoxModel box = test::block(8, 4);
+  full::FullModel mesh = test::block_mesh(box, 1000.0);
+  Eigen::VectorXd vertex_mass = full::lumped_vertex_mass(mesh);
+  int C = box.model.cubature_count();
+  PatchSet patches{
+      {patch_support(mesh, vertex_mass, test::top_patch(box, 0.0, 0.0, 0.13, 0.125), 0.35)},
+      4 * box.model.mode_count()};
+  int S = patches.tet_count();
+  sim::SolverSettings settings;
+  parallel::ThreadPool pool{1};
+  sim::Dynamics dynamics{box.model.mass_block, kTimestep};
+  sim::ReducedSystem body_system{box.model, dynamics, 1};
+  LocalDynamics local_dynamics{dynamics, patches};
+  std::vector<sim::Lame> lame;
+  Eigen::VectorXd weights;
+  std::unique_ptr<LocalCorrection> correction;
+  std::unique_ptr<LocalSystem> system;
+  ExtendedDeformation deformation{box.model, patches};
+
+  PatchedBlock() {
+    settings.material_model = kMaterial;
+    settings.iterations = 40;
+    settings.until_converged = true;
+    settings.relative_tolerance = 1e-10;
+    settings.absolute_tolerance = 1e-20;
+    weights.resize(C + S);
+    weights.head(C) = box.model.cubature_weights;
+    std::vector<sim::Lame> patch_lame;
+    for (int c = 0; c < C; ++c) {
+      lame.push_back(lame_of(box.model.cubature_youngs(c), box.model.cubature_poisson(c)));
+    }
+    for (int e = 0; e < S; ++e) {
+      const int t = patches.mesh_tet(e);
+      patch_lame.push_back(lame_of(mesh.youngs(t), mesh.poisson(t)));
+      lame.push_back(patch_lame.back());
+      weights(C + e) = patches.volume(e);
+    }
+    correction = std::make_unique<LocalCorrection>(patches, kMaterial, patch_lame, pool);
+    system = std::make_unique<LocalSystem>(body_system, C, local_dynamics, correction.get(), 1);
+  }
+
+  sim::StepContext context() {
+    return {deformation, weights, kMaterial,       lame, settings, local_dynamics,
+            *system,     pool,    correction.get()};
+  }
+  int rows() const { return patches.rows(); }
+  int n() const { return patches.global_rows(); }
+
+  // The vertices' positions of the extended U: X_v + U_g^T b_v + R B_v c.
+  Eigen::MatrixXd positions(const ReducedMatrix& U) const {
+    Eigen::MatrixXd x = mesh.positions + (box.basis * U.topRows(n()));
+    const PatchSupport& p = patches.patch(0);
+    const Eigen::Vector3d c = U.row(n()).transpose();
+    for (std::size_t k = 0; k < p.vertices.size(); ++k) {
+      x.row(p.vertices[k]) += (patches.rotation(0) * p.fields[k] * c).transpose();
+    }
+    return x;
+  }
+
+  // The step's inertia and gravity over the whole mesh, vertex by vertex: Psi_u.
+  double mesh_inertia(const ReducedMatrix& U, const ReducedMatrix& prediction) const {
+    const Eigen::MatrixXd x = positions(U), x_tilde = positions(prediction);
+    double energy = 0.0;
+    for (int v = 0; v < mesh.vertex_count(); ++v) {
+      const Eigen::Vector3d change = (x.row(v) - x_tilde.row(v)).transpose();
+      energy += 0.5 * vertex_mass(v) * change.squaredNorm() / (kTimestep * kTimestep) -
+                vertex_mass(v) * kGravity.dot((x.row(v) - mesh.positions.row(v)).transpose());
+    }
+    return energy;
+  }
+
+  // The step's energy over the whole mesh: Psi_u and every tet's elastic energy.
+  double mesh_energy(const ReducedMatrix& U, const ReducedMatrix& prediction) const {
+    const Eigen::MatrixXd x = positions(U);
+    double energy = mesh_inertia(U, prediction);
+    for (int t = 0; t < mesh.tet_count(); ++t) {
+      fem::TetCorners X, corners;
+      for (int k = 0; k < 4; ++k) {
+        X.row(k) = mesh.positions.row(mesh.tets(t, k));
+        corners.row(k) = x.row(mesh.tets(t, k));
+      }
+      const Eigen::Matrix3d F =
+          fem::linear_tet_deformation_gradient(corners, fem::linear_tet_dphi_dX(X));
+      energy += fem::linear_tet_volume(X) * sim::psi(kMaterial, polar::symmetric_stretch<double>(F),
+                                                     lame_of(mesh.youngs(t), mesh.poisson(t)));
+    }
+    return energy;
+  }
+
+  void begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n) {
+    patches.set_rotations(U_n);
+    const ReducedMatrix force = box.model.mass_vector * kGravity.transpose();
+    local_dynamics.begin_step(U_n, Udot_n, force, kGravity);
+  }
+};
+
+TEST(LocalStep, AFreeFallLeavesThePatchAtRest) {
+  PatchedBlock block;
+  const ReducedMatrix rest = ReducedMatrix::Zero(block.rows(), 3);
+  block.begin_step(rest, rest);
+  ReducedMatrix U = block.local_dynamics.prediction();
+  sim::FemStep fem(block.rows(), block.C + block.S);
+  sim::StepStats stats;
+  sim::StepContext context = block.context();
+  fem.solve(context, U, stats);
+  ASSERT_FALSE(stats.failed);
+  // Every vertex falls g h^2 in the first step from rest; nothing deforms, the patch included.
+  const Eigen::MatrixXd x = block.positions(U);
+  const Eigen::Vector3d fall = kGravity * kTimestep * kTimestep;
+  for (int v = 0; v < block.mesh.vertex_count(); ++v) {
+    ASSERT_LT((x.row(v) - block.mesh.positions.row(v) - fall.transpose()).norm(),
+              1e-6 * fall.norm())
+        << "vertex " << v;
+  }
+  EXPECT_LT(U.row(block.n()).norm(), 1e-6 * fall.norm());
+}
+
+// A state with the patch dented and the body deformed and moving: U_n, Udot_n.
+std::pair<ReducedMatrix, ReducedMatrix> moving_state(const PatchedBlock& block) {
+  std::srand(3);
+  ReducedMatrix U_n = 0.01 * ReducedMatrix::Random(block.rows(), 3);
+  U_n.row(block.n()) << 0.004, -0.003, 0.01;  // a dent of about a centimetre
+  ReducedMatrix Udot_n = 0.2 * ReducedMatrix::Random(block.rows(), 3);
+  Udot_n.row(block.n()) << 0.1, 0.05, -0.2;
+  return {U_n, Udot_n};
+}
+
+// The derivative of the mesh's energy at U along unit coordinate directions, by central
+// differences, largest in size.
+double largest_mesh_slope(const PatchedBlock& block, const ReducedMatrix& U,
+                          const ReducedMatrix& prediction) {
+  double largest = 0.0;
+  const double step = 1e-6;
+  for (int r = 0; r < U.rows(); ++r) {
+    for (int d = 0; d < 3; ++d) {
+      ReducedMatrix plus = U, minus = U;
+      plus(r, d) += step;
+      minus(r, d) -= step;
+      const double slope =
+          (block.mesh_energy(plus, prediction) - block.mesh_energy(minus, prediction)) /
+          (2.0 * step);
+      largest = std::max(largest, std::abs(slope));
+    }
+  }
+  return largest;
+}
+
+TEST(LocalStep, TheInertiaIsTheMeshsVertexByVertex) {
+  PatchedBlock block;
+  const auto [U_n, Udot_n] = moving_state(block);
+  block.begin_step(U_n, Udot_n);
+  const ReducedMatrix prediction = block.local_dynamics.prediction();
+  std::srand(5);
+  const ReducedMatrix U = prediction + 0.01 * ReducedMatrix::Random(block.rows(), 3);
+  const ReducedMatrix dU = ReducedMatrix::Random(block.rows(), 3);
+  const double energy = block.local_dynamics.energy(U);
+  EXPECT_NEAR(energy, block.mesh_inertia(U, prediction), 1e-6 * std::abs(energy));
+  // Quadratic: the gradient and the curvature give its change along any direction exactly.
+  ReducedMatrix gradient;
+  block.local_dynamics.gradient(U, gradient);
+  const double curvature = block.local_dynamics.curvature(dU);
+  for (const double t : {1e-3, 0.1, 1.0}) {
+    const double change = block.local_dynamics.energy(U + t * dU) - energy;
+    EXPECT_NEAR(change, t * gradient.cwiseProduct(dU).sum() + 0.5 * t * t * curvature,
+                1e-9 * (std::abs(change) + std::abs(energy)))
+        << t;
+  }
+  // The mesh's inertia is quadratic too: its second difference is the curvature.
+  EXPECT_NEAR(curvature,
+              block.mesh_inertia(U + dU, prediction) + block.mesh_inertia(U - dU, prediction) -
+                  2.0 * block.mesh_inertia(U, prediction),
+              1e-6 * curvature);
+}
+
+TEST(LocalStep, TheCorrectionsGradientAndCurvatureAreItsEnergys) {
+  PatchedBlock block;
+  std::srand(9);
+  const ReducedMatrix U = 0.01 * ReducedMatrix::Random(block.rows(), 3);
+  const ReducedMatrix dU = ReducedMatrix::Random(block.rows(), 3);
+  ReducedMatrix gradient;
+  block.correction->linearize(U, gradient);
+  EXPECT_EQ(gradient.bottomRows(1).norm(), 0.0) << "it does not depend on c";
+  const double step = 1e-6;
+  const double slope =
+      (block.correction->energy(U + step * dU) - block.correction->energy(U - step * dU)) /
+      (2.0 * step);
+  EXPECT_NEAR(gradient.cwiseProduct(dU).sum(), slope, 1e-6 * std::abs(slope));
+  // At rest the material's Hessian is its own PSD part: the curvature is the second difference.
+  const ReducedMatrix rest = ReducedMatrix::Zero(block.rows(), 3);
+  block.correction->linearize(rest, gradient);
+  const double h = 1e-4;
+  const double second =
+      (block.correction->energy(rest + h * dU) + block.correction->energy(rest - h * dU) -
+       2.0 * block.correction->energy(rest)) /
+      (h * h);
+  EXPECT_NEAR(block.correction->curvature(dU), second, 1e-5 * std::abs(second));
+  EXPECT_LT(second, 0.0);
+}
+
+TEST(LocalStep, ConvergedStepsStopWhereTheMeshsEnergyIsStationary) {
+  PatchedBlock block;
+  const auto [U_n, Udot_n] = moving_state(block);
+  block.begin_step(U_n, Udot_n);
+  const ReducedMatrix prediction = block.local_dynamics.prediction();
+  const double start_slope = largest_mesh_slope(block, prediction, prediction);
+
+  ReducedMatrix U_fem = prediction;
+  sim::FemStep fem(block.rows(), block.C + block.S);
+  sim::StepStats fem_stats;
+  sim::StepContext context = block.context();
+  fem.solve(context, U_fem, fem_stats);
+  ASSERT_FALSE(fem_stats.failed);
+  EXPECT_TRUE(fem_stats.converged) << fem_stats.iterations << " iterations";
+  // Newton's method on the exact Hessian converges in a few iterations (4 here; 10 with the
+  // patch tets' coupling to the global coordinates, or the correction's Hessian, left out).
+  EXPECT_LE(fem_stats.iterations, 6);
+  EXPECT_LT(largest_mesh_slope(block, U_fem, prediction), 1e-6 * start_slope);
+
+  // The mixed step, converged, stops at the same place.
+  ReducedMatrix U_mfem = prediction;
+  sim::StretchField z = sim::StretchField::Zero(6, block.C + block.S), lambda = z;
+  sim::make_stretches_consistent(block.deformation, kMaterial, block.lame, U_n, z, lambda);
+  sim::MfemStep mfem(block.rows(), block.C + block.S);
+  sim::StepStats mfem_stats;
+  mfem.solve(context, U_mfem, z, lambda, mfem_stats);
+  ASSERT_FALSE(mfem_stats.failed);
+  EXPECT_TRUE(mfem_stats.converged) << mfem_stats.iterations << " iterations";
+  EXPECT_LT((U_mfem - U_fem).norm(), 1e-7 * (U_fem - prediction).norm());
+
+  // The coefficients moved: the patch takes part.
+  EXPECT_GT((U_fem.row(block.n()) - prediction.row(block.n())).norm(), 1e-5);
+}
+
+}  // namespace
+}  // namespace smfem::local

@@ -1,0 +1,79 @@
+#include "smfem/local/local_dynamics.hpp"
+
+namespace smfem::local {
+
+LocalDynamics::LocalDynamics(sim::Dynamics& global, const PatchSet& patches)
+    : global_(global),
+      patches_(patches),
+      prediction_(sim::ReducedMatrix::Zero(patches.rows(), 3)),
+      local_force_(sim::ReducedMatrix::Zero(patches.patch_count(), 3)),
+      global_part_(sim::ReducedMatrix::Zero(patches.global_rows(), 3)),
+      global_gradient_(global_part_),
+      global_change_(global_part_),
+      local_change_(Eigen::VectorXd::Zero(3 * patches.patch_count())),
+      local_gradient_(local_change_) {}
+
+void LocalDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
+                               const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity) {
+  const int n = patches_.global_rows();
+  global_.begin_step(U_n.topRows(n), Udot_n.topRows(n), force);
+  prediction_ = U_n + global_.timestep() * Udot_n;
+  prediction_.topRows(n) = global_.prediction();
+  local_force_ = patches_.gravity_force(gravity);
+}
+
+void LocalDynamics::split(const sim::ReducedMatrix& U) {
+  const int n = patches_.global_rows();
+  global_part_ = U.topRows(n);
+  global_change_ = global_part_ - prediction_.topRows(n);
+  for (int p = 0; p < patches_.patch_count(); ++p) {
+    local_change_.segment<3>(3 * p) = (U.row(n + p) - prediction_.row(n + p)).transpose();
+  }
+}
+
+double LocalDynamics::energy(const sim::ReducedMatrix& U) {
+  split(U);
+  const double h2 = global_.timestep() * global_.timestep();
+  double coupled = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    coupled += global_change_.col(d).dot(patches_.coupling(d) * local_change_);
+  }
+  const int n = patches_.global_rows();
+  return global_.energy(global_part_) + coupled / h2 +
+         0.5 * local_change_.dot(patches_.local_mass() * local_change_) / h2 -
+         local_force_.cwiseProduct(U.bottomRows(U.rows() - n)).sum();
+}
+
+void LocalDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
+  split(U);
+  const double h2 = global_.timestep() * global_.timestep();
+  const int n = patches_.global_rows();
+  global_.gradient(global_part_, global_gradient_);
+  out.resize(U.rows(), 3);
+  local_gradient_.noalias() = patches_.local_mass() * local_change_;
+  for (int d = 0; d < 3; ++d) {
+    out.col(d).head(n) = global_gradient_.col(d);
+    out.col(d).head(n).noalias() += patches_.coupling(d) * local_change_ / h2;
+    local_gradient_.noalias() += patches_.coupling(d).transpose() * global_change_.col(d);
+  }
+  for (int p = 0; p < patches_.patch_count(); ++p) {
+    out.row(n + p) = local_gradient_.segment<3>(3 * p).transpose() / h2 - local_force_.row(p);
+  }
+}
+
+double LocalDynamics::curvature(const sim::ReducedMatrix& dU) {
+  const int n = patches_.global_rows();
+  global_part_ = dU.topRows(n);
+  for (int p = 0; p < patches_.patch_count(); ++p) {
+    local_change_.segment<3>(3 * p) = dU.row(n + p).transpose();
+  }
+  double coupled = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    coupled += global_part_.col(d).dot(patches_.coupling(d) * local_change_);
+  }
+  const double h2 = global_.timestep() * global_.timestep();
+  return global_.curvature(global_part_) +
+         (2.0 * coupled + local_change_.dot(patches_.local_mass() * local_change_)) / h2;
+}
+
+}  // namespace smfem::local

@@ -1,0 +1,128 @@
+#include "smfem/local/local_system.hpp"
+
+#include <stdexcept>
+
+namespace smfem::local {
+
+LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
+                         const LocalDynamics& dynamics, const LocalCorrection* correction,
+                         int thread_count)
+    : body_(body),
+      cubature_count_(cubature_count),
+      dynamics_(dynamics),
+      patches_(dynamics.patches()),
+      correction_(correction),
+      tets_(
+          dynamics.patches().global_gradients(),
+          [&] {
+            Eigen::VectorXd volumes(dynamics.patches().tet_count());
+            for (int e = 0; e < volumes.size(); ++e) volumes(e) = dynamics.patches().volume(e);
+            return volumes;
+          }(),
+          thread_count),
+      hessian_(static_cast<std::size_t>(patches_.tet_count()), Matrix9<double>::Zero()),
+      gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()) {
+  const int n = patches_.global_rows(), P = patches_.patch_count();
+  for (auto& block : coupling_) block.setZero(n, 3 * P);
+  local_block_.setZero(3 * P, 3 * P);
+  local_force_.setZero(P, 3);
+  global_block_.setZero(3 * n, 3 * n);
+  zero_block_.setZero(n, n);
+  matrix_.setZero(3 * n + 3 * P, 3 * n + 3 * P);
+  spd_.emplace(3 * n + 3 * P);
+  rhs_.setZero(n + P, 3);
+  rhs_vector_.setZero(3 * n + 3 * P);
+  solution_.setZero(3 * n + 3 * P);
+}
+
+void LocalSystem::set_tet_hessian(int tet, const Matrix9<double>& hessian) {
+  if (tet < cubature_count_) {
+    body_.set_tet_hessian(tet, hessian);
+    return;
+  }
+  hessian_[static_cast<std::size_t>(tet - cubature_count_)] = hessian;
+}
+
+void LocalSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
+  if (tet < cubature_count_) {
+    body_.set_tet_gradient(tet, gradient);
+    return;
+  }
+  gradient_[static_cast<std::size_t>(tet - cubature_count_)] = gradient;
+  tets_.set_tet_gradient(tet - cubature_count_, gradient);
+}
+
+void LocalSystem::assemble(parallel::ThreadPool& pool) {
+  body_.assemble(pool);
+  pool_ = &pool;
+  assemble_local();
+}
+
+void LocalSystem::assemble_local() {
+  for (auto& block : coupling_) block.setZero();
+  local_block_.setZero();
+  local_force_.setZero();
+  for (int e = 0; e < patches_.tet_count(); ++e) {
+    const auto index = static_cast<std::size_t>(e);
+    const double v = patches_.volume(e);
+    const Matrix9<double>& Q = hessian_[index];
+    const auto Y = patches_.global_gradients().middleRows(3 * e, 3);  // Y^T, 3 x 4m
+    const std::vector<PatchSet::LocalGradient>& local = patches_.local_gradients(e);
+    for (const PatchSet::LocalGradient& entry : local) {
+      for (int a = 0; a < 3; ++a) {
+        const int column = 3 * entry.patch + a;
+        const Eigen::Map<const Vector9<double>> G(entry.G[static_cast<std::size_t>(a)].data());
+        local_force_(entry.patch, a) +=
+            v * G.dot(Eigen::Map<const Vector9<double>>(gradient_[index].data()));
+        // q = Q vec(G): column-major vec(F), q(d + 3 j) = d(dpsi . G)/dF(d, j).
+        const Vector9<double> q = Q * G;
+        for (int d = 0; d < 3; ++d) {
+          coupling_[static_cast<std::size_t>(d)].col(column).noalias() +=
+              v * Y.transpose() * Eigen::Vector3d(q(d), q(d + 3), q(d + 6));
+        }
+        for (const PatchSet::LocalGradient& other : local) {
+          for (int b = 0; b < 3; ++b) {
+            const Eigen::Map<const Vector9<double>> H(other.G[static_cast<std::size_t>(b)].data());
+            local_block_(3 * other.patch + b, column) += v * H.dot(q);
+          }
+        }
+      }
+    }
+  }
+}
+
+int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
+  const int n = patches_.global_rows(), P = patches_.patch_count();
+  // The patches' tets' global block, less the correction's: one assembly of Q_e - Q_corr,e.
+  for (int e = 0; e < patches_.tet_count(); ++e) {
+    const auto index = static_cast<std::size_t>(e);
+    tets_.set_tet_hessian(e, correction_ != nullptr
+                                 ? Matrix9<double>(hessian_[index] - correction_->tet_hessian(e))
+                                 : hessian_[index]);
+  }
+  tets_.assemble(*pool_);
+
+  rhs_ = -dynamics_gradient;
+  rhs_.topRows(n) -= body_.force() + tets_.force();
+  rhs_.bottomRows(P) -= local_force_;
+  for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
+  for (int p = 0; p < P; ++p) rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
+
+  body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
+  tets_.add_to_lower(zero_block_, global_block_);
+  matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
+  const double h2 = dynamics_.global().timestep() * dynamics_.global().timestep();
+  for (int d = 0; d < 3; ++d) {
+    matrix_.block(3 * n, d * n, 3 * P, n) =
+        (patches_.coupling(d) / h2 + coupling_[static_cast<std::size_t>(d)]).transpose();
+  }
+  matrix_.bottomRightCorner(3 * P, 3 * P) = patches_.local_mass() / h2 + local_block_;
+  const int shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
+
+  du.resize(n + P, 3);
+  for (int d = 0; d < 3; ++d) du.col(d).head(n) = solution_.segment(d * n, n);
+  for (int p = 0; p < P; ++p) du.row(n + p) = solution_.segment<3>(3 * n + 3 * p).transpose();
+  return shifts;
+}
+
+}  // namespace smfem::local

@@ -1,0 +1,63 @@
+#pragma once
+// A single body's system (sim/step/reduced_system.hpp) bordered by the patches' coefficients
+// (patch_set.hpp): the unknowns vec(U_g) (12m, as the body's own system orders them) and then
+// c (3P, entry 12m + 3p + a for c_p,a), the matrix
+//
+//   [ A + K_S - K_corr      N / h^2 + K_gc ]
+//   [ N^T / h^2 + K_cg      M_c / h^2 + K_cc ]
+//
+// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), K_S the
+// patches' tets' global block, K_corr the correction's (local_correction.hpp), N and M_c the
+// patch set's inertia (local_dynamics.hpp), and K_gc, K_cc the patches' tets' couplings,
+// sum_e v_e J_e^T Q_e J_e in F space. The tets are numbered as the steps see them: the body's C
+// cubature tets, then the patch set's.
+#include <optional>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/local/local_correction.hpp"
+#include "smfem/local/local_dynamics.hpp"
+#include "smfem/sim/kernels/spd_solver.hpp"
+#include "smfem/sim/kernels/stiffness_assembly.hpp"
+#include "smfem/sim/step/reduced_system.hpp"
+
+namespace smfem::local {
+
+class LocalSystem final : public sim::StepSystem {
+ public:
+  // None is owned; all must outlive this. correction may be null (no correction's Hessian).
+  LocalSystem(sim::ReducedSystem& body, int cubature_count, const LocalDynamics& dynamics,
+              const LocalCorrection* correction, int thread_count);
+
+  void set_tet_hessian(int tet, const Matrix9<double>& hessian) override;
+  void set_tet_gradient(int tet, const Matrix3<double>& gradient) override;
+  void assemble(parallel::ThreadPool& pool) override;
+  int solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) override;
+  const sim::ReducedMatrix& rhs() const override { return rhs_; }
+
+ private:
+  // K_gc, K_cc and the coefficients' elastic force from the patches' tets.
+  void assemble_local();
+
+  sim::ReducedSystem& body_;
+  int cubature_count_ = 0;
+  const LocalDynamics& dynamics_;
+  const PatchSet& patches_;
+  const LocalCorrection* correction_ = nullptr;
+  parallel::ThreadPool* pool_ = nullptr;
+  sim::StiffnessAssembly tets_;              // the patches' tets' global block and force
+  std::vector<Matrix9<double>> hessian_;     // Q_e per patch tet
+  std::vector<Matrix3<double>> gradient_;    // P_e per patch tet
+  std::array<Eigen::MatrixXd, 3> coupling_;  // K_gc by coordinate d: 4m x 3P
+  Eigen::MatrixXd local_block_;              // K_cc
+  sim::ReducedMatrix local_force_;           // P x 3
+  Eigen::MatrixXd global_block_;             // 12m x 12m workspace
+  Eigen::MatrixXd zero_block_;               // 4m x 4m: the patches' tets add no inertia
+  Eigen::MatrixXd matrix_;
+  std::optional<sim::SpdSolver> spd_;
+  sim::ReducedMatrix rhs_;
+  Eigen::VectorXd rhs_vector_, solution_;
+};
+
+}  // namespace smfem::local
