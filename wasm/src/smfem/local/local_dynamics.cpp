@@ -14,12 +14,13 @@ LocalDynamics::LocalDynamics(sim::Dynamics& global, const PatchSet& patches)
       local_gradient_(local_change_) {}
 
 void LocalDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
-                               const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity) {
+                               const sim::ReducedMatrix& force,
+                               const sim::ReducedMatrix& local_force) {
   const int n = patches_.global_rows();
   global_.begin_step(U_n.topRows(n), Udot_n.topRows(n), force);
   prediction_ = U_n + global_.timestep() * Udot_n;
   prediction_.topRows(n) = global_.prediction();
-  local_force_ = patches_.gravity_force(gravity);
+  local_force_ = local_force;
 }
 
 void LocalDynamics::split(const sim::ReducedMatrix& U) {

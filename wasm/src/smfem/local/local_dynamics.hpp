@@ -6,7 +6,8 @@
 //   Psi = Psi_g(U_g) + 1/h^2 sum_d dU_d^T N_d dc + 1/(2 h^2) dc^T M_c dc - f_c . c
 //
 // with dU = U_g - U~_g, dc = c - c~ (c~ = c_n + h cdot_n; dc as the 3P vector, entry 3p + a),
-// N_d and M_c the patch set's coupling and local mass, f_c its gravity force. Quadratic, like
+// N_d and M_c the patch set's coupling and local mass, f_c the external force on c (gravity's,
+// loads'). Quadratic, like
 // Psi_g: its Hessian is [I_3 (x) H_block, N / h^2; N^T / h^2, M_c / h^2].
 #include <Eigen/Core>
 
@@ -24,10 +25,11 @@ class LocalDynamics final : public sim::InertialEnergy {
   const sim::Dynamics& global() const { return global_; }
   const PatchSet& patches() const { return patches_; }
 
-  // The global Dynamics' begin_step on U_g, and c~ and f_c (gravity g) for the coefficients.
-  // U_n and Udot_n are extended (patches.rows() x 3); force is the global one (4m x 3).
+  // The global Dynamics' begin_step on U_g, and c~ and f_c for the coefficients. U_n and Udot_n
+  // are extended (patches.rows() x 3); force is the global one (4m x 3), local_force the
+  // coefficients' (P x 3: PatchSet::gravity_force, load_force).
   void begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
-                  const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity);
+                  const sim::ReducedMatrix& force, const sim::ReducedMatrix& local_force);
   // The extended prediction [U~_g; c~].
   const sim::ReducedMatrix& prediction() const { return prediction_; }
 

@@ -67,6 +67,13 @@ class PatchSet {
   const Eigen::MatrixXd& local_mass() const { return local_mass_; }
   // Gravity's force on the coefficients, P x 3 (row p: c_p's), for gravity g.
   sim::ReducedMatrix gravity_force(const Eigen::Vector3d& g) const;
+  // The generalized force on the coefficients (P x 3) of forces (N) on mesh vertices: sum over
+  // them of (R_p B_pv)^T f_v, for each patch whose fields reach v.
+  struct VertexForce {
+    int vertex = 0;
+    Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  };
+  sim::ReducedMatrix load_force(const std::vector<VertexForce>& forces) const;
 
  private:
   struct Tet {
