@@ -9,6 +9,7 @@
 #include "smfem/full/full_model.hpp"
 #include "smfem/geometry/boundary_faces.hpp"
 #include "smfem/local/local_basis.hpp"
+#include "smfem/local/patch_set.hpp"
 #include "smfem/sim/fixtures/box_model.hpp"
 
 namespace smfem::local::test {
@@ -72,6 +73,21 @@ inline full::FullModel block_mesh(const sim::BoxModel& box, double density) {
   for (Eigen::Index i = 0; i < modes; ++i)
     mesh.weights.col(i) = box.basis.col(4 * i + 3).cast<float>();
   return mesh;
+}
+
+// The displacement of every vertex (nv x 3) of the extended coordinates U of a block with patches:
+// U_g^T b_v + sum_p R_p B_pv c_p.
+inline Eigen::MatrixXd displacements(const sim::BoxModel& box, const PatchSet& patches,
+                                     const sim::ReducedMatrix& U) {
+  Eigen::MatrixXd x = box.basis * U.topRows(patches.global_rows());
+  for (int p = 0; p < patches.patch_count(); ++p) {
+    const PatchSupport& support = patches.patch(p);
+    const Eigen::Vector3d c = U.row(patches.global_rows() + p).transpose();
+    for (std::size_t k = 0; k < support.vertices.size(); ++k) {
+      x.row(support.vertices[k]) += (patches.rotation(p) * support.fields[k] * c).transpose();
+    }
+  }
+  return x;
 }
 
 }  // namespace smfem::local::test

@@ -94,15 +94,9 @@ struct PatchedBlock {
   int rows() const { return patches.rows(); }
   int n() const { return patches.global_rows(); }
 
-  // The vertices' positions of the extended U: X_v + U_g^T b_v + R B_v c.
+  // The vertices' positions of the extended U.
   Eigen::MatrixXd positions(const ReducedMatrix& U) const {
-    Eigen::MatrixXd x = mesh.positions + (box.basis * U.topRows(n()));
-    const PatchSupport& p = patches.patch(0);
-    const Eigen::Vector3d c = U.row(n()).transpose();
-    for (std::size_t k = 0; k < p.vertices.size(); ++k) {
-      x.row(p.vertices[k]) += (patches.rotation(0) * p.fields[k] * c).transpose();
-    }
-    return x;
+    return mesh.positions + test::displacements(box, patches, U);
   }
 
   // The step's inertia and gravity over the whole mesh, vertex by vertex: Psi_u.
