@@ -8,11 +8,10 @@
 #include <string>
 
 #include "smfem/geometry/vertex_areas.hpp"
+#include "smfem/local/weighted_kmeans.hpp"
 
 namespace smfem::local {
 namespace {
-
-constexpr int kMaxLloydIterations = 50;
 
 // Union-find over vertex ids.
 int root(std::vector<int>& parent, int v) {
@@ -34,54 +33,23 @@ Eigen::Matrix3d frame_of(const Eigen::Vector3d& n) {
   return frame;
 }
 
-// k-means of the component's vertices (ascending) into at most k clusters: seeds by farthest
-// point from the lowest vertex, then Lloyd's iterations on area-weighted centres.
+// k-means of the component's vertices (ascending) by area into at most k clusters, each
+// ascending, in the order of their lowest vertex.
 std::vector<std::vector<int>> cluster(const MeshPositions& rest, const std::vector<int>& vertices,
                                       const Eigen::VectorXd& area, int k) {
-  std::vector<Eigen::Vector3d> centres{rest.row(vertices.front()).transpose()};
-  std::vector<double> nearest(vertices.size(), std::numeric_limits<double>::infinity());
-  while (static_cast<int>(centres.size()) < k) {
-    std::size_t farthest = 0;
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-      const Eigen::Vector3d x = rest.row(vertices[i]).transpose();
-      nearest[i] = std::min(nearest[i], (x - centres.back()).squaredNorm());
-      if (nearest[i] > nearest[farthest]) farthest = i;
-    }
-    if (!(nearest[farthest] > 0.0)) break;  // fewer distinct points than k
-    centres.push_back(rest.row(vertices[farthest]).transpose());
-  }
-  std::vector<int> assigned(vertices.size(), -1);
-  for (int iteration = 0; iteration < kMaxLloydIterations; ++iteration) {
-    bool changed = false;
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-      const Eigen::Vector3d x = rest.row(vertices[i]).transpose();
-      int best = 0;
-      for (int c = 1; c < static_cast<int>(centres.size()); ++c) {
-        if ((x - centres[static_cast<std::size_t>(c)]).squaredNorm() <
-            (x - centres[static_cast<std::size_t>(best)]).squaredNorm()) {
-          best = c;
-        }
-      }
-      changed = changed || assigned[i] != best;
-      assigned[i] = best;
-    }
-    if (!changed) break;
-    std::vector<Eigen::Vector3d> sums(centres.size(), Eigen::Vector3d::Zero());
-    std::vector<double> weights(centres.size(), 0.0);
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-      const double a = area(vertices[i]);
-      sums[static_cast<std::size_t>(assigned[i])] += a * rest.row(vertices[i]).transpose();
-      weights[static_cast<std::size_t>(assigned[i])] += a;
-    }
-    for (std::size_t c = 0; c < centres.size(); ++c) {
-      if (weights[c] > 0.0) centres[c] = sums[c] / weights[c];
-    }
-  }
-  std::vector<std::vector<int>> clusters(centres.size());
+  Eigen::Matrix<double, Eigen::Dynamic, 3> points(static_cast<Eigen::Index>(vertices.size()), 3);
+  Eigen::VectorXd weights(points.rows());
   for (std::size_t i = 0; i < vertices.size(); ++i) {
-    clusters[static_cast<std::size_t>(assigned[i])].push_back(vertices[i]);
+    points.row(static_cast<Eigen::Index>(i)) = rest.row(vertices[i]);
+    weights(static_cast<Eigen::Index>(i)) = area(vertices[i]);
   }
-  std::erase_if(clusters, [](const std::vector<int>& c) { return c.empty(); });
+  const std::vector<int> labels = weighted_kmeans(points, weights, k);
+  std::vector<std::vector<int>> clusters;
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const auto label = static_cast<std::size_t>(labels[i]);
+    if (label >= clusters.size()) clusters.resize(label + 1);
+    clusters[label].push_back(vertices[i]);
+  }
   return clusters;
 }
 
