@@ -104,10 +104,11 @@ TEST(PatchSupport, ItsInertiaIsTheKineticEnergyOfTheMeshsVertices) {
   }
   double kinetic = 0.0;
   for (int d = 0; d < 3; ++d) kinetic += 0.5 * Udot.col(d).dot(mass_block * Udot.col(d));
-  const auto Np = mass_coupling(p, Rp), Nq = mass_coupling(q, Rq);
+  Eigen::MatrixXd Np(Udot.rows(), 3), Nq(Udot.rows(), 3);
   for (int d = 0; d < 3; ++d) {
-    kinetic += Udot.col(d).dot(Np[static_cast<std::size_t>(d)] * cp) +
-               Udot.col(d).dot(Nq[static_cast<std::size_t>(d)] * cq);
+    mass_coupling(p, Rp, d, Np);
+    mass_coupling(q, Rq, d, Nq);
+    kinetic += Udot.col(d).dot(Np * cp) + Udot.col(d).dot(Nq * cq);
   }
   kinetic += 0.5 * cp.dot(p.mass_matrix * cp) + 0.5 * cq.dot(q.mass_matrix * cq) +
              cp.dot(pair_mass(p, Rp, q, Rq) * cq);

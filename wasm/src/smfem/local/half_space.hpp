@@ -34,8 +34,8 @@ Eigen::Matrix3d point_load_response(const Eigen::Vector3d& p, const HalfSpaceMat
 // 1 minus the quintic smoothstep of distance / outer (continuous with its first and second
 // derivatives, flat at both ends). Paper 001 keeps 1 up to "e.g." 0.9 outer and tapers in the last
 // tenth; the steep taper's strain costs energy that stiffens the dent the fields exist to show
-// (a pressed block, tests/native/local/local_step_test.cpp, docs/local.md: the centre's dent 3.6
-// times too shallow against the whole mesh's with that taper, 1.35 times with this one). outer > 0.
+// (a pressed block, tests/native/local/local_step_test.cpp, docs/local.md: 0.33-0.46 as deep as
+// the whole mesh's with that taper, 0.78-0.83 with this one). outer > 0.
 double truncation_weight(double distance, double outer);
 
 // Paper 001's outer radius, (r^2 mean_element_volume)^(1/3) for a subspace of r global modes: a

@@ -1,5 +1,8 @@
 #include "smfem/local/local_dynamics.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace smfem::local {
 
 LocalDynamics::LocalDynamics(sim::Dynamics& global, const PatchSet& patches)
@@ -11,15 +14,26 @@ LocalDynamics::LocalDynamics(sim::Dynamics& global, const PatchSet& patches)
       global_gradient_(global_part_),
       global_change_(global_part_),
       local_change_(Eigen::VectorXd::Zero(3 * patches.patch_count())),
-      local_gradient_(local_change_) {}
+      local_gradient_(local_change_),
+      coupled_(Eigen::VectorXd::Zero(patches.global_rows())) {}
 
 void LocalDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
                                const sim::ReducedMatrix& force,
                                const sim::ReducedMatrix& local_force) {
   const int n = patches_.global_rows();
-  global_.begin_step(U_n.topRows(n), Udot_n.topRows(n), force);
-  prediction_ = U_n + global_.timestep() * Udot_n;
+  if (U_n.rows() != patches_.rows() || Udot_n.rows() != patches_.rows() || force.rows() != n ||
+      local_force.rows() != patches_.patch_count()) {
+    throw std::invalid_argument("LocalDynamics::begin_step: the state must have " +
+                                std::to_string(patches_.rows()) + " rows, the force " +
+                                std::to_string(n) + ", the patches' force one per patch");
+  }
+  global_part_ = U_n.topRows(n);
+  global_change_ = Udot_n.topRows(n);
+  global_.begin_step(global_part_, global_change_, force);
   prediction_.topRows(n) = global_.prediction();
+  prediction_.bottomRows(patches_.patch_count()) =
+      U_n.bottomRows(patches_.patch_count()) +
+      global_.timestep() * Udot_n.bottomRows(patches_.patch_count());
   local_force_ = local_force;
 }
 
@@ -32,17 +46,27 @@ void LocalDynamics::split(const sim::ReducedMatrix& U) {
   }
 }
 
+// sum_d a_d . (N_d c) for the columns a_d of `a`, without temporaries.
+double LocalDynamics::coupled(const sim::ReducedMatrix& a, const Eigen::VectorXd& c) {
+  double sum = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    coupled_.noalias() = patches_.coupling(d) * c;
+    sum += a.col(d).dot(coupled_);
+  }
+  return sum;
+}
+
+double LocalDynamics::local_curvature(const Eigen::VectorXd& c) {
+  local_gradient_.noalias() = patches_.local_mass() * c;
+  return c.dot(local_gradient_);
+}
+
 double LocalDynamics::energy(const sim::ReducedMatrix& U) {
   split(U);
   const double h2 = global_.timestep() * global_.timestep();
-  double coupled = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    coupled += global_change_.col(d).dot(patches_.coupling(d) * local_change_);
-  }
-  const int n = patches_.global_rows();
-  return global_.energy(global_part_) + coupled / h2 +
-         0.5 * local_change_.dot(patches_.local_mass() * local_change_) / h2 -
-         local_force_.cwiseProduct(U.bottomRows(U.rows() - n)).sum();
+  return global_.energy(global_part_) + coupled(global_change_, local_change_) / h2 +
+         0.5 * local_curvature(local_change_) / h2 -
+         local_force_.cwiseProduct(U.bottomRows(patches_.patch_count())).sum();
 }
 
 void LocalDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
@@ -53,8 +77,8 @@ void LocalDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& ou
   out.resize(U.rows(), 3);
   local_gradient_.noalias() = patches_.local_mass() * local_change_;
   for (int d = 0; d < 3; ++d) {
-    out.col(d).head(n) = global_gradient_.col(d);
-    out.col(d).head(n).noalias() += patches_.coupling(d) * local_change_ / h2;
+    coupled_.noalias() = patches_.coupling(d) * local_change_;
+    out.col(d).head(n) = global_gradient_.col(d) + coupled_ / h2;
     local_gradient_.noalias() += patches_.coupling(d).transpose() * global_change_.col(d);
   }
   for (int p = 0; p < patches_.patch_count(); ++p) {
@@ -68,13 +92,9 @@ double LocalDynamics::curvature(const sim::ReducedMatrix& dU) {
   for (int p = 0; p < patches_.patch_count(); ++p) {
     local_change_.segment<3>(3 * p) = dU.row(n + p).transpose();
   }
-  double coupled = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    coupled += global_part_.col(d).dot(patches_.coupling(d) * local_change_);
-  }
   const double h2 = global_.timestep() * global_.timestep();
   return global_.curvature(global_part_) +
-         (2.0 * coupled + local_change_.dot(patches_.local_mass() * local_change_)) / h2;
+         (2.0 * coupled(global_part_, local_change_) + local_curvature(local_change_)) / h2;
 }
 
 }  // namespace smfem::local

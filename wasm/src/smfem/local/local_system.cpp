@@ -1,6 +1,11 @@
 #include "smfem/local/local_system.hpp"
 
 #include <stdexcept>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "smfem/sim/step/step_context.hpp"
 
 namespace smfem::local {
 
@@ -23,6 +28,11 @@ LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
       hessian_(static_cast<std::size_t>(patches_.tet_count()), Matrix9<double>::Zero()),
       gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
+  if (dynamics.global().hessian_block().rows() != n || cubature_count < 1) {
+    throw std::invalid_argument("LocalSystem: the body's dynamics are " +
+                                std::to_string(dynamics.global().hessian_block().rows()) +
+                                " rows wide, the patches' global rows " + std::to_string(n));
+  }
   for (auto& block : coupling_) block.setZero(n, 3 * P);
   local_block_.setZero(3 * P, 3 * P);
   local_force_.setZero(P, 3);
@@ -93,13 +103,19 @@ void LocalSystem::assemble_local() {
 
 int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
-  // The patches' tets' global block, less the correction's: one assembly of Q_e - Q_corr,e.
-  for (int e = 0; e < patches_.tet_count(); ++e) {
+  // The patches' tets' global block, less the correction's: one assembly of the PSD part of
+  // Q_e - Q_corr,e (the two are taken at F(U, c) and F(U, 0): their difference need not be PSD,
+  // and a system that is not would take Cholesky shifts). Here, not in assemble(): the steps
+  // linearize the correction after assembling the system.
+  sim::parallel_for_tets(*pool_, patches_.tet_count(), [&](int e) {
     const auto index = static_cast<std::size_t>(e);
-    tets_.set_tet_hessian(e, correction_ != nullptr
-                                 ? Matrix9<double>(hessian_[index] - correction_->tet_hessian(e))
-                                 : hessian_[index]);
-  }
+    Matrix9<double> net = hessian_[index];
+    if (correction_ != nullptr) net -= correction_->tet_hessian(e);
+    const Eigen::SelfAdjointEigenSolver<Matrix9<double>> eigen(net);
+    const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
+    tets_.set_tet_hessian(
+        e, eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose());
+  });
   tets_.assemble(*pool_);
 
   rhs_ = -dynamics_gradient;

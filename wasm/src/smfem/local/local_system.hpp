@@ -6,11 +6,13 @@
 //   [ A + K_S - K_corr      N / h^2 + K_gc ]
 //   [ N^T / h^2 + K_cg      M_c / h^2 + K_cc ]
 //
-// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), K_S the
-// patches' tets' global block, K_corr the correction's (local_correction.hpp), N and M_c the
+// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), K_S - K_corr
+// the patches' tets' global block less the correction's (local_correction.hpp; per tet the PSD
+// part of the difference), N and M_c the
 // patch set's inertia (local_dynamics.hpp), and K_gc, K_cc the patches' tets' couplings,
 // sum_e v_e J_e^T Q_e J_e in F space. The tets are numbered as the steps see them: the body's C
 // cubature tets, then the patch set's.
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -26,7 +28,9 @@ namespace smfem::local {
 
 class LocalSystem final : public sim::StepSystem {
  public:
-  // None is owned; all must outlive this. correction may be null (no correction's Hessian).
+  // None is owned; all must outlive this. body: a single body's system on dynamics.global(), with
+  // cubature_count tets. correction may be null (no correction's Hessian). Throws
+  // std::invalid_argument where the sizes do not agree.
   LocalSystem(sim::ReducedSystem& body, int cubature_count, const LocalDynamics& dynamics,
               const LocalCorrection* correction, int thread_count);
 

@@ -55,9 +55,9 @@ void PatchSet::set_rotations(const sim::ReducedMatrix& U) {
   }
   local_mass_.setZero(3 * P, 3 * P);
   for (int p = 0; p < P; ++p) {
-    const std::array<Eigen::MatrixXd, 3> N = mass_coupling(patch(p), rotation(p));
     for (int d = 0; d < 3; ++d) {
-      coupling_[static_cast<std::size_t>(d)].middleCols(3 * p, 3) = N[static_cast<std::size_t>(d)];
+      mass_coupling(patch(p), rotation(p), d,
+                    coupling_[static_cast<std::size_t>(d)].middleCols(3 * p, 3));
     }
     local_mass_.block<3, 3>(3 * p, 3 * p) = patch(p).mass_matrix;
     for (int q = 0; q < p; ++q) {
@@ -86,10 +86,6 @@ sim::ReducedMatrix PatchSet::gravity_force(const Eigen::Vector3d& g) const {
   }
   return force;
 }
-
-}  // namespace smfem::local
-
-namespace smfem::local {
 
 sim::ReducedMatrix PatchSet::load_force(const std::vector<VertexForce>& forces) const {
   sim::ReducedMatrix force = sim::ReducedMatrix::Zero(patch_count(), 3);

@@ -60,6 +60,9 @@ HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& p
 
 PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
                            const LoadPatch& patch, double support) {
+  if (const auto problem = full::check_full_model(mesh)) {
+    fail(problem->section + ": " + problem->problem);
+  }
   if (mesh.weights.rows() != mesh.vertex_count() || mesh.weights.cols() < 1) {
     fail("the mesh has no skinning weights (mesh.weights)");
   }
@@ -138,7 +141,8 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
   return out;
 }
 
-Eigen::Matrix3d patch_rotation(const PatchSupport& support, const sim::ReducedMatrix& U) {
+Eigen::Matrix3d patch_rotation(const PatchSupport& support,
+                               const Eigen::Ref<const sim::ReducedMatrix>& U) {
   Eigen::Matrix3d mean = Eigen::Matrix3d::Zero();
   double volume = 0.0;
   for (const int index : support.frame_tets) {
@@ -149,15 +153,10 @@ Eigen::Matrix3d patch_rotation(const PatchSupport& support, const sim::ReducedMa
   return polar::polar_rotation<double>(mean / volume);
 }
 
-std::array<Eigen::MatrixXd, 3> mass_coupling(const PatchSupport& support,
-                                             const Eigen::Matrix3d& rotation) {
-  std::array<Eigen::MatrixXd, 3> coupling;
-  for (int d = 0; d < 3; ++d) {
-    auto& N = coupling[static_cast<std::size_t>(d)];
-    N = Eigen::MatrixXd::Zero(support.moment[0].rows(), 3);
-    for (int e = 0; e < 3; ++e) N += rotation(d, e) * support.moment[static_cast<std::size_t>(e)];
-  }
-  return coupling;
+void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation, int d,
+                   Eigen::Ref<Eigen::MatrixXd> out) {
+  out = rotation(d, 0) * support.moment[0];
+  for (int e = 1; e < 3; ++e) out += rotation(d, e) * support.moment[static_cast<std::size_t>(e)];
 }
 
 Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,

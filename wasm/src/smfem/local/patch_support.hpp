@@ -69,11 +69,14 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
 // The rotation of the polar decomposition of the volume-weighted mean of the global deformation
 // gradients I + U^T Y over the frame tets: the body's local rotation at the patch, as issue 26
 // takes it (paper 001's one-ring Procrustes fit degenerates to the identity as printed).
-Eigen::Matrix3d patch_rotation(const PatchSupport& support, const sim::ReducedMatrix& U);
+// U: the global coordinates (4m x 3; the first 4m rows of an extended U).
+Eigen::Matrix3d patch_rotation(const PatchSupport& support,
+                               const Eigen::Ref<const sim::ReducedMatrix>& U);
 
-// The inertia that couples the global coordinates to the patch's, N_d of the header (4m x 3 each).
-std::array<Eigen::MatrixXd, 3> mass_coupling(const PatchSupport& support,
-                                             const Eigen::Matrix3d& rotation);
+// The inertia that couples column d of the global coordinates to the patch's, N_d of the header,
+// written into `out` (4m x 3).
+void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation, int d,
+                   Eigen::Ref<Eigen::MatrixXd> out);
 
 // sum_v m_v (R_p B_pv)^T (R_q B_qv) over the vertices both reach (3 x 3): the kinetic energy
 // gains cdot_p^T this cdot_q (once per unordered pair).
