@@ -42,7 +42,7 @@ void LocalCorrection::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix&
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const auto Y = patches_.global_gradients().middleRows(3 * e, 3);  // 3 x 4m: Y^T
     gradient.topRows(n).noalias() -=
-        patches_.volume(e) * Y.transpose() * stress_[static_cast<std::size_t>(e)].transpose();
+        patches_.weight(e) * Y.transpose() * stress_[static_cast<std::size_t>(e)].transpose();
   }
 }
 
@@ -51,7 +51,7 @@ double LocalCorrection::curvature(const sim::ReducedMatrix& dU) const {
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const Matrix3<double> dF = patches_.displacement_gradient(e, dU, true);
     const Eigen::Map<const Vector9<double>> change(dF.data());
-    sum -= patches_.volume(e) * change.dot(hessian_[static_cast<std::size_t>(e)] * change);
+    sum -= patches_.weight(e) * change.dot(hessian_[static_cast<std::size_t>(e)] * change);
   }
   return sum;
 }
@@ -68,7 +68,7 @@ double LocalCorrection::energy(const sim::ReducedMatrix& U) {
   sim::parallel_for_tets(pool_, patches_.tet_count(), [&](int e) {
     const Matrix3<double> F =
         Matrix3<double>::Identity() + patches_.displacement_gradient(e, U, true);
-    psi_(e) = patches_.volume(e) * sim::psi(material_, polar::symmetric_stretch<double>(F),
+    psi_(e) = patches_.weight(e) * sim::psi(material_, polar::symmetric_stretch<double>(F),
                                             lame_[static_cast<std::size_t>(e)]);
   });
   return -psi_.sum();

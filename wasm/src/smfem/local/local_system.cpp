@@ -17,14 +17,7 @@ LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
       dynamics_(dynamics),
       patches_(dynamics.patches()),
       correction_(correction),
-      tets_(
-          dynamics.patches().global_gradients(),
-          [&] {
-            Eigen::VectorXd volumes(dynamics.patches().tet_count());
-            for (int e = 0; e < volumes.size(); ++e) volumes(e) = dynamics.patches().volume(e);
-            return volumes;
-          }(),
-          thread_count),
+      tets_(dynamics.patches().global_gradients(), dynamics.patches().weights(), thread_count),
       hessian_(static_cast<std::size_t>(patches_.tet_count()), Matrix9<double>::Zero()),
       gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
@@ -74,7 +67,7 @@ void LocalSystem::assemble_local() {
   local_force_.setZero();
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const auto index = static_cast<std::size_t>(e);
-    const double v = patches_.volume(e);
+    const double v = patches_.weight(e);
     const Matrix9<double>& Q = hessian_[index];
     const auto Y = patches_.global_gradients().middleRows(3 * e, 3);  // Y^T, 3 x 4m
     const std::vector<PatchSet::LocalGradient>& local = patches_.local_gradients(e);

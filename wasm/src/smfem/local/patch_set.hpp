@@ -8,12 +8,19 @@
 // that every tet's F stays affine in U as the steps require (sim/step/discretization.hpp).
 //
 // Tets: every mesh tet some patch reaches, once (by mesh id), with F - I = U_g^T Y +
-// sum_p R_p sum_a c_p,a G_p,a over the patches that reach it. Their elastic energy is added
-// exactly, as issue 26 asks, and what the global cubature already counts of them is taken off:
+// sum_p R_p sum_a c_p,a G_p,a over the patches that reach it. Their elastic energy is added, and
+// what the global cubature already counts of them is taken off:
 //
 //   E = sum_c w_c psi(F_c(U_g)) + sum_e v_e (psi(F_e(U_g, c)) - psi(F_e(U_g, 0)))
 //
-// (the last sum is local_correction.hpp's), so that the energy does not change while c = 0.
+// (the last sum is local_correction.hpp's), so that the energy does not change while c = 0. With
+// every tet and v_e its volume that sum is exact, as issue 26 asks; sampled (paper 001 section
+// 5.2, by other means), it runs over a few representative tets: the tets are clustered by weighted
+// k-means (weighted_kmeans.hpp) on their centroids, weighed by their share of the fields' strain
+// (v_e sum_a |G_a|^2: the fields' gradients grow towards the load, so the clusters shrink there),
+// each cluster keeps the tet nearest its weighted centre, and that tet stands for its cluster's
+// strain (its weight: the cluster's sum of v |G|^2 over its own |G|^2). The sampled energy is
+// still one function of U, consistent for the line search, and still zero while c = 0.
 //
 // Inertia (patch_support.hpp): the kinetic energy 1/2 udot^T M udot of the extended coordinates
 // has M = [I_3 (x) mass_block, N; N^T, M_c]: N couples column d of U_g to c (coupling(d), 4m x 3P,
@@ -31,8 +38,10 @@ namespace smfem::local {
 
 class PatchSet {
  public:
-  // Throws std::invalid_argument if a patch's global basis is not global_rows (4m) wide.
-  PatchSet(std::vector<PatchSupport> patches, int global_rows);
+  // samples: the representative tets to keep, or 0 for every tet (also when there are no more).
+  // Throws std::invalid_argument if a patch's global basis is not global_rows (4m) wide or
+  // samples is negative.
+  PatchSet(std::vector<PatchSupport> patches, int global_rows, int samples = 0);
 
   int global_rows() const { return global_rows_; }
   int patch_count() const { return static_cast<int>(patches_.size()); }
@@ -42,7 +51,9 @@ class PatchSet {
   // The appended tets.
   int tet_count() const { return static_cast<int>(tets_.size()); }
   int mesh_tet(int tet) const { return tets_[static_cast<std::size_t>(tet)].mesh_tet; }
-  double volume(int tet) const { return tets_[static_cast<std::size_t>(tet)].volume; }
+  // The volume each tet stands for, m^3 (its own without sampling).
+  double weight(int tet) const { return weights_(tet); }
+  const Eigen::VectorXd& weights() const { return weights_; }
   // Y of every tet stacked as the cubature's (cubature_kinematics.hpp): rows 3t + j hold Y(:, j)^T.
   const sim::CubatureRows& global_gradients() const { return Y_; }
 
@@ -78,13 +89,13 @@ class PatchSet {
  private:
   struct Tet {
     int mesh_tet = 0;
-    double volume = 0.0;
     std::vector<LocalGradient> rest;   // G_p,a as baked (rest frame)
     std::vector<LocalGradient> local;  // turned by the current R_p
   };
   std::vector<PatchSupport> patches_;
   int global_rows_ = 0;
   std::vector<Tet> tets_;
+  Eigen::VectorXd weights_;
   sim::CubatureRows Y_;
   std::vector<Eigen::Matrix3d> rotations_;
   std::array<Eigen::MatrixXd, 3> coupling_;
