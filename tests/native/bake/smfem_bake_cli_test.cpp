@@ -141,11 +141,7 @@ TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {
   Eigen::MatrixXd mass_block =
       Eigen::MatrixXd::Zero(4 * reduced.mode_count(), 4 * reduced.mode_count());
   for (int v = 0; v < mesh_model.vertex_count(); ++v) {
-    Eigen::VectorXd b(4 * reduced.mode_count());
-    for (int i = 0; i < reduced.mode_count(); ++i) {
-      b.segment<4>(4 * i) << mesh_model.positions.row(v).transpose(), 1.0;
-      b.segment<4>(4 * i) *= static_cast<double>(mesh_model.weights(v, i));
-    }
+    const Eigen::VectorXd b = full::vertex_basis(mesh_model, v);
     mass_block += vertex_mass(v) * b * b.transpose();
   }
   EXPECT_LT((mass_block - reduced.mass_block).norm(), 1e-6 * reduced.mass_block.norm());

@@ -23,16 +23,6 @@ using test::top_patch;
 
 constexpr double kSupport = 0.35;
 
-// b_v of mesh vertex v from the mesh's own weights (4m).
-Eigen::VectorXd vertex_basis(const full::FullModel& mesh, int v) {
-  Eigen::VectorXd b(4 * mesh.weights.cols());
-  for (Eigen::Index i = 0; i < mesh.weights.cols(); ++i) {
-    b.segment<4>(4 * i) << mesh.positions.row(v).transpose(), 1.0;
-    b.segment<4>(4 * i) *= static_cast<double>(mesh.weights(v, i));
-  }
-  return b;
-}
-
 // The local displacement R B_v c of mesh vertex v (zero outside the support).
 Eigen::Vector3d local_displacement(const PatchSupport& support, int v, const Eigen::Matrix3d& R,
                                    const Eigen::Vector3d& c) {
@@ -64,7 +54,7 @@ TEST(PatchSupport, ItsTetsDeformAsTheirCornersMove) {
     for (int k = 0; k < 4; ++k) {
       const int v = s.mesh.tets(tet.tet, k);
       X.row(k) = s.mesh.positions.row(v);
-      x.row(k) = X.row(k) + (U.transpose() * vertex_basis(s.mesh, v)).transpose() +
+      x.row(k) = X.row(k) + (U.transpose() * full::vertex_basis(s.mesh, v)).transpose() +
                  local_displacement(support, v, R, c).transpose();
     }
     const Eigen::Matrix3d expected =
@@ -96,7 +86,7 @@ TEST(PatchSupport, ItsInertiaIsTheKineticEnergyOfTheMeshsVertices) {
   double expected = 0.0;
   Eigen::MatrixXd mass_block = Eigen::MatrixXd::Zero(Udot.rows(), Udot.rows());
   for (int v = 0; v < s.mesh.vertex_count(); ++v) {
-    const Eigen::VectorXd b = vertex_basis(s.mesh, v);
+    const Eigen::VectorXd b = full::vertex_basis(s.mesh, v);
     const Eigen::Vector3d velocity =
         Udot.transpose() * b + local_displacement(p, v, Rp, cp) + local_displacement(q, v, Rq, cq);
     expected += 0.5 * s.vertex_mass(v) * velocity.squaredNorm();

@@ -20,12 +20,6 @@ std::optional<ModelProblem> problem(std::string section, std::string text) {
   return ModelProblem{std::move(section), std::move(text)};
 }
 
-fem::TetCorners corners(const FullModel& model, int tet) {
-  fem::TetCorners X;
-  for (int j = 0; j < 4; ++j) X.row(j) = model.positions.row(model.tets(tet, j));
-  return X;
-}
-
 }  // namespace
 
 std::optional<ModelProblem> check_full_model(const FullModel& model) {
@@ -48,7 +42,7 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
         }
       }
     }
-    if (!(fem::linear_tet_volume(corners(model, t)) > 0.0)) {
+    if (!(fem::linear_tet_volume(tet_corners(model, t)) > 0.0)) {
       return problem("mesh.tets", "tet " + std::to_string(t) +
                                       " has no positive volume (inverted or degenerate)");
     }
@@ -94,10 +88,26 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
   return std::nullopt;
 }
 
+fem::TetCorners tet_corners(const FullModel& model, int tet) {
+  fem::TetCorners X;
+  for (int j = 0; j < 4; ++j) X.row(j) = model.positions.row(model.tets(tet, j));
+  return X;
+}
+
+Eigen::VectorXd vertex_basis(const FullModel& model, int vertex) {
+  const Eigen::Index modes = model.weights.cols();
+  Eigen::VectorXd b(4 * modes);
+  for (Eigen::Index i = 0; i < modes; ++i) {
+    const double w = static_cast<double>(model.weights(vertex, i));
+    b.segment<4>(4 * i) << w * model.positions.row(vertex).transpose(), w;
+  }
+  return b;
+}
+
 Eigen::VectorXd lumped_vertex_mass(const FullModel& model) {
   Eigen::VectorXd mass = Eigen::VectorXd::Zero(model.vertex_count());
   for (int t = 0; t < model.tet_count(); ++t) {
-    const double share = model.density(t) * fem::linear_tet_volume(corners(model, t)) / 4.0;
+    const double share = model.density(t) * fem::linear_tet_volume(tet_corners(model, t)) / 4.0;
     for (int j = 0; j < 4; ++j) mass(model.tets(t, j)) += share;
   }
   return mass;

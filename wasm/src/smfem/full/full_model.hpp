@@ -24,6 +24,7 @@
 #include <Eigen/Core>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/fem/linear_tet.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
@@ -49,6 +50,13 @@ struct FullModel {
 // density > 0, pinned ids in range, at least one vertex left free, and weights (if any) of n
 // finite rows.
 std::optional<sim::ModelProblem> check_full_model(const FullModel& model);
+
+// The rest corners of a tet, one per row (fem/linear_tet.hpp).
+fem::TetCorners tet_corners(const FullModel& model, int tet);
+
+// b_v of a vertex from the mesh's skinning weights (4m): b_v[4i + k] = W_vi [X_v; 1]_k, so that
+// the vertex moves by U^T b_v (sim/model/reduced_model.hpp). The model must carry its weights.
+Eigen::VectorXd vertex_basis(const FullModel& model, int vertex);
 
 // The lumped mass of every vertex, kg: each tet gives density * volume / 4 to each corner (as
 // the bake's subspace/lumped_mass.hpp, which the core cannot call).

@@ -14,23 +14,6 @@ namespace {
   throw std::invalid_argument("patch_support: " + what);
 }
 
-fem::TetCorners corners(const full::FullModel& mesh, int tet) {
-  fem::TetCorners X;
-  for (int k = 0; k < 4; ++k) X.row(k) = mesh.positions.row(mesh.tets(tet, k));
-  return X;
-}
-
-// b_v (4m): b_v[4i + k] = W_vi [X_v; 1]_k.
-Eigen::VectorXd vertex_basis(const full::FullModel& mesh, int v) {
-  const auto modes = mesh.weights.cols();
-  Eigen::VectorXd b(4 * modes);
-  for (Eigen::Index i = 0; i < modes; ++i) {
-    const double w = static_cast<double>(mesh.weights(v, i));
-    b.segment<4>(4 * i) << w * mesh.positions.row(v).transpose(), w;
-  }
-  return b;
-}
-
 // The volume-weighted Poisson's ratio and Young's modulus of the tets around the patch's vertices.
 HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& patch) {
   std::vector<char> in_patch(static_cast<std::size_t>(mesh.vertex_count()), 0);
@@ -46,7 +29,7 @@ HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& p
     bool touches = false;
     for (int k = 0; k < 4; ++k) touches |= in_patch[static_cast<std::size_t>(mesh.tets(t, k))] != 0;
     if (!touches) continue;
-    const double v = fem::linear_tet_volume(corners(mesh, t));
+    const double v = fem::linear_tet_volume(full::tet_corners(mesh, t));
     volume += v;
     youngs += v * mesh.youngs(t);
     poisson += v * mesh.poisson(t);
@@ -99,7 +82,7 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     const int v = out.vertices[static_cast<std::size_t>(k)];
     const Eigen::Matrix3d& B = out.fields[static_cast<std::size_t>(k)];
     out.mass(k) = vertex_mass(v);
-    out.basis.row(k) = vertex_basis(mesh, v).transpose();
+    out.basis.row(k) = full::vertex_basis(mesh, v).transpose();
     for (int e = 0; e < 3; ++e) {
       out.moment[static_cast<std::size_t>(e)] +=
           out.mass(k) * out.basis.row(k).transpose() * B.row(e);
@@ -118,7 +101,7 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
       framing |= in_patch[v] != 0;
     }
     if (!reached) continue;
-    const fem::TetCorners X = corners(mesh, t);
+    const fem::TetCorners X = full::tet_corners(mesh, t);
     const fem::TetCorners dphi = fem::linear_tet_dphi_dX(X);
     SupportTet tet;
     tet.tet = t;
@@ -128,7 +111,7 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     for (auto& G : tet.G) G.setZero();
     for (int k = 0; k < 4; ++k) {
       const int v = mesh.tets(t, k);
-      tet.Y += vertex_basis(mesh, v) * dphi.row(k);
+      tet.Y += full::vertex_basis(mesh, v) * dphi.row(k);
       const int s = slot[static_cast<std::size_t>(v)];
       if (s < 0) continue;
       for (int a = 0; a < 3; ++a) {
