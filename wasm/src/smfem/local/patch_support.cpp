@@ -14,8 +14,8 @@ namespace {
   throw std::invalid_argument("patch_support: " + what);
 }
 
-// The volume-weighted Poisson's ratio and Young's modulus of the tets around the patch's vertices.
-HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& patch) {
+// Per mesh vertex, whether it is one of the patch's.
+std::vector<char> patch_vertex_flags(const full::FullModel& mesh, const LoadPatch& patch) {
   std::vector<char> in_patch(static_cast<std::size_t>(mesh.vertex_count()), 0);
   for (const int v : patch.vertices) {
     if (v < 0 || v >= mesh.vertex_count()) {
@@ -24,6 +24,11 @@ HalfSpaceMaterial patch_material(const full::FullModel& mesh, const LoadPatch& p
     }
     in_patch[static_cast<std::size_t>(v)] = 1;
   }
+  return in_patch;
+}
+
+// The volume-weighted Poisson's ratio and Young's modulus of the tets around the patch's vertices.
+HalfSpaceMaterial patch_material(const full::FullModel& mesh, const std::vector<char>& in_patch) {
   double volume = 0.0, youngs = 0.0, poisson = 0.0;
   for (int t = 0; t < mesh.tet_count(); ++t) {
     bool touches = false;
@@ -55,7 +60,8 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
   }
   PatchSupport out;
   out.patch = patch;
-  out.material = patch_material(mesh, patch);
+  const std::vector<char> in_patch = patch_vertex_flags(mesh, patch);
+  out.material = patch_material(mesh, in_patch);
   const LocalColumns columns =
       patch_columns(mesh.positions, mesh.tets, patch, out.material, support);
   out.vertices = columns.vertices;
@@ -91,8 +97,6 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     out.weight += out.mass(k) * B;
   }
 
-  std::vector<char> in_patch(static_cast<std::size_t>(mesh.vertex_count()), 0);
-  for (const int v : patch.vertices) in_patch[static_cast<std::size_t>(v)] = 1;
   for (int t = 0; t < mesh.tet_count(); ++t) {
     bool reached = false, framing = false;
     for (int k = 0; k < 4; ++k) {
