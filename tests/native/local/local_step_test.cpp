@@ -1,6 +1,7 @@
 // The steps (sim/step/fem_step.hpp, mfem_step.hpp) on a body with a patch (local/patch_set.hpp):
 // the inertia of the extended coordinates, the correction of the cubature, the bordered system,
 // checked against the energy of the whole mesh computed vertex by vertex and tet by tet.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -232,6 +233,73 @@ TEST(LocalStep, TheInertiaIsTheMeshsVertexByVertex) {
               block.mesh_inertia(U + dU, prediction) + block.mesh_inertia(U - dU, prediction) -
                   2.0 * block.mesh_inertia(U, prediction),
               1e-6 * curvature);
+}
+
+// A drag spring on a mesh vertex both patches reach pulls the vertex where the mesh puts it, dent
+// included: Psi is the mesh's inertia plus k/2 |x_v - t|^2, vertex by vertex, and its gradient and
+// curvature are its own.
+TEST(LocalStep, TheDragSpringPullsTheVertexWithItsDent) {
+  BlockOptions options;
+  options.second_patch = true;
+  PatchedBlock block(options);
+  // The vertex where the smaller of the two patches' fields is largest.
+  int vertex = -1;
+  double reach = 0.0;
+  for (const int v : block.patches.patch(0).vertices) {
+    const double smaller = std::min(field_at_vertex(block.patches.patch(0), v).norm(),
+                                    field_at_vertex(block.patches.patch(1), v).norm());
+    if (smaller > reach) vertex = v, reach = smaller;
+  }
+  ASSERT_GE(vertex, 0) << "the patches must overlap";
+  sim::DragSpring spring;
+  spring.basis = block.box.basis.row(vertex).transpose();
+  spring.rest = block.mesh.positions.row(vertex).transpose();
+  spring.target = spring.rest + Eigen::Vector3d(0.02, 0.05, -0.01);
+  spring.stiffness = 3e4;
+  block.dynamics.set_spring(spring);
+  std::vector<Eigen::Matrix3d> fields;
+  for (int p = 0; p < block.patches.patch_count(); ++p) {
+    fields.push_back(field_at_vertex(block.patches.patch(p), vertex));
+  }
+  block.local_dynamics.set_spring_fields(fields);
+  const auto [U_n, Udot_n] = moving_state(block);
+  block.begin_step(U_n, Udot_n);
+  const ReducedMatrix prediction = block.local_dynamics.prediction();
+  std::srand(7);
+  const ReducedMatrix U = prediction + 0.01 * ReducedMatrix::Random(block.rows(), 3);
+  const ReducedMatrix dU = ReducedMatrix::Random(block.rows(), 3);
+  const auto mesh_energy = [&](const ReducedMatrix& at) {
+    const Eigen::Vector3d x = block.positions(at).row(vertex).transpose();
+    return block.mesh_inertia(at, prediction) +
+           0.5 * spring.stiffness * (x - spring.target).squaredNorm();
+  };
+  const double energy = block.local_dynamics.energy(U);
+  EXPECT_NEAR(energy, mesh_energy(U), 1e-9 * std::abs(energy));
+  const Eigen::Vector3d x = block.positions(U).row(vertex).transpose();
+  EXPECT_NEAR(block.local_dynamics.spring_energy(U),
+              0.5 * spring.stiffness * (x - spring.target).squaredNorm(), 1e-9 * std::abs(energy));
+  ReducedMatrix gradient;
+  block.local_dynamics.gradient(U, gradient);
+  const double curvature = block.local_dynamics.curvature(dU);
+  for (const double t : {1e-3, 0.1, 1.0}) {
+    const double change = block.local_dynamics.energy(U + t * dU) - energy;
+    EXPECT_NEAR(change, t * gradient.cwiseProduct(dU).sum() + 0.5 * t * t * curvature,
+                1e-9 * (std::abs(change) + std::abs(energy)))
+        << t;
+  }
+  EXPECT_NEAR(curvature, mesh_energy(U + dU) + mesh_energy(U - dU) - 2.0 * mesh_energy(U),
+              1e-6 * curvature);
+  // The Hessian's blocks are the curvature's: dU^T H dU over the coupling and local blocks.
+  const int n = block.n(), P = block.patches.patch_count();
+  ReducedMatrix global_only = dU;
+  global_only.bottomRows(P).setZero();
+  Eigen::VectorXd dc(3 * P);
+  for (int p = 0; p < P; ++p) dc.segment<3>(3 * p) = dU.row(n + p).transpose();
+  double blocks = dc.dot(block.local_dynamics.local_hessian() * dc);
+  for (int d = 0; d < 3; ++d) {
+    blocks += 2.0 * dU.col(d).head(n).dot(block.local_dynamics.coupling_hessian(d) * dc);
+  }
+  EXPECT_NEAR(block.local_dynamics.curvature(global_only) + blocks, curvature, 1e-9 * curvature);
 }
 
 TEST(LocalStep, TheCorrectionsGradientAndCurvatureAreItsEnergys) {

@@ -15,7 +15,24 @@ LocalDynamics::LocalDynamics(sim::Dynamics& global, const PatchSet& patches)
       global_change_(global_part_),
       local_change_(Eigen::VectorXd::Zero(3 * patches.patch_count())),
       local_gradient_(local_change_),
-      coupled_(Eigen::VectorXd::Zero(patches.global_rows())) {}
+      coupled_(Eigen::VectorXd::Zero(patches.global_rows())),
+      coefficients_(local_change_),
+      spring_fields_(static_cast<std::size_t>(patches.patch_count()), Eigen::Matrix3d::Zero()),
+      spring_(Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, 3 * patches.patch_count())),
+      local_hessian_(Eigen::MatrixXd::Zero(3 * patches.patch_count(), 3 * patches.patch_count())) {
+  for (auto& block : coupling_hessian_) {
+    block.setZero(patches.global_rows(), 3 * patches.patch_count());
+  }
+}
+
+void LocalDynamics::set_spring_fields(const std::vector<Eigen::Matrix3d>& fields) {
+  if (fields.size() != spring_fields_.size()) {
+    throw std::invalid_argument(
+        "LocalDynamics::set_spring_fields: " + std::to_string(fields.size()) + " fields for " +
+        std::to_string(spring_fields_.size()) + " patches");
+  }
+  spring_fields_ = fields;
+}
 
 void LocalDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::ReducedMatrix& Udot_n,
                                const sim::ReducedMatrix& force,
@@ -35,6 +52,27 @@ void LocalDynamics::begin_step(const sim::ReducedMatrix& U_n, const sim::Reduced
       U_n.bottomRows(patches_.patch_count()) +
       global_.timestep() * Udot_n.bottomRows(patches_.patch_count());
   local_force_ = local_force;
+
+  // The Hessian's blocks of the step (see the header).
+  const double h2 = global_.timestep() * global_.timestep();
+  for (int p = 0; p < patches_.patch_count(); ++p) {
+    spring_.middleCols<3>(3 * p) =
+        spring_on()
+            ? Eigen::Matrix3d(patches_.rotation(p) * spring_fields_[static_cast<std::size_t>(p)])
+            : Eigen::Matrix3d::Zero();
+  }
+  local_hessian_ = patches_.local_mass() / h2;
+  for (int d = 0; d < 3; ++d) {
+    coupling_hessian_[static_cast<std::size_t>(d)] = patches_.coupling(d) / h2;
+  }
+  if (spring_on()) {
+    const double k = global_.spring().stiffness;
+    local_hessian_.noalias() += k * spring_.transpose() * spring_;
+    for (int d = 0; d < 3; ++d) {
+      coupling_hessian_[static_cast<std::size_t>(d)].noalias() +=
+          k * global_.spring().basis * spring_.row(d);
+    }
+  }
 }
 
 void LocalDynamics::split(const sim::ReducedMatrix& U) {
@@ -42,6 +80,7 @@ void LocalDynamics::split(const sim::ReducedMatrix& U) {
   global_part_ = U.topRows(n);
   global_change_ = global_part_ - prediction_.topRows(n);
   for (int p = 0; p < patches_.patch_count(); ++p) {
+    coefficients_.segment<3>(3 * p) = U.row(n + p).transpose();
     local_change_.segment<3>(3 * p) = (U.row(n + p) - prediction_.row(n + p)).transpose();
   }
 }
@@ -64,9 +103,24 @@ double LocalDynamics::local_curvature(const Eigen::VectorXd& c) {
 double LocalDynamics::energy(const sim::ReducedMatrix& U) {
   split(U);
   const double h2 = global_.timestep() * global_.timestep();
-  return global_.energy(global_part_) + coupled(global_change_, local_change_) / h2 +
-         0.5 * local_curvature(local_change_) / h2 -
-         local_force_.cwiseProduct(U.bottomRows(patches_.patch_count())).sum();
+  double energy = global_.energy(global_part_) + coupled(global_change_, local_change_) / h2 +
+                  0.5 * local_curvature(local_change_) / h2 -
+                  local_force_.cwiseProduct(U.bottomRows(patches_.patch_count())).sum();
+  if (spring_on()) energy += spring_energy_beyond_global();
+  return energy;
+}
+
+double LocalDynamics::spring_energy(const sim::ReducedMatrix& U) {
+  split(U);
+  double energy = global_.spring_energy(global_part_);
+  if (spring_on()) energy += spring_energy_beyond_global();
+  return energy;
+}
+
+double LocalDynamics::spring_energy_beyond_global() const {
+  const Eigen::Vector3d dent = spring_displacement(coefficients_);
+  const Eigen::Vector3d stretch = global_.spring_point(global_part_) - global_.spring().target;
+  return global_.spring().stiffness * (stretch.dot(dent) + 0.5 * dent.squaredNorm());
 }
 
 void LocalDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) {
@@ -81,8 +135,18 @@ void LocalDynamics::gradient(const sim::ReducedMatrix& U, sim::ReducedMatrix& ou
     out.col(d).head(n) = global_gradient_.col(d) + coupled_ / h2;
     local_gradient_.noalias() += patches_.coupling(d).transpose() * global_change_.col(d);
   }
+  local_gradient_ /= h2;
+  if (spring_on()) {
+    // k b (S c)^T on U_g, k S^T (x_g + S c - t) on c.
+    const double k = global_.spring().stiffness;
+    const Eigen::Vector3d dent = spring_displacement(coefficients_);
+    const Eigen::Vector3d stretch =
+        global_.spring_point(global_part_) + dent - global_.spring().target;
+    out.topRows(n).noalias() += k * global_.spring().basis * dent.transpose();
+    local_gradient_.noalias() += k * spring_.transpose() * stretch;
+  }
   for (int p = 0; p < patches_.patch_count(); ++p) {
-    out.row(n + p) = local_gradient_.segment<3>(3 * p).transpose() / h2 - local_force_.row(p);
+    out.row(n + p) = local_gradient_.segment<3>(3 * p).transpose() - local_force_.row(p);
   }
 }
 
@@ -93,8 +157,15 @@ double LocalDynamics::curvature(const sim::ReducedMatrix& dU) {
     local_change_.segment<3>(3 * p) = dU.row(n + p).transpose();
   }
   const double h2 = global_.timestep() * global_.timestep();
-  return global_.curvature(global_part_) +
-         (2.0 * coupled(global_part_, local_change_) + local_curvature(local_change_)) / h2;
+  double curvature =
+      global_.curvature(global_part_) +
+      (2.0 * coupled(global_part_, local_change_) + local_curvature(local_change_)) / h2;
+  if (spring_on()) {
+    const Eigen::Vector3d dent = spring_displacement(local_change_);
+    const Eigen::Vector3d moved = global_part_.transpose() * global_.spring().basis;
+    curvature += global_.spring().stiffness * (2.0 * moved.dot(dent) + dent.squaredNorm());
+  }
+  return curvature;
 }
 
 }  // namespace smfem::local

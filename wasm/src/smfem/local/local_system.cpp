@@ -120,12 +120,11 @@ int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::Reduced
   body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
   tets_.add_to_lower(zero_block_, global_block_);
   matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
-  const double h2 = dynamics_.global().timestep() * dynamics_.global().timestep();
   for (int d = 0; d < 3; ++d) {
     matrix_.block(3 * n, d * n, 3 * P, n) =
-        (patches_.coupling(d) / h2 + coupling_[static_cast<std::size_t>(d)]).transpose();
+        (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
   }
-  matrix_.bottomRightCorner(3 * P, 3 * P) = patches_.local_mass() / h2 + local_block_;
+  matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
   const int shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
 
   du.resize(n + P, 3);

@@ -3,15 +3,15 @@
 // (patch_set.hpp): the unknowns vec(U_g) (12m, as the body's own system orders them) and then
 // c (3P, entry 12m + 3p + a for c_p,a), the matrix
 //
-//   [ A + K_S - K_corr      N / h^2 + K_gc ]
-//   [ N^T / h^2 + K_cg      M_c / h^2 + K_cc ]
+//   [ A + K_S - K_corr     D_gc + K_gc ]
+//   [ D_gc^T + K_cg        D_cc + K_cc ]
 //
 // with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), K_S - K_corr
 // the patches' tets' global block less the correction's (local_correction.hpp; per tet the PSD
-// part of the difference), N and M_c the
-// patch set's inertia (local_dynamics.hpp), and K_gc, K_cc the patches' tets' couplings,
-// sum_e v_e J_e^T Q_e J_e in F space. The tets are numbered as the steps see them: the body's C
-// cubature tets, then the patch set's.
+// part of the difference), D_gc and D_cc the inertia's and drag spring's blocks
+// (local_dynamics.hpp: coupling_hessian, local_hessian), and K_gc, K_cc the patches' tets'
+// couplings, sum_e v_e J_e^T Q_e J_e in F space. The tets are numbered as the steps see them: the
+// body's C cubature tets, then the patch set's.
 #include <array>
 #include <optional>
 #include <vector>

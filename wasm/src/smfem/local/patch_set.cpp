@@ -156,13 +156,8 @@ sim::ReducedMatrix PatchSet::gravity_force(const Eigen::Vector3d& g) const {
 sim::ReducedMatrix PatchSet::load_force(const std::vector<VertexForce>& forces) const {
   sim::ReducedMatrix force = sim::ReducedMatrix::Zero(patch_count(), 3);
   for (int p = 0; p < patch_count(); ++p) {
-    const PatchSupport& support = patch(p);
     for (const VertexForce& load : forces) {
-      const auto at =
-          std::lower_bound(support.vertices.begin(), support.vertices.end(), load.vertex);
-      if (at == support.vertices.end() || *at != load.vertex) continue;
-      const Eigen::Matrix3d& B =
-          support.fields[static_cast<std::size_t>(at - support.vertices.begin())];
+      const Eigen::Matrix3d B = field_at_vertex(patch(p), load.vertex);
       force.row(p) += ((rotation(p) * B).transpose() * load.force).transpose();
     }
   }

@@ -129,6 +129,12 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
   return out;
 }
 
+Eigen::Matrix3d field_at_vertex(const PatchSupport& support, int vertex) {
+  const auto at = std::lower_bound(support.vertices.begin(), support.vertices.end(), vertex);
+  if (at == support.vertices.end() || *at != vertex) return Eigen::Matrix3d::Zero();
+  return support.fields[static_cast<std::size_t>(at - support.vertices.begin())];
+}
+
 Eigen::Matrix3d patch_rotation(const PatchSupport& support,
                                const Eigen::Ref<const sim::ReducedMatrix>& U) {
   Eigen::Matrix3d mean = Eigen::Matrix3d::Zero();

@@ -67,6 +67,9 @@ struct PatchSupport {
 PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
                            const LoadPatch& patch, double support);
 
+// B_v of a mesh vertex: its fields if the patch reaches it, zero otherwise.
+Eigen::Matrix3d field_at_vertex(const PatchSupport& support, int vertex);
+
 // The rotation of the polar decomposition of the volume-weighted mean of the global deformation
 // gradients I + U^T Y over the frame tets: the body's local rotation at the patch, as issue 26
 // takes it (paper 001's one-ring Procrustes fit degenerates to the identity as printed).
