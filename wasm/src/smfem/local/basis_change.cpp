@@ -1,39 +1,56 @@
 #include "smfem/local/basis_change.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <Eigen/Cholesky>
 
 namespace smfem::local {
 
-sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedMatrix& U,
-                                       const PatchSet& to, const Eigen::MatrixXd& mass_block) {
+namespace {
+
+// A patch of the old basis: its support and the rotation its fields were turned by.
+struct OldPatch {
+  const PatchSupport* support = nullptr;
+  Eigen::Matrix3d rotation;
+};
+
+// The projection of the header from the old basis (the global modes and `from`, whose
+// coefficients are U's rows n, n + 1, ...) onto the global modes and `to` under its rotations.
+sim::ReducedMatrix project(const std::vector<OldPatch>& from, const sim::ReducedMatrix& U,
+                           const PatchSet& to, const Eigen::MatrixXd& mass_block) {
   const int n = to.global_rows();
-  if (from.global_rows() != n || U.rows() != from.rows() || mass_block.rows() != n ||
-      mass_block.cols() != n) {
+  const auto Q = static_cast<int>(from.size());
+  if (U.rows() != n + Q || mass_block.rows() != n || mass_block.cols() != n) {
     throw std::invalid_argument("project_coordinates: the sizes of the two bases do not agree");
   }
-  const int P = to.patch_count(), Q = from.patch_count();
+  const int P = to.patch_count();
   const int size = 3 * n + 3 * P;
   // The new basis's mass matrix and the old displacement's products with the new basis.
   Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(size, size);
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(size);
-  Eigen::VectorXd c_from(3 * Q);
-  for (int q = 0; q < Q; ++q) c_from.segment<3>(3 * q) = U.row(n + q).transpose();
+  Eigen::MatrixXd from_coupling(n, 3);
   Eigen::VectorXd c_to_rhs = Eigen::VectorXd::Zero(3 * P);
   for (int d = 0; d < 3; ++d) {
     mass.block(d * n, d * n, n, n) = mass_block;
     mass.block(d * n, 3 * n, n, 3 * P) = to.coupling(d);
     mass.block(3 * n, d * n, 3 * P, n) = to.coupling(d).transpose();
-    rhs.segment(d * n, n) = mass_block * U.col(d).head(n) + from.coupling(d) * c_from;
+    rhs.segment(d * n, n) = mass_block * U.col(d).head(n);
+    for (int q = 0; q < Q; ++q) {
+      const OldPatch& old = from[static_cast<std::size_t>(q)];
+      mass_coupling(*old.support, old.rotation, d, from_coupling);
+      rhs.segment(d * n, n) += from_coupling * U.row(n + q).transpose();
+    }
     c_to_rhs += to.coupling(d).transpose() * U.col(d).head(n);
   }
   mass.bottomRightCorner(3 * P, 3 * P) = to.local_mass();
   for (int p = 0; p < P; ++p) {
     for (int q = 0; q < Q; ++q) {
+      const OldPatch& old = from[static_cast<std::size_t>(q)];
       c_to_rhs.segment<3>(3 * p) +=
-          pair_mass(to.patch(p), to.rotation(p), from.patch(q), from.rotation(q)) *
-          c_from.segment<3>(3 * q);
+          pair_mass(to.patch(p), to.rotation(p), *old.support, old.rotation) *
+          U.row(n + q).transpose();
     }
   }
   rhs.tail(3 * P) = c_to_rhs;
@@ -42,6 +59,33 @@ sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedM
   for (int d = 0; d < 3; ++d) result.col(d).head(n) = solution.segment(d * n, n);
   for (int p = 0; p < P; ++p) result.row(n + p) = solution.segment<3>(3 * n + 3 * p).transpose();
   return result;
+}
+
+}  // namespace
+
+sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedMatrix& U,
+                                       const PatchSet& to, const Eigen::MatrixXd& mass_block) {
+  if (from.global_rows() != to.global_rows() || U.rows() != from.rows()) {
+    throw std::invalid_argument("project_coordinates: the sizes of the two bases do not agree");
+  }
+  std::vector<OldPatch> old;
+  for (int q = 0; q < from.patch_count(); ++q) old.push_back({&from.patch(q), from.rotation(q)});
+  return project(old, U, to, mass_block);
+}
+
+sim::ReducedMatrix project_across_rotations(const PatchSet& set,
+                                            const std::vector<Eigen::Matrix3d>& from_rotations,
+                                            const sim::ReducedMatrix& U,
+                                            const Eigen::MatrixXd& mass_block) {
+  if (static_cast<int>(from_rotations.size()) != set.patch_count() || U.rows() != set.rows()) {
+    throw std::invalid_argument("project_across_rotations: one rotation per patch, U of " +
+                                std::to_string(set.rows()) + " rows");
+  }
+  std::vector<OldPatch> old;
+  for (int q = 0; q < set.patch_count(); ++q) {
+    old.push_back({&set.patch(q), from_rotations[static_cast<std::size_t>(q)]});
+  }
+  return project(old, U, set, mass_block);
 }
 
 }  // namespace smfem::local

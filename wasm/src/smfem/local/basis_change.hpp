@@ -11,6 +11,8 @@
 // basis's mass matrix [I_3 (x) mass_block, N'; N'^T, M'_c] (12m + 3P'). Kinetic energy never grows
 // under it (a projection in the norm that measures it), and displacement the new basis holds is
 // kept exactly (a patch kept, or none added, changes nothing).
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "smfem/local/patch_set.hpp"
@@ -22,5 +24,15 @@ namespace smfem::local {
 // Throws std::invalid_argument if the sizes do not agree.
 sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedMatrix& U,
                                        const PatchSet& to, const Eigen::MatrixXd& mass_block);
+
+// The same across a change of the patches' rotations (PatchSet::set_rotations at a step's start):
+// U (set.rows() x 3) from the basis whose fields were turned by from_rotations (one per patch) to
+// the set's current one. A change of rotation alone would otherwise move the dent's vertices and
+// change the body's momentum (the same c under another R). Throws std::invalid_argument if the
+// sizes do not agree.
+sim::ReducedMatrix project_across_rotations(const PatchSet& set,
+                                            const std::vector<Eigen::Matrix3d>& from_rotations,
+                                            const sim::ReducedMatrix& U,
+                                            const Eigen::MatrixXd& mass_block);
 
 }  // namespace smfem::local

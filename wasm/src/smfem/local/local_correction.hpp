@@ -1,17 +1,27 @@
 #pragma once
-// What the global cubature already counts of the tets the patches reach (patch_set.hpp), taken
-// off so that the patches' tets add exactly their local share:
+// What the global cubature already counts of the tets the patches reach (patch_set.hpp), and the
+// work of the global deformation's stress on the patches' fields, taken off so that the patches'
+// tets add only the energy of the fields beyond the global deformation's tangent:
 //
-//   E_corr(U) = -sum_e v_e psi(F_e(U_g, 0))
+//   E_corr(U) = -sum_e v_e (psi(F_0) + P(F_0) : (F - F_0)),   F_0 = F_e(U_g, 0), F = F_e(U_g, c)
 //
-// over the patch set's tets, at the global part of F only. It does not depend on c. Plain FEM in
-// both solvers (the mixed step gives the patches' tets their own stretches through
-// psi(F_e(U_g, c)); a negative-weight copy with stretches would make the mixed step's merit
-// meaningless), handed to the steps as a term of Psi_u beside the quadratic ones
-// (sim/step/discretization.hpp: StepContact): its gradient with each linearization, its energy
-// at every line-search trial, and its Hessian -sum_e v_e Y_e Q_e Y_e^T (Q_e the PSD part of
-// d2psi/dF2) through the system's link to it (local_system.hpp). That Hessian is negative; with
-// the patches' own tets' it nearly cancels while c is small.
+// over the patch set's tets (P = dpsi/dF). With the patches' own sum v_e psi(F), each tet adds the
+// Bregman divergence psi(F) - psi(F_0) - P(F_0) : (F - F_0): zero with its slope at c = 0, and
+// bounded below. Taking off psi(F_0) alone (the exact share of the tets, as issue 26 words it) made
+// the energy unbounded below on baked bodies: the global cubature (a few hundred tets fitted to
+// the modes) need not count the support's tets' global energy that the fields could then cancel,
+// and a pulled bunny or bar blew up in its first step (tests/native/validation/local_drag_test.cpp;
+// docs/local.md). The price: the global modes' stress does no work on the fields (in linear
+// elasticity the fields and the global modes no longer couple at all), so a patch shows the
+// response to the loads on it, not a correction of the global modes' strain.
+//
+// Plain FEM in both solvers (the mixed step gives the patches' tets their own stretches through
+// psi(F); a negative-weight copy with stretches would make the mixed step's merit meaningless),
+// handed to the steps as a term of Psi_u beside the quadratic ones (sim/step/discretization.hpp:
+// StepContact): its gradient with each linearization (on U_g and on c), its energy at every
+// line-search trial, and its Hessian through the system's link to it (local_system.hpp):
+// -v_e [Y Q_0 Y^T, Y Q_0 G; G^T Q_0 Y^T, 0] per tet (Q_0 the PSD part of d2psi/dF2 at F_0; the
+// third derivative of psi along F - F_0 left out of the global block).
 #include <vector>
 
 #include <Eigen/Core>
@@ -37,8 +47,7 @@ class LocalCorrection final : public sim::StepContact {
 
   // E_corr at U.
   double energy(const sim::ReducedMatrix& U);
-  // Q_e of the last linearize() (9 x 9 per unit volume, positive: the term's Hessian is minus
-  // v_e Y_e Q_e Y_e^T).
+  // Q_0 of the last linearize() (9 x 9 per unit volume, positive: see the header).
   const Matrix9<double>& tet_hessian(int tet) const {
     return hessian_[static_cast<std::size_t>(tet)];
   }
@@ -49,8 +58,12 @@ class LocalCorrection final : public sim::StepContact {
   std::vector<sim::Lame> lame_;
   parallel::ThreadPool& pool_;
   std::vector<Matrix9<double>> hessian_;
-  std::vector<Matrix3<double>> stress_;  // dpsi/dF per tet
-  Eigen::VectorXd psi_;                  // v_e psi per tet, summed in order
+  // F - F_0 of a tet: the patches' part of its displacement gradient.
+  Matrix3<double> local_part(int tet, const sim::ReducedMatrix& U) const;
+
+  std::vector<Matrix3<double>> stress_;         // P(F_0) per tet
+  std::vector<Matrix3<double>> global_stress_;  // P(F_0) + d2psi/dF2 (F - F_0)
+  Eigen::VectorXd psi_;                         // v_e psi per tet, summed in order
 };
 
 }  // namespace smfem::local

@@ -19,7 +19,8 @@ LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
       correction_(correction),
       tets_(dynamics.patches().global_gradients(), dynamics.patches().weights(), thread_count),
       hessian_(static_cast<std::size_t>(patches_.tet_count()), Matrix9<double>::Zero()),
-      gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()) {
+      gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()),
+      net_(hessian_) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
   if (dynamics.global().hessian_block().rows() != n || cubature_count < 1) {
     throw std::invalid_argument("LocalSystem: the body's dynamics are " +
@@ -58,7 +59,6 @@ void LocalSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
 void LocalSystem::assemble(parallel::ThreadPool& pool) {
   body_.assemble(pool);
   pool_ = &pool;
-  assemble_local();
 }
 
 void LocalSystem::assemble_local() {
@@ -68,7 +68,9 @@ void LocalSystem::assemble_local() {
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const auto index = static_cast<std::size_t>(e);
     const double v = patches_.weight(e);
-    const Matrix9<double>& Q = hessian_[index];
+    const Matrix9<double>& A = net_[index];
+    const Matrix9<double> Q_local =
+        correction_ != nullptr ? Matrix9<double>(A + correction_->tet_hessian(e)) : A;
     const auto Y = patches_.global_gradients().middleRows(3 * e, 3);  // Y^T, 3 x 4m
     const std::vector<PatchSet::LocalGradient>& local = patches_.local_gradients(e);
     for (const PatchSet::LocalGradient& entry : local) {
@@ -77,8 +79,9 @@ void LocalSystem::assemble_local() {
         const Eigen::Map<const Vector9<double>> G(entry.G[static_cast<std::size_t>(a)].data());
         local_force_(entry.patch, a) +=
             v * G.dot(Eigen::Map<const Vector9<double>>(gradient_[index].data()));
-        // q = Q vec(G): column-major vec(F), q(d + 3 j) = d(dpsi . G)/dF(d, j).
-        const Vector9<double> q = Q * G;
+        // q = A vec(G): column-major vec(F), q(d + 3 j) = d(dpsi . G)/dF(d, j).
+        const Vector9<double> q = A * G;
+        const Vector9<double> q_local = Q_local * G;
         for (int d = 0; d < 3; ++d) {
           coupling_[static_cast<std::size_t>(d)].col(column).noalias() +=
               v * Y.transpose() * Eigen::Vector3d(q(d), q(d + 3), q(d + 6));
@@ -86,7 +89,7 @@ void LocalSystem::assemble_local() {
         for (const PatchSet::LocalGradient& other : local) {
           for (int b = 0; b < 3; ++b) {
             const Eigen::Map<const Vector9<double>> H(other.G[static_cast<std::size_t>(b)].data());
-            local_block_(3 * other.patch + b, column) += v * H.dot(q);
+            local_block_(3 * other.patch + b, column) += v * H.dot(q_local);
           }
         }
       }
@@ -106,10 +109,11 @@ int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::Reduced
     if (correction_ != nullptr) net -= correction_->tet_hessian(e);
     const Eigen::SelfAdjointEigenSolver<Matrix9<double>> eigen(net);
     const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
-    tets_.set_tet_hessian(
-        e, eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose());
+    net_[index] = eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose();
+    tets_.set_tet_hessian(e, net_[index]);
   });
   tets_.assemble(*pool_);
+  assemble_local();
 
   rhs_ = -dynamics_gradient;
   rhs_.topRows(n) -= body_.force() + tets_.force();

@@ -3,15 +3,19 @@
 // (patch_set.hpp): the unknowns vec(U_g) (12m, as the body's own system orders them) and then
 // c (3P, entry 12m + 3p + a for c_p,a), the matrix
 //
-//   [ A + K_S - K_corr     D_gc + K_gc ]
-//   [ D_gc^T + K_cg        D_cc + K_cc ]
+//   [ A + K_S      D_gc + K_gc ]
+//   [ D_gc^T + K_cg    D_cc + K_cc ]
 //
-// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), K_S - K_corr
-// the patches' tets' global block less the correction's (local_correction.hpp; per tet the PSD
-// part of the difference), D_gc and D_cc the inertia's and drag spring's blocks
-// (local_dynamics.hpp: coupling_hessian, local_hessian), and K_gc, K_cc the patches' tets'
-// couplings, sum_e v_e J_e^T Q_e J_e in F space. The tets are numbered as the steps see them: the
-// body's C cubature tets, then the patch set's.
+// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), D_gc and D_cc
+// the inertia's and drag spring's blocks (local_dynamics.hpp: coupling_hessian, local_hessian),
+// and the patches' tets' blocks with their correction's (local_correction.hpp), per tet e in F
+// space (dF/dU_g = Y, dF/dc = G):
+//
+//   K_S = sum_e v_e Y A_e Y^T,  K_gc = sum_e v_e Y A_e G,  K_cc = sum_e v_e G^T (A_e + Q_0,e) G,
+//
+// A_e the PSD part of Q_e - Q_0,e (Q_e the patch tet's Hessian at F, Q_0,e the correction's at
+// F_0): a sum of two PSD forms per tet, so no Cholesky shift. The tets are numbered as the steps
+// see them: the body's C cubature tets, then the patch set's.
 #include <array>
 #include <optional>
 #include <vector>
@@ -41,7 +45,7 @@ class LocalSystem final : public sim::StepSystem {
   const sim::ReducedMatrix& rhs() const override { return rhs_; }
 
  private:
-  // K_gc, K_cc and the coefficients' elastic force from the patches' tets.
+  // K_gc, K_cc and the coefficients' elastic force from the patches' tets (after net_ is set).
   void assemble_local();
 
   sim::ReducedSystem& body_;
@@ -53,6 +57,7 @@ class LocalSystem final : public sim::StepSystem {
   sim::StiffnessAssembly tets_;              // the patches' tets' global block and force
   std::vector<Matrix9<double>> hessian_;     // Q_e per patch tet
   std::vector<Matrix3<double>> gradient_;    // P_e per patch tet
+  std::vector<Matrix9<double>> net_;         // A_e = PSD(Q_e - Q_0,e), see the header
   std::array<Eigen::MatrixXd, 3> coupling_;  // K_gc by coordinate d: 4m x 3P
   Eigen::MatrixXd local_block_;              // K_cc
   sim::ReducedMatrix local_force_;           // P x 3

@@ -41,6 +41,7 @@ void copy_dynamic_state(const SimulatorState& from, SimulatorState& to) {
   to.Udot = from.Udot;
   to.z = from.z;
   to.lambda = from.lambda;
+  to.patches = from.patches;
 }
 
 }  // namespace
@@ -98,6 +99,11 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings,
   state_.Udot.setZero(n, 3);
   state_.z.setZero(6, C);
   state_.lambda.setZero(6, C);
+  state_.patches.C.setZero(0, 3);
+  state_.patches.Cdot.setZero(0, 3);
+  state_.patches.z.setZero(6, 0);
+  state_.patches.lambda.setZero(6, 0);
+  patch_stretch_.setZero(6, 0);
   backup_ = state_;
   kept_ = state_;
   initial_guess_ = state_.U;
@@ -119,6 +125,7 @@ void Simulator::set_settings(const SolverSettings& settings) {
   dynamics_.set_timestep(settings_.timestep);
   system_.set_single_precision(settings_.single_precision_stiffness);
   gravity_force_direction_ = model_.mass_vector * settings_.gravity.transpose();
+  if (local_ != nullptr) local_->set_material(settings_.material_model);
   if (settings_.material_model != previous.material_model) {
     eigenfit_.update_materials(settings_.material_model, lame_);
     make_stretches_consistent();
@@ -171,6 +178,15 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
   }
   spring.stiffness = stiffness;
   dynamics_.set_spring(spring);
+  if (local_ != nullptr) {
+    // The grabbed point loads the body: a patch there (the state carried over exactly: the new
+    // basis holds the old).
+    const int vertex = local_->nearest_surface_vertex(rest);
+    local_->set_spring_vertex(vertex);
+    std::vector<int> loaded = state_.patches.loaded;
+    loaded.push_back(vertex);
+    set_loaded(std::move(loaded));
+  }
   refresh_diagnostics();
 }
 
@@ -185,11 +201,49 @@ void Simulator::drag_move(const Eigen::Vector3d& target) {
 
 void Simulator::drag_end() {
   dynamics_.clear_spring();
+  // The patch stays until it comes to rest (local_deformations.hpp).
+  if (local_ != nullptr) local_->set_spring_vertex(-1);
   refresh_diagnostics();
+}
+
+void Simulator::enable_local_deformations(full::FullModel mesh) {
+  if (contact_ != nullptr) {
+    throw std::invalid_argument("local deformations with contact are not built yet");
+  }
+  local_ = std::make_unique<local::LocalDeformations>(
+      model_, std::move(mesh), settings_.material_model, dynamics_, system_, *pool_);
+  state_.patches = local::PatchState{};
+  state_.patches.C.setZero(0, 3);
+  state_.patches.Cdot.setZero(0, 3);
+  state_.patches.z.setZero(6, 0);
+  state_.patches.lambda.setZero(6, 0);
+  if (dynamics_.has_spring()) {
+    // A drag in progress loads the body from now on.
+    const int vertex = local_->nearest_surface_vertex(dynamics_.spring().rest);
+    local_->set_spring_vertex(vertex);
+    set_loaded({vertex});
+  }
+  refresh_diagnostics();
+}
+
+void Simulator::disable_local_deformations() {
+  if (local_ == nullptr) return;
+  set_loaded({});
+  local_.reset();
+  refresh_diagnostics();
+}
+
+void Simulator::set_loaded(std::vector<int> loaded) {
+  local_->set_loaded(std::move(loaded), state_.U, state_.Udot, state_.patches);
+  patch_stretch_.setZero(6, local_->patches().tet_count());
+  make_stretches_consistent();
 }
 
 void Simulator::set_contact(contact::ContactPotential* contact,
                             const Eigen::VectorXd& translation) {
+  if (contact != nullptr && local_ != nullptr) {
+    throw std::invalid_argument("local deformations with contact are not built yet");
+  }
   contact_ = contact;
   if (contact_ != nullptr) contact_->set_pool(pool_.get());
   translation_ = translation;
@@ -205,9 +259,16 @@ const StepReport& Simulator::step() {
   add_periodic_loads(model_.loads, end_time, force_);
   apply_scene_springs(end_time);
   dynamics_.begin_step(backup_.U, backup_.Udot, force_);
+  if (patched()) {
+    // The patches turn with the body: the state is carried to this step's rotations, and the
+    // energy check starts from it.
+    local_->begin_step(backup_.U, backup_.Udot, backup_.patches, force_, settings_.gravity, lame_);
+    copy_dynamic_state(backup_, state_);
+    refresh_stretches();
+  }
   if (contact_ != nullptr) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
-  initial_guess_ = dynamics_.prediction();
+  initial_guess_ = patched() ? local_->prediction() : dynamics_.prediction();
   initial_guess_limited_ = false;
   impact_ = false;
   impact_moving_.clear();
@@ -239,7 +300,7 @@ const StepReport& Simulator::step() {
   }
   // With this step's springs, so that a moved drag target or a released spring counts as
   // energy put in (or taken out) before the step, not as a gain of the step.
-  const double energy_before = mechanical_energy(backup_.U, backup_.Udot, stretch_);
+  const double energy_before = mechanical_energy(backup_, stretch_, patch_stretch_);
 
   report_.stats = StepStats{};
   report_.retries = 0;
@@ -285,13 +346,19 @@ const StepReport& Simulator::step() {
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
          state_.z.allFinite() && state_.lambda.allFinite();
     if (!ok) continue;
-    stretch_ = kinematics.s;
-    const double work = force_.cwiseProduct(state_.U - backup_.U).sum();
-    const double energy_after = mechanical_energy(state_.U, state_.Udot, stretch_);
+    double work = force_.cwiseProduct(state_.U - backup_.U).sum();
+    if (patched()) {
+      local_->scatter_tets(kinematics.s, stretch_, patch_stretch_);
+      work += local_->local_force().cwiseProduct(state_.patches.C - backup_.patches.C).sum();
+    } else {
+      stretch_ = kinematics.s;
+    }
+    const double energy_after = mechanical_energy(state_, stretch_, patch_stretch_);
     report_.energy_gain = energy_after - energy_before - work;
     if (report_.energy_gain <= allowed_energy_gain(energy_before, energy_after, work)) break;
     copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
+    kept_patch_stretch_ = patch_stretch_;
     kept_gain_ = report_.energy_gain;
     have_kept = true;
   }
@@ -299,6 +366,7 @@ const StepReport& Simulator::step() {
   if (!ok && have_kept) {
     copy_dynamic_state(kept_, state_);
     stretch_ = kept_stretch_;
+    patch_stretch_ = kept_patch_stretch_;
     report_.energy_gain = kept_gain_;
     ok = true;
   }
@@ -314,6 +382,14 @@ const StepReport& Simulator::step() {
     state_.time = end_time;
     ++state_.step_count;
     update_diagnostics(stretch_);
+    // Patches whose load left and that came to rest leave (local_deformations.hpp).
+    if (patched()) {
+      std::vector<int> loaded = local_->still_loaded(state_.patches, settings_.timestep);
+      if (loaded != state_.patches.loaded) {
+        set_loaded(std::move(loaded));
+        refresh_diagnostics();
+      }
+    }
   } else {
     copy_dynamic_state(backup_, state_);
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
@@ -346,10 +422,11 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, 
     // The step's first decrement stays the measure of convergence.
     stats.first_decrement = report_.stats.first_decrement;
     stats.contact_limited = report_.stats.contact_limited;
-  } else {
+  } else if (!patched()) {
     state_.U = initial_guess_;
     stats.contact_limited = initial_guess_limited_;
   }
+  if (patched()) return solve_patched(attempt, stats, go_on);
   EigenFitTerm* const fit = eigen_fit_active() ? &eigenfit_ : nullptr;
   system_.set_eigenfit(fit);
   StepContext step_context{deformation_,
@@ -404,6 +481,40 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, 
   return *kinematics;
 }
 
+const TetKinematics& Simulator::solve_patched(const SolverSettings& attempt, StepStats& stats,
+                                              bool go_on) {
+  // From where the last attempt stopped, or from the step's (extended) initial guess.
+  if (go_on) {
+    local_->gather(state_.U, state_.patches.C, extended_U_);
+  } else {
+    extended_U_ = initial_guess_;
+  }
+  local_->gather_tets(state_.z, state_.patches.z, extended_z_);
+  local_->gather_tets(state_.lambda, state_.patches.lambda, extended_lambda_);
+  system_.set_eigenfit(nullptr);
+  StepContext context = local_->context(attempt);
+  const TetKinematics* kinematics = nullptr;
+  if (attempt.method == SolverMethod::mfem) {
+    local_->mfem().solve(context, extended_U_, extended_z_, extended_lambda_, stats);
+    kinematics = &local_->mfem().kinematics();
+  } else {
+    local_->fem().solve(context, extended_U_, stats);
+    kinematics = &local_->fem().kinematics();
+    extended_z_ = kinematics->s;
+    consistent_multipliers(settings_.material_model, local_->lame(), extended_z_, extended_lambda_);
+  }
+  local_->scatter(extended_U_, state_.U, state_.patches.C);
+  local_->scatter_tets(extended_z_, state_.z, state_.patches.z);
+  local_->scatter_tets(extended_lambda_, state_.lambda, state_.patches.lambda);
+  state_.Udot = (state_.U - backup_.U) / settings_.timestep;
+  state_.patches.Cdot = (state_.patches.C - backup_.patches.C) / settings_.timestep;
+  const StepStats& previous = report_.stats;
+  stats.iterations += previous.iterations;
+  stats.add_work(previous);
+  report_.stats = stats;
+  return *kinematics;
+}
+
 double Simulator::step_energy(const ReducedMatrix& U) {
   parallel_for_tets(*pool_, model_.cubature_count(), [&](int c) {
     guess_stretch_.col(c) = polar::symmetric_stretch(
@@ -423,13 +534,17 @@ double Simulator::elastic_energy(const StretchField& stretch) const {
   return elastic;
 }
 
-double Simulator::mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
-                                    const StretchField& stretch) {
-  diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(Udot);
-  const double kinetic = 0.5 * Udot.cwiseProduct(diagnostics_workspace_).sum();
-  const double contact = contact_ != nullptr ? contact_->potential_energy(U) : 0.0;
-  return kinetic + elastic_energy(stretch) + fit_energy(stretch) + dynamics_.spring_energy(U) +
-         contact;
+double Simulator::mechanical_energy(const SimulatorState& state, const StretchField& stretch,
+                                    const StretchField& patch_stretch) {
+  diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(state.Udot);
+  const double kinetic = 0.5 * state.Udot.cwiseProduct(diagnostics_workspace_).sum();
+  const double contact = contact_ != nullptr ? contact_->potential_energy(state.U) : 0.0;
+  const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
+  if (!patched()) return global + dynamics_.spring_energy(state.U);
+  local_->gather(state.U, state.patches.C, extended_U_);
+  local_->gather(state.Udot, state.patches.Cdot, extended_Udot_);
+  return global + local_->kinetic_energy(extended_Udot_) +
+         local_->elastic_energy(patch_stretch, extended_U_) + local_->spring_energy(extended_U_);
 }
 
 void Simulator::add_fit_multipliers(const StretchField& z, StretchField& lambda) {
@@ -451,6 +566,12 @@ void Simulator::update_diagnostics(const StretchField& stretch) {
   compute_diagnostics(model_, settings_.material_model, lame_, settings_.gravity, dynamics_,
                       state_.U, state_.Udot, stretch, state_.z, diagnostics_workspace_,
                       report_.diagnostics);
+  if (patched()) {
+    local_->gather(state_.U, state_.patches.C, extended_U_);
+    local_->gather(state_.Udot, state_.patches.Cdot, extended_Udot_);
+    local_->add_to_diagnostics(extended_U_, extended_Udot_, patch_stretch_, state_.patches.z,
+                               settings_.gravity, report_.diagnostics);
+  }
   if (!eigen_fit_active()) return;
   Diagnostics& d = report_.diagnostics;
   const double elastic = fit_energy(stretch);
@@ -477,17 +598,40 @@ void Simulator::apply_scene_springs(double time) {
 }
 
 void Simulator::make_stretches_consistent() {
+  if (patched()) {
+    local_->gather(state_.U, state_.patches.C, extended_U_);
+    local_->gather_tets(state_.z, state_.patches.z, extended_z_);  // sizes them
+    local_->gather_tets(state_.lambda, state_.patches.lambda, extended_lambda_);
+    sim::make_stretches_consistent(local_->deformation(), settings_.material_model, local_->lame(),
+                                   extended_U_, extended_z_, extended_lambda_);
+    local_->scatter_tets(extended_z_, state_.z, state_.patches.z);
+    local_->scatter_tets(extended_lambda_, state_.lambda, state_.patches.lambda);
+    return;
+  }
   sim::make_stretches_consistent(deformation_, settings_.material_model, lame_, state_.U, state_.z,
                                  state_.lambda);
   add_fit_multipliers(state_.z, state_.lambda);
 }
 
 void Simulator::refresh_diagnostics() {
+  refresh_stretches();
+  update_diagnostics(stretch_);
+}
+
+void Simulator::refresh_stretches() {
   for (int c = 0; c < model_.cubature_count(); ++c) {
     stretch_.col(c) = polar::symmetric_stretch(Matrix3<double>(
         Matrix3<double>::Identity() + deformation_.displacement_gradient(c, state_.U)));
   }
-  update_diagnostics(stretch_);
+  if (patched()) {
+    local_->gather(state_.U, state_.patches.C, extended_U_);
+    const int C = model_.cubature_count();
+    for (int e = 0; e < patch_stretch_.cols(); ++e) {
+      patch_stretch_.col(e) = polar::symmetric_stretch(
+          Matrix3<double>(Matrix3<double>::Identity() +
+                          local_->deformation().displacement_gradient(C + e, extended_U_)));
+    }
+  }
 }
 
 void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
@@ -496,6 +640,8 @@ void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
   check_shape(Udot, n, 3, "Udot");
   state_.U = U;
   state_.Udot = Udot;
+  state_.patches.C.setZero();  // no dent
+  state_.patches.Cdot.setZero();
   make_stretches_consistent();
   refresh_diagnostics();
 }
@@ -503,6 +649,8 @@ void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
 void Simulator::reset() {
   state_.U.setZero();
   state_.Udot.setZero();
+  state_.patches.C.setZero();
+  state_.patches.Cdot.setZero();
   state_.time = 0.0;
   state_.step_count = 0;
   make_stretches_consistent();
@@ -517,11 +665,34 @@ void Simulator::restore(const SimulatorState& state) {
   check_shape(state.z, 6, C, "z");
   check_shape(state.lambda, 6, C, "lambda");
   if (!std::isfinite(state.time)) throw std::invalid_argument("time must be finite");
+  if (local_ == nullptr && !state.patches.loaded.empty()) {
+    throw std::invalid_argument("the state has local patches; local deformations are off");
+  }
+  if (local_ != nullptr && state.patches.loaded != state_.patches.loaded) {
+    // The patches the state was taken with (their coefficients are overwritten below).
+    SimulatorState scratch = state_;
+    local_->set_loaded(state.patches.loaded, scratch.U, scratch.Udot, scratch.patches);
+    state_.patches = scratch.patches;
+    patch_stretch_.setZero(6, local_->patches().tet_count());
+  }
+  const Eigen::Index P = state_.patches.C.rows(), S = state_.patches.z.cols();
+  check_shape(state.patches.C, P, 3, "the patches' coefficients");
+  check_shape(state.patches.Cdot, P, 3, "the patches' velocities");
+  check_shape(state.patches.z, 6, S, "the patches' z");
+  check_shape(state.patches.lambda, 6, S, "the patches' lambda");
+  if (state.patches.unloaded_for.size() != state.patches.loaded.size()) {
+    throw std::invalid_argument("the patches' unloaded times must be one per loaded vertex");
+  }
   state_ = state;
   refresh_diagnostics();
 }
 
 std::vector<std::uint8_t> Simulator::save_state() const {
+  if (patched()) {
+    throw std::invalid_argument(
+        "save_state: a body with local patches attached cannot be saved yet (release the drag "
+        "and let the dent come to rest)");
+  }
   const auto n = static_cast<std::size_t>(state_.U.size());
   const auto C = static_cast<std::size_t>(model_.cubature_count());
   std::vector<std::uint8_t> bytes(32 + 8 * (2 * n + 12 * C));

@@ -25,6 +25,12 @@
 // unless it fails.
 // Determinism: results depend only on the state and the inputs: bit-identical for any thread
 // count and across snapshot/restore (see stiffness_assembly.hpp for why).
+// Local deformations (issue 26, local/local_deformations.hpp): with them on, the drag spring
+// dents the body where it grabs it: a patch of local fields attaches at the grabbed point and the
+// steps run on the extended coordinates (the patches' state in SimulatorState::patches). Without a
+// patch attached the step is the one without them, bit for bit. Not yet with contact, EigenFit
+// (off while a patch is attached), a model of several bodies, or save_state (refused while a
+// patch is attached).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -33,6 +39,8 @@
 
 #include <Eigen/Core>
 
+#include "smfem/full/full_model.hpp"
+#include "smfem/local/local_deformations.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
@@ -55,6 +63,7 @@ struct SimulatorState {
   StretchField lambda;
   double time = 0.0;
   std::int64_t step_count = 0;
+  local::PatchState patches;  // with local deformations (below); no patch otherwise
 };
 
 // A step is checked against the energy balance of implicit Euler (step/energy_check.hpp, which
@@ -133,6 +142,14 @@ class Simulator {
   void drag_end();
   bool dragging() const { return dynamics_.has_spring(); }
 
+  // Local deformations on the body's tet mesh (the asset's mesh group with its skinning weights:
+  // smfem-bake --full-mesh). Throws std::invalid_argument for a model of several bodies, a body
+  // with contact, or a mesh that does not fit the model (local_deformations.hpp).
+  void enable_local_deformations(full::FullModel mesh);
+  // Drops the patches (the state projected onto the global modes) and the mesh.
+  void disable_local_deformations();
+  const local::LocalDeformations* local_deformations() const { return local_.get(); }
+
   // The body's contact term (sim/contact/contact_potential.hpp, owned by the caller, which keeps
   // its environment current), or nullptr for none. With it each step starts from the largest
   // intersection-free move towards the inertial prediction, and the energy balance counts the
@@ -174,7 +191,7 @@ class Simulator {
 
   // The EigenFit correction steps with the current settings (the asset has a fit and
   // SolverSettings::eigen_fit is on).
-  bool eigen_fit_active() const { return !eigenfit_.empty() && settings_.eigen_fit; }
+  bool eigen_fit_active() const { return !eigenfit_.empty() && settings_.eigen_fit && !patched(); }
 
   // Accumulated warnings (clamped parameters, rolled-back steps), oldest first.
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -182,6 +199,12 @@ class Simulator {
 
  private:
   void update_lame(int tet);
+  // Local deformations are on and some patch is attached: the steps run on [U; C].
+  bool patched() const { return local_ != nullptr && local_->patch_count() > 0; }
+  // The patches for `loaded` (the state carried over, z and lambda made consistent).
+  void set_loaded(std::vector<int> loaded);
+  // One attempt's solve on the extended coordinates (solve_step's, with patches).
+  const TetKinematics& solve_patched(const SolverSettings& attempt, StepStats& stats, bool go_on);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
   void apply_scene_springs(double time);
   // One attempt at the step from initial_guess_, or with go_on from the state the last attempt
@@ -198,9 +221,10 @@ class Simulator {
   double step_energy(const ReducedMatrix& U);
   // The cubature's elastic energy of the stretches (without EigenFit's C: fit_energy()).
   double elastic_energy(const StretchField& stretch) const;
-  // H of the energy check (StepReport), with stretch = s(F(U)).
-  double mechanical_energy(const ReducedMatrix& U, const ReducedMatrix& Udot,
-                           const StretchField& stretch);
+  // H of the energy check (StepReport) of a state, with stretch = s(F(U)) of the cubature's tets
+  // and patch_stretch of the patches'.
+  double mechanical_energy(const SimulatorState& state, const StretchField& stretch,
+                           const StretchField& patch_stretch);
   void make_stretches_consistent();  // z = s(F(u)), lambda = D^-1 grad psi(z)
   // With EigenFit: lambda += D^-1 e_c(alpha(z)), C's share of consistent multipliers.
   void add_fit_multipliers(const StretchField& z, StretchField& lambda);
@@ -209,6 +233,7 @@ class Simulator {
   // compute_diagnostics, plus C in the elastic, stretch and total energies.
   void update_diagnostics(const StretchField& stretch);
   void refresh_diagnostics();  // recomputes s(F(u)) serially
+  void refresh_stretches();    // stretch_ and patch_stretch_ = s(F(u)) of the state, serially
 
   ReducedModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
@@ -237,6 +262,8 @@ class Simulator {
   StretchField kept_stretch_;
   double kept_gain_ = 0.0;
   StretchField stretch_;        // s(F(u)) at the current state
+  StretchField patch_stretch_;  // the same of the patches' tets
+  StretchField kept_patch_stretch_;
   StretchField guess_stretch_;  // step_energy()'s workspace
   ReducedMatrix diagnostics_workspace_;
   contact::ContactPotential* contact_ = nullptr;
@@ -248,6 +275,10 @@ class Simulator {
   std::vector<char> impact_moving_;
   std::vector<int> impact_moving_tets_;
   StepReport report_;
+  std::unique_ptr<local::LocalDeformations> local_;
+  // The extended coordinates and tet fields of a patched step (workspaces).
+  ReducedMatrix extended_U_, extended_U_n_, extended_Udot_;
+  StretchField extended_z_, extended_lambda_;
 };
 
 }  // namespace smfem::sim

@@ -1,0 +1,310 @@
+#include "smfem/local/local_deformations.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "smfem/energies/lame.hpp"
+#include "smfem/fem/linear_tet.hpp"
+#include "smfem/local/basis_change.hpp"
+#include "smfem/local/half_space.hpp"
+#include "smfem/local/patch_grouping.hpp"
+
+namespace smfem::local {
+namespace {
+
+full::FullModel checked(const sim::ReducedModel& model, full::FullModel mesh) {
+  if (model.bodies.size() > 1) {
+    throw std::invalid_argument("local deformations: a model of one body only");
+  }
+  if (const auto problem = full::check_full_model(mesh)) {
+    throw std::invalid_argument("local deformations: the asset's mesh: " + problem->section +
+                                ": " + problem->problem);
+  }
+  if (mesh.weights.rows() != mesh.vertex_count() || mesh.weights.cols() != model.mode_count()) {
+    throw std::invalid_argument(
+        "local deformations need the asset's mesh with its skinning weights (smfem-bake "
+        "--full-mesh): " +
+        std::to_string(mesh.weights.cols()) + " weights per vertex, the model has " +
+        std::to_string(model.mode_count()) + " modes");
+  }
+  return mesh;
+}
+
+double mean_tet_volume(const full::FullModel& mesh) {
+  double volume = 0.0;
+  for (int t = 0; t < mesh.tet_count(); ++t) {
+    volume += fem::linear_tet_volume(full::tet_corners(mesh, t));
+  }
+  return volume / mesh.tet_count();
+}
+
+}  // namespace
+
+LocalDeformations::LocalDeformations(const sim::ReducedModel& model, full::FullModel mesh,
+                                     sim::MaterialModel material, sim::Dynamics& dynamics,
+                                     sim::ReducedSystem& system, parallel::ThreadPool& pool)
+    : model_(model),
+      mesh_(checked(model, std::move(mesh))),
+      global_dynamics_(dynamics),
+      body_system_(system),
+      pool_(pool),
+      material_(material),
+      vertex_mass_(full::lumped_vertex_mass(mesh_)) {
+  const geometry::BoundaryFaces boundary = geometry::boundary_faces(mesh_.tets, mesh_.vertex_count());
+  surface_.resize(boundary.triangles.rows(), 3);
+  for (Eigen::Index f = 0; f < boundary.triangles.rows(); ++f) {
+    for (int k = 0; k < 3; ++k) surface_(f, k) = boundary.vertex(boundary.triangles(f, k));
+  }
+  surface_vertices_.assign(boundary.vertex.data(), boundary.vertex.data() + boundary.vertex.size());
+  support_ = support_radius(model_.mode_count(), mean_tet_volume(mesh_));
+  for (int t = 0; t < mesh_.tet_count(); ++t) {
+    mesh_lame_.push_back(energies::lame_from_young_poisson(mesh_.youngs(t), mesh_.poisson(t)));
+  }
+  rebuild({});
+}
+
+LocalDeformations::~LocalDeformations() = default;
+
+int LocalDeformations::nearest_surface_vertex(const Eigen::Vector3d& rest) const {
+  int nearest = surface_vertices_.front();
+  double best = (mesh_.positions.row(nearest).transpose() - rest).squaredNorm();
+  for (const int v : surface_vertices_) {
+    const double distance = (mesh_.positions.row(v).transpose() - rest).squaredNorm();
+    if (distance < best) nearest = v, best = distance;
+  }
+  return nearest;
+}
+
+void LocalDeformations::rebuild(const std::vector<int>& loaded) {
+  std::vector<PatchSupport> supports;
+  if (!loaded.empty()) {
+    const std::vector<LoadPatch> grouped =
+        group_into_patches(mesh_.positions, surface_, loaded, 3 * model_.mode_count());
+    for (const LoadPatch& patch : grouped) {
+      supports.push_back(patch_support(mesh_, vertex_mass_, patch, support_));
+    }
+  }
+  const int P = static_cast<int>(supports.size());
+  // The representatives first: the system, the correction and the steps are sized by them.
+  system_.reset();
+  correction_.reset();
+  dynamics_.reset();
+  patches_ = std::make_unique<PatchSet>(std::move(supports), sim::cubature_width(model_),
+                                        kSamplesPerPatch * P);
+  dynamics_ = std::make_unique<LocalDynamics>(global_dynamics_, *patches_);
+  const int C = model_.cubature_count(), S = patches_->tet_count();
+  std::vector<sim::Lame> patch_lame;
+  for (int e = 0; e < S; ++e) {
+    patch_lame.push_back(mesh_lame_[static_cast<std::size_t>(patches_->mesh_tet(e))]);
+  }
+  correction_ = std::make_unique<LocalCorrection>(*patches_, material_, patch_lame, pool_);
+  system_ = std::make_unique<LocalSystem>(body_system_, C, *dynamics_, correction_.get(),
+                                          pool_.thread_count());
+  deformation_ = std::make_unique<ExtendedDeformation>(model_, *patches_);
+  fem_ = std::make_unique<sim::FemStep>(patches_->rows(), C + S);
+  mfem_ = std::make_unique<sim::MfemStep>(patches_->rows(), C + S);
+  weights_.resize(C + S);
+  weights_.head(C) = model_.cubature_weights;
+  weights_.tail(S) = patches_->weights();
+  lame_.resize(static_cast<std::size_t>(C));
+  lame_.insert(lame_.end(), patch_lame.begin(), patch_lame.end());
+  local_force_.setZero(P, 3);
+  update_spring_fields();
+}
+
+void LocalDeformations::set_material(sim::MaterialModel material) {
+  if (material == material_) return;
+  material_ = material;
+  std::vector<sim::Lame> patch_lame(lame_.begin() + model_.cubature_count(), lame_.end());
+  system_.reset();
+  correction_ = std::make_unique<LocalCorrection>(*patches_, material_, patch_lame, pool_);
+  system_ = std::make_unique<LocalSystem>(body_system_, model_.cubature_count(), *dynamics_,
+                                          correction_.get(), pool_.thread_count());
+}
+
+void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U,
+                                   sim::ReducedMatrix& Udot, PatchState& state) {
+  std::sort(loaded.begin(), loaded.end());
+  loaded.erase(std::unique(loaded.begin(), loaded.end()), loaded.end());
+  for (const int v : loaded) {
+    if (!std::binary_search(surface_vertices_.begin(), surface_vertices_.end(), v)) {
+      throw std::invalid_argument("local deformations: vertex " + std::to_string(v) +
+                                  " is not on the mesh's surface");
+    }
+  }
+  if (loaded == state.loaded && state.C.rows() == patch_count()) return;
+  // From the old basis under the rotations the state was stepped with, to the new one under the
+  // rotations at U.
+  sim::ReducedMatrix U_old, Udot_old;
+  gather(U, state.C, U_old);
+  gather(Udot, state.Cdot, Udot_old);
+  std::unique_ptr<PatchSet> old = std::move(patches_);
+  // The old pieces refer to the old set: gone before it.
+  system_.reset();
+  correction_.reset();
+  dynamics_.reset();
+  deformation_.reset();
+  try {
+    rebuild(loaded);
+  } catch (...) {
+    rebuild(state.loaded);  // as it was
+    throw;
+  }
+  patches_->set_rotations(U);
+  const sim::ReducedMatrix U_new = project_coordinates(*old, U_old, *patches_, model_.mass_block);
+  const sim::ReducedMatrix Udot_new =
+      project_coordinates(*old, Udot_old, *patches_, model_.mass_block);
+  scatter(U_new, U, state.C);
+  scatter(Udot_new, Udot, state.Cdot);
+  state.loaded = std::move(loaded);
+  state.unloaded_for.assign(state.loaded.size(), 0.0);
+  state.z.setZero(6, patches_->tet_count());
+  state.lambda.setZero(6, patches_->tet_count());
+}
+
+void LocalDeformations::set_spring_vertex(int vertex) {
+  spring_vertex_ = vertex;
+  update_spring_fields();
+}
+
+void LocalDeformations::update_spring_fields() {
+  std::vector<Eigen::Matrix3d> fields;
+  for (int p = 0; p < patch_count(); ++p) {
+    fields.push_back(spring_vertex_ < 0 ? Eigen::Matrix3d::Zero()
+                                        : field_at_vertex(patches_->patch(p), spring_vertex_));
+  }
+  dynamics_->set_spring_fields(fields);
+}
+
+void LocalDeformations::gather(const sim::ReducedMatrix& U, const sim::ReducedMatrix& C,
+                               sim::ReducedMatrix& extended) const {
+  extended.resize(patches_->rows(), 3);
+  extended.topRows(U.rows()) = U;
+  extended.bottomRows(patch_count()) = C;
+}
+
+void LocalDeformations::scatter(const sim::ReducedMatrix& extended, sim::ReducedMatrix& U,
+                                sim::ReducedMatrix& C) const {
+  U = extended.topRows(patches_->global_rows());
+  C = extended.bottomRows(patch_count());
+}
+
+void LocalDeformations::gather_tets(const sim::StretchField& cubature,
+                                    const sim::StretchField& patches,
+                                    sim::StretchField& extended) const {
+  extended.resize(6, cubature.cols() + patches.cols());
+  extended.leftCols(cubature.cols()) = cubature;
+  extended.rightCols(patches.cols()) = patches;
+}
+
+void LocalDeformations::scatter_tets(const sim::StretchField& extended,
+                                     sim::StretchField& cubature,
+                                     sim::StretchField& patches) const {
+  cubature = extended.leftCols(model_.cubature_count());
+  patches = extended.rightCols(patches_->tet_count());
+}
+
+void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n,
+                                   PatchState& state, const sim::ReducedMatrix& force,
+                                   const Eigen::Vector3d& gravity,
+                                   const std::vector<sim::Lame>& cubature_lame) {
+  std::copy(cubature_lame.begin(), cubature_lame.end(), lame_.begin());
+  std::vector<Eigen::Matrix3d> before;
+  for (int p = 0; p < patch_count(); ++p) before.push_back(patches_->rotation(p));
+  patches_->set_rotations(U_n);
+  sim::ReducedMatrix U_extended, Udot_extended;
+  gather(U_n, state.C, U_extended);
+  gather(Udot_n, state.Cdot, Udot_extended);
+  U_extended = project_across_rotations(*patches_, before, U_extended, model_.mass_block);
+  Udot_extended = project_across_rotations(*patches_, before, Udot_extended, model_.mass_block);
+  scatter(U_extended, U_n, state.C);
+  scatter(Udot_extended, Udot_n, state.Cdot);
+  local_force_ = patches_->gravity_force(gravity);
+  dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
+}
+
+sim::StepContext LocalDeformations::context(const sim::SolverSettings& attempt) {
+  return {*deformation_, weights_, material_, lame_,  attempt,
+          *dynamics_,    *system_, pool_,     correction_.get()};
+}
+
+double LocalDeformations::kinetic_energy(const sim::ReducedMatrix& Udot_extended) const {
+  const int n = patches_->global_rows(), P = patch_count();
+  Eigen::VectorXd cdot(3 * P);
+  for (int p = 0; p < P; ++p) cdot.segment<3>(3 * p) = Udot_extended.row(n + p).transpose();
+  double energy = 0.5 * cdot.dot(patches_->local_mass() * cdot);
+  for (int d = 0; d < 3; ++d) {
+    energy += Udot_extended.col(d).head(n).dot(patches_->coupling(d) * cdot);
+  }
+  return energy;
+}
+
+double LocalDeformations::elastic_energy(const sim::StretchField& patch_stretch,
+                                         const sim::ReducedMatrix& U_extended) {
+  const int C = model_.cubature_count();
+  double energy = correction_->energy(U_extended);
+  for (int e = 0; e < patches_->tet_count(); ++e) {
+    energy += patches_->weight(e) *
+              sim::psi(material_, Vector6<double>(patch_stretch.col(e)),
+                       lame_[static_cast<std::size_t>(C + e)]);
+  }
+  return energy;
+}
+
+double LocalDeformations::spring_energy(const sim::ReducedMatrix& U_extended) {
+  return dynamics_->spring_energy(U_extended);
+}
+
+void LocalDeformations::add_to_diagnostics(const sim::ReducedMatrix& U_extended,
+                                           const sim::ReducedMatrix& Udot_extended,
+                                           const sim::StretchField& patch_stretch,
+                                           const sim::StretchField& patch_z,
+                                           const Eigen::Vector3d& gravity,
+                                           sim::Diagnostics& diagnostics) {
+  if (patch_count() == 0) return;
+  const int n = patches_->global_rows();
+  const double kinetic = kinetic_energy(Udot_extended);
+  const double elastic = elastic_energy(patch_stretch, U_extended);
+  const double stretch = elastic_energy(patch_z, U_extended);
+  // The dent's vertices' displacement and velocity, mass-weighted: sum_p R_p weight_p c_p.
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero(), momentum = Eigen::Vector3d::Zero();
+  for (int p = 0; p < patch_count(); ++p) {
+    const Eigen::Matrix3d turned = patches_->rotation(p) * patches_->patch(p).weight;
+    moment += turned * U_extended.row(n + p).transpose();
+    momentum += turned * Udot_extended.row(n + p).transpose();
+  }
+  const double gravity_potential = -gravity.dot(moment);
+  const double spring = spring_energy(U_extended) - diagnostics.spring_energy;
+  diagnostics.kinetic_energy += kinetic;
+  diagnostics.elastic_energy += elastic;
+  diagnostics.stretch_energy += stretch;
+  diagnostics.gravity_potential += gravity_potential;
+  diagnostics.spring_energy += spring;
+  diagnostics.total_energy += kinetic + elastic + gravity_potential + spring;
+  diagnostics.linear_momentum += momentum;
+  diagnostics.centroid += moment / vertex_mass_.sum();
+}
+
+std::vector<int> LocalDeformations::still_loaded(PatchState& state, double timestep) const {
+  std::vector<int> kept;
+  for (int p = 0; p < patch_count(); ++p) {
+    const std::vector<int>& vertices = patches_->patch(p).patch.vertices;
+    const bool pulled =
+        std::find(vertices.begin(), vertices.end(), spring_vertex_) != vertices.end();
+    const bool moving = state.Cdot.row(p).norm() >= kLeavingSpeed;
+    for (const int v : vertices) {
+      const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);
+      double& unloaded = state.unloaded_for[static_cast<std::size_t>(at - state.loaded.begin())];
+      unloaded = pulled ? 0.0 : unloaded + timestep;
+      if (pulled || (moving && unloaded < kLeavingTime)) kept.push_back(v);
+    }
+  }
+  if (spring_vertex_ >= 0) kept.push_back(spring_vertex_);
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  return kept;
+}
+
+}  // namespace smfem::local

@@ -1,0 +1,163 @@
+#pragma once
+// One body's local deformations as its Simulator runs them (issue 26): the patches where the body
+// is loaded, and the pieces the steps run on with them (patch_set.hpp and those beside it).
+//
+// Loads: the drag spring's point, as the mesh's surface vertex nearest it (the spring pulls that
+// vertex's fields: within an edge of the grabbed render vertex). The loaded vertices are grouped
+// into patches (patch_grouping.hpp, at most 3 m of them for m global modes, paper 001's C r). A
+// patch stays while loaded; unloaded, it leaves once its coefficients move slower than
+// kLeavingSpeed, or kLeavingTime after its load left, whichever comes first. Every change of
+// patches carries the state over by the mass-norm projection (basis_change.hpp). Each patch's
+// fields reach paper 001's support radius (half_space.hpp: support_radius) and are integrated
+// over kSamplesPerPatch representative tets (patch_set.hpp).
+//
+// State: the Simulator keeps the global U and Udot; the patches' part of the state is PatchState.
+// The steps run on the extended coordinates [U; C] (patch_set.hpp), which gather and scatter
+// convert. Within a step the patches' rotations (and so the inertia's coupling) are those of the
+// step's start (begin_step).
+//
+// Not yet: contact (the samples do not see the dent, so contact does not load a patch), a model of
+// several bodies, the materials set at run time (the patches' tets keep the mesh's baked
+// materials), the dent's angular momentum in the diagnostics.
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/full/full_model.hpp"
+#include "smfem/geometry/boundary_faces.hpp"
+#include "smfem/local/extended_deformation.hpp"
+#include "smfem/local/local_correction.hpp"
+#include "smfem/local/local_dynamics.hpp"
+#include "smfem/local/local_system.hpp"
+#include "smfem/local/patch_set.hpp"
+#include "smfem/sim/diagnostics.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/step/fem_step.hpp"
+#include "smfem/sim/step/mfem_step.hpp"
+#include "smfem/sim/step/reduced_system.hpp"
+
+namespace smfem::local {
+
+inline constexpr double kLeavingSpeed = 1e-3;  // m/s of a coefficient (the fields' largest)
+inline constexpr double kLeavingTime = 1.0;    // s
+inline constexpr int kSamplesPerPatch = 16;
+
+// The patches' share of a body's dynamic state.
+struct PatchState {
+  std::vector<int> loaded;  // the mesh's surface vertices the patches were made for, ascending
+  sim::ReducedMatrix C;     // P x 3: row p, patch p's coefficients (m)
+  sim::ReducedMatrix Cdot;  // P x 3
+  sim::StretchField z;      // 6 x S: the patches' tets' stretches and multipliers
+  sim::StretchField lambda;
+  std::vector<double> unloaded_for;  // per loaded vertex: seconds since its load left
+};
+
+class LocalDeformations {
+ public:
+  // dynamics and system are the body's (the Simulator's); none of model, dynamics, system, pool
+  // is owned. Throws std::invalid_argument if the model is not a single body, or the mesh fails
+  // full::check_full_model, has no skinning weights, or has not m of them.
+  LocalDeformations(const sim::ReducedModel& model, full::FullModel mesh,
+                    sim::MaterialModel material, sim::Dynamics& dynamics,
+                    sim::ReducedSystem& system, parallel::ThreadPool& pool);
+  ~LocalDeformations();
+
+  int patch_count() const { return patches_->patch_count(); }
+  const PatchSet& patches() const { return *patches_; }
+  const full::FullModel& mesh() const { return mesh_; }
+
+  // The mesh's surface vertex nearest a rest point.
+  int nearest_surface_vertex(const Eigen::Vector3d& rest) const;
+
+  // Patches for the surface vertices `loaded` (any order; empty: none), the state carried over
+  // (U, Udot and the patches'; z and lambda of the patches' tets left for the caller to make
+  // consistent). Throws std::invalid_argument for a vertex not on the surface.
+  void set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
+                  PatchState& state);
+  // The drag spring pulls this mesh vertex's fields (-1: no spring).
+  void set_spring_vertex(int vertex);
+  int spring_vertex() const { return spring_vertex_; }
+
+  // Extended coordinates: [U; C] and back.
+  void gather(const sim::ReducedMatrix& U, const sim::ReducedMatrix& C,
+              sim::ReducedMatrix& extended) const;
+  void scatter(const sim::ReducedMatrix& extended, sim::ReducedMatrix& U,
+               sim::ReducedMatrix& C) const;
+  // [cubature's, patches' tets'] stretch fields and back.
+  void gather_tets(const sim::StretchField& cubature, const sim::StretchField& patches,
+                   sim::StretchField& extended) const;
+  void scatter_tets(const sim::StretchField& extended, sim::StretchField& cubature,
+                    sim::StretchField& patches) const;
+
+  // The step's start: the patches' rotations at U_n (the state, U_n, Udot_n and the patches',
+  // carried across the change of rotation: basis_change.hpp), the inertia over the extended
+  // coordinates with the global force (4m x 3) and gravity, the cubature tets' current materials.
+  void begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n, PatchState& state,
+                  const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity,
+                  const std::vector<sim::Lame>& cubature_lame);
+  const sim::ReducedMatrix& prediction() const { return dynamics_->prediction(); }
+  // The external force on the coefficients this step (P x 3): its work is this . (C - C_n).
+  const sim::ReducedMatrix& local_force() const { return local_force_; }
+
+  // The steps' view of the body with its patches, for the settings of one attempt.
+  // The material model must be the one of set_material.
+  sim::StepContext context(const sim::SolverSettings& attempt);
+  void set_material(sim::MaterialModel material);
+  sim::FemStep& fem() { return *fem_; }
+  sim::MfemStep& mfem() { return *mfem_; }
+  const std::vector<sim::Lame>& lame() const { return lame_; }
+  const sim::TetDeformation& deformation() const { return *deformation_; }
+
+  // The patches' share of the energy check's H, beyond the global terms: the kinetic energy's
+  // (the coupling and the coefficients' own), the elastic energy's (the patches' tets at their
+  // stretches less the correction), and the springs' energy in full (it replaces the global
+  // Dynamics' spring_energy). Extended coordinates; patch_stretch 6 x S. Under the rotations of
+  // the last begin_step.
+  double kinetic_energy(const sim::ReducedMatrix& Udot_extended) const;
+  double elastic_energy(const sim::StretchField& patch_stretch,
+                        const sim::ReducedMatrix& U_extended);
+  double spring_energy(const sim::ReducedMatrix& U_extended);
+  // Adds the patches' shares to diagnostics computed on the global coordinates (kinetic, elastic,
+  // stretch, gravity and spring energies, their total, linear momentum, centroid).
+  void add_to_diagnostics(const sim::ReducedMatrix& U_extended,
+                          const sim::ReducedMatrix& Udot_extended,
+                          const sim::StretchField& patch_stretch, const sim::StretchField& patch_z,
+                          const Eigen::Vector3d& gravity,
+                          sim::Diagnostics& diagnostics);
+
+  // After a step of timestep h: the loads that remain (the spring's vertex, if any) and the
+  // patches still moving; the loaded vertices the patches should now be made for.
+  // Counts the unloaded vertices' time in `state`.
+  std::vector<int> still_loaded(PatchState& state, double timestep) const;
+
+ private:
+  void rebuild(const std::vector<int>& loaded);
+  void update_spring_fields();
+
+  const sim::ReducedModel& model_;
+  full::FullModel mesh_;
+  sim::Dynamics& global_dynamics_;
+  sim::ReducedSystem& body_system_;
+  parallel::ThreadPool& pool_;
+  sim::MaterialModel material_;
+  Eigen::VectorXd vertex_mass_;
+  geometry::TriangleIndices surface_;
+  std::vector<int> surface_vertices_;  // ascending
+  double support_ = 0.0;
+  std::vector<sim::Lame> mesh_lame_;  // per mesh tet
+
+  std::unique_ptr<PatchSet> patches_;
+  std::unique_ptr<LocalDynamics> dynamics_;
+  std::unique_ptr<LocalCorrection> correction_;
+  std::unique_ptr<LocalSystem> system_;
+  std::unique_ptr<ExtendedDeformation> deformation_;
+  std::unique_ptr<sim::FemStep> fem_;
+  std::unique_ptr<sim::MfemStep> mfem_;
+  Eigen::VectorXd weights_;    // C + S
+  std::vector<sim::Lame> lame_;  // C + S
+  sim::ReducedMatrix local_force_;
+  int spring_vertex_ = -1;
+};
+
+}  // namespace smfem::local
