@@ -11,6 +11,8 @@
 //                       full-space solvers)
 //   --threads T         threads in all (default 1)
 //   --float             single-precision stiffness assembly
+//   --local-deformations  the drag dents the body where it grabs (a patch at render vertex 0;
+//                       the asset must be baked with --full-mesh)
 //   --json              one line of JSON (default: the same, indented)
 //   --write-asset FILE  with --synthetic: write the model as an asset and exit
 //   --eigenfit off|S    off: step without the asset's EigenFit (sim/step/eigenfit_term.hpp); S:
@@ -52,7 +54,8 @@ using namespace smfem;
   std::cerr << "smfem-bench: " << problem << "\n"
             << "usage: smfem-bench <asset.smfem> | --synthetic <m> <C>  "
                "[--solver mfem|fem|full-mfem|full-fem] "
-               "[--iters N] [--steps S] [--threads T] [--float] [--json] [--write-asset FILE] "
+               "[--iters N] [--steps S] [--threads T] [--float] [--local-deformations] [--json] "
+               "[--write-asset FILE] "
                "[--eigenfit off|S] [--eigenfit-relinearized]\n";
   std::exit(2);
 }
@@ -150,6 +153,7 @@ int main(int argc, char** argv) {
   std::string solver, write_asset;
   int iterations = 2, steps = 200, threads = 1;
   int eigenfit_modes = 0;  // --eigenfit S
+  bool local_deformations = false;
   bool single_precision = false, json = false, eigenfit_off = false, relinearized = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -169,6 +173,8 @@ int main(int argc, char** argv) {
       steps = next_int("--steps");
     } else if (arg == "--threads") {
       threads = next_int("--threads");
+    } else if (arg == "--local-deformations") {
+      local_deformations = true;
     } else if (arg == "--float") {
       single_precision = true;
     } else if (arg == "--write-asset") {
@@ -244,6 +250,11 @@ int main(int argc, char** argv) {
     const int m = model.mode_count();
     const int C = model.cubature_count();
     sim::Simulator simulator(std::move(model), settings, threads);
+    if (local_deformations) {
+      if (asset_path.empty()) usage("--local-deformations needs an asset baked with --full-mesh");
+      simulator.enable_local_deformations(
+          full::load_full_model(asset::Asset::from_file(asset_path)));
+    }
     for (const std::string& warning : simulator.warnings()) {
       std::cerr << "smfem-bench: warning: " << warning << "\n";
     }
@@ -266,6 +277,9 @@ int main(int argc, char** argv) {
         {"cubature", C},
         {"threads", simulator.thread_count()},
         {"float_stiffness", single_precision},
+        {"local_patches", simulator.local_deformations() != nullptr
+                              ? simulator.local_deformations()->patch_count()
+                              : 0},
         {"eigenfit_modes",
          simulator.eigen_fit_active() ? simulator.model().eigenfit.mode_count() : 0},
         {"iterations_per_step", iterations},

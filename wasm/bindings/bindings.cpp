@@ -23,6 +23,7 @@
 #include "smfem/asset/cubature_markers.hpp"
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/config.hpp"
+#include "smfem/full/full_model.hpp"
 #include "smfem/multibody/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
@@ -135,15 +136,20 @@ class JsSimulator {
   // half-built simulator never keeps its threads).
   JsSimulator(const std::vector<std::uint8_t>& bytes, const std::string& source_name,
               const json& options) {
-    check_option_keys(options, "simulator");
+    check_option_keys(options, "simulator", {"localDeformations"});
     const json parameters = options.value("parameters", json::object());
-    smfem::sim::ReducedModel model =
-        smfem::sim::load_reduced_model(smfem::asset::Asset::from_bytes(bytes, source_name));
+    const smfem::asset::Asset asset = smfem::asset::Asset::from_bytes(bytes, source_name);
+    smfem::sim::ReducedModel model = smfem::sim::load_reduced_model(asset);
     smfem::sim::SolverSettings settings = model.defaults;
     apply_parameters(parameters, settings);
     simulator_ = std::make_unique<smfem::sim::Simulator>(std::move(model), settings,
                                                          requested_threads(options, warnings_));
     apply_materials(parameters);
+    // Local deformations (issue 26) need the asset's tet mesh and its weights.
+    const json local = options.value("localDeformations", json(false));
+    if (!local.is_boolean()) throw std::invalid_argument("localDeformations must be true or false");
+    if (local.get<bool>())
+      simulator_->enable_local_deformations(smfem::full::load_full_model(asset));
     workers_ = simulator_->thread_count() - 1;
     free_workers -= workers_;
   }
@@ -216,6 +222,22 @@ class JsSimulator {
   }
   void drag_move(double x, double y, double z) { simulator_->drag_move(Eigen::Vector3d(x, y, z)); }
   void drag_end() { simulator_->drag_end(); }
+
+  // The attached patches (local/local_deformations.hpp): per patch its rest centre (m), its frame
+  // turned by its rotation (columns: two tangents and the inward normal), and its coefficients (m).
+  std::string local_patches() const {
+    json patches = json::array();
+    const smfem::local::LocalDeformations* local = simulator_->local_deformations();
+    for (int p = 0; local != nullptr && p < local->patch_count(); ++p) {
+      const smfem::local::LoadPatch& patch = local->patches().patch(p).patch;
+      const Eigen::Matrix3d frame = local->patches().rotation(p) * patch.frame;
+      const Eigen::Vector3d c = simulator_->snapshot().patches.C.row(p).transpose();
+      patches.push_back({{"centre", {patch.centre.x(), patch.centre.y(), patch.centre.z()}},
+                         {"frame", std::vector<double>(frame.data(), frame.data() + 9)},
+                         {"coefficients", {c.x(), c.y(), c.z()}}});
+    }
+    return patches.dump();
+  }
 
   void reset() { simulator_->reset(); }
   val snapshot() const { return typed_array_copy(simulator_->save_state(), "Uint8Array"); }
@@ -442,6 +464,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("dragStart", &JsSimulator::drag_start)
       .function("dragMove", &JsSimulator::drag_move)
       .function("dragEnd", &JsSimulator::drag_end)
+      .function("localPatches", &JsSimulator::local_patches)
       .function("reset", &JsSimulator::reset)
       .function("snapshot", &JsSimulator::snapshot)
       .function("restore", &JsSimulator::restore)

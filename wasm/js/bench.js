@@ -19,7 +19,8 @@ function restPosition(smfem, bytes) {
 
 /**
  * Times a simulator of `bytes` in a loaded module. options: { solver, iters, steps, threads,
- * float, sourceName }; warnings go to `warn`.
+ * float, localDeformations, sourceName }; warnings go to `warn`. With localDeformations the drag
+ * attaches a patch at render vertex 0 (the asset needs its tet mesh: smfem-bake --full-mesh).
  */
 export function benchSimulator(
   smfem,
@@ -37,6 +38,7 @@ export function benchSimulator(
     sourceName: options.sourceName,
     threads: options.threads,
     parameters,
+    localDeformations: options.localDeformations ?? false,
   });
   try {
     simulator.warnings().forEach(warn);
@@ -77,6 +79,7 @@ export function benchSimulator(
       cubature: info.cubature,
       threads: info.threads,
       float_stiffness: parameters.floatStiffness,
+      local_patches: simulator.localPatches().length,
       iterations_per_step: options.iters,
       steps: options.steps,
       iterations_run: iterationsRun,

@@ -17,7 +17,7 @@
 //                                        the native tool)
 //
 //   smfem bench <asset.smfem> | --synthetic <m> <C>  [--solver mfem|fem] [--iters N] [--steps S]
-//               [--threads T] [--float] [--build threads|single] [--json]
+//               [--threads T] [--float] [--local-deformations] [--build threads|single] [--json]
 //
 // The same measurement as the native build/bin/smfem-bench (bench.js), as JSON.
 //
@@ -41,7 +41,7 @@ import { syntheticAsset } from './synthetic_asset.js';
 
 function usage(problem) {
   process.stderr.write(
-    `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] ` +
+    `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] [--local-deformations] ` +
       `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
       `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
       `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
@@ -109,6 +109,8 @@ function parseBenchArgs(args) {
       options.threads = integer(++i, arg);
     } else if (arg === '--float') {
       options.float = true;
+    } else if (arg === '--local-deformations') {
+      options.localDeformations = true;
     } else if (arg === '--build') {
       options.build = args[++i];
     } else if (arg === '--json') {

@@ -62,6 +62,18 @@ export interface SimulatorOptions {
   threads?: number;
   /** Overrides of the asset's solver defaults. */
   parameters?: SimulatorParameters;
+  /**
+   * createSimulator only: the drag dents the body where it grabs (local deformations, issue 26;
+   * docs/local.md). Needs an asset baked with its tet mesh (smfem-bake --full-mesh).
+   */
+  localDeformations?: boolean;
+}
+
+/** An attached local patch: rest centre (m), turned frame (column-major 3 x 3), coefficients (m). */
+export interface LocalPatch {
+  centre: Vec3;
+  frame: number[];
+  coefficients: Vec3;
 }
 
 export interface ThinSimulatorOptions extends SimulatorOptions {
@@ -163,6 +175,8 @@ export interface Simulator {
   dragStart(renderVertex: number, target: Vec3, stiffness: number): void;
   dragMove(target: Vec3): void;
   dragEnd(): void;
+  /** The attached local patches (none without localDeformations). */
+  localPatches(): LocalPatch[];
   /** Back to rest at time 0; parameters, materials and the drag spring are kept. */
   reset(): void;
   /** The dynamic state as bytes; restore() then step() reproduces the run bit for bit. */

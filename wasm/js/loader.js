@@ -98,9 +98,10 @@ function wrap(module, flavour) {
       return JSON.parse(text);
     },
     /** A simulator of the scene in `bytes` (an asset); see loader.d.ts for the options. */
-    createSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
+    createSimulator(bytes, { sourceName = 'asset', threads, parameters, localDeformations } = {}) {
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
+      if (localDeformations !== undefined) options.localDeformations = localDeformations;
       const native = new (live().Simulator)(toUint8Array(bytes), sourceName, JSON.stringify(options));
       const simulator = new Simulator(native, () => simulators.delete(simulator));
       simulators.add(simulator);
@@ -251,6 +252,15 @@ class Simulator extends NativeHandle {
 
   dragStart(renderVertex, [x, y, z], stiffness) {
     this.live().dragStart(renderVertex, x, y, z, stiffness);
+  }
+
+  /**
+   * The attached local patches (with createSimulator's localDeformations: the drag dents where it
+   * grabs): per patch its rest centre, its turned frame (9 numbers, column-major) and its
+   * coefficients (m).
+   */
+  localPatches() {
+    return JSON.parse(this.live().localPatches());
   }
 
   /** The whole dynamic state as bytes, for restore(). */

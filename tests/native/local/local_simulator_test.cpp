@@ -60,12 +60,12 @@ TEST(LocalSimulator, AReleasedDentRingsDownAndItsPatchLeaves) {
     ASSERT_TRUE(global.step().ok) << "step " << step;
   }
   const Eigen::Vector3d hand = block.rest() + Eigen::Vector3d(0.0, 0.05, 0.0);
-  const double lag = (test::grabbed_point(simulator, block.grabbed, block.rest(), block.basis()) -
-                      hand).norm();
+  const double lag =
+      (test::grabbed_point(simulator, block.grabbed, block.rest(), block.basis()) - hand).norm();
   const double global_lag =
       (test::grabbed_point(global, block.grabbed, block.rest(), block.basis()) - hand).norm();
-  std::cout << "the grabbed vertex lags the hand " << lag << " m (global modes alone "
-            << global_lag << " m)\n";
+  std::cout << "the grabbed vertex lags the hand " << lag << " m (global modes alone " << global_lag
+            << " m)\n";
   EXPECT_LT(lag, global_lag);
   simulator.drag_end();
   const Eigen::Vector3d momentum = simulator.diagnostics().linear_momentum;

@@ -53,8 +53,7 @@ double relative_error(const std::vector<double>& a, const std::vector<double>& b
 DragErrors drag_errors(const DragCase& drag) {
   const Eigen::Vector3d rest = drag.mesh.positions.row(drag.grabbed).transpose();
   const auto target = [&](int step) {
-    return Eigen::Vector3d(rest +
-                           0.05 * std::min(1.0, step / double(kPullSteps)) * drag.direction);
+    return Eigen::Vector3d(rest + 0.05 * std::min(1.0, step / double(kPullSteps)) * drag.direction);
   };
   sim::SolverSettings converged = page_settings(sim::SolverMethod::fem, 40);
   converged.until_converged = true;
@@ -71,8 +70,7 @@ DragErrors drag_errors(const DragCase& drag) {
   }
 
   const Eigen::VectorXd basis = full::vertex_basis(drag.mesh, drag.grabbed);
-  const auto run = [&](bool local, sim::SolverMethod method, int iterations,
-                       bool until_converged) {
+  const auto run = [&](bool local, sim::SolverMethod method, int iterations, bool until_converged) {
     sim::SolverSettings settings = page_settings(method, iterations);
     settings.until_converged = until_converged;
     sim::Simulator simulator(drag.model, settings);
@@ -84,8 +82,8 @@ DragErrors drag_errors(const DragCase& drag) {
       simulator.drag_move(target(step));
       EXPECT_TRUE(simulator.step().ok) << drag.name << ", step " << step;
       const Eigen::Vector3d point = test::grabbed_point(simulator, drag.grabbed, rest, basis);
-      bumps.push_back(drag.direction.dot(point - rest -
-                                         (simulator.diagnostics().centroid - rest_centroid)));
+      bumps.push_back(
+          drag.direction.dot(point - rest - (simulator.diagnostics().centroid - rest_centroid)));
     }
     if (local) EXPECT_EQ(simulator.local_deformations()->patch_count(), 1) << drag.name;
     return bumps;
@@ -139,18 +137,21 @@ TEST(LocalSimulator, ADragPullsABumpOutWhereItGrabsAsTheWholeMeshDoes) {
 // improves less: see docs/local.md for the measured errors.
 TEST(LocalSimulator, OnBakedBodiesADragPullsTheBumpTheWholeMeshPulls) {
   const auto box = [](double x, double half_x) {
-    return nlohmann::json{{"box", {{"center", {x, 0.0, 0.0}}, {"half_extents", {half_x, 1.0, 1.0}}}}};
+    return nlohmann::json{
+        {"box", {{"center", {x, 0.0, 0.0}}, {"half_extents", {half_x, 1.0, 1.0}}}}};
   };
-  const nlohmann::json solver = {{"method", "mfem"}, {"iterations", 2}, {"timestep", 1.0 / 60.0},
-                                 {"gravity", {0.0, 0.0, 0.0}}, {"material_model", "snh"}};
+  const nlohmann::json solver = {{"method", "mfem"},
+                                 {"iterations", 2},
+                                 {"timestep", 1.0 / 60.0},
+                                 {"gravity", {0.0, 0.0, 0.0}},
+                                 {"material_model", "snh"}};
   const nlohmann::json bunny = {
       {"name", "bunny"},
       {"description", "A soft bunny pinned at its base, pulled at its head."},
       {"geometry", {{"mesh", "bunny.obj"}}},
       {"resolution", {{"target_tets", 3000}}},
       {"materials", {{{"name", "rubber"}, {"youngs", 1e5}, {"poisson", 0.45}, {"density", 1000}}}},
-      {"pins",
-       {{{"where", {{"box", {{"center", {0, 0, 0}}, {"half_extents", {1, 0.012, 1}}}}}}}}},
+      {"pins", {{{"where", {{"box", {{"center", {0, 0, 0}}, {"half_extents", {1, 0.012, 1}}}}}}}}},
       {"subspace", {{"modes", 12}, {"cubature", 120}}},
       {"solver", solver}};
   const nlohmann::json bar = {
@@ -159,7 +160,10 @@ TEST(LocalSimulator, OnBakedBodiesADragPullsTheBumpTheWholeMeshPulls) {
       {"geometry", {{"box", {{"center", {0, 0, 0}}, {"half_extents", {0.3, 0.06, 0.06}}}}}},
       {"resolution", {{"target_tets", 2500}}},
       {"materials",
-       {{{"name", "stiff"}, {"youngs", 1e7}, {"poisson", 0.3}, {"density", 1000},
+       {{{"name", "stiff"},
+         {"youngs", 1e7},
+         {"poisson", 0.3},
+         {"density", 1000},
          {"where", box(0.0, 0.1)}},
         {{"name", "soft"}, {"youngs", 1e5}, {"poisson", 0.4}, {"density", 1000}}}},
       {"pins", {{{"where", box(-0.3, 0.01)}}}},

@@ -126,7 +126,7 @@ FullModel load_full_model(const asset::Asset& asset) {
   model.positions = sim::detail::read_f64_matrix(asset, "mesh.positions", n, 3);
   const std::vector<std::uint32_t> tets = asset.array<std::uint32_t>("mesh.tets");
   model.tets = Eigen::Map<const Eigen::Matrix<std::uint32_t, Eigen::Dynamic, 4, Eigen::RowMajor>>(
-                   tets.data(), T, 4)
+                   tets.data(), static_cast<Eigen::Index>(T), 4)
                    .cast<std::int64_t>()
                    .cwiseMin(std::int64_t{1} << 30)  // out-of-range ids stay out of range
                    .cast<int>();

@@ -19,8 +19,8 @@ full::FullModel checked(const sim::ReducedModel& model, full::FullModel mesh) {
     throw std::invalid_argument("local deformations: a model of one body only");
   }
   if (const auto problem = full::check_full_model(mesh)) {
-    throw std::invalid_argument("local deformations: the asset's mesh: " + problem->section +
-                                ": " + problem->problem);
+    throw std::invalid_argument("local deformations: the asset's mesh: " + problem->section + ": " +
+                                problem->problem);
   }
   if (mesh.weights.rows() != mesh.vertex_count() || mesh.weights.cols() != model.mode_count()) {
     throw std::invalid_argument(
@@ -52,7 +52,8 @@ LocalDeformations::LocalDeformations(const sim::ReducedModel& model, full::FullM
       pool_(pool),
       material_(material),
       vertex_mass_(full::lumped_vertex_mass(mesh_)) {
-  const geometry::BoundaryFaces boundary = geometry::boundary_faces(mesh_.tets, mesh_.vertex_count());
+  const geometry::BoundaryFaces boundary =
+      geometry::boundary_faces(mesh_.tets, mesh_.vertex_count());
   surface_.resize(boundary.triangles.rows(), 3);
   for (Eigen::Index f = 0; f < boundary.triangles.rows(); ++f) {
     for (int k = 0; k < 3; ++k) surface_(f, k) = boundary.vertex(boundary.triangles(f, k));
@@ -199,8 +200,7 @@ void LocalDeformations::gather_tets(const sim::StretchField& cubature,
   extended.rightCols(patches.cols()) = patches;
 }
 
-void LocalDeformations::scatter_tets(const sim::StretchField& extended,
-                                     sim::StretchField& cubature,
+void LocalDeformations::scatter_tets(const sim::StretchField& extended, sim::StretchField& cubature,
                                      sim::StretchField& patches) const {
   cubature = extended.leftCols(model_.cubature_count());
   patches = extended.rightCols(patches_->tet_count());
@@ -226,8 +226,8 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
 }
 
 sim::StepContext LocalDeformations::context(const sim::SolverSettings& attempt) {
-  return {*deformation_, weights_, material_, lame_,  attempt,
-          *dynamics_,    *system_, pool_,     correction_.get()};
+  return {*deformation_, weights_, material_,        lame_, attempt, *dynamics_,
+          *system_,      pool_,    correction_.get()};
 }
 
 double LocalDeformations::kinetic_energy(const sim::ReducedMatrix& Udot_extended) const {
@@ -246,9 +246,8 @@ double LocalDeformations::elastic_energy(const sim::StretchField& patch_stretch,
   const int C = model_.cubature_count();
   double energy = correction_->energy(U_extended);
   for (int e = 0; e < patches_->tet_count(); ++e) {
-    energy += patches_->weight(e) *
-              sim::psi(material_, Vector6<double>(patch_stretch.col(e)),
-                       lame_[static_cast<std::size_t>(C + e)]);
+    energy += patches_->weight(e) * sim::psi(material_, Vector6<double>(patch_stretch.col(e)),
+                                             lame_[static_cast<std::size_t>(C + e)]);
   }
   return energy;
 }

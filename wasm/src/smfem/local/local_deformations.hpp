@@ -123,8 +123,7 @@ class LocalDeformations {
   void add_to_diagnostics(const sim::ReducedMatrix& U_extended,
                           const sim::ReducedMatrix& Udot_extended,
                           const sim::StretchField& patch_stretch, const sim::StretchField& patch_z,
-                          const Eigen::Vector3d& gravity,
-                          sim::Diagnostics& diagnostics);
+                          const Eigen::Vector3d& gravity, sim::Diagnostics& diagnostics);
 
   // After a step of timestep h: the loads that remain (the spring's vertex, if any) and the
   // patches still moving; the loaded vertices the patches should now be made for.
@@ -154,7 +153,7 @@ class LocalDeformations {
   std::unique_ptr<ExtendedDeformation> deformation_;
   std::unique_ptr<sim::FemStep> fem_;
   std::unique_ptr<sim::MfemStep> mfem_;
-  Eigen::VectorXd weights_;    // C + S
+  Eigen::VectorXd weights_;      // C + S
   std::vector<sim::Lame> lame_;  // C + S
   sim::ReducedMatrix local_force_;
   int spring_vertex_ = -1;
