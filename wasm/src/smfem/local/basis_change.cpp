@@ -16,26 +16,37 @@ struct OldPatch {
   Eigen::Matrix3d rotation;
 };
 
-// The projection of the header from the old basis (the global modes and `from`, whose
-// coefficients are U's rows n, n + 1, ...) onto the global modes and `to` under its rotations.
+// The new basis's mass matrix [I_3 (x) mass_block, N'; N'^T, M'_c], factored.
+Eigen::LLT<Eigen::MatrixXd> new_basis_mass(const PatchSet& to, const Eigen::MatrixXd& mass_block) {
+  const int n = to.global_rows(), P = to.patch_count();
+  const int size = 3 * n + 3 * P;
+  Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(size, size);
+  for (int d = 0; d < 3; ++d) {
+    mass.block(d * n, d * n, n, n) = mass_block;
+    mass.block(d * n, 3 * n, n, 3 * P) = to.coupling(d);
+    mass.block(3 * n, d * n, 3 * P, n) = to.coupling(d).transpose();
+  }
+  mass.bottomRightCorner(3 * P, 3 * P) = to.local_mass();
+  return Eigen::LLT<Eigen::MatrixXd>(mass);
+}
+
+// The projection of the header of U, from the old basis (the global modes and `from`, whose
+// coefficients are U's rows n, n + 1, ...) onto the global modes and `to` under its rotations,
+// whose mass matrix is `mass`.
 sim::ReducedMatrix project(const std::vector<OldPatch>& from, const sim::ReducedMatrix& U,
-                           const PatchSet& to, const Eigen::MatrixXd& mass_block) {
+                           const PatchSet& to, const Eigen::MatrixXd& mass_block,
+                           const Eigen::LLT<Eigen::MatrixXd>& mass) {
   const int n = to.global_rows();
   const auto Q = static_cast<int>(from.size());
   if (U.rows() != n + Q || mass_block.rows() != n || mass_block.cols() != n) {
     throw std::invalid_argument("project_coordinates: the sizes of the two bases do not agree");
   }
   const int P = to.patch_count();
-  const int size = 3 * n + 3 * P;
-  // The new basis's mass matrix and the old displacement's products with the new basis.
-  Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(size, size);
-  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(size);
+  // The old displacement's products with the new basis.
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(3 * n + 3 * P);
   Eigen::MatrixXd from_coupling(n, 3);
   Eigen::VectorXd c_to_rhs = Eigen::VectorXd::Zero(3 * P);
   for (int d = 0; d < 3; ++d) {
-    mass.block(d * n, d * n, n, n) = mass_block;
-    mass.block(d * n, 3 * n, n, 3 * P) = to.coupling(d);
-    mass.block(3 * n, d * n, 3 * P, n) = to.coupling(d).transpose();
     rhs.segment(d * n, n) = mass_block * U.col(d).head(n);
     for (int q = 0; q < Q; ++q) {
       const OldPatch& old = from[static_cast<std::size_t>(q)];
@@ -44,7 +55,6 @@ sim::ReducedMatrix project(const std::vector<OldPatch>& from, const sim::Reduced
     }
     c_to_rhs += to.coupling(d).transpose() * U.col(d).head(n);
   }
-  mass.bottomRightCorner(3 * P, 3 * P) = to.local_mass();
   for (int p = 0; p < P; ++p) {
     for (int q = 0; q < Q; ++q) {
       const OldPatch& old = from[static_cast<std::size_t>(q)];
@@ -54,7 +64,7 @@ sim::ReducedMatrix project(const std::vector<OldPatch>& from, const sim::Reduced
     }
   }
   rhs.tail(3 * P) = c_to_rhs;
-  const Eigen::VectorXd solution = mass.llt().solve(rhs);
+  const Eigen::VectorXd solution = mass.solve(rhs);
   sim::ReducedMatrix result(n + P, 3);
   for (int d = 0; d < 3; ++d) result.col(d).head(n) = solution.segment(d * n, n);
   for (int p = 0; p < P; ++p) result.row(n + p) = solution.segment<3>(3 * n + 3 * p).transpose();
@@ -70,22 +80,25 @@ sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedM
   }
   std::vector<OldPatch> old;
   for (int q = 0; q < from.patch_count(); ++q) old.push_back({&from.patch(q), from.rotation(q)});
-  return project(old, U, to, mass_block);
+  return project(old, U, to, mass_block, new_basis_mass(to, mass_block));
 }
 
-sim::ReducedMatrix project_across_rotations(const PatchSet& set,
-                                            const std::vector<Eigen::Matrix3d>& from_rotations,
-                                            const sim::ReducedMatrix& U,
-                                            const Eigen::MatrixXd& mass_block) {
-  if (static_cast<int>(from_rotations.size()) != set.patch_count() || U.rows() != set.rows()) {
-    throw std::invalid_argument("project_across_rotations: one rotation per patch, U of " +
+void project_across_rotations(const PatchSet& set,
+                              const std::vector<Eigen::Matrix3d>& from_rotations,
+                              sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
+                              const Eigen::MatrixXd& mass_block) {
+  if (static_cast<int>(from_rotations.size()) != set.patch_count() || U.rows() != set.rows() ||
+      Udot.rows() != set.rows()) {
+    throw std::invalid_argument("project_across_rotations: one rotation per patch, U and Udot of " +
                                 std::to_string(set.rows()) + " rows");
   }
   std::vector<OldPatch> old;
   for (int q = 0; q < set.patch_count(); ++q) {
     old.push_back({&set.patch(q), from_rotations[static_cast<std::size_t>(q)]});
   }
-  return project(old, U, set, mass_block);
+  const Eigen::LLT<Eigen::MatrixXd> mass = new_basis_mass(set, mass_block);
+  U = project(old, U, set, mass_block, mass);
+  Udot = project(old, Udot, set, mass_block, mass);
 }
 
 }  // namespace smfem::local

@@ -26,13 +26,13 @@ sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedM
                                        const PatchSet& to, const Eigen::MatrixXd& mass_block);
 
 // The same across a change of the patches' rotations (PatchSet::set_rotations at a step's start):
-// U (set.rows() x 3) from the basis whose fields were turned by from_rotations (one per patch) to
-// the set's current one. A change of rotation alone would otherwise move the dent's vertices and
-// change the body's momentum (the same c under another R). Throws std::invalid_argument if the
-// sizes do not agree.
-sim::ReducedMatrix project_across_rotations(const PatchSet& set,
-                                            const std::vector<Eigen::Matrix3d>& from_rotations,
-                                            const sim::ReducedMatrix& U,
-                                            const Eigen::MatrixXd& mass_block);
+// U and Udot (set.rows() x 3 each), in place, from the basis whose fields were turned by
+// from_rotations (one per patch) to the set's current one. A change of rotation alone would
+// otherwise move the dent's vertices and change the body's momentum (the same c under another R).
+// Throws std::invalid_argument if the sizes do not agree.
+void project_across_rotations(const PatchSet& set,
+                              const std::vector<Eigen::Matrix3d>& from_rotations,
+                              sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
+                              const Eigen::MatrixXd& mass_block);
 
 }  // namespace smfem::local

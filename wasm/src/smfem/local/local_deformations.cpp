@@ -217,8 +217,7 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   sim::ReducedMatrix U_extended, Udot_extended;
   gather(U_n, state.C, U_extended);
   gather(Udot_n, state.Cdot, Udot_extended);
-  U_extended = project_across_rotations(*patches_, before, U_extended, model_.mass_block);
-  Udot_extended = project_across_rotations(*patches_, before, Udot_extended, model_.mass_block);
+  project_across_rotations(*patches_, before, U_extended, Udot_extended, model_.mass_block);
   scatter(U_extended, U_n, state.C);
   scatter(Udot_extended, Udot_n, state.Cdot);
   local_force_ = patches_->gravity_force(gravity);
