@@ -222,6 +222,23 @@ double largest_mesh_slope(const PatchedBlock& block, const ReducedMatrix& U,
   return largest;
 }
 
+// Psi is quadratic: its gradient at U and its curvature along dU give its change along dU exactly
+// (checked at three lengths). Returns the curvature.
+double expect_quadratic_along(LocalDynamics& dynamics, const ReducedMatrix& U,
+                              const ReducedMatrix& dU) {
+  const double energy = dynamics.energy(U);
+  ReducedMatrix gradient;
+  dynamics.gradient(U, gradient);
+  const double curvature = dynamics.curvature(dU);
+  for (const double t : {1e-3, 0.1, 1.0}) {
+    const double change = dynamics.energy(U + t * dU) - energy;
+    EXPECT_NEAR(change, t * gradient.cwiseProduct(dU).sum() + 0.5 * t * t * curvature,
+                1e-9 * (std::abs(change) + std::abs(energy)))
+        << t;
+  }
+  return curvature;
+}
+
 TEST(LocalStep, TheInertiaIsTheMeshsVertexByVertex) {
   PatchedBlock block;
   const auto [U_n, Udot_n] = moving_state(block);
@@ -232,16 +249,7 @@ TEST(LocalStep, TheInertiaIsTheMeshsVertexByVertex) {
   const ReducedMatrix dU = ReducedMatrix::Random(block.rows(), 3);
   const double energy = block.local_dynamics.energy(U);
   EXPECT_NEAR(energy, block.mesh_inertia(U, prediction), 1e-6 * std::abs(energy));
-  // Quadratic: the gradient and the curvature give its change along any direction exactly.
-  ReducedMatrix gradient;
-  block.local_dynamics.gradient(U, gradient);
-  const double curvature = block.local_dynamics.curvature(dU);
-  for (const double t : {1e-3, 0.1, 1.0}) {
-    const double change = block.local_dynamics.energy(U + t * dU) - energy;
-    EXPECT_NEAR(change, t * gradient.cwiseProduct(dU).sum() + 0.5 * t * t * curvature,
-                1e-9 * (std::abs(change) + std::abs(energy)))
-        << t;
-  }
+  const double curvature = expect_quadratic_along(block.local_dynamics, U, dU);
   // The mesh's inertia is quadratic too: its second difference is the curvature.
   EXPECT_NEAR(curvature,
               block.mesh_inertia(U + dU, prediction) + block.mesh_inertia(U - dU, prediction) -
@@ -292,15 +300,7 @@ TEST(LocalStep, TheDragSpringPullsTheVertexWithItsDent) {
   const Eigen::Vector3d x = block.positions(U).row(vertex).transpose();
   EXPECT_NEAR(block.local_dynamics.spring_energy(U),
               0.5 * spring.stiffness * (x - spring.target).squaredNorm(), 1e-9 * std::abs(energy));
-  ReducedMatrix gradient;
-  block.local_dynamics.gradient(U, gradient);
-  const double curvature = block.local_dynamics.curvature(dU);
-  for (const double t : {1e-3, 0.1, 1.0}) {
-    const double change = block.local_dynamics.energy(U + t * dU) - energy;
-    EXPECT_NEAR(change, t * gradient.cwiseProduct(dU).sum() + 0.5 * t * t * curvature,
-                1e-9 * (std::abs(change) + std::abs(energy)))
-        << t;
-  }
+  const double curvature = expect_quadratic_along(block.local_dynamics, U, dU);
   EXPECT_NEAR(curvature, mesh_energy(U + dU) + mesh_energy(U - dU) - 2.0 * mesh_energy(U),
               1e-6 * curvature);
   // The Hessian's blocks are the curvature's: dU^T H dU over the coupling and local blocks.
