@@ -143,6 +143,23 @@ TEST(PatchSupport, ThePatchTurnsWithTheBodyAndNotWithItsStretch) {
   }
 }
 
+// A vertex the scene pins does not move with the fields: a support reaching a pinned vertex has
+// no field there, and the others keep theirs.
+TEST(PatchSupport, PinnedVerticesStayPut) {
+  LoadedBlock s;
+  const LoadPatch patch = top_patch(s.box, 0.0, 0.0, 0.13, 0.125);
+  const PatchSupport free = patch_support(s.mesh, s.vertex_mass, patch, kSupport);
+  const int pinned = free.vertices[free.vertices.size() / 2];
+  ASSERT_GT(field_at_vertex(free, pinned).norm(), 0.0);
+  full::FullModel mesh = s.mesh;
+  mesh.pinned = {pinned};
+  const PatchSupport held = patch_support(mesh, s.vertex_mass, patch, kSupport);
+  EXPECT_EQ(field_at_vertex(held, pinned).norm(), 0.0);
+  for (const int v : free.vertices) {
+    if (v != pinned) EXPECT_EQ(field_at_vertex(held, v), field_at_vertex(free, v)) << v;
+  }
+}
+
 TEST(PatchSupport, RefusesWhatItCannotBuild) {
   const LoadedBlock s;
   const LoadPatch patch = top_patch(s.box, 0.0, 0.0, 0.13, 0.125);

@@ -66,6 +66,13 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
       patch_columns(mesh.positions, mesh.tets, patch, out.material, support);
   out.vertices = columns.vertices;
   out.fields = columns.displacements;
+  // Pinned vertices stay where they are: the fields vanish there.
+  for (const int pinned : mesh.pinned) {
+    const auto at = std::lower_bound(out.vertices.begin(), out.vertices.end(), pinned);
+    if (at != out.vertices.end() && *at == pinned) {
+      out.fields[static_cast<std::size_t>(at - out.vertices.begin())].setZero();
+    }
+  }
 
   // Where each mesh vertex sits in the support (-1: outside).
   std::vector<int> slot(static_cast<std::size_t>(mesh.vertex_count()), -1);

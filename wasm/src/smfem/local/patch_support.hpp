@@ -58,12 +58,12 @@ struct PatchSupport {
   Eigen::Matrix3d weight = Eigen::Matrix3d::Zero();       // sum_v m_v B_v, kg m
 };
 
-// The patch's fields (local_basis.hpp: patch_columns) within `support` (m) of its centre, at
-// Poisson's ratio the volume-weighted mean of the tets around its vertices (the shear modulus
-// cancels in the fields' scaling), on `mesh` (which must carry its skinning weights) with the
-// lumped vertex masses `vertex_mass` (full::lumped_vertex_mass). Throws std::invalid_argument
-// naming the problem: a mesh without weights, masses not one per vertex, a support that does not
-// cover the patch's vertices, and what patch_columns refuses.
+// The patch's fields (local_basis.hpp: patch_columns) within `support` (m) of its centre, zero at
+// the mesh's pinned vertices, at Poisson's ratio the volume-weighted mean of the tets around its
+// vertices (the shear modulus cancels in the fields' scaling), on `mesh` (which must carry its
+// skinning weights) with the lumped vertex masses `vertex_mass` (full::lumped_vertex_mass). Throws
+// std::invalid_argument naming the problem: a mesh without weights, masses not one per vertex, a
+// support that does not cover the patch's vertices, and what patch_columns refuses.
 PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
                            const LoadPatch& patch, double support);
 
