@@ -46,8 +46,15 @@ TEST(LocalSimulator, AReleasedDentRingsDownAndItsPatchLeaves) {
   DragBlock block;
   sim::Simulator simulator(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
   simulator.enable_local_deformations(block.mesh);
+  std::srand(6);  // a little deformed, so that the multipliers are not zero
+  simulator.set_state(1e-3 * ReducedMatrix::Random(4 * kModes, 3),
+                      ReducedMatrix::Zero(4 * kModes, 3));
+  const sim::StretchField multipliers = simulator.multipliers();
+  ASSERT_GT(multipliers.norm(), 0.0);
   simulator.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
   ASSERT_EQ(simulator.local_deformations()->patch_count(), 1);
+  // Attaching keeps the cubature's multipliers consistent with its materials.
+  EXPECT_TRUE(simulator.multipliers().isApprox(multipliers, 1e-12));
   for (int step = 1; step <= 20; ++step) {
     simulator.drag_move(block.rest() + Eigen::Vector3d(0.0, 0.0025 * step, 0.0));
     ASSERT_TRUE(simulator.step().ok) << "step " << step;

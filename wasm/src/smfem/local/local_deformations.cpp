@@ -109,7 +109,7 @@ void LocalDeformations::rebuild(const std::vector<int>& loaded) {
   weights_.resize(C + S);
   weights_.head(C) = model_.cubature_weights;
   weights_.tail(S) = patches_->weights();
-  lame_.resize(static_cast<std::size_t>(C));
+  lame_.resize(static_cast<std::size_t>(C));  // the cubature's: set_cubature_lame
   lame_.insert(lame_.end(), patch_lame.begin(), patch_lame.end());
   local_force_.setZero(P, 3);
   update_spring_fields();
@@ -165,6 +165,10 @@ void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& 
   state.lambda.setZero(6, patches_->tet_count());
 }
 
+void LocalDeformations::set_cubature_lame(const std::vector<sim::Lame>& cubature_lame) {
+  std::copy(cubature_lame.begin(), cubature_lame.end(), lame_.begin());
+}
+
 void LocalDeformations::set_spring_vertex(int vertex) {
   spring_vertex_ = vertex;
   update_spring_fields();
@@ -210,7 +214,7 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
                                    PatchState& state, const sim::ReducedMatrix& force,
                                    const Eigen::Vector3d& gravity,
                                    const std::vector<sim::Lame>& cubature_lame) {
-  std::copy(cubature_lame.begin(), cubature_lame.end(), lame_.begin());
+  set_cubature_lame(cubature_lame);
   std::vector<Eigen::Matrix3d> before;
   for (int p = 0; p < patch_count(); ++p) before.push_back(patches_->rotation(p));
   patches_->set_rotations(U_n);

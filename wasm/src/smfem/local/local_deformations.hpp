@@ -75,6 +75,8 @@ class LocalDeformations {
   // consistent). Throws std::invalid_argument for a vertex not on the surface.
   void set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
                   PatchState& state);
+  // The cubature tets' current materials (the Simulator's; begin_step takes them too).
+  void set_cubature_lame(const std::vector<sim::Lame>& cubature_lame);
   // The drag spring pulls this mesh vertex's fields (-1: no spring).
   void set_spring_vertex(int vertex);
   int spring_vertex() const { return spring_vertex_; }

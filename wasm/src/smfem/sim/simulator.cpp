@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -234,6 +235,7 @@ void Simulator::disable_local_deformations() {
 }
 
 void Simulator::set_loaded(std::vector<int> loaded) {
+  local_->set_cubature_lame(lame_);  // the current materials, before z and lambda are made
   local_->set_loaded(std::move(loaded), state_.U, state_.Udot, state_.patches);
   patch_stretch_.setZero(6, local_->patches().tet_count());
   make_stretches_consistent();
@@ -539,8 +541,11 @@ double Simulator::mechanical_energy(const SimulatorState& state, const StretchFi
   diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(state.Udot);
   const double kinetic = 0.5 * state.Udot.cwiseProduct(diagnostics_workspace_).sum();
   const double contact = contact_ != nullptr ? contact_->potential_energy(state.U) : 0.0;
+  if (!patched()) {
+    return kinetic + elastic_energy(stretch) + fit_energy(stretch) +
+           dynamics_.spring_energy(state.U) + contact;
+  }
   const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
-  if (!patched()) return global + dynamics_.spring_energy(state.U);
   local_->gather(state.U, state.patches.C, extended_U_);
   local_->gather(state.Udot, state.patches.Cdot, extended_Udot_);
   return global + local_->kinetic_energy(extended_Udot_) +
@@ -668,21 +673,33 @@ void Simulator::restore(const SimulatorState& state) {
   if (local_ == nullptr && !state.patches.loaded.empty()) {
     throw std::invalid_argument("the state has local patches; local deformations are off");
   }
-  if (local_ != nullptr && state.patches.loaded != state_.patches.loaded) {
+  const std::vector<int>& loaded = state.patches.loaded;
+  if (std::adjacent_find(loaded.begin(), loaded.end(), std::greater_equal<int>()) != loaded.end()) {
+    throw std::invalid_argument("the patches' loaded vertices must be ascending and distinct");
+  }
+  if (state.patches.unloaded_for.size() != loaded.size()) {
+    throw std::invalid_argument("the patches' unloaded times must be one per loaded vertex");
+  }
+  const std::vector<int> previous = state_.patches.loaded;
+  if (local_ != nullptr && loaded != previous) {
     // The patches the state was taken with (their coefficients are overwritten below).
     SimulatorState scratch = state_;
-    local_->set_loaded(state.patches.loaded, scratch.U, scratch.Udot, scratch.patches);
-    state_.patches = scratch.patches;
-    patch_stretch_.setZero(6, local_->patches().tet_count());
+    local_->set_loaded(loaded, scratch.U, scratch.Udot, scratch.patches);
+    const Eigen::Index P = scratch.patches.C.rows(), S = scratch.patches.z.cols();
+    const bool fits = state.patches.C.rows() == P && state.patches.Cdot.rows() == P &&
+                      state.patches.z.cols() == S && state.patches.lambda.cols() == S;
+    if (!fits) {
+      scratch = state_;  // back to the patches of before
+      local_->set_loaded(previous, scratch.U, scratch.Udot, scratch.patches);
+    }
   }
-  const Eigen::Index P = state_.patches.C.rows(), S = state_.patches.z.cols();
+  const Eigen::Index P = local_ != nullptr ? local_->patch_count() : 0;
+  const Eigen::Index S = local_ != nullptr ? local_->patches().tet_count() : 0;
   check_shape(state.patches.C, P, 3, "the patches' coefficients");
   check_shape(state.patches.Cdot, P, 3, "the patches' velocities");
   check_shape(state.patches.z, 6, S, "the patches' z");
   check_shape(state.patches.lambda, 6, S, "the patches' lambda");
-  if (state.patches.unloaded_for.size() != state.patches.loaded.size()) {
-    throw std::invalid_argument("the patches' unloaded times must be one per loaded vertex");
-  }
+  patch_stretch_.setZero(6, S);
   state_ = state;
   refresh_diagnostics();
 }
