@@ -624,18 +624,20 @@ void Simulator::refresh_diagnostics() {
 }
 
 void Simulator::refresh_stretches() {
-  for (int c = 0; c < model_.cubature_count(); ++c) {
+  // On the pool: a patched step calls this at its start (each tet writes its own column, so the
+  // result does not depend on the thread count).
+  parallel_for_tets(*pool_, model_.cubature_count(), [&](int c) {
     stretch_.col(c) = polar::symmetric_stretch(Matrix3<double>(
         Matrix3<double>::Identity() + deformation_.displacement_gradient(c, state_.U)));
-  }
+  });
   if (patched()) {
     local_->gather(state_.U, state_.patches.C, extended_U_);
     const int C = model_.cubature_count();
-    for (int e = 0; e < patch_stretch_.cols(); ++e) {
+    parallel_for_tets(*pool_, static_cast<int>(patch_stretch_.cols()), [&](int e) {
       patch_stretch_.col(e) = polar::symmetric_stretch(
           Matrix3<double>(Matrix3<double>::Identity() +
                           local_->deformation().displacement_gradient(C + e, extended_U_)));
-    }
+    });
   }
 }
 

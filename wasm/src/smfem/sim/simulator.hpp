@@ -232,8 +232,8 @@ class Simulator {
   double fit_energy(const StretchField& stretch);
   // compute_diagnostics, plus C in the elastic, stretch and total energies.
   void update_diagnostics(const StretchField& stretch);
-  void refresh_diagnostics();  // recomputes s(F(u)) serially
-  void refresh_stretches();    // stretch_ and patch_stretch_ = s(F(u)) of the state, serially
+  void refresh_diagnostics();  // recomputes s(F(u))
+  void refresh_stretches();    // stretch_ and patch_stretch_ = s(F(u)) of the state, on the pool
 
   ReducedModel model_;
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
