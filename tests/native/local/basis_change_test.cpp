@@ -103,6 +103,11 @@ TEST(BasisChange, RefusesBasesThatDoNotAgree) {
   EXPECT_THROW(project_coordinates(one, ReducedMatrix::Zero(one.rows(), 3), one,
                                    Eigen::MatrixXd::Identity(3, 3)),
                std::invalid_argument);
+  ReducedMatrix U = ReducedMatrix::Zero(one.rows(), 3);
+  ReducedMatrix Udot = U;
+  EXPECT_THROW(project_across_rotations(one, {Eigen::Matrix3d::Identity()}, U, Udot,
+                                        Eigen::MatrixXd::Identity(3, 3)),
+               std::invalid_argument);
 }
 
 }  // namespace

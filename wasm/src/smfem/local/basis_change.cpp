@@ -53,6 +53,16 @@ class NewBasisMass {
   Eigen::LLT<Eigen::MatrixXd> schur_;
 };
 
+// Throws unless mass_block is the global modes' (n x n) of `to`: before NewBasisMass factors it.
+void check_mass_block(const PatchSet& to, const Eigen::MatrixXd& mass_block) {
+  const int n = to.global_rows();
+  if (mass_block.rows() != n || mass_block.cols() != n) {
+    throw std::invalid_argument("the mass block is " + std::to_string(mass_block.rows()) + " x " +
+                                std::to_string(mass_block.cols()) + ", not the global modes' " +
+                                std::to_string(n) + " x " + std::to_string(n));
+  }
+}
+
 // The projection of the header of U, from the old basis (the global modes and `from`, whose
 // coefficients are U's rows n, n + 1, ...) onto the global modes and `to` under its rotations,
 // whose mass matrix is `mass`.
@@ -61,7 +71,7 @@ sim::ReducedMatrix project(const std::vector<OldPatch>& from, const sim::Reduced
                            const NewBasisMass& mass) {
   const int n = to.global_rows();
   const auto Q = static_cast<int>(from.size());
-  if (U.rows() != n + Q || mass_block.rows() != n || mass_block.cols() != n) {
+  if (U.rows() != n + Q) {
     throw std::invalid_argument("project_coordinates: the sizes of the two bases do not agree");
   }
   const int P = to.patch_count();
@@ -101,6 +111,7 @@ sim::ReducedMatrix project_coordinates(const PatchSet& from, const sim::ReducedM
   if (from.global_rows() != to.global_rows() || U.rows() != from.rows()) {
     throw std::invalid_argument("project_coordinates: the sizes of the two bases do not agree");
   }
+  check_mass_block(to, mass_block);
   std::vector<OldPatch> old;
   for (int q = 0; q < from.patch_count(); ++q) old.push_back({&from.patch(q), from.rotation(q)});
   return project(old, U, to, mass_block, NewBasisMass(to, mass_block));
@@ -115,6 +126,7 @@ void project_across_rotations(const PatchSet& set,
     throw std::invalid_argument("project_across_rotations: one rotation per patch, U and Udot of " +
                                 std::to_string(set.rows()) + " rows");
   }
+  check_mass_block(set, mass_block);
   std::vector<OldPatch> old;
   for (int q = 0; q < set.patch_count(); ++q) {
     old.push_back({&set.patch(q), from_rotations[static_cast<std::size_t>(q)]});
