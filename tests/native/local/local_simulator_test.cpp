@@ -2,6 +2,7 @@
 // step is the one without local deformations, bit for bit; at the page's settings a drag attaches
 // a patch where it grabs, the energy never grows beyond the loads' work, and the patch leaves after
 // the release.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -91,6 +92,79 @@ TEST(LocalSimulator, AReleasedDentRingsDownAndItsPatchLeaves) {
   std::cout << "the patch left " << left_at << " steps after the release\n";
   EXPECT_GT(left_at, 0);
   EXPECT_LE(left_at, bound);
+}
+
+// A second drag while a released patch is leaving: the leaving patch keeps counting its time
+// unloaded (each change of the loads restarted every patch's clock, holding released dents on).
+TEST(LocalSimulator, ANewDragDoesNotHoldBackALeavingPatch) {
+  const DragBlock top;
+  const DragBlock bottom(Eigen::Vector3d(0.0, -0.5, 0.0));
+  sim::Simulator simulator(top.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  simulator.enable_local_deformations(top.mesh);
+  simulator.drag_start(top.basis(), top.rest(), top.rest(), 2e4);
+  for (int step = 1; step <= 10; ++step) {
+    simulator.drag_move(top.rest() + Eigen::Vector3d(0.0, 0.004 * step, 0.0));
+    ASSERT_TRUE(simulator.step().ok);
+  }
+  simulator.drag_end();
+  for (int step = 0; step < 5; ++step) ASSERT_TRUE(simulator.step().ok);
+  const auto unloaded_for = [&](int vertex) {
+    const local::PatchState& patches = simulator.snapshot().patches;
+    const auto at = std::find(patches.loaded.begin(), patches.loaded.end(), vertex);
+    EXPECT_NE(at, patches.loaded.end()) << "vertex " << vertex << " is not loaded";
+    return at == patches.loaded.end()
+               ? -1.0
+               : patches.unloaded_for[static_cast<std::size_t>(at - patches.loaded.begin())];
+  };
+  const double released_for = unloaded_for(top.grabbed);
+  ASSERT_NEAR(released_for, 5.0 / 60.0, 1e-12);
+  simulator.drag_start(bottom.basis(), bottom.rest(), bottom.rest(), 2e4);
+  EXPECT_EQ(simulator.local_deformations()->patch_count(), 2);
+  EXPECT_EQ(unloaded_for(top.grabbed), released_for);
+  EXPECT_EQ(unloaded_for(bottom.grabbed), 0.0);
+}
+
+// Grabbed where pins hold every vertex a patch's fields would reach: no dent is possible there, so
+// the drag goes on with the global modes (a warning says why) instead of failing or leaving a
+// patch of no mass whose projection has no solution.
+TEST(LocalSimulator, ADragWherePinsHoldEveryVertexAPatchReachesGoesOnWithoutADent) {
+  DragBlock block;
+  const double bottom = block.mesh.positions.col(1).minCoeff();
+  for (int v = 0; v < block.mesh.vertex_count(); ++v) {
+    if (block.mesh.positions(v, 1) > bottom) block.mesh.pinned.push_back(v);
+  }
+  sim::Simulator simulator(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  simulator.enable_local_deformations(block.mesh);
+  simulator.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
+  EXPECT_EQ(simulator.local_deformations()->patch_count(), 0);
+  ASSERT_EQ(simulator.warnings().size(), 1u);
+  EXPECT_NE(simulator.warnings()[0].find("pinned"), std::string::npos) << simulator.warnings()[0];
+  const Eigen::Vector3d hand = block.rest() + Eigen::Vector3d(0.0, 0.02, 0.0);
+  simulator.drag_move(hand);
+  for (int step = 0; step < 10; ++step) ASSERT_TRUE(simulator.step().ok);
+  // The spring pulls the grabbed point towards the hand.
+  const Eigen::Vector3d moved =
+      test::grabbed_point(simulator, block.grabbed, block.rest(), block.basis()) - block.rest();
+  EXPECT_GT(moved.y(), 0.002);
+}
+
+// Local deformations enabled again while a drag dents the body: the dent's motion is carried onto
+// the global modes, then the drag's patch attaches anew; the momentum is kept (enabling anew
+// dropped the patches' state, and with it their share of the momentum).
+TEST(LocalSimulator, EnablingAgainMidDragKeepsTheMomentum) {
+  const DragBlock block;
+  sim::Simulator simulator(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  simulator.enable_local_deformations(block.mesh);
+  simulator.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
+  for (int step = 1; step <= 10; ++step) {
+    simulator.drag_move(block.rest() + Eigen::Vector3d(0.0, 0.004 * step, 0.0));
+    ASSERT_TRUE(simulator.step().ok);
+  }
+  const Eigen::Vector3d momentum = simulator.diagnostics().linear_momentum;
+  ASSERT_GT(momentum.norm(), 0.0);
+  simulator.enable_local_deformations(block.mesh);
+  EXPECT_EQ(simulator.local_deformations()->patch_count(), 1);
+  EXPECT_LT((simulator.diagnostics().linear_momentum - momentum).norm(), 1e-9 * momentum.norm());
 }
 
 }  // namespace

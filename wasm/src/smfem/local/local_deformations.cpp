@@ -63,7 +63,7 @@ LocalDeformations::LocalDeformations(const sim::ReducedModel& model, full::FullM
   for (int t = 0; t < mesh_.tet_count(); ++t) {
     mesh_lame_.push_back(energies::lame_from_young_poisson(mesh_.youngs(t), mesh_.poisson(t)));
   }
-  rebuild({});
+  install(patch_set_for({}));
 }
 
 LocalDeformations::~LocalDeformations() = default;
@@ -78,7 +78,7 @@ int LocalDeformations::nearest_surface_vertex(const Eigen::Vector3d& rest) const
   return nearest;
 }
 
-void LocalDeformations::rebuild(const std::vector<int>& loaded) {
+std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int>& loaded) const {
   std::vector<PatchSupport> supports;
   if (!loaded.empty()) {
     const std::vector<LoadPatch> grouped =
@@ -88,12 +88,19 @@ void LocalDeformations::rebuild(const std::vector<int>& loaded) {
     }
   }
   const int P = static_cast<int>(supports.size());
-  // The representatives first: the system, the correction and the steps are sized by them.
+  return std::make_unique<PatchSet>(std::move(supports), sim::cubature_width(model_),
+                                    kSamplesPerPatch * P);
+}
+
+std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> set) {
+  // The old pieces refer to the old set: gone before it.
   system_.reset();
   correction_.reset();
   dynamics_.reset();
-  patches_ = std::make_unique<PatchSet>(std::move(supports), sim::cubature_width(model_),
-                                        kSamplesPerPatch * P);
+  deformation_.reset();
+  std::unique_ptr<PatchSet> old = std::move(patches_);
+  patches_ = std::move(set);
+  const int P = patches_->patch_count();
   dynamics_ = std::make_unique<LocalDynamics>(global_dynamics_, *patches_);
   const int C = model_.cubature_count(), S = patches_->tet_count();
   std::vector<sim::Lame> patch_lame;
@@ -113,6 +120,7 @@ void LocalDeformations::rebuild(const std::vector<int>& loaded) {
   lame_.insert(lame_.end(), patch_lame.begin(), patch_lame.end());
   local_force_.setZero(P, 3);
   update_spring_fields();
+  return old;
 }
 
 void LocalDeformations::set_material(sim::MaterialModel material) {
@@ -136,31 +144,32 @@ void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& 
     }
   }
   if (loaded == state.loaded && state.C.rows() == patch_count()) return;
+  // The new set first: where it cannot be made, nothing has changed.
+  std::unique_ptr<PatchSet> next = patch_set_for(loaded);
   // From the old basis under the rotations the state was stepped with, to the new one under the
   // rotations at U.
   sim::ReducedMatrix U_old, Udot_old;
   gather(U, state.C, U_old);
   gather(Udot, state.Cdot, Udot_old);
-  std::unique_ptr<PatchSet> old = std::move(patches_);
-  // The old pieces refer to the old set: gone before it.
-  system_.reset();
-  correction_.reset();
-  dynamics_.reset();
-  deformation_.reset();
-  try {
-    rebuild(loaded);
-  } catch (...) {
-    rebuild(state.loaded);  // as it was
-    throw;
-  }
+  const std::unique_ptr<PatchSet> old = install(std::move(next));
   patches_->set_rotations(U);
   const sim::ReducedMatrix U_new = project_coordinates(*old, U_old, *patches_, model_.mass_block);
   const sim::ReducedMatrix Udot_new =
       project_coordinates(*old, Udot_old, *patches_, model_.mass_block);
   scatter(U_new, U, state.C);
   scatter(Udot_new, Udot, state.Cdot);
+  // A vertex still loaded keeps its time unloaded: a new load elsewhere does not hold a leaving
+  // patch back.
+  std::vector<double> unloaded_for;
+  for (const int v : loaded) {
+    const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);
+    const bool kept =
+        at != state.loaded.end() && *at == v && state.unloaded_for.size() == state.loaded.size();
+    unloaded_for.push_back(
+        kept ? state.unloaded_for[static_cast<std::size_t>(at - state.loaded.begin())] : 0.0);
+  }
   state.loaded = std::move(loaded);
-  state.unloaded_for.assign(state.loaded.size(), 0.0);
+  state.unloaded_for = std::move(unloaded_for);
   state.z.setZero(6, patches_->tet_count());
   state.lambda.setZero(6, patches_->tet_count());
 }

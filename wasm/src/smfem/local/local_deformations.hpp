@@ -72,7 +72,8 @@ class LocalDeformations {
 
   // Patches for the surface vertices `loaded` (any order; empty: none), the state carried over
   // (U, Udot and the patches'; z and lambda of the patches' tets left for the caller to make
-  // consistent). Throws std::invalid_argument for a vertex not on the surface.
+  // consistent). Throws std::invalid_argument, nothing changed, for a vertex not on the surface or
+  // a patch that cannot be made (patch_support.hpp).
   void set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
                   PatchState& state);
   // The cubature tets' current materials (the Simulator's; begin_step takes them too).
@@ -133,7 +134,10 @@ class LocalDeformations {
   std::vector<int> still_loaded(PatchState& state, double timestep) const;
 
  private:
-  void rebuild(const std::vector<int>& loaded);
+  // The patch set for `loaded` (sorted), grouped into patches; throws where one cannot be made.
+  std::unique_ptr<PatchSet> patch_set_for(const std::vector<int>& loaded) const;
+  // Makes `set` the current one, the pieces built on it anew; returns the old set.
+  std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
 
   const sim::ReducedModel& model_;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/Cholesky>
+
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/polar/polar.hpp"
 
@@ -102,6 +104,11 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     }
     out.mass_matrix += out.mass(k) * B.transpose() * B;
     out.weight += out.mass(k) * B;
+  }
+  // Fields that vanish at every vertex they reach (all pinned) would give the basis a column of
+  // no mass, and the projections onto it no solution.
+  if (Eigen::LLT<Eigen::Matrix3d>(out.mass_matrix).info() != Eigen::Success) {
+    fail("the pinned vertices hold every vertex the fields reach: no dent is possible there");
   }
 
   for (int t = 0; t < mesh.tet_count(); ++t) {

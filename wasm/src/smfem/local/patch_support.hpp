@@ -63,7 +63,8 @@ struct PatchSupport {
 // vertices (the shear modulus cancels in the fields' scaling), on `mesh` (which must carry its
 // skinning weights) with the lumped vertex masses `vertex_mass` (full::lumped_vertex_mass). Throws
 // std::invalid_argument naming the problem: a mesh without weights, masses not one per vertex, a
-// support that does not cover the patch's vertices, and what patch_columns refuses.
+// support that does not cover the patch's vertices, fields that vanish (pinned) at every vertex
+// they reach, and what patch_columns refuses.
 PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& vertex_mass,
                            const LoadPatch& patch, double support);
 

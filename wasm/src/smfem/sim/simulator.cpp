@@ -178,16 +178,23 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
     stiffness = clamped;
   }
   spring.stiffness = stiffness;
-  dynamics_.set_spring(spring);
+  int vertex = -1;
   if (local_ != nullptr) {
     // The grabbed point loads the body: a patch there (the state carried over exactly: the new
-    // basis holds the old).
-    const int vertex = local_->nearest_surface_vertex(rest);
-    local_->set_spring_vertex(vertex);
+    // basis holds the old). Where none can be made (pinned all round), the drag goes on without.
+    vertex = local_->nearest_surface_vertex(rest);
     std::vector<int> loaded = state_.patches.loaded;
     loaded.push_back(vertex);
-    set_loaded(std::move(loaded));
+    try {
+      set_loaded(std::move(loaded));
+    } catch (const std::invalid_argument& error) {
+      warnings_.push_back(std::string("no local deformation where the drag grabs: ") +
+                          error.what());
+      vertex = -1;
+    }
+    local_->set_spring_vertex(vertex);
   }
+  dynamics_.set_spring(spring);
   refresh_diagnostics();
 }
 
@@ -211,8 +218,11 @@ void Simulator::enable_local_deformations(full::FullModel mesh) {
   if (contact_ != nullptr) {
     throw std::invalid_argument("local deformations with contact are not built yet");
   }
-  local_ = std::make_unique<local::LocalDeformations>(
+  auto next = std::make_unique<local::LocalDeformations>(
       model_, std::move(mesh), settings_.material_model, dynamics_, system_, *pool_);
+  // Enabled again: the old patches' dent carried onto the global modes first.
+  disable_local_deformations();
+  local_ = std::move(next);
   state_.patches = local::PatchState{};
   state_.patches.C.setZero(0, 3);
   state_.patches.Cdot.setZero(0, 3);
@@ -220,9 +230,15 @@ void Simulator::enable_local_deformations(full::FullModel mesh) {
   state_.patches.lambda.setZero(6, 0);
   if (dynamics_.has_spring()) {
     // A drag in progress loads the body from now on.
-    const int vertex = local_->nearest_surface_vertex(dynamics_.spring().rest);
+    int vertex = local_->nearest_surface_vertex(dynamics_.spring().rest);
+    try {
+      set_loaded({vertex});
+    } catch (const std::invalid_argument& error) {
+      warnings_.push_back(std::string("no local deformation where the drag grabs: ") +
+                          error.what());
+      vertex = -1;
+    }
     local_->set_spring_vertex(vertex);
-    set_loaded({vertex});
   }
   refresh_diagnostics();
 }
