@@ -41,6 +41,17 @@ inline sim::SolverSettings page_settings(sim::SolverMethod method, int iteration
   return settings;
 }
 
+// Grabs the block and pulls the hand up by `rise` (m) a step for `steps` steps; false if a step
+// fails.
+inline bool pull_up(sim::Simulator& simulator, const DragBlock& block, int steps, double rise) {
+  simulator.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
+  for (int step = 1; step <= steps; ++step) {
+    simulator.drag_move(block.rest() + Eigen::Vector3d(0.0, rise * step, 0.0));
+    if (!simulator.step().ok) return false;
+  }
+  return true;
+}
+
 // Where a mesh vertex (rest position `rest`, global basis b_v) is now, the patches' dent included.
 inline Eigen::Vector3d grabbed_point(const sim::Simulator& simulator, int vertex,
                                      const Eigen::Vector3d& rest, const Eigen::VectorXd& basis) {

@@ -62,11 +62,7 @@ TEST(LocalSimulator, AReleasedDentRingsDownAndItsPatchLeaves) {
   }
   // The grabbed vertex follows the hand (5 cm up) closer than the global modes alone let it.
   sim::Simulator global(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
-  global.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
-  for (int step = 1; step <= 20; ++step) {
-    global.drag_move(block.rest() + Eigen::Vector3d(0.0, 0.0025 * step, 0.0));
-    ASSERT_TRUE(global.step().ok) << "step " << step;
-  }
+  ASSERT_TRUE(test::pull_up(global, block, 20, 0.0025));
   const Eigen::Vector3d hand = block.rest() + Eigen::Vector3d(0.0, 0.05, 0.0);
   const double lag =
       (test::grabbed_point(simulator, block.grabbed, block.rest(), block.basis()) - hand).norm();
@@ -101,11 +97,7 @@ TEST(LocalSimulator, ANewDragDoesNotHoldBackALeavingPatch) {
   const DragBlock bottom(Eigen::Vector3d(0.0, -0.5, 0.0));
   sim::Simulator simulator(top.box.model, page_settings(sim::SolverMethod::mfem, 2));
   simulator.enable_local_deformations(top.mesh);
-  simulator.drag_start(top.basis(), top.rest(), top.rest(), 2e4);
-  for (int step = 1; step <= 10; ++step) {
-    simulator.drag_move(top.rest() + Eigen::Vector3d(0.0, 0.004 * step, 0.0));
-    ASSERT_TRUE(simulator.step().ok);
-  }
+  ASSERT_TRUE(test::pull_up(simulator, top, 10, 0.004));
   simulator.drag_end();
   for (int step = 0; step < 5; ++step) ASSERT_TRUE(simulator.step().ok);
   const auto unloaded_for = [&](int vertex) {
@@ -155,11 +147,7 @@ TEST(LocalSimulator, EnablingAgainMidDragKeepsTheMomentum) {
   const DragBlock block;
   sim::Simulator simulator(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
   simulator.enable_local_deformations(block.mesh);
-  simulator.drag_start(block.basis(), block.rest(), block.rest(), 2e4);
-  for (int step = 1; step <= 10; ++step) {
-    simulator.drag_move(block.rest() + Eigen::Vector3d(0.0, 0.004 * step, 0.0));
-    ASSERT_TRUE(simulator.step().ok);
-  }
+  ASSERT_TRUE(test::pull_up(simulator, block, 10, 0.004));
   const Eigen::Vector3d momentum = simulator.diagnostics().linear_momentum;
   ASSERT_GT(momentum.norm(), 0.0);
   simulator.enable_local_deformations(block.mesh);

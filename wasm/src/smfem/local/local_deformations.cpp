@@ -163,8 +163,7 @@ void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& 
   std::vector<double> unloaded_for;
   for (const int v : loaded) {
     const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);
-    const bool kept =
-        at != state.loaded.end() && *at == v && state.unloaded_for.size() == state.loaded.size();
+    const bool kept = at != state.loaded.end() && *at == v;
     unloaded_for.push_back(
         kept ? state.unloaded_for[static_cast<std::size_t>(at - state.loaded.begin())] : 0.0);
   }

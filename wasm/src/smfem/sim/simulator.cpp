@@ -178,22 +178,7 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
     stiffness = clamped;
   }
   spring.stiffness = stiffness;
-  int vertex = -1;
-  if (local_ != nullptr) {
-    // The grabbed point loads the body: a patch there (the state carried over exactly: the new
-    // basis holds the old). Where none can be made (pinned all round), the drag goes on without.
-    vertex = local_->nearest_surface_vertex(rest);
-    std::vector<int> loaded = state_.patches.loaded;
-    loaded.push_back(vertex);
-    try {
-      set_loaded(std::move(loaded));
-    } catch (const std::invalid_argument& error) {
-      warnings_.push_back(std::string("no local deformation where the drag grabs: ") +
-                          error.what());
-      vertex = -1;
-    }
-    local_->set_spring_vertex(vertex);
-  }
+  if (local_ != nullptr) attach_drag_patch(rest);
   dynamics_.set_spring(spring);
   refresh_diagnostics();
 }
@@ -228,18 +213,8 @@ void Simulator::enable_local_deformations(full::FullModel mesh) {
   state_.patches.Cdot.setZero(0, 3);
   state_.patches.z.setZero(6, 0);
   state_.patches.lambda.setZero(6, 0);
-  if (dynamics_.has_spring()) {
-    // A drag in progress loads the body from now on.
-    int vertex = local_->nearest_surface_vertex(dynamics_.spring().rest);
-    try {
-      set_loaded({vertex});
-    } catch (const std::invalid_argument& error) {
-      warnings_.push_back(std::string("no local deformation where the drag grabs: ") +
-                          error.what());
-      vertex = -1;
-    }
-    local_->set_spring_vertex(vertex);
-  }
+  // A drag in progress loads the body from now on.
+  if (dynamics_.has_spring()) attach_drag_patch(dynamics_.spring().rest);
   refresh_diagnostics();
 }
 
@@ -248,6 +223,21 @@ void Simulator::disable_local_deformations() {
   set_loaded({});
   local_.reset();
   refresh_diagnostics();
+}
+
+void Simulator::attach_drag_patch(const Eigen::Vector3d& rest) {
+  // The grabbed point loads the body: a patch there (the state carried over exactly: the new
+  // basis holds the old). Where none can be made (pinned all round), the drag goes on without.
+  int vertex = local_->nearest_surface_vertex(rest);
+  std::vector<int> loaded = state_.patches.loaded;
+  loaded.push_back(vertex);
+  try {
+    set_loaded(std::move(loaded));
+  } catch (const std::invalid_argument& error) {
+    warnings_.push_back(std::string("no local deformation where the drag grabs: ") + error.what());
+    vertex = -1;
+  }
+  local_->set_spring_vertex(vertex);
 }
 
 void Simulator::set_loaded(std::vector<int> loaded) {

@@ -203,6 +203,9 @@ class Simulator {
   bool patched() const { return local_ != nullptr && local_->patch_count() > 0; }
   // The patches for `loaded` (the state carried over, z and lambda made consistent).
   void set_loaded(std::vector<int> loaded);
+  // A patch where the drag grabs the rest point `rest` (with local deformations on), the spring
+  // pulling its vertex; none, with a warning, where none can be made.
+  void attach_drag_patch(const Eigen::Vector3d& rest);
   // One attempt's solve on the extended coordinates (solve_step's, with patches).
   const TetKinematics& solve_patched(const SolverSettings& attempt, StepStats& stats, bool go_on);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
