@@ -10,6 +10,7 @@
 #include "smfem/local/basis_change.hpp"
 #include "smfem/local/half_space.hpp"
 #include "smfem/local/patch_grouping.hpp"
+#include "smfem/polar/polar.hpp"
 
 namespace smfem::local {
 namespace {
@@ -94,6 +95,7 @@ std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int
 
 std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> set) {
   // The old pieces refer to the old set: gone before it.
+  terms_.reset();
   system_.reset();
   correction_.reset();
   dynamics_.reset();
@@ -120,7 +122,54 @@ std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> s
   lame_.insert(lame_.end(), patch_lame.begin(), patch_lame.end());
   local_force_.setZero(P, 3);
   update_spring_fields();
+  link_contact();
   return old;
+}
+
+void LocalDeformations::link_contact() {
+  terms_.reset();
+  if (contact_ == nullptr) return;
+  contact_->set_patches(*patches_);
+  system_->set_contact(contact_.get());
+  terms_ = std::make_unique<sim::StepTermSum>(*correction_, *contact_);
+}
+
+void LocalDeformations::set_contact(contact::ContactPotential* body,
+                                    const contact::ContactSurface& surface) {
+  if (body == nullptr) {
+    terms_.reset();
+    if (system_ != nullptr) system_->set_contact(nullptr);
+    contact_.reset();
+    contact_loads_.clear();
+    return;
+  }
+  const Eigen::Vector3d extent =
+      mesh_.positions.colwise().maxCoeff() - mesh_.positions.colwise().minCoeff();
+  const double tolerance = 1e-6 * extent.norm();
+  std::vector<int> sample_vertex;
+  for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+    const Eigen::Vector3d rest = surface.positions.row(surface.samples(k)).transpose();
+    const int v = nearest_surface_vertex(rest);
+    const double off = (mesh_.positions.row(v).transpose() - rest).norm();
+    if (off > tolerance) {
+      throw std::invalid_argument(
+          "local deformations: contact sample " + std::to_string(k) + " is " +
+          std::to_string(off) +
+          " m from the nearest vertex of the mesh's surface (the asset's contact surface and mesh "
+          "do not agree; bake both with smfem-bake --full-mesh)");
+    }
+    sample_vertex.push_back(v);
+  }
+  auto next = std::make_unique<LocalContact>(*body, surface, std::move(sample_vertex));
+  terms_.reset();
+  contact_ = std::move(next);
+  link_contact();
+}
+
+void LocalDeformations::set_contact_loads(std::vector<int> vertices) {
+  std::sort(vertices.begin(), vertices.end());
+  vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
+  contact_loads_ = std::move(vertices);
 }
 
 void LocalDeformations::set_material(sim::MaterialModel material) {
@@ -128,9 +177,11 @@ void LocalDeformations::set_material(sim::MaterialModel material) {
   material_ = material;
   std::vector<sim::Lame> patch_lame(lame_.begin() + model_.cubature_count(), lame_.end());
   system_.reset();
+  terms_.reset();
   correction_ = std::make_unique<LocalCorrection>(*patches_, material_, patch_lame, pool_);
   system_ = std::make_unique<LocalSystem>(body_system_, model_.cubature_count(), *dynamics_,
                                           correction_.get(), pool_.thread_count());
+  link_contact();
 }
 
 void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U,
@@ -234,11 +285,28 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   scatter(Udot_extended, Udot_n, state.Cdot);
   local_force_ = patches_->gravity_force(gravity);
   dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
+  if (contact_ != nullptr) contact_->begin_step(U_extended);
 }
 
 sim::StepContext LocalDeformations::context(const sim::SolverSettings& attempt) {
-  return {*deformation_, weights_, material_,        lame_, attempt, *dynamics_,
-          *system_,      pool_,    correction_.get()};
+  sim::StepContact* terms =
+      terms_ != nullptr ? static_cast<sim::StepContact*>(terms_.get()) : correction_.get();
+  return {*deformation_, weights_, material_, lame_, attempt, *dynamics_, *system_, pool_, terms};
+}
+
+double LocalDeformations::step_energy(const sim::ReducedMatrix& U_extended) {
+  const int tets = model_.cubature_count() + patches_->tet_count();
+  std::vector<double> elastic(static_cast<std::size_t>(tets));
+  sim::parallel_for_tets(pool_, tets, [&](int t) {
+    const Vector6<double> s = polar::symmetric_stretch(Matrix3<double>(
+        Matrix3<double>::Identity() + deformation_->displacement_gradient(t, U_extended)));
+    elastic[static_cast<std::size_t>(t)] =
+        weights_(t) * sim::psi(material_, s, lame_[static_cast<std::size_t>(t)]);
+  });
+  double energy = dynamics_->energy(U_extended) + correction_->energy(U_extended);
+  for (const double e : elastic) energy += e;
+  if (contact_ != nullptr) energy += contact_->energy(U_extended);
+  return energy;
 }
 
 double LocalDeformations::kinetic_energy(const sim::ReducedMatrix& Udot_extended) const {
@@ -302,7 +370,10 @@ std::vector<int> LocalDeformations::still_loaded(PatchState& state, double times
   for (int p = 0; p < patch_count(); ++p) {
     const std::vector<int>& vertices = patches_->patch(p).patch.vertices;
     const bool pulled =
-        std::find(vertices.begin(), vertices.end(), spring_vertex_) != vertices.end();
+        std::any_of(vertices.begin(), vertices.end(), [&](int v) {
+          return v == spring_vertex_ ||
+                 std::binary_search(contact_loads_.begin(), contact_loads_.end(), v);
+        });
     const bool moving = state.Cdot.row(p).norm() >= kLeavingSpeed;
     for (const int v : vertices) {
       const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);
@@ -312,6 +383,7 @@ std::vector<int> LocalDeformations::still_loaded(PatchState& state, double times
     }
   }
   if (spring_vertex_ >= 0) kept.push_back(spring_vertex_);
+  kept.insert(kept.end(), contact_loads_.begin(), contact_loads_.end());
   std::sort(kept.begin(), kept.end());
   kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   return kept;

@@ -16,9 +16,13 @@
 // convert. Within a step the patches' rotations (and so the inertia's coupling) are those of the
 // step's start (begin_step).
 //
-// Not yet: contact (the samples do not see the dent, so contact does not load a patch), a model of
-// several bodies, the materials set at run time (the patches' tets keep the mesh's baked
-// materials), the dent's angular momentum in the diagnostics.
+// Contact (set_contact): the body's samples against the obstacles, those the patches reach with
+// the dent (local_contact.hpp); the mesh vertices of the samples within dhat of an obstacle at a
+// step's end are loads like the spring's (set_contact_loads).
+//
+// Not yet: friction with local deformations, contact between bodies, a model of several bodies,
+// the materials set at run time (the patches' tets keep the mesh's baked materials), the dent's
+// angular momentum in the diagnostics.
 #include <memory>
 #include <vector>
 
@@ -27,6 +31,7 @@
 #include "smfem/full/full_model.hpp"
 #include "smfem/geometry/boundary_faces.hpp"
 #include "smfem/local/extended_deformation.hpp"
+#include "smfem/local/local_contact.hpp"
 #include "smfem/local/local_correction.hpp"
 #include "smfem/local/local_dynamics.hpp"
 #include "smfem/local/local_system.hpp"
@@ -36,6 +41,7 @@
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
 #include "smfem/sim/step/reduced_system.hpp"
+#include "smfem/sim/step/step_term_sum.hpp"
 
 namespace smfem::local {
 
@@ -78,6 +84,14 @@ class LocalDeformations {
                   PatchState& state);
   // The cubature tets' current materials (the Simulator's; begin_step takes them too).
   void set_cubature_lame(const std::vector<sim::Lame>& cubature_lame);
+  // The body's contact from now on (null: none; not owned, its environment set): its samples,
+  // matched to the mesh's vertices, see the dent. Throws std::invalid_argument, nothing changed,
+  // where a sample is not at a mesh vertex or the contact has friction (local_contact.hpp).
+  void set_contact(contact::ContactPotential* body, const contact::ContactSurface& surface);
+  // The dented contact on the extended coordinates, or null without contact.
+  LocalContact* contact() { return contact_.get(); }
+  // The mesh vertices contact loads from now on (any order).
+  void set_contact_loads(std::vector<int> vertices);
   // The drag spring pulls this mesh vertex's fields (-1: no spring).
   void set_spring_vertex(int vertex);
   int spring_vertex() const { return spring_vertex_; }
@@ -112,6 +126,10 @@ class LocalDeformations {
   const std::vector<sim::Lame>& lame() const { return lame_; }
   const sim::TetDeformation& deformation() const { return *deformation_; }
 
+  // The step's objective at extended U (inertia, every tet's elastic energy at its stretch of
+  // F(U), the correction, contact): what the step's initial guess is chosen by.
+  double step_energy(const sim::ReducedMatrix& U_extended);
+
   // The patches' share of the energy check's H, beyond the global terms: the kinetic energy's
   // (the coupling and the coefficients' own), the elastic energy's (the patches' tets at their
   // stretches less the correction), and the springs' energy in full (it replaces the global
@@ -128,8 +146,8 @@ class LocalDeformations {
                           const sim::StretchField& patch_stretch, const sim::StretchField& patch_z,
                           const Eigen::Vector3d& gravity, sim::Diagnostics& diagnostics);
 
-  // After a step of timestep h: the loads that remain (the spring's vertex, if any) and the
-  // patches still moving; the loaded vertices the patches should now be made for.
+  // After a step of timestep h: the loads that remain (the spring's vertex, if any, and contact's)
+  // and the patches still moving; the loaded vertices the patches should now be made for.
   // Counts the unloaded vertices' time in `state`.
   std::vector<int> still_loaded(PatchState& state, double timestep) const;
 
@@ -139,6 +157,8 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
+  // The contact (if any) on the current patches, in the system and the steps' terms.
+  void link_contact();
 
   const sim::ReducedModel& model_;
   full::FullModel mesh_;
@@ -159,6 +179,9 @@ class LocalDeformations {
   std::unique_ptr<ExtendedDeformation> deformation_;
   std::unique_ptr<sim::FemStep> fem_;
   std::unique_ptr<sim::MfemStep> mfem_;
+  std::unique_ptr<LocalContact> contact_;
+  std::unique_ptr<sim::StepTermSum> terms_;  // the correction and contact_, where there is one
+  std::vector<int> contact_loads_;           // ascending
   Eigen::VectorXd weights_;      // C + S
   std::vector<sim::Lame> lame_;  // C + S
   sim::ReducedMatrix local_force_;

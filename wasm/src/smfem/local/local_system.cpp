@@ -129,6 +129,7 @@ int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::Reduced
         (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
   }
   matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
+  if (contact_ != nullptr) contact_->add_to_lower(matrix_);
   const int shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
 
   du.resize(n + P, 3);

@@ -6,7 +6,8 @@
 //   [ A + K_S      D_gc + K_gc ]
 //   [ D_gc^T + K_cg    D_cc + K_cc ]
 //
-// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), D_gc and D_cc
+// with A the body's own (I_3 (x) H_block + K of the cubature + contact + EigenFit), the dented
+// samples' contact Hessian over all of it (local_contact.hpp) added, D_gc and D_cc
 // the inertia's and drag spring's blocks (local_dynamics.hpp: coupling_hessian, local_hessian),
 // and the patches' tets' blocks with their correction's (local_correction.hpp), per tet e in F
 // space (dF/dU_g = Y, dF/dc = G):
@@ -22,6 +23,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/local/local_contact.hpp"
 #include "smfem/local/local_correction.hpp"
 #include "smfem/local/local_dynamics.hpp"
 #include "smfem/sim/kernels/spd_solver.hpp"
@@ -38,6 +40,10 @@ class LocalSystem final : public sim::StepSystem {
   LocalSystem(sim::ReducedSystem& body, int cubature_count, const LocalDynamics& dynamics,
               const LocalCorrection* correction, int thread_count);
 
+  // The dented samples' contact, whose last linearization each solve adds (null: none; not
+  // owned). The body's own contact Hessian comes with the body's system.
+  void set_contact(const LocalContact* contact) { contact_ = contact; }
+
   void set_tet_hessian(int tet, const Matrix9<double>& hessian) override;
   void set_tet_gradient(int tet, const Matrix3<double>& gradient) override;
   void assemble(parallel::ThreadPool& pool) override;
@@ -53,6 +59,7 @@ class LocalSystem final : public sim::StepSystem {
   const LocalDynamics& dynamics_;
   const PatchSet& patches_;
   const LocalCorrection* correction_ = nullptr;
+  const LocalContact* contact_ = nullptr;
   parallel::ThreadPool* pool_ = nullptr;
   sim::StiffnessAssembly tets_;              // the patches' tets' global block and force
   std::vector<Matrix9<double>> hessian_;     // Q_e per patch tet

@@ -486,7 +486,7 @@ const StepSummary& ContactScene::step() {
     if (island != nullptr) {
       ++summary_.islands;
       island->synced_step = state_.step_count;
-      island->measure = island->potential().measure(island->simulator().coordinates());
+      island->measure = island->simulator().contact_measure();
       island->rest_diagnostics = island->simulator().diagnostics();
       island->rest_step = state_.step_count;
       const sim::StepReport& report = island->simulator().last_report();
@@ -566,7 +566,7 @@ Island& ContactScene::sleeping(const std::vector<int>& group) {
   // this island last stepped before): measured afresh.
   Island& found = island(group);
   found.rest_diagnostics = found.simulator().diagnostics();
-  found.measure = found.potential().measure(found.simulator().coordinates());
+  found.measure = found.simulator().contact_measure();
   found.rest_step = state_.step_count;
   return found;
 }
@@ -640,7 +640,7 @@ contact::ContactMeasure ContactScene::measure() {
   result.min_distance = std::numeric_limits<double>::infinity();
   for (const std::vector<int>& group : groups.members()) {
     Island& found = island(group);
-    contact::ContactMeasure part = found.potential().measure(found.simulator().coordinates());
+    contact::ContactMeasure part = found.simulator().contact_measure();
     result.min_distance = std::min(result.min_distance, part.min_distance);
     result.active += part.active;
     result.active_points.insert(result.active_points.end(), part.active_points.begin(),

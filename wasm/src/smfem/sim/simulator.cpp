@@ -200,13 +200,12 @@ void Simulator::drag_end() {
 }
 
 void Simulator::enable_local_deformations(full::FullModel mesh) {
-  if (contact_ != nullptr) {
-    throw std::invalid_argument("local deformations with contact are not built yet");
-  }
   auto next = std::make_unique<local::LocalDeformations>(
       model_, std::move(mesh), settings_.material_model, dynamics_, system_, *pool_);
-  // Enabled again: the old patches' dent carried onto the global modes first.
+  // Enabled again: the old patches' dent carried onto the global modes first, and their contact
+  // gone before the new one takes the samples.
   disable_local_deformations();
+  if (contact_ != nullptr) next->set_contact(contact_, model_.contact);
   local_ = std::move(next);
   state_.patches = local::PatchState{};
   state_.patches.C.setZero(0, 3);
@@ -249,13 +248,28 @@ void Simulator::set_loaded(std::vector<int> loaded) {
 
 void Simulator::set_contact(contact::ContactPotential* contact,
                             const Eigen::VectorXd& translation) {
-  if (contact != nullptr && local_ != nullptr) {
-    throw std::invalid_argument("local deformations with contact are not built yet");
+  if (local_ != nullptr) {
+    local_->set_contact(nullptr, model_.contact);
+    if (contact != nullptr) local_->set_contact(contact, model_.contact);
   }
   contact_ = contact;
   if (contact_ != nullptr) contact_->set_pool(pool_.get());
   translation_ = translation;
   system_.set_contact(contact);
+}
+
+contact::ContactMeasure Simulator::contact_measure() {
+  if (contact_ == nullptr) return {};
+  if (!patched()) return contact_->measure(state_.U);
+  local_->gather(state_.U, state_.patches.C, extended_U_);
+  return local_->contact()->measure(extended_U_);
+}
+
+std::vector<Eigen::Vector3d> Simulator::obstacle_forces() {
+  if (contact_ == nullptr) return {};
+  if (!patched()) return contact_->obstacle_forces(state_.U);
+  local_->gather(state_.U, state_.patches.C, extended_U_);
+  return local_->contact()->obstacle_forces(extended_U_);
 }
 
 const StepReport& Simulator::step() {
@@ -274,7 +288,8 @@ const StepReport& Simulator::step() {
     copy_dynamic_state(backup_, state_);
     refresh_stretches();
   }
-  if (contact_ != nullptr) contact_->begin_step(backup_.U);
+  // With patches, their dented contact (local_->begin_step started it).
+  if (contact_ != nullptr && !patched()) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
   initial_guess_ = patched() ? local_->prediction() : dynamics_.prediction();
   initial_guess_limited_ = false;
@@ -282,12 +297,17 @@ const StepReport& Simulator::step() {
   impact_moving_.clear();
   impact_moving_tets_.clear();
   if (contact_ != nullptr) {
-    initial_guess_ -= backup_.U;
-    const double start_step = contact_->max_step(backup_.U, initial_guess_);
-    initial_guess_ = backup_.U + start_step * initial_guess_;
+    if (patched()) local_->gather(backup_.U, backup_.patches.C, extended_U_n_);
+    const ReducedMatrix& start = patched() ? extended_U_n_ : backup_.U;
+    initial_guess_ -= start;
+    const double start_step = patched() ? local_->contact()->max_step(start, initial_guess_)
+                                        : contact_->max_step(start, initial_guess_);
+    initial_guess_ = start + start_step * initial_guess_;
     initial_guess_limited_ = start_step < 1.0;
     const double activation = contact_->parameters().activation;
-    impact_ = initial_guess_limited_ && contact_->largest_approach() > activation;
+    const double approach =
+        patched() ? local_->contact()->largest_approach() : contact_->largest_approach();
+    impact_ = initial_guess_limited_ && approach > activation;
     if (impact_ && model_.bodies.size() > 1) {
       hold_bodies_not_approaching(contact_->parts_approaching(activation));
     }
@@ -297,8 +317,8 @@ const StepReport& Simulator::step() {
     // energy check retried half the steps of a pile to convergence. The start of the step may
     // be the better guess (a resting body is at equilibrium there): the one of lower step
     // energy is taken.
-    if (initial_guess_limited_ && step_energy(backup_.U) <= step_energy(initial_guess_)) {
-      initial_guess_ = backup_.U;
+    if (initial_guess_limited_ && step_energy(start) <= step_energy(initial_guess_)) {
+      initial_guess_ = start;
     }
   }
   // The re-linearized fit of this step (eigenfit_term.hpp), before anything measures C.
@@ -390,8 +410,13 @@ const StepReport& Simulator::step() {
     state_.time = end_time;
     ++state_.step_count;
     update_diagnostics(stretch_);
-    // Patches whose load left and that came to rest leave (local_deformations.hpp).
-    if (patched()) {
+    // Contact loads the body where its samples are within dhat (local_deformations.hpp).
+    if (local_ != nullptr && contact_ != nullptr) {
+      local_->gather(state_.U, state_.patches.C, extended_U_);
+      local_->set_contact_loads(local_->contact()->loaded_vertices(extended_U_));
+    }
+    // Patches whose load left and that came to rest leave; new loads bring new ones.
+    if (local_ != nullptr) {
       std::vector<int> loaded = local_->still_loaded(state_.patches, settings_.timestep);
       if (loaded != state_.patches.loaded) {
         set_loaded(std::move(loaded));
@@ -524,6 +549,7 @@ const TetKinematics& Simulator::solve_patched(const SolverSettings& attempt, Ste
 }
 
 double Simulator::step_energy(const ReducedMatrix& U) {
+  if (patched()) return local_->step_energy(U);
   parallel_for_tets(*pool_, model_.cubature_count(), [&](int c) {
     guess_stretch_.col(c) = polar::symmetric_stretch(
         Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(c, U)));
@@ -546,14 +572,16 @@ double Simulator::mechanical_energy(const SimulatorState& state, const StretchFi
                                     const StretchField& patch_stretch) {
   diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(state.Udot);
   const double kinetic = 0.5 * state.Udot.cwiseProduct(diagnostics_workspace_).sum();
-  const double contact = contact_ != nullptr ? contact_->potential_energy(state.U) : 0.0;
   if (!patched()) {
+    const double contact = contact_ != nullptr ? contact_->potential_energy(state.U) : 0.0;
     return kinetic + elastic_energy(stretch) + fit_energy(stretch) +
            dynamics_.spring_energy(state.U) + contact;
   }
-  const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
   local_->gather(state.U, state.patches.C, extended_U_);
   local_->gather(state.Udot, state.patches.Cdot, extended_Udot_);
+  const double contact =
+      contact_ != nullptr ? local_->contact()->potential_energy(extended_U_) : 0.0;
+  const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
   return global + local_->kinetic_energy(extended_Udot_) +
          local_->elastic_energy(patch_stretch, extended_U_) + local_->spring_energy(extended_U_);
 }

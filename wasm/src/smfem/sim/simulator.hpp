@@ -143,8 +143,9 @@ class Simulator {
   bool dragging() const { return dynamics_.has_spring(); }
 
   // Local deformations on the body's tet mesh (the asset's mesh group with its skinning weights:
-  // smfem-bake --full-mesh). Throws std::invalid_argument for a model of several bodies, a body
-  // with contact, or a mesh that does not fit the model (local_deformations.hpp).
+  // smfem-bake --full-mesh). With contact, its samples see the dent and load patches. Throws
+  // std::invalid_argument for a model of several bodies, a mesh that does not fit the model, or a
+  // contact the patches cannot take (local_deformations.hpp).
   void enable_local_deformations(full::FullModel mesh);
   // Drops the patches (the state projected onto the global modes) and the mesh.
   void disable_local_deformations();
@@ -158,6 +159,10 @@ class Simulator {
   // along which a step contact cut short is corrected (sim/contact/translation_correction.hpp).
   void set_contact(contact::ContactPotential* contact,
                    const Eigen::VectorXd& translation = Eigen::VectorXd());
+  // The contact's measure at the current state (the dent included where patches are attached).
+  contact::ContactMeasure contact_measure();
+  // The force the body presses on each obstacle at the current state, N (empty without contact).
+  std::vector<Eigen::Vector3d> obstacle_forces();
 
   // One implicit Euler step; see the header comment.
   const StepReport& step();

@@ -306,6 +306,7 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
     std::vector<Pair>& found = chunk_pairs_[static_cast<std::size_t>(chunk)];
     found.clear();
     for (Eigen::Index k = begin; k < end; ++k) {
+      if (excluded(k)) continue;
       const int v = surface_.samples(k);
       const Eigen::Vector3d x0 = start_.row(v).transpose();
       const Eigen::Vector3d dx = motion_.row(v).transpose();
@@ -454,6 +455,19 @@ double ContactPotential::pair_friction(const Pair& pair) const {
   if (pair.obstacle < 0) return parameters_.friction;
   const double mu = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)].friction;
   return mu >= 0.0 ? mu : parameters_.friction;
+}
+
+void ContactPotential::set_excluded_samples(std::vector<char> excluded) {
+  if (!excluded.empty() && static_cast<Eigen::Index>(excluded.size()) != surface_.samples.size()) {
+    throw std::invalid_argument("set_excluded_samples: one flag per sample");
+  }
+  excluded_ = std::move(excluded);
+  segment_pairs_ = nullptr;  // gathered with the other samples
+}
+
+double ContactPotential::part_stiffness(int part) const {
+  return part_stiffness_.empty() ? parameters_.stiffness
+                                 : part_stiffness_[static_cast<std::size_t>(part)];
 }
 
 void ContactPotential::set_moving_parts(std::vector<char> moving) {
@@ -763,6 +777,23 @@ double ContactPotential::potential_energy(const ReducedMatrix& U) {
   return total;
 }
 
+std::vector<Eigen::Vector3d> ContactPotential::obstacle_forces(const ReducedMatrix& U) {
+  const std::size_t count = obstacles_ != nullptr ? obstacles_->size() : 0;
+  std::vector<Eigen::Vector3d> forces(count, Eigen::Vector3d::Zero());
+  update_start(U);
+  for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+    if (excluded(k)) continue;
+    const int v = surface_.samples(k);
+    const Eigen::Vector3d x = start_.row(v).transpose();
+    for (std::size_t o = 0; o < count; ++o) {
+      const ObstacleDistance d = obstacle_distance((*obstacles_)[o], x);
+      forces[o] += part_stiffness(part(v)) * surface_.areas(k) *
+                   barrier_derivative(d.distance, parameters_.activation) * d.direction;
+    }
+  }
+  return forces;
+}
+
 ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
   ContactMeasure result;
   result.min_distance = kInfinity;
@@ -788,6 +819,7 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     }
   };
   for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+    if (excluded(k)) continue;
     const int v = surface_.samples(k);
     const Eigen::Vector3d x = P.row(v).transpose();
     sample_active = false;

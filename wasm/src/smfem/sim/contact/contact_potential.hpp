@@ -72,6 +72,9 @@ class ContactPotential final : public sim::StepContact {
 
   const ContactSurface& surface() const { return surface_; }
   const ContactParameters& parameters() const { return parameters_; }
+  const std::vector<Obstacle>* obstacles() const { return obstacles_; }
+  const std::vector<Eigen::Vector3d>& offsets() const { return offsets_; }
+  double timestep() const { return timestep_; }
 
   // The obstacles (not owned; they must outlive the steps) and parameters from now on.
   void set_environment(const std::vector<Obstacle>* obstacles, const ContactParameters& parameters,
@@ -92,6 +95,13 @@ class ContactPotential final : public sim::StepContact {
   // pairs that touch no moving part are left out of the gathers and of friction: their terms
   // cannot change (an impact's further iterations, sim/simulator.hpp).
   void set_moving_parts(std::vector<char> moving);
+
+  // The samples (per index into surface.samples, nonzero: left out) this potential no longer
+  // looks at, or empty for none: a body's local deformations (local/local_contact.hpp) take the
+  // samples their dent moves. Left out of every pair, the measure and friction.
+  void set_excluded_samples(std::vector<char> excluded);
+  // The barrier stiffness kappa of a part's pairs against obstacles, Pa.
+  double part_stiffness(int part) const;
 
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);
@@ -131,6 +141,9 @@ class ContactPotential final : public sim::StepContact {
   double potential_energy(const ReducedMatrix& U);
   // The closest distance and the active pairs at U (every pair, not only candidates).
   ContactMeasure measure(const ReducedMatrix& U);
+  // The force the samples press on each obstacle at U, N: the barrier's reaction, sum over the
+  // obstacle's pairs of kappa a b'(d) n (n from the obstacle towards the sample).
+  std::vector<Eigen::Vector3d> obstacle_forces(const ReducedMatrix& U);
 
  private:
   struct Pair {
@@ -227,6 +240,9 @@ class ContactPotential final : public sim::StepContact {
   // How far the last max_step()'s whole direction closes the pair (largest_approach()).
   double approach(const Pair& pair) const;
   bool moving_part(std::size_t p) const { return moving_.empty() || moving_[p] != 0; }
+  bool excluded(Eigen::Index sample) const {
+    return !excluded_.empty() && excluded_[static_cast<std::size_t>(sample)] != 0;
+  }
   // Whether a term on pair_parts() touches a moving part.
   bool moves(std::size_t pair_parts) const;
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
@@ -262,7 +278,8 @@ class ContactPotential final : public sim::StepContact {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis_;
   int unknown_rows_ = 0;  // the rows of U: 4 m of the whole model
   std::vector<Part> parts_;
-  std::vector<char> moving_;  // per part, or empty for all (set_moving_parts())
+  std::vector<char> moving_;    // per part, or empty for all (set_moving_parts())
+  std::vector<char> excluded_;  // per sample, or empty for none (set_excluded_samples())
   struct PartTree {
     std::unique_ptr<geometry::AabbTree> tree;  // over the part's triangles
     bool wanted = false;                       // some other body is near: the tree is current

@@ -1,0 +1,222 @@
+// Contact of a body with patches (local/local_contact.hpp): the samples the patches reach see the
+// dent; the energy, gradient, curvature and Hessian over [U_g; c] agree with finite differences of
+// the barrier summed sample by sample over the mesh, and CCD keeps every sample off the obstacle.
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "local/block_mesh.hpp"
+#include "smfem/local/local_contact.hpp"
+#include "smfem/sim/contact/barrier.hpp"
+
+namespace smfem::local {
+namespace {
+
+using sim::ReducedMatrix;
+
+constexpr int kCubes = 8;
+constexpr int kModes = 4;
+constexpr double kActivation = 0.01;
+
+// The block of block_mesh.hpp with its contact surface (every boundary vertex a sample), one patch
+// at the middle of its top face, and an obstacle just above that face.
+struct ContactBlock {
+  sim::BoxModel box;
+  full::FullModel mesh;
+  PatchSet patches;
+  std::vector<contact::Obstacle> obstacles;
+  contact::ContactPotential body;
+  LocalContact local;
+
+  explicit ContactBlock(const contact::Obstacle& obstacle)
+      : box(make_box()),
+        mesh(test::block_mesh(box, 1000.0)),
+        patches(make_patches(box, mesh)),
+        obstacles{obstacle},
+        body(box.model.contact, {Eigen::Vector3d::Zero()}),
+        local(body, box.model.contact, sample_vertices(box)) {
+    contact::ContactParameters parameters;
+    parameters.activation = kActivation;
+    parameters.stiffness = 1e4;
+    body.set_environment(&obstacles, parameters, 0.01);
+    local.set_patches(patches);
+  }
+
+  static sim::BoxModel make_box() {
+    sim::BoxModelOptions options;
+    options.nx = options.nz = kCubes;
+    options.ny = kCubes / 2;
+    options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
+    options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
+    options.mode_count = kModes;
+    return sim::make_box_model(options);
+  }
+  static PatchSet make_patches(const sim::BoxModel& box, const full::FullModel& mesh) {
+    const LoadPatch patch = test::top_patch(box, 0.0, 0.0, 0.13, 1.0 / kCubes);
+    return PatchSet({patch_support(mesh, full::lumped_vertex_mass(mesh), patch, 0.35)},
+                    4 * kModes);
+  }
+  // The mesh vertex at each sample's rest position.
+  static std::vector<int> sample_vertices(const sim::BoxModel& box) {
+    const contact::ContactSurface& surface = box.model.contact;
+    std::vector<int> vertices;
+    for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+      Eigen::Index nearest = 0;
+      (box.rest.rowwise() - surface.positions.row(surface.samples(k))).rowwise().squaredNorm().minCoeff(
+          &nearest);
+      vertices.push_back(static_cast<int>(nearest));
+    }
+    return vertices;
+  }
+
+  // The barrier summed over every sample of the mesh, each at its position with the dent.
+  double barrier_energy(const ReducedMatrix& U) const {
+    const Eigen::MatrixXd x = test::displacements(box, patches, U);
+    const contact::ContactSurface& surface = box.model.contact;
+    double total = 0.0;
+    for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+      const int v = sample_vertices_[static_cast<std::size_t>(k)];
+      const Eigen::Vector3d position = box.rest.row(v).transpose() + x.row(v).transpose();
+      total += 1e4 * surface.areas(k) *
+               contact::barrier(contact::obstacle_distance(obstacles.front(), position).distance,
+                                kActivation);
+    }
+    return total;
+  }
+  std::vector<int> sample_vertices_ = sample_vertices(box);
+
+  // A state with the global modes a little deformed and the patch dented.
+  ReducedMatrix state(double dent) {
+    std::srand(3);
+    ReducedMatrix U = ReducedMatrix::Zero(4 * kModes + 1, 3);
+    U.topRows(4 * kModes) = 1e-4 * ReducedMatrix::Random(4 * kModes, 3);
+    U.row(4 * kModes) << 0.2 * dent, -0.3 * dent, dent;
+    patches.set_rotations(U);
+    local.begin_step(U);
+    return U;
+  }
+};
+
+contact::Obstacle sphere_above_top(double gap) {
+  contact::Obstacle sphere;
+  sphere.kind = contact::ObstacleKind::sphere;
+  sphere.radius = 0.3;
+  sphere.point = Eigen::Vector3d(0.02, 0.5 + 0.3 + gap, 0.01);
+  return sphere;
+}
+
+contact::Obstacle plane_above_top(double gap) {
+  contact::Obstacle plane;
+  plane.point = Eigen::Vector3d(0.0, 0.5 + gap, 0.0);
+  plane.normal = Eigen::Vector3d(0.002, -1.0, 0.001).normalized();
+  return plane;
+}
+
+double directional_derivative(const std::function<double(const ReducedMatrix&)>& f,
+                              const ReducedMatrix& U, const ReducedMatrix& dU, double h) {
+  return (f(U + h * dU) - f(U - h * dU)) / (2.0 * h);
+}
+
+TEST(LocalContact, ItsEnergyIsTheBarrierOfEveryDentedSample) {
+  ContactBlock block(sphere_above_top(0.4 * kActivation));
+  const ReducedMatrix U = block.state(2e-3);
+  const double energy = block.local.potential_energy(U);
+  EXPECT_GT(energy, 0.0);
+  EXPECT_NEAR(energy, block.barrier_energy(U), 1e-10 * energy);
+  // Along a segment: the trials' energy is the energy at the trial (its positions moved along
+  // the segment rather than made from U, to rounding, which the barrier's logarithm amplifies
+  // near the obstacle).
+  std::srand(5);
+  const ReducedMatrix dU = 1e-3 * ReducedMatrix::Random(U.rows(), 3);
+  const double alpha = block.local.max_step(U, dU);
+  ASSERT_GT(alpha, 0.0);
+  EXPECT_NEAR(block.local.energy_along(0.5 * alpha, U + 0.5 * alpha * dU),
+              block.barrier_energy(U + 0.5 * alpha * dU), 1e-7 * energy);
+}
+
+TEST(LocalContact, ItsGradientAgreesWithFiniteDifferences) {
+  ContactBlock block(sphere_above_top(0.4 * kActivation));
+  const ReducedMatrix U = block.state(2e-3);
+  ReducedMatrix gradient;
+  block.local.linearize(U, gradient);
+  ASSERT_EQ(gradient.rows(), U.rows());
+  EXPECT_NE(gradient.row(4 * kModes).norm(), 0.0);  // the dent is pushed
+  const auto energy = [&](const ReducedMatrix& V) { return block.barrier_energy(V); };
+  for (int trial = 0; trial < 4; ++trial) {
+    ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
+    if (trial == 0) dU.topRows(4 * kModes).setZero();  // the dent alone
+    const double expected = directional_derivative(energy, U, dU, 1e-7);
+    EXPECT_NEAR(gradient.cwiseProduct(dU).sum(), expected, 1e-5 * std::abs(expected) + 1e-9)
+        << "trial " << trial;
+  }
+}
+
+// Against a plane the distance is linear in x: the Hessian is exact, and its form, the curvature
+// and the rank-one terms in the bordered system's layout all agree with second differences.
+TEST(LocalContact, ItsHessianAgreesWithFiniteDifferencesAgainstAPlane) {
+  ContactBlock block(plane_above_top(0.5 * kActivation));
+  const ReducedMatrix U = block.state(2e-3);
+  ReducedMatrix gradient;
+  block.local.linearize(U, gradient);
+  const int n = 4 * kModes;
+  Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * n + 3, 3 * n + 3);
+  block.local.add_to_lower(lower);
+  const Eigen::MatrixXd hessian = lower.selfadjointView<Eigen::Lower>();
+  const auto energy = [&](const ReducedMatrix& V) { return block.barrier_energy(V); };
+  for (int trial = 0; trial < 4; ++trial) {
+    ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
+    if (trial == 0) dU.topRows(n).setZero();
+    const double h = 1e-6;
+    const double second = (energy(U + h * dU) - 2.0 * energy(U) + energy(U - h * dU)) / (h * h);
+    const double curvature = block.local.curvature(dU);
+    EXPECT_NEAR(curvature, second, 1e-4 * std::abs(second)) << "trial " << trial;
+    // The body's own samples' share sits in its potential's Hessian (the body's system adds it).
+    Eigen::VectorXd v(3 * n + 3);
+    for (int d = 0; d < 3; ++d) v.segment(d * n, n) = dU.col(d).head(n);
+    v.tail<3>() = dU.row(n).transpose();
+    const double own = block.body.curvature(dU.topRows(n));
+    EXPECT_GT(curvature - own, 0.01 * curvature);  // the dented samples' share
+    EXPECT_NEAR(v.dot(hessian * v), curvature - own, 1e-9 * std::abs(curvature)) << "trial " << trial;
+  }
+}
+
+// A dent driven into the obstacle stops short of it: CCD keeps a fraction of each distance.
+TEST(LocalContact, CcdStopsTheDentShortOfTheObstacle) {
+  ContactBlock block(sphere_above_top(0.4 * kActivation));
+  const ReducedMatrix U = block.state(0.0);
+  ReducedMatrix dU = ReducedMatrix::Zero(U.rows(), 3);
+  dU(4 * kModes, 2) = -0.5;  // the normal field outwards: half a metre at the patch's centre
+  const double alpha = block.local.max_step(U, dU);
+  EXPECT_GT(alpha, 0.0);
+  EXPECT_LT(alpha, 0.1);
+  EXPECT_TRUE(std::isfinite(block.barrier_energy(U + alpha * dU)));
+  EXPECT_GT(block.local.largest_approach(), kActivation);
+  EXPECT_LT(block.local.measure(U + alpha * dU).min_distance,
+            block.local.measure(U).min_distance);
+  EXPECT_GT(block.local.measure(U + alpha * dU).min_distance, 0.0);
+}
+
+// The force on the obstacle is the barrier's reaction: minus the energy's gradient in the
+// obstacle's translation.
+TEST(LocalContact, TheForceOnTheObstacleIsTheBarriersReaction) {
+  ContactBlock block(sphere_above_top(0.4 * kActivation));
+  const ReducedMatrix U = block.state(2e-3);
+  const Eigen::Vector3d force = block.local.obstacle_forces(U).front();
+  EXPECT_GT(force.y(), 0.0);  // pushed up, away from the block
+  for (int d = 0; d < 3; ++d) {
+    const auto energy_moved = [&](double t) {
+      block.obstacles.front().offset = t * Eigen::Vector3d::Unit(d);
+      const double e = block.barrier_energy(U);
+      block.obstacles.front().offset.setZero();
+      return e;
+    };
+    const double h = 1e-7;
+    const double slope = (energy_moved(h) - energy_moved(-h)) / (2.0 * h);
+    EXPECT_NEAR(force(d), -slope, 1e-5 * force.norm()) << "axis " << d;
+  }
+}
+
+}  // namespace
+}  // namespace smfem::local

@@ -1,0 +1,276 @@
+#include "smfem/local/local_contact.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "smfem/sim/contact/barrier.hpp"
+#include "smfem/sim/kernels/detail/reduced_dot.hpp"
+
+namespace smfem::local {
+namespace {
+
+bool has_friction(const contact::ContactPotential& body) {
+  if (body.parameters().friction > 0.0) return true;
+  if (body.obstacles() == nullptr) return false;
+  return std::any_of(body.obstacles()->begin(), body.obstacles()->end(),
+                     [](const contact::Obstacle& o) { return o.friction > 0.0; });
+}
+
+}  // namespace
+
+LocalContact::LocalContact(contact::ContactPotential& body, const contact::ContactSurface& surface,
+                           std::vector<int> sample_vertex)
+    : body_(body), surface_(surface), sample_vertex_(std::move(sample_vertex)) {
+  if (static_cast<Eigen::Index>(sample_vertex_.size()) != surface.samples.size() ||
+      body.surface().samples.size() != surface.samples.size() || body.offsets().size() != 1) {
+    throw std::invalid_argument("local contact: " + std::to_string(sample_vertex_.size()) +
+                                " mesh vertices for " + std::to_string(surface.samples.size()) +
+                                " samples of a body's own contact surface");
+  }
+  if (has_friction(body)) {
+    throw std::invalid_argument(
+        "local deformations with friction are not built yet (set the scene's and its obstacles' "
+        "friction to 0, or turn local deformations off)");
+  }
+  dented_of_sample_.assign(sample_vertex_.size(), -1);
+}
+
+LocalContact::~LocalContact() { body_.set_excluded_samples({}); }
+
+std::size_t LocalContact::obstacle_count() const {
+  return body_.obstacles() != nullptr ? body_.obstacles()->size() : 0;
+}
+
+void LocalContact::set_patches(const PatchSet& patches) {
+  patches_ = &patches;
+  dented_.clear();
+  dented_of_sample_.assign(sample_vertex_.size(), -1);
+  std::vector<char> excluded(sample_vertex_.size(), 0);
+  const int m = patches.global_rows() / 4;
+  for (std::size_t k = 0; k < sample_vertex_.size(); ++k) {
+    Dented s;
+    for (int p = 0; p < patches.patch_count(); ++p) {
+      const Eigen::Matrix3d field = field_at_vertex(patches.patch(p), sample_vertex_[k]);
+      if (field.isZero(0.0)) continue;
+      s.patches.push_back(p);
+      s.fields.push_back(field);
+    }
+    if (s.patches.empty()) continue;
+    const int v = surface_.samples(static_cast<Eigen::Index>(k));
+    s.sample = static_cast<int>(k);
+    s.rest = surface_.positions.row(v).transpose() + body_.offsets().front();
+    s.basis.resize(4 * m);
+    contact::surface_basis_row(surface_, v, 0, m, s.basis.data());
+    s.area = surface_.areas(static_cast<Eigen::Index>(k));
+    s.turned = s.fields;
+    dented_of_sample_[k] = static_cast<int>(dented_.size());
+    excluded[k] = 1;
+    dented_.push_back(std::move(s));
+  }
+  body_.set_excluded_samples(dented_.empty() ? std::vector<char>{} : std::move(excluded));
+  candidates_.clear();
+  terms_.clear();
+}
+
+void LocalContact::begin_step(const sim::ReducedMatrix& U_n) {
+  for (Dented& s : dented_) {
+    for (std::size_t i = 0; i < s.patches.size(); ++i) {
+      s.turned[i] = patches_->rotation(s.patches[i]) * s.fields[i];
+    }
+  }
+  body_.begin_step(global(U_n, global_));
+}
+
+const sim::ReducedMatrix& LocalContact::global(const sim::ReducedMatrix& U,
+                                                sim::ReducedMatrix& out) const {
+  out = U.topRows(patches_->global_rows());
+  return out;
+}
+
+Eigen::Vector3d LocalContact::position(const Dented& s, const sim::ReducedMatrix& U) const {
+  return s.rest + motion(s, U);
+}
+
+Eigen::Vector3d LocalContact::motion(const Dented& s, const sim::ReducedMatrix& dU) const {
+  const int n = patches_->global_rows();
+  Eigen::Vector3d x = sim::detail::reduced_dot(s.basis.data(), dU, 0, n);
+  for (std::size_t i = 0; i < s.patches.size(); ++i) {
+    x += s.turned[i] * dU.row(n + s.patches[i]).transpose();
+  }
+  return x;
+}
+
+Eigen::Vector3d LocalContact::sample_position(Eigen::Index k, const sim::ReducedMatrix& U) const {
+  const int dented = dented_of_sample_[static_cast<std::size_t>(k)];
+  if (dented >= 0) return position(dented_[static_cast<std::size_t>(dented)], U);
+  const int v = surface_.samples(k);
+  const int m = patches_->global_rows() / 4;
+  Eigen::VectorXd b(4 * m);
+  contact::surface_basis_row(surface_, v, 0, m, b.data());
+  return surface_.positions.row(v).transpose() + body_.offsets().front() +
+         sim::detail::reduced_dot(b.data(), U, 0, 4 * m);
+}
+
+template <class At>
+double LocalContact::dented_energy(const std::vector<Pair>& pairs, At&& at) const {
+  double total = 0.0;
+  for (const Pair& pair : pairs) {
+    const Dented& s = dented_[pair.dented];
+    const double d = contact::obstacle_distance(obstacle(pair.obstacle), at(pair.dented)).distance;
+    total += stiffness() * s.area * contact::barrier(d, dhat());
+  }
+  return total;
+}
+
+double LocalContact::max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) {
+  double alpha = body_.max_step(global(U, global_), global(dU, global_step_));
+  candidates_.clear();
+  start_.resize(dented_.size());
+  step_.resize(dented_.size());
+  const double keep = body_.parameters().keep;
+  for (std::size_t i = 0; i < dented_.size(); ++i) {
+    start_[i] = position(dented_[i], U);
+    step_[i] = motion(dented_[i], dU);
+    const double reach = step_[i].norm() + dhat();
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      if (!(contact::obstacle_distance(obstacle(o), start_[i]).distance < reach)) continue;
+      candidates_.push_back({i, o});
+      alpha = std::min(alpha, contact::obstacle_time_of_impact(obstacle(o), start_[i], step_[i],
+                                                               keep, dhat()));
+    }
+  }
+  return alpha;
+}
+
+double LocalContact::largest_approach() const {
+  double largest = body_.largest_approach();
+  for (const Pair& pair : candidates_) {
+    const Eigen::Vector3d& x0 = start_[pair.dented];
+    const Eigen::Vector3d n = contact::obstacle_distance(obstacle(pair.obstacle), x0).direction;
+    largest = std::max(largest, -n.dot(step_[pair.dented]));
+  }
+  return largest;
+}
+
+double LocalContact::energy_along(double alpha, const sim::ReducedMatrix& U_trial) {
+  return body_.energy_along(alpha, global(U_trial, global_)) +
+         dented_energy(candidates_,
+                       [&](std::size_t i) { return Eigen::Vector3d(start_[i] + alpha * step_[i]); });
+}
+
+double LocalContact::energy(const sim::ReducedMatrix& U) {
+  return body_.energy(global(U, global_)) +
+         dented_energy(candidates_, [&](std::size_t i) { return position(dented_[i], U); });
+}
+
+void LocalContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) {
+  const int n = patches_->global_rows();
+  body_.linearize(global(U, global_), body_gradient_);
+  gradient.setZero(U.rows(), 3);
+  gradient.topRows(n) = body_gradient_;
+  terms_.clear();
+  candidates_.clear();
+  start_.resize(dented_.size());
+  step_.assign(dented_.size(), Eigen::Vector3d::Zero());
+  for (std::size_t i = 0; i < dented_.size(); ++i) {
+    const Dented& s = dented_[i];
+    start_[i] = position(s, U);
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle(o), start_[i]);
+      if (!(d.distance < dhat())) continue;
+      candidates_.push_back({i, o});  // energy() reads them
+      const double scale = stiffness() * s.area;
+      const Eigen::Vector3d force =
+          scale * contact::barrier_derivative(d.distance, dhat()) * d.direction;
+      gradient.topRows(n).noalias() += s.basis * force.transpose();
+      for (std::size_t j = 0; j < s.patches.size(); ++j) {
+        gradient.row(n + s.patches[j]) += (s.turned[j].transpose() * force).transpose();
+      }
+      terms_.push_back(
+          {i, scale * contact::barrier_second_derivative(d.distance, dhat()), d.direction});
+    }
+  }
+}
+
+double LocalContact::curvature(const sim::ReducedMatrix& dU) const {
+  double total = body_.curvature(dU.topRows(patches_->global_rows()));
+  for (const Term& term : terms_) {
+    const double along = term.direction.dot(motion(dented_[term.dented], dU));
+    total += term.curvature * along * along;
+  }
+  return total;
+}
+
+void LocalContact::add_to_lower(Eigen::MatrixXd& matrix) const {
+  const int n = patches_->global_rows();
+  Eigen::VectorXd j = Eigen::VectorXd::Zero(matrix.rows());
+  for (const Term& term : terms_) {
+    const Dented& s = dented_[term.dented];
+    j.setZero();
+    for (int d = 0; d < 3; ++d) j.segment(d * n, n) = term.direction(d) * s.basis;
+    for (std::size_t k = 0; k < s.patches.size(); ++k) {
+      j.segment<3>(3 * n + 3 * s.patches[k]) += s.turned[k].transpose() * term.direction;
+    }
+    matrix.selfadjointView<Eigen::Lower>().rankUpdate(j, term.curvature);
+  }
+}
+
+double LocalContact::potential_energy(const sim::ReducedMatrix& U) {
+  double total = body_.potential_energy(global(U, global_));
+  for (std::size_t i = 0; i < dented_.size(); ++i) {
+    const Eigen::Vector3d x = position(dented_[i], U);
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      const double d = contact::obstacle_distance(obstacle(o), x).distance;
+      total += stiffness() * dented_[i].area * contact::barrier(d, dhat());
+    }
+  }
+  return total;
+}
+
+contact::ContactMeasure LocalContact::measure(const sim::ReducedMatrix& U) {
+  contact::ContactMeasure result = body_.measure(global(U, global_));
+  if (result.part_closest.empty()) result.part_closest.assign(1, result.min_distance);
+  for (const Dented& s : dented_) {
+    const Eigen::Vector3d x = position(s, U);
+    bool active = false;
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      const double d = contact::obstacle_distance(obstacle(o), x).distance;
+      result.min_distance = std::min(result.min_distance, d);
+      result.part_closest.front() = std::min(result.part_closest.front(), d);
+      if (d < dhat()) ++result.active, active = true;
+    }
+    if (active) result.active_points.push_back(x);
+  }
+  return result;
+}
+
+std::vector<int> LocalContact::loaded_vertices(const sim::ReducedMatrix& U) {
+  std::vector<int> loaded;
+  for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
+    const Eigen::Vector3d x = sample_position(k, U);
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      if (contact::obstacle_distance(obstacle(o), x).distance < dhat()) {
+        loaded.push_back(sample_vertex_[static_cast<std::size_t>(k)]);
+        break;
+      }
+    }
+  }
+  return loaded;
+}
+
+std::vector<Eigen::Vector3d> LocalContact::obstacle_forces(const sim::ReducedMatrix& U) {
+  std::vector<Eigen::Vector3d> forces = body_.obstacle_forces(global(U, global_));
+  for (const Dented& s : dented_) {
+    const Eigen::Vector3d x = position(s, U);
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle(o), x);
+      forces[o] += stiffness() * s.area * contact::barrier_derivative(d.distance, dhat()) *
+                   d.direction;
+    }
+  }
+  return forces;
+}
+
+}  // namespace smfem::local
