@@ -55,8 +55,7 @@ struct ContactBlock {
   }
   static PatchSet make_patches(const sim::BoxModel& box, const full::FullModel& mesh) {
     const LoadPatch patch = test::top_patch(box, 0.0, 0.0, 0.13, 1.0 / kCubes);
-    return PatchSet({patch_support(mesh, full::lumped_vertex_mass(mesh), patch, 0.35)},
-                    4 * kModes);
+    return PatchSet({patch_support(mesh, full::lumped_vertex_mass(mesh), patch, 0.35)}, 4 * kModes);
   }
   // The mesh vertex at each sample's rest position.
   static std::vector<int> sample_vertices(const sim::BoxModel& box) {
@@ -64,8 +63,10 @@ struct ContactBlock {
     std::vector<int> vertices;
     for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
       Eigen::Index nearest = 0;
-      (box.rest.rowwise() - surface.positions.row(surface.samples(k))).rowwise().squaredNorm().minCoeff(
-          &nearest);
+      (box.rest.rowwise() - surface.positions.row(surface.samples(k)))
+          .rowwise()
+          .squaredNorm()
+          .minCoeff(&nearest);
       vertices.push_back(static_cast<int>(nearest));
     }
     return vertices;
@@ -178,7 +179,8 @@ TEST(LocalContact, ItsHessianAgreesWithFiniteDifferencesAgainstAPlane) {
     v.tail<3>() = dU.row(n).transpose();
     const double own = block.body.curvature(dU.topRows(n));
     EXPECT_GT(curvature - own, 0.01 * curvature);  // the dented samples' share
-    EXPECT_NEAR(v.dot(hessian * v), curvature - own, 1e-9 * std::abs(curvature)) << "trial " << trial;
+    EXPECT_NEAR(v.dot(hessian * v), curvature - own, 1e-9 * std::abs(curvature))
+        << "trial " << trial;
   }
 }
 
@@ -193,8 +195,7 @@ TEST(LocalContact, CcdStopsTheDentShortOfTheObstacle) {
   EXPECT_LT(alpha, 0.1);
   EXPECT_TRUE(std::isfinite(block.barrier_energy(U + alpha * dU)));
   EXPECT_GT(block.local.largest_approach(), kActivation);
-  EXPECT_LT(block.local.measure(U + alpha * dU).min_distance,
-            block.local.measure(U).min_distance);
+  EXPECT_LT(block.local.measure(U + alpha * dU).min_distance, block.local.measure(U).min_distance);
   EXPECT_GT(block.local.measure(U + alpha * dU).min_distance, 0.0);
 }
 

@@ -84,7 +84,7 @@ void LocalContact::begin_step(const sim::ReducedMatrix& U_n) {
 }
 
 const sim::ReducedMatrix& LocalContact::global(const sim::ReducedMatrix& U,
-                                                sim::ReducedMatrix& out) const {
+                                               sim::ReducedMatrix& out) const {
   out = U.topRows(patches_->global_rows());
   return out;
 }
@@ -137,8 +137,8 @@ double LocalContact::max_step(const sim::ReducedMatrix& U, const sim::ReducedMat
     for (std::size_t o = 0; o < obstacle_count(); ++o) {
       if (!(contact::obstacle_distance(obstacle(o), start_[i]).distance < reach)) continue;
       candidates_.push_back({i, o});
-      alpha = std::min(alpha, contact::obstacle_time_of_impact(obstacle(o), start_[i], step_[i],
-                                                               keep, dhat()));
+      alpha = std::min(
+          alpha, contact::obstacle_time_of_impact(obstacle(o), start_[i], step_[i], keep, dhat()));
     }
   }
   return alpha;
@@ -156,8 +156,9 @@ double LocalContact::largest_approach() const {
 
 double LocalContact::energy_along(double alpha, const sim::ReducedMatrix& U_trial) {
   return body_.energy_along(alpha, global(U_trial, global_)) +
-         dented_energy(candidates_,
-                       [&](std::size_t i) { return Eigen::Vector3d(start_[i] + alpha * step_[i]); });
+         dented_energy(candidates_, [&](std::size_t i) {
+           return Eigen::Vector3d(start_[i] + alpha * step_[i]);
+         });
 }
 
 double LocalContact::energy(const sim::ReducedMatrix& U) {
@@ -266,8 +267,8 @@ std::vector<Eigen::Vector3d> LocalContact::obstacle_forces(const sim::ReducedMat
     const Eigen::Vector3d x = position(s, U);
     for (std::size_t o = 0; o < obstacle_count(); ++o) {
       const contact::ObstacleDistance d = contact::obstacle_distance(obstacle(o), x);
-      forces[o] += stiffness() * s.area * contact::barrier_derivative(d.distance, dhat()) *
-                   d.direction;
+      forces[o] +=
+          stiffness() * s.area * contact::barrier_derivative(d.distance, dhat()) * d.direction;
     }
   }
   return forces;

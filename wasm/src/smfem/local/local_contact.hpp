@@ -69,11 +69,11 @@ class LocalContact final : public sim::StepContact {
 
  private:
   struct Dented {
-    int sample = 0;             // into surface.samples
-    Eigen::Vector3d rest;       // X_s plus the body's offset
-    Eigen::VectorXd basis;      // b_s (4m)
-    double area = 0.0;          // m^2
-    std::vector<int> patches;   // those whose fields reach it
+    int sample = 0;                       // into surface.samples
+    Eigen::Vector3d rest;                 // X_s plus the body's offset
+    Eigen::VectorXd basis;                // b_s (4m)
+    double area = 0.0;                    // m^2
+    std::vector<int> patches;             // those whose fields reach it
     std::vector<Eigen::Matrix3d> fields;  // B_p(s), rest frame, per patch above
     std::vector<Eigen::Matrix3d> turned;  // R_p B_p(s)
   };
@@ -105,10 +105,10 @@ class LocalContact final : public sim::StepContact {
   std::vector<int> sample_vertex_;
   const PatchSet* patches_ = nullptr;
   std::vector<Dented> dented_;
-  std::vector<int> dented_of_sample_;  // per sample: its index in dented_, or -1
-  std::vector<Pair> candidates_;                    // the last max_step()'s
-  std::vector<Eigen::Vector3d> start_, step_;       // its x0 and dx per dented sample
-  std::vector<Term> terms_;                         // the last linearize()'s
+  std::vector<int> dented_of_sample_;          // per sample: its index in dented_, or -1
+  std::vector<Pair> candidates_;               // the last max_step()'s
+  std::vector<Eigen::Vector3d> start_, step_;  // its x0 and dx per dented sample
+  std::vector<Term> terms_;                    // the last linearize()'s
   sim::ReducedMatrix global_, global_step_, body_gradient_;
 };
 

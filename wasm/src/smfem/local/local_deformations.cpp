@@ -85,7 +85,13 @@ std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int
     const std::vector<LoadPatch> grouped =
         group_into_patches(mesh_.positions, surface_, loaded, 3 * model_.mode_count());
     for (const LoadPatch& patch : grouped) {
-      supports.push_back(patch_support(mesh_, vertex_mass_, patch, support_));
+      // Paper 001's radius beyond the patch's farthest vertex: a contact spread wider than the
+      // radius (a face resting on the floor, a deep press) is still all inside its support.
+      double extent = 0.0;
+      for (const int v : patch.vertices) {
+        extent = std::max(extent, (mesh_.positions.row(v).transpose() - patch.centre).norm());
+      }
+      supports.push_back(patch_support(mesh_, vertex_mass_, patch, support_ + extent));
     }
   }
   const int P = static_cast<int>(supports.size());
@@ -153,8 +159,7 @@ void LocalDeformations::set_contact(contact::ContactPotential* body,
     const double off = (mesh_.positions.row(v).transpose() - rest).norm();
     if (off > tolerance) {
       throw std::invalid_argument(
-          "local deformations: contact sample " + std::to_string(k) + " is " +
-          std::to_string(off) +
+          "local deformations: contact sample " + std::to_string(k) + " is " + std::to_string(off) +
           " m from the nearest vertex of the mesh's surface (the asset's contact surface and mesh "
           "do not agree; bake both with smfem-bake --full-mesh)");
     }
@@ -369,11 +374,10 @@ std::vector<int> LocalDeformations::still_loaded(PatchState& state, double times
   std::vector<int> kept;
   for (int p = 0; p < patch_count(); ++p) {
     const std::vector<int>& vertices = patches_->patch(p).patch.vertices;
-    const bool pulled =
-        std::any_of(vertices.begin(), vertices.end(), [&](int v) {
-          return v == spring_vertex_ ||
-                 std::binary_search(contact_loads_.begin(), contact_loads_.end(), v);
-        });
+    const bool pulled = std::any_of(vertices.begin(), vertices.end(), [&](int v) {
+      return v == spring_vertex_ ||
+             std::binary_search(contact_loads_.begin(), contact_loads_.end(), v);
+    });
     const bool moving = state.Cdot.row(p).norm() >= kLeavingSpeed;
     for (const int v : vertices) {
       const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);

@@ -182,8 +182,8 @@ class LocalDeformations {
   std::unique_ptr<LocalContact> contact_;
   std::unique_ptr<sim::StepTermSum> terms_;  // the correction and contact_, where there is one
   std::vector<int> contact_loads_;           // ascending
-  Eigen::VectorXd weights_;      // C + S
-  std::vector<sim::Lame> lame_;  // C + S
+  Eigen::VectorXd weights_;                  // C + S
+  std::vector<sim::Lame> lame_;              // C + S
   sim::ReducedMatrix local_force_;
   int spring_vertex_ = -1;
 };

@@ -1,7 +1,8 @@
 #pragma once
 // Two terms of Psi_u beside inertia (discretization.hpp: StepContact) handed to the steps as one:
 // their energies, gradients and curvatures summed, the step bounded by the stricter CCD. A body
-// with local patches steps with its correction and its contact at once (local/local_deformations.hpp).
+// with local patches steps with its correction and its contact at once
+// (local/local_deformations.hpp).
 #include <algorithm>
 
 #include "smfem/sim/step/discretization.hpp"
