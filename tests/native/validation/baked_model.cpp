@@ -31,9 +31,14 @@ sim::ReducedModel bake_recipe(const std::string& name, const nlohmann::json& rec
 }
 
 BakedWithMesh bake_recipe_with_mesh(const std::string& name, const nlohmann::json& recipe,
-                                    const std::vector<std::filesystem::path>& files) {
+                                    const std::vector<std::filesystem::path>& files,
+                                    std::optional<int> contact_samples) {
   bake::BakeSettings settings;
   settings.full_mesh = true;
+  if (contact_samples) {
+    settings.contact_samples = *contact_samples;
+    settings.collision_triangles = 0;
+  }
   const bake::BakeInput input = load_input(name, recipe, settings, files);
   const bake::BakeResult result = bake::run_bake(input, settings);
   const asset::Asset asset =

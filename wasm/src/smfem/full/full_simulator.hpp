@@ -80,6 +80,7 @@ class FullSimulator {
   // every obstacle now, or names a node out of range.
   void set_contact(std::unique_ptr<ObstacleContact> contact);
   const ObstacleContact* contact() const { return contact_.get(); }
+  ObstacleContact* contact() { return contact_.get(); }
 
   // Takes U and Udot (n x 3, finite, pinned rows 0; throws std::invalid_argument) and makes
   // z and lambda consistent with U (z = s(F(U)), lambda = D^-1 grad psi(z)).

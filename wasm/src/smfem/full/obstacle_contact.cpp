@@ -117,4 +117,26 @@ std::pair<double, int> ObstacleContact::closest(const sim::ReducedMatrix& U) con
   return {closest, active};
 }
 
+std::vector<Eigen::Vector3d> ObstacleContact::obstacle_forces(const sim::ReducedMatrix& U) const {
+  std::vector<Eigen::Vector3d> forces(obstacles_.size(), Eigen::Vector3d::Zero());
+  for (const Point& p : points_) {
+    const Eigen::Vector3d x = position(p, U);
+    for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacles_[o], x);
+      forces[o] += parameters_.stiffness * p.area *
+                   contact::barrier_derivative(d.distance, parameters_.activation) * d.direction;
+    }
+  }
+  return forces;
+}
+
+void ObstacleContact::move_obstacle(std::size_t o, const Eigen::Vector3d& offset) {
+  if (o >= obstacles_.size() || !offset.allFinite()) {
+    throw std::invalid_argument("move_obstacle: obstacle " + std::to_string(o) + " of " +
+                                std::to_string(obstacles_.size()) + ", or an offset not finite");
+  }
+  obstacles_[o].start_offset = obstacles_[o].offset;
+  obstacles_[o].offset = offset;
+}
+
 }  // namespace smfem::full

@@ -55,6 +55,12 @@ class ObstacleContact final : public sim::StepContact {
   // The smallest point-obstacle distance at U (+infinity without obstacles) and the pairs
   // closer than dhat.
   std::pair<double, int> closest(const sim::ReducedMatrix& U) const;
+  // The force the points press on each obstacle at U, N: sum over its pairs of kappa a b'(d) n
+  // (n from the obstacle towards the point).
+  std::vector<Eigen::Vector3d> obstacle_forces(const sim::ReducedMatrix& U) const;
+  // Obstacle o translated to `offset` from now on (a scripted press); the caller keeps it clear
+  // of every point. Throws std::invalid_argument for o out of range or a non-finite offset.
+  void move_obstacle(std::size_t o, const Eigen::Vector3d& offset);
   // The last linearize()'s Hessian: per point, its node and 3 x 3 block (zero beyond dhat).
   const std::vector<std::pair<int, Eigen::Matrix3d>>& hessian_blocks() const { return blocks_; }
 
