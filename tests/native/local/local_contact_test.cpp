@@ -125,7 +125,10 @@ TEST(LocalContact, ItsEnergyIsTheBarrierOfEveryDentedSample) {
   const ReducedMatrix U = block.state(2e-3);
   const double energy = block.local.potential_energy(U);
   EXPECT_GT(energy, 0.0);
-  EXPECT_NEAR(energy, block.barrier_energy(U), 1e-10 * energy);
+  // To rounding: the positions come from the surface's weights here and the mesh's basis there,
+  // and the barrier's logarithm amplifies their last bits near the obstacle (4e-10 of the energy
+  // in wasm); the dented samples left out, or counted twice, change it by a large fraction.
+  EXPECT_NEAR(energy, block.barrier_energy(U), 1e-8 * energy);
   // Along a segment: the trials' energy is the energy at the trial (its positions moved along
   // the segment rather than made from U, to rounding, which the barrier's logarithm amplifies
   // near the obstacle).

@@ -18,17 +18,18 @@ using test::PressOptions;
 // The top face's middle vertex.
 int top_middle(const sim::BoxModel& box) {
   Eigen::Index nearest = 0;
-  (box.rest.rowwise() - Eigen::RowVector3d(0.0, 0.5, 0.0)).rowwise().squaredNorm().minCoeff(
-      &nearest);
+  (box.rest.rowwise() - Eigen::RowVector3d(0.0, 0.5, 0.0))
+      .rowwise()
+      .squaredNorm()
+      .minCoeff(&nearest);
   return static_cast<int>(nearest);
 }
 
 double dent_depth(PressedBlock& block) {
   const int v = top_middle(block.box());
   const Eigen::Vector3d rest = block.box().rest.row(v).transpose();
-  return rest.y() - test::grabbed_point(block.simulator(), v, rest,
-                                        block.box().basis.row(v).transpose())
-                        .y();
+  return rest.y() -
+         test::grabbed_point(block.simulator(), v, rest, block.box().basis.row(v).transpose()).y();
 }
 
 TEST(LocalPress, ASpherePressedIntoABlockDentsItWhereItPresses) {

@@ -13,7 +13,7 @@
 namespace smfem::local::test {
 
 struct PressOptions {
-  int cubes = 8;   // across the block's width (half as many through its height)
+  int cubes = 8;  // across the block's width (half as many through its height)
   int modes = 4;
   double youngs = 1e5, poisson = 0.3;
   double radius = 0.5;       // the sphere's, m

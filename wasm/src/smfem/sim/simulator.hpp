@@ -26,11 +26,12 @@
 // Determinism: results depend only on the state and the inputs: bit-identical for any thread
 // count and across snapshot/restore (see stiffness_assembly.hpp for why).
 // Local deformations (issue 26, local/local_deformations.hpp): with them on, the drag spring
-// dents the body where it grabs it: a patch of local fields attaches at the grabbed point and the
-// steps run on the extended coordinates (the patches' state in SimulatorState::patches). Without a
-// patch attached the step is the one without them, bit for bit. Not yet with contact, EigenFit
-// (off while a patch is attached), a model of several bodies, or save_state (refused while a
-// patch is attached).
+// dents the body where it grabs it, and contact where it presses: patches of local fields attach at
+// the grabbed point and where samples are within dhat of an obstacle, the samples see the dent, and
+// the steps run on the extended coordinates (the patches' state in SimulatorState::patches).
+// Without a patch attached the step is the one without them, bit for bit. Not yet with friction,
+// EigenFit (off while a patch is attached), a model of several bodies, or save_state (refused while
+// a patch is attached).
 #include <cstdint>
 #include <memory>
 #include <span>
