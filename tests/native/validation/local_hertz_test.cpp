@@ -164,7 +164,7 @@ void measure_contact(const Block& block, const contact::Obstacle& sphere, PressR
   result.indentation = -result.displacement(block.top_middle, 1);
 }
 
-// The whole mesh's static equilibrium with the sphere kIndentation down. Frictionless elastic
+// The whole mesh's static equilibrium with the sphere where `start` left it. Frictionless elastic
 // contact does not depend on the path, so it starts from `start` (a run that got there, clear of
 // the sphere) and takes quasi-static steps (a timestep of seconds: inertia is nothing against
 // the stiffness) until the displacements stop changing. Pressing it down the whole way, as the
@@ -184,7 +184,7 @@ PressResult settle_whole_mesh(const Block& block, const PressResult& start) {
     points.push_back({v, block.mesh.positions.row(v).transpose(), surface.areas(k)});
   }
   contact::Obstacle sphere = sphere_above_top();
-  sphere.offset = sphere.start_offset = Eigen::Vector3d(0.0, -kIndentation, 0.0);
+  sphere.offset = sphere.start_offset = Eigen::Vector3d(0.0, -start.descent, 0.0);
   whole.set_contact(std::make_unique<full::ObstacleContact>(
       std::move(points), std::vector<contact::Obstacle>{sphere}, barrier()));
   double change = 0.0;
@@ -199,7 +199,7 @@ PressResult settle_whole_mesh(const Block& block, const PressResult& start) {
   PressResult result;
   result.displacement = whole.displacements();
   result.force = whole.contact()->obstacle_forces(whole.displacements()).front().y();
-  result.descent = kIndentation;
+  result.descent = start.descent;
   measure_contact(block, sphere, result);
   return result;
 }

@@ -239,6 +239,24 @@ void Simulator::attach_drag_patch(const Eigen::Vector3d& rest) {
   local_->set_spring_vertex(vertex);
 }
 
+void Simulator::change_patches(std::vector<int> loaded) {
+  if (contact_ == nullptr) {
+    set_loaded(std::move(loaded));
+    refresh_diagnostics();
+    return;
+  }
+  // The change projects the state onto the new basis (basis_change.hpp), moving what that basis
+  // cannot hold: a sample can land in an obstacle, where the barrier is infinite and every later
+  // step is stuck. A change that keeps less than CCD's share of the closest distance waits for a
+  // later step (the loads are gathered again after it).
+  const double before = contact_measure().min_distance;
+  const SimulatorState kept = state_;
+  set_loaded(std::move(loaded));
+  refresh_diagnostics();
+  if (contact_measure().min_distance >= contact_->parameters().keep * before) return;
+  restore(kept);
+}
+
 void Simulator::set_loaded(std::vector<int> loaded) {
   local_->set_cubature_lame(lame_);  // the current materials, before z and lambda are made
   local_->set_loaded(std::move(loaded), state_.U, state_.Udot, state_.patches);
@@ -418,10 +436,7 @@ const StepReport& Simulator::step() {
     // Patches whose load left and that came to rest leave; new loads bring new ones.
     if (local_ != nullptr) {
       std::vector<int> loaded = local_->still_loaded(state_.patches, settings_.timestep);
-      if (loaded != state_.patches.loaded) {
-        set_loaded(std::move(loaded));
-        refresh_diagnostics();
-      }
+      if (loaded != state_.patches.loaded) change_patches(std::move(loaded));
     }
   } else {
     copy_dynamic_state(backup_, state_);
