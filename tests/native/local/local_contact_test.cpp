@@ -11,7 +11,7 @@
 #include "smfem/local/local_contact.hpp"
 #include "smfem/sim/contact/barrier.hpp"
 
-namespace smfem::local {
+namespace smfem::local::contact_test {
 namespace {
 
 using sim::ReducedMatrix;
@@ -223,4 +223,4 @@ TEST(LocalContact, TheForceOnTheObstacleIsTheBarriersReaction) {
 }
 
 }  // namespace
-}  // namespace smfem::local
+}  // namespace smfem::local::contact_test
