@@ -384,6 +384,10 @@ class JsContactScene {
         for (const auto& obstacle : scene_->obstacles())
           obstacles.push_back(vector_json(obstacle.offset));
         report["obstacleOffsets"] = obstacles;
+        json forces = json::array();
+        for (const Eigen::Vector3d& force : scene_->obstacle_forces())
+          forces.push_back(vector_json(force));
+        report["obstacleForces"] = forces;
         reports.push_back(report);
         if (!summary.ok) break;
       }

@@ -440,6 +440,8 @@ export interface ContactStepReport extends StepReport {
     asleep: boolean;
   }>;
   obstacleOffsets: Vec3[];
+  /** The force the bodies press on each obstacle, N: the contact barrier's (friction's not in it). */
+  obstacleForces: Vec3[];
 }
 
 export type ObstacleShape =

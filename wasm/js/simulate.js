@@ -12,8 +12,9 @@
 // --render or --subspace yet; --drag takes a vertex of its mesh). A scene file with "bodies"
 // (assets/scenes/README.md, "Scenes with contact") runs its bodies together with contact; its
 // bodies' recipes are baked the same way, and its records add minDistance, activeContacts,
-// dHat and bodies (each body's centroid, kinetic and asleep; null, 0, null and null for a
-// single asset, which has no obstacles). --json prints one JSON object per line and
+// dHat, bodies (each body's centroid, kinetic and asleep) and obstacleForces (the force the
+// bodies press on each obstacle, N, the barrier's; friction's not in it); null, 0, null, null and
+// null for a single asset, which has no obstacles. --json prints one JSON object per line and
 // step; --csv the same as columns (vectors as _x _y _z, bodies as body0_centroid_x, ...);
 // neither, a summary. The values are the JS API's step report's (loader.d.ts: StepReport), so
 // the two agree to the bit. --trajectory writes the reduced coordinates of every step:
@@ -347,6 +348,7 @@ export function stepRecord(step, report) {
     activeContacts: report.activeContacts ?? 0,
     dHat: report.dHat ?? null,
     bodies: report.bodies?.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })) ?? null,
+    obstacleForces: report.obstacleForces ?? null,
     maxStrain: report.maxStrain ?? null,
     wallMs: report.stepMs,
   };
@@ -357,6 +359,11 @@ function csvColumns(record) {
   return Object.entries(record).flatMap(([key, value]) => {
     if (key === 'bodies') {
       return (value ?? []).flatMap((body, i) => csvColumns(body).map(([k, v]) => [`body${i}_${k}`, v]));
+    }
+    if (key === 'obstacleForces') {
+      return (value ?? []).flatMap((force, i) =>
+        force.map((v, axis) => [`obstacle${i}_force_${'xyz'[axis]}`, v]),
+      );
     }
     if (Array.isArray(value)) return value.map((v, axis) => [`${key}_${'xyz'[axis]}`, v]);
     return [[key, value ?? '']];

@@ -69,6 +69,10 @@ TEST_P(DropTest, NeverPenetratesAndSettles) {
   // Resting within the barrier's reach, not sunk into it.
   EXPECT_LT(scene.measure().min_distance, scene.parameters().activation);
   EXPECT_GT(scene.measure().active, 0);
+  // At rest the box presses on the ground with its weight.
+  const Eigen::Vector3d weight = scene.body_mass(0) * scene.settings().gravity;
+  const Eigen::Vector3d on_ground = scene.obstacle_forces().front();
+  EXPECT_LT((on_ground - weight).norm(), 1e-3 * weight.norm()) << on_ground.transpose();
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, DropTest,

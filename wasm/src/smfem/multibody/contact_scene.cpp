@@ -11,6 +11,7 @@
 
 #include "smfem/geometry/point_triangle.hpp"
 #include "smfem/multibody/body_groups.hpp"
+#include "smfem/sim/contact/barrier.hpp"
 
 namespace smfem::multibody {
 namespace {
@@ -131,6 +132,24 @@ void ContactScene::body_surface(int body, const sim::ReducedMatrix& U,
       surface_bases_[b] * U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);
   out += models_[b].contact.positions;
   out.rowwise() += layout_.offsets[b].transpose();
+}
+
+std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() const {
+  std::vector<Eigen::Vector3d> forces(obstacles_.size(), Eigen::Vector3d::Zero());
+  contact::SurfacePositions surface;
+  for (int b = 0; b < body_count(); ++b) {
+    body_surface(b, state_.U, surface);
+    const contact::ContactSurface& contact = body_model(b).contact;
+    for (Eigen::Index k = 0; k < contact.samples.size(); ++k) {
+      const Eigen::Vector3d x = surface.row(contact.samples(k)).transpose();
+      for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+        const contact::ObstacleDistance d = contact::obstacle_distance(obstacles_[o], x);
+        forces[o] += body_stiffness(b) * contact.areas(k) *
+                     contact::barrier_derivative(d.distance, parameters_.activation) * d.direction;
+      }
+    }
+  }
+  return forces;
 }
 
 Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) const {

@@ -159,6 +159,10 @@ class ContactScene {
   // Closest distance and active pairs now, within the islands the bodies' boxes grown by dhat
   // form (pairs farther apart than dhat between them are not measured).
   contact::ContactMeasure measure();
+  // The force the bodies press on each obstacle now (N): the barrier's reaction, sum over every
+  // body's samples of kappa_b a b'(d) n (n from the obstacle towards the sample), sleeping bodies
+  // included; friction's is not in it.
+  std::vector<Eigen::Vector3d> obstacle_forces() const;
   // Back to the start: rest shapes at their placements and velocities, obstacles at time 0,
   // every body awake.
   void reset();
