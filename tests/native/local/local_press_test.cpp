@@ -3,6 +3,7 @@
 // contact is softer than with the global modes alone; nothing enters the sphere or the floor.
 #include <cmath>
 #include <iostream>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -55,6 +56,24 @@ TEST(LocalPress, ASpherePressedIntoABlockDentsItWhereItPresses) {
   EXPECT_NEAR(local.descent(), kDescent, 1e-9);
   EXPECT_LT(local.sphere_force(), global.sphere_force());
   EXPECT_GT(dent_depth(local), dent_depth(global));
+}
+
+// Pressed where pins hold every vertex a patch would reach: no patch can be made there, so the
+// press goes on with the global modes (a warning says why) instead of failing out of the step.
+TEST(LocalPress, WherePinsHoldEveryVertexAPatchReachesThePressGoesOnWithoutADent) {
+  PressOptions options;
+  options.pinned_above = 0.1;
+  PressedBlock block(options, test::page_settings(sim::SolverMethod::mfem, 2), true);
+  for (int step = 1; step <= 20; ++step) {
+    ASSERT_TRUE(block.step_towards(0.0002 * step).ok) << "step " << step;
+  }
+  EXPECT_EQ(block.simulator().local_deformations()->patch_count(), 0);
+  EXPECT_GT(block.sphere_force(), 0.0);  // it presses
+  bool warned = false;
+  for (const std::string& warning : block.simulator().warnings()) {
+    warned = warned || warning.find("pinned") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // for the tests of contact with local deformations (local/local_contact.hpp): the block (every
 // boundary vertex a contact sample), its mesh, the obstacles, the body's contact and its Simulator.
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct PressOptions {
   // kappa, Pa: stiff enough that a loaded sample rests a fair part of dhat away, so the sphere,
   // which advances half the closest distance a step at most, comes down in a few dozen steps.
   double stiffness = 1e6;
+  // The mesh's vertices above this height (m) are pinned where the patches' fields are made.
+  double pinned_above = std::numeric_limits<double>::infinity();
 };
 
 class PressedBlock {
@@ -38,6 +41,9 @@ class PressedBlock {
     parameters.stiffness = options.stiffness;
     potential_.set_environment(&obstacles_, parameters, settings.timestep);
     simulator_.set_contact(&potential_);
+    for (int v = 0; v < mesh_.vertex_count(); ++v) {
+      if (mesh_.positions(v, 1) > options.pinned_above) mesh_.pinned.push_back(v);
+    }
     if (local) simulator_.enable_local_deformations(mesh_);
   }
 

@@ -240,20 +240,25 @@ void Simulator::attach_drag_patch(const Eigen::Vector3d& rest) {
 }
 
 void Simulator::change_patches(std::vector<int> loaded) {
-  if (contact_ == nullptr) {
-    set_loaded(std::move(loaded));
-    refresh_diagnostics();
-    return;
-  }
   // The change projects the state onto the new basis (basis_change.hpp), moving what that basis
   // cannot hold: a sample can land in an obstacle, where the barrier is infinite and every later
   // step is stuck. A change that keeps less than CCD's share of the closest distance waits for a
   // later step (the loads are gathered again after it).
-  const double before = contact_measure().min_distance;
+  const double before = contact_ != nullptr ? contact_measure().min_distance : 0.0;
   const SimulatorState kept = state_;
-  set_loaded(std::move(loaded));
+  try {
+    set_loaded(std::move(loaded));
+  } catch (const std::invalid_argument& error) {
+    // Nothing changed (local_deformations.hpp): the patches stay as they were.
+    warnings_.push_back("step " + std::to_string(state_.step_count) +
+                        ": the patches stay as they were: " + error.what());
+    return;
+  }
   refresh_diagnostics();
-  if (contact_measure().min_distance >= contact_->parameters().keep * before) return;
+  if (contact_ == nullptr ||
+      contact_measure().min_distance >= contact_->parameters().keep * before) {
+    return;
+  }
   restore(kept);
 }
 

@@ -209,8 +209,9 @@ class Simulator {
   bool patched() const { return local_ != nullptr && local_->patch_count() > 0; }
   // The patches for `loaded` (the state carried over, z and lambda made consistent).
   void set_loaded(std::vector<int> loaded);
-  // After a step: set_loaded, unless with contact the projected state comes closer to an obstacle
-  // than CCD allows a step to (then the patches stay as they were).
+  // After a step: set_loaded, unless a patch cannot be made (a warning says why) or, with contact,
+  // the projected state comes closer to an obstacle than CCD allows a step to; then the patches
+  // stay as they were.
   void change_patches(std::vector<int> loaded);
   // A patch where the drag grabs the rest point `rest` (with local deformations on), the spring
   // pulling its vertex; none, with a warning, where none can be made.
