@@ -59,7 +59,6 @@ void LocalContact::set_patches(const PatchSet& patches) {
     }
     if (s.patches.empty()) continue;
     const int v = surface_.samples(static_cast<Eigen::Index>(k));
-    s.sample = static_cast<int>(k);
     s.rest = surface_.positions.row(v).transpose() + body_.offsets().front();
     s.basis.resize(4 * m);
     contact::surface_basis_row(surface_, v, 0, m, s.basis.data());

@@ -69,7 +69,6 @@ class LocalContact final : public sim::StepContact {
 
  private:
   struct Dented {
-    int sample = 0;                       // into surface.samples
     Eigen::Vector3d rest;                 // X_s plus the body's offset
     Eigen::VectorXd basis;                // b_s (4m)
     double area = 0.0;                    // m^2
