@@ -14,14 +14,15 @@
 
 namespace smfem::local::test {
 
-inline sim::BoxModel block(int n, int modes = 4) {
+// contact_samples: as BoxModelOptions' (0: no contact group).
+inline sim::BoxModel block(int n, int modes = 4, int contact_samples = 0) {
   sim::BoxModelOptions options;
   options.nx = options.nz = n;
   options.ny = n / 2;
   options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
   options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
   options.mode_count = modes;
-  options.contact_samples = 0;
+  options.contact_samples = contact_samples;
   return sim::make_box_model(options);
 }
 

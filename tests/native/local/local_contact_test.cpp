@@ -31,7 +31,7 @@ struct ContactBlock {
   LocalContact local;
 
   explicit ContactBlock(const contact::Obstacle& obstacle)
-      : box(make_box()),
+      : box(test::block(kCubes, kModes, 1 << 20)),
         mesh(test::block_mesh(box, 1000.0)),
         patches(make_patches(box, mesh)),
         obstacles{obstacle},
@@ -44,15 +44,6 @@ struct ContactBlock {
     local.set_patches(patches);
   }
 
-  static sim::BoxModel make_box() {
-    sim::BoxModelOptions options;
-    options.nx = options.nz = kCubes;
-    options.ny = kCubes / 2;
-    options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
-    options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
-    options.mode_count = kModes;
-    return sim::make_box_model(options);
-  }
   static PatchSet make_patches(const sim::BoxModel& box, const full::FullModel& mesh) {
     const LoadPatch patch = test::top_patch(box, 0.0, 0.0, 0.13, 1.0 / kCubes);
     return PatchSet({patch_support(mesh, full::lumped_vertex_mass(mesh), patch, 0.35)}, 4 * kModes);

@@ -68,39 +68,6 @@ std::vector<std::pair<std::size_t, double>> representatives(const std::vector<Ga
   return kept;
 }
 
-// The pair mass of patches p and q (patch_support.hpp: pair_mass) as a linear map of their
-// relative rotation R = R_p^T R_q: sum_v m_v B_pv^T R B_qv has entry (i, j) sum_ab R(a, b)
-// sum_v m_v B_pv(a, i) B_qv(b, j), so T(i + 3j, a + 3b) = sum_v m_v B_pv(a, i) B_qv(b, j) and
-// vec(pair) = T vec(R). Made once per patch set: each step's new rotations then cost a 9 x 9
-// product per pair instead of a pass over the vertices both reach (45 patches pressed into a
-// block: 10 % of the run).
-Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q) {
-  Matrix9<double> moments = Matrix9<double>::Zero();
-  std::size_t i = 0, j = 0;
-  while (i < p.vertices.size() && j < q.vertices.size()) {
-    if (p.vertices[i] < q.vertices[j]) {
-      ++i;
-    } else if (q.vertices[j] < p.vertices[i]) {
-      ++j;
-    } else {
-      const Eigen::Map<const Vector9<double>> Bp(p.fields[i].data()), Bq(q.fields[j].data());
-      // vec(B)(a + 3i) = B(a, i): the outer product's entry (a + 3i, b + 3j) is the sum's term.
-      const Matrix9<double> outer = p.mass(static_cast<Eigen::Index>(i)) * Bp * Bq.transpose();
-      for (int ii = 0; ii < 3; ++ii) {
-        for (int jj = 0; jj < 3; ++jj) {
-          for (int a = 0; a < 3; ++a) {
-            for (int b = 0; b < 3; ++b)
-              moments(ii + 3 * jj, a + 3 * b) += outer(a + 3 * ii, b + 3 * jj);
-          }
-        }
-      }
-      ++i;
-      ++j;
-    }
-  }
-  return moments;
-}
-
 }  // namespace
 
 PatchSet::PatchSet(std::vector<PatchSupport> patches, int global_rows, int samples)
@@ -164,11 +131,8 @@ void PatchSet::set_rotations(const sim::ReducedMatrix& U) {
     }
     local_mass_.block<3, 3>(3 * p, 3 * p) = patch(p).mass_matrix;
     for (int q = 0; q < p; ++q) {
-      const Eigen::Matrix3d relative = rotation(p).transpose() * rotation(q);
-      const Vector9<double> vec_pair =
-          pair_moments_[static_cast<std::size_t>(p * (p - 1) / 2 + q)] *
-          Eigen::Map<const Vector9<double>>(relative.data());
-      const Eigen::Map<const Eigen::Matrix3d> pair(vec_pair.data());
+      const Eigen::Matrix3d pair = pair_mass(
+          pair_moments_[static_cast<std::size_t>(p * (p - 1) / 2 + q)], rotation(p), rotation(q));
       local_mass_.block<3, 3>(3 * p, 3 * q) = pair;
       local_mass_.block<3, 3>(3 * q, 3 * p) = pair.transpose();
     }

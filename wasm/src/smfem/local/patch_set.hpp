@@ -98,7 +98,7 @@ class PatchSet {
   Eigen::VectorXd weights_;
   sim::CubatureRows Y_;
   std::vector<Eigen::Matrix3d> rotations_;
-  // Per pair q < p, at p (p - 1) / 2 + q: the pair mass as a map of R_p^T R_q (patch_set.cpp).
+  // Per pair q < p, at p (p - 1) / 2 + q: patch_support.hpp's pair_moments.
   std::vector<Matrix9<double>> pair_moments_;
   std::array<Eigen::MatrixXd, 3> coupling_;
   Eigen::MatrixXd local_mass_;

@@ -167,9 +167,8 @@ void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation,
   for (int e = 1; e < 3; ++e) out += rotation(d, e) * support.moment[static_cast<std::size_t>(e)];
 }
 
-Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,
-                          const PatchSupport& q, const Eigen::Matrix3d& rotation_q) {
-  Eigen::Matrix3d sum = Eigen::Matrix3d::Zero();
+Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q) {
+  Matrix9<double> moments = Matrix9<double>::Zero();
   std::size_t i = 0, j = 0;
   while (i < p.vertices.size() && j < q.vertices.size()) {
     if (p.vertices[i] < q.vertices[j]) {
@@ -177,13 +176,35 @@ Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation
     } else if (q.vertices[j] < p.vertices[i]) {
       ++j;
     } else {
-      sum += p.mass(static_cast<Eigen::Index>(i)) * (rotation_p * p.fields[i]).transpose() *
-             (rotation_q * q.fields[j]);
+      const Eigen::Map<const Vector9<double>> Bp(p.fields[i].data()), Bq(q.fields[j].data());
+      // vec(B)(a + 3i) = B(a, i): the outer product's entry (a + 3i, b + 3j) is the sum's term.
+      const Matrix9<double> outer = p.mass(static_cast<Eigen::Index>(i)) * Bp * Bq.transpose();
+      for (int ii = 0; ii < 3; ++ii) {
+        for (int jj = 0; jj < 3; ++jj) {
+          for (int a = 0; a < 3; ++a) {
+            for (int b = 0; b < 3; ++b) {
+              moments(ii + 3 * jj, a + 3 * b) += outer(a + 3 * ii, b + 3 * jj);
+            }
+          }
+        }
+      }
       ++i;
       ++j;
     }
   }
-  return sum;
+  return moments;
+}
+
+Eigen::Matrix3d pair_mass(const Matrix9<double>& moments, const Eigen::Matrix3d& rotation_p,
+                          const Eigen::Matrix3d& rotation_q) {
+  const Eigen::Matrix3d relative = rotation_p.transpose() * rotation_q;
+  const Vector9<double> pair = moments * Eigen::Map<const Vector9<double>>(relative.data());
+  return Eigen::Map<const Eigen::Matrix3d>(pair.data());
+}
+
+Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,
+                          const PatchSupport& q, const Eigen::Matrix3d& rotation_q) {
+  return pair_mass(pair_moments(p, q), rotation_p, rotation_q);
 }
 
 }  // namespace smfem::local

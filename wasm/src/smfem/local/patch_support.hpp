@@ -87,5 +87,13 @@ void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation,
 // gains cdot_p^T this cdot_q (once per unordered pair).
 Eigen::Matrix3d pair_mass(const PatchSupport& p, const Eigen::Matrix3d& rotation_p,
                           const PatchSupport& q, const Eigen::Matrix3d& rotation_q);
+// The same as a linear map of the relative rotation R = R_p^T R_q: sum_v m_v B_pv^T R B_qv has
+// entry (i, j) sum_ab R(a, b) sum_v m_v B_pv(a, i) B_qv(b, j), so the moments T(i + 3j, a + 3b) =
+// sum_v m_v B_pv(a, i) B_qv(b, j) give vec(pair) = T vec(R). A patch set makes them once, and each
+// step's new rotations then cost a 9 x 9 product per pair instead of a pass over the vertices
+// both reach (45 patches pressed into a block: 10 % of the run).
+Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q);
+Eigen::Matrix3d pair_mass(const Matrix9<double>& moments, const Eigen::Matrix3d& rotation_p,
+                          const Eigen::Matrix3d& rotation_q);
 
 }  // namespace smfem::local
