@@ -384,10 +384,6 @@ class JsContactScene {
         for (const auto& obstacle : scene_->obstacles())
           obstacles.push_back(vector_json(obstacle.offset));
         report["obstacleOffsets"] = obstacles;
-        json forces = json::array();
-        for (const Eigen::Vector3d& force : scene_->obstacle_forces())
-          forces.push_back(vector_json(force));
-        report["obstacleForces"] = forces;
         reports.push_back(report);
         if (!summary.ok) break;
       }
@@ -405,6 +401,15 @@ class JsContactScene {
     for (const Eigen::Vector3d& p : points)
       xyz.insert(xyz.end(), {float(p.x()), float(p.y()), float(p.z())});
     return typed_array_copy(xyz, "Float32Array");
+  }
+
+  // The force the bodies press on each obstacle now (ContactScene::obstacle_forces), on demand:
+  // it passes over every body's samples, asleep or not, which a step need not.
+  std::string obstacle_forces() const {
+    json forces = json::array();
+    for (const Eigen::Vector3d& force : scene_->obstacle_forces())
+      forces.push_back(vector_json(force));
+    return forces.dump();
   }
 
   void move_obstacle(int obstacle, double x, double y, double z) {
@@ -488,6 +493,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("coordinatesF64", &JsContactScene::coordinates_f64)
       .function("contactPoints", &JsContactScene::contact_points)
       .function("moveObstacle", &JsContactScene::move_obstacle)
+      .function("obstacleForces", &JsContactScene::obstacle_forces)
       .function("dragStart", &JsContactScene::drag_start)
       .function("dragMove", &JsContactScene::drag_move)
       .function("dragEnd", &JsContactScene::drag_end)

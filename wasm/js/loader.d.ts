@@ -440,8 +440,6 @@ export interface ContactStepReport extends StepReport {
     asleep: boolean;
   }>;
   obstacleOffsets: Vec3[];
-  /** The force the bodies press on each obstacle, N: the contact barrier's (friction's not in it). */
-  obstacleForces: Vec3[];
 }
 
 export type ObstacleShape =
@@ -470,6 +468,8 @@ export interface ContactScene {
   /** After the last step: where the samples closer than the activation distance to something are, x y z each. */
   contactPoints(): Float32Array;
   moveObstacle(index: number, offset: Vec3): void;
+  /** The force the bodies press on each obstacle now, N (the contact barrier's; friction's not in it). */
+  obstacleForces(): Vec3[];
   /** A drag spring (N/m) from a render vertex of one body to a point of the scene. */
   dragStart(body: number, renderVertex: number, target: Vec3, stiffness: number): void;
   dragMove(target: Vec3): void;

@@ -330,6 +330,11 @@ class ContactScene extends NativeHandle {
   }
 
   /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
+  /** The force the bodies press on each obstacle now, N (the contact barrier's; friction's not in it). */
+  obstacleForces() {
+    return JSON.parse(this.live().obstacleForces());
+  }
+
   moveObstacle(index, [x, y, z]) {
     this.live().moveObstacle(index, x, y, z);
   }

@@ -326,7 +326,7 @@ async function openScene(smfem, options) {
 }
 
 /** One step's record: the report's values under the names the CLI prints. */
-export function stepRecord(step, report) {
+export function stepRecord(step, report, obstacleForces = null) {
   return {
     step,
     time: report.time,
@@ -348,7 +348,7 @@ export function stepRecord(step, report) {
     activeContacts: report.activeContacts ?? 0,
     dHat: report.dHat ?? null,
     bodies: report.bodies?.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })) ?? null,
-    obstacleForces: report.obstacleForces ?? null,
+    obstacleForces,
     maxStrain: report.maxStrain ?? null,
     wallMs: report.stepMs,
   };
@@ -415,7 +415,7 @@ export async function simulate(smfem, options, out = process.stdout) {
       last;
     for (let step = 1; step <= options.steps; ++step) {
       const [report] = simulator.step(1);
-      const record = stepRecord(step, report);
+      const record = stepRecord(step, report, simulator.obstacleForces?.() ?? null);
       if (options.format === 'json') out.write(`${JSON.stringify(record)}\n`);
       if (options.format === 'csv')
         out.write(`${step === 1 ? `${csvHeader(record)}\n` : ''}${csvRow(record)}\n`);

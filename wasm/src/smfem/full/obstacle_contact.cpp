@@ -122,9 +122,8 @@ std::vector<Eigen::Vector3d> ObstacleContact::obstacle_forces(const sim::Reduced
   for (const Point& p : points_) {
     const Eigen::Vector3d x = position(p, U);
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
-      const contact::ObstacleDistance d = contact::obstacle_distance(obstacles_[o], x);
-      forces[o] += parameters_.stiffness * p.area *
-                   contact::barrier_derivative(d.distance, parameters_.activation) * d.direction;
+      forces[o] += contact::obstacle_reaction(obstacles_[o], x, parameters_.stiffness * p.area,
+                                              parameters_.activation);
     }
   }
   return forces;

@@ -101,17 +101,6 @@ Eigen::Vector3d LocalContact::motion(const Dented& s, const sim::ReducedMatrix& 
   return x;
 }
 
-Eigen::Vector3d LocalContact::sample_position(Eigen::Index k, const sim::ReducedMatrix& U) const {
-  const int dented = dented_of_sample_[static_cast<std::size_t>(k)];
-  if (dented >= 0) return position(dented_[static_cast<std::size_t>(dented)], U);
-  const int v = surface_.samples(k);
-  const int m = patches_->global_rows() / 4;
-  Eigen::VectorXd b(4 * m);
-  contact::surface_basis_row(surface_, v, 0, m, b.data());
-  return surface_.positions.row(v).transpose() + body_.offsets().front() +
-         sim::detail::reduced_dot(b.data(), U, 0, 4 * m);
-}
-
 template <class At>
 double LocalContact::dented_energy(const std::vector<Pair>& pairs, At&& at) const {
   double total = 0.0;
@@ -247,9 +236,13 @@ contact::ContactMeasure LocalContact::measure(const sim::ReducedMatrix& U) {
 }
 
 std::vector<int> LocalContact::loaded_vertices(const sim::ReducedMatrix& U) {
+  const contact::SurfacePositions& undented = body_.positions_at(global(U, global_));
   std::vector<int> loaded;
   for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
-    const Eigen::Vector3d x = sample_position(k, U);
+    const int dented = dented_of_sample_[static_cast<std::size_t>(k)];
+    const Eigen::Vector3d x = dented >= 0
+                                  ? position(dented_[static_cast<std::size_t>(dented)], U)
+                                  : Eigen::Vector3d(undented.row(surface_.samples(k)).transpose());
     for (std::size_t o = 0; o < obstacle_count(); ++o) {
       if (contact::obstacle_distance(obstacle(o), x).distance < dhat()) {
         loaded.push_back(sample_vertex_[static_cast<std::size_t>(k)]);
@@ -265,9 +258,7 @@ std::vector<Eigen::Vector3d> LocalContact::obstacle_forces(const sim::ReducedMat
   for (const Dented& s : dented_) {
     const Eigen::Vector3d x = position(s, U);
     for (std::size_t o = 0; o < obstacle_count(); ++o) {
-      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle(o), x);
-      forces[o] +=
-          stiffness() * s.area * contact::barrier_derivative(d.distance, dhat()) * d.direction;
+      forces[o] += contact::obstacle_reaction(obstacle(o), x, stiffness() * s.area, dhat());
     }
   }
   return forces;

@@ -86,8 +86,6 @@ class LocalContact final : public sim::StepContact {
     Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
   };
 
-  // Sample k's position at U (with its dent, if the patches reach it).
-  Eigen::Vector3d sample_position(Eigen::Index k, const sim::ReducedMatrix& U) const;
   Eigen::Vector3d position(const Dented& s, const sim::ReducedMatrix& U) const;
   Eigen::Vector3d motion(const Dented& s, const sim::ReducedMatrix& dU) const;
   const sim::ReducedMatrix& global(const sim::ReducedMatrix& U, sim::ReducedMatrix& out) const;

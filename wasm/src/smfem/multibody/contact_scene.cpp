@@ -11,7 +11,6 @@
 
 #include "smfem/geometry/point_triangle.hpp"
 #include "smfem/multibody/body_groups.hpp"
-#include "smfem/sim/contact/barrier.hpp"
 
 namespace smfem::multibody {
 namespace {
@@ -143,9 +142,8 @@ std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() const {
     for (Eigen::Index k = 0; k < contact.samples.size(); ++k) {
       const Eigen::Vector3d x = surface.row(contact.samples(k)).transpose();
       for (std::size_t o = 0; o < obstacles_.size(); ++o) {
-        const contact::ObstacleDistance d = contact::obstacle_distance(obstacles_[o], x);
-        forces[o] += body_stiffness(b) * contact.areas(k) *
-                     contact::barrier_derivative(d.distance, parameters_.activation) * d.direction;
+        forces[o] += contact::obstacle_reaction(
+            obstacles_[o], x, body_stiffness(b) * contact.areas(k), parameters_.activation);
       }
     }
   }

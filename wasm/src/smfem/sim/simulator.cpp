@@ -271,10 +271,7 @@ void Simulator::set_loaded(std::vector<int> loaded) {
 
 void Simulator::set_contact(contact::ContactPotential* contact,
                             const Eigen::VectorXd& translation) {
-  if (local_ != nullptr) {
-    local_->set_contact(nullptr, model_.contact);
-    if (contact != nullptr) local_->set_contact(contact, model_.contact);
-  }
+  if (local_ != nullptr) local_->set_contact(contact, model_.contact);
   contact_ = contact;
   if (contact_ != nullptr) contact_->set_pool(pool_.get());
   translation_ = translation;

@@ -786,9 +786,8 @@ std::vector<Eigen::Vector3d> ContactPotential::obstacle_forces(const ReducedMatr
     const int v = surface_.samples(k);
     const Eigen::Vector3d x = start_.row(v).transpose();
     for (std::size_t o = 0; o < count; ++o) {
-      const ObstacleDistance d = obstacle_distance((*obstacles_)[o], x);
-      forces[o] += part_stiffness(part(v)) * surface_.areas(k) *
-                   barrier_derivative(d.distance, parameters_.activation) * d.direction;
+      forces[o] += obstacle_reaction(
+          (*obstacles_)[o], x, part_stiffness(part(v)) * surface_.areas(k), parameters_.activation);
     }
   }
   return forces;

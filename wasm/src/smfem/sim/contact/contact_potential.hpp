@@ -139,6 +139,12 @@ class ContactPotential final : public sim::StepContact {
   // The barrier part of Psi_c at U, gathering its own candidates: the contact's potential
   // energy, for the energy balance.
   double potential_energy(const ReducedMatrix& U);
+  // The surface's positions at U (a single body's: its samples' rows only), valid until the next
+  // call with another U.
+  const SurfacePositions& positions_at(const ReducedMatrix& U) {
+    update_start(U);
+    return start_;
+  }
   // The closest distance and the active pairs at U (every pair, not only candidates).
   ContactMeasure measure(const ReducedMatrix& U);
   // The force the samples press on each obstacle at U, N: the barrier's reaction, sum over the

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/ccd.hpp"
 
 namespace smfem::contact {
@@ -84,6 +85,12 @@ ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector
     }
   }
   return {};
+}
+
+Eigen::Vector3d obstacle_reaction(const Obstacle& obstacle, const Eigen::Vector3d& x, double weight,
+                                  double dhat) {
+  const ObstacleDistance d = obstacle_distance(obstacle, x);
+  return weight * barrier_derivative(d.distance, dhat) * d.direction;
 }
 
 double clearance_from_plane(const Obstacle& plane, const Obstacle& shape) {

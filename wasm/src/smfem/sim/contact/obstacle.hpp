@@ -51,6 +51,12 @@ struct ObstacleDistance {
 };
 ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x);
 
+// The barrier's force on the obstacle from a contact point at x that stands for `weight` (the
+// pair's stiffness times its area, contact_potential.hpp): weight b'(d) n, n from the obstacle
+// towards x (zero from dhat on). Summed over the points, the force a body presses on it.
+Eigen::Vector3d obstacle_reaction(const Obstacle& obstacle, const Eigen::Vector3d& x, double weight,
+                                  double dhat);
+
 // The signed distance from `plane`'s boundary to the deepest point of `shape` (a sphere, box or
 // capsule; both translated by their offsets): negative where the shape reaches that far beyond
 // the plane. +infinity for a plane shape (two planes are not compared).
