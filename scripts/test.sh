@@ -16,12 +16,15 @@ layer() {
   local name=$1
   shift
   printf '\n\033[1m== %s ==\033[0m\n' "$name"
+  local start=$SECONDS
   if "$@"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     failures+=("$name")
   fi
+  # CI's time limit is for the whole run: each layer's share shows where it goes.
+  printf '== %s: %d s\n' "$name" $((SECONDS - start))
 }
 
 layer "native C++ tests (ctest, ASan + UBSan)" ctest --preset debug -j2
