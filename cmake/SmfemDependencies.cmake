@@ -39,7 +39,7 @@ else()
   find_package(meshoptimizer REQUIRED)
 endif()
 
-if(SMFEM_BUILD_TESTS)
+if(SMFEM_BUILD_TESTS OR SMFEM_BUILD_VALIDATION)
   if(EMSCRIPTEN)
     # Debian ships GoogleTest's sources; build them with em++ like any other code.
     if(NOT SMFEM_WASM_THREADS)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every layer of tests (after scripts/setup.sh --for-tests has built everything):
-#   1. native C++ (ctest, sanitizer build)   2. the core C++ tests compiled to wasm (threaded
-#      build), under Node; the single-threaded module is exercised by Vitest
-#   3. Vitest: the wasm module under Node     4. the page in headless Chromium (Vitest + Playwright)
-#   5. a short fuzzing run of every reader   6. the tree is formatted (clang-format, Prettier)
+#   1. native C++ (ctest, sanitizer build)   2. the validation suite against whole-mesh
+#      references (ctest, native release build)   3. the core C++ tests compiled to wasm
+#      (threaded build), under Node; the single-threaded module is exercised by Vitest
+#   4. Vitest: the wasm module under Node     5. the page in headless Chromium (Vitest + Playwright)
+#   6. a short fuzzing run of every reader   7. the tree is formatted (clang-format, Prettier)
 # Ends with one line "N passed, N failed" counting the layers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,7 @@ layer() {
 }
 
 layer "native C++ tests (ctest, ASan + UBSan)" ctest --preset debug -j2
+layer "validation against whole-mesh references (ctest, native release)" ctest --preset native -j2
 layer "core C++ tests in wasm, threaded (ctest, Node)" ctest --preset wasm-threads -j2
 layer "production build of the page (vite build)" npx vite build --config web/vite.config.js --logLevel warn
 layer "wasm module and page (vitest: Node and headless Chromium)" npx vitest run --config tests/vitest.config.js
