@@ -179,6 +179,38 @@ TEST_F(ContactPotentialTest, LineSearchCandidatesMissNoPairOnTheSegment) {
   EXPECT_GT(touching, 60);  // most points of the segments are within dhat of something
 }
 
+// A translation of body `body` alone by t in the composite's subspace (exact where the subspace
+// holds a constant weight, as the box's does).
+ReducedMatrix body_translation(const sim::ReducedModel& model, int body, const Eigen::Vector3d& t) {
+  const sim::ReducedModel::Body& b = model.bodies[static_cast<std::size_t>(body)];
+  Eigen::VectorXd along = Eigen::VectorXd::Zero(model.mass_vector.size());
+  along.segment(4 * b.first_mode, 4 * b.modes) =
+      model.mass_vector.segment(4 * b.first_mode, 4 * b.modes);
+  const Eigen::VectorXd rows = model.mass_block.ldlt().solve(along);
+  return rows * t.transpose();
+}
+
+// Bodies moving together sweep across each other's triangles, but no distance between them
+// changes: their candidates are the pairs within dhat, as when nothing moves (both boxes 10 cm
+// sideways, 5 mm apart; counted by absolute motion, every sample of a facing side paired with
+// the triangles within 10 cm of it).
+TEST_F(ContactPotentialTest, BodiesMovingTogetherKeepOnlyThePairsWithinDhat) {
+  potential_->set_environment(nullptr, parameters_, 0.01);  // the bodies' pairs alone
+  const ReducedMatrix U0 = ReducedMatrix::Zero(4 * modes(), 3);
+  potential_->begin_step(U0);
+  ASSERT_EQ(potential_->max_step(U0, ReducedMatrix::Zero(U0.rows(), 3)), 1.0);
+  const std::size_t at_rest = potential_->candidate_count();
+  ASSERT_GT(at_rest, 10u);
+  const Eigen::Vector3d sideways(-0.1, 0.0, 0.0);
+  const ReducedMatrix together = body_translation(composite_.model, 0, sideways) +
+                                 body_translation(composite_.model, 1, sideways);
+  EXPECT_EQ(potential_->max_step(U0, together), 1.0);
+  EXPECT_EQ(potential_->candidate_count(), at_rest);
+  // One body alone moving as far does pass over the other's triangles.
+  potential_->max_step(U0, body_translation(composite_.model, 1, sideways));
+  EXPECT_GT(potential_->candidate_count(), at_rest);
+}
+
 // linearize() at a point of the segment the last max_step() swept reuses its pairs: the same
 // gradient and energy as a potential that gathers afresh there.
 TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
@@ -198,17 +230,6 @@ TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
   EXPECT_LT((reused_gradient - fresh_gradient).norm(), 1e-12 * fresh_gradient.norm());
   EXPECT_NEAR(potential_->potential_energy(U), fresh.potential_energy(U),
               1e-12 * fresh.potential_energy(U));
-}
-
-// A translation of body `body` alone by t in the composite's subspace (exact where the subspace
-// holds a constant weight, as the box's does).
-ReducedMatrix body_translation(const sim::ReducedModel& model, int body, const Eigen::Vector3d& t) {
-  const sim::ReducedModel::Body& b = model.bodies[static_cast<std::size_t>(body)];
-  Eigen::VectorXd along = Eigen::VectorXd::Zero(model.mass_vector.size());
-  along.segment(4 * b.first_mode, 4 * b.modes) =
-      model.mass_vector.segment(4 * b.first_mode, 4 * b.modes);
-  const Eigen::VectorXd rows = model.mass_block.ldlt().solve(along);
-  return rows * t.transpose();
 }
 
 // Which bodies a direction makes approach something by more than a distance: the upper box moved

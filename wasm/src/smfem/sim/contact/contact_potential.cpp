@@ -28,6 +28,7 @@ constexpr int kGramCols = sim::detail::kTileCols<double>;
 constexpr int padded_to(int width, int tile) { return (width + tile - 1) / tile * tile; }
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The chunks the loops over vertices, samples and pairs are cut into (for_chunks): fixed, so
 // that the outputs do not depend on the thread count; large enough to amortize a chunk's start.
@@ -124,7 +125,7 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
   const SurfacePositions still = SurfacePositions::Zero(surface.positions.rows(), 3);
   std::vector<Eigen::AlignedBox3d> boxes;
   for (std::size_t p = 0; p < parts_.size(); ++p) {
-    triangle_boxes(parts_[p], surface.positions, still, 0.0, boxes);
+    triangle_boxes(parts_[p], surface.positions, still, Eigen::Vector3d::Zero(), 0.0, boxes);
     trees_[p].tree = std::make_unique<geometry::AabbTree>(boxes);
   }
   // Each vertex's basis row over its own body's rows only.
@@ -248,18 +249,25 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
     }
   }
   std::vector<Eigen::AlignedBox3d> boxes;
+  drift_.assign(count, Eigen::Vector3d::Zero());
   for (std::size_t q = 0; q < count; ++q) {
     PartTree& tree = trees_[q];
     tree.wanted = false;
     for (std::size_t p = 0; p < count; ++p) tree.wanted = tree.wanted || near_[p * count + q];
     if (!tree.wanted) continue;
-    triangle_boxes(parts_[q], P, D, margin, boxes);
+    const Part& part = parts_[q];
+    drift_[q] = D.middleRows(part.first_vertex, part.end_vertex - part.first_vertex)
+                    .colwise()
+                    .mean()
+                    .transpose();
+    triangle_boxes(part, P, D, drift_[q], margin, boxes);
     tree.tree->refit(boxes);
   }
 }
 
 void ContactPotential::triangle_boxes(const Part& part, const SurfacePositions& P,
-                                      const SurfacePositions& D, double margin,
+                                      const SurfacePositions& D, const Eigen::Vector3d& drift,
+                                      double margin,
                                       std::vector<Eigen::AlignedBox3d>& boxes) const {
   boxes.clear();
   for (const int t : part.triangles) {
@@ -267,7 +275,7 @@ void ContactPotential::triangle_boxes(const Part& part, const SurfacePositions& 
     for (int c = 0; c < 3; ++c) {
       const int v = surface_.triangles(t, c);
       const Eigen::Vector3d x0 = P.row(v).transpose();
-      box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+      box.extend(grown_box(x0, x0 + D.row(v).transpose() - drift, margin));
     }
     boxes.push_back(box);
   }
@@ -280,10 +288,11 @@ double ContactPotential::start_distance(const Eigen::Vector3d& x0, int triangle)
   return (x0 - geometry::closest_point_on_triangle(x0, corner(0), corner(1), corner(2))).norm();
 }
 
-double ContactPotential::corner_motion(int triangle) const {
+double ContactPotential::relative_motion(const Eigen::Vector3d& sample_motion, int triangle) const {
   double largest = 0.0;
   for (int c = 0; c < 3; ++c) {
-    largest = std::max(largest, motion_.row(surface_.triangles(triangle, c)).norm());
+    largest = std::max(
+        largest, (sample_motion - motion_.row(surface_.triangles(triangle, c)).transpose()).norm());
   }
   return largest;
 }
@@ -310,27 +319,29 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
       const int v = surface_.samples(k);
       const Eigen::Vector3d x0 = start_.row(v).transpose();
       const Eigen::Vector3d dx = motion_.row(v).transpose();
-      const double reach = dx.norm() + margin;
       const auto p = static_cast<std::size_t>(part(v));
       if (obstacles_ != nullptr && moving_part(p)) {
+        const double reach = dx.norm() + margin;
         for (std::size_t o = 0; o < obstacles_->size(); ++o) {
           const double distance = obstacle_distance((*obstacles_)[o], x0).distance;
           if (distance < reach)
-            found.push_back({static_cast<int>(k), static_cast<int>(o), -1, distance});
+            found.push_back({static_cast<int>(k), static_cast<int>(o), -1, distance, dx.norm()});
         }
       }
       if (!several_parts()) continue;
-      const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx, 0.0);
       for (std::size_t q = 0; q < count; ++q) {
         if (!near_[p * count + q] || !(moving_part(p) || moving_part(q))) continue;
         const PartTree& other = trees_[q];
+        // Swept in the frame of q's tree (build_trees).
+        const Eigen::AlignedBox3d swept = grown_box(x0, x0 + dx - drift_[q], 0.0);
         other.tree->for_each_overlapping(
             [&](const Eigen::AlignedBox3d& box) { return box.intersects(swept); },
             [&](int i) {
               const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
               const double distance = start_distance(x0, t);
-              if (distance - corner_motion(t) < reach) {
-                found.push_back({static_cast<int>(k), -1, t, distance});
+              const double closing = relative_motion(dx, t);
+              if (distance - closing < margin) {
+                found.push_back({static_cast<int>(k), -1, t, distance, closing});
               }
             });
       }
@@ -338,35 +349,36 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
   });
   for (const std::vector<Pair>& found : chunk_pairs_)
     pairs.insert(pairs.end(), found.begin(), found.end());
-  segment_high_ = start_ + motion_;
-  segment_low_ = start_.cwiseMin(segment_high_);
-  segment_high_ = segment_high_.cwiseMax(start_);
+  segment_U_ = U;
+  segment_dU_ = dU;
   segment_pairs_ = &pairs;
 }
 
-const std::vector<ContactPotential::Pair>& ContactPotential::near_pairs(
-    const ReducedMatrix& U, std::vector<Pair>& fallback) {
+const std::vector<ContactPotential::Pair>& ContactPotential::near_pairs(const ReducedMatrix& U,
+                                                                        std::vector<Pair>& fallback,
+                                                                        double& alpha) {
   update_start(U);
-  // Rounding: U on the segment gives positions within a few ulps of it; a pair missed by that
-  // much sits within 1e-9 dhat of dhat, where the barrier and its derivatives vanish.
-  const double slack = 1e-9 * parameters_.activation;
-  const auto inside = [&](int v) {
-    return (start_.row(v).array() >= segment_low_.row(v).array() - slack).all() &&
-           (start_.row(v).array() <= segment_high_.row(v).array() + slack).all();
-  };
-  bool reusable = segment_pairs_ != nullptr;
-  if (several_parts()) {
-    for (Eigen::Index v = 0; reusable && v < start_.rows(); ++v) {
-      reusable = inside(static_cast<int>(v));
-    }
-  } else {
-    for (Eigen::Index k = 0; reusable && k < surface_.samples.size(); ++k) {
-      reusable = inside(surface_.samples(k));
-    }
-  }
+  // On the segment, U's positions are within a few ulps of the segment's: a pair missed by that
+  // much sits within rounding of dhat, where the barrier and its derivatives vanish.
+  alpha = segment_pairs_ != nullptr ? segment_alpha(U) : kNaN;
+  const bool reusable = !std::isnan(alpha);
   if (reusable) return *segment_pairs_;
   gather(U, ReducedMatrix::Zero(U.rows(), 3), parameters_.activation, fallback);
+  alpha = 0.0;
   return fallback;
+}
+
+double ContactPotential::segment_alpha(const ReducedMatrix& U) const {
+  if (U.rows() != segment_U_.rows()) return kNaN;
+  const double length = segment_dU_.squaredNorm();
+  if (length == 0.0) return U == segment_U_ ? 0.0 : kNaN;
+  const double alpha = (U - segment_U_).cwiseProduct(segment_dU_).sum() / length;
+  // Rounding of U0 + alpha dU, with room: an iterate the line search put there is within a few
+  // ulps of it; one moved off the segment (a translation correction) is farther by far.
+  const double scale = segment_U_.cwiseAbs().maxCoeff() + segment_dU_.cwiseAbs().maxCoeff();
+  const bool on = alpha >= -1e-12 && alpha <= 1.0 + 1e-12 &&
+                  (U - segment_U_ - alpha * segment_dU_).cwiseAbs().maxCoeff() <= 1e-12 * scale;
+  return on ? std::clamp(alpha, 0.0, 1.0) : kNaN;
 }
 
 template <class At>
@@ -604,6 +616,7 @@ double ContactPotential::energy_along(double alpha, const ReducedMatrix& U_trial
     return Eigen::Vector3d(start_.row(v).transpose() + alpha * motion_.row(v).transpose());
   };
   for (const Pair& pair : candidates_) {
+    if (beyond_reach(pair, alpha)) continue;
     total += pair_stiffness(pair) * pair_area(pair) *
              barrier(locate(pair, at).distance, parameters_.activation);
   }
@@ -623,7 +636,8 @@ double ContactPotential::friction_energy(const ReducedMatrix& U) const {
 }
 
 void ContactPotential::linearize_terms(const ReducedMatrix& U, ReducedMatrix& gradient) {
-  const std::vector<Pair>& pairs = near_pairs(U, candidates_);
+  double alpha = 0.0;
+  const std::vector<Pair>& pairs = near_pairs(U, candidates_, alpha);
   if (&pairs != &candidates_) candidates_ = pairs;  // energy() reads them
   const Eigen::Index n = unknown_rows_;
   gradient.setZero(n, 3);
@@ -640,6 +654,7 @@ void ContactPotential::linearize_terms(const ReducedMatrix& U, ReducedMatrix& gr
     Eigen::Vector3d rest;
     for (Eigen::Index i = begin; i < end; ++i) {
       const Pair& pair = candidates_[static_cast<std::size_t>(i)];
+      if (beyond_reach(pair, alpha)) continue;
       const PairGeometry g = locate(pair, at);
       if (!(g.distance < parameters_.activation)) continue;
       if (used == terms.size()) terms.emplace_back();
@@ -767,10 +782,12 @@ void ContactPotential::linearize_translations(const ReducedMatrix& U, const Eige
 double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }
 
 double ContactPotential::potential_energy(const ReducedMatrix& U) {
-  const std::vector<Pair>& pairs = near_pairs(U, scratch_);
+  double alpha = 0.0;
+  const std::vector<Pair>& pairs = near_pairs(U, scratch_, alpha);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
   double total = 0.0;
   for (const Pair& pair : pairs) {
+    if (beyond_reach(pair, alpha)) continue;
     total += pair_stiffness(pair) * pair_area(pair) *
              barrier(locate(pair, at).distance, parameters_.activation);
   }

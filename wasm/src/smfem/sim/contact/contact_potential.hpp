@@ -116,6 +116,8 @@ class ContactPotential final : public sim::StepContact {
   // Per part (body): whether one of its pairs of the last max_step() closes by more than
   // `distance` (as largest_approach() measures).
   std::vector<char> parts_approaching(double distance) const;
+  // How many candidate pairs the last max_step() (or linearization) keeps.
+  std::size_t candidate_count() const { return candidates_.size(); }
   // Psi_c over the current candidates (+infinity if a pair touches).
   double energy(const ReducedMatrix& U);
   // The same at U + alpha dU for the U and dU of the last max_step() (given as U_trial too, for
@@ -159,6 +161,12 @@ class ContactPotential final : public sim::StepContact {
     // At the start of the segment of the gather() that found the pair (what max_step()'s CCD
     // starts from; stale once U moves).
     double start_distance;
+    // How far the distance may shrink over the whole segment (the sample's motion relative to
+    // the triangle's farthest-moving corner, or its own against an obstacle): at U0 + alpha dU
+    // the pair is at least start_distance - alpha closing apart, and where that is dhat or more
+    // its barrier is zero and it is not located at all (most candidates of a body falling onto
+    // another: CCD needs every pair within its fall, the barrier only those it ends near).
+    double closing;
   };
   // Where a pair is at a configuration: its distance, the unit direction from the other side,
   // and against a triangle, the barycentric coordinates of its closest point.
@@ -198,20 +206,29 @@ class ContactPotential final : public sim::StepContact {
   // start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
               std::vector<Pair>& pairs);
-  // The distance from the sample at x0 to the triangle at start_. The pair stays beyond margin
-  // while it exceeds margin plus the sample's motion plus its farthest corner's (every point of
-  // the triangle moves at most as far as that corner), on the segment and anywhere in the swept
-  // boxes, which lie within their motion of the start: gather() drops such pairs, and
-  // near_pairs() may reuse what it keeps. The box test alone left 12 candidates per active pair
-  // in a settling pile of 12 cubes (a sample on a face lies in the boxes of the triangles around
-  // it), each located again at every line-search trial and linearization.
+  // The distance from the sample at x0 to the triangle at start_. Along the segment the pair's
+  // distance changes no faster than the sample moves relative to the triangle's farthest-moving
+  // corner (every point of the triangle moves as a convex combination of the corners): a pair
+  // whose distance exceeds margin plus that relative motion stays beyond margin on the whole
+  // segment, and gather() drops it. Relative, not absolute, motion: bodies falling together
+  // (a pile's upper layers) kept every sample near every triangle their sweeps crossed, 15 to
+  // 25 candidates per active pair in the settling 30-cube pile, each located again at every
+  // line-search trial and linearization.
   double start_distance(const Eigen::Vector3d& x0, int triangle) const;
-  double corner_motion(int triangle) const;
-  // The pairs that may be within dhat at U: the last gather()'s, when every vertex it looked at
-  // lies at U within that gather's swept box (then every pair closer than dhat at U is among
-  // them: their boxes, grown by dhat, overlap), else gathered at U into `fallback`. Saves most
-  // of the gathers of a step: each iterate ends on the segment the last max_step() swept.
-  const std::vector<Pair>& near_pairs(const ReducedMatrix& U, std::vector<Pair>& fallback);
+  double relative_motion(const Eigen::Vector3d& sample_motion, int triangle) const;
+  // The pairs that may be within dhat at U: the last gather()'s, when U lies on the segment it
+  // swept (U0 + alpha dU, alpha in [0, 1], to rounding), else gathered at U into `fallback`. Saves
+  // most of the gathers of a step: each iterate ends on the segment the last max_step() swept.
+  // alpha: U's place on the pairs' segment (Pair::closing).
+  const std::vector<Pair>& near_pairs(const ReducedMatrix& U, std::vector<Pair>& fallback,
+                                      double& alpha);
+  // alpha where U is U0 + alpha dU for the last gather()'s U0 and dU, alpha in [0, 1]; NaN where
+  // it is not on that segment.
+  double segment_alpha(const ReducedMatrix& U) const;
+  // Whether the pair is surely dhat or more apart at alpha on its segment (Pair::closing).
+  bool beyond_reach(const Pair& pair, double alpha) const {
+    return pair.start_distance - alpha * pair.closing >= parameters_.activation;
+  }
   // The pair with every vertex v at at(v).
   template <class At>
   PairGeometry locate(const Pair& pair, At&& at) const;
@@ -258,7 +275,9 @@ class ContactPotential final : public sim::StepContact {
   // triangles of every body some other body is near. A body's tree is built once, in the rest
   // shape, and refitted here: a body's triangles keep their neighbours however it moves and
   // deforms (its modes are smooth), and a refit costs a fraction of a build (building each
-  // body's tree at every step's start was 6 % of a settling pile of 12 cubes' time).
+  // body's tree at every step's start was 6 % of a settling pile of 12 cubes' time). Body q's
+  // tree holds its triangles swept in a frame that moves with q's mean motion drift_[q] (a
+  // common translation changes no distance): gather() sweeps the samples in that frame too.
   void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
                    bool every_body);
 
@@ -269,9 +288,11 @@ class ContactPotential final : public sim::StepContact {
     int first_row = 0, rows = 0;
     std::vector<int> triangles;
   };
-  // The boxes of the part's triangles with their vertices swept from P to P + D, grown by margin.
+  // The boxes of the part's triangles with their vertices swept from P to P + D - drift, grown
+  // by margin.
   void triangle_boxes(const Part& part, const SurfacePositions& P, const SurfacePositions& D,
-                      double margin, std::vector<Eigen::AlignedBox3d>& boxes) const;
+                      const Eigen::Vector3d& drift, double margin,
+                      std::vector<Eigen::AlignedBox3d>& boxes) const;
   // The bodies that pair_parts() names: the first, and the second (null where it is the same).
   std::array<const Part*, 2> touched_parts(std::size_t parts) const;
 
@@ -291,6 +312,7 @@ class ContactPotential final : public sim::StepContact {
     bool wanted = false;                       // some other body is near: the tree is current
   };
   std::vector<PartTree> trees_;
+  std::vector<Eigen::Vector3d> drift_;  // per part: the mean motion of its vertices (build_trees)
   std::vector<char> near_;
   const std::vector<Obstacle>* obstacles_ = nullptr;
   ContactParameters parameters_;
@@ -299,9 +321,9 @@ class ContactPotential final : public sim::StepContact {
 
   std::vector<Pair> candidates_;
   std::vector<Pair> scratch_;
-  // The last gather()'s swept boxes of the vertices it looked at, and where it put its pairs
-  // (null: none to reuse, e.g. after the obstacles may have moved).
-  SurfacePositions segment_low_, segment_high_;
+  // The last gather()'s U0 and dU, and where it put its pairs (null: none to reuse, e.g. after
+  // the obstacles may have moved).
+  ReducedMatrix segment_U_, segment_dU_;
   const std::vector<Pair>* segment_pairs_ = nullptr;
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
