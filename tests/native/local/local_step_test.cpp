@@ -426,15 +426,16 @@ struct PressedResult {
 };
 
 PressedResult press(int cubes, const PressedCase& load, double support_scale, int samples = 0) {
-  constexpr int kModes = 8;
+  constexpr int kPressedModes = 8;
   const double h = 1.0 / cubes;
   BlockOptions options;
   options.cubes = cubes;
-  options.modes = kModes;
+  options.modes = kPressedModes;
   options.patch_x = load.x;
   options.patch_z = load.z;
   options.patch_radius = load.radius_in_cubes * h;
-  options.support = support_scale * support_radius(kModes, 0.5 / (3.0 * cubes * cubes * cubes));
+  options.support =
+      support_scale * support_radius(kPressedModes, 0.5 / (3.0 * cubes * cubes * cubes));
   options.timestep = 1e3;
   options.samples = samples;
   PatchedBlock block(options);
