@@ -191,9 +191,9 @@ ReducedMatrix body_translation(const sim::ReducedModel& model, int body, const E
 }
 
 // Bodies moving together sweep across each other's triangles, but no distance between them
-// changes: their candidates are the pairs within dhat, as when nothing moves (both boxes 10 cm
-// sideways, 5 mm apart; counted by absolute motion, every sample of a facing side paired with
-// the triangles within 10 cm of it).
+// changes: their candidates are the pairs within dhat, as when nothing moves (both boxes half
+// their length sideways, 5 mm apart; counted by absolute motion, every sample of a facing side
+// was paired with every triangle within twice that of it).
 TEST_F(ContactPotentialTest, BodiesMovingTogetherKeepOnlyThePairsWithinDhat) {
   potential_->set_environment(nullptr, parameters_, 0.01);  // the bodies' pairs alone
   const ReducedMatrix U0 = ReducedMatrix::Zero(4 * modes(), 3);
@@ -201,12 +201,13 @@ TEST_F(ContactPotentialTest, BodiesMovingTogetherKeepOnlyThePairsWithinDhat) {
   ASSERT_EQ(potential_->max_step(U0, ReducedMatrix::Zero(U0.rows(), 3)), 1.0);
   const std::size_t at_rest = potential_->candidate_count();
   ASSERT_GT(at_rest, 10u);
-  const Eigen::Vector3d sideways(-0.1, 0.0, 0.0);
+  const Eigen::Vector3d sideways(-0.5, 0.0, 0.0);
   const ReducedMatrix together = body_translation(composite_.model, 0, sideways) +
                                  body_translation(composite_.model, 1, sideways);
   EXPECT_EQ(potential_->max_step(U0, together), 1.0);
   EXPECT_EQ(potential_->candidate_count(), at_rest);
-  // One body alone moving as far does pass over the other's triangles.
+  // The upper body alone sliding half its length over the lower does pass over triangles that
+  // are beyond dhat of its samples at rest.
   potential_->max_step(U0, body_translation(composite_.model, 1, sideways));
   EXPECT_GT(potential_->candidate_count(), at_rest);
 }
