@@ -1,5 +1,7 @@
 #include "smfem/geometry/vertex_areas.hpp"
 
+#include <Eigen/Geometry>
+
 namespace smfem::geometry {
 
 Eigen::VectorXd vertex_areas(
