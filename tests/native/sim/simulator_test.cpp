@@ -419,6 +419,33 @@ TEST_P(BothSolvers, BitIdenticalForAnyThreadCountAndAcrossRuns) {
   }
 }
 
+// A contact scene moves an island's simulator between its pool and a serial one
+// (multibody/contact_scene.hpp): the trajectory goes on as on one pool throughout; a pool larger
+// than the one the simulator was made with is refused (its workspaces are sized for that one).
+TEST_P(BothSolvers, SteppingOnAnotherPoolChangesNothing) {
+  const BoxModel model = make_box_model({.youngs = {1e5, 1e8}});
+  const ReducedMatrix U0 = ReducedMatrix::Zero(4 * model.model.mode_count(), 3);
+  const ReducedMatrix Udot0 = spin_and_stretch(model, Eigen::Vector3d(1.0, 0.0, 2.0));
+  Simulator steady(model.model, real_time(GetParam()), 2);
+  steady.set_state(U0, Udot0);
+  const std::vector<double> reference = trajectory(steady, 8);
+
+  Simulator moved(model.model, real_time(GetParam()), 2);
+  moved.set_state(U0, Udot0);
+  std::vector<double> run = trajectory(moved, 3);
+  moved.set_pool(std::make_shared<parallel::ThreadPool>(1));
+  EXPECT_EQ(moved.thread_count(), 1);
+  const std::vector<double> rest = trajectory(moved, 5);
+  run.insert(run.end(), rest.begin(), rest.end());
+  EXPECT_EQ(run, reference);
+
+  Simulator serial(model.model, real_time(GetParam()), 1);
+  if (parallel::ThreadPool::max_thread_count() >= 2) {
+    EXPECT_THROW(serial.set_pool(std::make_shared<parallel::ThreadPool>(2)), std::invalid_argument);
+  }
+  EXPECT_THROW(serial.set_pool(nullptr), std::invalid_argument);
+}
+
 TEST_P(BothSolvers, StepsAllocateNothingAfterTheFirst) {
   if (!test::counting_supported()) GTEST_SKIP() << "no allocation counter in this build";
   BoxModel model = make_box_model();

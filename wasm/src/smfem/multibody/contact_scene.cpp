@@ -399,11 +399,11 @@ void ContactScene::move_obstacles(double end_time) {
 }
 
 void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
-  std::vector<Island*> alone, together;
+  std::vector<Island*> awake;
   for (const std::vector<int>& group : groups) {
-    bool awake = false;
-    for (const int b : group) awake = awake || !asleep_[static_cast<std::size_t>(b)];
-    if (!awake || results_.count(group)) continue;
+    bool any_awake = false;
+    for (const int b : group) any_awake = any_awake || !asleep_[static_cast<std::size_t>(b)];
+    if (!any_awake || results_.count(group)) continue;
     // Its sleeping bodies wake (the quiet count of the others goes on).
     for (const int b : group) {
       if (asleep_[static_cast<std::size_t>(b)]) wake(b);
@@ -418,26 +418,64 @@ void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
       found.drag_end();
     }
     results_[group] = &found;
-    (group.size() == 1 ? alone : together).push_back(&found);
+    awake.push_back(&found);
   }
-  // One-body islands side by side, each on one thread (their simulators' pools are serial);
-  // the others one after another on the whole pool. Results do not depend on the thread count.
-  std::exception_ptr failure;
-  const int threads = std::min(pool_->thread_count(), static_cast<int>(alone.size()));
-  if (threads > 0) {
-    pool_->parallel_for(threads, [&](int thread) {
-      try {
-        for (std::size_t k = static_cast<std::size_t>(thread); k < alone.size();
-             k += static_cast<std::size_t>(threads)) {
-          alone[k]->simulator().step();
-        }
-      } catch (...) {
-        if (!failure) failure = std::current_exception();
-      }
-    });
+  step_islands(std::move(awake));
+}
+
+void ContactScene::step_islands(std::vector<Island*> islands) {
+  // What an island is expected to cost: its last step's time, or for one that has not stepped,
+  // its bodies squared (as if in ms: its coupled solve grows faster than its bodies).
+  const auto cost = [](const Island* island) {
+    const double ms = island->simulator().last_report().step_ms;
+    const auto bodies = static_cast<double>(island->bodies().size());
+    return ms > 0.0 ? ms : bodies * bodies;
+  };
+  std::vector<std::pair<double, Island*>> queue;
+  double total = 0.0;
+  for (Island* island : islands) {
+    queue.emplace_back(cost(island), island);
+    total += queue.back().first;
   }
-  if (failure) std::rethrow_exception(failure);
-  for (Island* island : together) island->simulator().step();
+  // Longest first; ties by the island's first body, so that the schedule is reproducible.
+  std::sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first
+                              : a.second->bodies().front() < b.second->bodies().front();
+  });
+  const int threads = pool_->thread_count();
+  std::size_t next = 0;
+  // One island that costs as much as all the others together (a settled pile) takes the whole
+  // pool first: side by side, the others could not hide it.
+  if (!queue.empty() && (threads == 1 || queue.size() == 1 || 2.0 * queue.front().first >= total)) {
+    Island& first = *queue.front().second;
+    if (first.bodies().size() > 1) first.simulator().set_pool(pool_);
+    first.simulator().step();
+    next = 1;
+  }
+  if (next == queue.size()) return;
+  // The rest side by side, each on one thread (a serial pool), the longest first to the thread
+  // with the least work so far. An island's result does not depend on the pool it steps on.
+  std::vector<std::vector<Island*>> work(static_cast<std::size_t>(threads));
+  std::vector<double> load(static_cast<std::size_t>(threads), 0.0);
+  for (; next < queue.size(); ++next) {
+    const auto least =
+        static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    work[least].push_back(queue[next].second);
+    load[least] += queue[next].first;
+    queue[next].second->simulator().set_pool(serial_pool_);
+  }
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(threads));
+  pool_->parallel_for(threads, [&](int thread) {
+    const auto t = static_cast<std::size_t>(thread);
+    try {
+      for (Island* island : work[t]) island->simulator().step();
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
 }
 
 const StepSummary& ContactScene::step() {

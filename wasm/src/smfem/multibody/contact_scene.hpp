@@ -184,9 +184,11 @@ class ContactScene {
   // The island of these bodies (ascending), from the cache or built, its state current with
   // state_ (the step's start).
   Island& island(const std::vector<int>& bodies);
-  // Steps the islands of `groups` that are not in results_ yet (in parallel where they hold one
-  // body each).
+  // Steps the islands of `groups` that have a body awake and are not in results_ yet.
   void solve(const std::vector<std::vector<int>>& groups);
+  // Steps them on the pool: side by side, each on one thread, longest first to the least loaded
+  // thread; one that costs as much as all the others together first, on the whole pool.
+  void step_islands(std::vector<Island*> islands);
   void move_obstacles(double end_time);
   void check_start_state();
   void place_bodies();
@@ -220,7 +222,9 @@ class ContactScene {
   double timestep_ = sim::SolverSettings{}.timestep;
   sim::SolverSettings settings_;
   std::shared_ptr<parallel::ThreadPool> pool_;
-  std::shared_ptr<parallel::ThreadPool> serial_pool_;  // one-body islands, stepped side by side
+  // The pool of an island stepped side by side with others, each on one thread (one-body
+  // islands always are).
+  std::shared_ptr<parallel::ThreadPool> serial_pool_;
 
   SceneState state_;  // the bodies' state at the step's start, and after it
   SceneState next_;   // the step being solved

@@ -60,6 +60,7 @@ Simulator::Simulator(ReducedModel model, const SolverSettings& settings,
     : model_(checked(std::move(model))),
       settings_(clamp_settings(settings, warnings_)),
       pool_(std::move(pool)),
+      planned_threads_(pool_->thread_count()),
       youngs_(model_.cubature_youngs),
       poisson_(model_.cubature_poisson),
       lame_(static_cast<std::size_t>(model_.cubature_count())),
@@ -267,6 +268,19 @@ void Simulator::set_loaded(std::vector<int> loaded) {
   local_->set_loaded(std::move(loaded), state_.U, state_.Udot, state_.patches);
   patch_stretch_.setZero(6, local_->patches().tet_count());
   make_stretches_consistent();
+}
+
+void Simulator::set_pool(std::shared_ptr<parallel::ThreadPool> pool) {
+  if (pool == nullptr || pool->thread_count() > planned_threads_) {
+    throw std::invalid_argument("Simulator::set_pool: a pool of at most " +
+                                std::to_string(planned_threads_) + " threads");
+  }
+  if (pool == pool_) return;
+  if (local_ != nullptr) {
+    throw std::logic_error("Simulator::set_pool: local deformations keep their pool");
+  }
+  pool_ = std::move(pool);
+  if (contact_ != nullptr) contact_->set_pool(pool_.get());
 }
 
 void Simulator::set_contact(contact::ContactPotential* contact,

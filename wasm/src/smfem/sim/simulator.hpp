@@ -123,6 +123,12 @@ class Simulator {
   const SolverSettings& settings() const { return settings_; }
   void set_settings(const SolverSettings& settings);
   int thread_count() const { return pool_->thread_count(); }
+  // Steps from now on run on `pool`: a contact scene steps several islands side by side, each on
+  // one thread (multibody/contact_scene.hpp). Results do not depend on the pool's thread count.
+  // Throws std::invalid_argument for a pool of more threads than the simulator was made with
+  // (its per-thread workspaces are sized for those), std::logic_error with local deformations
+  // enabled (they keep the pool they were made with).
+  void set_pool(std::shared_ptr<parallel::ThreadPool> pool);
 
   // Sets the material of every cubature tet of `region` (clamped with a warning); warns if the
   // region has no cubature tet.
@@ -252,6 +258,7 @@ class Simulator {
   std::vector<std::string> warnings_;  // before settings_: its initializer appends to it
   SolverSettings settings_;
   std::shared_ptr<parallel::ThreadPool> pool_;
+  int planned_threads_ = 1;  // the thread count the workspaces are sized for (set_pool)
 
   Eigen::VectorXd youngs_;
   Eigen::VectorXd poisson_;
