@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,11 +88,11 @@ int main(int argc, char** argv) {
     if (!in) throw std::runtime_error(scene_file + ": cannot read");
     const multibody::ContactSceneSpec spec =
         multibody::read_contact_scene(nlohmann::json::parse(in), scene_file);
-    std::vector<sim::ReducedModel> models;
-    for (const std::string& asset : assets) {
-      models.push_back(sim::load_reduced_model(asset::Asset::from_file(asset)));
-    }
-    multibody::ContactScene scene(spec, std::move(models), threads);
+    std::vector<asset::Asset> bodies;
+    for (const std::string& asset : assets) bodies.push_back(asset::Asset::from_file(asset));
+    const std::unique_ptr<multibody::ContactScene> loaded =
+        multibody::load_contact_scene(spec, bodies, threads);
+    multibody::ContactScene& scene = *loaded;
     sim::SolverSettings settings = scene.settings();
     if (!solver.empty()) {
       const auto method = sim::solver_method_from_name(solver);

@@ -299,13 +299,14 @@ class JsContactScene {
                  const json& options) {
     check_option_keys(options, "scene", {"sleeping"});
     const auto spec = smfem::multibody::read_contact_scene(json::parse(scene_text), source_name);
-    std::vector<smfem::sim::ReducedModel> models;
+    std::vector<smfem::asset::Asset> bodies;
     const auto count = assets["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
-      models.push_back(model_from(assets[i]["bytes"], assets[i]["name"].as<std::string>()));
+      bodies.push_back(smfem::asset::Asset::from_bytes(to_bytes(assets[i]["bytes"]),
+                                                       assets[i]["name"].as<std::string>()));
     }
-    scene_ = std::make_unique<smfem::multibody::ContactScene>(
-        spec, std::move(models), requested_threads(options, warnings_));
+    scene_ =
+        smfem::multibody::load_contact_scene(spec, bodies, requested_threads(options, warnings_));
     set_parameters(options.value("parameters", json::object()));
     if (options.contains("sleeping")) {
       if (!options["sleeping"].is_boolean()) {
@@ -377,7 +378,8 @@ class JsContactScene {
                             {"kinetic", scene_->body_kinetic(b)},
                             {"clearance", scene_->body_clearance(b)},
                             {"iterations", scene_->body_iterations(b)},
-                            {"asleep", scene_->body_asleep(b)}});
+                            {"asleep", scene_->body_asleep(b)},
+                            {"localPatches", scene_->body_patches(b)}});
         }
         report["bodies"] = bodies;
         json obstacles = json::array();

@@ -429,7 +429,9 @@ export interface ContactStepReport extends StepReport {
   contactStiffness: number;
   /**
    * clearance: the body's closest distance to anything, exact below dHat (null: nothing near);
-   * iterations: its island's solver iterations this step, retries included (0 asleep).
+   * iterations: its island's solver iterations this step, retries included (0 asleep);
+   * localPatches: the patches its local deformations have attached (0 without them, and while
+   * it shares an island with another body: contact_scene.hpp).
    */
   bodies: Array<{
     centroid: Vec3;
@@ -438,6 +440,7 @@ export interface ContactStepReport extends StepReport {
     clearance: number | null;
     iterations: number;
     asleep: boolean;
+    localPatches: number;
   }>;
   obstacleOffsets: Vec3[];
 }

@@ -12,7 +12,8 @@
 // --render or --subspace yet; --drag takes a vertex of its mesh). A scene file with "bodies"
 // (assets/scenes/README.md, "Scenes with contact") runs its bodies together with contact; its
 // bodies' recipes are baked the same way, and its records add minDistance, activeContacts,
-// dHat, bodies (each body's centroid, kinetic and asleep) and obstacleForces (the force the
+// dHat, bodies (each body's centroid, kinetic, asleep and localPatches, the patches its local
+// deformations have attached) and obstacleForces (the force the
 // bodies press on each obstacle, N, the barrier's; friction's not in it); null, 0, null, null and
 // null for a single asset, which has no obstacles. --json prints one JSON object per line and
 // step; --csv the same as columns (vectors as _x _y _z, bodies as body0_centroid_x, ...);
@@ -177,8 +178,8 @@ export async function bakedAsset(recipe, bakeArgs = []) {
 }
 
 /** The asset's bytes: read, or for a .json recipe baked first (bakedAsset). */
-async function assetBytes(path) {
-  return readFile(path.endsWith('.json') ? await bakedAsset(path) : path);
+async function assetBytes(path, bakeArgs = []) {
+  return readFile(path.endsWith('.json') ? await bakedAsset(path, bakeArgs) : path);
 }
 
 /** A scene file's text and its bodies' assets (paths relative to the file), or null for a recipe. */
@@ -203,7 +204,9 @@ async function contactScene(path) {
       const key = body.asset === undefined ? 'recipe' : 'asset';
       throw new Error(`${path}: bodies[${i}].${key} "${file}" is not there (looked for ${where})`);
     }
-    assets.push({ bytes: await assetBytes(where), name: basename(file) });
+    // A body with local deformations needs its tet mesh in its asset.
+    const bakeArgs = body.localDeformations === true ? ['--full-mesh'] : [];
+    assets.push({ bytes: await assetBytes(where, bakeArgs), name: basename(file) });
   }
   return { text, assets };
 }
@@ -347,7 +350,13 @@ export function stepRecord(step, report, obstacleForces = null) {
     minDistance: report.minDistance ?? null,
     activeContacts: report.activeContacts ?? 0,
     dHat: report.dHat ?? null,
-    bodies: report.bodies?.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })) ?? null,
+    bodies:
+      report.bodies?.map(({ centroid, kinetic, asleep, localPatches }) => ({
+        centroid,
+        kinetic,
+        asleep,
+        localPatches,
+      })) ?? null,
     obstacleForces,
     maxStrain: report.maxStrain ?? null,
     wallMs: report.stepMs,

@@ -374,6 +374,9 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
                std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{"translation": [0, 1e300, 0]}]})"), std::invalid_argument);
+  EXPECT_THROW(read(R"({"bodies": [{"localDeformations": "yes"}]})"), std::invalid_argument);
+  EXPECT_TRUE(read(R"({"bodies": [{"localDeformations": true}]})").bodies[0].local_deformations);
+  EXPECT_FALSE(read(R"({"bodies": [{}]})").bodies[0].local_deformations);
   // A key the format does not have is named, with the keys that belong there.
   for (const auto& [text, key] :
        {std::pair{R"({"bodies": [{}], "obstacels": []})", "obstacels"},

@@ -71,14 +71,19 @@ void LocalContact::set_patches(const PatchSet& patches) {
   body_.set_excluded_samples(dented_.empty() ? std::vector<char>{} : std::move(excluded));
   candidates_.clear();
   terms_.clear();
+  turn_fields();
 }
 
-void LocalContact::begin_step(const sim::ReducedMatrix& U_n) {
+void LocalContact::turn_fields() {
   for (Dented& s : dented_) {
     for (std::size_t i = 0; i < s.patches.size(); ++i) {
       s.turned[i] = patches_->rotation(s.patches[i]) * s.fields[i];
     }
   }
+}
+
+void LocalContact::begin_step(const sim::ReducedMatrix& U_n) {
+  turn_fields();
   body_.begin_step(global(U_n, global_));
 }
 
@@ -86,6 +91,16 @@ const sim::ReducedMatrix& LocalContact::global(const sim::ReducedMatrix& U,
                                                sim::ReducedMatrix& out) const {
   out = U.topRows(patches_->global_rows());
   return out;
+}
+
+void LocalContact::dented_positions(const sim::ReducedMatrix& U,
+                                    contact::SurfacePositions& positions) const {
+  for (std::size_t k = 0; k < dented_of_sample_.size(); ++k) {
+    const int dented = dented_of_sample_[k];
+    if (dented < 0) continue;
+    positions.row(surface_.samples(static_cast<Eigen::Index>(k))) =
+        position(dented_[static_cast<std::size_t>(dented)], U).transpose();
+  }
 }
 
 Eigen::Vector3d LocalContact::position(const Dented& s, const sim::ReducedMatrix& U) const {

@@ -41,8 +41,13 @@ class LocalContact final : public sim::StepContact {
 
   // The patches from now on (not owned): the samples their fields reach become this term's.
   void set_patches(const PatchSet& patches);
+  // The patches' fields under their current rotations (PatchSet::set_rotations): what the
+  // positions, the measure and the forces use. begin_step turns them; so must whoever sets the
+  // rotations between steps (a change of patches), or the positions checked after it are not
+  // those the next step starts from.
+  void turn_fields();
   // The step's start at the extended U_n: the patches' fields under their current rotations
-  // (PatchSet::set_rotations), and the body's potential's own start.
+  // (turn_fields()), and the body's potential's own start.
   void begin_step(const sim::ReducedMatrix& U_n);
 
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
@@ -63,6 +68,9 @@ class LocalContact final : public sim::StepContact {
   contact::ContactMeasure measure(const sim::ReducedMatrix& U);
   // The mesh vertices of the samples closer than dhat to an obstacle at U: the contact's loads.
   std::vector<int> loaded_vertices(const sim::ReducedMatrix& U);
+  // The dented samples' rows of `positions` (the body's surface, indexed as surface.positions)
+  // set to where the dent has moved them at U.
+  void dented_positions(const sim::ReducedMatrix& U, contact::SurfacePositions& positions) const;
   // The force the body's samples press on each obstacle at U (N; the barrier's, towards the
   // obstacle), dented or not.
   std::vector<Eigen::Vector3d> obstacle_forces(const sim::ReducedMatrix& U);

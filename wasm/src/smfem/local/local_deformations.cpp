@@ -209,6 +209,7 @@ void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& 
   gather(Udot, state.Cdot, Udot_old);
   const std::unique_ptr<PatchSet> old = install(std::move(next));
   patches_->set_rotations(U);
+  if (contact_ != nullptr) contact_->turn_fields();
   const sim::ReducedMatrix U_new = project_coordinates(*old, U_old, *patches_, model_.mass_block);
   const sim::ReducedMatrix Udot_new =
       project_coordinates(*old, Udot_old, *patches_, model_.mass_block);

@@ -116,6 +116,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   settings_ = models_.front().defaults;
   settings_.timestep = spec.timestep;
   settings_.gravity = spec.gravity;
+  meshes_.assign(models_.size(), nullptr);
   asleep_.assign(models_.size(), 0);
   quiet_steps_.assign(models_.size(), 0);
   clearances_.assign(models_.size(), std::numeric_limits<double>::infinity());
@@ -133,10 +134,16 @@ void ContactScene::body_surface(int body, const sim::ReducedMatrix& U,
   out.rowwise() += layout_.offsets[b].transpose();
 }
 
-std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() const {
+std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() {
   std::vector<Eigen::Vector3d> forces(obstacles_.size(), Eigen::Vector3d::Zero());
   contact::SurfacePositions surface;
   for (int b = 0; b < body_count(); ++b) {
+    if (body_patches(b) > 0) {
+      // Its samples where the dent has moved them: its own island knows the dent.
+      const std::vector<Eigen::Vector3d> own = island({b}).simulator().obstacle_forces();
+      for (std::size_t o = 0; o < obstacles_.size(); ++o) forces[o] += own[o];
+      continue;
+    }
     body_surface(b, state_.U, surface);
     const contact::ContactSurface& contact = body_model(b).contact;
     for (Eigen::Index k = 0; k < contact.samples.size(); ++k) {
@@ -148,6 +155,30 @@ std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() const {
     }
   }
   return forces;
+}
+
+void ContactScene::enable_local_deformations(int body, full::FullModel mesh) {
+  if (body < 0 || body >= body_count()) {
+    throw std::out_of_range("local deformations: the scene has no body " + std::to_string(body));
+  }
+  if (body_count() > 1) {
+    throw std::invalid_argument(
+        "localDeformations: in a scene of one body only (between bodies they are not built yet: "
+        "docs/local.md)");
+  }
+  const auto b = static_cast<std::size_t>(body);
+  auto shared = std::make_shared<const full::FullModel>(std::move(mesh));
+  // Its own island's simulator checks the mesh against the model and the contact.
+  Island& alone = island({body});
+  alone.simulator().enable_local_deformations(*shared);
+  meshes_[b] = std::move(shared);
+  alone.synced_step = -1;  // its state is state_'s again at the next step
+  wake(body);
+}
+
+void ContactScene::current_surface(int body, contact::SurfacePositions& out) {
+  body_surface(body, state_.U, out);
+  if (body_patches(body) > 0) island({body}).simulator().dent_samples(out);
 }
 
 Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) const {
@@ -213,6 +244,7 @@ void ContactScene::place_bodies() {
   state_.Udot.setZero(4 * layout_.modes, 3);
   state_.z.setZero(6, layout_.tets);
   state_.lambda.setZero(6, layout_.tets);
+  state_.patches.assign(models_.size(), local::PatchState{});
   state_.time = 0.0;
   state_.step_count = 0;
   for (int i = 0; i < body_count(); ++i) {
@@ -226,6 +258,10 @@ void ContactScene::place_bodies() {
         model.mass_block.ldlt().solve(along);
     // z and lambda consistent with the rest shape: the body's own island makes them.
     Island& alone = island({i});
+    if (meshes_[b] != nullptr) {  // no patch left from before a reset
+      alone.simulator().disable_local_deformations();
+      alone.simulator().enable_local_deformations(*meshes_[b]);
+    }
     alone.simulator().set_state(sim::ReducedMatrix::Zero(along.rows(), 3),
                                 state_.Udot.middleRows(4 * layout_.first_mode[b], along.rows()));
     alone.store(state_);
@@ -243,6 +279,8 @@ Island& ContactScene::island(const std::vector<int>& bodies) {
     slot = std::make_unique<Island>(bodies, models_, layout_, settings_,
                                     bodies.size() == 1 ? serial_pool_ : pool_, &obstacles_,
                                     parameters_, timestep_);
+    const auto& mesh = meshes_[static_cast<std::size_t>(bodies.front())];
+    if (bodies.size() == 1 && mesh != nullptr) slot->simulator().enable_local_deformations(*mesh);
   }
   Island& found = *slot;
   found.last_used = clock_;
@@ -368,7 +406,7 @@ void ContactScene::move_obstacles(double end_time) {
     if (surfaces.empty()) {
       surfaces.resize(models_.size());
       for (int i = 0; i < body_count(); ++i)
-        body_surface(i, state_.U, surfaces[static_cast<std::size_t>(i)]);
+        current_surface(i, surfaces[static_cast<std::size_t>(i)]);
     }
     // A sample sees the obstacle come at it: relative motion -motion.
     double alpha = 1.0;
@@ -604,6 +642,7 @@ void ContactScene::fall_asleep_if_quiet(Island& island) {
     const auto b = static_cast<std::size_t>(i);
     asleep_[b] = 1;
     state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
+    state_.patches[b].Cdot.setZero();
   }
   island.load(state_);
   island.rest_diagnostics = island.simulator().diagnostics();
@@ -713,6 +752,27 @@ void ContactScene::reset() {
   place_bodies();
   summary_ = StepSummary{};
   report_ = sim::StepReport{};
+}
+
+std::unique_ptr<ContactScene> load_contact_scene(const ContactSceneSpec& spec,
+                                                 const std::vector<asset::Asset>& assets,
+                                                 int thread_count) {
+  std::vector<sim::ReducedModel> models;
+  for (const asset::Asset& asset : assets) models.push_back(sim::load_reduced_model(asset));
+  auto scene = std::make_unique<ContactScene>(spec, std::move(models), thread_count);
+  for (std::size_t i = 0; i < assets.size() && i < spec.bodies.size(); ++i) {
+    if (!spec.bodies[i].local_deformations) continue;
+    full::FullModel mesh;
+    try {
+      mesh = full::load_full_model(assets[i]);
+    } catch (const std::exception& error) {
+      throw std::invalid_argument(
+          "bodies[" + std::to_string(i) + "] (" + assets[i].source_name() +
+          ") asks for localDeformations, which need its tet mesh: " + error.what());
+    }
+    scene->enable_local_deformations(static_cast<int>(i), std::move(mesh));
+  }
+  return scene;
 }
 
 }  // namespace smfem::multibody

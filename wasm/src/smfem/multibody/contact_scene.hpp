@@ -23,6 +23,12 @@
 // obstacle scripted into a body stalls against it; StepSummary::obstacles_held), then steps the
 // islands.
 //
+// Local deformations (paper 001, sim/simulator.hpp), where the scene asks for them
+// (enable_local_deformations): the body dents where the obstacles press it and the hand drags
+// it. In a scene of one body only: between bodies they are not built, and carrying a dent onto
+// the global modes when another body comes near (tried) puts the samples an obstacle presses
+// into it back inside that obstacle.
+//
 // Barrier stiffness (IPC's adaptive kappa, simplified), body by body: a pair's is the larger of
 // its bodies' (contact_potential.hpp), so a body's contacts stiffen its own barrier, never that
 // of a body elsewhere in the scene. A body's kappa starts at its M / (h^2 A) (mass over surface
@@ -42,6 +48,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "smfem/asset/asset.hpp"
+#include "smfem/full/full_model.hpp"
 #include "smfem/multibody/island.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -160,9 +168,24 @@ class ContactScene {
   // form (pairs farther apart than dhat between them are not measured).
   contact::ContactMeasure measure();
   // The force the bodies press on each obstacle now (N): the barrier's reaction, sum over every
-  // body's samples of kappa_b a b'(d) n (n from the obstacle towards the sample), sleeping bodies
-  // included; friction's is not in it.
-  std::vector<Eigen::Vector3d> obstacle_forces() const;
+  // body's samples of kappa_b a b'(d) n (n from the obstacle towards the sample, the samples
+  // where a dent has moved them), sleeping bodies included; friction's is not in it.
+  std::vector<Eigen::Vector3d> obstacle_forces();
+
+  // Local deformations for `body` on its tet mesh (its asset's mesh group, smfem-bake
+  // --full-mesh; the scene file's localDeformations asks for them), from now on. Throws
+  // std::invalid_argument in a scene of several bodies, or where the body's simulator refuses
+  // them (a mesh that does not fit the model; friction: local/local_contact.hpp).
+  void enable_local_deformations(int body, full::FullModel mesh);
+  bool local_deformations(int body) const {
+    return meshes_[static_cast<std::size_t>(body)] != nullptr;
+  }
+  // The patches attached to the body now (0 without local deformations).
+  int body_patches(int body) const {
+    return static_cast<int>(state_.patches[static_cast<std::size_t>(body)].loaded.empty()
+                                ? 0
+                                : state_.patches[static_cast<std::size_t>(body)].C.rows());
+  }
   // Back to the start: rest shapes at their placements and velocities, obstacles at time 0,
   // every body awake.
   void reset();
@@ -180,6 +203,8 @@ class ContactScene {
 
   // Every surface vertex of body b at its rows of U (rest + offset + basis U).
   void body_surface(int body, const sim::ReducedMatrix& U, contact::SurfacePositions& out) const;
+  // Its surface now (state_), its samples where a dent has moved them.
+  void current_surface(int body, contact::SurfacePositions& out);
   Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U) const;
   // The island of these bodies (ascending), from the cache or built, its state current with
   // state_ (the step's start).
@@ -204,6 +229,7 @@ class ContactScene {
   void collect_warnings(Island& island);
 
   std::vector<sim::ReducedModel> models_;
+  std::vector<std::shared_ptr<const full::FullModel>> meshes_;  // per body: local deformations'
   SceneLayout layout_;
   std::vector<Eigen::MatrixXd> surface_bases_;   // per body: ns x 4m
   std::vector<Eigen::Vector3d> velocities_;      // initial, per body
@@ -237,5 +263,12 @@ class ContactScene {
   StepSummary summary_;
   sim::StepReport report_;
 };
+
+// The scene of `spec` with body i read from assets[i]: its reduced model, and its tet mesh where
+// the scene asks for its local deformations (throws std::invalid_argument naming the body where
+// the asset has none).
+std::unique_ptr<ContactScene> load_contact_scene(const ContactSceneSpec& spec,
+                                                 const std::vector<asset::Asset>& assets,
+                                                 int thread_count);
 
 }  // namespace smfem::multibody

@@ -97,6 +97,7 @@ void Island::load(const SceneState& scene) {
     state.lambda.middleCols(part.first_tet, part.tets) =
         scene.lambda.middleCols(layout_.first_tet[b], layout_.tet_count[b]);
   }
+  if (bodies_.size() == 1) state.patches = scene.patches[static_cast<std::size_t>(bodies_[0])];
   state.time = scene.time;
   state.step_count = scene.step_count;
   simulator_->restore(state);
@@ -116,6 +117,7 @@ void Island::store(SceneState& scene) const {
         state.z.middleCols(part.first_tet, part.tets);
     scene.lambda.middleCols(layout_.first_tet[b], part.tets) =
         state.lambda.middleCols(part.first_tet, part.tets);
+    scene.patches[b] = bodies_.size() == 1 ? state.patches : local::PatchState{};
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/local/local_deformations.hpp"
 #include "smfem/multibody/composite_model.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
@@ -33,6 +34,8 @@ struct SceneLayout {
 struct SceneState {
   sim::ReducedMatrix U, Udot;   // 4 modes x 3
   sim::StretchField z, lambda;  // 6 x tets
+  // Per body: its local deformations' patches (contact_scene.hpp: a scene of one body).
+  std::vector<local::PatchState> patches;
   double time = 0.0;
   std::int64_t step_count = 0;
 };
@@ -59,7 +62,8 @@ class Island {
 
   // The island's U (its bodies' rows of the scene's) into out.
   void gather(const sim::ReducedMatrix& scene_U, sim::ReducedMatrix& out) const;
-  // Its simulator's state from / to the scene's arrays.
+  // Its simulator's state from / to the scene's arrays (an island of several bodies holds no
+  // patches: its bodies' are stored empty).
   void load(const SceneState& scene);
   void store(SceneState& scene) const;
 

@@ -188,10 +188,17 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
     const json& entry = scene.at("bodies")[i];
     const std::string where = "bodies[" + std::to_string(i) + "].";
     if (!entry.is_object()) refuse(source, where, "must be an object");
-    check_keys(entry, {"asset", "recipe", "translation", "velocity"}, where, source);
+    check_keys(entry, {"asset", "recipe", "translation", "velocity", "localDeformations"}, where,
+               source);
     SceneBodySpec body;
     body.translation = place_at(entry, "translation", where, source, body.translation);
     body.velocity = place_at(entry, "velocity", where, source, body.velocity);
+    if (entry.contains("localDeformations")) {
+      if (!entry.at("localDeformations").is_boolean()) {
+        refuse(source, where + "localDeformations", "must be true or false");
+      }
+      body.local_deformations = entry.at("localDeformations").get<bool>();
+    }
     spec.bodies.push_back(body);
   }
   return spec;

@@ -17,6 +17,9 @@ namespace smfem::multibody {
 struct SceneBodySpec {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();  // m, added to the rest positions
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();     // m/s, initial, of the whole body
+  // Local deformations (paper 001, local/local_deformations.hpp): its asset must carry its tet
+  // mesh (smfem-bake --full-mesh); contact_scene.hpp says where they act.
+  bool local_deformations = false;
 };
 
 struct ContactSceneSpec {

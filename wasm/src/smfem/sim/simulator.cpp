@@ -292,6 +292,12 @@ void Simulator::set_contact(contact::ContactPotential* contact,
   system_.set_contact(contact);
 }
 
+void Simulator::dent_samples(contact::SurfacePositions& positions) {
+  if (!patched() || contact_ == nullptr) return;
+  local_->gather(state_.U, state_.patches.C, extended_U_);
+  local_->contact()->dented_positions(extended_U_, positions);
+}
+
 contact::ContactMeasure Simulator::contact_measure() {
   if (contact_ == nullptr) return {};
   if (!patched()) return contact_->measure(state_.U);

@@ -170,6 +170,10 @@ class Simulator {
   contact::ContactMeasure contact_measure();
   // The force the body presses on each obstacle at the current state, N (empty without contact).
   std::vector<Eigen::Vector3d> obstacle_forces();
+  // The contact samples' rows of `positions` (the body's contact surface, as the contact's
+  // surface indexes it) that a dent has moved set to where it has moved them now; nothing
+  // without patches or contact.
+  void dent_samples(contact::SurfacePositions& positions);
 
   // One implicit Euler step; see the header comment.
   const StepReport& step();
