@@ -247,6 +247,11 @@ describe('contact', () => {
     expect(() => scene(drop({ bodies: [] }), 0)).toThrow(/bodies/);
     expect(() => scene(drop({ obstacles: [{ type: 'cone' }] }), 1)).toThrow(/type/);
     expect(() => scene(drop(), 2)).toThrow(/1 bodies but 2 assets/);
+    // Local deformations need the body's tet mesh, which this asset was baked without.
+    const local = { bodies: [{ asset: 'box.smfem', translation: [0, 0.1, 0], localDeformations: true }] };
+    expect(() => scene(drop(local), 1)).toThrow(
+      /bodies\[0\] \(box\.smfem\) asks for localDeformations.*--full-mesh/,
+    );
     const overlapping = {
       bodies: [{ asset: 'box.smfem' }, { asset: 'box.smfem', translation: [0.5, 0, 0] }],
     };

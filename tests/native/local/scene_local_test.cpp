@@ -92,9 +92,10 @@ Press press(bool local) {
 TEST(SceneLocalDeformations, ASpherePressedIntoABlockDentsIt) {
   const Press global = press(false);
   const Press dented = press(true);
-  std::printf("[ measured ] sphere depth %.4f m (global modes) against %.4f m (local), force %.1f "
-              "N against %.1f N, %d patches\n",
-              global.depth, dented.depth, global.force, dented.force, dented.patches);
+  std::printf(
+      "[ measured ] sphere depth %.4f m (global modes) against %.4f m (local), force %.1f "
+      "N against %.1f N, %d patches\n",
+      global.depth, dented.depth, global.force, dented.force, dented.patches);
   EXPECT_EQ(global.patches, 0);
   EXPECT_GT(dented.patches, 0);
   EXPECT_GT(dented.depth, global.depth + 2e-3);
@@ -134,8 +135,8 @@ TEST(SceneLocalDeformations, ASphereSlidingAcrossTheTopDentsWhereItIs) {
 TEST(SceneLocalDeformations, UnloadedItStepsAsWithout) {
   const sim::BoxModel block = soft_block();
   const auto run = [&](bool local) {
-    multibody::ContactScene scene(
-        spec_of({floor_below(0.2)}, {{}}, sim::SolverSettings{}.gravity), {block.model});
+    multibody::ContactScene scene(spec_of({floor_below(0.2)}, {{}}, sim::SolverSettings{}.gravity),
+                                  {block.model});
     scene.set_solver(sim::SolverMethod::mfem, 2, false);
     if (local) scene.enable_local_deformations(0, test::block_mesh(block, 1000.0));
     std::vector<sim::ReducedMatrix> airborne;
@@ -152,7 +153,7 @@ TEST(SceneLocalDeformations, UnloadedItStepsAsWithout) {
   const auto [without, none] = run(false);
   const auto [with, landed] = run(true);
   EXPECT_EQ(none, 0);
-  EXPECT_GT(landed, 0);  // the floor loads its bottom
+  EXPECT_GT(landed, 0);        // the floor loads its bottom
   ASSERT_GE(with.size(), 5u);  // 0.2 m of free fall: about 12 steps
   for (std::size_t step = 0; step < with.size(); ++step) {
     EXPECT_TRUE(with[step] == without[step]) << "step " << step;
