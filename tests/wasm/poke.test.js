@@ -11,13 +11,18 @@ import { loadSmfem } from '../../wasm/js/loader.js';
 
 const built = fileURLToPath(new URL('../../build/native/assets/contact/', import.meta.url));
 
-async function poke(smfem, local) {
+// The shipped scene, its block's localDeformations as given (undefined: the file's).
+async function openPoke(smfem, local) {
   const scene = JSON.parse(await readFile(join(built, 'poke.json'), 'utf8'));
-  scene.bodies[0].localDeformations = local;
+  if (local !== undefined) scene.bodies[0].localDeformations = local;
   const bytes = await readFile(join(built, scene.bodies[0].asset));
-  const contact = smfem.createContactScene(JSON.stringify(scene), [{ bytes, name: scene.bodies[0].asset }], {
+  return smfem.createContactScene(JSON.stringify(scene), [{ bytes, name: scene.bodies[0].asset }], {
     sourceName: 'poke.json',
   });
+}
+
+async function poke(smfem, local) {
+  const contact = await openPoke(smfem, local);
   try {
     // The first poke: the ball comes down 5 cm between 0.5 s and 1.2 s (steps 31-75).
     const reports = contact.step(75);
