@@ -156,7 +156,9 @@ TEST(PatchSupport, PinnedVerticesStayPut) {
   const PatchSupport held = patch_support(mesh, s.vertex_mass, patch, kSupport);
   EXPECT_EQ(field_at_vertex(held, pinned).norm(), 0.0);
   for (const int v : free.vertices) {
-    if (v != pinned) EXPECT_EQ(field_at_vertex(held, v), field_at_vertex(free, v)) << v;
+    if (v != pinned) {
+      EXPECT_EQ(field_at_vertex(held, v), field_at_vertex(free, v)) << v;
+    }
   }
 }
 

@@ -168,7 +168,9 @@ TEST(SeveralBodiesSystem, SolvesLikeTheDenseSystemInBodyOrder) {
     EXPECT_LT((du - expected).norm(), 1e-10 * expected.norm());
     for (std::size_t b = 0; b < moving.size(); ++b) {
       const sim::ReducedModel::Body& body = model.bodies[b];
-      if (!moving[b]) EXPECT_TRUE(du.middleRows(4 * body.first_mode, 4 * body.modes).isZero(0.0));
+      if (!moving[b]) {
+        EXPECT_TRUE(du.middleRows(4 * body.first_mode, 4 * body.modes).isZero(0.0));
+      }
     }
   }
   EXPECT_THROW(system.set_moving_bodies({1, 0}), std::invalid_argument);

@@ -27,7 +27,8 @@ namespace {
 std::atomic<bool> counting{false};
 std::atomic<std::int64_t> allocations{0};
 
-inline void note_allocation() {
+// Unused where no allocator can be hooked (wasm: counting_supported() is false there).
+[[maybe_unused]] inline void note_allocation() {
   if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
 }
 

@@ -47,7 +47,9 @@ TEST(EigenFit, ReducedRestModesAreMassOrthonormalEigenpairs) {
   EXPECT_LT(residual.cwiseAbs().maxCoeff(), 1e-8 * K0.cwiseAbs().maxCoeff());
   for (int i = 0; i < 5; ++i) {
     EXPECT_GT(modes.eigenvalues(i), 0.0);
-    if (i > 0) EXPECT_GE(modes.eigenvalues(i), modes.eigenvalues(i - 1));
+    if (i > 0) {
+      EXPECT_GE(modes.eigenvalues(i), modes.eigenvalues(i - 1));
+    }
   }
   EXPECT_THROW(reduced_rest_modes(box.model, K0, box.model.reduced_size()), std::invalid_argument);
 }
