@@ -164,4 +164,30 @@ describe('scenes with contact', () => {
       },
     );
   });
+
+  // assets/scenes/contact/poke.json: the block's top at y = 0.16, its centre under the ball (radius
+  // 0.1, centre at y = 0.27 plus its path's offset), which comes down 5 cm by 1.2 s and holds until
+  // 2.5 s. The global
+  // modes alone cannot dent the top: drawn without the dent, the block's top pokes about 3 mm
+  // into the ball at its lowest (measured in wasm); with it, within a hair of its surface.
+  it("draws the poke scene's dent where the ball presses", async () => {
+    await withPage(served.browser.context, `${served.server.url}?scene=poke`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      await expect
+        .poll(async () => (await status(page)).contact?.obstacleOffsets?.[0]?.[1] ?? 0, { timeout: 60000 })
+        .toBeLessThan(-0.012);
+      await pause(page);
+      const seen = await page.evaluate(() => ({
+        contact: window.smfem.status.contact,
+        top: window.smfem.drawnPoint([0, 0.08, 0]),
+      }));
+      const [x, y, z] = seen.contact.obstacleOffsets[0];
+      const centre = [x, 0.27 + y, z];
+      expect(seen.contact.localPatches[0]).toBeGreaterThan(0);
+      expect(Math.hypot(...seen.top.map((v, k) => v - centre[k]))).toBeGreaterThan(0.1 - 1e-3);
+      expect(seen.top[1]).toBeLessThan(0.16 - 0.005); // the block gave way under it
+      await page.locator('#view').screenshot({ path: `${artifacts}/poke-dent.png` });
+      expect(errors).toEqual([]);
+    });
+  });
 });

@@ -73,7 +73,7 @@ describe('the poke scene', () => {
       },
     );
     try {
-      const reports = contact.step(260);
+      const reports = contact.step(320);
       expect(reports.filter((r) => !r.ok)).toEqual([]);
       expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
     } finally {

@@ -330,7 +330,8 @@ class JsContactScene {
       bodies.push_back({{"firstMode", layout.first_mode[b]},
                         {"modes", layout.mode_count[b]},
                         {"mass", scene_->body_mass(i)},
-                        {"offset", vector_json(layout.offsets[b])}});
+                        {"offset", vector_json(layout.offsets[b])},
+                        {"localDeformations", scene_->local_deformations(i)}});
       samples += static_cast<std::size_t>(scene_->body_model(i).contact.samples.size());
     }
     const smfem::contact::ContactParameters& contact = scene_->parameters();
@@ -403,6 +404,15 @@ class JsContactScene {
     for (const Eigen::Vector3d& p : points)
       xyz.insert(xyz.end(), {float(p.x()), float(p.y()), float(p.z())});
     return typed_array_copy(xyz, "Float32Array");
+  }
+
+  // How far body b's patches move its render vertices now (ContactScene::body_dent), or null
+  // without patches.
+  val body_dent(int body) {
+    if (body < 0 || body >= scene_->body_count())
+      throw std::out_of_range("no body " + std::to_string(body));
+    const std::vector<float> dent = scene_->body_dent(body);
+    return dent.empty() ? val::null() : typed_array_copy(dent, "Float32Array");
   }
 
   // The force the bodies press on each obstacle now (ContactScene::obstacle_forces), on demand:
@@ -496,6 +506,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("contactPoints", &JsContactScene::contact_points)
       .function("moveObstacle", &JsContactScene::move_obstacle)
       .function("obstacleForces", &JsContactScene::obstacle_forces)
+      .function("bodyDent", &JsContactScene::body_dent)
       .function("dragStart", &JsContactScene::drag_start)
       .function("dragMove", &JsContactScene::drag_move)
       .function("dragEnd", &JsContactScene::drag_end)

@@ -454,7 +454,14 @@ export type ObstacleShape =
 export interface ContactScene {
   readonly info: {
     /** Each body's modes in U, mass (kg) and placement. */
-    bodies: Array<{ firstMode: number; modes: number; mass: number; offset: Vec3 }>;
+    /** localDeformations: the scene file asks them of the body (bodyDent draws them). */
+    bodies: Array<{
+      firstMode: number;
+      modes: number;
+      mass: number;
+      offset: Vec3;
+      localDeformations: boolean;
+    }>;
     modes: number;
     cubature: number;
     contactSamples: number;
@@ -473,6 +480,8 @@ export interface ContactScene {
   moveObstacle(index: number, offset: Vec3): void;
   /** The force the bodies press on each obstacle now, N (the contact barrier's; friction's not in it). */
   obstacleForces(): Vec3[];
+  /** How far body `body`'s patches move its render vertices now (x y z each, body frame), or null. */
+  bodyDent(body: number): Float32Array | null;
   /** A drag spring (N/m) from a render vertex of one body to a point of the scene. */
   dragStart(body: number, renderVertex: number, target: Vec3, stiffness: number): void;
   dragMove(target: Vec3): void;

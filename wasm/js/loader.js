@@ -329,12 +329,20 @@ class ContactScene extends NativeHandle {
     return this.live().contactPoints();
   }
 
-  /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
   /** The force the bodies press on each obstacle now, N (the contact barrier's; friction's not in it). */
   obstacleForces() {
     return JSON.parse(this.live().obstacleForces());
   }
 
+  /**
+   * How far body `body`'s local deformations move its render vertices now (x y z per vertex, in
+   * the body's frame, added to the skinned position), or null where no patch is attached.
+   */
+  bodyDent(body) {
+    return this.live().bodyDent(body);
+  }
+
+  /** Drags obstacle `index` to the offset (it moves there as far as the bodies allow). */
   moveObstacle(index, [x, y, z]) {
     this.live().moveObstacle(index, x, y, z);
   }

@@ -35,7 +35,7 @@ for (const notice of urlNotices) status.warn(notice);
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
 // paintRegion(center, radius, youngs) and pinRegion(center, radius), and drawnPoint(rest,
 // body = 0), where the body's surface vertex nearest the rest point `rest` is drawn now (all set
-// once the view exists).
+// once the view exists; with its local deformations' dent where they are on).
 window.smfem = {
   get status() {
     return status.snapshot();
@@ -126,7 +126,7 @@ class Demo {
   // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js), or where a
   // shell's vertex is drawn.
   drawnPoint(rest, body) {
-    const { surface, offset, u, drawnPositions } = this.stage.bodies[body];
+    const { surface, offset, u, drawnPositions, skinned } = this.stage.bodies[body];
     const { positions, weights, modeCount } = surface;
     const vertexCount = positions.length / 3;
     let nearest = 0;
@@ -139,7 +139,9 @@ class Demo {
     const drawn = drawnPositions
       ? vertex(drawnPositions, 3)
       : skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
-    return [drawn[0] + offset.x, drawn[1] + offset.y, drawn[2] + offset.z];
+    // Local deformations' dent, drawn on top of the skinning (SkinnedSurface.setDent).
+    const dent = skinned?.dented ? vertex(skinned.dent.array, 3) : [0, 0, 0];
+    return [drawn[0] + dent[0] + offset.x, drawn[1] + dent[1] + offset.y, drawn[2] + dent[2] + offset.z];
   }
 
   /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
@@ -351,6 +353,7 @@ class Demo {
       u: answer.u,
       contactPoints: answer.contactPoints,
       obstacleOffsets: answer.reports?.[0]?.at(-1)?.obstacleOffsets,
+      dents: answer.dents,
     });
     this.view.invalidate();
   }

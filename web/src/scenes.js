@@ -146,6 +146,7 @@ export const scenes = {
   squeeze: contactScene('Contact: squeeze', 'squeeze'),
   'jelly-drop': contactScene('Contact: jelly slide', 'jelly-drop'),
   playground: contactScene('Contact: obstacle playground', 'playground'),
+  poke: contactScene('Poke: local deformations', 'poke'),
   'cloth-corners': thinScene('Cloth held by two corners', 'cloth-corners'),
   'cloth-drape': thinScene('Cloth draped over a sphere', 'cloth-drape'),
   rope: thinScene('Rope', 'rope'),

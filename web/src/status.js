@@ -3,7 +3,7 @@
 // steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
-// obstacleOffsets, each body's centroid, asleep (how many bodies sleep) and stepsPerSecond (the
+// obstacleOffsets, each body's centroid and localPatches, asleep (how many bodies sleep) and stepsPerSecond (the
 // steps the recent wall-clock seconds took, as the line says it); null otherwise), notices (every input the page
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
@@ -130,6 +130,7 @@ export class StatusBoard {
         activeContacts,
         obstacleOffsets,
         centroids: bodies.map((b) => b.centroid),
+        localPatches: bodies.map((b) => b.localPatches ?? 0),
         asleep,
         stepsPerSecond,
       };

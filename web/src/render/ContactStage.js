@@ -66,13 +66,15 @@ export class ContactStage {
 
   /**
    * answer.u: [U], the scene's reduced coordinates; answer.contactPoints: x y z each;
-   * obstacleOffsets: each obstacle's translation (absent: where they start).
+   * obstacleOffsets: each obstacle's translation (absent: where they start); dents: per body, its
+   * local deformations' displacement of each render vertex, or null (absent: none).
    */
-  show({ u: [U], contactPoints, obstacleOffsets }) {
-    for (const body of this.bodies) {
+  show({ u: [U], contactPoints, obstacleOffsets, dents }) {
+    this.bodies.forEach((body, i) => {
       body.u = bodyCoordinates(U, body.layout, this.info.modes);
       body.skinned.setReducedCoordinates(body.u);
-    }
+      body.skinned.setDent(dents?.[i] ?? null);
+    });
     this.obstacleMeshes.update(obstacleOffsets ?? this.info.obstacles.map(() => [0, 0, 0]));
     if (contactPoints) {
       this.points.geometry.setAttribute('position', new THREE.BufferAttribute(contactPoints, 3));

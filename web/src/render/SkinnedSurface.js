@@ -44,6 +44,11 @@ export class SkinnedSurface {
     geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
     if (surface.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(surface.normals, 3));
     else geometry.computeVertexNormals();
+    // Local deformations' dent, added to the skinned position (zero unless setDent() says).
+    this.dent = new THREE.BufferAttribute(new Float32Array(3 * surface.vertexCount), 3);
+    this.dent.setUsage(THREE.DynamicDrawUsage);
+    this.dented = false;
+    geometry.setAttribute('smfemDent', this.dent);
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
 
@@ -148,6 +153,18 @@ export class SkinnedSurface {
     affineRows(u, this.modeCount, this.rows);
     this.u = u;
     this.markers?.update(u);
+  }
+
+  /**
+   * The local deformations' displacement of each render vertex (x y z each, the body's frame), or
+   * null for none. Normals keep the skinning's (the dent is not shaded).
+   */
+  setDent(dent) {
+    if (!dent && !this.dented) return;
+    if (dent) this.dent.array.set(dent);
+    else this.dent.array.fill(0);
+    this.dented = Boolean(dent);
+    this.dent.needsUpdate = true;
   }
 
   dispose() {

@@ -84,6 +84,8 @@ export function skinPoints(rest, weights, u, modeCount, count, visit) {
 const declarations = /* glsl */ `
 uniform highp sampler2D smfemWeights;
 uniform vec4 smfemRows[3 * SMFEM_MODES];
+// Local deformations' dent at this vertex (SkinnedSurface.setDent; zero without).
+attribute vec3 smfemDent;
 
 // Sum over modes of w_i times rows d = 0, 1, 2 of A_i.
 void smfemBlend(out vec4 r0, out vec4 r1, out vec4 r2) {
@@ -123,7 +125,8 @@ vec4 smfemR0, smfemR1, smfemR2;
 smfemBlend(smfemR0, smfemR1, smfemR2);
 #endif
 vec4 smfemX = vec4(position, 1.0);
-vec3 transformed = position + vec3(dot(smfemR0, smfemX), dot(smfemR1, smfemX), dot(smfemR2, smfemX));
+vec3 transformed = position + vec3(dot(smfemR0, smfemX), dot(smfemR1, smfemX), dot(smfemR2, smfemX)) +
+                   smfemDent;
 `;
 
 // Colouring by the weight of one mode (a teaching view): the vertex passes w_j on, the fragment

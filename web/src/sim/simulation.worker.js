@@ -141,7 +141,7 @@ const handlers = {
       reports,
       u: steppers.map(coordinates),
       warnings: steppers.flatMap((s) => s.warnings()),
-      ...(contact && { contactPoints: contact.contactPoints() }),
+      ...(contact && { contactPoints: contact.contactPoints(), dents: dents() }),
     };
   },
 
@@ -179,7 +179,7 @@ const handlers = {
     requireSteppers().forEach((s) => s.reset());
     return {
       u: steppers.map(coordinates),
-      ...(contact && { contactPoints: contact.contactPoints() }),
+      ...(contact && { contactPoints: contact.contactPoints(), dents: dents() }),
     };
   },
 
@@ -190,6 +190,12 @@ const handlers = {
     return {};
   },
 };
+
+// Per body of the contact scene, how far its local deformations move its render vertices (null:
+// none attached, or not asked of it).
+function dents() {
+  return contact.info.bodies.map((body, b) => (body.localDeformations ? contact.bodyDent(b) : null));
+}
 
 // Typed arrays anywhere in an answer move to the page instead of being copied (each buffer once:
 // several views may share one).

@@ -176,6 +176,21 @@ void ContactScene::enable_local_deformations(int body, full::FullModel mesh) {
   wake(body);
 }
 
+std::vector<float> ContactScene::body_dent(int body) {
+  if (body_patches(body) == 0) return {};
+  const auto b = static_cast<std::size_t>(body);
+  render_dents_.resize(models_.size());
+  if (render_dents_[b] == nullptr) {
+    render_dents_[b] =
+        std::make_unique<local::RenderDent>(*meshes_[b], models_[b].render_positions);
+  }
+  const sim::Simulator& simulator = island({body}).simulator();
+  std::vector<float> dent;
+  render_dents_[b]->displacements(simulator.local_deformations()->patches(),
+                                  simulator.snapshot().patches.C, dent);
+  return dent;
+}
+
 void ContactScene::current_surface(int body, contact::SurfacePositions& out) {
   body_surface(body, state_.U, out);
   if (body_patches(body) > 0) island({body}).simulator().dent_samples(out);

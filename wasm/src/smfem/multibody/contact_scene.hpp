@@ -50,6 +50,7 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/full/full_model.hpp"
+#include "smfem/local/render_dent.hpp"
 #include "smfem/multibody/island.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -180,6 +181,9 @@ class ContactScene {
   bool local_deformations(int body) const {
     return meshes_[static_cast<std::size_t>(body)] != nullptr;
   }
+  // How far its patches move each of its render vertices now (x y z per vertex, in the body's
+  // frame: what the page adds to the skinned position); empty without patches.
+  std::vector<float> body_dent(int body);
   // The patches attached to the body now (0 without local deformations).
   int body_patches(int body) const {
     return static_cast<int>(state_.patches[static_cast<std::size_t>(body)].loaded.empty()
@@ -229,7 +233,8 @@ class ContactScene {
   void collect_warnings(Island& island);
 
   std::vector<sim::ReducedModel> models_;
-  std::vector<std::shared_ptr<const full::FullModel>> meshes_;  // per body: local deformations'
+  std::vector<std::shared_ptr<const full::FullModel>> meshes_;    // per body: local deformations'
+  std::vector<std::unique_ptr<local::RenderDent>> render_dents_;  // per body, made when first asked
   SceneLayout layout_;
   std::vector<Eigen::MatrixXd> surface_bases_;   // per body: ns x 4m
   std::vector<Eigen::Vector3d> velocities_;      // initial, per body
