@@ -37,7 +37,10 @@ TEST(RenderDent, InterpolatesThePatchesFieldsFromTheMesh) {
   const int a = mesh.tets(0, 0), b = mesh.tets(0, 1);
   points.row(n) = 0.5 * (mesh.positions.row(a) + mesh.positions.row(b));
   Eigen::Index top = 0;
-  (mesh.positions.rowwise() - Eigen::RowVector3d(0.0, 0.5, 0.0)).rowwise().squaredNorm().minCoeff(&top);
+  (mesh.positions.rowwise() - Eigen::RowVector3d(0.0, 0.5, 0.0))
+      .rowwise()
+      .squaredNorm()
+      .minCoeff(&top);
   points.row(n + 1) = mesh.positions.row(top) + Eigen::RowVector3d(0.0, 1e-3, 0.0);
 
   const RenderDent dent(mesh, points);

@@ -41,7 +41,8 @@ RenderDent::RenderDent(const full::FullModel& mesh, const Eigen::MatrixXd& rende
     : mesh_vertices_(static_cast<int>(mesh.positions.rows())) {
   const auto tets = static_cast<int>(mesh.tets.rows());
   if (tets == 0) throw std::invalid_argument("RenderDent: the mesh has no tets");
-  if (render_rest.cols() != 3) throw std::invalid_argument("RenderDent: render positions are nv x 3");
+  if (render_rest.cols() != 3)
+    throw std::invalid_argument("RenderDent: render positions are nv x 3");
   std::vector<Eigen::AlignedBox3d> boxes;
   for (int t = 0; t < tets; ++t) {
     Eigen::AlignedBox3d box;
@@ -64,8 +65,7 @@ RenderDent::RenderDent(const full::FullModel& mesh, const Eigen::MatrixXd& rende
                     }
                     return distance;
                   });
-    const Eigen::Vector4d beta =
-        barycentric(full::tet_corners(mesh, nearest), x).cwiseMax(0.0);
+    const Eigen::Vector4d beta = barycentric(full::tet_corners(mesh, nearest), x).cwiseMax(0.0);
     corners_.row(v) = mesh.tets.row(nearest);
     barycentric_.row(v) = (beta / beta.sum()).transpose();
   }

@@ -27,7 +27,7 @@ class RenderDent {
                      std::vector<float>& out) const;
 
  private:
-  Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> corners_;       // per render vertex
+  Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> corners_;         // per render vertex
   Eigen::Matrix<double, Eigen::Dynamic, 4, Eigen::RowMajor> barycentric_;  // nonnegative, sum 1
   int mesh_vertices_ = 0;
 };
