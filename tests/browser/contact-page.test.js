@@ -190,4 +190,26 @@ describe('scenes with contact', () => {
       expect(errors).toEqual([]);
     });
   });
+
+  it("turns the poke scene's local deformations off and on with its checkbox", async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=poke&globalOnly=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect(await page.locator('#local-deformations').isChecked()).toBe(false);
+        await expect
+          .poll(async () => (await status(page)).contact?.obstacleOffsets?.[0]?.[1] ?? 0, { timeout: 60000 })
+          .toBeLessThan(-0.012);
+        expect((await status(page)).contact.localPatches).toEqual([0]); // pressed, and no dent
+        await page.locator('#local-deformations').check();
+        await waitUntilReady(page);
+        expect(new URL(page.url()).searchParams.get('globalOnly')).toBeNull();
+        await expect
+          .poll(async () => (await status(page)).contact?.localPatches?.[0] ?? 0, { timeout: 60000 })
+          .toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
 });

@@ -244,8 +244,9 @@ class Demo {
   }
 
   async change(change) {
-    if ('compare' in change || ('against' in change && this.settings.compare)) {
-      // Side by side needs a second simulator: load the scene again with the new layout.
+    if ('compare' in change || ('against' in change && this.settings.compare) || 'globalOnly' in change) {
+      // Side by side needs a second simulator, local deformations on or off another scene: load
+      // the scene again.
       Object.assign(this.settings, change);
       await this.open(this.scene, this.settings).catch((e) => status.fail(e));
       return;

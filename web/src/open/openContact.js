@@ -13,7 +13,16 @@ function contactSettingsFor(effective, overrides) {
     iterations: overrides.iterations ?? effective.iterations,
     speed: overrides.speed ?? 1,
     contacts: overrides.contacts ?? false,
+    globalOnly: overrides.globalOnly ?? false,
   };
+}
+
+// The scene file's text with every body's local deformations off (the page's "Local
+// deformations" unticked: the global modes alone, to compare).
+function withoutLocalDeformations(text) {
+  const scene = JSON.parse(text);
+  for (const body of scene.bodies) delete body.localDeformations;
+  return JSON.stringify(scene);
 }
 
 // The parameters the URL sets for a scene with contact (the rest are the stepper's).
@@ -46,8 +55,9 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
       }),
     ),
   );
+  const localDeformations = JSON.parse(contact.text).bodies.some((body) => body.localDeformations === true);
   const loaded = await client.loadContact({
-    sceneText: contact.text,
+    sceneText: overrides.globalOnly ? withoutLocalDeformations(contact.text) : contact.text,
     // Each body its own copy: the copies move to the worker.
     assets: contact.bodies.map((body) => ({
       bytes: downloads.get(String(body.url)).slice(),
@@ -74,7 +84,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     description:
       `${contact.description} ` +
       'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
-    controls: { contact: true },
+    controls: { contact: true, localDeformations },
     dragActions: {
       grab: (body, vertex, point) => client.dragStart(body, vertex, [point.toArray()], stiffness[body]),
       pull: (point) => client.dragMove([point.toArray()]),

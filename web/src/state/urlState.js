@@ -40,7 +40,7 @@ export function runLabel(parameters) {
 }
 
 // On/off settings, '1' in the URL when on.
-const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts', 'ground'];
+const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts', 'ground', 'globalOnly'];
 
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 // A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
@@ -56,7 +56,8 @@ const written = (value) =>
  * 1-based; 0: off), clusters (colour by cubature cluster), embed, compare (side by side),
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
  * contact points), asset (a baked asset's URL, absolute or relative to the page: opened as the
- * scene "custom" instead of a gallery scene), ground (that asset dropped on a ground plane). Every value refused or clamped adds a sentence to `notices` naming the
+ * scene "custom" instead of a gallery scene), ground (that asset dropped on a ground plane),
+ * globalOnly (a scene's local deformations off: its global modes alone). Every value refused or clamped adds a sentence to `notices` naming the
  * parameter and what is used instead (the page shows them).
  */
 export function parseState(search, sceneNames, notices = []) {

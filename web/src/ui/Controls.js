@@ -81,7 +81,9 @@ export class Controls {
    * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
    * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
    * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed,
-   * gravity and its one material's modulus; no material model or colour views).
+   * gravity and its one material's modulus; no material model or colour views);
+   * localDeformations: a scene with contact whose file asks a body for local deformations, with a
+   * checkbox that turns them off (settings.globalOnly: its global modes alone).
    */
   build({
     scene,
@@ -95,6 +97,7 @@ export class Controls {
     eigenFit = null,
     paused,
     contact = false,
+    localDeformations = false,
     lineup = false,
     modelPerBody = false,
     thin = false,
@@ -247,6 +250,9 @@ export class Controls {
       const contacts = element('input', { type: 'checkbox', id: 'contacts' });
       contacts.checked = settings.contacts;
       contacts.addEventListener('change', () => handlers.onChange({ contacts: contacts.checked }));
+      const local = element('input', { type: 'checkbox', id: 'local-deformations' });
+      local.checked = !settings.globalOnly;
+      local.addEventListener('change', () => handlers.onChange({ globalOnly: !local.checked }));
       this.root.append(
         element('div', { class: 'row' }, [sceneSelect]),
         element('div', { class: 'row' }, [this.playButton, stepButton, resetButton, dropButton]),
@@ -254,6 +260,13 @@ export class Controls {
         element('div', { class: 'row' }, [
           element('label', { class: 'toggle' }, [contacts, ' Show contact points']),
         ]),
+        ...(localDeformations
+          ? [
+              element('div', { class: 'row' }, [
+                element('label', { class: 'toggle' }, [local, ' Local deformations']),
+              ]),
+            ]
+          : []),
         iterations().node,
         speed().node,
         sharing,
