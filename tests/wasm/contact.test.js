@@ -167,7 +167,12 @@ describe('contact', () => {
       expect(record.kinetic).toBe(reports[i].energy.kinetic);
       expect(record.dHat).toBe(reports[i].dHat);
       expect(record.bodies).toEqual(
-        reports[i].bodies.map(({ centroid, kinetic, asleep }) => ({ centroid, kinetic, asleep })),
+        reports[i].bodies.map(({ centroid, kinetic, asleep, localPatches }) => ({
+          centroid,
+          kinetic,
+          asleep,
+          localPatches,
+        })),
       );
     });
     expect(records.at(-1).activeContacts).toBeGreaterThan(0);
