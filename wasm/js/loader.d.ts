@@ -480,7 +480,7 @@ export interface ContactScene {
   moveObstacle(index: number, offset: Vec3): void;
   /** The force the bodies press on each obstacle now, N (the contact barrier's; friction's not in it). */
   obstacleForces(): Vec3[];
-  /** How far body `body`'s patches move its render vertices now (x y z each, body frame), or null. */
+  /** How far body `body`'s patches move its render vertices now and its gradient (12 floats each), or null. */
   bodyDent(body: number): Float32Array | null;
   /** A drag spring (N/m) from a render vertex of one body to a point of the scene. */
   dragStart(body: number, renderVertex: number, target: Vec3, stiffness: number): void;

@@ -335,8 +335,9 @@ class ContactScene extends NativeHandle {
   }
 
   /**
-   * How far body `body`'s local deformations move its render vertices now (x y z per vertex, in
-   * the body's frame, added to the skinned position), or null where no patch is attached.
+   * How far body `body`'s local deformations move its render vertices now, and the gradient of
+   * that with respect to the rest position (12 floats per vertex: x y z, then the gradient's
+   * rows; the body's frame), or null where no patch is attached.
    */
   bodyDent(body) {
     return this.live().bodyDent(body);

@@ -140,7 +140,7 @@ class Demo {
       ? vertex(drawnPositions, 3)
       : skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
     // Local deformations' dent, drawn on top of the skinning (SkinnedSurface.setDent).
-    const dent = skinned?.dented ? vertex(skinned.dent.array, 3) : [0, 0, 0];
+    const dent = skinned?.dented ? vertex(skinned.dent.array, 12) : [0, 0, 0];
     return [drawn[0] + dent[0] + offset.x, drawn[1] + dent[1] + offset.y, drawn[2] + dent[2] + offset.z];
   }
 

@@ -1,6 +1,7 @@
 // The dent drawn on the render surface (local/render_dent.hpp): at a mesh vertex it is that
 // vertex's sum_p R_p B_p(v) c_p, inside a tet the barycentric blend of its corners', just outside
-// the mesh the nearest tet's clamped blend; no patch coefficients, no dent.
+// the mesh the nearest tet's clamped blend; its gradient is the blend's (finite differences);
+// no patch coefficients, no dent.
 #include <gtest/gtest.h>
 
 #include "local/pressed_block.hpp"
@@ -46,9 +47,10 @@ TEST(RenderDent, InterpolatesThePatchesFieldsFromTheMesh) {
   const RenderDent dent(mesh, points);
   std::vector<float> drawn;
   dent.displacements(patches, C, drawn);
-  ASSERT_EQ(drawn.size(), static_cast<std::size_t>(3 * (n + 2)));
+  constexpr int kStride = RenderDent::kFloatsPerVertex;
+  ASSERT_EQ(drawn.size(), static_cast<std::size_t>(kStride * (n + 2)));
   const auto at = [&](Eigen::Index v) {
-    return Eigen::Vector3d(drawn[3 * v], drawn[3 * v + 1], drawn[3 * v + 2]);
+    return Eigen::Vector3d(drawn[kStride * v], drawn[kStride * v + 1], drawn[kStride * v + 2]);
   };
   double largest = 0.0;
   for (Eigen::Index v = 0; v < n; ++v) {
@@ -62,6 +64,23 @@ TEST(RenderDent, InterpolatesThePatchesFieldsFromTheMesh) {
   // other corners, whose dents are near the middle's.)
   EXPECT_LT((at(n + 1) - mesh_dent(patches, C, static_cast<int>(top))).norm(),
             0.05 * mesh_dent(patches, C, static_cast<int>(top)).norm() + 1e-7);
+
+  // The gradient at the edge's midpoint against central differences along the edge (the blend is
+  // linear inside the tet: exact but for rounding).
+  const Eigen::Vector3d edge = mesh.positions.row(b) - mesh.positions.row(a);
+  Eigen::MatrixXd nudged(2, 3);
+  nudged.row(0) = points.row(n) + 0.1 * edge.transpose();
+  nudged.row(1) = points.row(n) - 0.1 * edge.transpose();
+  std::vector<float> ends;
+  RenderDent(mesh, nudged).displacements(patches, C, ends);
+  Eigen::Matrix3d G;
+  for (int d = 0; d < 3; ++d) {
+    for (int e = 0; e < 3; ++e) G(d, e) = drawn[kStride * n + 3 + 3 * d + e];
+  }
+  const Eigen::Vector3d along(ends[0] - ends[kStride], ends[1] - ends[kStride + 1],
+                              ends[2] - ends[kStride + 2]);
+  EXPECT_LT((G * (0.2 * edge) - along).norm(), 1e-5 * (1.0 + along.norm()) + 1e-8);
+  EXPECT_GT(along.norm(), 0.0);
 
   dent.displacements(patches, sim::ReducedMatrix::Zero(C.rows(), 3), drawn);
   for (const float x : drawn) EXPECT_EQ(x, 0.0F);

@@ -67,7 +67,8 @@ export class ContactStage {
   /**
    * answer.u: [U], the scene's reduced coordinates; answer.contactPoints: x y z each;
    * obstacleOffsets: each obstacle's translation (absent: where they start); dents: per body, its
-   * local deformations' displacement of each render vertex, or null (absent: none).
+   * local deformations' displacement of each render vertex and its gradient
+   * (ContactScene.bodyDent), or null (absent: none).
    */
   show({ u: [U], contactPoints, obstacleOffsets, dents }) {
     this.bodies.forEach((body, i) => {

@@ -44,11 +44,18 @@ export class SkinnedSurface {
     geometry.setIndex(new THREE.BufferAttribute(surface.triangles, 1));
     if (surface.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(surface.normals, 3));
     else geometry.computeVertexNormals();
-    // Local deformations' dent, added to the skinned position (zero unless setDent() says).
-    this.dent = new THREE.BufferAttribute(new Float32Array(3 * surface.vertexCount), 3);
+    // Local deformations' dent, added to the skinned position, and its gradient, to the
+    // skinning's for the normals (zero unless setDent() says): 12 floats per vertex.
+    this.dent = new THREE.InterleavedBuffer(new Float32Array(12 * surface.vertexCount), 12);
     this.dent.setUsage(THREE.DynamicDrawUsage);
     this.dented = false;
-    geometry.setAttribute('smfemDent', this.dent);
+    geometry.setAttribute('smfemDent', new THREE.InterleavedBufferAttribute(this.dent, 3, 0));
+    for (let d = 0; d < 3; d++) {
+      geometry.setAttribute(
+        `smfemDentGradient${d}`,
+        new THREE.InterleavedBufferAttribute(this.dent, 3, 3 + 3 * d),
+      );
+    }
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
 
@@ -156,8 +163,8 @@ export class SkinnedSurface {
   }
 
   /**
-   * The local deformations' displacement of each render vertex (x y z each, the body's frame), or
-   * null for none. Normals keep the skinning's (the dent is not shaded).
+   * The local deformations' displacement of each render vertex and its gradient (12 floats each:
+   * x y z, then the gradient's rows; the body's frame: ContactScene.bodyDent), or null for none.
    */
   setDent(dent) {
     if (!dent && !this.dented) return;

@@ -84,8 +84,12 @@ export function skinPoints(rest, weights, u, modeCount, count, visit) {
 const declarations = /* glsl */ `
 uniform highp sampler2D smfemWeights;
 uniform vec4 smfemRows[3 * SMFEM_MODES];
-// Local deformations' dent at this vertex (SkinnedSurface.setDent; zero without).
+// Local deformations' dent at this vertex and the rows of its gradient (SkinnedSurface.setDent;
+// zero without).
 attribute vec3 smfemDent;
+attribute vec3 smfemDentGradient0;
+attribute vec3 smfemDentGradient1;
+attribute vec3 smfemDentGradient2;
 
 // Sum over modes of w_i times rows d = 0, 1, 2 of A_i.
 void smfemBlend(out vec4 r0, out vec4 r1, out vec4 r2) {
@@ -108,10 +112,11 @@ void smfemBlend(out vec4 r0, out vec4 r1, out vec4 r2) {
 const normalChunk = /* glsl */ `
 vec4 smfemR0, smfemR1, smfemR2;
 smfemBlend(smfemR0, smfemR1, smfemR2);
-// Rows of J = I + blended linear part; J^-T n is the cofactor rows dotted with n (up to det J).
-vec3 smfemJ0 = vec3(1.0, 0.0, 0.0) + smfemR0.xyz;
-vec3 smfemJ1 = vec3(0.0, 1.0, 0.0) + smfemR1.xyz;
-vec3 smfemJ2 = vec3(0.0, 0.0, 1.0) + smfemR2.xyz;
+// Rows of J = I + blended linear part + the dent's gradient; J^-T n is the cofactor rows dotted
+// with n (up to det J).
+vec3 smfemJ0 = vec3(1.0, 0.0, 0.0) + smfemR0.xyz + smfemDentGradient0;
+vec3 smfemJ1 = vec3(0.0, 1.0, 0.0) + smfemR1.xyz + smfemDentGradient1;
+vec3 smfemJ2 = vec3(0.0, 0.0, 1.0) + smfemR2.xyz + smfemDentGradient2;
 vec3 objectNormal = vec3(dot(cross(smfemJ1, smfemJ2), normal), dot(cross(smfemJ2, smfemJ0), normal),
                          dot(cross(smfemJ0, smfemJ1), normal));
 #ifdef USE_TANGENT

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include <Eigen/Geometry>
-#include <Eigen/LU>
+#include <Eigen/LU>  // inverse()
 
 #include "smfem/geometry/aabb_tree.hpp"
 #include "smfem/geometry/point_triangle.hpp"
@@ -14,11 +14,16 @@
 namespace smfem::local {
 namespace {
 
-// The barycentric coordinates of x in the tet with corners X (rows).
-Eigen::Vector4d barycentric(const fem::TetCorners& X, const Eigen::Vector3d& x) {
+// Row k: the gradient of barycentric coordinate k + 1 of the tet with corners X (rows).
+Eigen::Matrix3d barycentric_gradients(const fem::TetCorners& X) {
   Eigen::Matrix3d edges;
   for (int k = 0; k < 3; ++k) edges.col(k) = (X.row(k + 1) - X.row(0)).transpose();
-  const Eigen::Vector3d beta = edges.lu().solve(x - X.row(0).transpose());
+  return edges.inverse();
+}
+
+// The barycentric coordinates of x in the tet with corners X (rows).
+Eigen::Vector4d barycentric(const fem::TetCorners& X, const Eigen::Vector3d& x) {
+  const Eigen::Vector3d beta = barycentric_gradients(X) * (x - X.row(0).transpose());
   return {1.0 - beta.sum(), beta(0), beta(1), beta(2)};
 }
 
@@ -52,6 +57,7 @@ RenderDent::RenderDent(const full::FullModel& mesh, const Eigen::MatrixXd& rende
   const geometry::AabbTree tree(boxes);
   corners_.resize(render_rest.rows(), 4);
   barycentric_.resize(render_rest.rows(), 4);
+  gradients_.resize(render_rest.rows(), 12);
   for (Eigen::Index v = 0; v < render_rest.rows(); ++v) {
     const Eigen::Vector3d x = render_rest.row(v).transpose();
     int nearest = 0;
@@ -68,6 +74,9 @@ RenderDent::RenderDent(const full::FullModel& mesh, const Eigen::MatrixXd& rende
     const Eigen::Vector4d beta = barycentric(full::tet_corners(mesh, nearest), x).cwiseMax(0.0);
     corners_.row(v) = mesh.tets.row(nearest);
     barycentric_.row(v) = (beta / beta.sum()).transpose();
+    const Eigen::Matrix3d grad = barycentric_gradients(full::tet_corners(mesh, nearest));
+    gradients_.block<1, 3>(v, 0) = -grad.colwise().sum();
+    for (int k = 0; k < 3; ++k) gradients_.block<1, 3>(v, 3 * (k + 1)) = grad.row(k);
   }
 }
 
@@ -86,11 +95,20 @@ void RenderDent::displacements(const PatchSet& patches, const sim::ReducedMatrix
       dent.row(support.vertices[k]) += (patches.rotation(p) * support.fields[k] * c).transpose();
     }
   }
-  out.assign(static_cast<std::size_t>(3 * vertex_count()), 0.0F);
+  out.assign(static_cast<std::size_t>(kFloatsPerVertex * vertex_count()), 0.0F);
   for (Eigen::Index v = 0; v < corners_.rows(); ++v) {
     Eigen::Vector3d x = Eigen::Vector3d::Zero();
-    for (int k = 0; k < 4; ++k) x += barycentric_(v, k) * dent.row(corners_(v, k)).transpose();
-    for (int d = 0; d < 3; ++d) out[static_cast<std::size_t>(3 * v + d)] = static_cast<float>(x(d));
+    Eigen::Matrix3d G = Eigen::Matrix3d::Zero();
+    for (int k = 0; k < 4; ++k) {
+      const Eigen::Vector3d corner = dent.row(corners_(v, k)).transpose();
+      x += barycentric_(v, k) * corner;
+      G += corner * gradients_.block<1, 3>(v, 3 * k);
+    }
+    float* at = out.data() + kFloatsPerVertex * v;
+    for (int d = 0; d < 3; ++d) {
+      at[d] = static_cast<float>(x(d));
+      for (int e = 0; e < 3; ++e) at[3 + 3 * d + e] = static_cast<float>(G(d, e));
+    }
   }
 }
 

@@ -181,8 +181,9 @@ class ContactScene {
   bool local_deformations(int body) const {
     return meshes_[static_cast<std::size_t>(body)] != nullptr;
   }
-  // How far its patches move each of its render vertices now (x y z per vertex, in the body's
-  // frame: what the page adds to the skinned position); empty without patches.
+  // How far its patches move each of its render vertices now and the gradient of that (per
+  // vertex local::RenderDent::kFloatsPerVertex floats, in the body's frame: what the page adds to
+  // the skinned position and to its deformation gradient); empty without patches.
   std::vector<float> body_dent(int body);
   // The patches attached to the body now (0 without local deformations).
   int body_patches(int body) const {
