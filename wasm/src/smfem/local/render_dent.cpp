@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include <Eigen/Geometry>
-#include <Eigen/LU>  // inverse()
 
+#include "smfem/fem/linear_tet.hpp"
 #include "smfem/geometry/aabb_tree.hpp"
 #include "smfem/geometry/point_triangle.hpp"
 #include "smfem/local/patch_support.hpp"
@@ -14,17 +14,10 @@
 namespace smfem::local {
 namespace {
 
-// Row k: the gradient of barycentric coordinate k + 1 of the tet with corners X (rows).
-Eigen::Matrix3d barycentric_gradients(const fem::TetCorners& X) {
-  Eigen::Matrix3d edges;
-  for (int k = 0; k < 3; ++k) edges.col(k) = (X.row(k + 1) - X.row(0)).transpose();
-  return edges.inverse();
-}
-
-// The barycentric coordinates of x in the tet with corners X (rows).
+// The barycentric coordinates of x in the tet with corners X (rows): the linear shape functions,
+// phi(x) = e_0 + (dphi/dX) (x - X_0).
 Eigen::Vector4d barycentric(const fem::TetCorners& X, const Eigen::Vector3d& x) {
-  const Eigen::Vector3d beta = barycentric_gradients(X) * (x - X.row(0).transpose());
-  return {1.0 - beta.sum(), beta(0), beta(1), beta(2)};
+  return Eigen::Vector4d::UnitX() + fem::linear_tet_dphi_dX(X) * (x - X.row(0).transpose());
 }
 
 // The distance from x to the tet (0 inside).
@@ -74,9 +67,8 @@ RenderDent::RenderDent(const full::FullModel& mesh, const Eigen::MatrixXd& rende
     const Eigen::Vector4d beta = barycentric(full::tet_corners(mesh, nearest), x).cwiseMax(0.0);
     corners_.row(v) = mesh.tets.row(nearest);
     barycentric_.row(v) = (beta / beta.sum()).transpose();
-    const Eigen::Matrix3d grad = barycentric_gradients(full::tet_corners(mesh, nearest));
-    gradients_.block<1, 3>(v, 0) = -grad.colwise().sum();
-    for (int k = 0; k < 3; ++k) gradients_.block<1, 3>(v, 3 * (k + 1)) = grad.row(k);
+    const fem::TetCorners grad = fem::linear_tet_dphi_dX(full::tet_corners(mesh, nearest));
+    for (int k = 0; k < 4; ++k) gradients_.block<1, 3>(v, 3 * k) = grad.row(k);
   }
 }
 
