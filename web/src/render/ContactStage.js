@@ -31,7 +31,7 @@ export class ContactStage {
     this.object = new THREE.Group();
     this.bounds = new THREE.Box3();
     this.bodies = info.bodies.map((body, i) => {
-      const skinned = new SkinnedSurface(surfaces[i], { color: bodyColour(i) });
+      const skinned = new SkinnedSurface(surfaces[i], { color: bodyColour(i), dent: body.localDeformations });
       const offset = new THREE.Vector3(...body.offset);
       skinned.mesh.position.copy(offset);
       this.object.add(skinned.mesh);
@@ -74,7 +74,7 @@ export class ContactStage {
     this.bodies.forEach((body, i) => {
       body.u = bodyCoordinates(U, body.layout, this.info.modes);
       body.skinned.setReducedCoordinates(body.u);
-      body.skinned.setDent(dents?.[i] ?? null);
+      if (body.layout.localDeformations) body.skinned.setDent(dents?.[i] ?? null);
     });
     this.obstacleMeshes.update(obstacleOffsets ?? this.info.obstacles.map(() => [0, 0, 0]));
     if (contactPoints) {

@@ -32,9 +32,13 @@ export class SkinnedSurface {
   /**
    * @param surface the asset's render surface (smfem.pageAsset(...).surface): positions, triangles,
    *   weights (nv x m), vertexCount, modeCount
-   * @param options { color, roughness, metalness, markers (smfem.pageAsset(...).markers, or null) }
+   * @param options { color, roughness, metalness, markers (smfem.pageAsset(...).markers, or null),
+   *   dent (a body with local deformations: setDent() draws them) }
    */
-  constructor(surface, { color = 0xe0785a, roughness = 0.55, metalness = 0.05, markers = null } = {}) {
+  constructor(
+    surface,
+    { color = 0xe0785a, roughness = 0.55, metalness = 0.05, markers = null, dent = false } = {},
+  ) {
     const m = surface.modeCount;
     if (!(m > 0)) throw new Error('the asset has no skinning weights (render.weights)');
     this.modeCount = m;
@@ -45,16 +49,19 @@ export class SkinnedSurface {
     if (surface.normals) geometry.setAttribute('normal', new THREE.BufferAttribute(surface.normals, 3));
     else geometry.computeVertexNormals();
     // Local deformations' dent, added to the skinned position, and its gradient, to the
-    // skinning's for the normals (zero unless setDent() says): 12 floats per vertex.
-    this.dent = new THREE.InterleavedBuffer(new Float32Array(12 * surface.vertexCount), 12);
-    this.dent.setUsage(THREE.DynamicDrawUsage);
+    // skinning's for the normals (zero unless setDent() says): 12 floats per vertex, only on a
+    // body that has them (the other bodies' shaders read no such attributes).
+    this.dent = dent ? new THREE.InterleavedBuffer(new Float32Array(12 * surface.vertexCount), 12) : null;
     this.dented = false;
-    geometry.setAttribute('smfemDent', new THREE.InterleavedBufferAttribute(this.dent, 3, 0));
-    for (let d = 0; d < 3; d++) {
-      geometry.setAttribute(
-        `smfemDentGradient${d}`,
-        new THREE.InterleavedBufferAttribute(this.dent, 3, 3 + 3 * d),
-      );
+    if (this.dent) {
+      this.dent.setUsage(THREE.DynamicDrawUsage);
+      geometry.setAttribute('smfemDent', new THREE.InterleavedBufferAttribute(this.dent, 3, 0));
+      for (let d = 0; d < 3; d++) {
+        geometry.setAttribute(
+          `smfemDentGradient${d}`,
+          new THREE.InterleavedBufferAttribute(this.dent, 3, 3 + 3 * d),
+        );
+      }
     }
     geometry.computeBoundingBox();
     geometry.computeBoundingSphere();
@@ -81,13 +88,14 @@ export class SkinnedSurface {
       new THREE.MeshStandardMaterial({ color, roughness, metalness, precision: 'highp' }),
       this.uniforms,
       m,
-      { colourByMode: true },
+      { colourByMode: true, dent },
     );
     this.mesh = new THREE.Mesh(geometry, material);
     this.mesh.customDepthMaterial = addSkinning(
       new THREE.MeshDepthMaterial({ depthPacking: THREE.RGBADepthPacking, precision: 'highp' }),
       this.uniforms,
       m,
+      { dent },
     );
     this.mesh.castShadow = true;
     // The GPU moves the vertices; the rest-state bounds would cull a body that fell away.
@@ -167,6 +175,7 @@ export class SkinnedSurface {
    * x y z, then the gradient's rows; the body's frame: ContactScene.bodyDent), or null for none.
    */
   setDent(dent) {
+    if (!this.dent) throw new Error('setDent: this surface was made without a dent (options.dent)');
     if (!dent && !this.dented) return;
     if (dent) this.dent.array.set(dent);
     else this.dent.array.fill(0);

@@ -84,12 +84,13 @@ export function skinPoints(rest, weights, u, modeCount, count, visit) {
 const declarations = /* glsl */ `
 uniform highp sampler2D smfemWeights;
 uniform vec4 smfemRows[3 * SMFEM_MODES];
-// Local deformations' dent at this vertex and the rows of its gradient (SkinnedSurface.setDent;
-// zero without).
+#ifdef SMFEM_DENT
+// Local deformations' dent at this vertex and the rows of its gradient (SkinnedSurface.setDent).
 attribute vec3 smfemDent;
 attribute vec3 smfemDentGradient0;
 attribute vec3 smfemDentGradient1;
 attribute vec3 smfemDentGradient2;
+#endif
 
 // Sum over modes of w_i times rows d = 0, 1, 2 of A_i.
 void smfemBlend(out vec4 r0, out vec4 r1, out vec4 r2) {
@@ -114,9 +115,14 @@ vec4 smfemR0, smfemR1, smfemR2;
 smfemBlend(smfemR0, smfemR1, smfemR2);
 // Rows of J = I + blended linear part + the dent's gradient; J^-T n is the cofactor rows dotted
 // with n (up to det J).
-vec3 smfemJ0 = vec3(1.0, 0.0, 0.0) + smfemR0.xyz + smfemDentGradient0;
-vec3 smfemJ1 = vec3(0.0, 1.0, 0.0) + smfemR1.xyz + smfemDentGradient1;
-vec3 smfemJ2 = vec3(0.0, 0.0, 1.0) + smfemR2.xyz + smfemDentGradient2;
+vec3 smfemJ0 = vec3(1.0, 0.0, 0.0) + smfemR0.xyz;
+vec3 smfemJ1 = vec3(0.0, 1.0, 0.0) + smfemR1.xyz;
+vec3 smfemJ2 = vec3(0.0, 0.0, 1.0) + smfemR2.xyz;
+#ifdef SMFEM_DENT
+smfemJ0 += smfemDentGradient0;
+smfemJ1 += smfemDentGradient1;
+smfemJ2 += smfemDentGradient2;
+#endif
 vec3 objectNormal = vec3(dot(cross(smfemJ1, smfemJ2), normal), dot(cross(smfemJ2, smfemJ0), normal),
                          dot(cross(smfemJ0, smfemJ1), normal));
 #ifdef USE_TANGENT
@@ -130,8 +136,10 @@ vec4 smfemR0, smfemR1, smfemR2;
 smfemBlend(smfemR0, smfemR1, smfemR2);
 #endif
 vec4 smfemX = vec4(position, 1.0);
-vec3 transformed = position + vec3(dot(smfemR0, smfemX), dot(smfemR1, smfemX), dot(smfemR2, smfemX)) +
-                   smfemDent;
+vec3 transformed = position + vec3(dot(smfemR0, smfemX), dot(smfemR1, smfemX), dot(smfemR2, smfemX));
+#ifdef SMFEM_DENT
+transformed += smfemDent;
+#endif
 `;
 
 // Colouring by the weight of one mode (a teaching view): the vertex passes w_j on, the fragment
@@ -171,11 +179,18 @@ export function modeWeightScale(weights, vertexCount, modeCount, mode) {
  * uniforms { smfemWeights, smfemRows }. Works for materials whose vertex shader computes the
  * normal, if at all, before the position (all of three's lit and depth materials do); the blend
  * then runs once. With `colourByMode` (lit materials), the uniforms { smfemColourMode,
- * smfemModeScale } can also paint the surface by one mode's weight.
+ * smfemModeScale } can also paint the surface by one mode's weight. With `dent` (a body with local
+ * deformations), the geometry's attributes smfemDent and smfemDentGradient0-2 move the vertex and
+ * turn its normal.
  */
-export function addSkinning(material, uniforms, modeCount, { colourByMode = false } = {}) {
+export function addSkinning(material, uniforms, modeCount, { colourByMode = false, dent = false } = {}) {
   const texels = texelsPerVertex(modeCount);
-  material.defines = { ...material.defines, SMFEM_MODES: modeCount, SMFEM_TEXELS: texels };
+  material.defines = {
+    ...material.defines,
+    SMFEM_MODES: modeCount,
+    SMFEM_TEXELS: texels,
+    ...(dent && { SMFEM_DENT: 1 }),
+  };
   material.onBeforeCompile = (shader) => {
     Object.assign(shader.uniforms, uniforms);
     shader.vertexShader = shader.vertexShader
@@ -190,6 +205,6 @@ export function addSkinning(material, uniforms, modeCount, { colourByMode = fals
       .replace('void main() {', `${modeWeightDeclarations}\nuniform float smfemModeScale;\nvoid main() {`)
       .replace('#include <color_fragment>', modeWeightFragmentChunk);
   };
-  material.customProgramCacheKey = () => `smfem-skinning-${modeCount}-${colourByMode}`;
+  material.customProgramCacheKey = () => `smfem-skinning-${modeCount}-${colourByMode}-${dent}`;
   return material;
 }
