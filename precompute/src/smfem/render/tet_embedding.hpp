@@ -1,6 +1,7 @@
 #pragma once
 // Where points sit in a tet mesh: the containing tet and barycentric coordinates, so anything
-// defined per tet-mesh vertex (skinning weights) interpolates to them.
+// defined per tet-mesh vertex (skinning weights) interpolates to them; each point located by
+// geometry::TetLocator (wasm/src/smfem/geometry/tet_locator.hpp), on the bake's threads.
 #include <Eigen/Core>
 
 #include "smfem/geometry/sdf.hpp"

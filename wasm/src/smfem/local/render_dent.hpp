@@ -2,11 +2,11 @@
 // The dent drawn on a body's render surface (issue 26, "Rendering"): each render vertex moved by
 // the attached patches, sum_p R_p B_p(x) c_p, with B_p (patch_support.hpp) interpolated from the
 // tet mesh's vertices by the barycentric coordinates of the render vertex's rest position in the
-// tet nearest it (the one holding it, or for a render surface just outside the tet mesh, a
-// rounded box's, the nearest, its coordinates clamped). The page adds it to the skinned position
-// in the vertex shader, and its gradient to the skinning's deformation gradient for the normals
-// (web/src/render/skinning.js), so the dent is shaded: within the tet the blend is linear, its
-// gradient G = sum_c dent_c (grad beta_c)^T.
+// tet nearest it (geometry::TetLocator: the one holding it, or for a render surface just outside
+// the tet mesh, a rounded box's, the nearest, its coordinates clamped). The page adds it to the
+// skinned position in the vertex shader, and its gradient to the skinning's deformation gradient
+// for the normals (web/src/render/skinning.js), so the dent is shaded: within the tet the blend is
+// linear, its gradient G = sum_c dent_c (grad beta_c)^T.
 #include <vector>
 
 #include <Eigen/Core>
