@@ -79,10 +79,6 @@ inline constexpr double kDefaultActivation = 5e-3;
 // (sim/contact/friction.hpp): half of eps_v at r = 0.75. A settled pile of 12 jelly cubes crept at
 // millimetres per second and half of it never slept (with eps_v = 1e-3 every body slept by step
 // 500); piles of 20 and 30 kept an rms speed of 3 mm/s against the 0.7 mm/s of the size rule.
-// Static friction is now anchored where a contact stuck (contact_potential.hpp, end_step), which
-// holds those loads still where a step ends within the static zone; at 1-2 iterations some steps
-// end beyond it (a block on a slope at r = 0.9 still creeps at 0.6 times that rate), so the rule
-// stays.
 inline constexpr double kSleepSpeed = 2e-3;
 inline constexpr double kSleepCreep = 0.5;
 inline constexpr int kSleepSteps = 30;

@@ -449,7 +449,6 @@ const StepReport& Simulator::step() {
   if (ok) {
     state_.time = end_time;
     ++state_.step_count;
-    if (contact_ != nullptr && !patched()) contact_->end_step(state_.U);
     update_diagnostics(stretch_);
     // Contact loads the body where its samples are within dhat (local_deformations.hpp).
     if (local_ != nullptr && contact_ != nullptr) {
@@ -714,7 +713,6 @@ void Simulator::refresh_stretches() {
 }
 
 void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
-  if (contact_ != nullptr) contact_->clear_anchors();
   const Eigen::Index n = 4 * model_.mode_count();
   check_shape(U, n, 3, "U");
   check_shape(Udot, n, 3, "Udot");
@@ -727,7 +725,6 @@ void Simulator::set_state(const ReducedMatrix& U, const ReducedMatrix& Udot) {
 }
 
 void Simulator::reset() {
-  if (contact_ != nullptr) contact_->clear_anchors();
   state_.U.setZero();
   state_.Udot.setZero();
   state_.patches.C.setZero();
@@ -777,7 +774,6 @@ void Simulator::restore(const SimulatorState& state) {
   check_shape(state.patches.lambda, 6, S, "the patches' lambda");
   patch_stretch_.setZero(6, S);
   state_ = state;
-  if (contact_ != nullptr) contact_->clear_anchors();
   refresh_diagnostics();
 }
 

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
 #include <Eigen/Geometry>
@@ -517,24 +516,8 @@ void ContactPotential::begin_step(const ReducedMatrix& U_n) {
     f.tangent = tangent_basis(g.direction);
     f.weight = mu * pair_stiffness(pair) * pair_area(pair) *
                std::abs(barrier_derivative(g.distance, parameters_.activation));
-    f.key = {pair.sample, pair.obstacle, pair.triangle};
-    // Stuck at the last step's end: the slip counts from the anchor (in this step's plane).
-    if (const auto anchor = anchors_.find(f.key); anchor != anchors_.end()) {
-      f.reference -= f.tangent * (f.tangent.transpose() * anchor->second);
-    }
     friction_.push_back(std::move(f));
   }
-}
-
-void ContactPotential::end_step(const ReducedMatrix& U) {
-  const double eps = parameters_.slip * timestep_;
-  std::map<PairKey, Eigen::Vector3d> stuck;
-  for (const FrictionPair& f : friction_) {
-    const Eigen::Vector2d slip =
-        f.tangent.transpose() * (f.rest + basis_times(U, f.basis, f.parts) - f.reference);
-    if (slip.norm() < eps) stuck.emplace(f.key, f.tangent * slip);
-  }
-  anchors_ = std::move(stuck);
 }
 
 double ContactPotential::pair_step(const Pair& pair, double limit) const {

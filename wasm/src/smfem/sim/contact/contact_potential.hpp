@@ -7,8 +7,7 @@
 // contact pair, a_k the area of its sample, kappa the barrier stiffness (Pa); the second sum is
 // IPC's lagged friction (friction.hpp) over the pairs active at the step's start, with their
 // normal force lambda_f = kappa a_f |b'(d_f)|, tangent plane T_f and barycentric coordinates
-// frozen there, r_f the pair's relative position and r~_f where the other side has moved it,
-// less the slip of a pair that was stuck at the last step's end (its anchor, end_step()).
+// frozen there, r_f the pair's relative position and r~_f where the other side has moved it.
 // The pairs:
 //   - a contact sample and an obstacle (obstacle.hpp);
 //   - a contact sample and a triangle of another body of the same model (a scene's bodies are
@@ -26,7 +25,6 @@
 // whose distance bound lets them come within dhat): the others stay beyond dhat on the whole
 // segment and contribute 0.
 #include <array>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -105,19 +103,8 @@ class ContactPotential final : public sim::StepContact {
   // The barrier stiffness kappa of a part's pairs against obstacles, Pa.
   double part_stiffness(int part) const;
 
-  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n; a pair
-  // stuck at the end of the last step measures its slip from its anchor (end_step()).
+  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);
-  // After an accepted step that ended at U: each friction pair whose slip from its anchor stays
-  // within static friction's zone (eps_v h) keeps that slip as the anchor's offset for the next
-  // step, the others (sliding) and the pairs that left lose their anchor. IPC's static friction
-  // is a spring anchored at each step's start, so a contact holding a steady tangential load
-  // crept at eps_v (1 - sqrt(1 - r)) a second (friction.hpp): a settled pile of 30 soft cubes kept
-  // sliding at millimetres a second and never slept (docs/performance.md). Anchored where the
-  // contact stuck, the spring holds such a load still; a load beyond mu lambda slides as before.
-  void end_step(const ReducedMatrix& U);
-  // Forgets every anchor: for a state set from outside, whose pairs start unloaded.
-  void clear_anchors() { anchors_.clear(); }
   // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
   // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
   double max_step(const ReducedMatrix& U, const ReducedMatrix& dU) override;
@@ -197,8 +184,6 @@ class ContactPotential final : public sim::StepContact {
     Eigen::Vector3d force;
     std::size_t parts = 0;
   };
-  // A pair's identity from step to step: its sample, obstacle and triangle.
-  using PairKey = std::array<int, 3>;
   struct FrictionPair {
     Eigen::VectorXd basis;  // compact (pair_basis())
     Eigen::Vector3d rest;
@@ -206,7 +191,6 @@ class ContactPotential final : public sim::StepContact {
     Eigen::Matrix<double, 3, 2> tangent;
     double weight = 0.0;    // mu lambda
     std::size_t parts = 0;  // pair_parts()
-    PairKey key;
   };
 
   // The largest alpha <= limit for which the pair keeps `keep` of its distance along the motion
@@ -342,8 +326,6 @@ class ContactPotential final : public sim::StepContact {
   ReducedMatrix segment_U_, segment_dU_;
   const std::vector<Pair>* segment_pairs_ = nullptr;
   std::vector<FrictionPair> friction_;
-  // The stuck pairs' slips from their anchors at the end of the last step (tangential, m).
-  std::map<PairKey, Eigen::Vector3d> anchors_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   ReducedMatrix start_U_;                    // the U of start_
   ContactHessian hessian_;

@@ -16,19 +16,16 @@
 
 namespace smfem::contact {
 
-// eps_v's default, m/s. With the spring anchored at each step's start (IPC's), a contact held
-// by static friction under a tangential load of a fraction r of mu lambda slips
-// eps (1 - sqrt(1 - r)) a step: it creeps at eps_v (1 - sqrt(1 - r)) (0.68 eps_v at r = 0.9). The
-// contact potential anchors a stuck pair where it stuck instead (ContactPotential::end_step), so
-// that such a load is held still; what is left is the steps that end beyond the static zone
-// (at 2 iterations and r = 0.9 a block on a slope still creeps at 0.6 times that rate, test
-// ContactScene.StaticFrictionHoldsABlockOnASlope). IPC's 1e-3 m/s assumes Newton run to
-// convergence: at the page's 1-2 iterations its static zone (16 um a step at h = 16 ms) was
-// narrower than a settled soft body's wobble, so the exact Newton step was refused at every
-// iteration and many resting steps were retried (a jelly cube at rest: 38 of 90 steps). Measured on
-// the eight shipped contact scenes at 2 iterations (`smfem-scene`, 90-300 steps each): 1e-2 m/s
-// takes 23 % fewer iterations in all than 1e-3, 3e-3 17 % fewer (the jelly cube's retries 38 ->
-// 13). Landings, a box with a soft end dropped on an edge onto a slope from eleven heights (0.8 to
+// eps_v's default, m/s. A contact held by static friction under a tangential load of a
+// fraction r of mu lambda slips eps (1 - sqrt(1 - r)) a step: it creeps at eps_v (1 - sqrt(1 -
+// r)), never faster than eps_v (0.68 eps_v at r = 0.9; a body at rest on level ground, r near 0,
+// hardly at all, and sleeping stops it). IPC's 1e-3 m/s assumes Newton run to convergence: at
+// the page's 1-2 iterations its static zone (16 um a step at h = 16 ms) was narrower than a
+// settled soft body's wobble, so the exact Newton step was refused at every iteration and many
+// resting steps were retried (a jelly cube at rest: 38 of 90 steps). Measured on the eight
+// shipped contact scenes at 2 iterations (`smfem-scene`, 90-300 steps each): 1e-2 m/s takes 23 %
+// fewer iterations in all than 1e-3, 3e-3 17 % fewer (the jelly cube's retries 38 -> 13).
+// Landings, a box with a soft end dropped on an edge onto a slope from eleven heights (0.8 to
 // 1.3 m, test ContactScene.LandingsAtOneAndTwoIterations...): at 2 iterations the landing keeps a
 // quarter of the converged rebound from 10 of 11 heights at 1e-3 (median 0.62 of it), 4 of 11
 // at 3e-3 (median 0.10), 7 of 11 at 1e-2 (median 0.73). 3e-3 was the default for a session on
