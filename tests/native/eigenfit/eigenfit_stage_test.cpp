@@ -328,8 +328,8 @@ INSTANTIATE_TEST_SUITE_P(
                       R"({"sphere": {"center": [0, 0.2, 0], "radius": 0.2}})",
                       R"({"box": {"center": [0, 0, 0], "half_extents": [1, 0.02, 1]}})",
                       {1500, 3000}}),
-    [](const ::testing::TestParamInfo<SymmetricBody>& info) {
-      std::string name = info.param.name;
+    [](const ::testing::TestParamInfo<SymmetricBody>& body) {
+      std::string name = body.param.name;
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });
