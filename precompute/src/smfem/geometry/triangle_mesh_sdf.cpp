@@ -23,14 +23,7 @@ std::vector<Eigen::AlignedBox3d> triangle_boxes(Eigen::Ref<const mesh::Vertices>
   if (triangles.minCoeff() < 0 || triangles.maxCoeff() >= vertices.rows()) {
     throw GeometryError("a triangle refers to a vertex that does not exist");
   }
-  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(triangles.rows()));
-  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
-    for (int k = 0; k < 3; ++k) {
-      boxes[static_cast<std::size_t>(t)].extend(
-          Eigen::Vector3d(vertices.row(triangles(t, k)).transpose()));
-    }
-  }
-  return boxes;
+  return geometry::element_boxes(vertices, triangles);
 }
 
 }  // namespace

@@ -46,9 +46,9 @@ FullSimulator::FullSimulator(ElementModel model, const sim::SolverSettings& sett
       system_(deformation_, dynamics_),
       fem_(model_.node_count, model_.element_count()),
       mfem_(model_.node_count, model_.element_count()),
+      relaxation_(std::make_unique<LocalNodeRelaxation>(model_, std::vector<int>{})),
       U_(sim::ReducedMatrix::Zero(model_.node_count, 3)),
       Udot_(U_),
-      relaxation_(std::make_unique<LocalNodeRelaxation>(model_, std::vector<int>{})),
       z_(sim::StretchField::Zero(6, model_.element_count())),
       lambda_(z_) {
   for (int t = 0; t < model_.element_count(); ++t) {

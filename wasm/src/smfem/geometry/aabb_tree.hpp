@@ -8,6 +8,20 @@
 
 namespace smfem::geometry {
 
+// The bounding box of each element of a mesh: row e of `elements` lists its vertices' rows in
+// `vertices` (triangles, tets: any number of corners).
+template <class Vertices, class Elements>
+std::vector<Eigen::AlignedBox3d> element_boxes(const Vertices& vertices, const Elements& elements) {
+  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(elements.rows()));
+  for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+    for (Eigen::Index k = 0; k < elements.cols(); ++k) {
+      boxes[static_cast<std::size_t>(e)].extend(
+          Eigen::Vector3d(vertices.row(elements(e, k)).transpose()));
+    }
+  }
+  return boxes;
+}
+
 class AabbTree {
  public:
   struct Node {

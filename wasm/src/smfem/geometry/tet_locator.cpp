@@ -19,14 +19,7 @@ constexpr double kInsideTolerance = 1e-9;
 std::vector<Eigen::AlignedBox3d> tet_boxes(const TetLocator::Vertices& vertices,
                                            const TetLocator::Tets& tets) {
   if (tets.rows() == 0) throw std::invalid_argument("TetLocator: the mesh has no tets");
-  std::vector<Eigen::AlignedBox3d> boxes(static_cast<std::size_t>(tets.rows()));
-  for (Eigen::Index t = 0; t < tets.rows(); ++t) {
-    for (int k = 0; k < 4; ++k) {
-      boxes[static_cast<std::size_t>(t)].extend(
-          Eigen::Vector3d(vertices.row(tets(t, k)).transpose()));
-    }
-  }
-  return boxes;
+  return element_boxes(vertices, tets);
 }
 
 }  // namespace
