@@ -109,13 +109,14 @@ void add_eigenfit(asset::AssetWriter& writer, const EigenFitData& fit) {
     }
   }
   const auto count = static_cast<std::uint64_t>(s);
+  const auto length = static_cast<std::size_t>(s);  // a span's (32 bits in wasm)
   writer.add("eigenfit.modes", std::span<const double>(modes),
              {count, static_cast<std::uint64_t>(n), 3});
-  writer.add("eigenfit.ratios", std::span<const double>(fit.ratios.data(), count), {count});
+  writer.add("eigenfit.ratios", std::span<const double>(fit.ratios.data(), length), {count});
   writer.add("eigenfit.coarse_eigenvalues",
-             std::span<const double>(fit.coarse_eigenvalues.data(), count), {count});
+             std::span<const double>(fit.coarse_eigenvalues.data(), length), {count});
   writer.add("eigenfit.fine_eigenvalues",
-             std::span<const double>(fit.fine_eigenvalues.data(), count), {count});
+             std::span<const double>(fit.fine_eigenvalues.data(), length), {count});
 }
 
 Eigen::MatrixXd reduced_mass(const ReducedModel& model) {
