@@ -51,26 +51,25 @@ double TetLocator::distance_to(int tet, const Eigen::Vector3d& p) const {
 
 TetLocator::Location TetLocator::locate(const Eigen::Vector3d& p) const {
   int best = -1;
+  Eigen::Vector4d coordinates;  // best's
   double deepest = -std::numeric_limits<double>::infinity();
   tree_.for_each_overlapping(
       [&](const Eigen::AlignedBox3d& box) { return box.squaredExteriorDistance(p) == 0.0; },
       [&](int t) {
-        const double depth = barycentric(t, p).minCoeff();
-        if (depth > deepest) deepest = depth, best = t;
+        const Eigen::Vector4d beta = barycentric(t, p);
+        if (beta.minCoeff() > deepest) deepest = beta.minCoeff(), best = t, coordinates = beta;
       });
-  double distance = 0.0;
-  if (best < 0 || deepest < -kInsideTolerance) {
-    // Outside every tet: the nearest one, starting from the best overlapping candidate.
-    distance = best >= 0 ? distance_to(best, p) : std::numeric_limits<double>::infinity();
-    tree_.minimize(
-        [&](const Eigen::AlignedBox3d& box) { return std::sqrt(box.squaredExteriorDistance(p)); },
-        [&](int t) {
-          const double d = distance_to(t, p);
-          if (d < distance) distance = d, best = t;
-          return d;
-        },
-        distance);
-  }
+  if (best >= 0 && deepest >= -kInsideTolerance) return Location{best, coordinates, 0.0};
+  // Outside every tet: the nearest one, starting from the best overlapping candidate.
+  double distance = best >= 0 ? distance_to(best, p) : std::numeric_limits<double>::infinity();
+  tree_.minimize(
+      [&](const Eigen::AlignedBox3d& box) { return std::sqrt(box.squaredExteriorDistance(p)); },
+      [&](int t) {
+        const double d = distance_to(t, p);
+        if (d < distance) distance = d, best = t;
+        return d;
+      },
+      distance);
   return Location{best, barycentric(best, p), distance};
 }
 
