@@ -10,6 +10,7 @@
 #include "local/block_mesh.hpp"
 #include "smfem/local/local_contact.hpp"
 #include "smfem/sim/contact/barrier.hpp"
+#include "smfem/sim/contact/friction.hpp"
 
 namespace smfem::local::contact_test {
 namespace {
@@ -78,6 +79,28 @@ struct ContactBlock {
     return total;
   }
   std::vector<int> sample_vertices_ = sample_vertices(box);
+
+  // IPC's lagged friction summed over every sample of the mesh, each with its dent: the samples
+  // within dhat at U_start, with their normal force and tangent plane there, slipping to U.
+  double friction_energy(const ReducedMatrix& U_start, const ReducedMatrix& U, double mu) const {
+    const Eigen::MatrixXd x0 = test::displacements(box, patches, U_start);
+    const Eigen::MatrixXd x = test::displacements(box, patches, U);
+    const contact::ContactSurface& surface = box.model.contact;
+    const double eps = body.parameters().slip * body.timestep();
+    double total = 0.0;
+    for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
+      const int v = sample_vertices_[static_cast<std::size_t>(k)];
+      const contact::ObstacleDistance d = contact::obstacle_distance(
+          obstacles.front(), box.rest.row(v).transpose() + x0.row(v).transpose());
+      if (!(d.distance < kActivation)) continue;
+      const double normal_force =
+          1e4 * surface.areas(k) * std::abs(contact::barrier_derivative(d.distance, kActivation));
+      const Eigen::Vector3d dx = (x.row(v) - x0.row(v)).transpose();
+      const double slip = (dx - d.direction * d.direction.dot(dx)).norm();
+      total += mu * normal_force * contact::friction_f0(slip, eps);
+    }
+    return total;
+  }
 
   // A state with the global modes a little deformed and the patch dented.
   ReducedMatrix state(double dent) {
@@ -210,6 +233,97 @@ TEST(LocalContact, TheForceOnTheObstacleIsTheBarriersReaction) {
     const double h = 1e-7;
     const double slope = (energy_moved(h) - energy_moved(-h)) / (2.0 * h);
     EXPECT_NEAR(force(d), -slope, 1e-5 * force.norm()) << "axis " << d;
+  }
+}
+
+contact::Obstacle with_friction(contact::Obstacle obstacle, double mu) {
+  obstacle.friction = mu;
+  return obstacle;
+}
+
+// A state near U: every coordinate moved by up to `scale` (m), so that the samples slip.
+ReducedMatrix moved(const ReducedMatrix& U, double scale, unsigned seed) {
+  std::srand(seed);
+  return U + scale * ReducedMatrix::Random(U.rows(), 3);
+}
+
+// Friction on the dented samples is the body's: IPC's lagged friction, frozen at the step's start,
+// in the samples' dented positions; within friction's static zone (slips below eps_v h = 1e-4 m)
+// and beyond it.
+TEST(LocalContact, ItsFrictionIsLaggedFrictionOnEverySample) {
+  constexpr double kMu = 0.5;
+  ContactBlock block(with_friction(sphere_above_top(0.4 * kActivation), kMu));
+  const ReducedMatrix U0 = block.state(2e-3);
+  for (const double scale : {2e-6, 1e-4}) {
+    const ReducedMatrix U = moved(U0, scale, 7);
+    ReducedMatrix gradient;
+    block.local.linearize(U, gradient);
+    const double friction = block.local.energy(U) - block.barrier_energy(U);
+    const double expected = block.friction_energy(U0, U, kMu);
+    EXPECT_GT(expected, 0.0) << scale;
+    EXPECT_NEAR(friction, expected, 1e-6 * expected) << scale;
+    // Without the dented samples' friction the body's alone is a fraction of it.
+    EXPECT_LT(block.body.energy(U.topRows(4 * kModes)) -
+                  block.body.potential_energy(U.topRows(4 * kModes)),
+              0.9 * expected)
+        << scale;
+  }
+}
+
+TEST(LocalContact, ItsFrictionsGradientAgreesWithFiniteDifferences) {
+  constexpr double kMu = 0.5;
+  ContactBlock block(with_friction(sphere_above_top(0.4 * kActivation), kMu));
+  const ReducedMatrix U0 = block.state(2e-3);
+  const auto energy = [&](const ReducedMatrix& V) {
+    return block.barrier_energy(V) + block.friction_energy(U0, V, kMu);
+  };
+  for (const double scale : {2e-6, 1e-4}) {
+    const ReducedMatrix U = moved(U0, scale, 11);
+    ReducedMatrix gradient;
+    block.local.linearize(U, gradient);
+    for (int trial = 0; trial < 4; ++trial) {
+      ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
+      if (trial == 0) dU.topRows(4 * kModes).setZero();  // the dent alone
+      const double expected = directional_derivative(energy, U, dU, 1e-8);
+      EXPECT_NEAR(gradient.cwiseProduct(dU).sum(), expected, 1e-5 * std::abs(expected) + 1e-9)
+          << "scale " << scale << " trial " << trial;
+    }
+  }
+}
+
+// Against a plane the barrier's Hessian is exact and friction's is (its tangent plane frozen):
+// the curvature and the bordered system's terms agree with second differences, slipping within the
+// static zone and beyond.
+TEST(LocalContact, ItsFrictionsHessianAgreesWithFiniteDifferencesAgainstAPlane) {
+  constexpr double kMu = 0.5;
+  ContactBlock block(with_friction(plane_above_top(0.5 * kActivation), kMu));
+  const ReducedMatrix U0 = block.state(2e-3);
+  const auto energy = [&](const ReducedMatrix& V) {
+    return block.barrier_energy(V) + block.friction_energy(U0, V, kMu);
+  };
+  const int n = 4 * kModes;
+  for (const double scale : {2e-6, 1e-4}) {
+    const ReducedMatrix U = moved(U0, scale, 13);
+    ReducedMatrix gradient;
+    block.local.linearize(U, gradient);
+    Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * n + 3, 3 * n + 3);
+    block.local.add_to_lower(lower);
+    const Eigen::MatrixXd hessian = lower.selfadjointView<Eigen::Lower>();
+    for (int trial = 0; trial < 4; ++trial) {
+      ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
+      if (trial == 0) dU.topRows(n).setZero();
+      const double h = 1e-7;
+      const double second = (energy(U + h * dU) - 2.0 * energy(U) + energy(U - h * dU)) / (h * h);
+      const double curvature = block.local.curvature(dU);
+      EXPECT_NEAR(curvature, second, 1e-4 * std::abs(second))
+          << "scale " << scale << " trial " << trial;
+      Eigen::VectorXd v(3 * n + 3);
+      for (int d = 0; d < 3; ++d) v.segment(d * n, n) = dU.col(d).head(n);
+      v.tail<3>() = dU.row(n).transpose();
+      const double own = block.body.curvature(dU.topRows(n));
+      EXPECT_NEAR(v.dot(hessian * v), curvature - own, 1e-9 * std::abs(curvature))
+          << "scale " << scale << " trial " << trial;
+    }
   }
 }
 

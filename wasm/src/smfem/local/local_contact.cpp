@@ -5,20 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include "smfem/sim/contact/barrier.hpp"
+#include "smfem/sim/contact/friction.hpp"
 #include "smfem/sim/kernels/detail/reduced_dot.hpp"
 
 namespace smfem::local {
-namespace {
-
-bool has_friction(const contact::ContactPotential& body) {
-  if (body.parameters().friction > 0.0) return true;
-  if (body.obstacles() == nullptr) return false;
-  return std::any_of(body.obstacles()->begin(), body.obstacles()->end(),
-                     [](const contact::Obstacle& o) { return o.friction > 0.0; });
-}
-
-}  // namespace
 
 LocalContact::LocalContact(contact::ContactPotential& body, const contact::ContactSurface& surface,
                            std::vector<int> sample_vertex)
@@ -28,11 +21,6 @@ LocalContact::LocalContact(contact::ContactPotential& body, const contact::Conta
     throw std::invalid_argument("local contact: " + std::to_string(sample_vertex_.size()) +
                                 " mesh vertices for " + std::to_string(surface.samples.size()) +
                                 " samples of a body's own contact surface");
-  }
-  if (has_friction(body)) {
-    throw std::invalid_argument(
-        "local deformations with friction are not built yet (set the scene's and its obstacles' "
-        "friction to 0, or turn local deformations off)");
   }
   dented_of_sample_.assign(sample_vertex_.size(), -1);
 }
@@ -71,6 +59,8 @@ void LocalContact::set_patches(const PatchSet& patches) {
   body_.set_excluded_samples(dented_.empty() ? std::vector<char>{} : std::move(excluded));
   candidates_.clear();
   terms_.clear();
+  friction_.clear();
+  friction_terms_.clear();
   turn_fields();
 }
 
@@ -85,6 +75,30 @@ void LocalContact::turn_fields() {
 void LocalContact::begin_step(const sim::ReducedMatrix& U_n) {
   turn_fields();
   body_.begin_step(global(U_n, global_));
+  friction_.clear();
+  for (std::size_t i = 0; i < dented_.size(); ++i) {
+    const Eigen::Vector3d x = position(dented_[i], U_n);
+    for (std::size_t o = 0; o < obstacle_count(); ++o) {
+      const double mu = body_.obstacle_friction(o);
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle(o), x);
+      if (mu <= 0.0 || !(d.distance < dhat())) continue;
+      // Sliding along a moving obstacle is measured against the obstacle (as the body's pairs).
+      const Eigen::Vector3d reference = x + obstacle(o).offset - obstacle(o).start_offset;
+      const double normal_force =
+          stiffness() * dented_[i].area * std::abs(contact::barrier_derivative(d.distance, dhat()));
+      friction_.push_back({i, reference, contact::tangent_basis(d.direction), mu * normal_force});
+    }
+  }
+}
+
+double LocalContact::friction_energy(const sim::ReducedMatrix& U) const {
+  double total = 0.0;
+  for (const FrictionPair& f : friction_) {
+    const Eigen::Vector2d slip =
+        f.tangent.transpose() * (position(dented_[f.dented], U) - f.reference);
+    total += f.weight * contact::friction_f0(slip.norm(), slip_width());
+  }
+  return total;
 }
 
 const sim::ReducedMatrix& LocalContact::global(const sim::ReducedMatrix& U,
@@ -159,14 +173,16 @@ double LocalContact::largest_approach() const {
 
 double LocalContact::energy_along(double alpha, const sim::ReducedMatrix& U_trial) {
   return body_.energy_along(alpha, global(U_trial, global_)) +
-         dented_energy(candidates_, [&](std::size_t i) {
-           return Eigen::Vector3d(start_[i] + alpha * step_[i]);
-         });
+         dented_energy(
+             candidates_,
+             [&](std::size_t i) { return Eigen::Vector3d(start_[i] + alpha * step_[i]); }) +
+         friction_energy(U_trial);
 }
 
 double LocalContact::energy(const sim::ReducedMatrix& U) {
   return body_.energy(global(U, global_)) +
-         dented_energy(candidates_, [&](std::size_t i) { return position(dented_[i], U); });
+         dented_energy(candidates_, [&](std::size_t i) { return position(dented_[i], U); }) +
+         friction_energy(U);
 }
 
 void LocalContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) {
@@ -196,6 +212,20 @@ void LocalContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gr
           {i, scale * contact::barrier_second_derivative(d.distance, dhat()), d.direction});
     }
   }
+  friction_terms_.clear();
+  for (const FrictionPair& f : friction_) {
+    const Dented& s = dented_[f.dented];
+    const Eigen::Vector2d slip = f.tangent.transpose() * (position(s, U) - f.reference);
+    const Eigen::Vector3d force =
+        f.weight * f.tangent * contact::friction_gradient(slip, slip_width());
+    gradient.topRows(n).noalias() += s.basis * force.transpose();
+    for (std::size_t j = 0; j < s.patches.size(); ++j) {
+      gradient.row(n + s.patches[j]) += (s.turned[j].transpose() * force).transpose();
+    }
+    friction_terms_.push_back(
+        {f.dented, f.weight * f.tangent * contact::friction_hessian(slip, slip_width()) *
+                       f.tangent.transpose()});
+  }
 }
 
 double LocalContact::curvature(const sim::ReducedMatrix& dU) const {
@@ -204,20 +234,37 @@ double LocalContact::curvature(const sim::ReducedMatrix& dU) const {
     const double along = term.direction.dot(motion(dented_[term.dented], dU));
     total += term.curvature * along * along;
   }
+  for (const FrictionTerm& term : friction_terms_) {
+    const Eigen::Vector3d dx = motion(dented_[term.dented], dU);
+    total += dx.dot(term.hessian * dx);
+  }
   return total;
+}
+
+void LocalContact::jacobian_along(const Dented& s, const Eigen::Vector3d& direction, int n,
+                                  Eigen::VectorXd& j) const {
+  j.setZero();
+  for (int d = 0; d < 3; ++d) j.segment(d * n, n) = direction(d) * s.basis;
+  for (std::size_t k = 0; k < s.patches.size(); ++k) {
+    j.segment<3>(3 * n + 3 * s.patches[k]) += s.turned[k].transpose() * direction;
+  }
 }
 
 void LocalContact::add_to_lower(Eigen::MatrixXd& matrix) const {
   const int n = patches_->global_rows();
-  Eigen::VectorXd j = Eigen::VectorXd::Zero(matrix.rows());
+  Eigen::VectorXd j(matrix.rows());
   for (const Term& term : terms_) {
-    const Dented& s = dented_[term.dented];
-    j.setZero();
-    for (int d = 0; d < 3; ++d) j.segment(d * n, n) = term.direction(d) * s.basis;
-    for (std::size_t k = 0; k < s.patches.size(); ++k) {
-      j.segment<3>(3 * n + 3 * s.patches[k]) += s.turned[k].transpose() * term.direction;
-    }
+    jacobian_along(dented_[term.dented], term.direction, n, j);
     matrix.selfadjointView<Eigen::Lower>().rankUpdate(j, term.curvature);
+  }
+  // Friction's 3 x 3 Hessian in x_s, by its eigenvectors: rank two (none along the normal).
+  for (const FrictionTerm& term : friction_terms_) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(term.hessian);
+    for (int k = 0; k < 3; ++k) {
+      if (!(eigen.eigenvalues()(k) > 0.0)) continue;
+      jacobian_along(dented_[term.dented], eigen.eigenvectors().col(k), n, j);
+      matrix.selfadjointView<Eigen::Lower>().rankUpdate(j, eigen.eigenvalues()(k));
+    }
   }
 }
 

@@ -12,9 +12,15 @@
 // obstacle's distance curvature left out, as the body's potential leaves it out: PSD), a rank-one
 // term added to the bordered system (local_system.hpp) by add_to_lower.
 //
+// Friction on the dented samples is IPC's lagged friction (sim/contact/friction.hpp), as the body's
+// potential has it on its samples: the pairs active at the step's start, each with its normal
+// force, tangent plane and start position frozen there, and the potential mu lambda f0(|T^T (x_s -
+// x_s0)|) in the dented position x_s. Its Hessian J^T T H T^T J (H the 2 x 2 of friction.hpp, PSD)
+// joins the bordered system as up to two rank-one terms.
+//
 // Samples are the contact surface's vertices, which are the mesh's (the bake's coarsening keeps
 // original vertices: bake/collision_surface.hpp); each is matched to the mesh vertex at its rest
-// position. Friction on the dented samples is not built: a contact with friction is refused.
+// position.
 #include <utility>
 #include <vector>
 
@@ -31,7 +37,7 @@ class LocalContact final : public sim::StepContact {
   // body: the body's potential, one part, its environment set (not owned; it must outlive
   // this). surface: the one it was made of, with its weights. sample_vertex: per sample (index
   // into surface.samples), the mesh vertex at its rest position. Throws std::invalid_argument
-  // where the sizes do not agree or the contact has friction.
+  // where the sizes do not agree.
   LocalContact(contact::ContactPotential& body, const contact::ContactSurface& surface,
                std::vector<int> sample_vertex);
   // The body's potential looks at every sample again.
@@ -47,20 +53,22 @@ class LocalContact final : public sim::StepContact {
   // those the next step starts from.
   void turn_fields();
   // The step's start at the extended U_n: the patches' fields under their current rotations
-  // (turn_fields()), and the body's potential's own start.
+  // (turn_fields()), the body's potential's own start, and friction's pairs of dented samples.
   void begin_step(const sim::ReducedMatrix& U_n);
 
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
   double curvature(const sim::ReducedMatrix& dU) const override;
   double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
   double energy_along(double alpha, const sim::ReducedMatrix& U_trial) override;
+  // The share of each distance CCD keeps (the body's potential's parameter).
+  double keep() const { return body_.parameters().keep; }
   // The last max_step()'s closing of its most approaching pair (ContactPotential's).
   double largest_approach() const;
-  // The Hessian of the last linearize()'s dented pairs into the lower triangle of the bordered
-  // system's matrix (unknowns vec(U_g), then c: local_system.hpp).
+  // The Hessian of the last linearize()'s dented pairs, barrier and friction, into the lower
+  // triangle of the bordered system's matrix (unknowns vec(U_g), then c: local_system.hpp).
   void add_to_lower(Eigen::MatrixXd& matrix) const;
 
-  // Psi_c at U (after max_step() or linearize()).
+  // Psi_c at U, friction's potential included (after max_step() or linearize()).
   double energy(const sim::ReducedMatrix& U);
   // The barrier's potential energy at U, every pair counted.
   double potential_energy(const sim::ReducedMatrix& U);
@@ -72,7 +80,7 @@ class LocalContact final : public sim::StepContact {
   // set to where the dent has moved them at U.
   void dented_positions(const sim::ReducedMatrix& U, contact::SurfacePositions& positions) const;
   // The force the body's samples press on each obstacle at U (N; the barrier's, towards the
-  // obstacle), dented or not.
+  // obstacle; friction's is not counted), dented or not.
   std::vector<Eigen::Vector3d> obstacle_forces(const sim::ReducedMatrix& U);
 
  private:
@@ -93,6 +101,17 @@ class LocalContact final : public sim::StepContact {
     double curvature = 0.0;  // kappa a b''(d) >= 0
     Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
   };
+  // A dented sample's friction against one obstacle, frozen at the step's start.
+  struct FrictionPair {
+    std::size_t dented = 0;
+    Eigen::Vector3d reference;  // x_s0, moved with the obstacle's own step
+    Eigen::Matrix<double, 3, 2> tangent;
+    double weight = 0.0;  // mu lambda
+  };
+  struct FrictionTerm {
+    std::size_t dented = 0;
+    Eigen::Matrix3d hessian;  // in x_s: weight T H T^T (PSD)
+  };
 
   Eigen::Vector3d position(const Dented& s, const sim::ReducedMatrix& U) const;
   Eigen::Vector3d motion(const Dented& s, const sim::ReducedMatrix& dU) const;
@@ -104,6 +123,11 @@ class LocalContact final : public sim::StepContact {
   // The barrier energy of the dented pairs at positions x(s).
   template <class At>
   double dented_energy(const std::vector<Pair>& pairs, At&& at) const;
+  double friction_energy(const sim::ReducedMatrix& U) const;
+  double slip_width() const { return body_.parameters().slip * body_.timestep(); }
+  // j = J^T direction: the unknowns' (bordered layout) motion of x_s along the direction.
+  void jacobian_along(const Dented& s, const Eigen::Vector3d& direction, int n,
+                      Eigen::VectorXd& j) const;
 
   contact::ContactPotential& body_;
   const contact::ContactSurface& surface_;
@@ -114,6 +138,8 @@ class LocalContact final : public sim::StepContact {
   std::vector<Pair> candidates_;               // the last max_step()'s
   std::vector<Eigen::Vector3d> start_, step_;  // its x0 and dx per dented sample
   std::vector<Term> terms_;                    // the last linearize()'s
+  std::vector<FrictionPair> friction_;         // begin_step()'s
+  std::vector<FrictionTerm> friction_terms_;   // the last linearize()'s
   sim::ReducedMatrix global_, global_step_, body_gradient_;
 };
 

@@ -282,11 +282,29 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   set_cubature_lame(cubature_lame);
   std::vector<Eigen::Matrix3d> before;
   for (int p = 0; p < patch_count(); ++p) before.push_back(patches_->rotation(p));
-  patches_->set_rotations(U_n);
   sim::ReducedMatrix U_extended, Udot_extended;
   gather(U_n, state.C, U_extended);
   gather(Udot_n, state.Cdot, Udot_extended);
+  // The projection moves what the turned basis cannot hold, and a sample near an obstacle can land
+  // in it (a block sliding on the floor at 2 iterations did, and every later step was stuck): a
+  // turn that keeps less than CCD's share of the closest distance waits for a later step, the
+  // rotations and the state as they were (a valid basis still, only less aligned).
+  const sim::ReducedMatrix U_unturned = U_extended, Udot_unturned = Udot_extended;
+  double unturned = 0.0;
+  if (contact_ != nullptr) {
+    contact_->turn_fields();
+    unturned = contact_->measure(U_unturned).min_distance;
+  }
+  patches_->set_rotations(U_n);
   project_across_rotations(*patches_, before, U_extended, Udot_extended, model_.mass_block);
+  if (contact_ != nullptr) {
+    contact_->turn_fields();
+    if (contact_->measure(U_extended).min_distance < contact_->keep() * unturned) {
+      patches_->set_rotations(std::move(before));
+      U_extended = U_unturned;
+      Udot_extended = Udot_unturned;
+    }
+  }
   scatter(U_extended, U_n, state.C);
   scatter(Udot_extended, Udot_n, state.Cdot);
   local_force_ = patches_->gravity_force(gravity);

@@ -20,7 +20,7 @@
 // the dent (local_contact.hpp); the mesh vertices of the samples within dhat of an obstacle at a
 // step's end are loads like the spring's (set_contact_loads).
 //
-// Not yet: friction with local deformations, contact between bodies, a model of several bodies,
+// Not yet: contact between bodies, a model of several bodies,
 // the materials set at run time (the patches' tets keep the mesh's baked materials), the dent's
 // angular momentum in the diagnostics.
 #include <memory>
@@ -86,7 +86,7 @@ class LocalDeformations {
   void set_cubature_lame(const std::vector<sim::Lame>& cubature_lame);
   // The body's contact from now on (null: none; not owned, its environment set): its samples,
   // matched to the mesh's vertices, see the dent. Throws std::invalid_argument, nothing changed,
-  // where a sample is not at a mesh vertex or the contact has friction (local_contact.hpp).
+  // where a sample is not at a mesh vertex.
   void set_contact(contact::ContactPotential* body, const contact::ContactSurface& surface);
   // The dented contact on the extended coordinates, or null without contact.
   LocalContact* contact() { return contact_.get(); }

@@ -110,10 +110,19 @@ PatchSet::PatchSet(std::vector<PatchSupport> patches, int global_rows, int sampl
 }
 
 void PatchSet::set_rotations(const sim::ReducedMatrix& U) {
-  const int P = patch_count();
-  for (int p = 0; p < P; ++p) {
-    rotations_[static_cast<std::size_t>(p)] = patch_rotation(patch(p), U.topRows(global_rows_));
+  std::vector<Eigen::Matrix3d> rotations;
+  for (int p = 0; p < patch_count(); ++p) {
+    rotations.push_back(patch_rotation(patch(p), U.topRows(global_rows_)));
   }
+  set_rotations(std::move(rotations));
+}
+
+void PatchSet::set_rotations(std::vector<Eigen::Matrix3d> rotations) {
+  if (rotations.size() != patches_.size()) {
+    throw std::invalid_argument("PatchSet::set_rotations: one rotation per patch");
+  }
+  rotations_ = std::move(rotations);
+  const int P = patch_count();
   for (Tet& tet : tets_) {
     tet.local = tet.rest;
     for (LocalGradient& entry : tet.local) {

@@ -59,6 +59,8 @@ class PatchSet {
 
   // R_p = patch_rotation(patch p, U_g) for every patch; then the coupling and the gravity.
   void set_rotations(const sim::ReducedMatrix& U);
+  // The same with the rotations given, one per patch (those of an earlier set_rotations).
+  void set_rotations(std::vector<Eigen::Matrix3d> rotations);
   const Eigen::Matrix3d& rotation(int p) const { return rotations_[static_cast<std::size_t>(p)]; }
 
   // F - I of appended tet `tet` at the extended U; only the global part (c = 0) with global_only.

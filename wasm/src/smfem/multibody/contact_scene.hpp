@@ -176,7 +176,7 @@ class ContactScene {
   // Local deformations for `body` on its tet mesh (its asset's mesh group, smfem-bake
   // --full-mesh; the scene file's localDeformations asks for them), from now on. Throws
   // std::invalid_argument in a scene of several bodies, or where the body's simulator refuses
-  // them (a mesh that does not fit the model; friction: local/local_contact.hpp).
+  // them (a mesh that does not fit the model).
   void enable_local_deformations(int body, full::FullModel mesh);
   bool local_deformations(int body) const {
     return meshes_[static_cast<std::size_t>(body)] != nullptr;

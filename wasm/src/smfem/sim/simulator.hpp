@@ -29,9 +29,9 @@
 // dents the body where it grabs it, and contact where it presses: patches of local fields attach at
 // the grabbed point and where samples are within dhat of an obstacle, the samples see the dent, and
 // the steps run on the extended coordinates (the patches' state in SimulatorState::patches).
-// Without a patch attached the step is the one without them, bit for bit. Not yet with friction,
-// EigenFit (off while a patch is attached), a model of several bodies, or save_state (refused while
-// a patch is attached).
+// Without a patch attached the step is the one without them, bit for bit. Not yet with EigenFit
+// (off while a patch is attached), a model of several bodies, or save_state (refused while a patch
+// is attached).
 #include <cstdint>
 #include <memory>
 #include <span>

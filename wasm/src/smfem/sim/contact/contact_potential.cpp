@@ -59,16 +59,6 @@ Eigen::Vector3d barycentric(const Eigen::Vector3d& y, const Eigen::Vector3d& a,
   return Eigen::Vector3d(1.0 - beta1 - beta2, beta1, beta2);
 }
 
-// A unit tangent basis of the plane normal to n (3 x 2).
-Eigen::Matrix<double, 3, 2> tangent_basis(const Eigen::Vector3d& n) {
-  const Eigen::Vector3d helper =
-      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  Eigen::Matrix<double, 3, 2> basis;
-  basis.col(0) = n.cross(helper).normalized();
-  basis.col(1) = n.cross(basis.col(0));
-  return basis;
-}
-
 // The surface but its weights: basis_ holds what they say, in a fraction of their storage in an
 // island of many bodies (and copying them cost a 30-cube island 35 MB).
 ContactSurface without_weights(const ContactSurface& surface) {
@@ -465,7 +455,11 @@ std::size_t ContactPotential::pair_parts(const Pair& pair) const {
 
 double ContactPotential::pair_friction(const Pair& pair) const {
   if (pair.obstacle < 0) return parameters_.friction;
-  const double mu = (*obstacles_)[static_cast<std::size_t>(pair.obstacle)].friction;
+  return obstacle_friction(static_cast<std::size_t>(pair.obstacle));
+}
+
+double ContactPotential::obstacle_friction(std::size_t obstacle) const {
+  const double mu = (*obstacles_)[obstacle].friction;
   return mu >= 0.0 ? mu : parameters_.friction;
 }
 

@@ -102,6 +102,9 @@ class ContactPotential final : public sim::StepContact {
   void set_excluded_samples(std::vector<char> excluded);
   // The barrier stiffness kappa of a part's pairs against obstacles, Pa.
   double part_stiffness(int part) const;
+  // The Coulomb coefficient against an obstacle (index into obstacles()): its own, or the
+  // parameters' where it sets none.
+  double obstacle_friction(std::size_t obstacle) const;
 
   // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
   void begin_step(const ReducedMatrix& U_n);

@@ -12,7 +12,10 @@
 //   mu lambda [ f1(y)/y I_2 + (f1'(y) - f1(y)/y) v v^T / y^2 ],
 //
 // has eigenvalues mu lambda f1/y and mu lambda f1' >= 0: positive semi-definite as it is.
+#include <cmath>
+
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace smfem::contact {
 
@@ -31,6 +34,16 @@ namespace smfem::contact {
 // at 3e-3 (median 0.10), 7 of 11 at 1e-2 (median 0.73). 3e-3 was the default for a session on
 // the strength of one of those heights, where it happened to keep 31 %.
 inline constexpr double kDefaultSlip = 1e-2;
+
+// A unit tangent basis T of the plane normal to the unit n (3 x 2): friction's slip is T^T dx.
+inline Eigen::Matrix<double, 3, 2> tangent_basis(const Eigen::Vector3d& n) {
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  Eigen::Matrix<double, 3, 2> basis;
+  basis.col(0) = n.cross(helper).normalized();
+  basis.col(1) = n.cross(basis.col(0));
+  return basis;
+}
 
 inline double friction_f0(double y, double eps) {
   if (y >= eps) return y;
