@@ -4,7 +4,11 @@
 // the release.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -114,6 +118,96 @@ TEST(LocalSimulator, ANewDragDoesNotHoldBackALeavingPatch) {
   EXPECT_EQ(simulator.local_deformations()->patch_count(), 2);
   EXPECT_EQ(unloaded_for(top.grabbed), released_for);
   EXPECT_EQ(unloaded_for(bottom.grabbed), 0.0);
+}
+
+// The state's coordinates, stretches and patches' coefficients after each of `steps` steps, the
+// drag pulling on up by `rise` a step from `from`.
+std::vector<double> dragged_trajectory(sim::Simulator& simulator, const DragBlock& block, int from,
+                                       int steps, double rise) {
+  std::vector<double> out;
+  for (int step = from + 1; step <= from + steps; ++step) {
+    simulator.drag_move(block.rest() + Eigen::Vector3d(0.0, rise * step, 0.0));
+    EXPECT_TRUE(simulator.step().ok) << "step " << step;
+    const sim::SimulatorState& state = simulator.snapshot();
+    for (const auto* matrix : {&state.U, &state.patches.C}) {
+      out.insert(out.end(), matrix->data(), matrix->data() + matrix->size());
+    }
+    out.insert(out.end(), state.z.data(), state.z.data() + state.z.size());
+    out.push_back(static_cast<double>(state.patches.loaded.size()));
+  }
+  return out;
+}
+
+// A state saved while the drag dents the block (a patch attached, turned with the body) and
+// loaded again steps on bit for bit as the original run did: into the same simulator 10 steps
+// later (the patches since turned), and into a new one with the same drag.
+TEST(LocalSimulator, AStateSavedWithAPatchStepsOnBitForBit) {
+  DragBlock block;
+  const auto make = [&] {
+    auto simulator = std::make_unique<sim::Simulator>(block.box.model,
+                                                      page_settings(sim::SolverMethod::mfem, 2));
+    simulator->enable_local_deformations(block.mesh);
+    return simulator;
+  };
+  const std::unique_ptr<sim::Simulator> simulator = make();
+  ASSERT_TRUE(test::pull_up(*simulator, block, 10, 0.004));
+  ASSERT_EQ(simulator->local_deformations()->patch_count(), 1);
+  const std::vector<std::uint8_t> blob = simulator->save_state();
+  const std::vector<double> original = dragged_trajectory(*simulator, block, 10, 10, 0.004);
+  EXPECT_FALSE(simulator->snapshot().patches.rotations.front().isApprox(
+      sim::decode_state(blob, kModes, block.box.model.cubature_count()).patches.rotations.front(),
+      1e-12));  // the patch has turned since
+  simulator->load_state(blob);
+  EXPECT_EQ(simulator->step_count(), 10);
+  EXPECT_EQ(dragged_trajectory(*simulator, block, 10, 10, 0.004), original);
+
+  const std::unique_ptr<sim::Simulator> fresh = make();
+  fresh->drag_start(block.basis(), block.rest(), block.rest(), 2e4);
+  fresh->load_state(blob);
+  EXPECT_EQ(dragged_trajectory(*fresh, block, 10, 10, 0.004), original);
+}
+
+// A blob whose patches do not fit is refused, naming why, and the simulator steps on as before.
+TEST(LocalSimulator, AStateWithPatchesThatDoNotFitIsRefused) {
+  DragBlock block;
+  sim::Simulator simulator(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  simulator.enable_local_deformations(block.mesh);
+  ASSERT_TRUE(test::pull_up(simulator, block, 5, 0.004));
+  const std::vector<std::uint8_t> blob = simulator.save_state();
+  const auto refused = [&](std::vector<std::uint8_t> bytes, const std::string& why) {
+    try {
+      simulator.load_state(bytes);
+      ADD_FAILURE() << "accepted; expected: " << why;
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(why), std::string::npos) << error.what();
+    }
+  };
+  std::vector<std::uint8_t> truncated = blob;
+  truncated.pop_back();
+  refused(truncated, "bytes, expected");
+  // The rotation (after the header, the body, P, L, S, one loaded vertex and its time) scaled.
+  const std::size_t rotation =
+      32 + 8 * (24 * kModes + 12 * block.box.model.cubature_count()) + 12 + 4 + 8;
+  std::vector<std::uint8_t> stretched = blob;
+  double r00 = 0.0;
+  std::memcpy(&r00, stretched.data() + rotation, 8);
+  r00 *= 1.5;
+  std::memcpy(stretched.data() + rotation, &r00, 8);
+  refused(stretched, "not a rotation");
+  // A loaded vertex inside the mesh.
+  sim::SimulatorState inside = sim::decode_state(blob, kModes, block.box.model.cubature_count());
+  inside.patches.loaded = {
+      DragBlock(Eigen::Vector3d(0.0, 0.25, 0.0)).grabbed};  // the block's centre
+  refused(sim::encode_state(inside), "not on the mesh's surface");
+  // Into a simulator without local deformations.
+  sim::Simulator plain(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  EXPECT_THROW(plain.load_state(blob), std::invalid_argument);
+  // Nothing changed: it steps on as a twin that was never offered those blobs.
+  sim::Simulator twin(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
+  twin.enable_local_deformations(block.mesh);
+  ASSERT_TRUE(test::pull_up(twin, block, 5, 0.004));
+  EXPECT_EQ(dragged_trajectory(simulator, block, 5, 3, 0.004),
+            dragged_trajectory(twin, block, 5, 3, 0.004));
 }
 
 // Grabbed where pins hold every vertex a patch's fields would reach: no dent is possible there, so

@@ -1,6 +1,7 @@
 #include "smfem/local/local_deformations.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -228,6 +229,35 @@ void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& 
   state.unloaded_for = std::move(unloaded_for);
   state.z.setZero(6, patches_->tet_count());
   state.lambda.setZero(6, patches_->tet_count());
+  state.rotations = rotations();
+}
+
+std::vector<Eigen::Matrix3d> LocalDeformations::rotations() const {
+  std::vector<Eigen::Matrix3d> rotations;
+  for (int p = 0; p < patch_count(); ++p) rotations.push_back(patches_->rotation(p));
+  return rotations;
+}
+
+void LocalDeformations::check_rotations(const std::vector<Eigen::Matrix3d>& rotations,
+                                        Eigen::Index count) {
+  if (static_cast<Eigen::Index>(rotations.size()) != count) {
+    throw std::invalid_argument("local deformations: " + std::to_string(rotations.size()) +
+                                " rotations for " + std::to_string(count) + " patches");
+  }
+  for (std::size_t p = 0; p < rotations.size(); ++p) {
+    const Eigen::Matrix3d& R = rotations[p];
+    if (!R.allFinite() || !(R.transpose() * R).isIdentity(1e-9) ||
+        !(std::abs(R.determinant() - 1.0) < 1e-9)) {
+      throw std::invalid_argument("local deformations: patch " + std::to_string(p) +
+                                  "'s rotation is not a rotation");
+    }
+  }
+}
+
+void LocalDeformations::set_rotations(const std::vector<Eigen::Matrix3d>& rotations) {
+  check_rotations(rotations, patch_count());
+  patches_->set_rotations(rotations);
+  if (contact_ != nullptr) contact_->turn_fields();
 }
 
 void LocalDeformations::set_cubature_lame(const std::vector<sim::Lame>& cubature_lame) {
@@ -280,8 +310,7 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
                                    const Eigen::Vector3d& gravity,
                                    const std::vector<sim::Lame>& cubature_lame) {
   set_cubature_lame(cubature_lame);
-  std::vector<Eigen::Matrix3d> before;
-  for (int p = 0; p < patch_count(); ++p) before.push_back(patches_->rotation(p));
+  std::vector<Eigen::Matrix3d> before = rotations();
   sim::ReducedMatrix U_extended, Udot_extended;
   gather(U_n, state.C, U_extended);
   gather(Udot_n, state.Cdot, Udot_extended);
@@ -307,6 +336,7 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   }
   scatter(U_extended, U_n, state.C);
   scatter(Udot_extended, Udot_n, state.Cdot);
+  state.rotations = rotations();
   local_force_ = patches_->gravity_force(gravity);
   dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
   if (contact_ != nullptr) contact_->begin_step(U_extended);

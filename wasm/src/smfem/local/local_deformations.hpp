@@ -57,6 +57,9 @@ struct PatchState {
   sim::StretchField z;      // 6 x S: the patches' tets' stretches and multipliers
   sim::StretchField lambda;
   std::vector<double> unloaded_for;  // per loaded vertex: seconds since its load left
+  // Per patch, R_p: the rotation its fields are turned by, in which C and Cdot hold (the last
+  // step's start, or the last change of patches).
+  std::vector<Eigen::Matrix3d> rotations;
 };
 
 class LocalDeformations {
@@ -70,6 +73,8 @@ class LocalDeformations {
   ~LocalDeformations();
 
   int patch_count() const { return patches_->patch_count(); }
+  // The patches' current rotations, one per patch.
+  std::vector<Eigen::Matrix3d> rotations() const;
   const PatchSet& patches() const { return *patches_; }
   const full::FullModel& mesh() const { return mesh_; }
 
@@ -82,6 +87,12 @@ class LocalDeformations {
   // a patch that cannot be made (patch_support.hpp).
   void set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
                   PatchState& state);
+  // The patches turned by `rotations` (one per patch, those of a PatchState) and the dented
+  // contact with them. Throws std::invalid_argument, nothing changed, for a count that does not
+  // match or a matrix that is not a rotation (to 1e-9).
+  void set_rotations(const std::vector<Eigen::Matrix3d>& rotations);
+  // Throws std::invalid_argument unless there are `count` rotations, each one (to 1e-9).
+  static void check_rotations(const std::vector<Eigen::Matrix3d>& rotations, Eigen::Index count);
   // The cubature tets' current materials (the Simulator's; begin_step takes them too).
   void set_cubature_lame(const std::vector<sim::Lame>& cubature_lame);
   // The body's contact from now on (null: none; not owned, its environment set): its samples,

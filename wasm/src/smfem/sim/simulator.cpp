@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -18,8 +17,6 @@ namespace smfem::sim {
 namespace {
 
 constexpr double kMaxSpringStiffness = 1e12;  // N/m
-constexpr std::uint32_t kStateFormat = 1;
-constexpr char kStateMagic[4] = {'S', 'M', 'F', 'S'};
 
 ReducedModel checked(ReducedModel model) {
   if (const auto problem = check_reduced_model(model)) {
@@ -750,101 +747,51 @@ void Simulator::restore(const SimulatorState& state) {
   if (std::adjacent_find(loaded.begin(), loaded.end(), std::greater_equal<int>()) != loaded.end()) {
     throw std::invalid_argument("the patches' loaded vertices must be ascending and distinct");
   }
-  if (state.patches.unloaded_for.size() != loaded.size()) {
-    throw std::invalid_argument("the patches' unloaded times must be one per loaded vertex");
+  if (state.patches.unloaded_for.size() != loaded.size() ||
+      !std::all_of(state.patches.unloaded_for.begin(), state.patches.unloaded_for.end(),
+                   [](double t) { return t >= 0.0 && std::isfinite(t); })) {
+    throw std::invalid_argument(
+        "the patches' unloaded times must be one per loaded vertex, finite and not negative");
   }
+  const local::PatchState& patches = state.patches;
+  if (!patches.C.allFinite() || !patches.Cdot.allFinite() || !patches.z.allFinite() ||
+      !patches.lambda.allFinite()) {
+    throw std::invalid_argument(
+        "the patches' coefficients, velocities, z and lambda must be finite");
+  }
+  if (local_ != nullptr)
+    local::LocalDeformations::check_rotations(patches.rotations, patches.C.rows());
   const std::vector<int> previous = state_.patches.loaded;
   if (local_ != nullptr && loaded != previous) {
     // The patches the state was taken with (their coefficients are overwritten below).
     SimulatorState scratch = state_;
     local_->set_loaded(loaded, scratch.U, scratch.Udot, scratch.patches);
     const Eigen::Index P = scratch.patches.C.rows(), S = scratch.patches.z.cols();
-    const bool fits = state.patches.C.rows() == P && state.patches.Cdot.rows() == P &&
-                      state.patches.z.cols() == S && state.patches.lambda.cols() == S;
+    const bool fits = patches.C.rows() == P && patches.Cdot.rows() == P && patches.z.cols() == S &&
+                      patches.lambda.cols() == S;
     if (!fits) {
-      scratch = state_;  // back to the patches of before
+      // Back to the patches of before, from the scratch state that fits the new ones.
       local_->set_loaded(previous, scratch.U, scratch.Udot, scratch.patches);
+      local_->set_rotations(state_.patches.rotations);
     }
   }
   const Eigen::Index P = local_ != nullptr ? local_->patch_count() : 0;
   const Eigen::Index S = local_ != nullptr ? local_->patches().tet_count() : 0;
-  check_shape(state.patches.C, P, 3, "the patches' coefficients");
-  check_shape(state.patches.Cdot, P, 3, "the patches' velocities");
-  check_shape(state.patches.z, 6, S, "the patches' z");
-  check_shape(state.patches.lambda, 6, S, "the patches' lambda");
+  check_shape(patches.C, P, 3, "the patches' coefficients");
+  check_shape(patches.Cdot, P, 3, "the patches' velocities");
+  check_shape(patches.z, 6, S, "the patches' z");
+  check_shape(patches.lambda, 6, S, "the patches' lambda");
+  // The patches turned as they were when the state was taken (its C and Cdot hold in them).
+  if (local_ != nullptr) local_->set_rotations(patches.rotations);
   patch_stretch_.setZero(6, S);
   state_ = state;
   refresh_diagnostics();
 }
 
-std::vector<std::uint8_t> Simulator::save_state() const {
-  if (patched()) {
-    throw std::invalid_argument(
-        "save_state: a body with local patches attached cannot be saved yet (release the drag "
-        "and let the dent come to rest)");
-  }
-  const auto n = static_cast<std::size_t>(state_.U.size());
-  const auto C = static_cast<std::size_t>(model_.cubature_count());
-  std::vector<std::uint8_t> bytes(32 + 8 * (2 * n + 12 * C));
-  std::size_t at = 0;
-  const auto put = [&](const void* data, std::size_t size) {
-    std::memcpy(bytes.data() + at, data, size);
-    at += size;
-  };
-  const auto m = static_cast<std::uint32_t>(model_.mode_count());
-  const auto tets = static_cast<std::uint32_t>(C);
-  put(kStateMagic, 4);
-  put(&kStateFormat, 4);
-  put(&m, 4);
-  put(&tets, 4);
-  put(&state_.time, 8);
-  put(&state_.step_count, 8);
-  put(state_.U.data(), 8 * n);
-  put(state_.Udot.data(), 8 * n);
-  put(state_.z.data(), 8 * 6 * C);
-  put(state_.lambda.data(), 8 * 6 * C);
-  return bytes;
-}
+std::vector<std::uint8_t> Simulator::save_state() const { return encode_state(state_); }
 
 void Simulator::load_state(std::span<const std::uint8_t> bytes) {
-  const auto n = static_cast<std::size_t>(4 * model_.mode_count());
-  const auto C = static_cast<std::size_t>(model_.cubature_count());
-  const std::size_t expected = 32 + 8 * (2 * 3 * n + 2 * 6 * C);
-  if (bytes.size() != expected) {
-    throw std::invalid_argument("state blob has " + std::to_string(bytes.size()) +
-                                " bytes, expected " + std::to_string(expected));
-  }
-  std::size_t at = 0;
-  const auto get = [&](void* data, std::size_t size) {
-    std::memcpy(data, bytes.data() + at, size);
-    at += size;
-  };
-  char magic[4];
-  std::uint32_t format = 0, m = 0, tets = 0;
-  get(magic, 4);
-  get(&format, 4);
-  get(&m, 4);
-  get(&tets, 4);
-  if (std::memcmp(magic, kStateMagic, 4) != 0 || format != kStateFormat) {
-    throw std::invalid_argument("not a simulator state blob (format 1)");
-  }
-  if (m != static_cast<std::uint32_t>(model_.mode_count()) || tets != C) {
-    throw std::invalid_argument("state blob is for " + std::to_string(m) + " modes and " +
-                                std::to_string(tets) + " cubature tets, the model has " +
-                                std::to_string(model_.mode_count()) + " and " + std::to_string(C));
-  }
-  SimulatorState state;
-  state.U.resize(static_cast<Eigen::Index>(n), 3);
-  state.Udot.resize(static_cast<Eigen::Index>(n), 3);
-  state.z.resize(6, static_cast<Eigen::Index>(C));
-  state.lambda.resize(6, static_cast<Eigen::Index>(C));
-  get(&state.time, 8);
-  get(&state.step_count, 8);
-  get(state.U.data(), 8 * 3 * n);
-  get(state.Udot.data(), 8 * 3 * n);
-  get(state.z.data(), 8 * 6 * C);
-  get(state.lambda.data(), 8 * 6 * C);
-  restore(state);
+  restore(decode_state(bytes, model_.mode_count(), model_.cubature_count()));
 }
 
 }  // namespace smfem::sim

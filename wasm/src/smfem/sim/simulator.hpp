@@ -30,8 +30,7 @@
 // the grabbed point and where samples are within dhat of an obstacle, the samples see the dent, and
 // the steps run on the extended coordinates (the patches' state in SimulatorState::patches).
 // Without a patch attached the step is the one without them, bit for bit. Not yet with EigenFit
-// (off while a patch is attached), a model of several bodies, or save_state (refused while a patch
-// is attached).
+// (off while a patch is attached) or a model of several bodies.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -45,6 +44,7 @@
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/diagnostics.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/simulator_state.hpp"
 #include "smfem/sim/solver_settings.hpp"
 #include "smfem/sim/step/cubature_deformation.hpp"
 #include "smfem/sim/step/dynamics.hpp"
@@ -56,16 +56,6 @@
 #include "smfem/sim/step/step_context.hpp"
 
 namespace smfem::sim {
-
-struct SimulatorState {
-  ReducedMatrix U;
-  ReducedMatrix Udot;
-  StretchField z;
-  StretchField lambda;
-  double time = 0.0;
-  std::int64_t step_count = 0;
-  local::PatchState patches;  // with local deformations (below); no patch otherwise
-};
 
 // A step is checked against the energy balance of implicit Euler (step/energy_check.hpp, which
 // owns the tolerance and the attempts): H = kinetic + elastic + springs, with the springs as
@@ -196,7 +186,7 @@ class Simulator {
   // (given the same inputs: settings, materials, spring).
   const SimulatorState& snapshot() const { return state_; }
   void restore(const SimulatorState& state);  // throws std::invalid_argument on size mismatch
-  // The same as bytes: "SMFS", format 1, m, C, time, step count, U, Udot, z, lambda (f64 LE).
+  // The same as bytes (simulator_state.hpp), the local patches' state included.
   std::vector<std::uint8_t> save_state() const;
   void load_state(std::span<const std::uint8_t> bytes);  // throws std::invalid_argument
 
