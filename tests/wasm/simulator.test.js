@@ -132,7 +132,8 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     simulator.reset();
     expect(simulator.coordinates().every((x) => x === 0)).toBe(true);
     expect(simulator.diagnostics().time).toBe(0);
-    expect(() => simulator.restore(snapshot.subarray(1))).toThrow(/state blob has/);
+    expect(() => simulator.restore(snapshot.subarray(0, snapshot.length - 1))).toThrow(/state blob has/);
+    expect(() => simulator.restore(snapshot.subarray(1))).toThrow(/not a simulator state blob/);
     simulator.dispose();
   });
 
