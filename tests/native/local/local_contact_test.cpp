@@ -247,19 +247,32 @@ ReducedMatrix moved(const ReducedMatrix& U, double scale, unsigned seed) {
   return U + scale * ReducedMatrix::Random(U.rows(), 3);
 }
 
+// The block against an obstacle with friction, its step started at a dented state U0, and the
+// energy its contact term should have: the barrier and lagged friction summed sample by sample.
+struct FrictionBlock {
+  static constexpr double kMu = 0.5;
+  ContactBlock block;
+  ReducedMatrix U0;
+
+  explicit FrictionBlock(const contact::Obstacle& obstacle)
+      : block(with_friction(obstacle, kMu)), U0(block.state(2e-3)) {}
+  double energy(const ReducedMatrix& V) const {
+    return block.barrier_energy(V) + block.friction_energy(U0, V, kMu);
+  }
+};
+
 // Friction on the dented samples is the body's: IPC's lagged friction, frozen at the step's start,
 // in the samples' dented positions; within friction's static zone (slips below eps_v h = 1e-4 m)
 // and beyond it.
 TEST(LocalContact, ItsFrictionIsLaggedFrictionOnEverySample) {
-  constexpr double kMu = 0.5;
-  ContactBlock block(with_friction(sphere_above_top(0.4 * kActivation), kMu));
-  const ReducedMatrix U0 = block.state(2e-3);
+  FrictionBlock frictional(sphere_above_top(0.4 * kActivation));
+  ContactBlock& block = frictional.block;
   for (const double scale : {2e-6, 1e-4}) {
-    const ReducedMatrix U = moved(U0, scale, 7);
+    const ReducedMatrix U = moved(frictional.U0, scale, 7);
     ReducedMatrix gradient;
     block.local.linearize(U, gradient);
     const double friction = block.local.energy(U) - block.barrier_energy(U);
-    const double expected = block.friction_energy(U0, U, kMu);
+    const double expected = frictional.energy(U) - block.barrier_energy(U);
     EXPECT_GT(expected, 0.0) << scale;
     EXPECT_NEAR(friction, expected, 1e-6 * expected) << scale;
     // Without the dented samples' friction the body's alone is a fraction of it.
@@ -271,16 +284,12 @@ TEST(LocalContact, ItsFrictionIsLaggedFrictionOnEverySample) {
 }
 
 TEST(LocalContact, ItsFrictionsGradientAgreesWithFiniteDifferences) {
-  constexpr double kMu = 0.5;
-  ContactBlock block(with_friction(sphere_above_top(0.4 * kActivation), kMu));
-  const ReducedMatrix U0 = block.state(2e-3);
-  const auto energy = [&](const ReducedMatrix& V) {
-    return block.barrier_energy(V) + block.friction_energy(U0, V, kMu);
-  };
+  FrictionBlock frictional(sphere_above_top(0.4 * kActivation));
+  const auto energy = [&](const ReducedMatrix& V) { return frictional.energy(V); };
   for (const double scale : {2e-6, 1e-4}) {
-    const ReducedMatrix U = moved(U0, scale, 11);
+    const ReducedMatrix U = moved(frictional.U0, scale, 11);
     ReducedMatrix gradient;
-    block.local.linearize(U, gradient);
+    frictional.block.local.linearize(U, gradient);
     for (int trial = 0; trial < 4; ++trial) {
       ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
       if (trial == 0) dU.topRows(4 * kModes).setZero();  // the dent alone
@@ -295,15 +304,12 @@ TEST(LocalContact, ItsFrictionsGradientAgreesWithFiniteDifferences) {
 // the curvature and the bordered system's terms agree with second differences, slipping within the
 // static zone and beyond.
 TEST(LocalContact, ItsFrictionsHessianAgreesWithFiniteDifferencesAgainstAPlane) {
-  constexpr double kMu = 0.5;
-  ContactBlock block(with_friction(plane_above_top(0.5 * kActivation), kMu));
-  const ReducedMatrix U0 = block.state(2e-3);
-  const auto energy = [&](const ReducedMatrix& V) {
-    return block.barrier_energy(V) + block.friction_energy(U0, V, kMu);
-  };
+  FrictionBlock frictional(plane_above_top(0.5 * kActivation));
+  ContactBlock& block = frictional.block;
+  const auto energy = [&](const ReducedMatrix& V) { return frictional.energy(V); };
   const int n = 4 * kModes;
   for (const double scale : {2e-6, 1e-4}) {
-    const ReducedMatrix U = moved(U0, scale, 13);
+    const ReducedMatrix U = moved(frictional.U0, scale, 13);
     ReducedMatrix gradient;
     block.local.linearize(U, gradient);
     Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * n + 3, 3 * n + 3);
