@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -416,7 +417,46 @@ void LocalDeformations::add_to_diagnostics(const sim::ReducedMatrix& U_extended,
   diagnostics.spring_energy += spring;
   diagnostics.total_energy += kinetic + elastic + gravity_potential + spring;
   diagnostics.linear_momentum += momentum;
+  diagnostics.angular_momentum += dent_angular_momentum(U_extended, Udot_extended);
   diagnostics.centroid += moment / vertex_mass_.sum();
+}
+
+Eigen::Vector3d LocalDeformations::dent_angular_momentum(
+    const sim::ReducedMatrix& U_extended, const sim::ReducedMatrix& Udot_extended) const {
+  // Per vertex the patches reach: x = X + U^T b where the global modes put it, its velocity, and
+  // its dent l = sum_p R_p B_p c_p (a vertex may be in several patches' reach) with its velocity.
+  // The dent adds m (x x ldot + l x xdot + l x ldot) to the global modes' m x x xdot.
+  struct Dented {
+    double mass = 0.0;
+    Eigen::Vector3d x, xdot, l = Eigen::Vector3d::Zero(), ldot = Eigen::Vector3d::Zero();
+  };
+  const int n = patches_->global_rows();
+  std::map<int, Dented> dented;
+  for (int p = 0; p < patch_count(); ++p) {
+    const PatchSupport& support = patches_->patch(p);
+    const Eigen::Matrix3d& R = patches_->rotation(p);
+    const Eigen::Vector3d c = U_extended.row(n + p).transpose();
+    const Eigen::Vector3d cdot = Udot_extended.row(n + p).transpose();
+    for (std::size_t k = 0; k < support.vertices.size(); ++k) {
+      const auto [at, fresh] = dented.try_emplace(support.vertices[k]);
+      Dented& vertex = at->second;
+      if (fresh) {
+        const auto row = static_cast<Eigen::Index>(k);
+        vertex.mass = support.mass(row);
+        vertex.x = mesh_.positions.row(support.vertices[k]).transpose() +
+                   U_extended.topRows(n).transpose() * support.basis.row(row).transpose();
+        vertex.xdot = Udot_extended.topRows(n).transpose() * support.basis.row(row).transpose();
+      }
+      vertex.l += R * support.fields[k] * c;
+      vertex.ldot += R * support.fields[k] * cdot;
+    }
+  }
+  Eigen::Vector3d share = Eigen::Vector3d::Zero();
+  for (const auto& [v, vertex] : dented) {
+    share += vertex.mass * (vertex.x.cross(vertex.ldot) + vertex.l.cross(vertex.xdot) +
+                            vertex.l.cross(vertex.ldot));
+  }
+  return share;
 }
 
 std::vector<int> LocalDeformations::still_loaded(PatchState& state, double timestep) const {

@@ -20,9 +20,8 @@
 // the dent (local_contact.hpp); the mesh vertices of the samples within dhat of an obstacle at a
 // step's end are loads like the spring's (set_contact_loads).
 //
-// Not yet: contact between bodies, a model of several bodies,
-// the materials set at run time (the patches' tets keep the mesh's baked materials), the dent's
-// angular momentum in the diagnostics.
+// Not yet: contact between bodies, a model of several bodies, the materials set at run time (the
+// patches' tets keep the mesh's baked materials).
 #include <memory>
 #include <vector>
 
@@ -151,7 +150,7 @@ class LocalDeformations {
                         const sim::ReducedMatrix& U_extended);
   double spring_energy(const sim::ReducedMatrix& U_extended);
   // Adds the patches' shares to diagnostics computed on the global coordinates (kinetic, elastic,
-  // stretch, gravity and spring energies, their total, linear momentum, centroid).
+  // stretch, gravity and spring energies, their total, linear and angular momentum, centroid).
   void add_to_diagnostics(const sim::ReducedMatrix& U_extended,
                           const sim::ReducedMatrix& Udot_extended,
                           const sim::StretchField& patch_stretch, const sim::StretchField& patch_z,
@@ -168,6 +167,9 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
+  // The dent's share of the angular momentum about the origin (extended coordinates).
+  Eigen::Vector3d dent_angular_momentum(const sim::ReducedMatrix& U_extended,
+                                        const sim::ReducedMatrix& Udot_extended) const;
   // The contact (if any) on the current patches, in the system and the steps' terms.
   void link_contact();
 
