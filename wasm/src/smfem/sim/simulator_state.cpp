@@ -24,6 +24,7 @@ class Writer {
  public:
   explicit Writer(std::uint64_t size) : bytes_(static_cast<std::size_t>(size)) {}
   void put(const void* data, std::size_t size) {
+    if (size == 0) return;  // an empty vector's data() may be null, which memcpy may not take
     std::memcpy(bytes_.data() + at_, data, size);
     at_ += size;
   }
@@ -42,6 +43,7 @@ class Reader {
  public:
   explicit Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
   void get(void* data, std::size_t size) {
+    if (size == 0) return;  // as put()
     std::memcpy(data, bytes_.data() + at_, size);
     at_ += size;
   }
