@@ -62,8 +62,15 @@ describe('the poke scene', () => {
     expect(dented.force).toBeLessThan(0.5 * global.force);
   });
 
-  it('keeps stepping through the whole scripted poke (its second press is sideways)', async () => {
+  // The whole scripted poke (its second press moves sideways), without friction and with a
+  // user's friction 0.5 in the scene file. With friction on the dented samples the ball used to
+  // crush the dent: each step began sliding (the ball had moved on), the exact friction Hessian
+  // let the first Newton step overshoot ten thousand times, the line search cut the whole step to
+  // nothing and the scripted ball pressed on; the force on it reached 4.7-12 kN in the sideways
+  // press, its closest sample a thousandth of dhat away.
+  async function wholePoke(friction) {
     const scene = JSON.parse(await readFile(join(built, 'poke.json'), 'utf8'));
+    scene.friction = friction;
     const bytes = await readFile(join(built, scene.bodies[0].asset));
     const contact = smfem.createContactScene(
       JSON.stringify(scene),
@@ -73,11 +80,61 @@ describe('the poke scene', () => {
       },
     );
     try {
-      const reports = contact.step(320);
-      expect(reports.filter((r) => !r.ok)).toEqual([]);
-      expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
+      const steps = [];
+      for (let step = 0; step < 320; ++step) {
+        const report = contact.step(1)[0];
+        const [x, y, z] = contact.obstacleForces()[0];
+        steps.push({ report, depth: -report.obstacleOffsets[0][1], force: Math.hypot(x, y, z) });
+      }
+      return steps;
     } finally {
       contact.dispose();
     }
+  }
+
+  it('keeps stepping through the whole scripted poke, with friction as without', async () => {
+    const frictionless = await wholePoke(0);
+    const frictional = await wholePoke(0.5);
+    // The first press and its hold (steps 40-155: the ball goes on down as far as the block lets
+    // it), and the sideways press (steps 200-319).
+    const press = (run) => run.slice(40, 156);
+    const sideways = (run) => run.slice(200);
+    const largest = (steps) => Math.max(...steps.map((s) => s.force));
+    // The frictionless press's force at a depth it reached (its depth only grows in the press).
+    const reference = press(frictionless);
+    const forceAt = (depth) => {
+      const k = reference.findIndex((s) => s.depth >= depth);
+      if (k <= 0) return k === 0 ? reference[0].force : null;
+      const [a, b] = [reference[k - 1], reference[k]];
+      return a.force + ((b.force - a.force) * (depth - a.depth)) / Math.max(b.depth - a.depth, 1e-12);
+    };
+    const ratios = press(frictional)
+      .map((s) => ({ s, at: forceAt(s.depth) }))
+      .filter(({ at }) => at !== null && at > 5)
+      .map(({ s, at }) => s.force / at)
+      .sort((a, b) => a - b);
+    const median = ratios[Math.floor(ratios.length / 2)];
+    const ninetieth = ratios[Math.floor(0.9 * ratios.length)];
+    const closest = (run) => Math.min(...run.map((s) => s.report.minDistance));
+    console.log(
+      `[ measured ] poke, friction 0 / 0.5: ball ${(1000 * Math.max(...press(frictionless).map((s) => s.depth))).toFixed(1)} / ` +
+        `${(1000 * Math.max(...press(frictional).map((s) => s.depth))).toFixed(1)} mm down by the hold's end, the force ` +
+        `at the same depth ${median.toFixed(2)} times the frictionless (median; 90 % of steps below ${ninetieth.toFixed(2)}, ` +
+        `largest ${ratios[ratios.length - 1].toFixed(2)}: one-step spikes, with or without friction); ` +
+        `largest force in the sideways press ${largest(sideways(frictionless)).toFixed(0)} / ${largest(sideways(frictional)).toFixed(0)} N; ` +
+        `closest ${closest(frictionless).toExponential(2)} / ${closest(frictional).toExponential(2)} m`,
+    );
+    for (const run of [frictionless, frictional]) {
+      expect(run.filter((s) => !s.report.ok)).toEqual([]);
+      expect(closest(run)).toBeGreaterThan(1e-3 * run[0].report.dHat);
+    }
+    // The same depth takes the same press (friction adds at most mu times its normal force).
+    // Both runs have steps whose force jumps 2-4 times its neighbours' (a change of patches,
+    // mostly): the statistics, not the largest.
+    expect(ratios.length).toBeGreaterThan(50);
+    expect(median).toBeGreaterThan(0.8);
+    expect(median).toBeLessThan(1.25);
+    expect(ninetieth).toBeLessThan(1.5);
+    expect(largest(sideways(frictional))).toBeLessThan(2 * largest(sideways(frictionless)));
   });
 });

@@ -300,14 +300,22 @@ TEST(LocalContact, ItsFrictionsGradientAgreesWithFiniteDifferences) {
   }
 }
 
-// Against a plane the barrier's Hessian is exact and friction's is (its tangent plane frozen):
-// the curvature and the bordered system's terms agree with second differences, slipping within the
-// static zone and beyond.
-TEST(LocalContact, ItsFrictionsHessianAgreesWithFiniteDifferencesAgainstAPlane) {
+// Against a plane the barrier's Hessian is exact, and the curvature and the bordered system's
+// terms agree with its second differences. The dented samples' friction is given its majorizer
+// (friction.hpp): along a motion of the dent, the model made of friction's gradient and that
+// curvature lies above friction's potential everywhere, also where the motion takes the slip
+// back through the static zone (the exact Hessian, with no curvature along a slip beyond the
+// zone, falls below it there: the overshoot the majorizer is for). Within the static zone and
+// beyond it.
+TEST(LocalContact, ItsFrictionsCurvatureBoundsItFromAboveAgainstAPlane) {
   FrictionBlock frictional(plane_above_top(0.5 * kActivation));
   ContactBlock& block = frictional.block;
-  const auto energy = [&](const ReducedMatrix& V) { return frictional.energy(V); };
+  const auto friction = [&](const ReducedMatrix& V) {
+    return frictional.energy(V) - block.barrier_energy(V);
+  };
+  const auto barrier = [&](const ReducedMatrix& V) { return block.barrier_energy(V); };
   const int n = 4 * kModes;
+  int crossings = 0;
   for (const double scale : {2e-6, 1e-4}) {
     const ReducedMatrix U = moved(frictional.U0, scale, 13);
     ReducedMatrix gradient;
@@ -315,22 +323,40 @@ TEST(LocalContact, ItsFrictionsHessianAgreesWithFiniteDifferencesAgainstAPlane) 
     Eigen::MatrixXd lower = Eigen::MatrixXd::Zero(3 * n + 3, 3 * n + 3);
     block.local.add_to_lower(lower);
     const Eigen::MatrixXd hessian = lower.selfadjointView<Eigen::Lower>();
-    for (int trial = 0; trial < 4; ++trial) {
-      ReducedMatrix dU = ReducedMatrix::Random(U.rows(), 3);
-      if (trial == 0) dU.topRows(n).setZero();
+    for (int trial = 0; trial < 5; ++trial) {
+      // The dent alone (the body's own friction keeps the exact Hessian), a unit direction
+      // moved a length beyond the static zone (eps_v h = 1e-4 m); trial 0 takes the dent back
+      // to where the step started, through zero slip and as far beyond.
+      ReducedMatrix dU = ReducedMatrix::Zero(U.rows(), 3);
+      const Eigen::RowVector3d back = frictional.U0.row(n) - U.row(n);
+      dU.row(n) = trial == 0 ? back.normalized() : Eigen::RowVector3d::Random().normalized();
+      const double length = trial == 0 ? back.norm() : 2e-4;
       const double h = 1e-7;
-      const double second = (energy(U + h * dU) - 2.0 * energy(U) + energy(U - h * dU)) / (h * h);
+      const double barrier_curvature =
+          (barrier(U + h * dU) - 2.0 * barrier(U) + barrier(U - h * dU)) / (h * h);
       const double curvature = block.local.curvature(dU);
-      EXPECT_NEAR(curvature, second, 1e-4 * std::abs(second))
-          << "scale " << scale << " trial " << trial;
+      const double friction_curvature = curvature - barrier_curvature;
+      const double friction_slope =
+          gradient.cwiseProduct(dU).sum() - directional_derivative(barrier, U, dU, 1e-8);
+      EXPECT_NEAR(friction_slope, directional_derivative(friction, U, dU, 1e-8),
+                  1e-5 * std::abs(friction_slope) + 1e-9);
+      for (const double share : {0.25, 0.5, 1.0, 1.5, 2.0, 4.0}) {
+        const double t = share * length;
+        const double model = t * friction_slope + 0.5 * t * t * friction_curvature;
+        const double actual = friction(U + t * dU) - friction(U);
+        EXPECT_LE(actual, model + 1e-9 * std::abs(friction(U)))
+            << "scale " << scale << " trial " << trial << " t " << t;
+        crossings += actual > t * friction_slope + 1e-12 ? 1 : 0;  // where a linear model fails
+      }
       Eigen::VectorXd v(3 * n + 3);
       for (int d = 0; d < 3; ++d) v.segment(d * n, n) = dU.col(d).head(n);
       v.tail<3>() = dU.row(n).transpose();
-      const double own = block.body.curvature(dU.topRows(n));
-      EXPECT_NEAR(v.dot(hessian * v), curvature - own, 1e-9 * std::abs(curvature))
+      EXPECT_NEAR(v.dot(hessian * v), curvature - block.body.curvature(dU.topRows(n)),
+                  1e-9 * std::abs(curvature))
           << "scale " << scale << " trial " << trial;
     }
   }
+  EXPECT_GT(crossings, 0);  // the bound was put to the test
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
+#include <cstdlib>
 
 #include "smfem/sim/contact/friction.hpp"
 
@@ -60,6 +61,29 @@ TEST(Friction, PotentialDerivativesMatchFiniteDifferences) {
               -1e-9);
     EXPECT_LE(friction_gradient(v, eps).norm(), 1.0 + 1e-12);
   }
+}
+
+// The majorizer's quadratic touches the potential at v (value and gradient) and lies above it
+// everywhere: within the static zone, beyond it and across it; the exact Hessian's does not.
+TEST(Friction, TheMajorizersQuadraticLiesAboveThePotential) {
+  const double eps = 1e-3;
+  std::srand(3);
+  int exact_below = 0;
+  for (const Eigen::Vector2d& v : {Eigen::Vector2d(3e-4, -2e-4), Eigen::Vector2d(2e-3, 1e-3),
+                                   Eigen::Vector2d(-9e-4, 1e-5), Eigen::Vector2d(1e-7, 0)}) {
+    const double f = friction_f0(v.norm(), eps);
+    const Eigen::Vector2d g = friction_gradient(v, eps);
+    for (int trial = 0; trial < 200; ++trial) {
+      const Eigen::Vector2d w =
+          (trial == 0 ? -v : Eigen::Vector2d(5e-3 * Eigen::Vector2d::Random()));
+      const Eigen::Vector2d d = w - v;
+      const double actual = friction_f0(w.norm(), eps);
+      EXPECT_LE(actual, f + g.dot(d) + 0.5 * d.dot(friction_majorizer(v, eps) * d) + 1e-15)
+          << v.transpose() << " to " << w.transpose();
+      exact_below += actual > f + g.dot(d) + 0.5 * d.dot(friction_hessian(v, eps) * d) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(exact_below, 0);
 }
 
 }  // namespace

@@ -72,6 +72,8 @@ class LocalContact final : public sim::StepContact {
   double energy(const sim::ReducedMatrix& U);
   // The barrier's potential energy at U, every pair counted.
   double potential_energy(const sim::ReducedMatrix& U);
+  // Friction's potential at U, the body's pairs and the dented samples' (frozen at begin_step()).
+  double friction_energy(const sim::ReducedMatrix& U);
   // The body's measure at U with the dented samples in it.
   contact::ContactMeasure measure(const sim::ReducedMatrix& U);
   // The mesh vertices of the samples closer than dhat to an obstacle at U: the contact's loads.
@@ -110,7 +112,7 @@ class LocalContact final : public sim::StepContact {
   };
   struct FrictionTerm {
     std::size_t dented = 0;
-    Eigen::Matrix3d hessian;  // in x_s: weight T H T^T (PSD)
+    Eigen::Matrix3d hessian;  // in x_s: weight T H T^T, H friction's majorizer (PSD)
   };
 
   Eigen::Vector3d position(const Dented& s, const sim::ReducedMatrix& U) const;
@@ -123,7 +125,7 @@ class LocalContact final : public sim::StepContact {
   // The barrier energy of the dented pairs at positions x(s).
   template <class At>
   double dented_energy(const std::vector<Pair>& pairs, At&& at) const;
-  double friction_energy(const sim::ReducedMatrix& U) const;
+  double dented_friction_energy(const sim::ReducedMatrix& U) const;
   double slip_width() const { return body_.parameters().slip * body_.timestep(); }
   // j = J^T direction: the unknowns' (bordered layout) motion of x_s along the direction.
   void jacobian_along(const Dented& s, const Eigen::Vector3d& direction, int n,

@@ -372,6 +372,7 @@ const StepReport& Simulator::step() {
   // With this step's springs, so that a moved drag target or a released spring counts as
   // energy put in (or taken out) before the step, not as a gain of the step.
   const double energy_before = mechanical_energy(backup_, stretch_, patch_stretch_);
+  const double friction_before = friction_energy(backup_);
 
   report_.stats = StepStats{};
   report_.retries = 0;
@@ -424,6 +425,7 @@ const StepReport& Simulator::step() {
     } else {
       stretch_ = kinematics.s;
     }
+    work += std::max(0.0, friction_before - friction_energy(state_));
     const double energy_after = mechanical_energy(state_, stretch_, patch_stretch_);
     report_.energy_gain = energy_after - energy_before - work;
     if (report_.energy_gain <= allowed_energy_gain(energy_before, energy_after, work)) break;
@@ -624,6 +626,13 @@ double Simulator::mechanical_energy(const SimulatorState& state, const StretchFi
   const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
   return global + local_->kinetic_energy(extended_Udot_) +
          local_->elastic_energy(patch_stretch, extended_U_) + local_->spring_energy(extended_U_);
+}
+
+double Simulator::friction_energy(const SimulatorState& state) {
+  if (contact_ == nullptr) return 0.0;
+  if (!patched()) return contact_->friction_energy(state.U);
+  local_->gather(state.U, state.patches.C, extended_U_);
+  return local_->contact()->friction_energy(extended_U_);
 }
 
 void Simulator::add_fit_multipliers(const StretchField& z, StretchField& lambda) {

@@ -144,6 +144,8 @@ class ContactPotential final : public sim::StepContact {
   // The barrier part of Psi_c at U, gathering its own candidates: the contact's potential
   // energy, for the energy balance.
   double potential_energy(const ReducedMatrix& U);
+  // Friction's potential at U (its pairs frozen at the last begin_step()).
+  double friction_energy(const ReducedMatrix& U) const;
   // The surface's positions at U (a single body's: its samples' rows only), valid until the next
   // call with another U.
   const SurfacePositions& positions_at(const ReducedMatrix& U) {
@@ -246,7 +248,6 @@ class ContactPotential final : public sim::StepContact {
                   Eigen::Vector3d& rest) const;
   double pair_friction(const Pair& pair) const;
   double pair_stiffness(const Pair& pair) const;
-  double friction_energy(const ReducedMatrix& U) const;
   // p * parts + q for the bodies p <= q whose modes the pair's basis touches.
   std::size_t pair_parts(const Pair& pair) const;
   // U^T b and gradient += b v^T for a pair's compact basis b (pair_basis()).

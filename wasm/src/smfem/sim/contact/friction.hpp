@@ -71,4 +71,18 @@ inline Eigen::Matrix2d friction_hessian(const Eigen::Vector2d& v, double eps) {
   return hessian;
 }
 
+// A curvature that bounds the potential from above (per unit mu lambda): f1(y)/y I_2. Since
+// f1(y)/y never grows with y, f0(sqrt(t)) is concave in t, so
+//
+//   f0(|w|) <= f0(y) + f1(y)/(2y) (|w|^2 - y^2)   for every w,
+//
+// a quadratic in w that touches the potential at v with its gradient and has this curvature.
+// Beyond the static zone the exact Hessian has no curvature along the slip, so a Newton step
+// from a sliding start overshoots by as much as the other terms are soft along it; with this
+// one a slip with nothing else to resist it goes straight back to zero, and whatever the step
+// gains on the model it gains at least as much on the potential.
+inline Eigen::Matrix2d friction_majorizer(const Eigen::Vector2d& v, double eps) {
+  return friction_f1_over_y(v.norm(), eps) * Eigen::Matrix2d::Identity();
+}
+
 }  // namespace smfem::contact

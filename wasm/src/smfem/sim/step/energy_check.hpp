@@ -5,7 +5,8 @@
 //
 // A converged implicit Euler step never gains energy beyond the work of the loads:
 //   gain = H(after) - H(before) - f . (u_{n+1} - u_n)
-// (H: kinetic + elastic + springs and barrier, f: the step's generalized force). A step whose
+// (H: kinetic + elastic + springs and barrier, f: the step's generalized force; the subspace
+// stepper adds friction's work where a moving obstacle drags the body). A step whose
 // gain exceeds allowed_energy_gain (truncated iterations overshot), or that failed, is solved
 // again with kMoreIterations times the iterations, then to convergence, and where the mixed
 // solver did not converge, by FEM to convergence; a converged step is kept whatever its gain.
