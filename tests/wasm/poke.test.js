@@ -120,7 +120,7 @@ describe('the poke scene', () => {
       `[ measured ] poke, friction 0 / 0.5: ball ${(1000 * Math.max(...press(frictionless).map((s) => s.depth))).toFixed(1)} / ` +
         `${(1000 * Math.max(...press(frictional).map((s) => s.depth))).toFixed(1)} mm down by the hold's end, the force ` +
         `at the same depth ${median.toFixed(2)} times the frictionless (median; 90 % of steps below ${ninetieth.toFixed(2)}, ` +
-        `largest ${ratios[ratios.length - 1].toFixed(2)}: one-step spikes, with or without friction); ` +
+        `largest ${ratios[ratios.length - 1].toFixed(2)}: the barrier stiffness doubling); ` +
         `largest force in the sideways press ${largest(sideways(frictionless)).toFixed(0)} / ${largest(sideways(frictional)).toFixed(0)} N; ` +
         `closest ${closest(frictionless).toExponential(2)} / ${closest(frictional).toExponential(2)} m`,
     );
@@ -129,8 +129,8 @@ describe('the poke scene', () => {
       expect(closest(run)).toBeGreaterThan(1e-3 * run[0].report.dHat);
     }
     // The same depth takes the same press (friction adds at most mu times its normal force).
-    // Both runs have steps whose force jumps 2-4 times its neighbours' (a change of patches,
-    // mostly): the statistics, not the largest.
+    // Both runs have steps whose force jumps to twice its neighbours' (the barrier stiffness
+    // doubling where a pair comes too close, docs/local.md): the statistics, not the largest.
     expect(ratios.length).toBeGreaterThan(50);
     expect(median).toBeGreaterThan(0.8);
     expect(median).toBeLessThan(1.25);
