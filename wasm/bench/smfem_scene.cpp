@@ -121,18 +121,18 @@ int main(int argc, char** argv) {
       closest = std::min(closest, summary.min_distance);
       failed += summary.ok ? 0 : 1;
       if (json_lines) {
-        nlohmann::json bodies = nlohmann::json::array();
+        nlohmann::json body_records = nlohmann::json::array();
         for (int b = 0; b < scene.body_count(); ++b) {
           const Eigen::Vector3d c = scene.body_centroid(b);
-          bodies.push_back({{"centroid", {c.x(), c.y(), c.z()}},
-                            {"kinetic", scene.body_kinetic(b)},
-                            {"clearance", scene.body_clearance(b)},
-                            {"iterations", scene.body_iterations(b)},
-                            {"asleep", scene.body_asleep(b)}});
+          body_records.push_back({{"centroid", {c.x(), c.y(), c.z()}},
+                                  {"kinetic", scene.body_kinetic(b)},
+                                  {"clearance", scene.body_clearance(b)},
+                                  {"iterations", scene.body_iterations(b)},
+                                  {"asleep", scene.body_asleep(b)}});
         }
         std::cout
             << nlohmann::json{{"step", step},
-                              {"bodies", bodies},
+                              {"bodies", body_records},
                               {"ok", summary.ok},
                               {"kinetic", report.diagnostics.kinetic_energy},
                               {"minDistance", summary.min_distance},
