@@ -250,16 +250,22 @@ TEST(ContactScene, BlockOnASlopeSticksOrSlidesAsCoulombSays) {
   EXPECT_NEAR(slope_acceleration(0.0, theta), g * std::sin(theta), 0.05 * g * std::sin(theta));
 }
 
+// A slope of tan 0.365 whose friction holds a block at a load ratio r of mu N.
+ContactSceneSpec slope_holding_at(double r) {
+  const double theta = 0.35;
+  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
+  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
+  spec.friction = std::tan(theta) / r;
+  return spec;
+}
+
 // Static friction is smoothed (friction.hpp): under a tangential load of a fraction r of mu N a
 // contact slips eps (1 - sqrt(1 - r)) a step, so a block held on a slope creeps at
 // slip (1 - sqrt(1 - r)), never faster than the scene's slip speed. Checked at the page's 2
 // iterations at r = 0.9 (creep 0.68 slip), against the prediction within 30 %.
 TEST(ContactScene, StaticFrictionCreepsAsItsSmoothingSays) {
-  const double theta = 0.35;
   const double r = 0.9;
-  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
-  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
-  spec.friction = std::tan(theta) / r;
+  const ContactSceneSpec spec = slope_holding_at(r);
   ContactScene scene(spec, {box_body(1e8, 1)});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
   scene.set_sleeping(false);  // a sleeping block would not creep at all
@@ -277,12 +283,7 @@ TEST(ContactScene, StaticFrictionCreepsAsItsSmoothingSays) {
 // stays where it is (with the sleep speed at half the slip speed it crept at 0.68 of it for ever,
 // as the settled piles of 20 and 30 cubes did). Its last second: asleep, not a micron moved.
 TEST(ContactScene, ABlockHeldNearTheFrictionLimitSleeps) {
-  const double theta = 0.35;
-  const double r = 0.9;
-  ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.002, 0)}});
-  spec.gravity = 9.81 * Eigen::Vector3d(std::sin(theta), -std::cos(theta), 0);
-  spec.friction = std::tan(theta) / r;
-  ContactScene scene(spec, {box_body(1e8, 1)});
+  ContactScene scene(slope_holding_at(0.9), {box_body(1e8, 1)});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
   for (int step = 0; step < 100; ++step) scene.step();
   const Eigen::Vector3d held = scene.body_centroid(0);
