@@ -14,8 +14,8 @@
 
 namespace smfem::local::test {
 
-// contact_samples: as BoxModelOptions' (0: no contact group).
-inline sim::BoxModel block(int n, int modes = 4, int contact_samples = 0) {
+// contact_samples: as BoxModelOptions' (0: no contact group); youngs: the whole block's (Pa).
+inline sim::BoxModel block(int n, int modes = 4, int contact_samples = 0, double youngs = 1e5) {
   sim::BoxModelOptions options;
   options.nx = options.nz = n;
   options.ny = n / 2;
@@ -23,6 +23,7 @@ inline sim::BoxModel block(int n, int modes = 4, int contact_samples = 0) {
   options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
   options.mode_count = modes;
   options.contact_samples = contact_samples;
+  options.youngs[0] = options.youngs[1] = youngs;
   return sim::make_box_model(options);
 }
 

@@ -15,12 +15,14 @@ inline constexpr int kModes = 4;
 inline constexpr double kDensity = 1000.0;
 
 struct DragBlock {
-  sim::BoxModel box = block(kCubes, kModes);
-  full::FullModel mesh = block_mesh(box, kDensity);
+  sim::BoxModel box;
+  full::FullModel mesh;
   int grabbed = -1;  // the vertex the hand grabs
 
-  // Grabbed at the vertex nearest `near` (the middle of the top face by default).
-  explicit DragBlock(const Eigen::Vector3d& near = Eigen::Vector3d(0.0, 0.5, 0.0)) {
+  // Grabbed at the vertex nearest `near` (the middle of the top face by default); youngs in Pa.
+  explicit DragBlock(const Eigen::Vector3d& near = Eigen::Vector3d(0.0, 0.5, 0.0),
+                     double youngs = 1e5)
+      : box(block(kCubes, kModes, 0, youngs)), mesh(block_mesh(box, kDensity)) {
     for (int v = 0; v < mesh.vertex_count(); ++v) {
       if (grabbed < 0 || (mesh.positions.row(v).transpose() - near).squaredNorm() <
                              (mesh.positions.row(grabbed).transpose() - near).squaredNorm()) {

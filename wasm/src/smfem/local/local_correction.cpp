@@ -17,6 +17,7 @@ LocalCorrection::LocalCorrection(const PatchSet& patches, sim::MaterialModel mat
       lame_(std::move(lame)),
       pool_(pool),
       hessian_(static_cast<std::size_t>(patches.tet_count()), Matrix9<double>::Zero()),
+      system_hessian_(hessian_),
       stress_(static_cast<std::size_t>(patches.tet_count()), Matrix3<double>::Zero()),
       global_stress_(stress_),
       psi_(Eigen::VectorXd::Zero(patches.tet_count())) {
@@ -73,7 +74,9 @@ double LocalCorrection::curvature(const sim::ReducedMatrix& dU) const {
     const Matrix3<double> global = patches_.displacement_gradient(e, dU, true);
     const Matrix3<double> local = local_part(e, dU);
     const Eigen::Map<const Vector9<double>> g(global.data()), l(local.data());
-    sum -= patches_.weight(e) * g.dot(hessian_[static_cast<std::size_t>(e)] * (g + 2.0 * l));
+    const auto index = static_cast<std::size_t>(e);
+    const Vector9<double> dF = g + l;
+    sum += patches_.weight(e) * (dF.dot(system_hessian_[index] * dF) + l.dot(hessian_[index] * l));
   }
   return sum;
 }

@@ -22,6 +22,14 @@
 // line-search trial, and its Hessian through the system's link to it (local_system.hpp):
 // -v_e [Y Q_0 Y^T, Y Q_0 G; G^T Q_0 Y^T, 0] per tet (Q_0 the PSD part of d2psi/dF2 at F_0; the
 // third derivative of psi along F - F_0 left out of the global block).
+//
+// Its curvature() is not this term's alone but the patches' tets' as the bordered system solved
+// them: the mixed step measures its cubature tets by their stretches and leaves the patches'
+// tets to this term (sim::StepContext::measured_tets). Their stretch measure (dz^T H dz, small
+// where a step's direction returns the stretch to where it was) and this term's F-space one
+// (-dF_0^T Q_0 dF_0, large where the body swings) did not add up to a curvature: their sum
+// was negative in most dragged steps, and the step then took its direction unjudged, as lost in
+// rounding, and stopped after one iteration (88 of 100 steps of the dragged crab).
 #include <vector>
 
 #include <Eigen/Core>
@@ -40,6 +48,9 @@ class LocalCorrection final : public sim::StepContact {
                   parallel::ThreadPool& pool);
 
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
+  // sum_e v_e (dF^T A_e dF + l^T Q_0 l), dF and l the whole and local parts of the tet's change
+  // along dU, A_e its system block (set_system_hessian): the system's form on the patches' tets
+  // (local_system.hpp), positive.
   double curvature(const sim::ReducedMatrix& dU) const override;
   // Nothing here can collide: the whole step.
   double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
@@ -51,6 +62,10 @@ class LocalCorrection final : public sim::StepContact {
   const Matrix9<double>& tet_hessian(int tet) const {
     return hessian_[static_cast<std::size_t>(tet)];
   }
+  // A_e, the tet's block in the bordered system (9 x 9 per unit volume, PSD).
+  void set_system_hessian(int tet, const Matrix9<double>& hessian) {
+    system_hessian_[static_cast<std::size_t>(tet)] = hessian;
+  }
 
  private:
   const PatchSet& patches_;
@@ -58,6 +73,7 @@ class LocalCorrection final : public sim::StepContact {
   std::vector<sim::Lame> lame_;
   parallel::ThreadPool& pool_;
   std::vector<Matrix9<double>> hessian_;
+  std::vector<Matrix9<double>> system_hessian_;
   // F - F_0 of a tet: the patches' part of its displacement gradient.
   Matrix3<double> local_part(int tet, const sim::ReducedMatrix& U) const;
 

@@ -346,7 +346,10 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
 sim::StepContext LocalDeformations::context(const sim::SolverSettings& attempt) {
   sim::StepContact* terms =
       terms_ != nullptr ? static_cast<sim::StepContact*>(terms_.get()) : correction_.get();
-  return {*deformation_, weights_, material_, lame_, attempt, *dynamics_, *system_, pool_, terms};
+  sim::StepContext context{*deformation_, weights_, material_, lame_, attempt,
+                           *dynamics_,    *system_, pool_,     terms};
+  context.measured_tets = model_.cubature_count();  // the correction measures the patches' tets
+  return context;
 }
 
 double LocalDeformations::step_energy(const sim::ReducedMatrix& U_extended) {

@@ -10,7 +10,7 @@
 namespace smfem::local {
 
 LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
-                         const LocalDynamics& dynamics, const LocalCorrection* correction,
+                         const LocalDynamics& dynamics, LocalCorrection* correction,
                          int thread_count)
     : body_(body),
       cubature_count_(cubature_count),
@@ -111,6 +111,7 @@ int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::Reduced
     const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
     net_[index] = eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose();
     tets_.set_tet_hessian(e, net_[index]);
+    if (correction_ != nullptr) correction_->set_system_hessian(e, net_[index]);
   });
   tets_.assemble(*pool_);
   assemble_local();

@@ -35,10 +35,11 @@ namespace smfem::local {
 class LocalSystem final : public sim::StepSystem {
  public:
   // None is owned; all must outlive this. body: a single body's system on dynamics.global(), with
-  // cubature_count tets. correction may be null (no correction's Hessian). Throws
+  // cubature_count tets. correction may be null (no correction's Hessian); each solve hands it
+  // the patch tets' blocks A_e, by which it measures the step's curvature there. Throws
   // std::invalid_argument where the sizes do not agree.
   LocalSystem(sim::ReducedSystem& body, int cubature_count, const LocalDynamics& dynamics,
-              const LocalCorrection* correction, int thread_count);
+              LocalCorrection* correction, int thread_count);
 
   // The dented samples' contact, whose last linearization each solve adds (null: none; not
   // owned). The body's own contact Hessian comes with the body's system.
@@ -58,7 +59,7 @@ class LocalSystem final : public sim::StepSystem {
   int cubature_count_ = 0;
   const LocalDynamics& dynamics_;
   const PatchSet& patches_;
-  const LocalCorrection* correction_ = nullptr;
+  LocalCorrection* correction_ = nullptr;
   const LocalContact* contact_ = nullptr;
   parallel::ThreadPool* pool_ = nullptr;
   sim::StiffnessAssembly tets_;              // the patches' tets' global block and force
