@@ -1,7 +1,8 @@
 // `npx smfem bench-contact`: the contact benchmarks of the wasm build (docs/performance.md,
 // "Contact"), on the build's baked scenes (build/native/assets/contact/):
 //   - the crab (m 16, |C| 342, 1,024 contact samples) resting on the ground against the same
-//     crab with nothing to touch: milliseconds per iteration, and what contact adds;
+//     crab with nothing to touch: milliseconds per iteration, and what contact adds; and resting
+//     with local deformations (crab-dented.json: its contacts hold patches), what they add;
 //   - piles of 1 to 30 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
 //     time per body count while the pile settles (steps 30-130: bodies falling, landing and
 //     making contacts; the bodies' mean kinetic energy over those steps says they moved) and once
@@ -69,6 +70,7 @@ async function timed(smfem, text, assets, { warmup, steps, iterations, sleeping 
       activeContacts: reports.at(-1).activeContacts,
       kinetic: reports.reduce((sum, r) => sum + r.energy.kinetic, 0) / reports.length,
       asleep: reports.at(-1).asleep,
+      patches: reports.at(-1).bodies.reduce((sum, body) => sum + (body.localPatches ?? 0), 0),
       threads: scene.info.threads,
     };
   } finally {
@@ -94,6 +96,14 @@ export async function contactBench(
     `crab resting (${resting.activeContacts} active pairs): ${resting.iterationMs.toFixed(3)} ms per iteration, ` +
       `alone ${free.iterationMs.toFixed(3)} ms: contact adds ${(100 * overhead).toFixed(1)} % ` +
       `(${resting.threads} threads, ${iterations} iterations per step)`,
+  );
+  const dentedScene = JSON.parse(await readFile(`${folder}crab-dented.json`, 'utf8'));
+  const dented = await timed(smfem, dentedScene, [crab], { ...options, sleeping: false });
+  const localOverhead = dented.iterationMs / resting.iterationMs - 1;
+  print(
+    `crab resting with local deformations (${dented.patches} patches): ${dented.iterationMs.toFixed(3)} ms ` +
+      `per iteration, without ${resting.iterationMs.toFixed(3)} ms: local deformations add ` +
+      `${(100 * localOverhead).toFixed(1)} % (${dented.iterations.toFixed(2)} iterations per step)`,
   );
   const jelly = await load('bodies/jelly-cube.smfem');
   const piles = [];
@@ -133,5 +143,5 @@ export async function contactBench(
     });
     print(`${name}.json after ${untimed} steps: ${describe(shipped[name])}`);
   }
-  return { crab: { resting, alone: free, overhead }, piles, shipped };
+  return { crab: { resting, alone: free, overhead, dented, localOverhead }, piles, shipped };
 }
