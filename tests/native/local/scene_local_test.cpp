@@ -19,15 +19,15 @@ namespace scene_local {
 constexpr double kActivation = 1e-3;  // dhat, m
 constexpr double kTimestep = 1.0 / 60.0;
 
-// The block of block_mesh.hpp (1 x 0.5 x 1 m, its bottom at y = 0), soft.
-sim::BoxModel soft_block() {
+// The block of block_mesh.hpp (1 x 0.5 x 1 m, its bottom at y = 0), soft unless told.
+sim::BoxModel soft_block(double youngs = 1e5) {
   sim::BoxModelOptions options;
   options.nx = options.nz = 8;
   options.ny = 4;
   options.lower = Eigen::Vector3d(-0.5, 0.0, -0.5);
   options.upper = Eigen::Vector3d(0.5, 0.5, 0.5);
   options.mode_count = 4;
-  options.youngs[0] = options.youngs[1] = 1e5;
+  options.youngs[0] = options.youngs[1] = youngs;
   return sim::make_box_model(options);
 }
 
@@ -103,6 +103,29 @@ TEST(SceneLocalDeformations, ASpherePressedIntoABlockDentsIt) {
   EXPECT_GT(dented.patches, 0);
   EXPECT_GT(dented.depth, global.depth + 2e-3);
   EXPECT_GT(dented.force, 0.0);
+}
+
+// Resting on the floor under its weight (500 kg on its 1 m^2 bottom), a soft block (E 1e5 Pa)
+// dents about 5 cm by the half-space estimate and attaches patches; a stiff one (E 1e10 Pa) about
+// 0.5 um, far below dhat, and attaches none (dent_estimate.hpp). Every loaded sample attached
+// one before, whatever the material.
+TEST(SceneLocalDeformations, OnlyALoadThatCanDentTheSurfaceAttachesPatches) {
+  const auto patches_resting = [](double youngs) {
+    const sim::BoxModel block = soft_block(youngs);
+    multibody::ContactScene scene(
+        spec_of({floor_below(0.5 * kActivation)}, {{}}, Eigen::Vector3d(0.0, -9.8, 0.0)),
+        {block.model});
+    scene.set_solver(sim::SolverMethod::mfem, 2, false);
+    scene.enable_local_deformations(0, test::block_mesh(block, 1000.0));
+    int most = 0;
+    for (int step = 0; step < 20; ++step) {
+      EXPECT_TRUE(scene.step().ok) << step;
+      most = std::max(most, scene.body_patches(0));
+    }
+    return most;
+  };
+  EXPECT_GT(patches_resting(1e5), 0);
+  EXPECT_EQ(patches_resting(1e10), 0);
 }
 
 // Pressed in, lifted, then pressed again while moving sideways across the top, the sphere keeps

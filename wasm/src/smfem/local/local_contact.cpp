@@ -306,22 +306,25 @@ contact::ContactMeasure LocalContact::measure(const sim::ReducedMatrix& U) {
   return result;
 }
 
-std::vector<int> LocalContact::loaded_vertices(const sim::ReducedMatrix& U) {
+std::vector<ContactLoad> LocalContact::loads(const sim::ReducedMatrix& U) {
   const contact::SurfacePositions& undented = body_.positions_at(global(U, global_));
-  std::vector<int> loaded;
+  std::vector<ContactLoad> loads;
   for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
     const int dented = dented_of_sample_[static_cast<std::size_t>(k)];
     const Eigen::Vector3d x = dented >= 0
                                   ? position(dented_[static_cast<std::size_t>(dented)], U)
                                   : Eigen::Vector3d(undented.row(surface_.samples(k)).transpose());
+    const double area = surface_.areas(k);
+    ContactLoad load{sample_vertex_[static_cast<std::size_t>(k)], 0.0, area};
+    bool near = false;
     for (std::size_t o = 0; o < obstacle_count(); ++o) {
-      if (contact::obstacle_distance(obstacle(o), x).distance < dhat()) {
-        loaded.push_back(sample_vertex_[static_cast<std::size_t>(k)]);
-        break;
-      }
+      if (contact::obstacle_distance(obstacle(o), x).distance >= dhat()) continue;
+      near = true;
+      load.force += contact::obstacle_reaction(obstacle(o), x, stiffness() * area, dhat()).norm();
     }
+    if (near) loads.push_back(load);
   }
-  return loaded;
+  return loads;
 }
 
 std::vector<Eigen::Vector3d> LocalContact::obstacle_forces(const sim::ReducedMatrix& U) {

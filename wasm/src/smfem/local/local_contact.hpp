@@ -26,6 +26,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/local/dent_estimate.hpp"
 #include "smfem/local/patch_set.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/step/discretization.hpp"
@@ -62,6 +63,8 @@ class LocalContact final : public sim::StepContact {
   double energy_along(double alpha, const sim::ReducedMatrix& U_trial) override;
   // The share of each distance CCD keeps (the body's potential's parameter).
   double keep() const { return body_.parameters().keep; }
+  // The activation distance d-hat (m).
+  double dhat() const { return body_.parameters().activation; }
   // The last max_step()'s closing of its most approaching pair (ContactPotential's).
   double largest_approach() const;
   // The Hessian of the last linearize()'s dented pairs, barrier and friction, into the lower
@@ -76,8 +79,9 @@ class LocalContact final : public sim::StepContact {
   double friction_energy(const sim::ReducedMatrix& U);
   // The body's measure at U with the dented samples in it.
   contact::ContactMeasure measure(const sim::ReducedMatrix& U);
-  // The mesh vertices of the samples closer than dhat to an obstacle at U: the contact's loads.
-  std::vector<int> loaded_vertices(const sim::ReducedMatrix& U);
+  // The samples closer than dhat to an obstacle at U, each with its mesh vertex, the barrier's
+  // push on it (N, summed over the obstacles) and its area: the contact's loads.
+  std::vector<ContactLoad> loads(const sim::ReducedMatrix& U);
   // The dented samples' rows of `positions` (the body's surface, indexed as surface.positions)
   // set to where the dent has moved them at U.
   void dented_positions(const sim::ReducedMatrix& U, contact::SurfacePositions& positions) const;
@@ -121,7 +125,6 @@ class LocalContact final : public sim::StepContact {
   const contact::Obstacle& obstacle(std::size_t o) const { return (*body_.obstacles())[o]; }
   std::size_t obstacle_count() const;
   double stiffness() const { return body_.part_stiffness(0); }
-  double dhat() const { return body_.parameters().activation; }
   // The barrier energy of the dented pairs at positions x(s).
   template <class At>
   double dented_energy(const std::vector<Pair>& pairs, At&& at) const;

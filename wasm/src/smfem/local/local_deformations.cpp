@@ -63,6 +63,7 @@ LocalDeformations::LocalDeformations(const sim::ReducedModel& model, full::FullM
   }
   surface_vertices_.assign(boundary.vertex.data(), boundary.vertex.data() + boundary.vertex.size());
   support_ = support_radius(model_.mode_count(), mean_tet_volume(mesh_));
+  vertex_modulus_ = vertex_plane_strain_modulus(mesh_);
   for (int t = 0; t < mesh_.tet_count(); ++t) {
     mesh_lame_.push_back(energies::lame_from_young_poisson(mesh_.youngs(t), mesh_.poisson(t)));
   }
@@ -149,6 +150,7 @@ void LocalDeformations::set_contact(contact::ContactPotential* body,
     if (system_ != nullptr) system_->set_contact(nullptr);
     contact_.reset();
     contact_loads_.clear();
+    denting_loads_.clear();
     return;
   }
   const Eigen::Vector3d extent =
@@ -173,10 +175,20 @@ void LocalDeformations::set_contact(contact::ContactPotential* body,
   link_contact();
 }
 
-void LocalDeformations::set_contact_loads(std::vector<int> vertices) {
-  std::sort(vertices.begin(), vertices.end());
-  vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
-  contact_loads_ = std::move(vertices);
+void LocalDeformations::set_contact_loads(const std::vector<ContactLoad>& loads) {
+  contact_loads_.clear();
+  for (const ContactLoad& load : loads) contact_loads_.push_back(load.vertex);
+  std::sort(contact_loads_.begin(), contact_loads_.end());
+  contact_loads_.erase(std::unique(contact_loads_.begin(), contact_loads_.end()),
+                       contact_loads_.end());
+  std::vector<int> patched;
+  for (int p = 0; p < patch_count(); ++p) {
+    const std::vector<int>& vertices = patches_->patch(p).patch.vertices;
+    patched.insert(patched.end(), vertices.begin(), vertices.end());
+  }
+  std::sort(patched.begin(), patched.end());
+  denting_loads_ = denting_loads(loads, surface_, vertex_modulus_,
+                                 contact_ != nullptr ? contact_->dhat() : 0.0, patched);
 }
 
 void LocalDeformations::set_material(sim::MaterialModel material) {
@@ -479,7 +491,7 @@ std::vector<int> LocalDeformations::still_loaded(PatchState& state, double times
     }
   }
   if (spring_vertex_ >= 0) kept.push_back(spring_vertex_);
-  kept.insert(kept.end(), contact_loads_.begin(), contact_loads_.end());
+  kept.insert(kept.end(), denting_loads_.begin(), denting_loads_.end());
   std::sort(kept.begin(), kept.end());
   kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   return kept;

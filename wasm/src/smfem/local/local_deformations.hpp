@@ -18,7 +18,8 @@
 //
 // Contact (set_contact): the body's samples against the obstacles, those the patches reach with
 // the dent (local_contact.hpp); the mesh vertices of the samples within dhat of an obstacle at a
-// step's end are loads like the spring's (set_contact_loads).
+// step's end are loads like the spring's (set_contact_loads), where they can dent the surface
+// visibly (dent_estimate.hpp).
 //
 // Not yet: contact between bodies, a model of several bodies, the materials set at run time (the
 // patches' tets keep the mesh's baked materials).
@@ -100,8 +101,10 @@ class LocalDeformations {
   void set_contact(contact::ContactPotential* body, const contact::ContactSurface& surface);
   // The dented contact on the extended coordinates, or null without contact.
   LocalContact* contact() { return contact_.get(); }
-  // The mesh vertices contact loads from now on (any order).
-  void set_contact_loads(std::vector<int> vertices);
+  // Contact's loads from now on (LocalContact::loads): every loaded vertex holds its patch, and
+  // those of the regions that can dent the surface by d-hat or more (dent_estimate.hpp) attach
+  // new ones.
+  void set_contact_loads(const std::vector<ContactLoad>& loads);
   // The drag spring pulls this mesh vertex's fields (-1: no spring).
   void set_spring_vertex(int vertex);
   int spring_vertex() const { return spring_vertex_; }
@@ -194,7 +197,9 @@ class LocalDeformations {
   std::unique_ptr<sim::MfemStep> mfem_;
   std::unique_ptr<LocalContact> contact_;
   std::unique_ptr<sim::StepTermSum> terms_;  // the correction and contact_, where there is one
-  std::vector<int> contact_loads_;           // ascending
+  std::vector<int> contact_loads_;           // ascending: every vertex contact loads
+  std::vector<int> denting_loads_;           // ascending: those that may attach patches
+  Eigen::VectorXd vertex_modulus_;           // E / (1 - nu^2) per mesh vertex
   Eigen::VectorXd weights_;                  // C + S
   std::vector<sim::Lame> lame_;              // C + S
   sim::ReducedMatrix local_force_;

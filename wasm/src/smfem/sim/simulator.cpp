@@ -458,7 +458,7 @@ const StepReport& Simulator::step() {
     // Contact loads the body where its samples are within dhat (local_deformations.hpp).
     if (local_ != nullptr && contact_ != nullptr) {
       local_->gather(state_.U, state_.patches.C, extended_U_);
-      local_->set_contact_loads(local_->contact()->loaded_vertices(extended_U_));
+      local_->set_contact_loads(local_->contact()->loads(extended_U_));
     }
     // Patches whose load left and that came to rest leave; new loads bring new ones.
     if (local_ != nullptr) {

@@ -1,0 +1,42 @@
+#pragma once
+// Which contact loads are worth a patch (issue 26). A patch costs about as much as its 16 sampled
+// tets beside the cubature's and three more rows of the bordered system, and stays while its
+// vertex is loaded: the crab resting on its 1e10 Pa legs carried 23 patches for good, +300 % a
+// step, and they dented nothing one could see (docs/local.md). So a load region (loaded surface
+// vertices connected over the surface's triangles) gets patches only where its dent can reach the
+// contact's own resolution d-hat: the centre displacement of its total force spread evenly over
+// its area on a half-space,
+//
+//   delta = 2 F / (pi a E*),   a = sqrt(A / pi),   E* = E / (1 - nu^2)
+//
+// (Johnson, Contact Mechanics, section 3.4: uniform pressure on a circle), E* the region's
+// area-weighted mean of its vertices' softest tets'. A region that holds a vertex of the current
+// patches keeps its patches (and grows them), so patches do not come and go as a force hovers
+// about the threshold.
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/full/full_model.hpp"
+#include "smfem/geometry/boundary_faces.hpp"
+
+namespace smfem::local {
+
+struct ContactLoad {
+  int vertex = 0;      // the mesh vertex of the loaded sample
+  double force = 0.0;  // N, the barrier's push on the sample
+  double area = 0.0;   // m^2, the sample's
+};
+
+// E / (1 - nu^2) at each mesh vertex, of the softest tet it is a corner of (0 for none).
+Eigen::VectorXd vertex_plane_strain_modulus(const full::FullModel& mesh);
+
+// The vertices of the load regions of `loads` whose dent estimate reaches `resolution` (m), or
+// that hold a vertex of `patched` (ascending); ascending, each once. A vertex loaded twice (by two
+// obstacles) counts its forces together. surface: the mesh's boundary triangles in its vertex ids.
+std::vector<int> denting_loads(const std::vector<ContactLoad>& loads,
+                               const geometry::TriangleIndices& surface,
+                               const Eigen::VectorXd& modulus, double resolution,
+                               const std::vector<int>& patched);
+
+}  // namespace smfem::local
