@@ -39,9 +39,9 @@ std::vector<int> denting_loads(const std::vector<ContactLoad>& loads,
     }
   }
   const auto index_of = [&](int vertex) {
-    const auto at = std::lower_bound(
-        vertices.begin(), vertices.end(), vertex,
-        [](const ContactLoad& load, int v) { return load.vertex < v; });
+    const auto at =
+        std::lower_bound(vertices.begin(), vertices.end(), vertex,
+                         [](const ContactLoad& load, int v) { return load.vertex < v; });
     return at != vertices.end() && at->vertex == vertex ? static_cast<int>(at - vertices.begin())
                                                         : -1;
   };
