@@ -128,7 +128,8 @@ int main(int argc, char** argv) {
                                   {"kinetic", scene.body_kinetic(b)},
                                   {"clearance", scene.body_clearance(b)},
                                   {"iterations", scene.body_iterations(b)},
-                                  {"asleep", scene.body_asleep(b)}});
+                                  {"asleep", scene.body_asleep(b)},
+                                  {"localPatches", scene.body_patches(b)}});
         }
         std::cout
             << nlohmann::json{{"step", step},

@@ -2,6 +2,7 @@
 // reach the contact's resolution, or that holds a patched vertex.
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,15 +13,31 @@ namespace smfem::local {
 namespace {
 
 // Three triangles apart: 0-1-2, 3-4-5 and 6-7-8.
-geometry::TriangleIndices strips() {
+SurfaceNeighbours strips() {
   geometry::TriangleIndices surface(3, 3);
   surface << 0, 1, 2, 3, 4, 5, 6, 7, 8;
-  return surface;
+  return SurfaceNeighbours(surface, 9);
 }
 
 // The force at which a region of `area` (m^2) of modulus E* dents `resolution`: 2 F / (pi a E*).
 double threshold_force(double area, double modulus, double resolution) {
   return resolution * std::numbers::pi * std::sqrt(area / std::numbers::pi) * modulus / 2.0;
+}
+
+TEST(DentEstimate, SurfaceNeighboursAreEachVertexsEdgesOnce) {
+  // Two triangles sharing the edge 1-2; vertex 4 is on none.
+  geometry::TriangleIndices surface(2, 3);
+  surface << 0, 1, 2, 2, 1, 3;
+  const SurfaceNeighbours neighbours(surface, 5);
+  const auto of = [&](int v) {
+    const std::span<const int> list = neighbours.of(v);
+    return std::vector<int>(list.begin(), list.end());
+  };
+  EXPECT_EQ(of(0), (std::vector<int>{1, 2}));
+  EXPECT_EQ(of(1), (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(of(2), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(of(3), (std::vector<int>{1, 2}));
+  EXPECT_TRUE(of(4).empty());
 }
 
 TEST(DentEstimate, ARegionAttachesPatchesWhereItsDentReachesTheResolution) {

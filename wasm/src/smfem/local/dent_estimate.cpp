@@ -5,8 +5,34 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <utility>
 
 namespace smfem::local {
+
+SurfaceNeighbours::SurfaceNeighbours(const geometry::TriangleIndices& surface, int vertex_count)
+    : first_(static_cast<std::size_t>(vertex_count) + 1, 0) {
+  // Each triangle's edge a-b gives a b and b a; an edge shared by two triangles comes twice.
+  std::vector<std::pair<int, int>> edges;
+  for (Eigen::Index f = 0; f < surface.rows(); ++f) {
+    for (int c = 0; c < 3; ++c) {
+      const int a = surface(f, c), b = surface(f, (c + 1) % 3);
+      edges.emplace_back(a, b);
+      edges.emplace_back(b, a);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  for (const auto& [a, b] : edges) {
+    ++first_[static_cast<std::size_t>(a) + 1];
+    neighbours_.push_back(b);
+  }
+  std::partial_sum(first_.begin(), first_.end(), first_.begin());
+}
+
+std::span<const int> SurfaceNeighbours::of(int vertex) const {
+  const auto v = static_cast<std::size_t>(vertex);
+  return {neighbours_.data() + first_[v], static_cast<std::size_t>(first_[v + 1] - first_[v])};
+}
 
 Eigen::VectorXd vertex_plane_strain_modulus(const full::FullModel& mesh) {
   Eigen::VectorXd modulus =
@@ -23,9 +49,8 @@ Eigen::VectorXd vertex_plane_strain_modulus(const full::FullModel& mesh) {
 }
 
 std::vector<int> denting_loads(const std::vector<ContactLoad>& loads,
-                               const geometry::TriangleIndices& surface,
-                               const Eigen::VectorXd& modulus, double resolution,
-                               const std::vector<int>& patched) {
+                               const SurfaceNeighbours& surface, const Eigen::VectorXd& modulus,
+                               double resolution, const std::vector<int>& patched) {
   // The loaded vertices, ascending, each with its summed force and its sample's area.
   std::vector<ContactLoad> merged = loads;
   std::sort(merged.begin(), merged.end(),
@@ -55,10 +80,10 @@ std::vector<int> denting_loads(const std::vector<ContactLoad>& loads,
     }
     return i;
   };
-  for (Eigen::Index f = 0; f < surface.rows(); ++f) {
-    for (int c = 0; c < 3; ++c) {
-      const int a = index_of(surface(f, c)), b = index_of(surface(f, (c + 1) % 3));
-      if (a >= 0 && b >= 0) parent[static_cast<std::size_t>(root(a))] = root(b);
+  for (std::size_t a = 0; a < vertices.size(); ++a) {
+    for (const int neighbour : surface.of(vertices[a].vertex)) {
+      const int b = index_of(neighbour);
+      if (b >= 0) parent[static_cast<std::size_t>(root(static_cast<int>(a)))] = root(b);
     }
   }
   struct Region {

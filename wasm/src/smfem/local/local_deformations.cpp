@@ -64,6 +64,7 @@ LocalDeformations::LocalDeformations(const sim::ReducedModel& model, full::FullM
   surface_vertices_.assign(boundary.vertex.data(), boundary.vertex.data() + boundary.vertex.size());
   support_ = support_radius(model_.mode_count(), mean_tet_volume(mesh_));
   vertex_modulus_ = vertex_plane_strain_modulus(mesh_);
+  surface_neighbours_ = SurfaceNeighbours(surface_, mesh_.vertex_count());
   for (int t = 0; t < mesh_.tet_count(); ++t) {
     mesh_lame_.push_back(energies::lame_from_young_poisson(mesh_.youngs(t), mesh_.poisson(t)));
   }
@@ -187,7 +188,7 @@ void LocalDeformations::set_contact_loads(const std::vector<ContactLoad>& loads)
     patched.insert(patched.end(), vertices.begin(), vertices.end());
   }
   std::sort(patched.begin(), patched.end());
-  denting_loads_ = denting_loads(loads, surface_, vertex_modulus_,
+  denting_loads_ = denting_loads(loads, surface_neighbours_, vertex_modulus_,
                                  contact_ != nullptr ? contact_->dhat() : 0.0, patched);
 }
 

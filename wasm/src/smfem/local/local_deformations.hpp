@@ -30,6 +30,7 @@
 
 #include "smfem/full/full_model.hpp"
 #include "smfem/geometry/boundary_faces.hpp"
+#include "smfem/local/dent_estimate.hpp"
 #include "smfem/local/extended_deformation.hpp"
 #include "smfem/local/local_contact.hpp"
 #include "smfem/local/local_correction.hpp"
@@ -200,8 +201,9 @@ class LocalDeformations {
   std::vector<int> contact_loads_;           // ascending: every vertex contact loads
   std::vector<int> denting_loads_;           // ascending: those that may attach patches
   Eigen::VectorXd vertex_modulus_;           // E / (1 - nu^2) per mesh vertex
-  Eigen::VectorXd weights_;                  // C + S
-  std::vector<sim::Lame> lame_;              // C + S
+  SurfaceNeighbours surface_neighbours_;
+  Eigen::VectorXd weights_;      // C + S
+  std::vector<sim::Lame> lame_;  // C + S
   sim::ReducedMatrix local_force_;
   int spring_vertex_ = -1;
 };
