@@ -50,7 +50,7 @@ class LocalCorrection final : public sim::StepContact {
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
   // sum_e v_e (dF^T A_e dF + l^T Q_0 l), dF and l the whole and local parts of the tet's change
   // along dU, A_e its system block (set_system_hessian): the system's form on the patches' tets
-  // (local_system.hpp), positive.
+  // (local_system.hpp); it may be negative (A_e is indefinite), the whole system's form is not.
   double curvature(const sim::ReducedMatrix& dU) const override;
   // Nothing here can collide: the whole step.
   double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
@@ -62,7 +62,7 @@ class LocalCorrection final : public sim::StepContact {
   const Matrix9<double>& tet_hessian(int tet) const {
     return hessian_[static_cast<std::size_t>(tet)];
   }
-  // A_e, the tet's block in the bordered system (9 x 9 per unit volume, PSD).
+  // A_e, the tet's block in the bordered system (9 x 9 per unit volume; local_system.hpp).
   void set_system_hessian(int tet, const Matrix9<double>& hessian) {
     system_hessian_[static_cast<std::size_t>(tet)] = hessian;
   }

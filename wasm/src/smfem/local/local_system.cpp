@@ -97,42 +97,49 @@ void LocalSystem::assemble_local() {
   }
 }
 
-int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
-  const int n = patches_.global_rows(), P = patches_.patch_count();
-  // The patches' tets' global block, less the correction's: one assembly of the PSD part of
-  // Q_e - Q_corr,e (the two are taken at F(U, c) and F(U, 0): their difference need not be PSD,
-  // and a system that is not would take Cholesky shifts). Here, not in assemble(): the steps
-  // linearize the correction after assembling the system.
+void LocalSystem::set_patch_blocks(bool projected) {
+  // Here, not in assemble(): the steps linearize the correction after assembling the system.
   sim::parallel_for_tets(*pool_, patches_.tet_count(), [&](int e) {
     const auto index = static_cast<std::size_t>(e);
     Matrix9<double> net = hessian_[index];
     if (correction_ != nullptr) net -= correction_->tet_hessian(e);
-    const Eigen::SelfAdjointEigenSolver<Matrix9<double>> eigen(net);
-    const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
-    net_[index] = eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose();
-    tets_.set_tet_hessian(e, net_[index]);
-    if (correction_ != nullptr) correction_->set_system_hessian(e, net_[index]);
+    if (projected) {
+      const Eigen::SelfAdjointEigenSolver<Matrix9<double>> eigen(net);
+      const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
+      net = eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose();
+    }
+    net_[index] = net;
+    tets_.set_tet_hessian(e, net);
+    if (correction_ != nullptr) correction_->set_system_hessian(e, net);
   });
   tets_.assemble(*pool_);
   assemble_local();
+}
 
-  rhs_ = -dynamics_gradient;
-  rhs_.topRows(n) -= body_.force() + tets_.force();
-  rhs_.bottomRows(P) -= local_force_;
-  for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
-  for (int p = 0; p < P; ++p) rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
-
-  body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
-  tets_.add_to_lower(zero_block_, global_block_);
-  matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
-  for (int d = 0; d < 3; ++d) {
-    matrix_.block(3 * n, d * n, 3 * P, n) =
-        (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
+int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
+  const int n = patches_.global_rows(), P = patches_.patch_count();
+  int shifts = 0;
+  for (const bool projected : {false, true}) {
+    set_patch_blocks(projected);
+    rhs_ = -dynamics_gradient;
+    rhs_.topRows(n) -= body_.force() + tets_.force();
+    rhs_.bottomRows(P) -= local_force_;
+    for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
+    for (int p = 0; p < P; ++p) {
+      rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
+    }
+    body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
+    tets_.add_to_lower(zero_block_, global_block_);
+    matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
+    for (int d = 0; d < 3; ++d) {
+      matrix_.block(3 * n, d * n, 3 * P, n) =
+          (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
+    }
+    matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
+    if (contact_ != nullptr) contact_->add_to_lower(matrix_);
+    shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
+    if (shifts == 0) break;
   }
-  matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
-  if (contact_ != nullptr) contact_->add_to_lower(matrix_);
-  const int shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
-
   du.resize(n + P, 3);
   for (int d = 0; d < 3; ++d) du.col(d).head(n) = solution_.segment(d * n, n);
   for (int p = 0; p < P; ++p) du.row(n + p) = solution_.segment<3>(3 * n + 3 * p).transpose();

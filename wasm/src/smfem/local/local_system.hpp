@@ -14,8 +14,14 @@
 //
 //   K_S = sum_e v_e Y A_e Y^T,  K_gc = sum_e v_e Y A_e G,  K_cc = sum_e v_e G^T (A_e + Q_0,e) G,
 //
-// A_e the PSD part of Q_e - Q_0,e (Q_e the patch tet's Hessian at F, Q_0,e the correction's at
-// F_0): a sum of two PSD forms per tet, so no Cholesky shift. The tets are numbered as the steps
+// A_e = Q_e - Q_0,e (Q_e the patch tet's Hessian at F, Q_0,e the correction's at F_0): the
+// Hessian of the tet's share, psi(F) - psi(F_0) - P(F_0) : (F - F_0), but for the third
+// derivative of psi at F_0. A_e is indefinite (its two terms are taken at different F, and Q_e
+// has no rotational stiffness where Q_0,e has), but the inertia and the cubature's stiffness make
+// the whole system definite: no poke, drag or press of the tests has needed a Cholesky shift.
+// Where one does, the system is solved again with A_e the PSD part of Q_e - Q_0,e (a sum of two
+// PSD forms per tet), as every solve did before: 9 x 9 eigendecompositions that were a fifth of
+// the poke scene's step (docs/local.md). The tets are numbered as the steps
 // see them: the body's C cubature tets, then the patch set's.
 #include <array>
 #include <optional>
@@ -52,6 +58,9 @@ class LocalSystem final : public sim::StepSystem {
   const sim::ReducedMatrix& rhs() const override { return rhs_; }
 
  private:
+  // The patches' tets' blocks A_e (their PSD parts if `projected`) into K_S, K_gc and K_cc, and
+  // their elastic forces.
+  void set_patch_blocks(bool projected);
   // K_gc, K_cc and the coefficients' elastic force from the patches' tets (after net_ is set).
   void assemble_local();
 
@@ -65,7 +74,7 @@ class LocalSystem final : public sim::StepSystem {
   sim::StiffnessAssembly tets_;              // the patches' tets' global block and force
   std::vector<Matrix9<double>> hessian_;     // Q_e per patch tet
   std::vector<Matrix3<double>> gradient_;    // P_e per patch tet
-  std::vector<Matrix9<double>> net_;         // A_e = PSD(Q_e - Q_0,e), see the header
+  std::vector<Matrix9<double>> net_;         // A_e, see the header
   std::array<Eigen::MatrixXd, 3> coupling_;  // K_gc by coordinate d: 4m x 3P
   Eigen::MatrixXd local_block_;              // K_cc
   sim::ReducedMatrix local_force_;           // P x 3
