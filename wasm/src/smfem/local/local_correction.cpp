@@ -1,5 +1,6 @@
 #include "smfem/local/local_correction.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "smfem/polar/polar.hpp"
@@ -18,6 +19,7 @@ LocalCorrection::LocalCorrection(const PatchSet& patches, sim::MaterialModel mat
       pool_(pool),
       hessian_(static_cast<std::size_t>(patches.tet_count()), Matrix9<double>::Zero()),
       system_hessian_(hessian_),
+      V_(static_cast<std::size_t>(patches.tet_count()), Matrix3<double>::Identity()),
       stress_(static_cast<std::size_t>(patches.tet_count()), Matrix3<double>::Zero()),
       global_stress_(stress_),
       psi_(Eigen::VectorXd::Zero(patches.tet_count())) {
@@ -32,7 +34,8 @@ void LocalCorrection::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix&
     const Matrix3<double> F =
         Matrix3<double>::Identity() + patches_.displacement_gradient(e, U, true);
     const Matrix3<double> local = local_part(e, U);
-    const polar::SignedSvd<double> svd = polar::signed_svd(F);
+    const polar::SignedSvd<double> svd = polar::signed_svd(F, V_[index]);
+    V_[index] = svd.V;
     const Vector6<double> s = polar::symmetric_stretch(svd);
     const Vector6<double> dpsi_ds = sim::dpsi_ds(material_, s, lame_[index]);
     const Matrix6x9<double> J = polar::dstretch_dF(svd);
@@ -89,12 +92,14 @@ double LocalCorrection::energy_along(double, const sim::ReducedMatrix& U_trial) 
   return energy(U_trial);
 }
 
+void LocalCorrection::begin_step() { std::fill(V_.begin(), V_.end(), Matrix3<double>::Identity()); }
+
 double LocalCorrection::energy(const sim::ReducedMatrix& U) {
   sim::parallel_for_tets(pool_, patches_.tet_count(), [&](int e) {
     const auto index = static_cast<std::size_t>(e);
     const Matrix3<double> F =
         Matrix3<double>::Identity() + patches_.displacement_gradient(e, U, true);
-    const polar::SignedSvd<double> svd = polar::signed_svd(F);
+    const polar::SignedSvd<double> svd = polar::signed_svd(F, V_[index]);
     const Vector6<double> s = polar::symmetric_stretch(svd);
     const Vector9<double> dpsi_dF =
         polar::dstretch_dF(svd).transpose() * sim::dpsi_ds(material_, s, lame_[index]);

@@ -58,6 +58,8 @@ class LocalCorrection final : public sim::StepContact {
 
   // E_corr at U.
   double energy(const sim::ReducedMatrix& U);
+  // A step begins: the SVDs start from scratch.
+  void begin_step();
   // Q_0 of the last linearize() (9 x 9 per unit volume, positive: see the header).
   const Matrix9<double>& tet_hessian(int tet) const {
     return hessian_[static_cast<std::size_t>(tet)];
@@ -77,6 +79,10 @@ class LocalCorrection final : public sim::StepContact {
   // F - F_0 of a tet: the patches' part of its displacement gradient.
   Matrix3<double> local_part(int tet, const sim::ReducedMatrix& U) const;
 
+  // Per tet, the V of F_0's SVD at the last linearize of this step (identity at its start: a
+  // step depends on the state alone, so a saved state steps on bit for bit): the SVDs of the
+  // next linearize and of the line search's trials start from it (polar/signed_svd.hpp).
+  std::vector<Matrix3<double>> V_;
   std::vector<Matrix3<double>> stress_;         // P(F_0) per tet
   std::vector<Matrix3<double>> global_stress_;  // P(F_0) + d2psi/dF2 (F - F_0)
   Eigen::VectorXd psi_;                         // v_e psi per tet, summed in order

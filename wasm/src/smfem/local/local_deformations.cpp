@@ -353,6 +353,7 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   state.rotations = rotations();
   local_force_ = patches_->gravity_force(gravity);
   dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
+  correction_->begin_step();
   if (contact_ != nullptr) contact_->begin_step(U_extended);
 }
 
@@ -393,8 +394,12 @@ double LocalDeformations::kinetic_energy(const sim::ReducedMatrix& Udot_extended
 
 double LocalDeformations::elastic_energy(const sim::StretchField& patch_stretch,
                                          const sim::ReducedMatrix& U_extended) {
+  return correction_->energy(U_extended) + patch_tets_energy(patch_stretch);
+}
+
+double LocalDeformations::patch_tets_energy(const sim::StretchField& patch_stretch) const {
   const int C = model_.cubature_count();
-  double energy = correction_->energy(U_extended);
+  double energy = 0.0;
   for (int e = 0; e < patches_->tet_count(); ++e) {
     energy += patches_->weight(e) * sim::psi(material_, Vector6<double>(patch_stretch.col(e)),
                                              lame_[static_cast<std::size_t>(C + e)]);
@@ -415,8 +420,9 @@ void LocalDeformations::add_to_diagnostics(const sim::ReducedMatrix& U_extended,
   if (patch_count() == 0) return;
   const int n = patches_->global_rows();
   const double kinetic = kinetic_energy(Udot_extended);
-  const double elastic = elastic_energy(patch_stretch, U_extended);
-  const double stretch = elastic_energy(patch_z, U_extended);
+  const double correction = correction_->energy(U_extended);
+  const double elastic = correction + patch_tets_energy(patch_stretch);
+  const double stretch = correction + patch_tets_energy(patch_z);
   // The dent's vertices' displacement and velocity, mass-weighted: sum_p R_p weight_p c_p.
   Eigen::Vector3d moment = Eigen::Vector3d::Zero(), momentum = Eigen::Vector3d::Zero();
   for (int p = 0; p < patch_count(); ++p) {

@@ -171,6 +171,8 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
+  // The patches' tets' energy at their stretches (6 x S), without the correction.
+  double patch_tets_energy(const sim::StretchField& patch_stretch) const;
   // The dent's share of the angular momentum about the origin (extended coordinates).
   Eigen::Vector3d dent_angular_momentum(const sim::ReducedMatrix& U_extended,
                                         const sim::ReducedMatrix& Udot_extended) const;
