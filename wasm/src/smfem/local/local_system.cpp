@@ -118,32 +118,36 @@ void LocalSystem::set_patch_blocks(bool projected) {
 
 int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
-  int shifts = 0;
-  for (const bool projected : {false, true}) {
-    set_patch_blocks(projected);
-    rhs_ = -dynamics_gradient;
-    rhs_.topRows(n) -= body_.force() + tets_.force();
-    rhs_.bottomRows(P) -= local_force_;
-    for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
-    for (int p = 0; p < P; ++p) {
-      rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
-    }
-    body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
-    tets_.add_to_lower(zero_block_, global_block_);
-    matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
-    for (int d = 0; d < 3; ++d) {
-      matrix_.block(3 * n, d * n, 3 * P, n) =
-          (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
-    }
-    matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
-    if (contact_ != nullptr) contact_->add_to_lower(matrix_);
-    shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
-    if (shifts == 0) break;
+  set_patch_blocks(false);
+  // The right-hand side does not depend on the blocks: the same for the retry below.
+  rhs_ = -dynamics_gradient;
+  rhs_.topRows(n) -= body_.force() + tets_.force();
+  rhs_.bottomRows(P) -= local_force_;
+  for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
+  for (int p = 0; p < P; ++p) rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
+  int shifts = solve_bordered();
+  if (shifts != 0) {
+    set_patch_blocks(true);
+    shifts = solve_bordered();
   }
   du.resize(n + P, 3);
   for (int d = 0; d < 3; ++d) du.col(d).head(n) = solution_.segment(d * n, n);
   for (int p = 0; p < P; ++p) du.row(n + p) = solution_.segment<3>(3 * n + 3 * p).transpose();
   return shifts;
+}
+
+int LocalSystem::solve_bordered() {
+  const int n = patches_.global_rows(), P = patches_.patch_count();
+  body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
+  tets_.add_to_lower(zero_block_, global_block_);
+  matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
+  for (int d = 0; d < 3; ++d) {
+    matrix_.block(3 * n, d * n, 3 * P, n) =
+        (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
+  }
+  matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
+  if (contact_ != nullptr) contact_->add_to_lower(matrix_);
+  return spd_->solve(matrix_, rhs_vector_, solution_, pool_);
 }
 
 }  // namespace smfem::local

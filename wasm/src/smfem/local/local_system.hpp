@@ -61,6 +61,9 @@ class LocalSystem final : public sim::StepSystem {
   // The patches' tets' blocks A_e (their PSD parts if `projected`) into K_S, K_gc and K_cc, and
   // their elastic forces.
   void set_patch_blocks(bool projected);
+  // The bordered matrix from the blocks set, solved for rhs_vector_ into solution_; returns the
+  // Cholesky shifts it took (SpdSolver::solve).
+  int solve_bordered();
   // K_gc, K_cc and the coefficients' elastic force from the patches' tets (after net_ is set).
   void assemble_local();
 
