@@ -191,6 +191,56 @@ describe('scenes with contact', () => {
     });
   });
 
+  // Side by side, the ball follows the same path over both copies of the block (each as far as its
+  // block lets it). The left copy dents under it; the right (the global modes alone) can only
+  // sink its top as a broad bowl: measured in the hold (t 1.5-2.5 s), the top's vertices 4.5 cm
+  // from the axis lie 1.7-2.0 mm under the ball on the left and 5.4-7.0 mm on the right.
+  it('runs the poke scene with and without local deformations side by side', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=poke&compare=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect(await page.locator('#compare-local').isChecked()).toBe(true);
+        expect(await page.locator('#local-deformations').isDisabled()).toBe(true);
+        expect((await status(page)).labels).toEqual(['Local deformations', 'Global modes alone']);
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 60000 }).toBeGreaterThan(1.5);
+        await pause(page);
+        // Per copy: the ball's offset, and how far the top's middle and the vertices 4.5 cm from it
+        // are drawn from the ball's surface (negative: inside it).
+        const seen = await page.evaluate(() => {
+          const { contacts, solvers, simTime } = window.smfem.status;
+          const shift =
+            window.smfem.drawnPoint([0, 0.08, 0], 1)[0] - window.smfem.drawnPoint([0, 0.08, 0], 0)[0];
+          const gaps = contacts.map(({ obstacleOffsets: [[x, y, z]] }, copy) => {
+            const centre = [x + copy * shift, 0.27 + y, z];
+            const gap = (rest) =>
+              Math.hypot(...window.smfem.drawnPoint(rest, copy).map((v, k) => v - centre[k])) - 0.1;
+            return { middle: gap([0, 0.08, 0]), ring: (gap([0.045, 0.08, 0]) + gap([0, 0.08, 0.045])) / 2 };
+          });
+          return { contacts, solvers, simTime, shift, gaps };
+        });
+        const [withDents, globalOnly] = seen.contacts;
+        expect(seen.simTime).toBeLessThan(2.5); // still in the hold
+        expect(seen.solvers).toEqual(['mfem', 'mfem-global-only']);
+        for (const copy of seen.contacts) expect(copy.obstacleOffsets[0][1]).toBeLessThan(-0.02);
+        expect(withDents.localPatches[0]).toBeGreaterThan(0);
+        expect(globalOnly.localPatches).toEqual([0]);
+        expect(seen.shift).toBeGreaterThan(0.3); // apart: the block is 0.3 m wide
+        expect(Math.abs(seen.gaps[0].middle)).toBeLessThan(1.5e-3);
+        expect(seen.gaps[0].ring).toBeLessThan(seen.gaps[1].ring - 2e-3);
+        await page.locator('#view').screenshot({ path: `${artifacts}/poke-side-by-side.png` });
+
+        await page.locator('#compare-local').uncheck();
+        await waitUntilReady(page);
+        expect(new URL(page.url()).searchParams.get('compare')).toBeNull();
+        expect((await status(page)).labels).toEqual([]);
+        expect(await page.locator('#local-deformations').isChecked()).toBe(true);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it("turns the poke scene's local deformations off and on with its checkbox", async () => {
     await withPage(
       served.browser.context,

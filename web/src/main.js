@@ -4,7 +4,7 @@
 import { missingCapabilities } from './capabilities.js';
 import { CustomScene } from './custom/CustomScene.js';
 import { openBody, parameterSets } from './open/openBody.js';
-import { contactParameters, openContact } from './open/openContact.js';
+import { contactParameterSets, contactSeriesNames, openContact } from './open/openContact.js';
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
 import { openThin, thinParameterSets } from './open/openThin.js';
@@ -264,7 +264,7 @@ class Demo {
     }
     if (!('speed' in change)) {
       const sets = this.contact
-        ? [contactParameters(this.settings)]
+        ? contactParameterSets(this.settings)
         : this.thinVariant
           ? thinParameterSets(this.settings, this.gravityVector, this.thinVariant)
           : this.lineupPages
@@ -289,6 +289,7 @@ class Demo {
   // The plots', CSV's and status's name for each simulator: its solver, and in a lineup its
   // model or its mesh.
   seriesNames(sets) {
+    if (this.contact) return contactSeriesNames(this.settings);
     return this.lineupPages ? lineupNames(this.lineupPages, sets, this.lineupBodies) : sets.map(solverName);
   }
 
@@ -353,7 +354,7 @@ class Demo {
     this.stage.show({
       u: answer.u,
       contactPoints: answer.contactPoints,
-      obstacleOffsets: answer.reports?.[0]?.at(-1)?.obstacleOffsets,
+      obstacleOffsets: answer.reports?.map((list) => list.at(-1)?.obstacleOffsets),
       dents: answer.dents,
     });
     this.view.invalidate();
@@ -387,7 +388,7 @@ class Demo {
     try {
       const answer = await this.client.advance(steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
-      status.stepped(answer.reports[0]);
+      status.stepped(answer.reports[0], answer.reports);
       answer.reports.forEach((list, i) => {
         this.retriedSteps[i] += list.filter((r) => r.ok && r.retries > 0).length;
       });

@@ -4,7 +4,8 @@
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
 // obstacleOffsets, each body's centroid and localPatches, asleep (how many bodies sleep) and stepsPerSecond (the
-// steps the recent wall-clock seconds took, as the line says it); null otherwise), notices (every input the page
+// steps the recent wall-clock seconds took, as the line says it); null otherwise), contacts (the
+// same for each copy of a contact scene side by side, the first being contact; empty otherwise), notices (every input the page
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
 // last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
@@ -12,6 +13,20 @@
 // the user's own model: stage, progress in [0, 1], ms since it started, tets, error, and once
 // done modes, cubature, pinned and build, the bake module's; null before one).
 const recent = 120; // steps and frames the medians and rates look back over
+
+// What status.contact says of a scene with contact after its last step (`last`, a StepReport).
+// A shell or a rod among obstacles reports the contact fields of one body, never asleep.
+function contactSummary(last) {
+  const { minDistance, activeContacts, obstacleOffsets, bodies = [last], asleep = 0 } = last;
+  return {
+    minDistance,
+    activeContacts,
+    obstacleOffsets,
+    centroids: bodies.map((b) => b.centroid),
+    localPatches: bodies.map((b) => b.localPatches ?? 0),
+    asleep,
+  };
+}
 
 function median(values) {
   if (!values.length) return null;
@@ -38,6 +53,7 @@ export class StatusBoard {
       solvers: [],
       firstFrameMs: null,
       contact: null,
+      contacts: [],
       notices: [],
       labels: [],
       floor: null, // 'obstacle' (a contact scene's floor) or 'reference' (only drawn)
@@ -77,7 +93,15 @@ export class StatusBoard {
   }
 
   loading(scene) {
-    Object.assign(this.state, { ready: false, scene, simTime: 0, stepMs: null, contact: null, motion: null });
+    Object.assign(this.state, {
+      ready: false,
+      scene,
+      simTime: 0,
+      stepMs: null,
+      contact: null,
+      contacts: [],
+      motion: null,
+    });
     this.stepTimes = [];
     this.running = null;
     this.say(`Loading ${scene}…`);
@@ -110,8 +134,11 @@ export class StatusBoard {
     this.state.solvers = solvers;
   }
 
-  /** reports: the steps just taken (StepReport of loader.d.ts), oldest first. */
-  stepped(reports) {
+  /**
+   * reports: the steps just taken (StepReport of loader.d.ts), oldest first, of the first
+   * stepper; all: every stepper's (side by side: a contact scene's copies, each in contacts).
+   */
+  stepped(reports, all = [reports]) {
     const last = reports.at(-1);
     if (last) {
       this.state.simTime = last.time;
@@ -122,20 +149,12 @@ export class StatusBoard {
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
     if (last?.minDistance !== undefined) {
-      // A shell or a rod among obstacles reports the contact fields of one body, never asleep.
-      const { minDistance, activeContacts, obstacleOffsets, bodies = [last], asleep = 0 } = last;
       const stepsPerSecond = this.state.stepMs > 0 ? 1000 / this.state.stepMs : null;
-      this.state.contact = {
-        minDistance,
-        activeContacts,
-        obstacleOffsets,
-        centroids: bodies.map((b) => b.centroid),
-        localPatches: bodies.map((b) => b.localPatches ?? 0),
-        asleep,
-        stepsPerSecond,
-      };
+      this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
+      this.state.contact = this.state.contacts[0];
+      const { asleep, centroids } = this.state.contact;
       const rate = stepsPerSecond === null ? '' : ` It steps ${Math.round(stepsPerSecond)} times a second`;
-      const sleeping = asleep > 0 ? `; ${asleep} of ${bodies.length} bodies are at rest and asleep` : '';
+      const sleeping = asleep > 0 ? `; ${asleep} of ${centroids.length} bodies are at rest and asleep` : '';
       this.rateWords = `${rate}${sleeping}${rate || sleeping ? '.' : ''}`;
     }
     if (last) this.sayCurrent(last.time);
@@ -163,6 +182,7 @@ export class StatusBoard {
     this.saidAt = null;
     this.state.simTime = 0;
     this.state.contact = null;
+    this.state.contacts = [];
     this.state.motion = null;
   }
 

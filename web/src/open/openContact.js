@@ -6,16 +6,25 @@ import { solverName, solvers } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
 
 // Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
-// over the parameters the scene's stepper has.
-function contactSettingsFor(effective, overrides) {
+// over the parameters the scene's stepper has. Side by side (compare) is its local deformations
+// on and off, so only a scene whose file asks for them has it, and then they are on.
+function contactSettingsFor(effective, overrides, localDeformations) {
   return {
     solver: overrides.solver ?? solverName(effective),
     iterations: overrides.iterations ?? effective.iterations,
     speed: overrides.speed ?? 1,
     contacts: overrides.contacts ?? false,
-    globalOnly: overrides.globalOnly ?? false,
+    ...localChoice(overrides, localDeformations),
   };
 }
+
+function localChoice(overrides, localDeformations) {
+  const compare = localDeformations && (overrides.compare ?? false);
+  return { compare, globalOnly: !compare && (overrides.globalOnly ?? false) };
+}
+
+// Side by side, what each copy of the scene runs (the canvas's labels).
+export const localComparisonLabels = ['Local deformations', 'Global modes alone'];
 
 // The scene file's text with every body's local deformations off (the page's "Local
 // deformations" unticked: the global modes alone, to compare).
@@ -33,8 +42,15 @@ function contactOverrides(overrides) {
   };
 }
 
-export function contactParameters(settings) {
-  return { ...solvers[settings.solver].parameters, iterations: settings.iterations };
+/** The parameters of each stepper of a scene with contact (side by side, two: the same). */
+export function contactParameterSets(settings) {
+  const parameters = { ...solvers[settings.solver].parameters, iterations: settings.iterations };
+  return settings.compare ? [parameters, parameters] : [parameters];
+}
+
+/** The plots', CSV's and status's name for each stepper: its solver, side by side its basis too. */
+export function contactSeriesNames(settings, copies = contactParameterSets(settings).length) {
+  return copies > 1 ? [`${settings.solver}`, `${settings.solver}-global-only`] : [settings.solver];
 }
 
 /**
@@ -56,8 +72,12 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     ),
   );
   const localDeformations = JSON.parse(contact.text).bodies.some((body) => body.localDeformations === true);
+  const asked = localChoice(overrides, localDeformations);
+  const sceneTexts = asked.compare
+    ? [contact.text, withoutLocalDeformations(contact.text)]
+    : [asked.globalOnly ? withoutLocalDeformations(contact.text) : contact.text];
   const loaded = await client.loadContact({
-    sceneText: overrides.globalOnly ? withoutLocalDeformations(contact.text) : contact.text,
+    sceneTexts,
     // Each body its own copy: the copies move to the worker.
     assets: contact.bodies.map((body) => ({
       bytes: downloads.get(String(body.url)).slice(),
@@ -67,18 +87,25 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     parameters: contactOverrides(overrides),
   });
   const [info] = loaded.info;
-  const settings = contactSettingsFor(info.parameters, overrides);
+  const settings = contactSettingsFor(info.parameters, overrides, localDeformations);
+  const copies = sceneTexts.length;
   const stage = new ContactStage(
     info,
     loaded.pages.map((page) => page.surface),
+    { copies },
   );
   const stiffness = info.bodies.map((body) => dragStiffness(body.mass));
+  // A hand on any copy of the scene holds the same point of every copy: the point where the
+  // grabbed copy draws it, in the scene's own coordinates.
+  let grabbedCopy = 0;
+  const inScene = (point) => Array(copies).fill(point.clone().add(stage.toScene(grabbedCopy)).toArray());
   return {
     settings,
     meta: null,
     loaded,
     stage,
-    names: [settings.solver],
+    names: contactSeriesNames(settings, copies),
+    ...(copies > 1 && { labels: localComparisonLabels }),
     timestep: info.timestep,
     camera: null,
     description:
@@ -86,8 +113,12 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
       'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
     controls: { contact: true, localDeformations },
     dragActions: {
-      grab: (body, vertex, point) => client.dragStart(body, vertex, [point.toArray()], stiffness[body]),
-      pull: (point) => client.dragMove([point.toArray()]),
+      grab: (drawnBody, vertex, point) => {
+        const { copy, body } = stage.sceneBody(drawnBody);
+        grabbedCopy = copy;
+        return client.dragStart(body, vertex, inScene(point), stiffness[body]);
+      },
+      pull: (point) => client.dragMove(inScene(point)),
       release: () => client.dragEnd(),
       moveObstacle: (index, offset) => {
         onObstacleMoved(index, offset.toArray());

@@ -32,7 +32,8 @@ export class FrameView {
   open({ surfaces, contact, camera }) {
     if (contact) {
       this.stage = new ContactStage(contact, surfaces);
-      this.setU = (u, obstacleOffsets) => this.stage.show({ u: [Float64Array.from(u)], obstacleOffsets });
+      this.setU = (u, obstacleOffsets) =>
+        this.stage.show({ u: [Float64Array.from(u)], obstacleOffsets: obstacleOffsets && [obstacleOffsets] });
       this.frame(this.stage.bounds, camera);
     } else {
       this.stage = new SkinnedSurface(surfaces[0]);

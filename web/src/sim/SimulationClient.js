@@ -55,13 +55,13 @@ export class SimulationClient {
   }
 
   /**
-   * Loads a scene with contact: the scene file's text and one asset per body, { bytes, name }
-   * (the bytes are handed over to the worker).
+   * Loads scenes with contact of the same bodies in lockstep: each scene file's text (two: side
+   * by side) and one asset per body, { bytes, name } (the bytes are handed over to the worker).
    */
-  loadContact({ sceneText, assets, sourceName, parameters, build = 'auto' }) {
+  loadContact({ sceneTexts, assets, sourceName, parameters, build = 'auto' }) {
     return this.request(
       'loadContact',
-      { sceneText, assets, sourceName, parameters, build },
+      { sceneTexts, assets, sourceName, parameters, build },
       assets.map(({ bytes }) => bytes.buffer),
     );
   }

@@ -6,14 +6,15 @@
 //
 // A scene runs one simulator, or several of the same asset in lockstep (MFEM and FEM side by
 // side), or a lineup (one simulator per asset: the same object baked at several resolutions, in
-// lockstep), or one scene with contact (several bodies, obstacles): every request applies to all
-// of its steppers, in order, with per-stepper arguments where they differ. Every request carries an
+// lockstep), or one scene with contact (several bodies, obstacles), or two such scenes in lockstep
+// (a scene's local deformations on and off side by side): every request applies to all of its
+// steppers, in order, with per-stepper arguments where they differ. Every request carries an
 // id; every answer echoes it as { id, ok: true, ... } or { id, ok: false, error }.
 import { loadSmfem } from '../../../wasm/js/loader.js';
 
 let smfem = null;
 let steppers = [];
-let contact = null; // the scene with contact, when one is loaded (then steppers is [contact])
+let contacts = []; // the scenes with contact, when they are loaded (then steppers is contacts)
 
 function requireSteppers() {
   if (!steppers.length) throw new Error('no scene is loaded');
@@ -23,7 +24,7 @@ function requireSteppers() {
 function disposeSteppers() {
   for (const stepper of steppers) stepper.dispose();
   steppers = [];
-  contact = null;
+  contacts = [];
   thin = false;
 }
 
@@ -46,7 +47,7 @@ let thin = false; // the steppers are shells or rods (their coordinates: vertex 
 // Reduced coordinates: a simulator's 12m floats; a contact scene's every body side by side (f64);
 // a shell's or rod's vertex displacements (f64, all x, then y, then z).
 const coordinates = (stepper) =>
-  stepper === contact || thin ? stepper.coordinatesF64() : stepper.coordinates();
+  contacts.includes(stepper) || thin ? stepper.coordinatesF64() : stepper.coordinates();
 
 const handlers = {
   async load({ build, asset, sourceName, parameterSets, threads }) {
@@ -81,18 +82,19 @@ const handlers = {
     };
   },
 
-  // A scene with contact: the scene file's text and one asset per body ({ bytes, name }).
-  async loadContact({ build, sceneText, assets, sourceName, parameters }) {
+  // Scenes with contact of the same bodies, one per scene file's text (two side by side), and
+  // one asset per body ({ bytes, name }).
+  async loadContact({ build, sceneTexts, assets, sourceName, parameters }) {
     await moduleWithoutSteppers(build);
-    contact = smfem.createContactScene(sceneText, assets, { sourceName, parameters });
-    steppers = [contact];
+    contacts = sceneTexts.map((text) => smfem.createContactScene(text, assets, { sourceName, parameters }));
+    steppers = contacts;
     return {
       build: smfem.build,
       version: smfem.version,
-      info: [contact.info],
+      info: contacts.map((c) => c.info),
       pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
       u: steppers.map(coordinates),
-      contactPoints: contact.contactPoints(),
+      ...contactViews(),
     };
   },
 
@@ -141,7 +143,7 @@ const handlers = {
       reports,
       u: steppers.map(coordinates),
       warnings: steppers.flatMap((s) => s.warnings()),
-      ...(contact && { contactPoints: contact.contactPoints(), dents: dents() }),
+      ...contactViews(),
     };
   },
 
@@ -154,8 +156,8 @@ const handlers = {
   // stepper; in a lineup each stepper's own vertex (`vertices`), as its surface is its own.
   dragStart({ body, vertex, vertices, targets, stiffness }) {
     requireSteppers().forEach((s, i) =>
-      s === contact
-        ? contact.dragStart(body, vertex, targets[i], stiffness)
+      contacts.includes(s)
+        ? s.dragStart(body, vertex, targets[i], stiffness)
         : s.dragStart(vertices?.[i] ?? vertex, targets[i], stiffness),
     );
     return {};
@@ -170,8 +172,8 @@ const handlers = {
   },
 
   moveObstacle({ index, offset }) {
-    if (!contact) throw new Error('the scene has no obstacles');
-    contact.moveObstacle(index, offset);
+    if (!contacts.length) throw new Error('the scene has no obstacles');
+    for (const contact of contacts) contact.moveObstacle(index, offset);
     return {};
   },
 
@@ -179,7 +181,7 @@ const handlers = {
     requireSteppers().forEach((s) => s.reset());
     return {
       u: steppers.map(coordinates),
-      ...(contact && { contactPoints: contact.contactPoints(), dents: dents() }),
+      ...contactViews(),
     };
   },
 
@@ -191,10 +193,17 @@ const handlers = {
   },
 };
 
-// Per body of the contact scene, how far its local deformations move its render vertices (null:
-// none attached, or not asked of it).
-function dents() {
-  return contact.info.bodies.map((body, b) => (body.localDeformations ? contact.bodyDent(b) : null));
+// What the page draws of each scene with contact beside its bodies (none without): its contact
+// points, and per body how far its local deformations move its render vertices (null: none
+// attached, or not asked of it).
+function contactViews() {
+  if (!contacts.length) return {};
+  return {
+    contactPoints: contacts.map((c) => c.contactPoints()),
+    dents: contacts.map((c) =>
+      c.info.bodies.map((body, b) => (body.localDeformations ? c.bodyDent(b) : null)),
+    ),
+  };
 }
 
 // Typed arrays anywhere in an answer move to the page instead of being copied (each buffer once:

@@ -73,8 +73,8 @@ export class Controls {
    * Rebuilds the panel for a scene. settings: { solver, iterations, timestep, speed, gravity,
    * mode, youngs: { region: Pa }, contacts }; materials: [{ name, region }]; scenes: [[name,
    * title]]; modeCount: m; hasClusters: whether the asset has the cluster view's data; contact:
-   * a scene with contact (its time step and gravity are the file's; it has no side by side and
-   * no views of one body's modes, but a Drop button and its contact points); sampledRegions: the
+   * a scene with contact (its time step and gravity are the file's; it has no solvers side by side
+   * and no views of one body's modes, but a Drop button and its contact points); sampledRegions: the
    * regions a cubature tet samples (a material elsewhere has no slider: the solver never sees it);
    * defaults: the scene's { timestep, gravity, youngs: { region: Pa } }, which the sliders return
    * to exactly; eigenFit: the asset's EigenFit (loader.d.ts: SimulatorInfo.eigenFit) or null,
@@ -83,7 +83,8 @@ export class Controls {
    * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed,
    * gravity and its one material's modulus; no material model or colour views);
    * localDeformations: a scene with contact whose file asks a body for local deformations, with a
-   * checkbox that turns them off (settings.globalOnly: its global modes alone).
+   * checkbox that turns them off (settings.globalOnly: its global modes alone) and one that runs
+   * the scene with and without them side by side (settings.compare).
    */
   build({
     scene,
@@ -127,7 +128,7 @@ export class Controls {
       Object.entries(solvers).map(([name, { label }]) => element('option', { value: name, text: label })),
     );
     solverSelect.value = settings.solver;
-    solverSelect.disabled = settings.compare;
+    solverSelect.disabled = settings.compare && !contact; // a contact scene's copies share it
     solverSelect.addEventListener('change', () => handlers.onChange({ solver: solverSelect.value }));
     const modelSelect = element(
       'select',
@@ -250,9 +251,14 @@ export class Controls {
       const contacts = element('input', { type: 'checkbox', id: 'contacts' });
       contacts.checked = settings.contacts;
       contacts.addEventListener('change', () => handlers.onChange({ contacts: contacts.checked }));
+      // Side by side, the left copy has them and the right does not: the first box stays ticked.
       const local = element('input', { type: 'checkbox', id: 'local-deformations' });
       local.checked = !settings.globalOnly;
+      local.disabled = settings.compare;
       local.addEventListener('change', () => handlers.onChange({ globalOnly: !local.checked }));
+      const besides = element('input', { type: 'checkbox', id: 'compare-local' });
+      besides.checked = settings.compare;
+      besides.addEventListener('change', () => handlers.onChange({ compare: besides.checked }));
       this.root.append(
         element('div', { class: 'row' }, [sceneSelect]),
         element('div', { class: 'row' }, [this.playButton, stepButton, resetButton, dropButton]),
@@ -264,6 +270,9 @@ export class Controls {
           ? [
               element('div', { class: 'row' }, [
                 element('label', { class: 'toggle' }, [local, ' Local deformations']),
+              ]),
+              element('div', { class: 'row' }, [
+                element('label', { class: 'toggle' }, [besides, ' Side by side without them']),
               ]),
             ]
           : []),
