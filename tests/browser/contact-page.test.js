@@ -231,6 +231,16 @@ describe('scenes with contact', () => {
         expect(seen.gaps[0].ring).toBeLessThan(seen.gaps[1].ring - 2e-3);
         await page.locator('#view').screenshot({ path: `${artifacts}/poke-side-by-side.png` });
 
+        // The right copy's ball dragged to the left: both balls go (an obstacle moves in every copy).
+        const [x, y, z] = globalOnly.obstacleOffsets[0];
+        await dragWhilePlaying(page, await drawnAt(page, [x + seen.shift, 0.27 + y, z]), -80, 0);
+        await expect
+          .poll(async () => Math.max(...(await status(page)).contacts.map((c) => c.obstacleOffsets[0][0])), {
+            timeout: 20000,
+          })
+          .toBeLessThan(-0.03);
+        await page.mouse.up();
+
         await page.locator('#compare-local').uncheck();
         await waitUntilReady(page);
         expect(new URL(page.url()).searchParams.get('compare')).toBeNull();
