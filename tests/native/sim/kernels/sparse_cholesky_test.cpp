@@ -66,18 +66,32 @@ Eigen::VectorXd dense_solution(const Sparse& lower, const Eigen::VectorXd& b) {
   return A.llt().solve(b);
 }
 
+// Both factors' solves, relative to the dense solution: double's to rounding, float's to about
+// the condition number (at most a few hundred here) times float's rounding.
+template <typename Real>
+constexpr double kAccuracy = sizeof(Real) == 8 ? 1e-11 : 1e-4;
+
+template <typename Real>
+class SparseCholeskyOf : public testing::Test {};
+using FactorTypes = testing::Types<float, double>;
+TYPED_TEST_SUITE(SparseCholeskyOf, FactorTypes);
+
+template <typename Real>
 void expect_solves(const Sparse& lower, parallel::ThreadPool* pool = nullptr) {
-  SparseCholesky cholesky;
+  SparseCholesky<Real> cholesky;
   cholesky.analyze(lower);
   ASSERT_TRUE(cholesky.factor(lower, pool));
   const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(lower.rows(), -1.0, 2.0);
   Eigen::VectorXd x = b;
   cholesky.solve_in_place(x);
   const Eigen::VectorXd expected = dense_solution(lower, b);
-  EXPECT_LT((x - expected).norm(), 1e-11 * expected.norm());
+  EXPECT_LT((x - expected).norm(), kAccuracy<Real> * expected.norm());
 }
 
-TEST(SparseCholesky, SolvesLikeADenseFactorOnManyPatterns) {
+TYPED_TEST(SparseCholeskyOf, SolvesLikeADenseFactorOnManyPatterns) {
+  const auto expect_solves = [](const Sparse& lower) {
+    smfem::sim::expect_solves<TypeParam>(lower);
+  };
   // One unknown; a diagonal; a chain; a star (an arrow: one node coupled to all); a ring.
   expect_solves(random_spd(1, 1, {}, 1));
   expect_solves(random_spd(7, 3, {}, 2));
@@ -103,11 +117,11 @@ TEST(SparseCholesky, SolvesLikeADenseFactorOnManyPatterns) {
   expect_solves(random_spd(150, 2, edges, 9));
 }
 
-TEST(SparseCholesky, FactorsAgainWithNewValues) {
+TYPED_TEST(SparseCholeskyOf, FactorsAgainWithNewValues) {
   const std::vector<std::pair<int, int>> edges = grid_edges(8, 8, 1);
   const Sparse first = random_spd(64, 3, edges, 10);
   Sparse second = random_spd(64, 3, edges, 11);  // the same pattern, other values
-  SparseCholesky cholesky;
+  SparseCholesky<TypeParam> cholesky;
   cholesky.analyze(first);
   ASSERT_TRUE(cholesky.factor(first));
   ASSERT_TRUE(cholesky.factor(second));
@@ -115,22 +129,22 @@ TEST(SparseCholesky, FactorsAgainWithNewValues) {
   Eigen::VectorXd x = b;
   cholesky.solve_in_place(x);
   const Eigen::VectorXd expected = dense_solution(second, b);
-  EXPECT_LT((x - expected).norm(), 1e-11 * expected.norm());
+  EXPECT_LT((x - expected).norm(), kAccuracy<TypeParam> * expected.norm());
 }
 
 TEST(SparseCholesky, StoresFarLessThanADenseFactor) {
   // A 30 x 30 grid of 3 unknowns a node (2,700): L's dense triangle has 3.6e6 entries.
   const Sparse lower = random_spd(900, 3, grid_edges(30, 30, 1), 12);
-  SparseCholesky cholesky;
+  SparseCholesky<float> cholesky;
   cholesky.analyze(lower);
   EXPECT_LT(static_cast<double>(cholesky.stored_entries()), 0.15 * 2700.0 * 2701.0 / 2.0);
 }
 
-TEST(SparseCholesky, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivotFails) {
+TYPED_TEST(SparseCholeskyOf, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivotFails) {
   // Large enough that subtrees go to separate threads, fronts of the top are factored as tasks
   // and the last ones share their updates.
   const Sparse lower = random_spd(24 * 24, 3, grid_edges(24, 24, 2), 13);
-  SparseCholesky alone;
+  SparseCholesky<TypeParam> alone;
   alone.analyze(lower);
   ASSERT_TRUE(alone.factor(lower));
   Eigen::VectorXd expected = Eigen::VectorXd::LinSpaced(lower.rows(), 0.0, 1.0);
@@ -138,7 +152,7 @@ TEST(SparseCholesky, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivotFails) {
   alone.solve_in_place(expected);
   for (const int threads : {2, 3}) {
     parallel::ThreadPool pool(threads);
-    SparseCholesky shared;
+    SparseCholesky<TypeParam> shared;
     shared.analyze(lower);
     // A negative pivot in a subtree, in a task or in a shared front: refused, no thread left
     // waiting for a front that will never be done, and the next factor right.
@@ -158,13 +172,13 @@ TEST(SparseCholesky, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivotFails) {
     shared.solve_in_place(x);
     EXPECT_EQ(x, expected);
   }
-  expect_solves(lower);
+  expect_solves<TypeParam>(lower);
 }
 
-TEST(SparseCholesky, RefusesWhatItCannotFactor) {
+TYPED_TEST(SparseCholeskyOf, RefusesWhatItCannotFactor) {
   const std::vector<std::pair<int, int>> edges = grid_edges(5, 5, 1);
   Sparse lower = random_spd(25, 3, edges, 14);
-  SparseCholesky cholesky;
+  SparseCholesky<TypeParam> cholesky;
   cholesky.analyze(lower);
   Sparse indefinite = lower;
   indefinite.coeffRef(40, 40) = -1.0;

@@ -245,8 +245,7 @@ int FullSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedM
       },
       [&] { return cholesky_.factor(matrix_, pool_); });
   if (shifts < 0) return -1;
-  solution_ = rhs_vector_;
-  cholesky_.solve_in_place(solution_);
+  cholesky_.solve(rhs_vector_, solution_);
   for (std::size_t v = 0; v < free_index_.size(); ++v) {
     const int k = free_index_[v];
     if (k >= 0) dU.row(static_cast<Eigen::Index>(v)) = solution_.segment<3>(3 * k).transpose();

@@ -17,7 +17,9 @@
 // scattered into a sparse matrix whose pattern (lower triangle) and each tet entry's place in
 // it are fixed at construction. Solved by a sparse Cholesky factorization (supernodal,
 // sim/kernels/sparse_cholesky.hpp, analysed once; its large fronts shared with assemble()'s
-// pool), with the dense solve's shift schedule when the factorization fails
+// pool) in float, refined in double to a residual of 1e-6 of the right-hand side
+// (sim/kernels/refined_cholesky.hpp), with the dense solve's shift schedule when the
+// factorization fails
 // (sim/kernels/spd_solver.hpp). The per-tet blocks are formed in parallel
 // (set_tet_*), the scatter runs in tet order on one thread, so results do not depend on the
 // thread count.
@@ -30,7 +32,7 @@
 #include "smfem/full/full_dynamics.hpp"
 #include "smfem/full/obstacle_contact.hpp"
 #include "smfem/full/tet_mesh_deformation.hpp"
-#include "smfem/sim/kernels/sparse_cholesky.hpp"
+#include "smfem/sim/kernels/refined_cholesky.hpp"
 #include "smfem/sim/step/discretization.hpp"
 
 namespace smfem::full {
@@ -78,7 +80,7 @@ class FullSystem final : public sim::StepSystem {
   sim::ReducedMatrix rhs_;              // n x 3
   Eigen::VectorXd rhs_vector_;
   Eigen::VectorXd solution_;
-  sim::SparseCholesky cholesky_;
+  sim::RefinedCholesky cholesky_;
   parallel::ThreadPool* pool_ = nullptr;  // assemble()'s, for the factorization
 };
 

@@ -20,7 +20,9 @@ constexpr double kParallelPanelWork = 2e5;
 
 }  // namespace
 
-bool SparseCholesky::factor(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool* pool) {
+template <typename Real>
+bool SparseCholesky<Real>::factor(const Eigen::SparseMatrix<double>& lower,
+                                  parallel::ThreadPool* pool) {
   if (static_cast<std::size_t>(lower.nonZeros()) != entry_offsets_.size() ||
       static_cast<std::size_t>(lower.rows()) != new_index_.size()) {
     throw std::invalid_argument("SparseCholesky: the matrix has another pattern than analyze()'s");
@@ -28,9 +30,9 @@ bool SparseCholesky::factor(const Eigen::SparseMatrix<double>& lower, parallel::
   const int threads = pool != nullptr ? pool->thread_count() : 1;
   plan_for(threads);
   if (threads == 1) {
-    std::fill(factor_.begin(), factor_.end(), 0.0);
+    std::fill(factor_.begin(), factor_.end(), Real(0));
     for (std::size_t k = 0; k < entry_offsets_.size(); ++k) {
-      factor_[entry_offsets_[k]] += lower.valuePtr()[k];
+      factor_[entry_offsets_[k]] += static_cast<Real>(lower.valuePtr()[k]);
     }
     Stack stack{0, {}};
     for (const int root : plan_.pieces) {
@@ -48,20 +50,23 @@ bool SparseCholesky::factor(const Eigen::SparseMatrix<double>& lower, parallel::
   return true;
 }
 
-void SparseCholesky::scatter(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool& pool) {
+template <typename Real>
+void SparseCholesky<Real>::scatter(const Eigen::SparseMatrix<double>& lower,
+                                   parallel::ThreadPool& pool) {
   // Each thread zeroes its share of the panels and adds A's entries that land there.
   pool.parallel_for(plan_.threads, [&](int t) {
     const std::size_t size = factor_.size();
     const auto threads = static_cast<std::size_t>(plan_.threads);
     const auto thread = static_cast<std::size_t>(t);
     std::fill(factor_.data() + size * thread / threads,
-              factor_.data() + size * (thread + 1) / threads, 0.0);
+              factor_.data() + size * (thread + 1) / threads, Real(0));
     for (const std::size_t k : plan_.entries[thread])
-      factor_[entry_offsets_[k]] += lower.valuePtr()[k];
+      factor_[entry_offsets_[k]] += static_cast<Real>(lower.valuePtr()[k]);
   });
 }
 
-bool SparseCholesky::factor_pieces(parallel::ThreadPool& pool) {
+template <typename Real>
+bool SparseCholesky<Real>::factor_pieces(parallel::ThreadPool& pool) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   const std::size_t places = update_stack_.size() - plan_.stack_size * plan_.threads;
@@ -86,7 +91,8 @@ bool SparseCholesky::factor_pieces(parallel::ThreadPool& pool) {
   return !failed;
 }
 
-bool SparseCholesky::factor_top_tasks(parallel::ThreadPool& pool) {
+template <typename Real>
+bool SparseCholesky<Real>::factor_top_tasks(parallel::ThreadPool& pool) {
   // done[k]: task k is factored (or gave up); a task waits only for tasks taken before it, so the
   // wait ends.
   std::vector<std::atomic<char>> done(plan_.tasks.size());
@@ -95,7 +101,7 @@ bool SparseCholesky::factor_top_tasks(parallel::ThreadPool& pool) {
   std::atomic<bool> failed{false};
   const auto run = [&](int) {
     for (std::size_t k = next++; k < plan_.tasks.size(); k = next++) {
-      const Plan::Task& task = plan_.tasks[k];
+      const auto& task = plan_.tasks[k];
       for (const int other : task.waits) {
         while (!done[static_cast<std::size_t>(other)].load(std::memory_order_acquire)) {
         }
@@ -114,17 +120,18 @@ bool SparseCholesky::factor_top_tasks(parallel::ThreadPool& pool) {
   return !failed;
 }
 
-bool SparseCholesky::factor_supernode(int s, Stack* stack, parallel::ThreadPool* pool) {
+template <typename Real>
+bool SparseCholesky<Real>::factor_supernode(int s, Stack* stack, parallel::ThreadPool* pool) {
   const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
-  double* panel = factor_.data() + node.offset;
+  Real* panel = factor_.data() + node.offset;
   const auto height = static_cast<std::size_t>(node.height);
   const int pivots = node.pivots();
   const auto width = static_cast<std::size_t>(node.updates());
   const bool on_stack = stack != nullptr;
-  double* update =
+  Real* update =
       update_stack_.data() + (on_stack ? stack->top : update_at_[static_cast<std::size_t>(s)]);
-  std::fill(update, update + width * width, 0.0);
-  for (int k = 0; k < node.padding; ++k) panel[static_cast<std::size_t>(k) * (height + 1)] = 1.0;
+  std::fill(update, update + width * width, Real(0));
+  for (int k = 0; k < node.padding; ++k) panel[static_cast<std::size_t>(k) * (height + 1)] = 1;
   // The children's update matrices (their lower triangles), last child first: those of its
   // piece are the top of its stack.
   std::size_t base = on_stack ? stack->top : 0;
@@ -136,16 +143,16 @@ bool SparseCholesky::factor_supernode(int s, Stack* stack, parallel::ThreadPool*
       stack->pushed.pop_back();
     }
     const auto child_width = static_cast<std::size_t>(child.updates());
-    const double* child_update = update_stack_.data() + update_at_[child_index];
+    const Real* child_update = update_stack_.data() + update_at_[child_index];
     const auto rows = child.in_parent.size();
     for (std::size_t j = 0; j < rows; ++j) {
-      const double* column = child_update + j * (child_width + 1);
+      const Real* column = child_update + j * (child_width + 1);
       // A column of the parent's pivots (in its panel, rows as in the front) or of its update
       // matrix (rows from its first pivot on).
       const int at = child.in_parent[j];
       const int first_row = at < pivots ? 0 : pivots;
-      double* target = at < pivots ? panel + static_cast<std::size_t>(at) * height
-                                   : update + static_cast<std::size_t>(at - pivots) * width;
+      Real* target = at < pivots ? panel + static_cast<std::size_t>(at) * height
+                                 : update + static_cast<std::size_t>(at - pivots) * width;
       for (std::size_t i = 0; i < rows - j; ++i) {
         target[child.in_parent[j + i] - first_row] += column[i];
       }
@@ -159,7 +166,7 @@ bool SparseCholesky::factor_supernode(int s, Stack* stack, parallel::ThreadPool*
     const int tiles = (node.height - last) / 4;
     const double work = 0.5 * (node.height - last) * (node.height - last) * (last - first);
     const int threads = pool != nullptr && work >= kParallelPanelWork ? pool->thread_count() : 1;
-    const double* source = panel + static_cast<std::size_t>(first) * height;
+    const Real* source = panel + static_cast<std::size_t>(first) * height;
     // Tile columns alternate between the threads: the triangle's columns shorten to the right.
     const auto run = [&](int thread) {
       for (int tile = thread; tile < tiles; tile += threads) {
@@ -188,7 +195,8 @@ bool SparseCholesky::factor_supernode(int s, Stack* stack, parallel::ThreadPool*
   return true;
 }
 
-void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
+template <typename Real>
+void SparseCholesky<Real>::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
   using detail::lanes;
   using detail::Vec4;
   Eigen::VectorXd& y = work_;
@@ -202,28 +210,29 @@ void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
   double* below_rows = gathered_.data();
   // L y = b, supernode by supernode: its pivots by its diagonal block, then the rows below less
   // the pivots' columns times their values.
+  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
   for (const Supernode& node : supernodes_) {
-    const double* panel = factor_.data() + node.offset;
+    const Real* panel = factor_.data() + node.offset;
     const auto height = static_cast<std::size_t>(node.height);
     const auto rows = node.rows.size();
     const auto padded = static_cast<std::size_t>(node.updates());
     double* pivots = y.data() + node.first;
     std::fill(below_rows, below_rows + padded, 0.0);
     for (int k = 0; k < node.count; ++k) {
-      const double* column = panel + static_cast<std::size_t>(node.padding + k) * height;
+      const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
       const double value = pivots[k] / column[node.padding + k];
       pivots[k] = value;
       for (int i = k + 1; i < node.count; ++i) pivots[i] -= value * column[node.padding + i];
-      const double* below = column + node.pivots();
+      const Real* below = column + node.pivots();
       const Vec4 splat = {value, value, value, value};
-      for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * lanes(below + r);
+      for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * wide(below + r);
     }
     for (std::size_t r = 0; r < rows; ++r) y(node.rows[r]) -= below_rows[r];
   }
   // L^T x = y, backwards.
   for (auto s = supernodes_.rbegin(); s != supernodes_.rend(); ++s) {
     const Supernode& node = *s;
-    const double* panel = factor_.data() + node.offset;
+    const Real* panel = factor_.data() + node.offset;
     const auto height = static_cast<std::size_t>(node.height);
     const auto rows = node.rows.size();
     const auto padded = static_cast<std::size_t>(node.updates());
@@ -231,10 +240,10 @@ void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
     for (std::size_t r = 0; r < rows; ++r) below_rows[r] = y(node.rows[r]);
     std::fill(below_rows + rows, below_rows + padded, 0.0);
     for (int k = node.count - 1; k >= 0; --k) {
-      const double* column = panel + static_cast<std::size_t>(node.padding + k) * height;
-      const double* below = column + node.pivots();
+      const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
+      const Real* below = column + node.pivots();
       Vec4 sums = {0.0, 0.0, 0.0, 0.0};
-      for (std::size_t r = 0; r < padded; r += 4) sums += lanes(below + r) * lanes(below_rows + r);
+      for (std::size_t r = 0; r < padded; r += 4) sums += wide(below + r) * lanes(below_rows + r);
       double sum = detail::lane_sum(sums);
       for (int i = k + 1; i < node.count; ++i) sum += column[node.padding + i] * pivots[i];
       pivots[k] = (pivots[k] - sum) / column[node.padding + k];
@@ -244,5 +253,13 @@ void SparseCholesky::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
     x(static_cast<Eigen::Index>(i)) = y(new_index_[i]);
   }
 }
+
+// Member by member (the analysis's are in its file): a unity build puts both files in one unit.
+template bool SparseCholesky<float>::factor(const Eigen::SparseMatrix<double>&,
+                                            parallel::ThreadPool*);
+template bool SparseCholesky<double>::factor(const Eigen::SparseMatrix<double>&,
+                                             parallel::ThreadPool*);
+template void SparseCholesky<float>::solve_in_place(Eigen::Ref<Eigen::VectorXd>) const;
+template void SparseCholesky<double>::solve_in_place(Eigen::Ref<Eigen::VectorXd>) const;
 
 }  // namespace smfem::sim

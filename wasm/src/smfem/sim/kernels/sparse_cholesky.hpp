@@ -34,6 +34,11 @@
 
 namespace smfem::sim {
 
+// Real: the factor's entries. float halves the memory the factorization streams and doubles the
+// work of each SIMD instruction (wasm's 128-bit vectors hold 4 floats, 2 doubles); its solves
+// are then accurate to about the condition number times float's rounding, which the caller
+// refines (full/full_system.cpp). The solves' vectors are double either way.
+template <typename Real>
 class SparseCholesky {
  public:
   // The pattern of A's lower triangle, diagonal included (values ignored). Throws
@@ -118,9 +123,9 @@ class SparseCholesky {
   // Per entry of A's lower triangle (in storage order): its place in factor_.
   std::vector<std::size_t> entry_offsets_;
   std::vector<int> new_index_;  // per unknown of A: where it is eliminated
-  std::vector<double> factor_;  // the supernodes' panels
+  std::vector<Real> factor_;    // the supernodes' panels
   Plan plan_;
-  std::vector<double> update_stack_;    // the top's update matrices, then each thread's stack
+  std::vector<Real> update_stack_;      // the top's update matrices, then each thread's stack
   std::vector<std::size_t> update_at_;  // per supernode: where its update matrix is
   mutable Eigen::VectorXd work_;        // solve_in_place()'s, in the elimination order
   mutable Eigen::VectorXd gathered_;    // and a supernode's rows below its pivots

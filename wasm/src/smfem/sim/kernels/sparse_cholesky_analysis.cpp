@@ -96,7 +96,8 @@ std::vector<int> postorder(const std::vector<int>& parent) {
 
 }  // namespace
 
-void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
+template <typename Real>
+void SparseCholesky<Real>::analyze(const Eigen::SparseMatrix<double>& lower) {
   if (lower.rows() != lower.cols()) {
     throw std::invalid_argument("SparseCholesky: the matrix is " + std::to_string(lower.rows()) +
                                 " x " + std::to_string(lower.cols()) + ", not square");
@@ -289,7 +290,8 @@ void SparseCholesky::analyze(const Eigen::SparseMatrix<double>& lower) {
   work_.resize(static_cast<Eigen::Index>(n));
 }
 
-void SparseCholesky::plan_for(int threads) {
+template <typename Real>
+void SparseCholesky<Real>::plan_for(int threads) {
   if (plan_.threads == threads) return;
   Plan plan;
   plan.threads = threads;
@@ -397,5 +399,11 @@ void SparseCholesky::plan_for(int threads) {
   update_stack_.assign(place + plan.stack_size * static_cast<std::size_t>(threads), 0.0);
   plan_ = std::move(plan);
 }
+
+// Member by member (the numeric half's are in its file): a unity build puts both in one unit.
+template void SparseCholesky<float>::analyze(const Eigen::SparseMatrix<double>&);
+template void SparseCholesky<double>::analyze(const Eigen::SparseMatrix<double>&);
+template void SparseCholesky<float>::plan_for(int);
+template void SparseCholesky<double>::plan_for(int);
 
 }  // namespace smfem::sim

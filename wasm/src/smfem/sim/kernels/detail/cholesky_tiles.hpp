@@ -18,30 +18,35 @@ static_assert(kCholeskyPanel % 4 == 0, "panels end where tiles start");
 
 // Rows of a tile, in four-lane vectors: natively 2 (8 AVX2 accumulators keep both FMA pipes
 // busy), in wasm 1 (8 128-bit accumulators, as many as V8 keeps in registers).
+// Floats' vectors are half as wide: twice as many fill the same registers.
 #if defined(__wasm_simd128__)
-inline constexpr int kCholeskyTileVectors = 1;
+template <typename T>
+inline constexpr int kCholeskyTileVectors = sizeof(T) == 8 ? 1 : 2;
 #else
-inline constexpr int kCholeskyTileVectors = 2;
+template <typename T>
+inline constexpr int kCholeskyTileVectors = sizeof(T) == 8 ? 2 : 4;
 #endif
-inline constexpr int kCholeskyTileRows = 4 * kCholeskyTileVectors;
+template <typename T>
+inline constexpr int kCholeskyTileRows = 4 * kCholeskyTileVectors<T>;
 
 // C(i, c) -= sum_l A(i, l) B(c, l) for i < 4 V, c < 4: A and B column-major with `stride`, C
 // with `c_stride`.
-template <int V>
-void subtract_tile(const double* A, const double* B, std::size_t stride, int depth, double* C,
+template <int V, typename T>
+void subtract_tile(const T* A, const T* B, std::size_t stride, int depth, T* C,
                    std::size_t c_stride) {
-  Vec4 sum[V][4] = {};
+  using Lanes = typename FourLanes<T>::type;
+  Lanes sum[V][4] = {};
   for (int l = 0; l < depth; ++l) {
-    const double* a = A + static_cast<std::size_t>(l) * stride;
-    const double* b = B + static_cast<std::size_t>(l) * stride;
-#pragma GCC unroll 2
+    const T* a = A + static_cast<std::size_t>(l) * stride;
+    const T* b = B + static_cast<std::size_t>(l) * stride;
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
-      const Vec4& column = lanes(a + 4 * v);
+      const Lanes& column = lanes(a + 4 * v);
 #pragma GCC unroll 4
       for (int c = 0; c < 4; ++c) sum[v][c] += column * b[c];
     }
   }
-#pragma GCC unroll 2
+#pragma GCC unroll 4
   for (int v = 0; v < V; ++v) {
 #pragma GCC unroll 4
     for (int c = 0; c < 4; ++c) {
@@ -51,11 +56,12 @@ void subtract_tile(const double* A, const double* B, std::size_t stride, int dep
 }
 
 // The same over `rows` rows, a multiple of 4.
-inline void subtract_products(const double* A, const double* B, std::size_t stride, int depth,
-                              double* C, std::size_t c_stride, int rows) {
+template <typename T>
+void subtract_products(const T* A, const T* B, std::size_t stride, int depth, T* C,
+                       std::size_t c_stride, int rows) {
   int i = 0;
-  for (; i + kCholeskyTileRows <= rows; i += kCholeskyTileRows) {
-    subtract_tile<kCholeskyTileVectors>(A + i, B, stride, depth, C + i, c_stride);
+  for (; i + kCholeskyTileRows<T> <= rows; i += kCholeskyTileRows<T>) {
+    subtract_tile<kCholeskyTileVectors<T>>(A + i, B, stride, depth, C + i, c_stride);
   }
   for (; i < rows; i += 4) subtract_tile<1>(A + i, B, stride, depth, C + i, c_stride);
 }
@@ -64,19 +70,20 @@ inline void subtract_products(const double* A, const double* B, std::size_t stri
 // given that every earlier column's update has been applied: column by column, scale by the
 // pivot, then subtract its outer product from the later columns before `last`. False if a pivot
 // is not positive or not finite.
-inline bool factor_columns(double* a, std::size_t stride, int height, int first, int last) {
+template <typename T>
+bool factor_columns(T* a, std::size_t stride, int height, int first, int last) {
   for (int j = first; j < last; ++j) {
-    double* column_j = a + static_cast<std::size_t>(j) * stride;
-    const double pivot = column_j[j];
-    if (!(pivot > 0.0) || !std::isfinite(pivot)) return false;
-    const double diagonal = std::sqrt(pivot);
-    const double inverse = 1.0 / diagonal;
+    T* column_j = a + static_cast<std::size_t>(j) * stride;
+    const T pivot = column_j[j];
+    if (!(pivot > T(0)) || !std::isfinite(pivot)) return false;
+    const T diagonal = std::sqrt(pivot);
+    const T inverse = T(1) / diagonal;
     column_j[j] = diagonal;
     for (int i = j + 1; i < height; ++i) column_j[i] *= inverse;
     for (int k = j + 1; k < last; ++k) {
-      const double factor = column_j[k];
-      if (factor == 0.0) continue;
-      double* column_k = a + static_cast<std::size_t>(k) * stride;
+      const T factor = column_j[k];
+      if (factor == T(0)) continue;
+      T* column_k = a + static_cast<std::size_t>(k) * stride;
       for (int i = k; i < height; ++i) column_k[i] -= factor * column_j[i];
     }
   }
@@ -86,9 +93,9 @@ inline bool factor_columns(double* a, std::size_t stride, int height, int first,
 // The lower triangle of the four columns from j (a multiple of 4 after `last`), rows j to
 // height (height - j a multiple of 4), less P P^T with P columns [first, last) of a. The tile
 // on the diagonal also writes above it.
-inline void subtract_panel_tile(double* a, std::size_t stride, int height, int first, int last,
-                                int j) {
-  const double* P = a + static_cast<std::size_t>(first) * stride;
+template <typename T>
+void subtract_panel_tile(T* a, std::size_t stride, int height, int first, int last, int j) {
+  const T* P = a + static_cast<std::size_t>(first) * stride;
   subtract_products(P + j, P + j, stride, last - first,
                     a + static_cast<std::size_t>(j) * stride + j, stride, height - j);
 }
@@ -97,7 +104,8 @@ inline void subtract_panel_tile(double* a, std::size_t stride, int height, int f
 // - columns too) as a tall Cholesky: its top square factored, the rows below it solved against
 // it; 32 columns at a time, each block of 32 then updating the panel's later columns by tiles.
 // False if a pivot is not positive or not finite.
-inline bool factor_tall_panel(double* P, std::size_t stride, int height, int columns) {
+template <typename T>
+bool factor_tall_panel(T* P, std::size_t stride, int height, int columns) {
   for (int first = 0; first < columns; first += kCholeskyPanel) {
     const int last = std::min(columns, first + kCholeskyPanel);
     if (!factor_columns(P, stride, height, first, last)) return false;
