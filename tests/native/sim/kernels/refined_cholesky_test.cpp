@@ -63,36 +63,44 @@ TEST(RefinedCholesky, ReachesItsTargetInFloatWhereTheConditionAllows) {
   }
 }
 
-TEST(RefinedCholesky, SolvesInDoubleWhereFloatCannotFactor) {
-  // [[1, a], [a, 1]] with a = 1 - 1e-9: a rounds to 1 in float, whose factor is then singular.
-  Eigen::MatrixXd A{{1.0, 1.0 - 1e-9}, {1.0 - 1e-9, 1.0}};
+// [[1, a], [a, 1]] factored: whether its solves were double's after the factor and after a solve,
+// and the solve's error relative to Eigen's dense one.
+struct TwoByTwo {
+  bool in_double_after_factor = false, in_double_after_solve = false;
+  double error = 0.0;
+};
+
+TwoByTwo solve_two_by_two(double a) {
+  const Eigen::MatrixXd A{{1.0, a}, {a, 1.0}};
   const Sparse lower = lower_of(A);
   RefinedCholesky cholesky;
   cholesky.analyze(lower);
-  ASSERT_TRUE(cholesky.factor(lower));
-  EXPECT_TRUE(cholesky.in_double());
+  TwoByTwo out;
+  EXPECT_TRUE(cholesky.factor(lower));
+  out.in_double_after_factor = cholesky.in_double();
   const Eigen::Vector2d b(1.0, -0.5);
   Eigen::VectorXd x;
   cholesky.solve(b, x);
+  out.in_double_after_solve = cholesky.in_double();
   const Eigen::VectorXd expected = A.llt().solve(b);
-  EXPECT_LT((x - expected).norm(), 1e-5 * expected.norm());  // cond 2e9: double's own accuracy
+  out.error = (x - expected).norm() / expected.norm();
+  return out;
+}
+
+TEST(RefinedCholesky, SolvesInDoubleWhereFloatCannotFactor) {
+  // a = 1 - 1e-9 rounds to 1 in float, whose factor is then singular.
+  const TwoByTwo solved = solve_two_by_two(1.0 - 1e-9);
+  EXPECT_TRUE(solved.in_double_after_factor);
+  EXPECT_LT(solved.error, 1e-5);  // cond 2e9: double's own accuracy
 }
 
 TEST(RefinedCholesky, SolvesInDoubleWhereTheCorrectionsFallShort) {
   // a = 1 - 1e-7 rounds to 1 - 2^-23 in float: its factor holds the small eigenvalue (2e-7) 19 %
   // too large, so each correction shrinks the residual by only about a fifth.
-  Eigen::MatrixXd A{{1.0, 1.0 - 1e-7}, {1.0 - 1e-7, 1.0}};
-  const Sparse lower = lower_of(A);
-  RefinedCholesky cholesky;
-  cholesky.analyze(lower);
-  ASSERT_TRUE(cholesky.factor(lower));
-  EXPECT_FALSE(cholesky.in_double());
-  const Eigen::Vector2d b(1.0, -0.5);
-  Eigen::VectorXd x;
-  cholesky.solve(b, x);
-  EXPECT_TRUE(cholesky.in_double());
-  const Eigen::VectorXd expected = A.llt().solve(b);
-  EXPECT_LT((x - expected).norm(), 1e-8 * expected.norm());
+  const TwoByTwo solved = solve_two_by_two(1.0 - 1e-7);
+  EXPECT_FALSE(solved.in_double_after_factor);
+  EXPECT_TRUE(solved.in_double_after_solve);
+  EXPECT_LT(solved.error, 1e-8);
 }
 
 TEST(RefinedCholesky, RefusesWhatIsNotPositiveDefinite) {
