@@ -8,23 +8,24 @@ import { dragStiffness } from './dragStiffness.js';
 // Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
 // over the parameters the scene's stepper has. Side by side (compare) is its local deformations
 // on and off, so only a scene whose file asks for them has it, and then they are on.
-function contactSettingsFor(effective, overrides, localDeformations) {
+function contactSettingsFor(effective, overrides, local) {
   return {
     solver: overrides.solver ?? solverName(effective),
     iterations: overrides.iterations ?? effective.iterations,
     speed: overrides.speed ?? 1,
     contacts: overrides.contacts ?? false,
-    ...localChoice(overrides, localDeformations),
+    ...local,
   };
 }
 
+// The URL's compare and globalOnly as this scene can take them.
 function localChoice(overrides, localDeformations) {
   const compare = localDeformations && (overrides.compare ?? false);
   return { compare, globalOnly: !compare && (overrides.globalOnly ?? false) };
 }
 
 // Side by side, what each copy of the scene runs (the canvas's labels).
-export const localComparisonLabels = ['Local deformations', 'Global modes alone'];
+const localComparisonLabels = ['Local deformations', 'Global modes alone'];
 
 // The scene file's text with every body's local deformations off (the page's "Local
 // deformations" unticked: the global modes alone, to compare).
@@ -49,8 +50,8 @@ export function contactParameterSets(settings) {
 }
 
 /** The plots', CSV's and status's name for each stepper: its solver, side by side its basis too. */
-export function contactSeriesNames(settings, copies = contactParameterSets(settings).length) {
-  return copies > 1 ? [`${settings.solver}`, `${settings.solver}-global-only`] : [settings.solver];
+export function contactSeriesNames(settings) {
+  return settings.compare ? [`${settings.solver}`, `${settings.solver}-global-only`] : [settings.solver];
 }
 
 /**
@@ -87,7 +88,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     parameters: contactOverrides(overrides),
   });
   const [info] = loaded.info;
-  const settings = contactSettingsFor(info.parameters, overrides, localDeformations);
+  const settings = contactSettingsFor(info.parameters, overrides, asked);
   const copies = sceneTexts.length;
   const stage = new ContactStage(
     info,
@@ -104,7 +105,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     meta: null,
     loaded,
     stage,
-    names: contactSeriesNames(settings, copies),
+    names: contactSeriesNames(settings),
     ...(copies > 1 && { labels: localComparisonLabels }),
     timestep: info.timestep,
     camera: null,
