@@ -141,6 +141,7 @@ TEST(SparseCholesky, StoresFarLessThanADenseFactor) {
 }
 
 TYPED_TEST(SparseCholeskyOf, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivotFails) {
+  // The factor and the solves.
   // Large enough that subtrees go to separate threads, fronts of the top are factored as tasks
   // and the last ones share their updates.
   const Sparse lower = random_spd(24 * 24, 3, grid_edges(24, 24, 2), 13);
@@ -164,8 +165,11 @@ TYPED_TEST(SparseCholeskyOf, IsBitIdenticalOnAPoolAndStopsEveryThreadWhereAPivot
     }
     ASSERT_TRUE(shared.factor(lower, &pool));
     Eigen::VectorXd x = b;
-    shared.solve_in_place(x);
+    shared.solve_in_place(x, &pool);  // the pieces solved side by side
     EXPECT_EQ(x, expected) << threads << " threads";
+    x = b;
+    shared.solve_in_place(x);
+    EXPECT_EQ(x, expected) << threads << " threads, solved alone";
     // Again alone on the same object: its plan switches back.
     ASSERT_TRUE(shared.factor(lower));
     x = b;

@@ -26,23 +26,23 @@ bool RefinedCholesky::factor_in_double() {
 void RefinedCholesky::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
   x = b;
   if (in_double_) {
-    double_.solve_in_place(x);
+    double_.solve_in_place(x, pool_);
     return;
   }
-  float_.solve_in_place(x);
+  float_.solve_in_place(x, pool_);
   const double target = kTargetResidual * b.norm();
   for (int k = 0;; ++k) {
     residual_.noalias() = b - lower_->selfadjointView<Eigen::Lower>() * x;
     if (residual_.norm() <= target) return;
     if (k == kCorrections) break;
-    float_.solve_in_place(residual_);
+    float_.solve_in_place(residual_, pool_);
     x += residual_;
   }
   // Too ill-conditioned for float: this factor's solves are double's from now on. (A that was
   // definite enough for float's factor is for double's: should it still fail, x stays refined.)
   if (factor_in_double()) {
     x = b;
-    double_.solve_in_place(x);
+    double_.solve_in_place(x, pool_);
   }
 }
 

@@ -195,63 +195,141 @@ bool SparseCholesky<Real>::factor_supernode(int s, Stack* stack, parallel::Threa
   return true;
 }
 
+// L y = b at supernode s: its pivots by its diagonal block, then the rows below them less the
+// pivots' columns times their values, gathered in below_rows first (products over contiguous
+// memory four lanes at a time: a panel's rows below the pivots are padded with zeros to a
+// multiple of 4, updates(), and so is the gathered copy).
 template <typename Real>
-void SparseCholesky<Real>::solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const {
+void SparseCholesky<Real>::forward(int s, double* y, double* below_rows) const {
   using detail::lanes;
   using detail::Vec4;
+  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
+  const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
+  const Real* panel = factor_.data() + node.offset;
+  const auto height = static_cast<std::size_t>(node.height);
+  const auto padded = static_cast<std::size_t>(node.updates());
+  double* pivots = y + node.first;
+  std::fill(below_rows, below_rows + padded, 0.0);
+  for (int k = 0; k < node.count; ++k) {
+    const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
+    const double value = pivots[k] / column[node.padding + k];
+    pivots[k] = value;
+    for (int i = k + 1; i < node.count; ++i) pivots[i] -= value * column[node.padding + i];
+    const Real* below = column + node.pivots();
+    const Vec4 splat = {value, value, value, value};
+    for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * wide(below + r);
+  }
+}
+
+// L^T x = y at supernode s, its rows below already solved: the pivots, last first. (One sum per
+// column in a scalar loop was a chain of dependent additions: the backward solve took half again
+// the forward's; the rows are gathered into below_rows as in forward().)
+template <typename Real>
+void SparseCholesky<Real>::backward(int s, double* y, double* below_rows) const {
+  using detail::lanes;
+  using detail::Vec4;
+  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
+  const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
+  const Real* panel = factor_.data() + node.offset;
+  const auto height = static_cast<std::size_t>(node.height);
+  const auto rows = node.rows.size();
+  const auto padded = static_cast<std::size_t>(node.updates());
+  double* pivots = y + node.first;
+  for (std::size_t r = 0; r < rows; ++r) below_rows[r] = y[node.rows[r]];
+  std::fill(below_rows + rows, below_rows + padded, 0.0);
+  for (int k = node.count - 1; k >= 0; --k) {
+    const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
+    const Real* below = column + node.pivots();
+    Vec4 sums = {0.0, 0.0, 0.0, 0.0};
+    for (std::size_t r = 0; r < padded; r += 4) sums += wide(below + r) * lanes(below_rows + r);
+    double sum = detail::lane_sum(sums);
+    for (int i = k + 1; i < node.count; ++i) sum += column[node.padding + i] * pivots[i];
+    pivots[k] = (pivots[k] - sum) / column[node.padding + k];
+  }
+}
+
+template <typename Real>
+void SparseCholesky<Real>::solve_in_place(Eigen::Ref<Eigen::VectorXd> x,
+                                          parallel::ThreadPool* pool) const {
   Eigen::VectorXd& y = work_;
   for (std::size_t i = 0; i < new_index_.size(); ++i) {
     y(new_index_[i]) = x(static_cast<Eigen::Index>(i));
   }
-  // Each supernode's rows below its pivots, gathered, so that the products with them run over
-  // contiguous memory four lanes at a time: a panel's rows below the pivots are padded with zeros
-  // to a multiple of 4 (updates()), and so is the gathered copy. (One sum per column in a scalar
-  // loop was a chain of dependent additions: the backward solve took half again the forward's.)
-  double* below_rows = gathered_.data();
-  // L y = b, supernode by supernode: its pivots by its diagonal block, then the rows below less
-  // the pivots' columns times their values.
-  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
-  for (const Supernode& node : supernodes_) {
-    const Real* panel = factor_.data() + node.offset;
-    const auto height = static_cast<std::size_t>(node.height);
-    const auto rows = node.rows.size();
-    const auto padded = static_cast<std::size_t>(node.updates());
-    double* pivots = y.data() + node.first;
-    std::fill(below_rows, below_rows + padded, 0.0);
-    for (int k = 0; k < node.count; ++k) {
-      const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
-      const double value = pivots[k] / column[node.padding + k];
-      pivots[k] = value;
-      for (int i = k + 1; i < node.count; ++i) pivots[i] -= value * column[node.padding + i];
-      const Real* below = column + node.pivots();
-      const Vec4 splat = {value, value, value, value};
-      for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * wide(below + r);
+  const int count = static_cast<int>(supernodes_.size());
+  if (pool != nullptr && plan_.threads > 1 && pool->thread_count() == plan_.threads) {
+    solve_on_pool(*pool);
+  } else {
+    double* below_rows = gathered_.data();
+    for (int s = 0; s < count; ++s) {
+      forward(s, y.data(), below_rows);
+      const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
+      for (std::size_t r = 0; r < node.rows.size(); ++r) y(node.rows[r]) -= below_rows[r];
     }
-    for (std::size_t r = 0; r < rows; ++r) y(node.rows[r]) -= below_rows[r];
-  }
-  // L^T x = y, backwards.
-  for (auto s = supernodes_.rbegin(); s != supernodes_.rend(); ++s) {
-    const Supernode& node = *s;
-    const Real* panel = factor_.data() + node.offset;
-    const auto height = static_cast<std::size_t>(node.height);
-    const auto rows = node.rows.size();
-    const auto padded = static_cast<std::size_t>(node.updates());
-    double* pivots = y.data() + node.first;
-    for (std::size_t r = 0; r < rows; ++r) below_rows[r] = y(node.rows[r]);
-    std::fill(below_rows + rows, below_rows + padded, 0.0);
-    for (int k = node.count - 1; k >= 0; --k) {
-      const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
-      const Real* below = column + node.pivots();
-      Vec4 sums = {0.0, 0.0, 0.0, 0.0};
-      for (std::size_t r = 0; r < padded; r += 4) sums += wide(below + r) * lanes(below_rows + r);
-      double sum = detail::lane_sum(sums);
-      for (int i = k + 1; i < node.count; ++i) sum += column[node.padding + i] * pivots[i];
-      pivots[k] = (pivots[k] - sum) / column[node.padding + k];
-    }
+    for (int s = count - 1; s >= 0; --s) backward(s, y.data(), below_rows);
   }
   for (std::size_t i = 0; i < new_index_.size(); ++i) {
     x(static_cast<Eigen::Index>(i)) = y(new_index_[i]);
   }
+}
+
+template <typename Real>
+void SparseCholesky<Real>::solve_on_pool(parallel::ThreadPool& pool) const {
+  double* y = work_.data();
+  const auto rows_of = [&](int s) -> const std::vector<int>& {
+    return supernodes_[static_cast<std::size_t>(s)].rows;
+  };
+  // Forward: the pieces side by side, each thread with a gathered copy of its own. A piece's
+  // supernode subtracts from the rows of its own piece at once (no other piece reaches them) and
+  // leaves what it subtracts from the top's rows in its place of stash_; then, in the order of
+  // the one-thread solve (the postorder), the top's supernodes are solved and the pieces' stashed
+  // values subtracted, so that every row takes the same subtractions in the same order as on one
+  // thread: the solution is the same to the bit.
+  std::atomic<std::size_t> next{0};
+  pool.parallel_for(plan_.threads, [&](int t) {
+    double* below_rows = gathered_.data() + most_rows_ * static_cast<std::size_t>(t);
+    for (std::size_t k = next++; k < plan_.pieces.size(); k = next++) {
+      const int root = plan_.pieces[k];
+      for (int s = subtree_first_[static_cast<std::size_t>(root)]; s <= root; ++s) {
+        forward(s, y, below_rows);
+        double* stash = stash_.data() + stash_at_[static_cast<std::size_t>(s)];
+        const std::vector<int>& rows = rows_of(s);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+          if (top_column_[static_cast<std::size_t>(rows[r])]) {
+            *stash++ = below_rows[r];
+          } else {
+            y[rows[r]] -= below_rows[r];
+          }
+        }
+      }
+    }
+  });
+  double* below_rows = gathered_.data();
+  const int count = static_cast<int>(supernodes_.size());
+  for (int s = 0; s < count; ++s) {
+    const std::vector<int>& rows = rows_of(s);
+    if (plan_.kind[static_cast<std::size_t>(s)] == kTop) {
+      forward(s, y, below_rows);
+      for (std::size_t r = 0; r < rows.size(); ++r) y[rows[r]] -= below_rows[r];
+      continue;
+    }
+    const double* stash = stash_.data() + stash_at_[static_cast<std::size_t>(s)];
+    for (const int row : rows) {
+      if (top_column_[static_cast<std::size_t>(row)]) y[row] -= *stash++;
+    }
+  }
+  // Backward: the top first (it reads only its own rows, all in the top), then the pieces side by
+  // side (each reads the top's solved rows and its own piece's).
+  for (auto s = plan_.top.rbegin(); s != plan_.top.rend(); ++s) backward(*s, y, below_rows);
+  next = 0;
+  pool.parallel_for(plan_.threads, [&](int t) {
+    double* own_rows = gathered_.data() + most_rows_ * static_cast<std::size_t>(t);
+    for (std::size_t k = next++; k < plan_.pieces.size(); k = next++) {
+      const int root = plan_.pieces[k];
+      for (int s = root; s >= subtree_first_[static_cast<std::size_t>(root)]; --s) {
+        backward(s, y, own_rows);
+      }
+    }
+  });
 }
 
 // Member by member (the analysis's are in its file): a unity build puts both files in one unit.
@@ -259,7 +337,9 @@ template bool SparseCholesky<float>::factor(const Eigen::SparseMatrix<double>&,
                                             parallel::ThreadPool*);
 template bool SparseCholesky<double>::factor(const Eigen::SparseMatrix<double>&,
                                              parallel::ThreadPool*);
-template void SparseCholesky<float>::solve_in_place(Eigen::Ref<Eigen::VectorXd>) const;
-template void SparseCholesky<double>::solve_in_place(Eigen::Ref<Eigen::VectorXd>) const;
+template void SparseCholesky<float>::solve_in_place(Eigen::Ref<Eigen::VectorXd>,
+                                                    parallel::ThreadPool*) const;
+template void SparseCholesky<double>::solve_in_place(Eigen::Ref<Eigen::VectorXd>,
+                                                     parallel::ThreadPool*) const;
 
 }  // namespace smfem::sim

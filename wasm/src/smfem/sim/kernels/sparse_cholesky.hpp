@@ -48,8 +48,9 @@ class SparseCholesky {
   // Factors A, whose lower triangle has analyze()'s pattern (entry for entry). False if a pivot is
   // not positive (A not positive definite, or not finite): the factor is then unusable.
   bool factor(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool* pool = nullptr);
-  // x <- A^-1 x with the last successful factor.
-  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
+  // x <- A^-1 x with the last successful factor; on the factor's pool (the same thread count),
+  // the pieces of the elimination tree side by side, the result the same to the bit.
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x, parallel::ThreadPool* pool = nullptr) const;
 
   // L's entries stored (padding and relaxed zeros included).
   std::size_t stored_entries() const { return factor_.size(); }
@@ -116,6 +117,11 @@ class SparseCholesky {
   void scatter(const Eigen::SparseMatrix<double>& lower, parallel::ThreadPool& pool);
   bool factor_pieces(parallel::ThreadPool& pool);
   bool factor_top_tasks(parallel::ThreadPool& pool);
+  // The solves at supernode s, on y in the elimination order; below_rows: room for its rows.
+  // forward() leaves in below_rows what its pivots subtract from its rows, for the caller.
+  void forward(int s, double* y, double* below_rows) const;
+  void backward(int s, double* y, double* below_rows) const;
+  void solve_on_pool(parallel::ThreadPool& pool) const;
 
   std::vector<Supernode> supernodes_;  // children before parents
   std::vector<int> subtree_first_;     // per supernode: the first of its subtree
@@ -128,7 +134,14 @@ class SparseCholesky {
   std::vector<Real> update_stack_;      // the top's update matrices, then each thread's stack
   std::vector<std::size_t> update_at_;  // per supernode: where its update matrix is
   mutable Eigen::VectorXd work_;        // solve_in_place()'s, in the elimination order
-  mutable Eigen::VectorXd gathered_;    // and a supernode's rows below its pivots
+  // And per thread, most_rows_ for a supernode's rows below its pivots.
+  mutable Eigen::VectorXd gathered_;
+  std::size_t most_rows_ = 0;
+  // The parallel solve's (plan_for): per column, whether it is a top supernode's; per supernode
+  // of a piece, where in stash_ it leaves what it subtracts from the top's rows.
+  std::vector<char> top_column_;
+  std::vector<std::size_t> stash_at_;
+  mutable std::vector<double> stash_;
 };
 
 }  // namespace smfem::sim

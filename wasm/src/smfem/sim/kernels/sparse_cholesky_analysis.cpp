@@ -283,9 +283,11 @@ void SparseCholesky<Real>::analyze(const Eigen::SparseMatrix<double>& lower) {
     }
   }
   update_at_.assign(supernodes_.size(), 0);
-  int most_rows = 0;  // padded (solve_in_place())
-  for (const Supernode& node : supernodes_) most_rows = std::max(most_rows, node.updates());
-  gathered_.resize(most_rows);
+  most_rows_ = 0;  // padded (solve_in_place())
+  for (const Supernode& node : supernodes_) {
+    most_rows_ = std::max(most_rows_, static_cast<std::size_t>(node.updates()));
+  }
+  gathered_.resize(static_cast<Eigen::Index>(most_rows_));
   plan_ = Plan{};
   work_.resize(static_cast<Eigen::Index>(n));
 }
@@ -397,6 +399,21 @@ void SparseCholesky<Real>::plan_for(int threads) {
     plan.entries[t].push_back(k);
   }
   update_stack_.assign(place + plan.stack_size * static_cast<std::size_t>(threads), 0.0);
+  // The parallel solve's places (solve_on_pool()).
+  top_column_.assign(new_index_.size(), 0);
+  for (const int s : plan.top) {
+    const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
+    std::fill_n(top_column_.begin() + node.first, node.count, 1);
+  }
+  stash_at_.assign(supernodes_.size(), 0);
+  std::size_t stashed = 0;
+  for (std::size_t s = 0; s < supernodes_.size(); ++s) {
+    if (plan.kind[s] == kTop) continue;
+    stash_at_[s] = stashed;
+    for (const int row : supernodes_[s].rows) stashed += top_column_[static_cast<std::size_t>(row)];
+  }
+  stash_.assign(stashed, 0.0);
+  gathered_.resize(static_cast<Eigen::Index>(most_rows_ * static_cast<std::size_t>(threads)));
   plan_ = std::move(plan);
 }
 
