@@ -24,6 +24,7 @@
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/config.hpp"
 #include "smfem/full/full_model.hpp"
+#include "smfem/local/render_dent.hpp"
 #include "smfem/multibody/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
@@ -167,6 +168,7 @@ class JsSimulator {
                 {"source", model.source},
                 {"cubatureRegions", cubature_regions(model)},
                 {"eigenFit", eigen_fit_json(model.eigenfit)},
+                {"localDeformations", simulator_->local_deformations() != nullptr},
                 {"parameters", settings_json(simulator_->settings())}}
         .dump();
   }
@@ -189,7 +191,11 @@ class JsSimulator {
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
         const smfem::sim::StepReport& report = simulator_->step();
-        reports.push_back(report_json(report, simulator_->time()));
+        json out = report_json(report, simulator_->time());
+        if (const auto* local = simulator_->local_deformations()) {
+          out["localPatches"] = local->patch_count();
+        }
+        reports.push_back(std::move(out));
         if (!report.ok) break;
       }
       return reports.dump();
@@ -237,6 +243,20 @@ class JsSimulator {
                          {"coefficients", {c.x(), c.y(), c.z()}}});
     }
     return patches.dump();
+  }
+
+  // How far the attached patches move the render vertices now (local::RenderDent: per vertex the
+  // dent, then its gradient's rows), or null without patches.
+  val dent() {
+    const smfem::local::LocalDeformations* local = simulator_->local_deformations();
+    if (local == nullptr || local->patch_count() == 0) return val::null();
+    if (render_dent_ == nullptr) {
+      render_dent_ = std::make_unique<smfem::local::RenderDent>(
+          local->mesh(), simulator_->model().render_positions);
+    }
+    std::vector<float> out;
+    render_dent_->displacements(local->patches(), simulator_->snapshot().patches.C, out);
+    return typed_array_copy(out, "Float32Array");
   }
 
   void reset() { simulator_->reset(); }
@@ -287,6 +307,7 @@ class JsSimulator {
   }
 
   std::unique_ptr<smfem::sim::Simulator> simulator_;
+  std::unique_ptr<smfem::local::RenderDent> render_dent_;  // built at the first dent()
   int workers_ = 0;
   std::vector<std::string> warnings_;
 };
@@ -486,6 +507,7 @@ EMSCRIPTEN_BINDINGS(smfem) {
       .function("dragMove", &JsSimulator::drag_move)
       .function("dragEnd", &JsSimulator::drag_end)
       .function("localPatches", &JsSimulator::local_patches)
+      .function("dent", &JsSimulator::dent)
       .function("reset", &JsSimulator::reset)
       .function("snapshot", &JsSimulator::snapshot)
       .function("restore", &JsSimulator::restore)

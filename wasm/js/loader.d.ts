@@ -117,6 +117,8 @@ export interface StepReport extends Diagnostics {
   energyGain: number;
   /** Simulated time after the step, s. */
   time: number;
+  /** A Simulator's with localDeformations: the patches attached after the step. */
+  localPatches?: number;
   iterations: number;
   converged: boolean;
   firstDecrement: number;
@@ -154,6 +156,8 @@ export interface SimulatorInfo {
    * (fineHz, the fine mesh's) and their ratios of eigenvalues (fine / coarse; 1 unmatched).
    */
   eigenFit: { modes: number; ratios: number[]; coarseHz: number[]; fineHz: number[] } | null;
+  /** Whether it runs local deformations (createSimulator's localDeformations). */
+  localDeformations: boolean;
   source: string;
   parameters: Required<Omit<SimulatorParameters, 'materials'>>;
 }
@@ -177,6 +181,11 @@ export interface Simulator {
   dragEnd(): void;
   /** The attached local patches (none without localDeformations). */
   localPatches(): LocalPatch[];
+  /**
+   * How far the patches move each render vertex now and that displacement's gradient (12 floats
+   * a vertex, as ContactScene.bodyDent), or null without patches.
+   */
+  dent(): Float32Array | null;
   /** Back to rest at time 0; parameters, materials and the drag spring are kept. */
   reset(): void;
   /** The dynamic state as bytes; restore() then step() reproduces the run bit for bit. */

@@ -263,6 +263,15 @@ class Simulator extends NativeHandle {
     return JSON.parse(this.live().localPatches());
   }
 
+  /**
+   * How far the attached patches move each render vertex now, and the gradient of that with
+   * respect to the rest position (12 floats per vertex, as ContactScene.bodyDent), or null where
+   * no patch is attached.
+   */
+  dent() {
+    return this.live().dent();
+  }
+
   /** The whole dynamic state as bytes, for restore(). */
   snapshot() {
     return this.live().snapshot();

@@ -339,6 +339,36 @@ TEST(SmfemBakeCli, ComparisonBasisBakesADisplacementBasisTheStepperReads) {
       << wrong.err;
 }
 
+// One bake, two files: the page's asset as a bake without the mesh writes it, and a copy with the
+// mesh.* group as --full-mesh writes it (what the page loads for local deformations).
+TEST(SmfemBakeCli, AFullMeshCopyIsThePlainAssetWithTheMeshOfAFullMeshBake) {
+  const auto dir = test::scratch_dir("copy");
+  const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({4, 2, 2}, {2, 1, 1}));
+  const std::vector<std::string> options = {"--modes", "4", "--cubature", "12", "--quiet"};
+  const auto bake = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {mesh.string(), "-o", (dir / out).string()};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ToolRun run = run_bake_tool(dir, args);
+    EXPECT_EQ(run.status, 0) << run.err;
+  };
+  bake("plain.smfem", {});
+  bake("full.smfem", {"--full-mesh"});
+  bake("page.smfem", {"--full-mesh-copy", (dir / "page.full.smfem").string()});
+  EXPECT_EQ(read_all(dir / "page.smfem"), read_all(dir / "plain.smfem"));
+  const asset::Asset full = asset::Asset::from_file(dir / "full.smfem");
+  const asset::Asset copy = asset::Asset::from_file(dir / "page.full.smfem");
+  std::set<std::string> full_sections, copy_sections;
+  for (const asset::SectionInfo& section : full.sections()) full_sections.insert(section.name);
+  for (const asset::SectionInfo& section : copy.sections()) copy_sections.insert(section.name);
+  EXPECT_EQ(copy_sections, full_sections);
+  for (const std::string& section : full_sections) {
+    EXPECT_TRUE(std::ranges::equal(copy.bytes(section), full.bytes(section))) << section;
+  }
+  EXPECT_TRUE(copy_sections.contains("mesh.tets"));
+  EXPECT_EQ(full::load_full_model(copy).tets.rows(), full::load_full_model(full).tets.rows());
+}
+
 TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   const auto dir = test::scratch_dir("bad");
   const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 1, 1}));
@@ -366,6 +396,12 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
        "--cubature-method: expected \"kmeans\" or \"nnls\", got \"random\""},
       {{mesh.string(), "-o", target, "--cubature-per-region", "-1"},
        "--cubature-per-region: expected an integer in [0, 1000000], got \"-1\""},
+      {{mesh.string(), "-o", target, "--full-mesh", "--full-mesh-copy",
+        (dir / "copy.smfem").string()},
+       "--full-mesh-copy: the asset itself already holds its tet mesh"},
+      {{mesh.string(), "-o", target, "--full-mesh-copy", target}, "is the output file itself"},
+      {{mesh.string(), "-o", target, "--full-mesh-copy", (dir / "no" / "c.smfem").string()},
+       "does not exist"},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {

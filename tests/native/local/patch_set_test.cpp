@@ -2,6 +2,7 @@
 // patches reach it, and the representatives that stand for them when sampled.
 #include "smfem/local/patch_set.hpp"
 
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -66,6 +67,43 @@ TEST(PatchSet, SampledTetsStandForTheFieldsStrain) {
   EXPECT_EQ(all.weights(), every.weights());
   EXPECT_THROW(PatchSet(s.supports, s.n, -1), std::invalid_argument);
   EXPECT_THROW(PatchSet(s.supports, s.n + 4), std::invalid_argument);
+}
+
+// Where the supports reach across two materials (here the block's far half 1e4 times stiffer),
+// each representative stands for tets of its own material: each material keeps its own sum of
+// v |G|^2. With the tets clustered together a cluster's representative could stand for tets of
+// the other modulus: the crab's joint-and-shell patch came out twice too soft and its steps blew
+// up.
+TEST(PatchSet, SampledTetsStandForTetsOfTheirOwnMaterial) {
+  OverlappingPatches s;
+  for (int t = 0; t < s.mesh.tet_count(); ++t) {
+    const double x =
+        (s.mesh.positions.row(s.mesh.tets(t, 0)) + s.mesh.positions.row(s.mesh.tets(t, 1)) +
+         s.mesh.positions.row(s.mesh.tets(t, 2)) + s.mesh.positions.row(s.mesh.tets(t, 3)))(0) /
+        4;
+    if (x > 0.1) s.mesh.youngs(t) *= 1e4;
+  }
+  const std::vector<PatchSupport> supports = {
+      patch_support(s.mesh, s.vertex_mass, test::top_patch(s.box, 0.0, 0.0, 0.13, 0.125), 0.35),
+      patch_support(s.mesh, s.vertex_mass, test::top_patch(s.box, 0.25, 0.125, 0.13, 0.125), 0.35)};
+  const PatchSet every(supports, s.n), sampled(supports, s.n, 24);
+  const auto strain_by_material = [&](const PatchSet& set) {
+    std::map<double, double> sums;
+    for (int t = 0; t < set.tet_count(); ++t) {
+      double& sum = sums[s.mesh.youngs(set.mesh_tet(t))];
+      for (const PatchSet::LocalGradient& entry : set.local_gradients(t)) {
+        for (const Eigen::Matrix3d& G : entry.G) sum += set.weight(t) * G.squaredNorm();
+      }
+    }
+    return sums;
+  };
+  const std::map<double, double> exact = strain_by_material(every);
+  const std::map<double, double> kept = strain_by_material(sampled);
+  ASSERT_EQ(exact.size(), 2u) << "the supports reach both materials";
+  ASSERT_EQ(kept.size(), 2u);
+  for (const auto& [youngs, sum] : exact) EXPECT_NEAR(kept.at(youngs), sum, 1e-9 * sum) << youngs;
+  EXPECT_GE(sampled.tet_count(), 24);
+  EXPECT_LE(sampled.tet_count(), 26);  // each material's share rounded
 }
 
 }  // namespace

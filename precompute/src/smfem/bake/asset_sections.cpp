@@ -71,28 +71,6 @@ asset::RenderSurface render_group(const BakeInput& input, const BakeResult& resu
   return group;
 }
 
-// The mesh.* group (assets/FORMAT.md): the whole tet mesh and its skinning weights, for the
-// full-space solvers and the stepper's local deformations.
-void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input, const BakeResult& result) {
-  const auto T = static_cast<std::size_t>(input.mesh.tets.rows());
-  writer.add("mesh.positions", row_major(input.mesh.vertices),
-             Shape{static_cast<std::size_t>(input.mesh.vertices.rows()), 3});
-  std::vector<std::uint32_t> tets;
-  tets.reserve(4 * T);
-  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
-    for (int k = 0; k < 4; ++k) tets.push_back(static_cast<std::uint32_t>(input.mesh.tets(t, k)));
-  }
-  writer.add("mesh.tets", tets, Shape{T, 4});
-  writer.add("mesh.youngs", std::span(input.youngs.data(), T), Shape{T});
-  writer.add("mesh.poisson", std::span(input.poisson.data(), T), Shape{T});
-  writer.add("mesh.density", std::span(input.density.data(), T), Shape{T});
-  const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
-      result.modes.weights.cast<float>();
-  writer.add(
-      "mesh.weights", std::span(weights.data(), static_cast<std::size_t>(weights.size())),
-      Shape{static_cast<std::size_t>(weights.rows()), static_cast<std::size_t>(weights.cols())});
-}
-
 // Where the page draws each representative tet: its centroid, skinned by its weights.
 asset::CubatureMarkers cubature_markers(const BakeInput& input, const BakeResult& result) {
   asset::CubatureMarkers markers;
@@ -135,6 +113,26 @@ sim::SceneLoad scene_load(const scene::SceneForce& force, const ReducedForce& re
 }
 
 }  // namespace
+
+void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input, const BakeResult& result) {
+  const auto T = static_cast<std::size_t>(input.mesh.tets.rows());
+  writer.add("mesh.positions", row_major(input.mesh.vertices),
+             Shape{static_cast<std::size_t>(input.mesh.vertices.rows()), 3});
+  std::vector<std::uint32_t> tets;
+  tets.reserve(4 * T);
+  for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t) {
+    for (int k = 0; k < 4; ++k) tets.push_back(static_cast<std::uint32_t>(input.mesh.tets(t, k)));
+  }
+  writer.add("mesh.tets", tets, Shape{T, 4});
+  writer.add("mesh.youngs", std::span(input.youngs.data(), T), Shape{T});
+  writer.add("mesh.poisson", std::span(input.poisson.data(), T), Shape{T});
+  writer.add("mesh.density", std::span(input.density.data(), T), Shape{T});
+  const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> weights =
+      result.modes.weights.cast<float>();
+  writer.add(
+      "mesh.weights", std::span(weights.data(), static_cast<std::size_t>(weights.size())),
+      Shape{static_cast<std::size_t>(weights.rows()), static_cast<std::size_t>(weights.cols())});
+}
 
 nlohmann::json bake_metadata(const BakeInput& input, const BakeResult& result,
                              const BakeSettings& settings) {

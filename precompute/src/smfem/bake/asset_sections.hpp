@@ -38,4 +38,8 @@ sim::ReducedModel baked_model(const BakeInput& input, const BakeResult& result,
 asset::AssetWriter bake_asset(const BakeInput& input, const BakeResult& result,
                               const BakeSettings& settings);
 
+// Adds the mesh.* group (assets/FORMAT.md): the whole tet mesh, its materials and its skinning
+// weights, for the full-space solvers and the stepper's local deformations.
+void add_full_mesh(asset::AssetWriter& writer, const BakeInput& input, const BakeResult& result);
+
 }  // namespace smfem::bake

@@ -45,7 +45,8 @@ constexpr const char* kUsage =
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--paint X,Y,Z,R,E ...] [--pin X,Y,Z,R ...] [--pin-lowest F]\n"
     "                  [--max-tets N] [--max-triangles N]\n"
-    "                  [--target-tets N] [--seed S] [--threads T] [--full-mesh]\n"
+    "                  [--target-tets N] [--seed S] [--threads T]\n"
+    "                  [--full-mesh | --full-mesh-copy OUT.full.smfem]\n"
     "                  [--tet-mesh OUT.mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
     "                  [--eigenfit FINE (mesh file | recipe) [--eigenfit-modes S]]\n"
@@ -58,6 +59,9 @@ struct Options {
   smfem::bake::BakeSettings settings;
   // --comparison-basis: also a displacement basis by this name (bake/comparison_stage.hpp).
   std::optional<std::string> comparison_basis;
+  // --full-mesh-copy: also write the asset with its tet mesh (mesh.*) to this file, so that one
+  // bake gives the page's asset and the larger one its local deformations load when asked.
+  std::optional<std::filesystem::path> full_mesh_copy;
   // --tet-mesh: also write the tet mesh baked (the tetrahedralized surface), as MEDIT text.
   std::optional<std::filesystem::path> tet_mesh;
   bool json = false;
@@ -197,6 +201,8 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       s.collision_triangles = static_cast<int>(triangles);
     } else if (arg == "--full-mesh") {
       s.full_mesh = true;
+    } else if (arg == "--full-mesh-copy") {
+      options.full_mesh_copy = value();
     } else if (arg == "--tet-mesh") {
       options.tet_mesh = value();
     } else if (arg == "--eigenfit") {
@@ -231,11 +237,22 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
   }
   if (options.input.empty()) throw BakeInputError("no input file");
   if (options.output.empty()) throw BakeInputError("no output file (-o <out.smfem>)");
-  const std::filesystem::path folder =
-      options.output.has_parent_path() ? options.output.parent_path() : ".";
-  if (!std::filesystem::is_directory(folder)) {
-    throw BakeInputError(options.output.string() + ": the folder " + folder.string() +
-                         " does not exist");
+  if (options.full_mesh_copy && s.full_mesh) {
+    throw BakeInputError(
+        "--full-mesh-copy: the asset itself already holds its tet mesh (--full-mesh or "
+        "--comparison-basis); leave one of them out");
+  }
+  if (options.full_mesh_copy && std::filesystem::weakly_canonical(*options.full_mesh_copy) ==
+                                    std::filesystem::weakly_canonical(options.output)) {
+    throw BakeInputError("--full-mesh-copy: " + options.full_mesh_copy->string() +
+                         " is the output file itself; name another");
+  }
+  for (const std::filesystem::path& file : {options.output, options.full_mesh_copy.value_or("")}) {
+    if (file.empty()) continue;
+    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+    if (!std::filesystem::is_directory(folder)) {
+      throw BakeInputError(file.string() + ": the folder " + folder.string() + " does not exist");
+    }
   }
   return options;
 }
@@ -274,6 +291,11 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
   progress("writing " + options.output.string());
   start = Clock::now();
   writer.write_file(options.output);
+  if (options.full_mesh_copy) {
+    progress("writing " + options.full_mesh_copy->string());
+    smfem::bake::add_full_mesh(writer, input, result);
+    writer.write_file(*options.full_mesh_copy);
+  }
   if (options.tet_mesh) {
     progress("writing " + options.tet_mesh->string());
     smfem::asset::write_file_atomically(

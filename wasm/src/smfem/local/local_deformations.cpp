@@ -83,6 +83,21 @@ int LocalDeformations::nearest_surface_vertex(const Eigen::Vector3d& rest) const
   return nearest;
 }
 
+bool LocalDeformations::drag_dents(int vertex, double stiffness) const {
+  double area = 0.0;  // the vertex's third of each surface triangle it is a corner of
+  for (Eigen::Index f = 0; f < surface_.rows(); ++f) {
+    const auto row = surface_.row(f);
+    if (row(0) != vertex && row(1) != vertex && row(2) != vertex) continue;
+    const Eigen::Vector3d a = mesh_.positions.row(row(0)).transpose();
+    const Eigen::Vector3d b = mesh_.positions.row(row(1)).transpose();
+    const Eigen::Vector3d c = mesh_.positions.row(row(2)).transpose();
+    area += (b - a).cross(c - a).norm() / 6.0;
+  }
+  constexpr double kPi = 3.141592653589793;
+  const double body = kPi * std::sqrt(area / kPi) * vertex_modulus_(vertex) / 2.0;
+  return stiffness > 0.0 && stiffness >= kDragDentShare * (stiffness + body);
+}
+
 std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int>& loaded) const {
   std::vector<PatchSupport> supports;
   if (!loaded.empty()) {

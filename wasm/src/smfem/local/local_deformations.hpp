@@ -49,6 +49,9 @@ namespace smfem::local {
 inline constexpr double kLeavingSpeed = 1e-3;  // m/s of a coefficient (the fields' largest)
 inline constexpr double kLeavingTime = 1.0;    // s
 inline constexpr int kSamplesPerPatch = 16;
+// A drag attaches a patch where the dent takes at least this share of the hand's pull (1 mm of
+// 10 cm): below it the dent cannot be seen (drag_dents()).
+inline constexpr double kDragDentShare = 1e-2;
 
 // The patches' share of a body's dynamic state.
 struct PatchState {
@@ -81,6 +84,13 @@ class LocalDeformations {
 
   // The mesh's surface vertex nearest a rest point.
   int nearest_surface_vertex(const Eigen::Vector3d& rest) const;
+  // Whether a drag spring of `stiffness` (N/m) on surface vertex `vertex` dents the body enough
+  // to show: the half-space's stiffness under a load spread over the vertex's share of the
+  // surface, k = pi a E* / 2 (dent_estimate.hpp's uniform pressure, a = sqrt(A / pi), E* the
+  // vertex's softest tet's), in series with the spring leaves the dent at least kDragDentShare
+  // of the spring's stretch. On the swordsman's 1e12 Pa sword a patch took 1e-7 m and made the
+  // energy check solve every step to convergence (30-200 iterations).
+  bool drag_dents(int vertex, double stiffness) const;
 
   // Patches for the surface vertices `loaded` (any order; empty: none), the state carried over
   // (U, Udot and the patches'; z and lambda of the patches' tets left for the caller to make

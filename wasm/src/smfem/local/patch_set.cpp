@@ -1,6 +1,7 @@
 #include "smfem/local/patch_set.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -17,35 +18,36 @@ struct Gathered {
   double importance = 0.0;  // v sum |G|^2
 };
 
-// The tets to keep: every one, or one per weighted k-means cluster, the member nearest its
-// cluster's weighted centre, standing for the cluster's volume. Indices into `tets`, ascending,
-// with their weights.
-std::vector<std::pair<std::size_t, double>> representatives(const std::vector<Gathered>& tets,
-                                                            int samples) {
-  std::vector<std::pair<std::size_t, double>> kept;
-  if (samples == 0 || static_cast<std::size_t>(samples) >= tets.size()) {
-    for (std::size_t t = 0; t < tets.size(); ++t) kept.emplace_back(t, tets[t].first->volume);
-    return kept;
+// One per weighted k-means cluster of `members` (indices into `tets`): the member nearest its
+// cluster's weighted centre, standing for the cluster's share of the fields' strain.
+void cluster_representatives(const std::vector<Gathered>& tets,
+                             const std::vector<std::size_t>& members, int samples,
+                             std::vector<std::pair<std::size_t, double>>& kept) {
+  if (static_cast<std::size_t>(samples) >= members.size()) {
+    for (const std::size_t t : members) kept.emplace_back(t, tets[t].first->volume);
+    return;
   }
-  Eigen::Matrix<double, Eigen::Dynamic, 3> centroids(static_cast<Eigen::Index>(tets.size()), 3);
+  Eigen::Matrix<double, Eigen::Dynamic, 3> centroids(static_cast<Eigen::Index>(members.size()), 3);
   Eigen::VectorXd importance(centroids.rows());
-  for (std::size_t t = 0; t < tets.size(); ++t) {
-    centroids.row(static_cast<Eigen::Index>(t)) = tets[t].first->centroid.transpose();
-    importance(static_cast<Eigen::Index>(t)) = tets[t].importance;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    centroids.row(static_cast<Eigen::Index>(k)) = tets[members[k]].first->centroid.transpose();
+    importance(static_cast<Eigen::Index>(k)) = tets[members[k]].importance;
   }
   const std::vector<int> labels = weighted_kmeans(centroids, importance, samples);
   const int clusters = *std::max_element(labels.begin(), labels.end()) + 1;
   std::vector<Eigen::Vector3d> centre(static_cast<std::size_t>(clusters), Eigen::Vector3d::Zero());
   std::vector<double> mass(centre.size(), 0.0), volume(centre.size(), 0.0);
-  for (std::size_t t = 0; t < tets.size(); ++t) {
-    const auto c = static_cast<std::size_t>(labels[t]);
-    centre[c] += tets[t].importance * tets[t].first->centroid;
-    mass[c] += tets[t].importance;
-    volume[c] += tets[t].first->volume;
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const Gathered& tet = tets[members[k]];
+    const auto c = static_cast<std::size_t>(labels[k]);
+    centre[c] += tet.importance * tet.first->centroid;
+    mass[c] += tet.importance;
+    volume[c] += tet.first->volume;
   }
   std::vector<std::size_t> nearest(centre.size(), tets.size());
-  for (std::size_t t = 0; t < tets.size(); ++t) {
-    const auto c = static_cast<std::size_t>(labels[t]);
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const std::size_t t = members[k];
+    const auto c = static_cast<std::size_t>(labels[k]);
     const Eigen::Vector3d middle =
         mass[c] > 0.0 ? Eigen::Vector3d(centre[c] / mass[c]) : tets[t].first->centroid;
     if (nearest[c] == tets.size() ||
@@ -63,6 +65,35 @@ std::vector<std::pair<std::size_t, double>> representatives(const std::vector<Ga
     const double weight =
         tet.importance > 0.0 ? mass[c] * tet.first->volume / tet.importance : volume[c];
     kept.emplace_back(nearest[c], weight);
+  }
+}
+
+// The tets to keep: every one, or representatives (above) of each material apart, so that no
+// tet stands for tets of another modulus: where a patch reaches from a soft joint into a shell
+// 1e4 times as stiff (the crab's), a shell tet standing for joint tets, or the other way, made
+// the fields far too soft or too stiff, and the dragged crab's steps blew up. Each material gets
+// samples in proportion to its share of the strain, at least one. Indices into `tets`,
+// ascending, with their weights.
+std::vector<std::pair<std::size_t, double>> representatives(const std::vector<Gathered>& tets,
+                                                            int samples) {
+  std::vector<std::pair<std::size_t, double>> kept;
+  if (samples == 0 || static_cast<std::size_t>(samples) >= tets.size()) {
+    for (std::size_t t = 0; t < tets.size(); ++t) kept.emplace_back(t, tets[t].first->volume);
+    return kept;
+  }
+  std::map<std::pair<double, double>, std::vector<std::size_t>> materials;
+  double strain = 0.0;
+  for (std::size_t t = 0; t < tets.size(); ++t) {
+    materials[{tets[t].first->youngs, tets[t].first->poisson}].push_back(t);
+    strain += tets[t].importance;
+  }
+  for (const auto& [material, members] : materials) {
+    double share = 0.0;
+    for (const std::size_t t : members) share += tets[t].importance;
+    const double fraction =
+        strain > 0.0 ? share / strain : static_cast<double>(members.size()) / tets.size();
+    const int own = std::max(1, static_cast<int>(std::lround(fraction * samples)));
+    cluster_representatives(tets, members, own, kept);
   }
   std::sort(kept.begin(), kept.end());
   return kept;

@@ -15,12 +15,13 @@
 //
 // (the last sum is local_correction.hpp's), so that the energy does not change while c = 0. With
 // every tet and v_e its volume that sum is exact, as issue 26 asks; sampled (paper 001 section
-// 5.2, by other means), it runs over a few representative tets: the tets are clustered by weighted
-// k-means (weighted_kmeans.hpp) on their centroids, weighed by their share of the fields' strain
-// (v_e sum_a |G_a|^2: the fields' gradients grow towards the load, so the clusters shrink there),
-// each cluster keeps the tet nearest its weighted centre, and that tet stands for its cluster's
-// strain (its weight: the cluster's sum of v |G|^2 over its own |G|^2). The sampled energy is
-// still one function of U, consistent for the line search, and still zero while c = 0.
+// 5.2, by other means), it runs over a few representative tets: the tets of each material are
+// clustered apart by weighted k-means (weighted_kmeans.hpp) on their centroids, weighed by their
+// share of the fields' strain (v_e sum_a |G_a|^2: the fields' gradients grow towards the load, so
+// the clusters shrink there), each cluster keeps the tet nearest its weighted centre, and that tet
+// stands for its cluster's strain (its weight: the cluster's sum of v |G|^2 over its own |G|^2).
+// The sampled energy is still one function of U, consistent for the line search, and still zero
+// while c = 0.
 //
 // Inertia (patch_support.hpp): the kinetic energy 1/2 udot^T M udot of the extended coordinates
 // has M = [I_3 (x) mass_block, N; N^T, M_c]: N couples column d of U_g to c (coupling(d), 4m x 3P,
@@ -38,7 +39,8 @@ namespace smfem::local {
 
 class PatchSet {
  public:
-  // samples: the representative tets to keep, or 0 for every tet (also when there are no more).
+  // samples: about this many representative tets to keep (each material at least one), or 0 for
+  // every tet (also when there are no more).
   // Throws std::invalid_argument if a patch's global basis is not global_rows (4m) wide or
   // samples is negative.
   PatchSet(std::vector<PatchSupport> patches, int global_rows, int samples = 0);

@@ -125,6 +125,8 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     tet.tet = t;
     tet.volume = fem::linear_tet_volume(X);
     tet.centroid = X.colwise().mean().transpose();
+    tet.youngs = mesh.youngs(t);
+    tet.poisson = mesh.poisson(t);
     tet.Y = Eigen::MatrixXd::Zero(width, 3);
     for (auto& G : tet.G) G.setZero();
     for (int k = 0; k < 4; ++k) {

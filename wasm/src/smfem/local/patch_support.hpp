@@ -40,8 +40,10 @@ struct SupportTet {
   int tet = 0;                                         // in the mesh
   double volume = 0.0;                                 // rest, m^3
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();  // rest, m
-  Eigen::Matrix<double, Eigen::Dynamic, 3> Y;          // 4m x 3
-  std::array<Eigen::Matrix3d, 3> G;                    // dF / dc_a in the rest frame
+  double youngs = 0.0;                                 // its material (the mesh's), Pa
+  double poisson = 0.0;
+  Eigen::Matrix<double, Eigen::Dynamic, 3> Y;  // 4m x 3
+  std::array<Eigen::Matrix3d, 3> G;            // dF / dc_a in the rest frame
 };
 
 struct PatchSupport {

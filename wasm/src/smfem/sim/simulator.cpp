@@ -176,7 +176,7 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
     stiffness = clamped;
   }
   spring.stiffness = stiffness;
-  if (local_ != nullptr) attach_drag_patch(rest);
+  if (local_ != nullptr) attach_drag_patch(rest, stiffness);
   dynamics_.set_spring(spring);
   refresh_diagnostics();
 }
@@ -211,7 +211,9 @@ void Simulator::enable_local_deformations(full::FullModel mesh) {
   state_.patches.z.setZero(6, 0);
   state_.patches.lambda.setZero(6, 0);
   // A drag in progress loads the body from now on.
-  if (dynamics_.has_spring()) attach_drag_patch(dynamics_.spring().rest);
+  if (dynamics_.has_spring()) {
+    attach_drag_patch(dynamics_.spring().rest, dynamics_.spring().stiffness);
+  }
   refresh_diagnostics();
 }
 
@@ -222,10 +224,15 @@ void Simulator::disable_local_deformations() {
   refresh_diagnostics();
 }
 
-void Simulator::attach_drag_patch(const Eigen::Vector3d& rest) {
+void Simulator::attach_drag_patch(const Eigen::Vector3d& rest, double stiffness) {
   // The grabbed point loads the body: a patch there (the state carried over exactly: the new
-  // basis holds the old). Where none can be made (pinned all round), the drag goes on without.
+  // basis holds the old). Where none can be made (pinned all round) or its dent would not show
+  // (LocalDeformations::drag_dents), the drag goes on without.
   int vertex = local_->nearest_surface_vertex(rest);
+  if (!local_->drag_dents(vertex, stiffness)) {
+    local_->set_spring_vertex(-1);
+    return;
+  }
   std::vector<int> loaded = state_.patches.loaded;
   loaded.push_back(vertex);
   try {

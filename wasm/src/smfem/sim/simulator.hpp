@@ -220,7 +220,7 @@ class Simulator {
   void change_patches(std::vector<int> loaded);
   // A patch where the drag grabs the rest point `rest` (with local deformations on), the spring
   // pulling its vertex; none, with a warning, where none can be made.
-  void attach_drag_patch(const Eigen::Vector3d& rest);
+  void attach_drag_patch(const Eigen::Vector3d& rest, double stiffness);
   // One attempt's solve on the extended coordinates (solve_step's, with patches).
   const TetKinematics& solve_patched(const SolverSettings& attempt, StepStats& stats, bool go_on);
   // Sets dynamics_'s anchors to the scene's spring loads active at `time`, when that set changed.
