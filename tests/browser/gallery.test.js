@@ -205,6 +205,92 @@ describe('interaction', () => {
     });
   });
 
+  // Local deformations on a body of the gallery (its asset with the tet mesh, loaded when asked):
+  // side by side, the same hand pulls the bunny on both copies; the left dents where it grabs
+  // (the drag's patch: a pull of 12 cm drew a dent of 11 mm under the hand in Node), the right,
+  // on its global modes alone, cannot.
+  it('drags the bunny with and without local deformations side by side', async () => {
+    // Render vertices of the bunny's head and flanks at rest (the first the pointer can grab is
+    // pulled; the bunny stands on its pinned base).
+    const candidates = [
+      [-0.1086, 0.1832, 0.1061],
+      [0.1076, 0.1542, 0.0357],
+      [-0.1539, 0.1789, 0.0437],
+      [0.000232, 0.3, -0.043362],
+    ];
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=bunny&compareLocal=1&g=0&paused=1`,
+      async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.solvers).toEqual(['mfem', 'mfem-global-only']);
+        expect(status.labels).toEqual(['Local deformations', 'Global modes alone']);
+        expect(await page.locator('#compare-local').isChecked()).toBe(true);
+        expect(await page.locator('#local-deformations').isChecked()).toBe(true);
+        expect(await page.locator('#local-deformations').isDisabled()).toBe(true);
+        const drawn = (rest, body) => page.evaluate(([p, b]) => window.smfem.drawnPoint(p, b), [rest, body]);
+        let grabbed = null;
+        let at = null;
+        for (const rest of candidates) {
+          at = await page.evaluate((p) => window.smfem.project(p), await drawn(rest, 0));
+          await page.mouse.move(at.x, at.y);
+          await page.mouse.down();
+          if (await page.evaluate(() => window.smfem.status.dragging)) {
+            grabbed = rest;
+            break;
+          }
+          await page.mouse.up();
+        }
+        expect(grabbed).not.toBeNull();
+        const [left0, right0] = [await drawn(grabbed, 0), await drawn(grabbed, 1)];
+        await page.focus('#play');
+        await page.keyboard.press('Space');
+        for (let i = 1; i <= 10; i++) await page.mouse.move(at.x, at.y - 6 * i);
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 30000 })
+          .toBeGreaterThan(1.0);
+        const [left, right] = [await drawn(grabbed, 0), await drawn(grabbed, 1)];
+        const dents = await page.evaluate(
+          (p) => [0, 1].map((b) => Math.hypot(...window.smfem.dentAt(p, b))),
+          grabbed,
+        );
+        const patches = await page.evaluate(() => window.smfem.status.motion.localPatches);
+        await page.locator('#view').screenshot({ path: `${artifacts}/local-bunny-side-by-side.png` });
+        await page.mouse.up();
+        const rise = [left[1] - left0[1], right[1] - right0[1]];
+        console.log(
+          `bunny pulled up ${rise.map((r) => (1000 * r).toFixed(1)).join(' and ')} mm (with and without local ` +
+            `deformations); the dent under the hand ${(1000 * dents[0]).toFixed(1)} mm; ${patches} patch(es)`,
+        );
+        expect(patches).toBeGreaterThanOrEqual(1);
+        for (const r of rise) expect(r).toBeGreaterThan(0.02); // the hand pulls both
+        expect(dents[0]).toBeGreaterThan(0.003);
+        expect(dents[1]).toBe(0);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
+  // The box on the default scene: ticked, the page loads the crab with its tet mesh and runs on
+  // (the URL says so); unticked, it runs on its global modes alone again.
+  it("turns the crab's local deformations on and off while it runs", async () => {
+    await withPage(served.browser.context, `${served.server.url}?scene=crab`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      expect(await page.locator('#local-deformations').isChecked()).toBe(false);
+      await page.locator('#local-deformations').check();
+      await expect.poll(() => new URL(page.url()).searchParams.get('local'), { timeout: 30000 }).toBe('1');
+      await waitUntilReady(page);
+      const time = await page.evaluate(() => window.smfem.status.simTime);
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 30000 })
+        .toBeGreaterThan(time + 0.5);
+      expect(await page.locator('#local-deformations').isChecked()).toBe(true);
+      await page.locator('#local-deformations').uncheck();
+      await expect.poll(() => new URL(page.url()).searchParams.get('local'), { timeout: 30000 }).toBeNull();
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('names the solver that is running in the plots, their legend and the CSV after a switch', async () => {
     await withPage(
       served.browser.context,

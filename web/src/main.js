@@ -3,7 +3,7 @@
 // and skinned on the GPU by three.js.
 import { missingCapabilities } from './capabilities.js';
 import { CustomScene } from './custom/CustomScene.js';
-import { openBody, parameterSets } from './open/openBody.js';
+import { bodySeriesNames, openBody, parameterSets } from './open/openBody.js';
 import { contactParameterSets, contactSeriesNames, openContact } from './open/openContact.js';
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
@@ -13,7 +13,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, runLabel, solverName } from './state/urlState.js';
+import { formatState, parseState, runLabel } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -35,7 +35,8 @@ for (const notice of urlNotices) status.warn(notice);
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
 // paintRegion(center, radius, youngs) and pinRegion(center, radius), and drawnPoint(rest,
 // body = 0), where the body's surface vertex nearest the rest point `rest` is drawn now (all set
-// once the view exists; with its local deformations' dent where they are on).
+// once the view exists; with its local deformations' dent where they are on), and dentAt(rest,
+// body = 0), that dent alone (m).
 window.smfem = {
   get status() {
     return status.snapshot();
@@ -43,6 +44,7 @@ window.smfem = {
   project: null,
   framedBox: null,
   drawnPoint: null,
+  dentAt: null,
   paintRegion: null,
   pinRegion: null,
 };
@@ -81,6 +83,7 @@ class Demo {
     window.smfem.project = (point) => this.view.project(point);
     window.smfem.framedBox = () => this.view.framedBox();
     window.smfem.drawnPoint = (rest, body = 0) => this.drawnPoint(rest, body);
+    window.smfem.dentAt = (rest, body = 0) => this.dentAt(rest, body);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
@@ -126,22 +129,35 @@ class Demo {
   // window.smfem.drawnPoint: skinned on the CPU as the shader skins it (skinning.js), or where a
   // shell's vertex is drawn.
   drawnPoint(rest, body) {
-    const { surface, offset, u, drawnPositions, skinned } = this.stage.bodies[body];
+    const { surface, offset, u, drawnPositions } = this.stage.bodies[body];
     const { positions, weights, modeCount } = surface;
-    const vertexCount = positions.length / 3;
+    const vertex = this.nearestVertex(rest, body);
+    const of = (array, size) => array.subarray(size * vertex, size * (vertex + 1));
+    const drawn = drawnPositions
+      ? of(drawnPositions, 3)
+      : skinVertex(of(positions, 3), of(weights, modeCount), u, modeCount);
+    const dent = this.dentAt(rest, body);
+    return [drawn[0] + dent[0] + offset.x, drawn[1] + dent[1] + offset.y, drawn[2] + dent[2] + offset.z];
+  }
+
+  // window.smfem.dentAt: local deformations' dent, drawn on top of the skinning
+  // (SkinnedSurface.setDent), at the surface vertex nearest `rest`; [0, 0, 0] without one.
+  dentAt(rest, body) {
+    const { skinned } = this.stage.bodies[body];
+    if (!skinned?.dented) return [0, 0, 0];
+    const at = 12 * this.nearestVertex(rest, body);
+    return Array.from(skinned.dent.array.subarray(at, at + 3));
+  }
+
+  nearestVertex(rest, body) {
+    const { positions } = this.stage.bodies[body].surface;
     let nearest = 0;
     let best = Infinity;
-    for (let v = 0; v < vertexCount; v++) {
+    for (let v = 0; v < positions.length / 3; v++) {
       const distance = [0, 1, 2].reduce((sum, k) => sum + (positions[3 * v + k] - rest[k]) ** 2, 0);
       if (distance < best) [nearest, best] = [v, distance];
     }
-    const vertex = (array, size) => array.subarray(size * nearest, size * (nearest + 1));
-    const drawn = drawnPositions
-      ? vertex(drawnPositions, 3)
-      : skinVertex(vertex(positions, 3), vertex(weights, modeCount), u, modeCount);
-    // Local deformations' dent, drawn on top of the skinning (SkinnedSurface.setDent).
-    const dent = skinned?.dented ? vertex(skinned.dent.array, 12) : [0, 0, 0];
-    return [drawn[0] + dent[0] + offset.x, drawn[1] + dent[1] + offset.y, drawn[2] + dent[2] + offset.z];
+    return nearest;
   }
 
   /** fraction: of the whole load, or null where there is no measure (the bar moves without one). */
@@ -185,7 +201,7 @@ class Demo {
           ? await openContact(context, name, scene.contact, overrides)
           : onGround
             ? await openOnGround(context, name, scene, overrides)
-            : await openBody(context, name, scene.url, overrides);
+            : await openBody(context, name, scene, overrides);
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
@@ -244,9 +260,13 @@ class Demo {
   }
 
   async change(change) {
-    if ('compare' in change || ('against' in change && this.settings.compare) || 'globalOnly' in change) {
-      // Side by side needs a second simulator, local deformations on or off another scene: load
-      // the scene again.
+    // A body shows one side by side at a time: solvers, or local deformations on and off.
+    if (change.compare && !this.contact) change = { ...change, compareLocal: false };
+    if (change.compareLocal) change = { ...change, compare: false };
+    const reopen = ['compare', 'globalOnly', 'local', 'compareLocal'].some((key) => key in change);
+    if (reopen || ('against' in change && this.settings.compare)) {
+      // Side by side needs a second simulator, local deformations on or off another scene (or
+      // a body's asset with its tet mesh): load the scene again.
       Object.assign(this.settings, change);
       await this.open(this.scene, this.settings).catch((e) => status.fail(e));
       return;
@@ -290,7 +310,9 @@ class Demo {
   // model or its mesh.
   seriesNames(sets) {
     if (this.contact) return contactSeriesNames(this.settings);
-    return this.lineupPages ? lineupNames(this.lineupPages, sets, this.lineupBodies) : sets.map(solverName);
+    return this.lineupPages
+      ? lineupNames(this.lineupPages, sets, this.lineupBodies)
+      : bodySeriesNames(this.settings, sets);
   }
 
   // The plots, the CSV and status name the solvers running: a change of solver starts them anew.

@@ -87,6 +87,14 @@ const modelsLineup = (title, description, name, url, figure) => ({
   },
 });
 
+// Each body's asset again with its tet mesh (assets/CMakeLists.txt: <name>.full.smfem), fetched
+// only when its local deformations are turned on.
+const fullAssets = import.meta.glob('../../build/native/assets/*.full.smfem', {
+  query: '?url',
+  import: 'default',
+  eager: true,
+});
+
 // `figure`: the section of the paper's report (npm run figures, web/public/report/) that
 // measures what the scene shows.
 const body = (title, url, figure) => ({ title, url, ...(figure ? { figure } : {}) });
@@ -154,5 +162,11 @@ export const scenes = {
   'bunny-rods': thinScene('Bunny as rods', 'bunny-rods'),
   'bunny-three-ways': thinScene('Bunny as a volume, a shell and rods', 'bunny-three-ways'),
 };
+
+// A body's scene key names its asset: <key>.smfem, and <key>.full.smfem with its tet mesh.
+for (const [name, scene] of Object.entries(scenes)) {
+  const fullUrl = fullAssets[`../../build/native/assets/${name}.full.smfem`];
+  if (scene.url && fullUrl) scene.fullUrl = fullUrl;
+}
 
 export const defaultScene = 'crab';

@@ -8,8 +8,8 @@
 // same for each copy of a contact scene side by side, the first being contact; empty otherwise), notices (every input the page
 // refused or changed, in words; each is also shown until dismissed), labels (side by side, what
 // each body is labelled with on the canvas; empty otherwise), motion (the first body after its
-// last step: kinetic and elastic energy in J and centroid in m, so that a script can tell
-// whether a setting changed what the body does; null before a step), bake (the last bake of
+// last step: kinetic and elastic energy in J, centroid in m and the local patches attached, so that a
+// script can tell whether a setting changed what the body does; null before a step), bake (the last bake of
 // the user's own model: stage, progress in [0, 1], ms since it started, tets, error, and once
 // done modes, cubature, pinned and build, the bake module's; null before one).
 const recent = 120; // steps and frames the medians and rates look back over
@@ -143,7 +143,7 @@ export class StatusBoard {
     if (last) {
       this.state.simTime = last.time;
       const { kinetic, elastic } = last.energy;
-      this.state.motion = { kinetic, elastic, centroid: last.centroid };
+      this.state.motion = { kinetic, elastic, centroid: last.centroid, localPatches: last.localPatches ?? 0 };
     }
     this.stepTimes.push(...reports.map((r) => r.stepMs));
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));

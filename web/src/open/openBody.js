@@ -2,6 +2,7 @@
 // builds its simulators; the settings are the URL's over the stepper's own defaults.
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { SideBySideStage } from '../render/SideBySideStage.js';
+import { localComparisonLabels, localComparisonNames } from '../state/localComparison.js';
 import { comparedSolvers, runLabel, solverName, solvers } from '../state/urlState.js';
 import { sideBySideDragActions } from './dragStiffness.js';
 
@@ -21,7 +22,11 @@ export function settingsFor(meta, effective, overrides) {
     timestep: overrides.timestep ?? effective.timestep,
     gravity: overrides.gravity ?? effective.gravity[1],
     speed: overrides.speed ?? 1,
-    compare: overrides.compare ?? false,
+    compare: (overrides.compare ?? false) && !overrides.compareLocal,
+    // Local deformations (paper 001: the drag dents where it grabs), on every simulator, or
+    // side by side on and off (compareLocal, over compare).
+    local: overrides.local ?? false,
+    compareLocal: overrides.compareLocal ?? false,
     // Beside MFEM when side by side.
     against: overrides.against ?? comparedSolvers[0],
     // Colour by the weight of this mode (1-based, as the page shows it), or 0: the material's.
@@ -36,14 +41,28 @@ export function settingsFor(meta, effective, overrides) {
 
 // One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
 // variant of MFEM) on the right, with everything else the same.
+// Side by side with and without local deformations, both the chosen solver.
 export function parameterSets(settings, gravityVector) {
   const shared = simulatorParameters(settings, gravityVector);
+  const chosen = { ...shared, ...solvers[settings.solver].parameters };
+  if (settings.compareLocal) return [chosen, chosen];
   return settings.compare
     ? [
         { ...shared, ...solvers.mfem.parameters },
         { ...shared, ...solvers[settings.against].parameters },
       ]
-    : [{ ...shared, ...solvers[settings.solver].parameters }];
+    : [chosen];
+}
+
+// Per simulator, whether it runs local deformations (side by side on and off: the first).
+function localDeformationsOf(settings, count) {
+  if (settings.compareLocal) return [true, false];
+  return new Array(count).fill(settings.local);
+}
+
+/** The plots', CSV's and status's name for each simulator: its solver (and whether it dents). */
+export function bodySeriesNames(settings, sets) {
+  return settings.compareLocal ? localComparisonNames(solverName(sets[0])) : sets.map(solverName);
 }
 
 function simulatorParameters(settings, gravityVector) {
@@ -65,9 +84,10 @@ function simulatorParameters(settings, gravityVector) {
  * regions, the scene's own settings the sliders return to, its modes, clusters and EigenFit.
  * info: the first simulator's (loader.d.ts: SimulatorInfo).
  */
-export function bodyControls(meta, info, surface, stage) {
+export function bodyControls(meta, info, surface, stage, localDeformations = false) {
   const effective = info.parameters;
   return {
+    localDeformations,
     sampledRegions: info.cubatureRegions,
     defaults: {
       timestep: effective.timestep,
@@ -83,23 +103,35 @@ export function bodyControls(meta, info, surface, stage) {
 
 /**
  * Opens a body on its own: one simulator, or two side by side. context: { client (the worker's),
- * showProgress(fraction), warn(text) }. Returns what Demo.open shows, with the settings, the
- * asset's metadata and gravity vector.
+ * showProgress(fraction), warn(text) }; scene: scenes.js's, { url, fullUrl } (fullUrl: the asset
+ * with its tet mesh, which local deformations need, or absent). Returns what Demo.open shows,
+ * with the settings, the asset's metadata and gravity vector.
  */
-export async function openBody({ client, showProgress, warn }, name, url, overrides) {
-  const bytes = await fetchBytes(url, (loaded, total) =>
+export async function openBody({ client, showProgress, warn }, name, { url, fullUrl }, overrides) {
+  // Local deformations where the URL asks and the scene can.
+  const asked = { local: overrides.local ?? false, compareLocal: overrides.compareLocal ?? false };
+  if ((asked.local || asked.compareLocal) && !fullUrl) {
+    warn(
+      `${name}: this scene has no tet mesh with it, so no local deformations: its global modes alone run.`,
+    );
+    asked.local = asked.compareLocal = false;
+  }
+  const dents = asked.local || asked.compareLocal;
+  const bytes = await fetchBytes(dents ? fullUrl : url, (loaded, total) =>
     showProgress(total ? (0.45 * loaded) / total : null),
   );
   // The worker reads the asset (the page parses none); the settings are its metadata's
   // defaults under the URL's, given to the simulators once it is read.
+  const count = asked.compareLocal || overrides.compare ? 2 : 1;
   const loaded = await client.load({
     asset: bytes,
     sourceName: `${name}.smfem`,
-    parameterSets: overrides.compare ? [{}, {}] : [{}],
+    parameterSets: new Array(count).fill({}),
+    localDeformations: localDeformationsOf(asked, count),
   });
   const meta = loaded.page.meta;
   const effective = loaded.info[0].parameters;
-  const settings = settingsFor(meta, effective, overrides);
+  const settings = settingsFor(meta, effective, { ...overrides, ...asked });
   const gravityVector = effective.gravity;
   const sets = parameterSets(settings, gravityVector);
   await client.setParameters(sets);
@@ -110,24 +142,32 @@ export async function openBody({ client, showProgress, warn }, name, url, overri
     );
     settings.mode = surface.modeCount;
   }
-  const stage = new SideBySideStage(loaded.u.map(() => ({ surface, markers })));
+  const stage = new SideBySideStage(
+    loaded.info.map((info) => ({ surface, markers, dent: info.localDeformations })),
+  );
+  const labels = settings.compareLocal ? localComparisonLabels : settings.compare ? sets.map(runLabel) : null;
   return {
     settings,
     meta,
     gravityVector,
     loaded,
     stage,
-    names: sets.map(solverName),
+    names: bodySeriesNames(settings, sets),
     // Side by side, each body says on the canvas what runs it.
-    labels: settings.compare ? sets.map(runLabel) : null,
+    labels,
     timestep: settings.timestep,
-    camera: settings.compare ? null : (meta.camera ?? null),
+    camera: labels ? null : (meta.camera ?? null),
     description:
       (meta.description ?? '') +
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
-        : ''),
-    controls: bodyControls(meta, loaded.info[0], surface, stage),
+        : '') +
+      (settings.compareLocal
+        ? ' Left: with local deformations (drag it: it dents where you grab); right: its global modes alone.'
+        : settings.local
+          ? ' Local deformations are on: drag the body and it dents where you grab.'
+          : ''),
+    controls: bodyControls(meta, loaded.info[0], surface, stage, Boolean(fullUrl)),
     dragActions: sideBySideDragActions(client, stage, loaded.info[0].totalMass),
   };
 }

@@ -2,6 +2,7 @@
 // fetched once, the worker builds the scene; the settings are the URL's over the stepper's.
 import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { ContactStage } from '../render/ContactStage.js';
+import { localComparisonLabels, localComparisonNames } from '../state/localComparison.js';
 import { solverName, solvers } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
 
@@ -23,9 +24,6 @@ function localChoice(overrides, localDeformations) {
   const compare = localDeformations && (overrides.compare ?? false);
   return { compare, globalOnly: !compare && (overrides.globalOnly ?? false) };
 }
-
-// Side by side, what each copy of the scene runs (the canvas's labels).
-const localComparisonLabels = ['Local deformations', 'Global modes alone'];
 
 // The scene file's text with every body's local deformations off (the page's "Local
 // deformations" unticked: the global modes alone, to compare).
@@ -51,7 +49,7 @@ export function contactParameterSets(settings) {
 
 /** The plots', CSV's and status's name for each stepper: its solver, side by side its basis too. */
 export function contactSeriesNames(settings) {
-  return settings.compare ? [`${settings.solver}`, `${settings.solver}-global-only`] : [settings.solver];
+  return settings.compare ? localComparisonNames(settings.solver) : [settings.solver];
 }
 
 /**

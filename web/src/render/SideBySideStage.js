@@ -74,12 +74,15 @@ export class CanvasLabels {
  * resolutions) draws each simulator's own asset the same way.
  */
 export class SideBySideStage {
-  /** pages: per simulator, its asset's { surface, markers } (smfem.pageAsset). */
+  /**
+   * pages: per simulator, its asset's { surface, markers } (smfem.pageAsset) and dent (it runs
+   * local deformations: show() draws them).
+   */
   constructor(pages) {
     const count = pages.length;
     this.surfaces = pages.map(
-      ({ surface, markers }, i) =>
-        new SkinnedSurface(surface, { markers, ...(count > 1 ? { color: bodyColours[i] } : {}) }),
+      ({ surface, markers, dent = false }, i) =>
+        new SkinnedSurface(surface, { markers, dent, ...(count > 1 ? { color: bodyColours[i] } : {}) }),
     );
     // Labels stand above the highest body and spacing fits the largest.
     const rest = new THREE.Box3();
@@ -93,7 +96,7 @@ export class SideBySideStage {
       skinned.mesh.position.copy(offset);
       this.object.add(skinned.mesh);
       this.bounds.union(skinned.restBounds.clone().translate(offset));
-      return { surface: pages[i].surface, offset, u: null };
+      return { surface: pages[i].surface, offset, u: null, skinned };
     });
     this.labels = new CanvasLabels(this.object);
     this.obstacles = [];
@@ -116,10 +119,12 @@ export class SideBySideStage {
     );
   }
 
-  /** answer.u[i]: simulator i's reduced coordinates. */
-  show({ u }) {
+  /** answer.u[i]: simulator i's reduced coordinates; dents[i]: its dent (SkinnedSurface.setDent). */
+  show({ u, dents }) {
     u.forEach((coordinates, i) => {
-      this.surfaces[i].setReducedCoordinates(coordinates);
+      const skinned = this.surfaces[i];
+      skinned.setReducedCoordinates(coordinates);
+      if (skinned.dent) skinned.setDent(dents?.[i] ?? null);
       this.bodies[i].u = coordinates;
     });
   }

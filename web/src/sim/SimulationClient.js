@@ -37,10 +37,12 @@ export class SimulationClient {
 
   /**
    * Loads an asset as one simulator per parameter set, stepped in lockstep (the bytes are
-   * handed over to the worker).
+   * handed over to the worker); localDeformations: per simulator, whether it runs them.
    */
-  load({ asset, sourceName, parameterSets, build = 'auto', threads }) {
-    return this.request('load', { asset, sourceName, parameterSets, build, threads }, [asset.buffer]);
+  load({ asset, sourceName, parameterSets, build = 'auto', threads, localDeformations }) {
+    return this.request('load', { asset, sourceName, parameterSets, build, threads, localDeformations }, [
+      asset.buffer,
+    ]);
   }
 
   /**

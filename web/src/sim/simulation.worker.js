@@ -15,6 +15,7 @@ import { loadSmfem } from '../../../wasm/js/loader.js';
 let smfem = null;
 let steppers = [];
 let contacts = []; // the scenes with contact, when they are loaded (then steppers is contacts)
+let dented = []; // bodies on their own: per simulator, whether it runs local deformations
 
 function requireSteppers() {
   if (!steppers.length) throw new Error('no scene is loaded');
@@ -25,6 +26,7 @@ function disposeSteppers() {
   for (const stepper of steppers) stepper.dispose();
   steppers = [];
   contacts = [];
+  dented = [];
   thin = false;
 }
 
@@ -50,19 +52,27 @@ const coordinates = (stepper) =>
   contacts.includes(stepper) || thin ? stepper.coordinatesF64() : stepper.coordinates();
 
 const handlers = {
-  async load({ build, asset, sourceName, parameterSets, threads }) {
+  // localDeformations: per simulator, whether it runs them (the asset must carry its tet mesh).
+  async load({ build, asset, sourceName, parameterSets, threads, localDeformations = [] }) {
     await moduleWithoutSteppers(build);
     // Side by side, the simulators share the pool: one thread each. Alone, the build's default.
     const share = threads ?? (parameterSets.length > 1 ? 1 : undefined);
-    steppers = parameterSets.map((parameters) =>
-      smfem.createSimulator(asset, { sourceName, parameters, threads: share }),
+    steppers = parameterSets.map((parameters, i) =>
+      smfem.createSimulator(asset, {
+        sourceName,
+        parameters,
+        threads: share,
+        localDeformations: localDeformations[i] ?? false,
+      }),
     );
+    dented = localDeformations.some(Boolean) ? steppers.map((s, i) => localDeformations[i] ?? false) : [];
     return {
       build: smfem.build,
       version: smfem.version,
       info: steppers.map((s) => s.info),
       u: steppers.map(coordinates),
       page: smfem.pageAsset(asset, sourceName),
+      ...views(),
     };
   },
 
@@ -94,7 +104,7 @@ const handlers = {
       info: contacts.map((c) => c.info),
       pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
       u: steppers.map(coordinates),
-      ...contactViews(),
+      ...views(),
     };
   },
 
@@ -143,7 +153,7 @@ const handlers = {
       reports,
       u: steppers.map(coordinates),
       warnings: steppers.flatMap((s) => s.warnings()),
-      ...contactViews(),
+      ...views(),
     };
   },
 
@@ -181,7 +191,7 @@ const handlers = {
     requireSteppers().forEach((s) => s.reset());
     return {
       u: steppers.map(coordinates),
-      ...contactViews(),
+      ...views(),
     };
   },
 
@@ -193,10 +203,11 @@ const handlers = {
   },
 };
 
-// What the page draws of each scene with contact beside its bodies (none without): its contact
-// points, and per body how far its local deformations move its render vertices (null: none
-// attached, or not asked of it).
-function contactViews() {
+// What the page draws beside the coordinates: of each scene with contact its contact points, and
+// per body how far its local deformations move its render vertices; of bodies on their own that
+// run them, each simulator's (null: none attached, or not asked of it).
+function views() {
+  if (dented.length) return { dents: steppers.map((s, i) => (dented[i] ? s.dent() : null)) };
   if (!contacts.length) return {};
   return {
     contactPoints: contacts.map((c) => c.contactPoints()),

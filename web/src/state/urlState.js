@@ -40,7 +40,17 @@ export function runLabel(parameters) {
 }
 
 // On/off settings, '1' in the URL when on.
-const flags = ['embed', 'compare', 'paused', 'clusters', 'contacts', 'ground', 'globalOnly'];
+const flags = [
+  'embed',
+  'compare',
+  'paused',
+  'clusters',
+  'contacts',
+  'ground',
+  'globalOnly',
+  'local',
+  'compareLocal',
+];
 
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 // A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
@@ -57,7 +67,8 @@ const written = (value) =>
  * against (the solver beside MFEM: one of comparedSolvers), paused, contacts (show a scene's
  * contact points), asset (a baked asset's URL, absolute or relative to the page: opened as the
  * scene "custom" instead of a gallery scene), ground (that asset dropped on a ground plane),
- * globalOnly (a scene's local deformations off: its global modes alone). Every value refused or clamped adds a sentence to `notices` naming the
+ * globalOnly (a scene's local deformations off: its global modes alone), local (a body's local
+ * deformations on), compareLocal (a body with and without them side by side). Every value refused or clamped adds a sentence to `notices` naming the
  * parameter and what is used instead (the page shows them).
  */
 export function parseState(search, sceneNames, notices = []) {

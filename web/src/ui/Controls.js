@@ -59,6 +59,25 @@ function slider({
   };
 }
 
+// The rows of local deformations (paper 001): a box that turns them on, and one that runs the
+// scene with and without them side by side; side by side the left copy has them and the right
+// does not, so the first box stays ticked.
+function localRows({ on, besides, onLocal, onBesides }) {
+  const local = element('input', { type: 'checkbox', id: 'local-deformations' });
+  local.checked = on;
+  local.disabled = besides;
+  local.addEventListener('change', () => onLocal(local.checked));
+  const compared = element('input', { type: 'checkbox', id: 'compare-local' });
+  compared.checked = besides;
+  compared.addEventListener('change', () => onBesides(compared.checked));
+  return [
+    element('div', { class: 'row' }, [element('label', { class: 'toggle' }, [local, ' Local deformations'])]),
+    element('div', { class: 'row' }, [
+      element('label', { class: 'toggle' }, [compared, ' Side by side without them']),
+    ]),
+  ];
+}
+
 export class Controls {
   /**
    * @param root the element to fill
@@ -82,9 +101,10 @@ export class Controls {
    * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
    * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed,
    * gravity and its one material's modulus; no material model or colour views);
-   * localDeformations: a scene with contact whose file asks a body for local deformations, with a
-   * checkbox that turns them off (settings.globalOnly: its global modes alone) and one that runs
-   * the scene with and without them side by side (settings.compare).
+   * localDeformations: the scene can run local deformations, with a checkbox that turns them on
+   * and one that runs the scene with and without them side by side: a scene with contact whose
+   * file asks a body for them (on unless settings.globalOnly; side by side: settings.compare), or
+   * a body baked with its tet mesh (settings.local; side by side: settings.compareLocal).
    */
   build({
     scene,
@@ -251,14 +271,6 @@ export class Controls {
       const contacts = element('input', { type: 'checkbox', id: 'contacts' });
       contacts.checked = settings.contacts;
       contacts.addEventListener('change', () => handlers.onChange({ contacts: contacts.checked }));
-      // Side by side, the left copy has them and the right does not: the first box stays ticked.
-      const local = element('input', { type: 'checkbox', id: 'local-deformations' });
-      local.checked = !settings.globalOnly;
-      local.disabled = settings.compare;
-      local.addEventListener('change', () => handlers.onChange({ globalOnly: !local.checked }));
-      const besides = element('input', { type: 'checkbox', id: 'compare-local' });
-      besides.checked = settings.compare;
-      besides.addEventListener('change', () => handlers.onChange({ compare: besides.checked }));
       this.root.append(
         element('div', { class: 'row' }, [sceneSelect]),
         element('div', { class: 'row' }, [this.playButton, stepButton, resetButton, dropButton]),
@@ -267,14 +279,12 @@ export class Controls {
           element('label', { class: 'toggle' }, [contacts, ' Show contact points']),
         ]),
         ...(localDeformations
-          ? [
-              element('div', { class: 'row' }, [
-                element('label', { class: 'toggle' }, [local, ' Local deformations']),
-              ]),
-              element('div', { class: 'row' }, [
-                element('label', { class: 'toggle' }, [besides, ' Side by side without them']),
-              ]),
-            ]
+          ? localRows({
+              on: !settings.globalOnly,
+              besides: settings.compare,
+              onLocal: (on) => handlers.onChange({ globalOnly: !on }),
+              onBesides: (on) => handlers.onChange({ compare: on }),
+            })
           : []),
         iterations().node,
         speed().node,
@@ -312,6 +322,14 @@ export class Controls {
       ...(lineup ? [] : [element('div', { class: 'row' }, [compareLabel, againstSelect])]),
       ...(modelPerBody ? [] : [element('div', { class: 'row' }, [modelSelect])]),
       ...fitRow,
+      ...(localDeformations
+        ? localRows({
+            on: settings.local || settings.compareLocal,
+            besides: settings.compareLocal,
+            onLocal: (on) => handlers.onChange({ local: on }),
+            onBesides: (on) => handlers.onChange({ compareLocal: on }),
+          })
+        : []),
       element('div', { class: 'row' }, [modeSelect]),
       ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
       ...(unsampled.length
