@@ -57,6 +57,10 @@ class AabbTree {
   // visit(primitive) for every primitive in a leaf whose box passes overlaps(box).
   template <class Overlaps, class Visit>
   void for_each_overlapping(Overlaps&& overlaps, Visit&& visit) const;
+  // visit(leaf) for every leaf whose box passes overlaps(box) (and so do its ancestors'), in the
+  // order for_each_overlapping visits their primitives.
+  template <class Overlaps, class Visit>
+  void for_each_overlapping_leaf(Overlaps&& overlaps, Visit&& visit) const;
 
  private:
   int build(const std::vector<Eigen::AlignedBox3d>& boxes,
@@ -98,6 +102,13 @@ double AabbTree::minimize(BoxBound&& box_bound, Visit&& visit, double best) cons
 
 template <class Overlaps, class Visit>
 void AabbTree::for_each_overlapping(Overlaps&& overlaps, Visit&& visit) const {
+  for_each_overlapping_leaf(overlaps, [&](const Node& leaf) {
+    for (int i = leaf.begin; i < leaf.end; ++i) visit(order_[i]);
+  });
+}
+
+template <class Overlaps, class Visit>
+void AabbTree::for_each_overlapping_leaf(Overlaps&& overlaps, Visit&& visit) const {
   if (nodes_.empty()) return;
   int stack[128];
   int size = 0;
@@ -106,7 +117,7 @@ void AabbTree::for_each_overlapping(Overlaps&& overlaps, Visit&& visit) const {
     const Node& node = nodes_[stack[--size]];
     if (!overlaps(node.box)) continue;
     if (node.is_leaf()) {
-      for (int i = node.begin; i < node.end; ++i) visit(order_[i]);
+      visit(node);
     } else {
       stack[size++] = node.right;
       stack[size++] = node.left;
