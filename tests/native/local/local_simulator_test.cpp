@@ -71,6 +71,46 @@ TEST(LocalSimulator, ADragThatCannotDentTheBodyAttachesNoPatch) {
   }
 }
 
+// Nor does a drag attach a patch whose fields would reach a far stiffer material (the crab's
+// joint beside its shell): the block's tets whose corners are all a little below the grabbed
+// vertex, well inside the fields' support, made stiffer by a factor. 10 times stiffer still
+// attaches the patch, 1e4 times (the crab's shell over its joints) does not, and the drag then
+// pulls the global modes alone, bit for bit as without local deformations.
+TEST(LocalSimulator, ADragWhoseFieldsReachAFarStifferMaterialAttachesNoPatch) {
+  for (const double factor : {10.0, 1e4}) {
+    DragBlock block;
+    const double below = block.rest().y() - 0.1;
+    int stiffened = 0;
+    for (int t = 0; t < block.mesh.tet_count(); ++t) {
+      bool under = true;
+      for (int c = 0; c < 4; ++c)
+        under = under && block.mesh.positions(block.mesh.tets(t, c), 1) < below;
+      if (!under) continue;
+      block.mesh.youngs(t) *= factor;
+      ++stiffened;
+    }
+    ASSERT_GT(stiffened, 0);
+    ASSERT_LT(stiffened, block.mesh.tet_count());
+    const sim::SolverSettings settings = page_settings(sim::SolverMethod::mfem, 2);
+    sim::Simulator plain(block.box.model, settings);
+    sim::Simulator with_local(block.box.model, settings);
+    with_local.enable_local_deformations(block.mesh);
+    const Eigen::Vector3d target = block.rest() + Eigen::Vector3d(0.0, 0.2, 0.0);
+    plain.drag_start(block.basis(), block.rest(), target, 1e4);
+    with_local.drag_start(block.basis(), block.rest(), target, 1e4);
+    for (int step = 0; step < 10; ++step) {
+      plain.step();
+      with_local.step();
+    }
+    if (factor < 100.0) {
+      EXPECT_EQ(with_local.local_deformations()->patch_count(), 1) << factor;
+      continue;
+    }
+    EXPECT_EQ(with_local.local_deformations()->patch_count(), 0) << factor;
+    EXPECT_TRUE(plain.coordinates() == with_local.coordinates()) << factor;
+  }
+}
+
 // The mixed step measures the patches' tets by the bordered system it solved (StepContext::
 // measured_tets): its decrement stays a curvature, so a dragged block's every step runs the two
 // iterations the page asks and is judged by its line search. With each tet's stretch measure

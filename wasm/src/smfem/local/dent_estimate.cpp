@@ -34,18 +34,38 @@ std::span<const int> SurfaceNeighbours::of(int vertex) const {
   return {neighbours_.data() + first_[v], static_cast<std::size_t>(first_[v + 1] - first_[v])};
 }
 
+namespace {
+
+double plane_strain_modulus(const full::FullModel& mesh, int tet) {
+  const double nu = mesh.poisson(tet);
+  return mesh.youngs(tet) / (1.0 - nu * nu);
+}
+
+}  // namespace
+
 Eigen::VectorXd vertex_plane_strain_modulus(const full::FullModel& mesh) {
   Eigen::VectorXd modulus =
       Eigen::VectorXd::Constant(mesh.vertex_count(), std::numeric_limits<double>::infinity());
   for (int t = 0; t < mesh.tet_count(); ++t) {
-    const double nu = mesh.poisson(t);
-    const double plane_strain = mesh.youngs(t) / (1.0 - nu * nu);
     for (int c = 0; c < 4; ++c) {
       double& at = modulus(mesh.tets(t, c));
-      at = std::min(at, plane_strain);
+      at = std::min(at, plane_strain_modulus(mesh, t));
     }
   }
   return modulus.unaryExpr([](double m) { return std::isfinite(m) ? m : 0.0; });
+}
+
+double stiffest_plane_strain_modulus(const full::FullModel& mesh, const Eigen::Vector3d& centre,
+                                     double radius) {
+  double stiffest = 0.0;
+  for (int t = 0; t < mesh.tet_count(); ++t) {
+    for (int c = 0; c < 4; ++c) {
+      if ((mesh.positions.row(mesh.tets(t, c)).transpose() - centre).norm() > radius) continue;
+      stiffest = std::max(stiffest, plane_strain_modulus(mesh, t));
+      break;
+    }
+  }
+  return stiffest;
 }
 
 std::vector<int> denting_loads(const std::vector<ContactLoad>& loads,

@@ -46,6 +46,9 @@ class SurfaceNeighbours {
 
 // E / (1 - nu^2) at each mesh vertex, of the softest tet it is a corner of (0 for none).
 Eigen::VectorXd vertex_plane_strain_modulus(const full::FullModel& mesh);
+// The largest E / (1 - nu^2) of the tets with a corner within `radius` of `centre` (0 for none).
+double stiffest_plane_strain_modulus(const full::FullModel& mesh, const Eigen::Vector3d& centre,
+                                     double radius);
 
 // The vertices of the load regions of `loads` whose dent estimate reaches `resolution` (m), or
 // that hold a vertex of `patched` (ascending); ascending, each once. A vertex loaded twice (by two

@@ -95,7 +95,10 @@ bool LocalDeformations::drag_dents(int vertex, double stiffness) const {
   }
   constexpr double kPi = 3.141592653589793;
   const double body = kPi * std::sqrt(area / kPi) * vertex_modulus_(vertex) / 2.0;
-  return stiffness > 0.0 && stiffness >= kDragDentShare * (stiffness + body);
+  if (!(stiffness > 0.0 && stiffness >= kDragDentShare * (stiffness + body))) return false;
+  const double stiffest =
+      stiffest_plane_strain_modulus(mesh_, mesh_.positions.row(vertex).transpose(), support_);
+  return stiffest <= kUniformSupport * vertex_modulus_(vertex);
 }
 
 std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int>& loaded) const {

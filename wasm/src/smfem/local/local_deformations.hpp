@@ -52,6 +52,9 @@ inline constexpr int kSamplesPerPatch = 16;
 // A drag attaches a patch where the dent takes at least this share of the hand's pull (1 mm of
 // 10 cm): below it the dent cannot be seen (drag_dents()).
 inline constexpr double kDragDentShare = 1e-2;
+// Nor where the fields would reach a material this many times stiffer than the grabbed vertex's
+// (drag_dents()).
+inline constexpr double kUniformSupport = 1e2;
 
 // The patches' share of a body's dynamic state.
 struct PatchState {
@@ -89,7 +92,12 @@ class LocalDeformations {
   // surface, k = pi a E* / 2 (dent_estimate.hpp's uniform pressure, a = sqrt(A / pi), E* the
   // vertex's softest tet's), in series with the spring leaves the dent at least kDragDentShare
   // of the spring's stretch. On the swordsman's 1e12 Pa sword a patch took 1e-7 m and made the
-  // energy check solve every step to convergence (30-200 iterations).
+  // energy check solve every step to convergence (30-200 iterations). And only where the fields'
+  // support (paper 001's radius around the vertex) holds no material more than kUniformSupport
+  // times stiffer than the vertex's: the fields are a homogeneous half-space's, not the shape of
+  // a dent beside a stiff part, and a drag whose patch reached from a soft part into one (the
+  // crab's 1e6 Pa joint beside its 1e10 Pa shell, the swordsman's side beside its sword) made the
+  // steps after the grab solve to 200-400 iterations, or retried 56 steps of 60.
   bool drag_dents(int vertex, double stiffness) const;
 
   // Patches for the surface vertices `loaded` (any order; empty: none), the state carried over
