@@ -24,6 +24,7 @@
 // gathered (the pairs whose boxes, swept along the direction and grown by dhat, overlap, and
 // whose distance bound lets them come within dhat): the others stay beyond dhat on the whole
 // segment and contribute 0.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
@@ -206,9 +207,9 @@ class ContactPotential final : public sim::StepContact {
   void for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const;
   // The workspace of the chunk's thread.
   std::size_t thread_of(int chunk) const;
-  // The pairs whose boxes over the segment U -> U + dU, grown by `margin`, overlap, less those
-  // that provably stay beyond `margin` (start_distance()). Leaves the surface's positions at U in
-  // start_ and their change along dU in motion_.
+  // The broad phase (contact_broad_phase.cpp). The pairs whose boxes over the segment U -> U + dU,
+  // grown by `margin`, overlap, less those that provably stay beyond `margin` (start_distance()).
+  // Leaves the surface's positions at U in start_ and their change along dU in motion_.
   void gather(const ReducedMatrix& U, const ReducedMatrix& dU, double margin,
               std::vector<Pair>& pairs);
   // The distance from the sample at x0 to the triangle at start_. Along the segment the pair's
@@ -292,6 +293,8 @@ class ContactPotential final : public sim::StepContact {
   // common translation changes no distance): gather() sweeps the samples in that frame too.
   void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
                    bool every_body);
+  // Fills group_samples_, group_first_ and group_part_ (below), when there are bodies to meet.
+  void group_samples(const ContactSurface& surface);
 
   // A part's vertices [first_vertex, end_vertex), modes' columns of U [first_row, +rows), and
   // triangles.
@@ -373,5 +376,19 @@ class ContactPotential final : public sim::StepContact {
   };
   std::vector<GramWorkspace> gram_;
 };
+
+template <class Fn>
+void ContactPotential::for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn) const {
+  const auto chunks = static_cast<int>((count + size - 1) / size);
+  const auto run = [&](int chunk) {
+    const Eigen::Index begin = chunk * size;
+    fn(chunk, begin, std::min(count, begin + size));
+  };
+  if (pool_ == nullptr || pool_->thread_count() == 1 || chunks < 2) {
+    for (int chunk = 0; chunk < chunks; ++chunk) run(chunk);
+    return;
+  }
+  pool_->parallel_for(chunks, run);
+}
 
 }  // namespace smfem::contact
