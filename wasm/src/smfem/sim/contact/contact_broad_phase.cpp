@@ -23,7 +23,7 @@ constexpr int kSampleGroup = 8;
 
 }  // namespace
 
-void ContactPotential::group_samples(const ContactSurface& surface) {
+void ContactPotential::form_sample_groups(const ContactSurface& surface) {
   if (!several_parts()) return;
   std::vector<std::vector<int>> own(parts_.size());
   for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {

@@ -107,7 +107,7 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     triangle_boxes(parts_[p], surface.positions, still, Eigen::Vector3d::Zero(), 0.0, boxes);
     trees_[p].tree = std::make_unique<geometry::AabbTree>(boxes);
   }
-  group_samples(surface);
+  form_sample_groups(surface);
   // Each vertex's basis row over its own body's rows only.
   int width = 0;
   for (const Part& range : parts_) width = std::max(width, range.rows);

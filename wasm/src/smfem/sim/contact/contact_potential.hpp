@@ -294,7 +294,7 @@ class ContactPotential final : public sim::StepContact {
   void build_trees(const SurfacePositions& P, const SurfacePositions& D, double margin,
                    bool every_body);
   // Fills group_samples_, group_first_ and group_part_ (below), when there are bodies to meet.
-  void group_samples(const ContactSurface& surface);
+  void form_sample_groups(const ContactSurface& surface);
 
   // A part's vertices [first_vertex, end_vertex), modes' columns of U [first_row, +rows), and
   // triangles.
@@ -362,7 +362,7 @@ class ContactPotential final : public sim::StepContact {
   ReducedMatrix start_U_;                    // the U of start_
   ContactHessian hessian_;
   parallel::ThreadPool* pool_ = nullptr;
-  std::vector<std::vector<Pair>> chunk_pairs_;  // gather()'s, per chunk of samples
+  std::vector<std::vector<Pair>> chunk_pairs_;  // gather()'s, per chunk of samples or groups
   // linearize()'s barrier terms per chunk of pairs (the first chunk_terms_used_[c] of each; the
   // rest keep their storage for the next call), and the friction terms.
   std::vector<std::vector<HessianTerm>> chunk_terms_;
