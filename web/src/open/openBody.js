@@ -163,9 +163,9 @@ export async function openBody({ client, showProgress, warn }, name, { url, full
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : '') +
       (settings.compareLocal
-        ? ' Left: with local deformations (drag it: it dents where you grab); right: its global modes alone.'
+        ? ' Left: with local deformations (drag it: it dents where you grab, if the part there is soft enough to dent and no far stiffer part is next to it); right: its global modes alone.'
         : settings.local
-          ? ' Local deformations are on: drag the body and it dents where you grab.'
+          ? ' Local deformations are on: drag the body and it dents where you grab, if the part there is soft enough to dent and no far stiffer part is next to it.'
           : ''),
     controls: bodyControls(meta, loaded.info[0], surface, stage, Boolean(fullUrl)),
     dragActions: sideBySideDragActions(client, stage, loaded.info[0].totalMass),
