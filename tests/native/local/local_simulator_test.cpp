@@ -115,11 +115,11 @@ TEST(LocalSimulator, ADragWhoseFieldsReachAFarStifferMaterialAttachesNoPatch) {
   }
 }
 
-// The mixed step measures the patches' tets by the bordered system it solved (StepContext::
-// measured_tets): its decrement stays a curvature, so a dragged block's every step runs the two
-// iterations the page asks and is judged by its line search. With each tet's stretch measure
-// summed with the correction's F-space one the decrement went negative on most steps, which were
-// then taken unjudged after one iteration, as lost in rounding.
+// The mixed step's decrement stays a curvature with patches, so a dragged block's every step runs
+// the two iterations the page asks and is judged by its line search. When the patches' tets took
+// off the cubature's share of their energy (patch_set.hpp), their stretch measure summed with
+// that correction's F-space one went negative on most steps, which were then taken unjudged
+// after one iteration, as lost in rounding.
 TEST(LocalSimulator, ADraggedBlocksMixedStepsRunTheirIterations) {
   // A stiff block (E 5e6 Pa) hung by a top corner: it swings, and its stretches hardly change.
   // (Stiffer, the spring could not dent it visibly and no patch would attach: drag_dents.)

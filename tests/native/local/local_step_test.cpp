@@ -1,6 +1,6 @@
 // The steps (sim/step/fem_step.hpp, mfem_step.hpp) on a body with a patch (local/patch_set.hpp):
-// the inertia of the extended coordinates, the correction of the cubature, the bordered system,
-// checked against the energy of the whole mesh computed vertex by vertex and tet by tet.
+// the inertia of the extended coordinates, the dent's energy, the bordered system, checked against
+// the energy of the whole mesh computed vertex by vertex and tet by tet.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -15,12 +15,9 @@
 #include "sim/allocation_counter.hpp"
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/local/extended_deformation.hpp"
-#include "smfem/local/local_correction.hpp"
 #include "smfem/local/local_dynamics.hpp"
 #include "smfem/local/local_system.hpp"
 #include "smfem/polar/polar.hpp"
-#include "smfem/polar/polar_derivatives.hpp"
-#include "smfem/polar/signed_svd.hpp"
 #include "smfem/sim/step/cubature_deformation.hpp"
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
@@ -66,7 +63,6 @@ struct PatchedBlock {
   LocalDynamics local_dynamics{dynamics, patches};
   std::vector<sim::Lame> lame;
   Eigen::VectorXd weights;
-  std::unique_ptr<LocalCorrection> correction;
   std::unique_ptr<LocalSystem> system;
   ExtendedDeformation deformation{box.model, patches};
 
@@ -90,23 +86,19 @@ struct PatchedBlock {
     settings.absolute_tolerance = 1e-20;
     weights.resize(C + S);
     weights.head(C) = box.model.cubature_weights;
-    std::vector<sim::Lame> patch_lame;
     for (int c = 0; c < C; ++c) {
       lame.push_back(lame_of(box.model.cubature_youngs(c), box.model.cubature_poisson(c)));
     }
     for (int e = 0; e < S; ++e) {
       const int t = patches.mesh_tet(e);
-      patch_lame.push_back(lame_of(mesh.youngs(t), mesh.poisson(t)));
-      lame.push_back(patch_lame.back());
+      lame.push_back(lame_of(mesh.youngs(t), mesh.poisson(t)));
       weights(C + e) = patches.weight(e);
     }
-    correction = std::make_unique<LocalCorrection>(patches, kMaterial, patch_lame, pool);
-    system = std::make_unique<LocalSystem>(body_system, C, local_dynamics, correction.get(), 1);
+    system = std::make_unique<LocalSystem>(body_system, C, local_dynamics);
   }
 
   sim::StepContext context() {
-    return {deformation, weights, kMaterial,       lame, settings, local_dynamics,
-            *system,     pool,    correction.get()};
+    return {deformation, weights, kMaterial, lame, settings, local_dynamics, *system, pool};
   }
   int rows() const { return patches.rows(); }
   int n() const { return patches.global_rows(); }
@@ -129,13 +121,22 @@ struct PatchedBlock {
     return energy;
   }
 
-  // The step's energy as the model defines it, over the whole mesh: Psi_u and every tet's
-  // psi(F) less the work of its global stress on the dent, P(F_0) : (F - F_0)
-  // (local_correction.hpp), F from the vertices' positions and F_0 from their global part alone.
+  // The step's energy as the model defines it (patch_set.hpp), over the whole mesh: Psi_u, every
+  // tet's psi(F_0) and the dent's psi(R + F - F_0), F from the vertices' positions, F_0 from
+  // their global part alone, R the rotation of the first patch whose support holds the tet.
   double mesh_energy(const ReducedMatrix& U, const ReducedMatrix& prediction) const {
     ReducedMatrix global_only = U;
     global_only.bottomRows(patches.patch_count()).setZero();
     const Eigen::MatrixXd x = positions(U), x_global = positions(global_only);
+    std::vector<Eigen::Matrix3d> frame(static_cast<std::size_t>(mesh.tet_count()),
+                                       Eigen::Matrix3d::Identity());
+    std::vector<bool> framed(frame.size(), false);
+    for (int p = 0; p < patches.patch_count(); ++p) {
+      for (const SupportTet& tet : patches.patch(p).tets) {
+        const auto t = static_cast<std::size_t>(tet.tet);
+        if (!framed[t]) frame[t] = patches.rotation(p), framed[t] = true;
+      }
+    }
     double energy = mesh_inertia(U, prediction);
     for (int t = 0; t < mesh.tet_count(); ++t) {
       fem::TetCorners X, corners, global_corners;
@@ -148,13 +149,10 @@ struct PatchedBlock {
       const Eigen::Matrix3d F = fem::linear_tet_deformation_gradient(corners, dphi);
       const Eigen::Matrix3d F_0 = fem::linear_tet_deformation_gradient(global_corners, dphi);
       const sim::Lame material = lame_of(mesh.youngs(t), mesh.poisson(t));
-      const polar::SignedSvd<double> svd = polar::signed_svd(Matrix3<double>(F_0));
-      const Vector9<double> P_0 = polar::dstretch_dF(svd).transpose() *
-                                  sim::dpsi_ds(kMaterial, polar::symmetric_stretch(svd), material);
-      const Eigen::Matrix3d dent = F - F_0;
+      const Eigen::Matrix3d dent = frame[static_cast<std::size_t>(t)] + F - F_0;
       energy += fem::linear_tet_volume(X) *
-                (sim::psi(kMaterial, polar::symmetric_stretch<double>(F), material) -
-                 P_0.dot(Eigen::Map<const Vector9<double>>(dent.data())));
+                (sim::psi(kMaterial, polar::symmetric_stretch<double>(F_0), material) +
+                 sim::psi(kMaterial, polar::symmetric_stretch<double>(dent), material));
     }
     return energy;
   }
@@ -314,39 +312,6 @@ TEST(LocalStep, TheDragSpringPullsTheVertexWithItsDent) {
     blocks += 2.0 * dU.col(d).head(n).dot(block.local_dynamics.coupling_hessian(d) * dc);
   }
   EXPECT_NEAR(block.local_dynamics.curvature(global_only) + blocks, curvature, 1e-9 * curvature);
-}
-
-TEST(LocalStep, TheCorrectionsGradientAndHessianAreItsEnergys) {
-  PatchedBlock block;
-  std::srand(9);
-  const ReducedMatrix U = 0.01 * ReducedMatrix::Random(block.rows(), 3);
-  const ReducedMatrix dU = ReducedMatrix::Random(block.rows(), 3);
-  ReducedMatrix gradient;
-  block.correction->linearize(U, gradient);
-  const double step = 1e-6;
-  const double slope =
-      (block.correction->energy(U + step * dU) - block.correction->energy(U - step * dU)) /
-      (2.0 * step);
-  EXPECT_NEAR(gradient.cwiseProduct(dU).sum(), slope, 1e-6 * std::abs(slope));
-  // At rest the material's Hessian is its own PSD part: the Hessian the system takes,
-  // -v [Y Q_0 Y^T, Y Q_0 G; G^T Q_0 Y^T, 0] per tet, gives the second difference.
-  const ReducedMatrix rest = ReducedMatrix::Zero(block.rows(), 3);
-  block.correction->linearize(rest, gradient);
-  const double h = 1e-4;
-  const double second =
-      (block.correction->energy(rest + h * dU) + block.correction->energy(rest - h * dU) -
-       2.0 * block.correction->energy(rest)) /
-      (h * h);
-  double hessian_form = 0.0;
-  for (int e = 0; e < block.patches.tet_count(); ++e) {
-    const Matrix3<double> global = block.patches.displacement_gradient(e, dU, true);
-    const Matrix3<double> local = block.patches.displacement_gradient(e, dU) - global;
-    const Eigen::Map<const Vector9<double>> g(global.data()), l(local.data());
-    hessian_form -=
-        block.patches.weight(e) * g.dot(block.correction->tet_hessian(e) * (g + 2.0 * l));
-  }
-  EXPECT_NEAR(hessian_form, second, 1e-5 * std::abs(second));
-  EXPECT_LT(second, 0.0);
 }
 
 TEST(LocalStep, ConvergedStepsStopWhereTheModelsEnergyIsStationary) {

@@ -123,9 +123,7 @@ std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int
 
 std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> set) {
   // The old pieces refer to the old set: gone before it.
-  terms_.reset();
   system_.reset();
-  correction_.reset();
   dynamics_.reset();
   deformation_.reset();
   std::unique_ptr<PatchSet> old = std::move(patches_);
@@ -137,9 +135,7 @@ std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> s
   for (int e = 0; e < S; ++e) {
     patch_lame.push_back(mesh_lame_[static_cast<std::size_t>(patches_->mesh_tet(e))]);
   }
-  correction_ = std::make_unique<LocalCorrection>(*patches_, material_, patch_lame, pool_);
-  system_ = std::make_unique<LocalSystem>(body_system_, C, *dynamics_, correction_.get(),
-                                          pool_.thread_count());
+  system_ = std::make_unique<LocalSystem>(body_system_, C, *dynamics_);
   deformation_ = std::make_unique<ExtendedDeformation>(model_, *patches_);
   fem_ = std::make_unique<sim::FemStep>(patches_->rows(), C + S);
   mfem_ = std::make_unique<sim::MfemStep>(patches_->rows(), C + S);
@@ -155,17 +151,14 @@ std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> s
 }
 
 void LocalDeformations::link_contact() {
-  terms_.reset();
   if (contact_ == nullptr) return;
   contact_->set_patches(*patches_);
   system_->set_contact(contact_.get());
-  terms_ = std::make_unique<sim::StepTermSum>(*correction_, *contact_);
 }
 
 void LocalDeformations::set_contact(contact::ContactPotential* body,
                                     const contact::ContactSurface& surface) {
   if (body == nullptr) {
-    terms_.reset();
     if (system_ != nullptr) system_->set_contact(nullptr);
     contact_.reset();
     contact_loads_.clear();
@@ -189,7 +182,6 @@ void LocalDeformations::set_contact(contact::ContactPotential* body,
     sample_vertex.push_back(v);
   }
   auto next = std::make_unique<LocalContact>(*body, surface, std::move(sample_vertex));
-  terms_.reset();
   contact_ = std::move(next);
   link_contact();
 }
@@ -210,17 +202,7 @@ void LocalDeformations::set_contact_loads(const std::vector<ContactLoad>& loads)
                                  contact_ != nullptr ? contact_->dhat() : 0.0, patched);
 }
 
-void LocalDeformations::set_material(sim::MaterialModel material) {
-  if (material == material_) return;
-  material_ = material;
-  std::vector<sim::Lame> patch_lame(lame_.begin() + model_.cubature_count(), lame_.end());
-  system_.reset();
-  terms_.reset();
-  correction_ = std::make_unique<LocalCorrection>(*patches_, material_, patch_lame, pool_);
-  system_ = std::make_unique<LocalSystem>(body_system_, model_.cubature_count(), *dynamics_,
-                                          correction_.get(), pool_.thread_count());
-  link_contact();
-}
+void LocalDeformations::set_material(sim::MaterialModel material) { material_ = material; }
 
 void LocalDeformations::set_loaded(std::vector<int> loaded, sim::ReducedMatrix& U,
                                    sim::ReducedMatrix& Udot, PatchState& state) {
@@ -371,17 +353,12 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   state.rotations = rotations();
   local_force_ = patches_->gravity_force(gravity);
   dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
-  correction_->begin_step();
   if (contact_ != nullptr) contact_->begin_step(U_extended);
 }
 
 sim::StepContext LocalDeformations::context(const sim::SolverSettings& attempt) {
-  sim::StepContact* terms =
-      terms_ != nullptr ? static_cast<sim::StepContact*>(terms_.get()) : correction_.get();
-  sim::StepContext context{*deformation_, weights_, material_, lame_, attempt,
-                           *dynamics_,    *system_, pool_,     terms};
-  context.measured_tets = model_.cubature_count();  // the correction measures the patches' tets
-  return context;
+  return {*deformation_, weights_, material_, lame_,         attempt,
+          *dynamics_,    *system_, pool_,     contact_.get()};
 }
 
 double LocalDeformations::step_energy(const sim::ReducedMatrix& U_extended) {
@@ -393,7 +370,7 @@ double LocalDeformations::step_energy(const sim::ReducedMatrix& U_extended) {
     elastic[static_cast<std::size_t>(t)] =
         weights_(t) * sim::psi(material_, s, lame_[static_cast<std::size_t>(t)]);
   });
-  double energy = dynamics_->energy(U_extended) + correction_->energy(U_extended);
+  double energy = dynamics_->energy(U_extended);
   for (const double e : elastic) energy += e;
   if (contact_ != nullptr) energy += contact_->energy(U_extended);
   return energy;
@@ -410,12 +387,7 @@ double LocalDeformations::kinetic_energy(const sim::ReducedMatrix& Udot_extended
   return energy;
 }
 
-double LocalDeformations::elastic_energy(const sim::StretchField& patch_stretch,
-                                         const sim::ReducedMatrix& U_extended) {
-  return correction_->energy(U_extended) + patch_tets_energy(patch_stretch);
-}
-
-double LocalDeformations::patch_tets_energy(const sim::StretchField& patch_stretch) const {
+double LocalDeformations::elastic_energy(const sim::StretchField& patch_stretch) const {
   const int C = model_.cubature_count();
   double energy = 0.0;
   for (int e = 0; e < patches_->tet_count(); ++e) {
@@ -438,9 +410,8 @@ void LocalDeformations::add_to_diagnostics(const sim::ReducedMatrix& U_extended,
   if (patch_count() == 0) return;
   const int n = patches_->global_rows();
   const double kinetic = kinetic_energy(Udot_extended);
-  const double correction = correction_->energy(U_extended);
-  const double elastic = correction + patch_tets_energy(patch_stretch);
-  const double stretch = correction + patch_tets_energy(patch_z);
+  const double elastic = elastic_energy(patch_stretch);
+  const double stretch = elastic_energy(patch_z);
   // The dent's vertices' displacement and velocity, mass-weighted: sum_p R_p weight_p c_p.
   Eigen::Vector3d moment = Eigen::Vector3d::Zero(), momentum = Eigen::Vector3d::Zero();
   for (int p = 0; p < patch_count(); ++p) {

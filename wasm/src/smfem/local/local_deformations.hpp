@@ -33,7 +33,6 @@
 #include "smfem/local/dent_estimate.hpp"
 #include "smfem/local/extended_deformation.hpp"
 #include "smfem/local/local_contact.hpp"
-#include "smfem/local/local_correction.hpp"
 #include "smfem/local/local_dynamics.hpp"
 #include "smfem/local/local_system.hpp"
 #include "smfem/local/patch_set.hpp"
@@ -42,7 +41,6 @@
 #include "smfem/sim/step/fem_step.hpp"
 #include "smfem/sim/step/mfem_step.hpp"
 #include "smfem/sim/step/reduced_system.hpp"
-#include "smfem/sim/step/step_term_sum.hpp"
 
 namespace smfem::local {
 
@@ -159,17 +157,16 @@ class LocalDeformations {
   const sim::TetDeformation& deformation() const { return *deformation_; }
 
   // The step's objective at extended U (inertia, every tet's elastic energy at its stretch of
-  // F(U), the correction, contact): what the step's initial guess is chosen by.
+  // F(U), contact): what the step's initial guess is chosen by.
   double step_energy(const sim::ReducedMatrix& U_extended);
 
   // The patches' share of the energy check's H, beyond the global terms: the kinetic energy's
   // (the coupling and the coefficients' own), the elastic energy's (the patches' tets at their
-  // stretches less the correction), and the springs' energy in full (it replaces the global
+  // stretches), and the springs' energy in full (it replaces the global
   // Dynamics' spring_energy). Extended coordinates; patch_stretch 6 x S. Under the rotations of
   // the last begin_step.
   double kinetic_energy(const sim::ReducedMatrix& Udot_extended) const;
-  double elastic_energy(const sim::StretchField& patch_stretch,
-                        const sim::ReducedMatrix& U_extended);
+  double elastic_energy(const sim::StretchField& patch_stretch) const;
   double spring_energy(const sim::ReducedMatrix& U_extended);
   // Adds the patches' shares to diagnostics computed on the global coordinates (kinetic, elastic,
   // stretch, gravity and spring energies, their total, linear and angular momentum, centroid).
@@ -189,8 +186,6 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
-  // The patches' tets' energy at their stretches (6 x S), without the correction.
-  double patch_tets_energy(const sim::StretchField& patch_stretch) const;
   // The dent's share of the angular momentum about the origin (extended coordinates).
   Eigen::Vector3d dent_angular_momentum(const sim::ReducedMatrix& U_extended,
                                         const sim::ReducedMatrix& Udot_extended) const;
@@ -211,16 +206,14 @@ class LocalDeformations {
 
   std::unique_ptr<PatchSet> patches_;
   std::unique_ptr<LocalDynamics> dynamics_;
-  std::unique_ptr<LocalCorrection> correction_;
   std::unique_ptr<LocalSystem> system_;
   std::unique_ptr<ExtendedDeformation> deformation_;
   std::unique_ptr<sim::FemStep> fem_;
   std::unique_ptr<sim::MfemStep> mfem_;
   std::unique_ptr<LocalContact> contact_;
-  std::unique_ptr<sim::StepTermSum> terms_;  // the correction and contact_, where there is one
-  std::vector<int> contact_loads_;           // ascending: every vertex contact loads
-  std::vector<int> denting_loads_;           // ascending: those that may attach patches
-  Eigen::VectorXd vertex_modulus_;           // E / (1 - nu^2) per mesh vertex
+  std::vector<int> contact_loads_;  // ascending: every vertex contact loads
+  std::vector<int> denting_loads_;  // ascending: those that may attach patches
+  Eigen::VectorXd vertex_modulus_;  // E / (1 - nu^2) per mesh vertex
   SurfaceNeighbours surface_neighbours_;
   Eigen::VectorXd weights_;      // C + S
   std::vector<sim::Lame> lame_;  // C + S

@@ -3,35 +3,24 @@
 #include <stdexcept>
 #include <string>
 
-#include <Eigen/Eigenvalues>
-
-#include "smfem/sim/step/step_context.hpp"
-
 namespace smfem::local {
 
 LocalSystem::LocalSystem(sim::ReducedSystem& body, int cubature_count,
-                         const LocalDynamics& dynamics, LocalCorrection* correction,
-                         int thread_count)
+                         const LocalDynamics& dynamics)
     : body_(body),
       cubature_count_(cubature_count),
       dynamics_(dynamics),
       patches_(dynamics.patches()),
-      correction_(correction),
-      tets_(dynamics.patches().global_gradients(), dynamics.patches().weights(), thread_count),
       hessian_(static_cast<std::size_t>(patches_.tet_count()), Matrix9<double>::Zero()),
-      gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()),
-      net_(hessian_) {
+      gradient_(static_cast<std::size_t>(patches_.tet_count()), Matrix3<double>::Zero()) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
   if (dynamics.global().hessian_block().rows() != n || cubature_count < 1) {
     throw std::invalid_argument("LocalSystem: the body's dynamics are " +
                                 std::to_string(dynamics.global().hessian_block().rows()) +
                                 " rows wide, the patches' global rows " + std::to_string(n));
   }
-  for (auto& block : coupling_) block.setZero(n, 3 * P);
   local_block_.setZero(3 * P, 3 * P);
   local_force_.setZero(P, 3);
-  global_block_.setZero(3 * n, 3 * n);
-  zero_block_.setZero(n, n);
   matrix_.setZero(3 * n + 3 * P, 3 * n + 3 * P);
   spd_.emplace(3 * n + 3 * P);
   rhs_.setZero(n + P, 3);
@@ -53,25 +42,20 @@ void LocalSystem::set_tet_gradient(int tet, const Matrix3<double>& gradient) {
     return;
   }
   gradient_[static_cast<std::size_t>(tet - cubature_count_)] = gradient;
-  tets_.set_tet_gradient(tet - cubature_count_, gradient);
 }
 
 void LocalSystem::assemble(parallel::ThreadPool& pool) {
   body_.assemble(pool);
+  assemble_local();
   pool_ = &pool;
 }
 
 void LocalSystem::assemble_local() {
-  for (auto& block : coupling_) block.setZero();
   local_block_.setZero();
   local_force_.setZero();
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const auto index = static_cast<std::size_t>(e);
     const double v = patches_.weight(e);
-    const Matrix9<double>& A = net_[index];
-    const Matrix9<double> Q_local =
-        correction_ != nullptr ? Matrix9<double>(A + correction_->tet_hessian(e)) : A;
-    const auto Y = patches_.global_gradients().middleRows(3 * e, 3);  // Y^T, 3 x 4m
     const std::vector<PatchSet::LocalGradient>& local = patches_.local_gradients(e);
     for (const PatchSet::LocalGradient& entry : local) {
       for (int a = 0; a < 3; ++a) {
@@ -79,17 +63,11 @@ void LocalSystem::assemble_local() {
         const Eigen::Map<const Vector9<double>> G(entry.G[static_cast<std::size_t>(a)].data());
         local_force_(entry.patch, a) +=
             v * G.dot(Eigen::Map<const Vector9<double>>(gradient_[index].data()));
-        // q = A vec(G): column-major vec(F), q(d + 3 j) = d(dpsi . G)/dF(d, j).
-        const Vector9<double> q = A * G;
-        const Vector9<double> q_local = Q_local * G;
-        for (int d = 0; d < 3; ++d) {
-          coupling_[static_cast<std::size_t>(d)].col(column).noalias() +=
-              v * Y.transpose() * Eigen::Vector3d(q(d), q(d + 3), q(d + 6));
-        }
+        const Vector9<double> q = hessian_[index] * G;
         for (const PatchSet::LocalGradient& other : local) {
           for (int b = 0; b < 3; ++b) {
             const Eigen::Map<const Vector9<double>> H(other.G[static_cast<std::size_t>(b)].data());
-            local_block_(3 * other.patch + b, column) += v * H.dot(q_local);
+            local_block_(3 * other.patch + b, column) += v * H.dot(q);
           }
         }
       }
@@ -97,57 +75,24 @@ void LocalSystem::assemble_local() {
   }
 }
 
-void LocalSystem::set_patch_blocks(bool projected) {
-  // Here, not in assemble(): the steps linearize the correction after assembling the system.
-  sim::parallel_for_tets(*pool_, patches_.tet_count(), [&](int e) {
-    const auto index = static_cast<std::size_t>(e);
-    Matrix9<double> net = hessian_[index];
-    if (correction_ != nullptr) net -= correction_->tet_hessian(e);
-    if (projected) {
-      const Eigen::SelfAdjointEigenSolver<Matrix9<double>> eigen(net);
-      const Vector9<double> kept = eigen.eigenvalues().cwiseMax(0.0);
-      net = eigen.eigenvectors() * kept.asDiagonal() * eigen.eigenvectors().transpose();
-    }
-    net_[index] = net;
-    tets_.set_tet_hessian(e, net);
-    if (correction_ != nullptr) correction_->set_system_hessian(e, net);
-  });
-  tets_.assemble(*pool_);
-  assemble_local();
-}
-
 int LocalSystem::solve(const sim::ReducedMatrix& dynamics_gradient, sim::ReducedMatrix& du) {
   const int n = patches_.global_rows(), P = patches_.patch_count();
-  set_patch_blocks(false);
-  // The right-hand side does not depend on the blocks: the same for the retry below.
   rhs_ = -dynamics_gradient;
-  rhs_.topRows(n) -= body_.force() + tets_.force();
+  rhs_.topRows(n) -= body_.force();
   rhs_.bottomRows(P) -= local_force_;
   for (int d = 0; d < 3; ++d) rhs_vector_.segment(d * n, n) = rhs_.col(d).head(n);
   for (int p = 0; p < P; ++p) rhs_vector_.segment<3>(3 * n + 3 * p) = rhs_.row(n + p).transpose();
-  int shifts = solve_bordered();
-  if (shifts != 0) {
-    set_patch_blocks(true);
-    shifts = solve_bordered();
+  body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
+  for (int d = 0; d < 3; ++d) {
+    matrix_.block(3 * n, d * n, 3 * P, n) = dynamics_.coupling_hessian(d).transpose();
   }
+  matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
+  if (contact_ != nullptr) contact_->add_to_lower(matrix_);
+  const int shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
   du.resize(n + P, 3);
   for (int d = 0; d < 3; ++d) du.col(d).head(n) = solution_.segment(d * n, n);
   for (int p = 0; p < P; ++p) du.row(n + p) = solution_.segment<3>(3 * n + 3 * p).transpose();
   return shifts;
-}
-
-int LocalSystem::solve_bordered() {
-  const int n = patches_.global_rows(), P = patches_.patch_count();
-  body_.write_single_body_lower(matrix_.topLeftCorner(3 * n, 3 * n));
-  tets_.add_to_lower(zero_block_, global_block_);
-  matrix_.topLeftCorner(3 * n, 3 * n) += global_block_;  // its upper part is zero
-  for (int d = 0; d < 3; ++d) {
-    matrix_.block(3 * n, d * n, 3 * P, n) =
-        (dynamics_.coupling_hessian(d) + coupling_[static_cast<std::size_t>(d)]).transpose();
-  }
-  matrix_.bottomRightCorner(3 * P, 3 * P) = dynamics_.local_hessian() + local_block_;
-  if (contact_ != nullptr) contact_->add_to_lower(matrix_);
-  return spd_->solve(matrix_, rhs_vector_, solution_, pool_);
 }
 
 }  // namespace smfem::local

@@ -124,13 +124,11 @@ PatchSet::PatchSet(std::vector<PatchSupport> patches, int global_rows, int sampl
   const std::vector<std::pair<std::size_t, double>> kept = representatives(all, samples);
   tets_.resize(kept.size());
   weights_.resize(static_cast<Eigen::Index>(kept.size()));
-  Y_.resize(3 * static_cast<Eigen::Index>(kept.size()), global_rows_);
   for (std::size_t t = 0; t < kept.size(); ++t) {
     const Gathered& source = all[kept[t].first];
     tets_[t].mesh_tet = source.first->tet;
     tets_[t].rest = source.rest;
     weights_(static_cast<Eigen::Index>(t)) = kept[t].second;
-    Y_.middleRows(3 * static_cast<Eigen::Index>(t), 3) = source.first->Y.transpose();
   }
   for (std::size_t p = 0; p < patches_.size(); ++p) {
     for (std::size_t q = 0; q < p; ++q)
@@ -156,8 +154,10 @@ void PatchSet::set_rotations(std::vector<Eigen::Matrix3d> rotations) {
   const int P = patch_count();
   for (Tet& tet : tets_) {
     tet.local = tet.rest;
+    const Eigen::Matrix3d frame = rotation(tet.rest.front().patch).transpose();
     for (LocalGradient& entry : tet.local) {
-      for (Eigen::Matrix3d& G : entry.G) G = rotation(entry.patch) * G;
+      const Eigen::Matrix3d turn = frame * rotation(entry.patch);  // R_e^T R_p
+      for (Eigen::Matrix3d& G : entry.G) G = turn * G;
     }
   }
   for (int d = 0; d < 3; ++d) {
@@ -179,10 +179,8 @@ void PatchSet::set_rotations(std::vector<Eigen::Matrix3d> rotations) {
   }
 }
 
-Eigen::Matrix3d PatchSet::displacement_gradient(int tet, const sim::ReducedMatrix& U,
-                                                bool global_only) const {
-  Eigen::Matrix3d gradient = sim::displacement_gradient(Y_, tet, U, 0, global_rows_);
-  if (global_only) return gradient;
+Eigen::Matrix3d PatchSet::displacement_gradient(int tet, const sim::ReducedMatrix& U) const {
+  Eigen::Matrix3d gradient = Eigen::Matrix3d::Zero();
   for (const LocalGradient& entry : local_gradients(tet)) {
     const Eigen::Index row = global_rows_ + entry.patch;
     for (int a = 0; a < 3; ++a) gradient += U(row, a) * entry.G[static_cast<std::size_t>(a)];

@@ -7,21 +7,28 @@
 // from the global coordinates at the start of a step (set_rotations) and held through it, so
 // that every tet's F stays affine in U as the steps require (sim/step/discretization.hpp).
 //
-// Tets: every mesh tet some patch reaches, once (by mesh id), with F - I = U_g^T Y +
-// sum_p R_p sum_a c_p,a G_p,a over the patches that reach it. Their elastic energy is added, and
-// what the global cubature already counts of them is taken off:
+// Tets: every mesh tet some patch reaches, once (by mesh id), each with the dent's own
+// deformation gradient, in the turned frame R_e of the first patch that reaches it, so that the
+// patches add the energy of the dent alone:
 //
-//   E = sum_c w_c psi(F_c(U_g)) + sum_e v_e (psi(F_e(U_g, c)) - psi(F_e(U_g, 0)))
+//   E = sum_c w_c psi(F_c(U_g)) + sum_e v_e psi(F_e),  F_e = I + sum_p R_e^T R_p sum_a c_p,a G_p,a
 //
-// (the last sum is local_correction.hpp's), so that the energy does not change while c = 0. With
-// every tet and v_e its volume that sum is exact, as issue 26 asks; sampled (paper 001 section
-// 5.2, by other means), it runs over a few representative tets: the tets of each material are
-// clustered apart by weighted k-means (weighted_kmeans.hpp) on their centroids, weighed by their
-// share of the fields' strain (v_e sum_a |G_a|^2: the fields' gradients grow towards the load, so
-// the clusters shrink there), each cluster keeps the tet nearest its weighted centre, and that tet
-// stands for its cluster's strain (its weight: the cluster's sum of v |G|^2 over its own |G|^2).
-// The sampled energy is still one function of U, consistent for the line search, and still zero
-// while c = 0.
+// (psi(R_e F_e) = psi(F_e): the dent's gradient R_p G c as the body carries it, seen from its
+// frame), zero with its slope at c = 0, never negative, and linear in U as the steps need. Paper
+// 001 asks no more of its fields than that the dent they carry is small enough for linear
+// elasticity, relative to the global deformation (its section 4.1); to second order in c this is
+// that. An energy that let the global deformation's stress act on the fields was tried twice and
+// was unbounded below: taking off the cubature's share of the tets, sum v_e (psi(F(U_g, c)) -
+// psi(F(U_g, 0))), and its Bregman form, which also takes off the work of the global stress P(F_0)
+// : (F - F_0). The reduced cubature need not see every strain the support's tets take, and a drag
+// carried the body along such a direction, the energy falling without bound: a bunny pulled 0.3 m
+// on the page went to 1e30 m in 40 steps (docs/local.md). With every tet and v_e its volume the sum
+// is exact; sampled (paper 001 section 5.2, by other means), it runs over a few representative
+// tets: the tets of each material are clustered apart by weighted k-means (weighted_kmeans.hpp) on
+// their centroids, weighed by their share of the fields' strain (v_e sum_a |G_a|^2: the fields'
+// gradients grow towards the load, so the clusters shrink there), each cluster keeps the tet
+// nearest its weighted centre, and that tet stands for its cluster's strain (its weight: the
+// cluster's sum of v |G|^2 over its own |G|^2).
 //
 // Inertia (patch_support.hpp): the kinetic energy 1/2 udot^T M udot of the extended coordinates
 // has M = [I_3 (x) mass_block, N; N^T, M_c]: N couples column d of U_g to c (coupling(d), 4m x 3P,
@@ -56,8 +63,6 @@ class PatchSet {
   // The volume each tet stands for, m^3 (its own without sampling).
   double weight(int tet) const { return weights_(tet); }
   const Eigen::VectorXd& weights() const { return weights_; }
-  // Y of every tet stacked as the cubature's (cubature_kinematics.hpp): rows 3t + j hold Y(:, j)^T.
-  const sim::CubatureRows& global_gradients() const { return Y_; }
 
   // R_p = patch_rotation(patch p, U_g) for every patch; then the coupling and the gravity.
   void set_rotations(const sim::ReducedMatrix& U);
@@ -65,10 +70,10 @@ class PatchSet {
   void set_rotations(std::vector<Eigen::Matrix3d> rotations);
   const Eigen::Matrix3d& rotation(int p) const { return rotations_[static_cast<std::size_t>(p)]; }
 
-  // F - I of appended tet `tet` at the extended U; only the global part (c = 0) with global_only.
-  Eigen::Matrix3d displacement_gradient(int tet, const sim::ReducedMatrix& U,
-                                        bool global_only = false) const;
-  // dF/dc_p,a of the tet for each patch p reaching it (the rotated G_p,a, fixed within a step).
+  // F - I of appended tet `tet` at the extended U (see the header: only the coefficients' rows
+  // count).
+  Eigen::Matrix3d displacement_gradient(int tet, const sim::ReducedMatrix& U) const;
+  // dF/dc_p,a of the tet for each patch p reaching it (R_e^T R_p G_p,a, fixed within a step).
   struct LocalGradient {
     int patch = 0;
     std::array<Eigen::Matrix3d, 3> G;
@@ -94,13 +99,12 @@ class PatchSet {
   struct Tet {
     int mesh_tet = 0;
     std::vector<LocalGradient> rest;   // G_p,a as baked (rest frame)
-    std::vector<LocalGradient> local;  // turned by the current R_p
+    std::vector<LocalGradient> local;  // turned by the current R_e^T R_p
   };
   std::vector<PatchSupport> patches_;
   int global_rows_ = 0;
   std::vector<Tet> tets_;
   Eigen::VectorXd weights_;
-  sim::CubatureRows Y_;
   std::vector<Eigen::Matrix3d> rotations_;
   // Per pair q < p, at p (p - 1) / 2 + q: patch_support.hpp's pair_moments.
   std::vector<Matrix9<double>> pair_moments_;

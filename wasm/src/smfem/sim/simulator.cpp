@@ -631,8 +631,8 @@ double Simulator::mechanical_energy(const SimulatorState& state, const StretchFi
   const double contact =
       contact_ != nullptr ? local_->contact()->potential_energy(extended_U_) : 0.0;
   const double global = kinetic + elastic_energy(stretch) + fit_energy(stretch) + contact;
-  return global + local_->kinetic_energy(extended_Udot_) +
-         local_->elastic_energy(patch_stretch, extended_U_) + local_->spring_energy(extended_U_);
+  return global + local_->kinetic_energy(extended_Udot_) + local_->elastic_energy(patch_stretch) +
+         local_->spring_energy(extended_U_);
 }
 
 double Simulator::friction_energy(const SimulatorState& state) {

@@ -195,9 +195,7 @@ void MfemStep::solve(StepContext& context, ReducedMatrix& U, StretchField& z, St
     });
     d.du_curvature = context.dynamics.curvature(du_);
     d.du_slope = dynamics_gradient_.cwiseProduct(du_).sum();
-    d.decrement_squared =
-        d.du_curvature + (context.measured_tets < 0 ? curvature_.sum()
-                                                    : curvature_.head(context.measured_tets).sum());
+    d.decrement_squared = d.du_curvature + curvature_.sum();
     double fit_slope = 0.0;
     if (fit != nullptr) {
       // C's change along dz: its measure moves by beta = A^T dz = alpha(s) - alpha(z) + B^T du.

@@ -96,11 +96,6 @@ struct StepContext {
   // move (an impact's further iterations, sim/simulator.hpp): the system holds the other bodies'
   // rows of U (ReducedSystem::set_moving_bodies), and their tets keep their state.
   std::span<const int> moving_tets = {};
-  // The tets whose curvature the mixed step's decrement takes from their stretches: the first
-  // measured_tets, every tet where -1. Local deformations' patch tets come after the cubature's,
-  // and the contact term measures them as the bordered system solved them
-  // (local/local_correction.hpp).
-  int measured_tets = -1;
 };
 
 inline Matrix3<double> deformation_gradient(const StepContext& context, int tet,
