@@ -342,6 +342,11 @@ TEST(LocalSimulator, AStateWithPatchesThatDoNotFitIsRefused) {
   r00 *= 1.5;
   std::memcpy(stretched.data() + rotation, &r00, 8);
   refused(stretched, "not a rotation");
+  // Format 2's patches hold the stretches of the energy before 2026-12-03 (simulator_state.hpp).
+  std::vector<std::uint8_t> older = blob;
+  const std::uint32_t format_2 = 2;
+  std::memcpy(older.data() + 4, &format_2, 4);
+  refused(older, "format 2 with 1 local patches");
   // A loaded vertex inside the mesh.
   sim::SimulatorState inside = sim::decode_state(blob, kModes, block.box.model.cubature_count());
   inside.patches.loaded = {
@@ -350,6 +355,10 @@ TEST(LocalSimulator, AStateWithPatchesThatDoNotFitIsRefused) {
   // Into a simulator without local deformations.
   sim::Simulator plain(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
   EXPECT_THROW(plain.load_state(blob), std::invalid_argument);
+  // A format 2 state without patches loads as it did.
+  std::vector<std::uint8_t> unpatched = plain.save_state();
+  std::memcpy(unpatched.data() + 4, &format_2, 4);
+  EXPECT_NO_THROW(plain.load_state(unpatched));
   // Nothing changed: it steps on as a twin that was never offered those blobs.
   sim::Simulator twin(block.box.model, page_settings(sim::SolverMethod::mfem, 2));
   twin.enable_local_deformations(block.mesh);

@@ -7,7 +7,8 @@
 namespace smfem::sim {
 namespace {
 
-constexpr std::uint32_t kFormat = 2;
+constexpr std::uint32_t kFormat = 3;
+constexpr std::uint32_t kOldPatchesFormat = 2;  // the same layout; see the header
 constexpr char kMagic[4] = {'S', 'M', 'F', 'S'};
 constexpr std::uint64_t kHeaderBytes = 32;       // magic, format, m, C, time, step count
 constexpr std::uint64_t kPatchHeaderBytes = 12;  // P, L, S
@@ -111,8 +112,9 @@ SimulatorState decode_state(std::span<const std::uint8_t> bytes, int m, int C) {
   char magic[4];
   in.get(magic, 4);
   const std::uint32_t format = in.get_u32();
-  if (std::memcmp(magic, kMagic, 4) != 0 || (format != 1 && format != kFormat)) {
-    throw std::invalid_argument("not a simulator state blob (format 1 or 2)");
+  if (std::memcmp(magic, kMagic, 4) != 0 ||
+      (format != 1 && format != kOldPatchesFormat && format != kFormat)) {
+    throw std::invalid_argument("not a simulator state blob (format 1, 2 or 3)");
   }
   const std::uint32_t blob_m = in.get_u32(), blob_C = in.get_u32();
   if (blob_m != static_cast<std::uint32_t>(m) || blob_C != static_cast<std::uint32_t>(C)) {
@@ -122,7 +124,8 @@ SimulatorState decode_state(std::span<const std::uint8_t> bytes, int m, int C) {
   }
   const std::uint64_t fixed = kHeaderBytes + body_bytes(blob_m, blob_C);
   if (format == 1) expect_bytes(bytes.size(), fixed, "(format 1)");
-  if (format == kFormat && bytes.size() < fixed + kPatchHeaderBytes) {
+  const bool patched_format = format == kOldPatchesFormat || format == kFormat;
+  if (patched_format && bytes.size() < fixed + kPatchHeaderBytes) {
     expect_bytes(bytes.size(), fixed + kPatchHeaderBytes, "before its patches at least");
   }
   SimulatorState state;
@@ -134,10 +137,16 @@ SimulatorState decode_state(std::span<const std::uint8_t> bytes, int m, int C) {
   in.get_matrix(state.lambda, 6, C);
   local::PatchState& patches = state.patches;
   std::uint32_t P = 0, L = 0, S = 0;
-  if (format == kFormat) {
+  if (patched_format) {
     P = in.get_u32();
     L = in.get_u32();
     S = in.get_u32();
+    if (format == kOldPatchesFormat && P > 0) {
+      throw std::invalid_argument(
+          "state blob of format 2 with " + std::to_string(P) +
+          " local patches: saved before the patches' energy changed (2026-12-03), its patches' "
+          "stretches are not this build's; save it again without patches, or start anew");
+    }
     expect_bytes(bytes.size(), fixed + kPatchHeaderBytes + patch_bytes(P, L, S),
                  "for " + std::to_string(P) + " patches, " + std::to_string(L) +
                      " loaded vertices and " + std::to_string(S) + " patch tets");
