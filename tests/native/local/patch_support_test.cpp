@@ -43,7 +43,6 @@ TEST(PatchSupport, ItsTetsDeformAsTheirCornersMove) {
   const PatchSupport support =
       patch_support(s.mesh, s.vertex_mass, top_patch(s.box, 0.0, 0.0, 0.13, 0.125), kSupport);
   ASSERT_GT(support.tets.size(), 20u);
-  ASSERT_FALSE(support.frame_tets.empty());
   std::srand(7);
   const sim::ReducedMatrix U = 0.05 * sim::ReducedMatrix::Random(4 * s.mesh.weights.cols(), 3);
   const Eigen::Vector3d c = 0.01 * Eigen::Vector3d::Random();

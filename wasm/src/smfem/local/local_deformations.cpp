@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -435,37 +434,66 @@ void LocalDeformations::add_to_diagnostics(const sim::ReducedMatrix& U_extended,
 Eigen::Vector3d LocalDeformations::dent_angular_momentum(
     const sim::ReducedMatrix& U_extended, const sim::ReducedMatrix& Udot_extended) const {
   // Per vertex the patches reach: x = X + U^T b where the global modes put it, its velocity, and
-  // its dent l = sum_p R_p B_p c_p (a vertex may be in several patches' reach) with its velocity.
-  // The dent adds m (x x ldot + l x xdot + l x ldot) to the global modes' m x x xdot.
-  struct Dented {
-    double mass = 0.0;
-    Eigen::Vector3d x, xdot, l = Eigen::Vector3d::Zero(), ldot = Eigen::Vector3d::Zero();
-  };
+  // its dent l = sum_p l_p, l_p = R_p B_p c_p (a vertex may be in several patches' reach), with
+  // its velocity. The dent adds m (x x ldot + l x xdot + l x ldot) to the global modes'
+  // m x x xdot: patch by patch, the terms linear in the dent and each patch's l_p x ldot_p, and
+  // over the vertices two patches share, l_p x ldot_q + l_q x ldot_p. The global motion of a
+  // support's vertices is one product with its basis rows (row by row, 6-8 % of the
+  // resting bunny's steps with 4 patches).
   const int n = patches_->global_rows();
-  std::map<int, Dented> dented;
-  for (int p = 0; p < patch_count(); ++p) {
+  const int P = patch_count();
+  std::vector<Eigen::Matrix<double, Eigen::Dynamic, 3>> dent(static_cast<std::size_t>(P)),
+      dent_rate(static_cast<std::size_t>(P));
+  Eigen::Vector3d share = Eigen::Vector3d::Zero();
+  for (int p = 0; p < P; ++p) {
     const PatchSupport& support = patches_->patch(p);
+    const auto count = static_cast<Eigen::Index>(support.vertices.size());
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> x = support.basis * U_extended.topRows(n);
+    const Eigen::Matrix<double, Eigen::Dynamic, 3> xdot = support.basis * Udot_extended.topRows(n);
     const Eigen::Matrix3d& R = patches_->rotation(p);
     const Eigen::Vector3d c = U_extended.row(n + p).transpose();
     const Eigen::Vector3d cdot = Udot_extended.row(n + p).transpose();
-    for (std::size_t k = 0; k < support.vertices.size(); ++k) {
-      const auto [at, fresh] = dented.try_emplace(support.vertices[k]);
-      Dented& vertex = at->second;
-      if (fresh) {
-        const auto row = static_cast<Eigen::Index>(k);
-        vertex.mass = support.mass(row);
-        vertex.x = mesh_.positions.row(support.vertices[k]).transpose() +
-                   U_extended.topRows(n).transpose() * support.basis.row(row).transpose();
-        vertex.xdot = Udot_extended.topRows(n).transpose() * support.basis.row(row).transpose();
-      }
-      vertex.l += R * support.fields[k] * c;
-      vertex.ldot += R * support.fields[k] * cdot;
+    Eigen::Matrix<double, Eigen::Dynamic, 3>& l = dent[static_cast<std::size_t>(p)];
+    Eigen::Matrix<double, Eigen::Dynamic, 3>& ldot = dent_rate[static_cast<std::size_t>(p)];
+    l.resize(count, 3);
+    ldot.resize(count, 3);
+    for (Eigen::Index k = 0; k < count; ++k) {
+      const Eigen::Matrix3d& field = support.fields[static_cast<std::size_t>(k)];
+      l.row(k) = (R * (field * c)).transpose();
+      ldot.row(k) = (R * (field * cdot)).transpose();
+      const Eigen::Vector3d at =
+          mesh_.positions.row(support.vertices[static_cast<std::size_t>(k)]).transpose() +
+          x.row(k).transpose();
+      const Eigen::Vector3d lk = l.row(k).transpose(), ldotk = ldot.row(k).transpose();
+      share +=
+          support.mass(k) * (at.cross(ldotk) + lk.cross(xdot.row(k).transpose()) + lk.cross(ldotk));
     }
   }
-  Eigen::Vector3d share = Eigen::Vector3d::Zero();
-  for (const auto& [v, vertex] : dented) {
-    share += vertex.mass * (vertex.x.cross(vertex.ldot) + vertex.l.cross(vertex.xdot) +
-                            vertex.l.cross(vertex.ldot));
+  for (int p = 0; p < P; ++p) {
+    const std::vector<int>& a = patches_->patch(p).vertices;
+    for (int q = 0; q < p; ++q) {
+      const std::vector<int>& b = patches_->patch(q).vertices;
+      // Both ascending: walked together.
+      std::size_t i = 0, j = 0;
+      while (i < a.size() && j < b.size()) {
+        if (a[i] < b[j]) {
+          ++i;
+        } else if (b[j] < a[i]) {
+          ++j;
+        } else {
+          const auto ki = static_cast<Eigen::Index>(i), kj = static_cast<Eigen::Index>(j);
+          const auto& lp = dent[static_cast<std::size_t>(p)];
+          const auto& lq = dent[static_cast<std::size_t>(q)];
+          const auto& ldp = dent_rate[static_cast<std::size_t>(p)];
+          const auto& ldq = dent_rate[static_cast<std::size_t>(q)];
+          share += patches_->patch(p).mass(ki) *
+                   (Eigen::Vector3d(lp.row(ki)).cross(Eigen::Vector3d(ldq.row(kj))) +
+                    Eigen::Vector3d(lq.row(kj)).cross(Eigen::Vector3d(ldp.row(ki))));
+          ++i;
+          ++j;
+        }
+      }
+    }
   }
   return share;
 }

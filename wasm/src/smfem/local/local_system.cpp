@@ -1,5 +1,6 @@
 #include "smfem/local/local_system.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -53,23 +54,37 @@ void LocalSystem::assemble(parallel::ThreadPool& pool) {
 void LocalSystem::assemble_local() {
   local_block_.setZero();
   local_force_.setZero();
+  // Per tet, its fields' dF/dc side by side (9 x 3k for the k patches that reach it): its block
+  // of K_cc is one product v G^T Q G, added where its patches' rows meet (column by column, with
+  // the resting bunny's 48 patches this took 17 % of the steps). The buffers hold the widest
+  // tet's, so that no tet allocates.
+  std::size_t widest = 0;
+  for (int e = 0; e < patches_.tet_count(); ++e) {
+    widest = std::max(widest, patches_.local_gradients(e).size());
+  }
+  Eigen::Matrix<double, 9, Eigen::Dynamic> G(9, 3 * widest), QG(9, 3 * widest);
+  Eigen::MatrixXd block(3 * widest, 3 * widest);
   for (int e = 0; e < patches_.tet_count(); ++e) {
     const auto index = static_cast<std::size_t>(e);
     const double v = patches_.weight(e);
     const std::vector<PatchSet::LocalGradient>& local = patches_.local_gradients(e);
-    for (const PatchSet::LocalGradient& entry : local) {
+    const auto width = static_cast<Eigen::Index>(3 * local.size());
+    for (std::size_t i = 0; i < local.size(); ++i) {
       for (int a = 0; a < 3; ++a) {
-        const int column = 3 * entry.patch + a;
-        const Eigen::Map<const Vector9<double>> G(entry.G[static_cast<std::size_t>(a)].data());
-        local_force_(entry.patch, a) +=
-            v * G.dot(Eigen::Map<const Vector9<double>>(gradient_[index].data()));
-        const Vector9<double> q = hessian_[index] * G;
-        for (const PatchSet::LocalGradient& other : local) {
-          for (int b = 0; b < 3; ++b) {
-            const Eigen::Map<const Vector9<double>> H(other.G[static_cast<std::size_t>(b)].data());
-            local_block_(3 * other.patch + b, column) += v * H.dot(q);
-          }
-        }
+        G.col(static_cast<Eigen::Index>(3 * i) + a) =
+            Eigen::Map<const Vector9<double>>(local[i].G[static_cast<std::size_t>(a)].data());
+      }
+    }
+    const Vector9<double> force = v * Eigen::Map<const Vector9<double>>(gradient_[index].data());
+    QG.leftCols(width).noalias() = (v * hessian_[index]) * G.leftCols(width);
+    block.topLeftCorner(width, width).noalias() =
+        G.leftCols(width).transpose() * QG.leftCols(width);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      const auto column = static_cast<Eigen::Index>(3 * i);
+      local_force_.row(local[i].patch) += (G.middleCols<3>(column).transpose() * force).transpose();
+      for (std::size_t j = 0; j < local.size(); ++j) {
+        local_block_.block<3, 3>(3 * local[j].patch, 3 * local[i].patch) +=
+            block.block<3, 3>(static_cast<Eigen::Index>(3 * j), column);
       }
     }
   }

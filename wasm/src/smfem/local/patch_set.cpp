@@ -131,8 +131,9 @@ PatchSet::PatchSet(std::vector<PatchSupport> patches, int global_rows, int sampl
     weights_(static_cast<Eigen::Index>(t)) = kept[t].second;
   }
   for (std::size_t p = 0; p < patches_.size(); ++p) {
-    for (std::size_t q = 0; q < p; ++q)
+    for (std::size_t q = 0; q <= p; ++q) {
       pair_moments_.push_back(pair_moments(patches_[p], patches_[q]));
+    }
   }
   rotations_.assign(patches_.size(), Eigen::Matrix3d::Identity());
   set_rotations(sim::ReducedMatrix::Zero(global_rows_, 3));
@@ -171,12 +172,19 @@ void PatchSet::set_rotations(std::vector<Eigen::Matrix3d> rotations) {
     }
     local_mass_.block<3, 3>(3 * p, 3 * p) = patch(p).mass_matrix;
     for (int q = 0; q < p; ++q) {
-      const Eigen::Matrix3d pair = pair_mass(
-          pair_moments_[static_cast<std::size_t>(p * (p - 1) / 2 + q)], rotation(p), rotation(q));
+      const Eigen::Matrix3d pair = pair_mass(p, rotation(p), q, rotation(q));
       local_mass_.block<3, 3>(3 * p, 3 * q) = pair;
       local_mass_.block<3, 3>(3 * q, 3 * p) = pair.transpose();
     }
   }
+}
+
+Eigen::Matrix3d PatchSet::pair_mass(int p, const Eigen::Matrix3d& rotation_p, int q,
+                                    const Eigen::Matrix3d& rotation_q) const {
+  // The moments are kept for q <= p; the pair the other way round is the transpose.
+  if (q > p) return pair_mass(q, rotation_q, p, rotation_p).transpose();
+  return local::pair_mass(pair_moments_[static_cast<std::size_t>(p * (p + 1) / 2 + q)], rotation_p,
+                          rotation_q);
 }
 
 Eigen::Matrix3d PatchSet::displacement_gradient(int tet, const sim::ReducedMatrix& U) const {

@@ -82,6 +82,11 @@ class PatchSet {
     return tets_[static_cast<std::size_t>(tet)].local;
   }
 
+  // sum_v m_v (R_p B_pv)^T (R_q B_qv) for rotations of patches p and q (any two, p == q too):
+  // patch_support.hpp's pair_mass from the moments the set made once.
+  Eigen::Matrix3d pair_mass(int p, const Eigen::Matrix3d& rotation_p, int q,
+                            const Eigen::Matrix3d& rotation_q) const;
+
   // The inertia under the current rotations (see the header).
   const Eigen::MatrixXd& coupling(int d) const { return coupling_[static_cast<std::size_t>(d)]; }
   const Eigen::MatrixXd& local_mass() const { return local_mass_; }
@@ -106,7 +111,7 @@ class PatchSet {
   std::vector<Tet> tets_;
   Eigen::VectorXd weights_;
   std::vector<Eigen::Matrix3d> rotations_;
-  // Per pair q < p, at p (p - 1) / 2 + q: patch_support.hpp's pair_moments.
+  // Per pair q <= p, at p (p + 1) / 2 + q: patch_support.hpp's pair_moments.
   std::vector<Matrix9<double>> pair_moments_;
   std::array<Eigen::MatrixXd, 3> coupling_;
   Eigen::MatrixXd local_mass_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <Eigen/Cholesky>
 
@@ -111,6 +113,8 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
     fail("the pinned vertices hold every vertex the fields reach: no dent is possible there");
   }
 
+  out.frame_Y.setZero(width, 3);
+  double frame_volume = 0.0;
   for (int t = 0; t < mesh.tet_count(); ++t) {
     bool reached = false, framing = false;
     for (int k = 0; k < 4; ++k) {
@@ -139,9 +143,14 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
             out.fields[static_cast<std::size_t>(s)].col(a) * dphi.row(k);
       }
     }
-    if (framing) out.frame_tets.push_back(static_cast<int>(out.tets.size()));
+    if (framing) {
+      out.frame_Y += tet.volume * tet.Y;
+      frame_volume += tet.volume;
+    }
     out.tets.push_back(std::move(tet));
   }
+  if (!(frame_volume > 0.0)) fail("the patch's vertices are corners of no tet of volume");
+  out.frame_Y /= frame_volume;
   return out;
 }
 
@@ -153,14 +162,8 @@ Eigen::Matrix3d field_at_vertex(const PatchSupport& support, int vertex) {
 
 Eigen::Matrix3d patch_rotation(const PatchSupport& support,
                                const Eigen::Ref<const sim::ReducedMatrix>& U) {
-  Eigen::Matrix3d mean = Eigen::Matrix3d::Zero();
-  double volume = 0.0;
-  for (const int index : support.frame_tets) {
-    const SupportTet& tet = support.tets[static_cast<std::size_t>(index)];
-    mean += tet.volume * (Eigen::Matrix3d::Identity() + U.transpose() * tet.Y);
-    volume += tet.volume;
-  }
-  return polar::polar_rotation<double>(mean / volume);
+  return polar::polar_rotation<double>(Eigen::Matrix3d::Identity() +
+                                       U.transpose() * support.frame_Y);
 }
 
 void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation, int d,
@@ -170,7 +173,9 @@ void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation,
 }
 
 Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q) {
-  Matrix9<double> moments = Matrix9<double>::Zero();
+  // The shared vertices' m_v vec(B_pv) and vec(B_qv) side by side, their outer products summed
+  // by one product rather than a vertex at a time.
+  std::vector<std::pair<std::size_t, std::size_t>> shared;
   std::size_t i = 0, j = 0;
   while (i < p.vertices.size() && j < q.vertices.size()) {
     if (p.vertices[i] < q.vertices[j]) {
@@ -178,20 +183,25 @@ Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q) {
     } else if (q.vertices[j] < p.vertices[i]) {
       ++j;
     } else {
-      const Eigen::Map<const Vector9<double>> Bp(p.fields[i].data()), Bq(q.fields[j].data());
-      // vec(B)(a + 3i) = B(a, i): the outer product's entry (a + 3i, b + 3j) is the sum's term.
-      const Matrix9<double> outer = p.mass(static_cast<Eigen::Index>(i)) * Bp * Bq.transpose();
-      for (int ii = 0; ii < 3; ++ii) {
-        for (int jj = 0; jj < 3; ++jj) {
-          for (int a = 0; a < 3; ++a) {
-            for (int b = 0; b < 3; ++b) {
-              moments(ii + 3 * jj, a + 3 * b) += outer(a + 3 * ii, b + 3 * jj);
-            }
-          }
-        }
+      shared.emplace_back(i++, j++);
+    }
+  }
+  const auto count = static_cast<Eigen::Index>(shared.size());
+  Eigen::Matrix<double, 9, Eigen::Dynamic> weighted(9, count), other(9, count);
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const auto [a, b] = shared[static_cast<std::size_t>(k)];
+    weighted.col(k) = p.mass(static_cast<Eigen::Index>(a)) *
+                      Eigen::Map<const Vector9<double>>(p.fields[a].data());
+    other.col(k) = Eigen::Map<const Vector9<double>>(q.fields[b].data());
+  }
+  // vec(B)(a + 3i) = B(a, i): the outer products' sum has entry (a + 3i, b + 3j).
+  const Matrix9<double> outer = weighted * other.transpose();
+  Matrix9<double> moments;
+  for (int ii = 0; ii < 3; ++ii) {
+    for (int jj = 0; jj < 3; ++jj) {
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) moments(ii + 3 * jj, a + 3 * b) = outer(a + 3 * ii, b + 3 * jj);
       }
-      ++i;
-      ++j;
     }
   }
   return moments;

@@ -48,14 +48,16 @@ struct SupportTet {
 
 struct PatchSupport {
   LoadPatch patch;
-  HalfSpaceMaterial material;             // the fields' (the patch's tets' mean)
-  std::vector<int> vertices;              // those the fields reach, ascending
-  std::vector<Eigen::Matrix3d> fields;    // B_v per vertex (m per unit coefficient)
-  Eigen::VectorXd mass;                   // m_v per vertex, kg
-  Eigen::MatrixXd basis;                  // row k: b_v^T of vertices[k] (4m)
-  std::vector<SupportTet> tets;           // every tet with a corner in `vertices`, by id
-  std::vector<int> frame_tets;            // indices into tets: those with a patch vertex
-  std::array<Eigen::MatrixXd, 3> moment;  // 4m x 3 each, see above
+  HalfSpaceMaterial material;           // the fields' (the patch's tets' mean)
+  std::vector<int> vertices;            // those the fields reach, ascending
+  std::vector<Eigen::Matrix3d> fields;  // B_v per vertex (m per unit coefficient)
+  Eigen::VectorXd mass;                 // m_v per vertex, kg
+  Eigen::MatrixXd basis;                // row k: b_v^T of vertices[k] (4m)
+  std::vector<SupportTet> tets;         // every tet with a corner in `vertices`, by id
+  // The volume-weighted mean of Y over the tets with a patch vertex (4m x 3): the mean global
+  // deformation gradient there is I + U^T frame_Y (patch_rotation).
+  Eigen::Matrix<double, Eigen::Dynamic, 3> frame_Y;
+  std::array<Eigen::MatrixXd, 3> moment;                  // 4m x 3 each, see above
   Eigen::Matrix3d mass_matrix = Eigen::Matrix3d::Zero();  // M
   Eigen::Matrix3d weight = Eigen::Matrix3d::Zero();       // sum_v m_v B_v, kg m
 };
@@ -74,8 +76,9 @@ PatchSupport patch_support(const full::FullModel& mesh, const Eigen::VectorXd& v
 Eigen::Matrix3d field_at_vertex(const PatchSupport& support, int vertex);
 
 // The rotation of the polar decomposition of the volume-weighted mean of the global deformation
-// gradients I + U^T Y over the frame tets: the body's local rotation at the patch, as issue 26
-// takes it (paper 001's one-ring Procrustes fit degenerates to the identity as printed).
+// gradients I + U^T Y over the tets with a patch vertex, I + U^T frame_Y: the body's local
+// rotation at the patch, as issue 26 takes it (paper 001's one-ring Procrustes fit degenerates to
+// the identity as printed).
 // U: the global coordinates (4m x 3; the first 4m rows of an extended U).
 Eigen::Matrix3d patch_rotation(const PatchSupport& support,
                                const Eigen::Ref<const sim::ReducedMatrix>& U);
