@@ -103,8 +103,8 @@ bool LocalDeformations::drag_dents(int vertex, double stiffness) const {
 std::unique_ptr<PatchSet> LocalDeformations::patch_set_for(const std::vector<int>& loaded) const {
   std::vector<PatchSupport> supports;
   if (!loaded.empty()) {
-    const std::vector<LoadPatch> grouped =
-        group_into_patches(mesh_.positions, surface_, loaded, 3 * model_.mode_count());
+    const std::vector<LoadPatch> grouped = group_into_patches(
+        mesh_.positions, surface_, loaded, kPatchesPerMode * model_.mode_count());
     for (const LoadPatch& patch : grouped) {
       // Paper 001's radius beyond the patch's farthest vertex: a contact spread wider than the
       // radius (a face resting on the floor, a deep press) is still all inside its support.

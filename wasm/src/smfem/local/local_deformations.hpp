@@ -4,7 +4,7 @@
 //
 // Loads: the drag spring's point, as the mesh's surface vertex nearest it (the spring pulls that
 // vertex's fields: within an edge of the grabbed render vertex). The loaded vertices are grouped
-// into patches (patch_grouping.hpp, at most 3 m of them for m global modes, paper 001's C r). A
+// into patches (patch_grouping.hpp, about kPatchesPerMode m of them for m global modes). A
 // patch stays while loaded; unloaded, it leaves once its coefficients move slower than
 // kLeavingSpeed, or kLeavingTime after its load left, whichever comes first. Every change of
 // patches carries the state over by the mass-norm projection (basis_change.hpp). Each patch's
@@ -47,6 +47,17 @@ namespace smfem::local {
 inline constexpr double kLeavingSpeed = 1e-3;  // m/s of a coefficient (the fields' largest)
 inline constexpr double kLeavingTime = 1.0;    // s
 inline constexpr int kSamplesPerPatch = 16;
+// Paper 001's budget C r: its clustering allots k = ceil(r A_i / A) patches to a loaded region
+// of area A_i, r in all (C = 1), though its count of basis vectors, (3 C + 1) r, says C r. At
+// C = 3 one contact takes all 48 patches of a 16-mode body: the bunny resting on the floor steps
+// 4 times slower than without them (natively, 12.4 against 3.1 ms). C = 1 was tried (2026-12-03):
+// the resting bunny 5.9 ms (16 patches), the sphere pressed into a block (LocalHertz) 25.5 N
+// against the whole mesh's 25.0 (26.6 at C = 3), its surface error 0.149 (0.133); but the poke
+// scene's block (8 modes: 8 patches) then changed its patches at 55 of 70 steps with the ball
+// held, where 24 allowed changed 3 times, and stepped 8 times slower (16 against 1.4-2.0 ms).
+// Coarser patches dent less evenly, the loaded samples come and go, and every new loaded vertex
+// regroups the patches: C = 1 needs a hysteresis there first (docs/local.md).
+inline constexpr int kPatchesPerMode = 3;
 // A drag attaches a patch where the dent takes at least this share of the hand's pull (1 mm of
 // 10 cm): below it the dent cannot be seen (drag_dents()).
 inline constexpr double kDragDentShare = 1e-2;

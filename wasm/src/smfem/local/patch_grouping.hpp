@@ -4,7 +4,8 @@
 // surface vertices (loaded, or still moving in their patch's fields: the caller decides) are split
 // into connected components over the surface's triangles, and each component by k-means (on the
 // rest positions, weighted by area) into a number of patches in proportion to its area, about
-// `budget` in all (paper 001: budget C r for r global modes, C = 3) and at least one per component.
+// `budget` in all (paper 001: budget C r for r global modes; local_deformations.hpp chooses C)
+// and at least one per component.
 // Each patch's frame: the inward normal of its area-weighted outward normals (of its largest
 // vertex's where they mostly cancel, as round a thin part), and two tangents.
 #include <vector>
