@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
                                   {"clearance", scene.body_clearance(b)},
                                   {"iterations", scene.body_iterations(b)},
                                   {"asleep", scene.body_asleep(b)},
-                                  {"localPatches", scene.body_patches(b)}});
+                                  {"localPatches", scene.body_patches(b)},
+                                  {"patchSets", scene.body_patch_sets(b)}});
         }
         std::cout
             << nlohmann::json{{"step", step},

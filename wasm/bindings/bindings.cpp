@@ -401,7 +401,8 @@ class JsContactScene {
                             {"clearance", scene_->body_clearance(b)},
                             {"iterations", scene_->body_iterations(b)},
                             {"asleep", scene_->body_asleep(b)},
-                            {"localPatches", scene_->body_patches(b)}});
+                            {"localPatches", scene_->body_patches(b)},
+                            {"patchSets", scene_->body_patch_sets(b)}});
         }
         report["bodies"] = bodies;
         json obstacles = json::array();

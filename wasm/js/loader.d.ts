@@ -440,7 +440,9 @@ export interface ContactStepReport extends StepReport {
    * clearance: the body's closest distance to anything, exact below dHat (null: nothing near);
    * iterations: its island's solver iterations this step, retries included (0 asleep);
    * localPatches: the patches its local deformations have attached (0 without them, and while
-   * it shares an island with another body: contact_scene.hpp).
+   * it shares an island with another body: contact_scene.hpp); patchSets: how many patch sets
+   * its local deformations have made so far (each change of patches, or one undone, costs about
+   * a step).
    */
   bodies: Array<{
     centroid: Vec3;
@@ -450,6 +452,7 @@ export interface ContactStepReport extends StepReport {
     iterations: number;
     asleep: boolean;
     localPatches: number;
+    patchSets: number;
   }>;
   obstacleOffsets: Vec3[];
 }

@@ -127,6 +127,7 @@ std::unique_ptr<PatchSet> LocalDeformations::install(std::unique_ptr<PatchSet> s
   deformation_.reset();
   std::unique_ptr<PatchSet> old = std::move(patches_);
   patches_ = std::move(set);
+  ++patch_sets_made_;
   const int P = patches_->patch_count();
   dynamics_ = std::make_unique<LocalDynamics>(global_dynamics_, *patches_);
   const int C = model_.cubature_count(), S = patches_->tet_count();
@@ -498,14 +499,29 @@ Eigen::Vector3d LocalDeformations::dent_angular_momentum(
   return share;
 }
 
+int LocalDeformations::covering_patch(int vertex) const {
+  const Eigen::Vector3d at = mesh_.positions.row(vertex).transpose();
+  for (int p = 0; p < patch_count(); ++p) {
+    if ((at - patches_->patch(p).patch.centre).norm() < kCoveredRadius * support_) return p;
+  }
+  return -1;
+}
+
 std::vector<int> LocalDeformations::still_loaded(PatchState& state, double timestep) const {
+  // A patch is pulled by a load on one of its vertices or one it covers.
+  std::vector<char> covers_load(static_cast<std::size_t>(patch_count()), 0);
+  for (const int v : contact_loads_) {
+    const int p = covering_patch(v);
+    if (p >= 0) covers_load[static_cast<std::size_t>(p)] = 1;
+  }
   std::vector<int> kept;
   for (int p = 0; p < patch_count(); ++p) {
     const std::vector<int>& vertices = patches_->patch(p).patch.vertices;
-    const bool pulled = std::any_of(vertices.begin(), vertices.end(), [&](int v) {
-      return v == spring_vertex_ ||
-             std::binary_search(contact_loads_.begin(), contact_loads_.end(), v);
-    });
+    const bool pulled = covers_load[static_cast<std::size_t>(p)] ||
+                        std::any_of(vertices.begin(), vertices.end(), [&](int v) {
+                          return v == spring_vertex_ || std::binary_search(contact_loads_.begin(),
+                                                                           contact_loads_.end(), v);
+                        });
     const bool moving = state.Cdot.row(p).norm() >= kLeavingSpeed;
     for (const int v : vertices) {
       const auto at = std::lower_bound(state.loaded.begin(), state.loaded.end(), v);
@@ -515,7 +531,10 @@ std::vector<int> LocalDeformations::still_loaded(PatchState& state, double times
     }
   }
   if (spring_vertex_ >= 0) kept.push_back(spring_vertex_);
-  kept.insert(kept.end(), denting_loads_.begin(), denting_loads_.end());
+  for (const int v : denting_loads_) {
+    const bool patched = std::binary_search(state.loaded.begin(), state.loaded.end(), v);
+    if (patched || covering_patch(v) < 0) kept.push_back(v);
+  }
   std::sort(kept.begin(), kept.end());
   kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   return kept;

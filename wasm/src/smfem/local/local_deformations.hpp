@@ -48,16 +48,14 @@ inline constexpr double kLeavingSpeed = 1e-3;  // m/s of a coefficient (the fiel
 inline constexpr double kLeavingTime = 1.0;    // s
 inline constexpr int kSamplesPerPatch = 16;
 // Paper 001's budget C r: its clustering allots k = ceil(r A_i / A) patches to a loaded region
-// of area A_i, r in all (C = 1), though its count of basis vectors, (3 C + 1) r, says C r. At
-// C = 3 one contact takes all 48 patches of a 16-mode body: the bunny resting on the floor steps
-// 4 times slower than without them (natively, 12.4 against 3.1 ms). C = 1 was tried (2026-12-03):
-// the resting bunny 5.9 ms (16 patches), the sphere pressed into a block (LocalHertz) 25.5 N
-// against the whole mesh's 25.0 (26.6 at C = 3), its surface error 0.149 (0.133); but the poke
-// scene's block (8 modes: 8 patches) then changed its patches at 55 of 70 steps with the ball
-// held, where 24 allowed changed 3 times, and stepped 8 times slower (16 against 1.4-2.0 ms).
-// Coarser patches dent less evenly, the loaded samples come and go, and every new loaded vertex
-// regroups the patches: C = 1 needs a hysteresis there first (docs/local.md).
-inline constexpr int kPatchesPerMode = 3;
+// of area A_i, r in all (C = 1). At C = 3 one contact took all 48 patches of a 16-mode body and
+// the bunny resting on the floor stepped 5 times slower than without them (docs/local.md).
+inline constexpr int kPatchesPerMode = 1;
+// Coarse patches dent unevenly, so the loaded samples under them come and go; were every newly
+// loaded vertex to regroup the patches, a held poke would regroup at most steps. A newly loaded
+// vertex within this share of the support radius of a current patch's centre is that patch's
+// load instead: it keeps the patch and regroups nothing (docs/local.md).
+inline constexpr double kCoveredRadius = 0.5;
 // A drag attaches a patch where the dent takes at least this share of the hand's pull (1 mm of
 // 10 cm): below it the dent cannot be seen (drag_dents()).
 inline constexpr double kDragDentShare = 1e-2;
@@ -89,6 +87,9 @@ class LocalDeformations {
   ~LocalDeformations();
 
   int patch_count() const { return patches_->patch_count(); }
+  // How many patch sets have been made: each change of the patches counts, and so does one the
+  // Simulator undid (simulator.hpp: change_patches). Each costs about a step.
+  int patch_sets_made() const { return patch_sets_made_; }
   // The patches' current rotations, one per patch.
   std::vector<Eigen::Matrix3d> rotations() const;
   const PatchSet& patches() const { return *patches_; }
@@ -197,6 +198,9 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
+  // The first current patch whose centre is within kCoveredRadius support radii of mesh vertex
+  // `vertex` at rest, or -1.
+  int covering_patch(int vertex) const;
   // The dent's share of the angular momentum about the origin (extended coordinates).
   Eigen::Vector3d dent_angular_momentum(const sim::ReducedMatrix& U_extended,
                                         const sim::ReducedMatrix& Udot_extended) const;
@@ -216,6 +220,7 @@ class LocalDeformations {
   std::vector<sim::Lame> mesh_lame_;  // per mesh tet
 
   std::unique_ptr<PatchSet> patches_;
+  int patch_sets_made_ = 0;
   std::unique_ptr<LocalDynamics> dynamics_;
   std::unique_ptr<LocalSystem> system_;
   std::unique_ptr<ExtendedDeformation> deformation_;

@@ -191,6 +191,11 @@ std::vector<float> ContactScene::body_dent(int body) {
   return dent;
 }
 
+int ContactScene::body_patch_sets(int body) {
+  if (!local_deformations(body)) return 0;
+  return island({body}).simulator().local_deformations()->patch_sets_made();
+}
+
 void ContactScene::current_surface(int body, contact::SurfacePositions& out) {
   body_surface(body, state_.U, out);
   if (body_patches(body) > 0) island({body}).simulator().dent_samples(out);

@@ -195,6 +195,9 @@ class ContactScene {
                                 ? 0
                                 : state_.patches[static_cast<std::size_t>(body)].C.rows());
   }
+  // How many patch sets its local deformations have made (local_deformations.hpp:
+  // patch_sets_made; 0 without them).
+  int body_patch_sets(int body);
   // Back to the start: rest shapes at their placements and velocities, obstacles at time 0,
   // every body awake.
   void reset();
