@@ -251,20 +251,29 @@ void Simulator::change_patches(std::vector<int> loaded) {
   // later step (the loads are gathered again after it).
   const double before = contact_ != nullptr ? contact_measure().min_distance : 0.0;
   const SimulatorState kept = state_;
+  const auto wait_before_trying_again = [&] {
+    undone_backoff_ = loaded == undone_loaded_ ? 2 * undone_backoff_ : 1;
+    undone_wait_ = undone_backoff_;
+    undone_loaded_ = std::move(loaded);
+  };
   try {
-    set_loaded(std::move(loaded));
+    set_loaded(loaded);
   } catch (const std::invalid_argument& error) {
     // Nothing changed (local_deformations.hpp): the patches stay as they were.
     warnings_.push_back("step " + std::to_string(state_.step_count) +
                         ": the patches stay as they were: " + error.what());
+    wait_before_trying_again();
     return;
   }
   refresh_diagnostics();
   if (contact_ == nullptr ||
       contact_measure().min_distance >= contact_->parameters().keep * before) {
+    undone_loaded_.clear();
+    undone_backoff_ = 1;
     return;
   }
   restore(kept);
+  wait_before_trying_again();
 }
 
 void Simulator::set_loaded(std::vector<int> loaded) {
@@ -470,7 +479,8 @@ const StepReport& Simulator::step() {
     // Patches whose load left and that came to rest leave; new loads bring new ones.
     if (local_ != nullptr) {
       std::vector<int> loaded = local_->still_loaded(state_.patches, settings_.timestep);
-      if (loaded != state_.patches.loaded) change_patches(std::move(loaded));
+      const bool waiting = loaded == undone_loaded_ && undone_wait_-- > 0;
+      if (loaded != state_.patches.loaded && !waiting) change_patches(std::move(loaded));
     }
   } else {
     copy_dynamic_state(backup_, state_);

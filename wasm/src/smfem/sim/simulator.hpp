@@ -216,7 +216,7 @@ class Simulator {
   void set_loaded(std::vector<int> loaded);
   // After a step: set_loaded, unless a patch cannot be made (a warning says why) or, with contact,
   // the projected state comes closer to an obstacle than CCD allows a step to; then the patches
-  // stay as they were.
+  // stay as they were, and a change to the same set waits (undone_wait_).
   void change_patches(std::vector<int> loaded);
   // A patch where the drag grabs the rest point `rest` (with local deformations on), the spring
   // pulling its vertex; none, with a warning, where none can be made.
@@ -297,6 +297,11 @@ class Simulator {
   std::vector<int> impact_moving_tets_;
   StepReport report_;
   std::unique_ptr<local::LocalDeformations> local_;
+  // A change of patches undone costs about a step, and the loads may ask for the same set at
+  // every step after (the poke's sideways press: 30 steps running). It is tried again after 1,
+  // 2, 4, ... steps while they do; a different set is tried at once.
+  std::vector<int> undone_loaded_;
+  int undone_wait_ = 0, undone_backoff_ = 1;
   // The extended coordinates and tet fields of a patched step (workspaces).
   ReducedMatrix extended_U_, extended_U_n_, extended_Udot_;
   StretchField extended_z_, extended_lambda_;
