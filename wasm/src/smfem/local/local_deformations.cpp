@@ -471,29 +471,17 @@ Eigen::Vector3d LocalDeformations::dent_angular_momentum(
     }
   }
   for (int p = 0; p < P; ++p) {
-    const std::vector<int>& a = patches_->patch(p).vertices;
+    const auto& lp = dent[static_cast<std::size_t>(p)];
+    const auto& ldp = dent_rate[static_cast<std::size_t>(p)];
     for (int q = 0; q < p; ++q) {
-      const std::vector<int>& b = patches_->patch(q).vertices;
-      // Both ascending: walked together.
-      std::size_t i = 0, j = 0;
-      while (i < a.size() && j < b.size()) {
-        if (a[i] < b[j]) {
-          ++i;
-        } else if (b[j] < a[i]) {
-          ++j;
-        } else {
-          const auto ki = static_cast<Eigen::Index>(i), kj = static_cast<Eigen::Index>(j);
-          const auto& lp = dent[static_cast<std::size_t>(p)];
-          const auto& lq = dent[static_cast<std::size_t>(q)];
-          const auto& ldp = dent_rate[static_cast<std::size_t>(p)];
-          const auto& ldq = dent_rate[static_cast<std::size_t>(q)];
-          share += patches_->patch(p).mass(ki) *
-                   (Eigen::Vector3d(lp.row(ki)).cross(Eigen::Vector3d(ldq.row(kj))) +
-                    Eigen::Vector3d(lq.row(kj)).cross(Eigen::Vector3d(ldp.row(ki))));
-          ++i;
-          ++j;
-        }
-      }
+      const auto& lq = dent[static_cast<std::size_t>(q)];
+      const auto& ldq = dent_rate[static_cast<std::size_t>(q)];
+      for_each_shared_vertex(
+          patches_->patch(p), patches_->patch(q), [&](Eigen::Index i, Eigen::Index j) {
+            share += patches_->patch(p).mass(i) *
+                     (Eigen::Vector3d(lp.row(i)).cross(Eigen::Vector3d(ldq.row(j))) +
+                      Eigen::Vector3d(lq.row(j)).cross(Eigen::Vector3d(ldp.row(i))));
+          });
     }
   }
   return share;

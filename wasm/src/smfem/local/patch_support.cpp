@@ -175,24 +175,15 @@ void mass_coupling(const PatchSupport& support, const Eigen::Matrix3d& rotation,
 Matrix9<double> pair_moments(const PatchSupport& p, const PatchSupport& q) {
   // The shared vertices' m_v vec(B_pv) and vec(B_qv) side by side, their outer products summed
   // by one product rather than a vertex at a time.
-  std::vector<std::pair<std::size_t, std::size_t>> shared;
-  std::size_t i = 0, j = 0;
-  while (i < p.vertices.size() && j < q.vertices.size()) {
-    if (p.vertices[i] < q.vertices[j]) {
-      ++i;
-    } else if (q.vertices[j] < p.vertices[i]) {
-      ++j;
-    } else {
-      shared.emplace_back(i++, j++);
-    }
-  }
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> shared;
+  for_each_shared_vertex(p, q, [&](Eigen::Index i, Eigen::Index j) { shared.emplace_back(i, j); });
   const auto count = static_cast<Eigen::Index>(shared.size());
   Eigen::Matrix<double, 9, Eigen::Dynamic> weighted(9, count), other(9, count);
   for (Eigen::Index k = 0; k < count; ++k) {
     const auto [a, b] = shared[static_cast<std::size_t>(k)];
-    weighted.col(k) = p.mass(static_cast<Eigen::Index>(a)) *
-                      Eigen::Map<const Vector9<double>>(p.fields[a].data());
-    other.col(k) = Eigen::Map<const Vector9<double>>(q.fields[b].data());
+    weighted.col(k) =
+        p.mass(a) * Eigen::Map<const Vector9<double>>(p.fields[static_cast<std::size_t>(a)].data());
+    other.col(k) = Eigen::Map<const Vector9<double>>(q.fields[static_cast<std::size_t>(b)].data());
   }
   // vec(B)(a + 3i) = B(a, i): the outer products' sum has entry (a + 3i, b + 3j).
   const Matrix9<double> outer = weighted * other.transpose();

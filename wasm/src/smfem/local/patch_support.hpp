@@ -62,6 +62,22 @@ struct PatchSupport {
   Eigen::Matrix3d weight = Eigen::Matrix3d::Zero();       // sum_v m_v B_v, kg m
 };
 
+// Calls visit(i, j) for each vertex both supports reach, vertices[i] of p and vertices[j] of q,
+// in ascending order (both lists are ascending: walked together).
+template <class Visit>
+void for_each_shared_vertex(const PatchSupport& p, const PatchSupport& q, Visit&& visit) {
+  std::size_t i = 0, j = 0;
+  while (i < p.vertices.size() && j < q.vertices.size()) {
+    if (p.vertices[i] < q.vertices[j]) {
+      ++i;
+    } else if (q.vertices[j] < p.vertices[i]) {
+      ++j;
+    } else {
+      visit(static_cast<Eigen::Index>(i++), static_cast<Eigen::Index>(j++));
+    }
+  }
+}
+
 // The patch's fields (local_basis.hpp: patch_columns) within `support` (m) of its centre, zero at
 // the mesh's pinned vertices, at Poisson's ratio the volume-weighted mean of the tets around its
 // vertices (the shear modulus cancels in the fields' scaling), on `mesh` (which must carry its
