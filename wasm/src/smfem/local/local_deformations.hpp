@@ -87,8 +87,8 @@ class LocalDeformations {
   ~LocalDeformations();
 
   int patch_count() const { return patches_->patch_count(); }
-  // How many patch sets have been made: each change of the patches counts, and so does one the
-  // Simulator undid (simulator.hpp: change_patches). Each costs about a step.
+  // How many patch sets have been made: the empty one it starts with, each change of the patches,
+  // and each one the Simulator undid (simulator.hpp: change_patches). Each costs about a step.
   int patch_sets_made() const { return patch_sets_made_; }
   // The patches' current rotations, one per patch.
   std::vector<Eigen::Matrix3d> rotations() const;
