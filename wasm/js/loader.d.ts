@@ -441,8 +441,8 @@ export interface ContactStepReport extends StepReport {
    * iterations: its island's solver iterations this step, retries included (0 asleep);
    * localPatches: the patches its local deformations have attached (0 without them, and while
    * it shares an island with another body: contact_scene.hpp); patchSets: how many patch sets
-   * its local deformations have made so far (the empty one they start with included) (each change of patches, or one undone, costs about
-   * a step).
+   * its local deformations have made so far, the empty one they start with included (each
+   * change of patches, or one undone, costs about a step).
    */
   bodies: Array<{
     centroid: Vec3;

@@ -210,6 +210,9 @@ void Simulator::enable_local_deformations(full::FullModel mesh) {
   state_.patches.Cdot.setZero(0, 3);
   state_.patches.z.setZero(6, 0);
   state_.patches.lambda.setZero(6, 0);
+  undone_loaded_.clear();  // the new patches have undone nothing yet
+  undone_wait_ = 0;
+  undone_backoff_ = 1;
   // A drag in progress loads the body from now on.
   if (dynamics_.has_spring()) {
     attach_drag_patch(dynamics_.spring().rest, dynamics_.spring().stiffness);
@@ -479,8 +482,13 @@ const StepReport& Simulator::step() {
     // Patches whose load left and that came to rest leave; new loads bring new ones.
     if (local_ != nullptr) {
       std::vector<int> loaded = local_->still_loaded(state_.patches, settings_.timestep);
-      const bool waiting = loaded == undone_loaded_ && undone_wait_-- > 0;
-      if (loaded != state_.patches.loaded && !waiting) change_patches(std::move(loaded));
+      if (loaded != state_.patches.loaded) {
+        if (loaded == undone_loaded_ && undone_wait_ > 0) {
+          --undone_wait_;
+        } else {
+          change_patches(std::move(loaded));
+        }
+      }
     }
   } else {
     copy_dynamic_state(backup_, state_);
