@@ -217,6 +217,8 @@ class ContactScene {
   void body_surface(int body, const sim::ReducedMatrix& U, contact::SurfacePositions& out) const;
   // Its surface now (state_), its samples where a dent has moved them.
   void current_surface(int body, contact::SurfacePositions& out);
+  // Its surface's bounding box at its rows of U; the last one per body is kept with the rows it
+  // was made from (box_cache_).
   Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U) const;
   // The island of these bodies (ascending), from the cache or built, its state current with
   // state_ (the step's start).
@@ -244,14 +246,22 @@ class ContactScene {
   std::vector<std::shared_ptr<const full::FullModel>> meshes_;    // per body: local deformations'
   std::vector<std::unique_ptr<local::RenderDent>> render_dents_;  // per body, made when first asked
   SceneLayout layout_;
-  std::vector<Eigen::MatrixXd> surface_bases_;   // per body: ns x 4m
-  std::vector<Eigen::Vector3d> velocities_;      // initial, per body
-  std::vector<Eigen::Vector3d> rest_centroids_;  // per body, in the scene
-  std::vector<double> masses_, diagonals_;       // per body
+  std::vector<contact::SurfaceBasis> surface_bases_;  // per body: ns x 4m
+  std::vector<Eigen::Vector3d> velocities_;           // initial, per body
+  std::vector<Eigen::Vector3d> rest_centroids_;       // per body, in the scene
+  std::vector<double> masses_, diagonals_;            // per body
   std::vector<char> asleep_;
   std::vector<int> quiet_steps_;
   std::vector<double> clearances_;
   std::vector<int> iterations_;  // per body, its island's in the last step
+  // Per body, the last box body_box made and the body's rows of U it made it from: a sleeping
+  // body's box at each step's start, and an awake one's where its last step ended, are asked
+  // again (two thirds of the boxes of a mostly sleeping scene) and read from here.
+  struct CachedBox {
+    sim::ReducedMatrix rows;
+    Eigen::AlignedBox3d box;
+  };
+  mutable std::vector<CachedBox> box_cache_;
   bool sleeping_allowed_ = true;
   std::vector<contact::Obstacle> obstacles_;
   std::vector<contact::Obstacle> initial_obstacles_;

@@ -78,11 +78,10 @@ void surface_basis_row(const ContactSurface& surface, Eigen::Index v, int first_
   }
 }
 
-Eigen::MatrixXd surface_basis(const ContactSurface& surface) {
+SurfaceBasis surface_basis(const ContactSurface& surface) {
   const Eigen::Index ns = surface.positions.rows();
   const auto m = static_cast<int>(surface.weights.cols());
-  // Row-major, so that each row is contiguous for surface_basis_row.
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis(ns, 4 * m);
+  SurfaceBasis basis(ns, 4 * m);
   for (Eigen::Index v = 0; v < ns; ++v) surface_basis_row(surface, v, 0, m, &basis(v, 0));
   return basis;
 }

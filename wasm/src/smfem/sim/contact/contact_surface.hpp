@@ -14,6 +14,8 @@ namespace smfem::contact {
 
 using SurfacePositions = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
 using SurfaceTriangles = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
+// Rows b_v of surface vertices, each contiguous (sim/kernels/detail/reduced_dot.hpp reads them).
+using SurfaceBasis = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 struct ContactSurface {
   SurfacePositions positions;                                                      // ns x 3, rest
@@ -42,6 +44,6 @@ void add_contact_surface(asset::AssetWriter& writer, const ContactSurface& surfa
 void surface_basis_row(const ContactSurface& surface, Eigen::Index v, int first_mode, int modes,
                        double* out);
 // The basis rows b_v of every surface vertex (ns x 4m).
-Eigen::MatrixXd surface_basis(const ContactSurface& surface);
+SurfaceBasis surface_basis(const ContactSurface& surface);
 
 }  // namespace smfem::contact
