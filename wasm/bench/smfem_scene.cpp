@@ -8,9 +8,10 @@
 // The assets are the scene's bodies in order (baked; `npx smfem simulate` caches its bakes in
 // build/bake-cache). Runs W untimed steps (default 0), then N; prints one JSON line per step
 // with --json (its phaseMs: the solver's phases, sim/step/step_context.hpp, summed over the
-// islands, so more than the wall time where islands step side by side), and a summary: milliseconds per step and per iteration (medians over the N
-// steps), iterations per step, the smallest distance over the N steps. --no-sleep steps every
-// body every step (a resting body otherwise falls asleep and costs nothing).
+// islands, so more than the wall time where islands step side by side), and a summary: milliseconds
+// per step and per iteration (medians over the N steps), iterations per step, the smallest distance
+// over the N steps. --no-sleep steps every body every step (a resting body otherwise falls asleep
+// and costs nothing).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
