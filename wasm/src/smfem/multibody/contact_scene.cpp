@@ -212,7 +212,7 @@ void ContactScene::current_surface(int body, contact::SurfacePositions& out) {
   if (body_patches(body) > 0) island({body}).simulator().dent_samples(out);
 }
 
-Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) const {
+Eigen::AlignedBox3d ContactScene::body_box(int body, const sim::ReducedMatrix& U) {
   const auto b = static_cast<std::size_t>(body);
   CachedBox& cached = box_cache_[b];
   const auto rows = U.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]);

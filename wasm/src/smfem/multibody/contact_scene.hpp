@@ -219,7 +219,7 @@ class ContactScene {
   void current_surface(int body, contact::SurfacePositions& out);
   // Its surface's bounding box at its rows of U; the last one per body is kept with the rows it
   // was made from (box_cache_).
-  Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U) const;
+  Eigen::AlignedBox3d body_box(int body, const sim::ReducedMatrix& U);
   // The island of these bodies (ascending), from the cache or built, its state current with
   // state_ (the step's start).
   Island& island(const std::vector<int>& bodies);
@@ -261,7 +261,7 @@ class ContactScene {
     sim::ReducedMatrix rows;
     Eigen::AlignedBox3d box;
   };
-  mutable std::vector<CachedBox> box_cache_;
+  std::vector<CachedBox> box_cache_;
   bool sleeping_allowed_ = true;
   std::vector<contact::Obstacle> obstacles_;
   std::vector<contact::Obstacle> initial_obstacles_;
