@@ -290,6 +290,21 @@ TEST_F(ContactPotentialTest, HoldingABodyKeepsTheChangesOfTheOthers) {
   EXPECT_LT((upper_rows(held_gradient) - upper_rows(whole_gradient)).norm(),
             1e-12 * upper_rows(whole_gradient).norm());
   EXPECT_NEAR(potential_->curvature(dU), whole.curvature(dU), 1e-12 * whole.curvature(dU));
+  // The held body's rows are left out of the Hessian (the system does not solve for them), and
+  // on the upper box's rows it is the whole Hessian.
+  ASSERT_GT(potential_->hessian().groups().size(), 0u);
+  for (const ContactHessian::Group& group : potential_->hessian().groups()) {
+    EXPECT_EQ(group.first.first, 4 * upper.first_mode);
+    EXPECT_EQ(group.second.count, 0);
+  }
+  ReducedMatrix A = sim::test::random_reduced(m, 1.0, 63),
+                B = sim::test::random_reduced(m, 1.0, 64);
+  for (ReducedMatrix* X : {&A, &B}) {
+    X->middleRows(4 * model.bodies[0].first_mode, 4 * model.bodies[0].modes).setZero();
+  }
+  const double form = whole.hessian().form(A, B);
+  ASSERT_GT(std::abs(form), 0.0);
+  EXPECT_NEAR(potential_->hessian().form(A, B), form, 1e-12 * std::abs(form));
   EXPECT_THROW(potential_->set_moving_parts({1}), std::invalid_argument);
 }
 

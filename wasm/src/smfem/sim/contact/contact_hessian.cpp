@@ -22,7 +22,7 @@ ContactHessian::Group& ContactHessian::add_group(Rows first, Rows second) {
   Group& group = groups_[count_++];
   group.first = first;
   group.second = second;
-  group.block.setZero(3 * group.width(), 3 * group.width());
+  group.block.resize(3 * group.width(), 3 * group.width());
   return group;
 }
 

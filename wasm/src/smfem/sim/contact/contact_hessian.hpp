@@ -32,7 +32,7 @@ class ContactHessian {
   };
 
   void clear() { count_ = 0; }
-  // A new group, its block zero, for the caller to fill.
+  // A new group, its block sized but not set: the caller sets every entry.
   Group& add_group(Rows first, Rows second);
   std::span<const Group> groups() const { return {groups_.data(), count_}; }
   Group& group(int index) { return groups_[static_cast<std::size_t>(index)]; }
