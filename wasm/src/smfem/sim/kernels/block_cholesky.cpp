@@ -11,8 +11,8 @@ namespace {
 
 using detail::subtract_products;
 
-// A column's updates are shared among a pool's threads from this many multiply-adds on: below it
-// waking them costs more than they save.
+// A panel's rows below its diagonal block, or a column's updates, are shared among a pool's
+// threads from this many multiply-adds on: below it waking them costs more than they save.
 constexpr double kParallelWork = 1e6;
 
 }  // namespace
@@ -123,37 +123,64 @@ void BlockCholesky::add_to_diagonal(const Eigen::Ref<const Eigen::VectorXd>& val
 bool BlockCholesky::factor(parallel::ThreadPool* pool) {
   std::copy(A_.begin(), A_.end(), L_.begin());
   for (std::size_t p = 0; p < columns_.size(); ++p) {
-    if (!factor_panel(static_cast<int>(p))) return false;
-    const Column& c = columns_[p];
-    const std::size_t targets = c.below.size();
-    // Multiply-adds of the updates: each target's rows at or below it, times its columns.
-    double work = 0.0;
-    for (std::size_t t = 0; t < targets; ++t) {
-      const int size = columns_[static_cast<std::size_t>(c.below[t])].size;
-      work += static_cast<double>(c.height - c.below_rows[t]) * size * c.size;
-    }
-    const int threads = pool != nullptr && targets > 1 && work >= kParallelWork
-                            ? std::min(pool->thread_count(), static_cast<int>(targets))
-                            : 1;
-    const auto run = [&](int thread) {
-      for (std::size_t t = static_cast<std::size_t>(thread); t < targets;
-           t += static_cast<std::size_t>(threads)) {
-        update(static_cast<int>(p), t);
-      }
-    };
-    if (threads > 1) {
-      pool->parallel_for(threads, run);
-    } else {
-      run(0);
-    }
+    if (!factor_panel(static_cast<int>(p), pool)) return false;
+    update_targets(static_cast<int>(p), pool);
   }
   return true;
 }
 
-bool BlockCholesky::factor_panel(int p) {
+bool BlockCholesky::factor_panel(int p, parallel::ThreadPool* pool) {
   const Column& c = columns_[static_cast<std::size_t>(p)];
-  return detail::factor_tall_panel(L_.data() + c.offset, static_cast<std::size_t>(c.height),
-                                   c.height, c.size);
+  double* P = L_.data() + c.offset;
+  const auto stride = static_cast<std::size_t>(c.height);
+  // The rows below the diagonal block: each a triangular solve against it.
+  const int below = c.height - c.size;
+  const double work = 0.5 * below * c.size * c.size;
+  const int threads =
+      pool != nullptr && work >= kParallelWork ? std::min(pool->thread_count(), below / 4) : 1;
+  if (threads <= 1) return detail::factor_tall_panel(P, stride, c.height, c.size);
+  if (!detail::factor_tall_panel(P, stride, c.size, c.size)) return false;
+  const int quads = below / 4;
+  pool->parallel_for(threads, [&](int thread) {
+    const int begin = c.size + 4 * (quads * thread / threads);
+    const int end = c.size + 4 * (quads * (thread + 1) / threads);
+    detail::solve_panel_rows(P, stride, c.size, begin, end);
+  });
+  return true;
+}
+
+void BlockCholesky::update_targets(int p, parallel::ThreadPool* pool) {
+  const Column& c = columns_[static_cast<std::size_t>(p)];
+  const std::size_t targets = c.below.size();
+  // Multiply-adds of the updates: each target's rows at or below it, times its columns.
+  const auto target_work = [&](std::size_t t) {
+    const int size = columns_[static_cast<std::size_t>(c.below[t])].size;
+    return static_cast<double>(c.height - c.below_rows[t]) * size * c.size;
+  };
+  double work = 0.0;
+  for (std::size_t t = 0; t < targets; ++t) work += target_work(t);
+  const int threads = pool != nullptr && targets > 1 && work >= kParallelWork
+                          ? std::min(pool->thread_count(), static_cast<int>(targets))
+                          : 1;
+  if (threads == 1) {
+    for (std::size_t t = 0; t < targets; ++t) update(p, t);
+    return;
+  }
+  // Each target to the thread with the least work so far, in the order of the blocks below
+  // (their work falls down the panel, the first target's the most rows): dealt in turn, one
+  // thread got the first, third, ... and the most work.
+  owner_.assign(targets, 0);
+  load_.assign(static_cast<std::size_t>(threads), 0.0);
+  for (std::size_t t = 0; t < targets; ++t) {
+    const auto least = std::min_element(load_.begin(), load_.end()) - load_.begin();
+    owner_[t] = static_cast<int>(least);
+    load_[static_cast<std::size_t>(least)] += target_work(t);
+  }
+  pool->parallel_for(threads, [&](int thread) {
+    for (std::size_t t = 0; t < targets; ++t) {
+      if (owner_[t] == thread) update(p, t);
+    }
+  });
 }
 
 // Target q = below[t]: its panel's rows of each block at or below q (column p's blocks t, t + 1,

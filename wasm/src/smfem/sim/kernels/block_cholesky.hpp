@@ -11,9 +11,10 @@
 // is unknown first(p) + i of the system. The arithmetic is the dense Cholesky's
 // (dense_cholesky.hpp): panels of 32 columns, then four-column tiles of four-lane vectors.
 //
-// On a pool, the updates one block column makes to later ones are shared among the threads by
-// target column, each computed by the same operations on any thread: the factor is bit-identical
-// for any thread count.
+// On a pool, a panel's rows below its diagonal block are shared among the threads, and so are
+// the updates one block column makes to later ones, by target column, balanced by their work;
+// each entry is computed by the same operations on any thread: the factor is bit-identical for
+// any thread count.
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -65,13 +66,18 @@ class BlockCholesky {
   // The panel row of block `row_block`'s first unknown in column `column`'s panel.
   int panel_row(int row_block, int column) const;
   // L's column p, from its panel of A less the updates of the columns before it.
-  bool factor_panel(int p);
+  bool factor_panel(int p, parallel::ThreadPool* pool);
+  // Column p's updates to later columns, each target once.
+  void update_targets(int p, parallel::ThreadPool* pool);
   // Column p's updates to later column `target` (its t-th block below).
   void update(int p, std::size_t t);
 
   std::vector<Column> columns_;
   int size_ = 0;
   std::vector<double> A_, L_;
+  // update_targets()'s: the thread of each target, and each thread's work.
+  std::vector<int> owner_;
+  std::vector<double> load_;
 };
 
 }  // namespace smfem::sim

@@ -114,4 +114,31 @@ bool factor_tall_panel(T* P, std::size_t stride, int height, int columns) {
   return true;
 }
 
+// Rows [begin, end) of a tall panel below its top square (columns <= begin, both multiples of
+// 4), the square already factored by factor_tall_panel(P, stride, columns, columns): the
+// operations factor_tall_panel applies to those rows, in the same order, so that the result is
+// the same to the bit. The rows depend on the square only: ranges of them are independent.
+template <typename T>
+void solve_panel_rows(T* P, std::size_t stride, int columns, int begin, int end) {
+  for (int first = 0; first < columns; first += kCholeskyPanel) {
+    const int last = std::min(columns, first + kCholeskyPanel);
+    for (int j = first; j < last; ++j) {
+      T* column_j = P + static_cast<std::size_t>(j) * stride;
+      const T inverse = T(1) / column_j[j];  // factor_columns' (the diagonal it stored)
+      for (int i = begin; i < end; ++i) column_j[i] *= inverse;
+      for (int k = j + 1; k < last; ++k) {
+        const T factor = column_j[k];
+        if (factor == T(0)) continue;
+        T* column_k = P + static_cast<std::size_t>(k) * stride;
+        for (int i = begin; i < end; ++i) column_k[i] -= factor * column_j[i];
+      }
+    }
+    const T* panel = P + static_cast<std::size_t>(first) * stride;
+    for (int j = last; j < columns; j += 4) {
+      subtract_products(panel + begin, panel + j, stride, last - first,
+                        P + static_cast<std::size_t>(j) * stride + begin, stride, end - begin);
+    }
+  }
+}
+
 }  // namespace smfem::sim::detail
