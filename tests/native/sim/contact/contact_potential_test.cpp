@@ -305,6 +305,22 @@ TEST_F(ContactPotentialTest, HoldingABodyKeepsTheChangesOfTheOthers) {
   const double form = whole.hessian().form(A, B);
   ASSERT_GT(std::abs(form), 0.0);
   EXPECT_NEAR(potential_->hessian().form(A, B), form, 1e-12 * std::abs(form));
+  // Held the other way round (the upper box, the pair's second body), the lower box's rows;
+  // friction's pairs from a start where every body moves, as in a step.
+  potential_->set_moving_parts({});
+  potential_->begin_step(U0);
+  potential_->set_moving_parts({1, 0});
+  potential_->linearize(U, held_gradient);
+  for (const ContactHessian::Group& group : potential_->hessian().groups()) {
+    EXPECT_EQ(group.first.first, 4 * model.bodies[0].first_mode);
+    EXPECT_EQ(group.second.count, 0);
+  }
+  A = sim::test::random_reduced(m, 1.0, 65);
+  B = sim::test::random_reduced(m, 1.0, 66);
+  for (ReducedMatrix* X : {&A, &B}) X->middleRows(4 * upper.first_mode, 4 * upper.modes).setZero();
+  const double lower_form = whole.hessian().form(A, B);
+  ASSERT_GT(std::abs(lower_form), 0.0);
+  EXPECT_NEAR(potential_->hessian().form(A, B), lower_form, 1e-12 * std::abs(lower_form));
   EXPECT_THROW(potential_->set_moving_parts({1}), std::invalid_argument);
 }
 

@@ -106,22 +106,27 @@ TEST(BlockCholesky, SolvesLikeEigensLltOfTheWholeMatrix) {
   }
 }
 
-// An island of 30 bodies of 96 unknowns (8 modes) in a pile's pattern, on a pool: the same bits
-// as on the caller's thread alone.
+// An island of 30 bodies in a pile's pattern, on a pool: the same bits as on the caller's thread
+// alone. Bodies of 96 unknowns (8 modes), and of mixed sizes, whose panels' rows split between
+// the threads in runs that end on a partial tile.
 TEST(BlockCholesky, OnAPoolGivesTheSameBitsAsAlone) {
-  std::vector<int> sizes(30, 96);
+  ASSERT_GE(parallel::ThreadPool(2).thread_count(), 2) << "a pool of one thread checks nothing";
   std::vector<std::pair<int, int>> couplings;
   for (int b = 0; b < 30; ++b) {
     if (b + 1 < 30 && b % 5 != 4) couplings.emplace_back(b, b + 1);  // rows of five
     if (b + 5 < 30) couplings.emplace_back(b, b + 5);                // on the row below
   }
-  BlockCholesky system;
-  const Eigen::MatrixXd A = load_random(system, sizes, couplings);
-  const Eigen::VectorXd b = Eigen::VectorXd::Random(A.rows());
-  const Eigen::VectorXd alone = solve(system, b);
-  EXPECT_LT((A * alone - b).norm(), 1e-12 * b.norm());
-  parallel::ThreadPool pool(2);
-  EXPECT_EQ(solve(system, b, &pool), alone);
+  std::vector<int> mixed(30);
+  for (int b = 0; b < 30; ++b) mixed[static_cast<std::size_t>(b)] = 92 + 4 * (b % 4);
+  for (const std::vector<int>& sizes : {std::vector<int>(30, 96), mixed}) {
+    BlockCholesky system;
+    const Eigen::MatrixXd A = load_random(system, sizes, couplings);
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(A.rows());
+    const Eigen::VectorXd alone = solve(system, b);
+    EXPECT_LT((A * alone - b).norm(), 1e-12 * b.norm());
+    parallel::ThreadPool pool(2);
+    EXPECT_EQ(solve(system, b, &pool), alone);
+  }
 }
 
 TEST(BlockCholesky, RefusesIndefiniteAndNonFiniteMatricesAndRecovers) {
