@@ -4,6 +4,7 @@
 
 #include "smfem/multibody/composite_model.hpp"
 
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -177,6 +178,79 @@ TEST_F(ContactPotentialTest, LineSearchCandidatesMissNoPairOnTheSegment) {
     }
   }
   EXPECT_GT(touching, 60);  // most points of the segments are within dhat of something
+}
+
+// The candidates against obstacles are exactly the (sample, obstacle) pairs that the segment may
+// bring within dhat, counted one by one: a body of 12 x 6 x 6 cubes among obstacles of every
+// kind, some touching it, some near and some far, moved by small and large directions. (A broad
+// phase that culls samples by a bound must keep this.)
+TEST(ContactPotentialObstacles, CandidatesAreEverySampleWithinReach) {
+  sim::BoxModelOptions options;
+  options.nx = 12;
+  options.ny = 6;
+  options.nz = 6;
+  const sim::ReducedModel body = sim::make_box_model(options).model;
+  const auto make = [](ObstacleKind kind, Eigen::Vector3d point) {
+    Obstacle obstacle;
+    obstacle.kind = kind;
+    obstacle.point = point;
+    return obstacle;
+  };
+  std::vector<Obstacle> obstacles;
+  obstacles.push_back(make(ObstacleKind::plane, {0.0, -0.203, 0.0}));  // the floor
+  obstacles.back().normal = Eigen::Vector3d(0.01, 1.0, 0.0).normalized();
+  obstacles.push_back(make(ObstacleKind::plane, {1.26, 0.0, 0.0}));  // a wall
+  obstacles.back().normal = -Eigen::Vector3d::UnitX();
+  obstacles.push_back(make(ObstacleKind::plane, {0.0, 5.0, 0.0}));  // a ceiling far above
+  obstacles.back().normal = -Eigen::Vector3d::UnitY();
+  obstacles.push_back(make(ObstacleKind::sphere, {0.7, 0.0, 0.58}));
+  obstacles.back().radius = 0.075;
+  obstacles.push_back(make(ObstacleKind::box, {0.1, 0.0, 0.3}));
+  obstacles.back().half_extents = {0.098, 0.05, 0.05};
+  obstacles.push_back(make(ObstacleKind::capsule, {0.3, 0.25, 0.0}));
+  obstacles.back().end = {1.1, 0.25, 0.6};
+  obstacles.back().radius = 0.04;
+  obstacles.push_back(make(ObstacleKind::capsule, {3.0, 3.0, 3.0}));  // far away
+  obstacles.back().end = {4.0, 3.0, 3.0};
+  obstacles.back().radius = 0.5;
+  ContactParameters parameters;
+  parameters.activation = 0.01;
+  parameters.stiffness = 1e3;
+  ContactPotential potential(body.contact, {Eigen::Vector3d::Zero()});
+  potential.set_environment(&obstacles, parameters, 0.01);
+
+  const int m = body.mode_count();
+  const Eigen::Index samples = body.contact.samples.size();
+  ASSERT_GT(samples, 300);
+  std::size_t fewest = std::numeric_limits<std::size_t>::max(), most = 0;
+  for (unsigned seed = 0; seed < 8; ++seed) {
+    const ReducedMatrix U = sim::test::random_reduced(m, 2e-4, 200 + seed);
+    const ReducedMatrix dU = sim::test::random_reduced(m, 0.002 * (1 << seed), 210 + seed);
+    const SurfacePositions x0 = potential.positions_at(U);
+    const SurfacePositions x1 = potential.positions_at(U + dU);
+    // Bounds of the count, a hair inside and outside the reach: the gather's motion is the
+    // product of dU, not this difference of positions.
+    std::size_t inside = 0, outside = 0;
+    for (Eigen::Index k = 0; k < samples; ++k) {
+      const int v = body.contact.samples(k);
+      const Eigen::Vector3d x = x0.row(v).transpose();
+      const double reach = (x1.row(v) - x0.row(v)).norm() + parameters.activation;
+      for (const Obstacle& obstacle : obstacles) {
+        const double distance = obstacle_distance(obstacle, x).distance;
+        inside += distance < reach - 1e-12 ? 1 : 0;
+        outside += distance < reach + 1e-12 ? 1 : 0;
+      }
+    }
+    potential.max_step(U, dU);
+    EXPECT_GE(potential.candidate_count(), inside) << seed;
+    EXPECT_LE(potential.candidate_count(), outside) << seed;
+    fewest = std::min(fewest, inside);
+    most = std::max(most, inside);
+  }
+  // The small directions reach the obstacles the body touches, the large ones several more.
+  EXPECT_GT(fewest, 0U);
+  EXPECT_LT(fewest, static_cast<std::size_t>(samples) / 2);
+  EXPECT_GT(most, static_cast<std::size_t>(samples));
 }
 
 // A translation of body `body` alone by t in the composite's subspace (exact where the subspace
