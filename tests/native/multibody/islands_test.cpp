@@ -4,6 +4,9 @@
 // changes nothing visible. The body-level broad phase (body_groups.hpp) against brute force.
 #include <cmath>
 #include <random>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -192,24 +195,28 @@ TEST(Islands, StepTheSameOnAnyThreadCount) {
     scene.set_solver(sim::SolverMethod::mfem, 2, false);
     scene.set_sleeping(false);
     int stacked_steps = 0;
+    // The islands' contact measures (taken on whichever thread stepped each) step by step.
+    std::vector<std::pair<double, int>> measures;
     for (int step = 0; step < 80; ++step) {
       const StepSummary& summary = scene.step();
       EXPECT_TRUE(summary.ok) << step;
       // Both stacks touching while the lone box is in its own island.
       if (summary.islands == 3 && summary.active_contacts > 0) ++stacked_steps;
+      measures.emplace_back(summary.min_distance, summary.active_contacts);
     }
     EXPECT_GT(stacked_steps, 20);
     // Stacked: each upper box rests on its lower one (centroids 0.4 m apart, less the dent).
     EXPECT_NEAR(scene.body_centroid(1).y() - scene.body_centroid(0).y(), 0.4, 0.02);
     EXPECT_NEAR(scene.body_centroid(3).y() - scene.body_centroid(2).y(), 0.4, 0.02);
-    return std::pair{sim::ReducedMatrix(scene.coordinates()),
-                     sim::ReducedMatrix(scene.velocities())};
+    return std::tuple{sim::ReducedMatrix(scene.coordinates()),
+                      sim::ReducedMatrix(scene.velocities()), measures};
   };
   if (parallel::ThreadPool::max_thread_count() < 2) GTEST_SKIP() << "a build without threads";
-  const auto [U1, Udot1] = run(1);
-  const auto [U2, Udot2] = run(2);
+  const auto [U1, Udot1, measures1] = run(1);
+  const auto [U2, Udot2, measures2] = run(2);
   EXPECT_TRUE(U1 == U2);
   EXPECT_TRUE(Udot1 == Udot2);
+  EXPECT_TRUE(measures1 == measures2);
 }
 
 TEST(BodyGroups, SweepAndPruneFindsEveryOverlapAndNoOther) {

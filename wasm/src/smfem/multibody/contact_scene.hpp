@@ -225,9 +225,11 @@ class ContactScene {
   Island& island(const std::vector<int>& bodies);
   // Steps the islands of `groups` that have a body awake and are not in results_ yet.
   void solve(const std::vector<std::vector<int>>& groups);
-  // Steps them on the pool: side by side, each on one thread, longest first to the least loaded
-  // thread; one that costs as much as all the others together first, on the whole pool.
+  // Steps them on the pool: side by side, each on one thread, longest first to whichever thread
+  // comes free; one that costs as much as all the others together first, on the whole pool.
   void step_islands(std::vector<Island*> islands);
+  // Steps one, and measures its contact (Island::measure).
+  void step_island(Island& island);
   void move_obstacles(double end_time);
   void check_start_state();
   void place_bodies();
