@@ -477,14 +477,15 @@ void ContactScene::move_obstacles(double end_time) {
 void ContactScene::solve(const std::vector<std::vector<int>>& groups) {
   std::vector<Island*> awake;
   for (const std::vector<int>& group : groups) {
-    bool any_awake = false;
-    for (const int b : group) any_awake = any_awake || !asleep_[static_cast<std::size_t>(b)];
-    if (!any_awake || results_.count(group)) continue;
-    // Its sleeping bodies wake (the quiet count of the others goes on).
-    for (const int b : group) {
-      if (asleep_[static_cast<std::size_t>(b)]) wake(b);
+    std::vector<char> held;
+    for (const int b : group) held.push_back(asleep_[static_cast<std::size_t>(b)]);
+    if (std::count(held.begin(), held.end(), 1) == static_cast<std::ptrdiff_t>(held.size()) ||
+        results_.count(group)) {
+      continue;
     }
     Island& found = island(group);
+    // Its sleeping bodies (only quiet bodies meet them: link_islands) hold still.
+    found.simulator().hold_bodies(std::move(held));
     const bool dragged =
         drag_.body >= 0 && std::binary_search(group.begin(), group.end(), drag_.body);
     if (dragged) {
@@ -575,8 +576,17 @@ const StepSummary& ContactScene::step() {
                           : grown(start_boxes[b].merged(body_box(i, coasting)),
                                   fall + parameters_.activation);
   }
+  const std::vector<char> restless = restless_bodies();
+  std::vector<std::pair<int, int>> pairs = overlapping_boxes(boxes);
+  const std::vector<int> woken = wake_met_by_restless(pairs, restless);
+  for (const int i : woken) {
+    const auto b = static_cast<std::size_t>(i);
+    boxes[b] = grown(start_boxes[b], fall + parameters_.activation);  // at rest, it may fall
+  }
+  if (!woken.empty()) pairs = overlapping_boxes(boxes);
   Groups groups(count);
-  for (const auto& [i, j] : overlapping_boxes(boxes)) groups.link(i, j);
+  std::vector<char> attached(static_cast<std::size_t>(count), 0);
+  link_islands(pairs, groups, attached);
 
   // Solve; join the islands whose bodies' actual motion came within dhat of each other, and
   // solve those again from the step's start, until no two islands meet.
@@ -596,9 +606,9 @@ const StepSummary& ContactScene::step() {
         boxes[b] = grown(start_boxes[b].merged(body_box(i, next_.U)), parameters_.activation);
       }
     }
-    bool joined = false;
-    for (const auto& [i, j] : overlapping_boxes(boxes)) joined = groups.link(i, j) || joined;
-    if (!joined) break;
+    pairs = overlapping_boxes(boxes);
+    wake_met_by_restless(pairs, restless);
+    if (!link_islands(pairs, groups, attached)) break;
     ++summary_.merges;
   }
   for (auto& [group, island] : results_) collect_warnings(*island);
@@ -613,31 +623,30 @@ const StepSummary& ContactScene::step() {
   closest.min_distance = std::numeric_limits<double>::infinity();
   double total_mass = 0.0;
   summary_.islands = 0;
+  for (auto& [group, island] : results_) {
+    ++summary_.islands;
+    island->synced_step = state_.step_count;
+    island->rest_diagnostics = island->simulator().diagnostics();
+    island->rest_step = state_.step_count;
+    const sim::StepReport& report = island->simulator().last_report();
+    report_.ok = report_.ok && report.ok;
+    report_.retries += report.retries;
+    report_.energy_gain += report.energy_gain;
+    add_stats(report.stats, report_.stats);
+  }
+  fall_asleep_where_quiet(pairs);
   for (const std::vector<int>& group : members) {
     const auto found = results_.find(group);
-    Island* island = found == results_.end() ? nullptr : found->second;
-    if (island != nullptr) {
-      ++summary_.islands;
-      island->synced_step = state_.step_count;
-      island->rest_diagnostics = island->simulator().diagnostics();
-      island->rest_step = state_.step_count;
-      const sim::StepReport& report = island->simulator().last_report();
-      report_.ok = report_.ok && report.ok;
-      report_.retries += report.retries;
-      report_.energy_gain += report.energy_gain;
-      add_stats(report.stats, report_.stats);
-      fall_asleep_if_quiet(*island);
-    } else {
-      island = &sleeping(group);
-    }
+    Island* island = found == results_.end() ? &sleeping(group) : found->second;
     double mass = 0.0;
     for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
     add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
     const int iterations =
         found == results_.end() ? 0 : island->simulator().last_report().stats.iterations;
     for (std::size_t k = 0; k < group.size(); ++k) {
-      clearances_[static_cast<std::size_t>(group[k])] = island->measure.part_closest[k];
-      iterations_[static_cast<std::size_t>(group[k])] = iterations;
+      const auto b = static_cast<std::size_t>(group[k]);
+      clearances_[b] = island->measure.part_closest[k];
+      iterations_[b] = asleep_[b] ? 0 : iterations;
     }
     closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
     closest.active += island->measure.active;
@@ -662,29 +671,90 @@ const StepSummary& ContactScene::step() {
   return summary_;
 }
 
-void ContactScene::fall_asleep_if_quiet(Island& island) {
+double ContactScene::still_speed(int body) const {
   const bool friction =
       parameters_.friction > 0.0 ||
       std::any_of(obstacles_.begin(), obstacles_.end(),
                   [](const contact::Obstacle& obstacle) { return obstacle.friction > 0.0; });
   const double creep = friction ? kSleepCreep * parameters_.slip : 0.0;
-  bool quiet = true;
-  for (const int i : island.bodies()) {
+  return std::max(kSleepSpeed * diagonals_[static_cast<std::size_t>(body)], creep);
+}
+
+std::vector<char> ContactScene::restless_bodies() const {
+  std::vector<char> restless(static_cast<std::size_t>(body_count()), 0);
+  for (int i = 0; i < body_count(); ++i) {
     const auto b = static_cast<std::size_t>(i);
     const double speed = std::sqrt(2.0 * body_kinetic(i) / masses_[b]);
-    const double still = std::max(kSleepSpeed * diagonals_[b], creep);
-    quiet_steps_[b] = speed < still ? quiet_steps_[b] + 1 : 0;
-    quiet = quiet && quiet_steps_[b] >= kSleepSteps && i != drag_.body;
+    restless[b] = !asleep_[b] && (i == drag_.body || !(speed < still_speed(i)));
   }
-  if (!quiet || !sleeping_allowed_) return;
-  for (const int i : island.bodies()) {
-    const auto b = static_cast<std::size_t>(i);
-    asleep_[b] = 1;
-    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
-    state_.patches[b].Cdot.setZero();
+  return restless;
+}
+
+std::vector<int> ContactScene::wake_met_by_restless(const std::vector<std::pair<int, int>>& pairs,
+                                                    const std::vector<char>& restless) {
+  std::vector<int> woken;
+  for (const auto& [i, j] : pairs) {
+    for (const auto& [mover, other] : {std::pair{i, j}, std::pair{j, i}}) {
+      if (!restless[static_cast<std::size_t>(mover)] || !asleep_[static_cast<std::size_t>(other)]) {
+        continue;
+      }
+      wake(other);
+      woken.push_back(other);
+    }
   }
-  island.load(state_);
-  island.rest_diagnostics = island.simulator().diagnostics();
+  return woken;
+}
+
+bool ContactScene::link_islands(const std::vector<std::pair<int, int>>& pairs, Groups& groups,
+                                std::vector<char>& attached) {
+  bool joined = false;
+  for (const auto& [i, j] : pairs) {
+    const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+    if (asleep_[a] && asleep_[b]) continue;
+    if (asleep_[a]) attached[a] = 1;
+    if (asleep_[b]) attached[b] = 1;
+    joined = groups.link(i, j) || joined;
+  }
+  for (const auto& [i, j] : pairs) {
+    const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+    if (asleep_[a] && asleep_[b] && !attached[a] && !attached[b]) {
+      joined = groups.link(i, j) || joined;
+    }
+  }
+  return joined;
+}
+
+void ContactScene::fall_asleep_where_quiet(const std::vector<std::pair<int, int>>& pairs) {
+  // Quiet steps of the bodies that stepped, and which bodies move now.
+  const std::vector<char> restless = restless_bodies();
+  for (const auto& [group, island] : results_) {
+    for (const int i : group) {
+      const auto b = static_cast<std::size_t>(i);
+      if (!asleep_[b]) quiet_steps_[b] = restless[b] ? 0 : quiet_steps_[b] + 1;
+    }
+  }
+  if (!sleeping_allowed_) return;
+  std::vector<char> near_restless(restless.size(), 0);
+  for (const auto& [i, j] : pairs) {
+    near_restless[static_cast<std::size_t>(i)] |= restless[static_cast<std::size_t>(j)];
+    near_restless[static_cast<std::size_t>(j)] |= restless[static_cast<std::size_t>(i)];
+  }
+  for (auto& [group, island] : results_) {
+    bool fell = false;
+    for (const int i : group) {
+      const auto b = static_cast<std::size_t>(i);
+      if (asleep_[b] || quiet_steps_[b] < kSleepSteps || i == drag_.body || near_restless[b]) {
+        continue;
+      }
+      asleep_[b] = 1;
+      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
+      state_.patches[b].Cdot.setZero();
+      fell = true;
+    }
+    if (!fell) continue;
+    island->load(state_);
+    island->rest_diagnostics = island->simulator().diagnostics();
+  }
 }
 
 Island& ContactScene::sleeping(const std::vector<int>& group) {
@@ -711,7 +781,7 @@ void ContactScene::update_stiffness(const std::vector<std::vector<int>>& stepped
     for (const int i : group) {
       const auto b = static_cast<std::size_t>(i);
       const double closest = clearances_[b];
-      if (!(closest < parameters_.activation)) continue;
+      if (asleep_[b] || !(closest < parameters_.activation)) continue;
       const double crushed = kCrushedBelow * parameters_.activation;
       double factor = 1.0;
       if (closest < crushed) {

@@ -13,10 +13,14 @@
 // spans two islands, so no accepted state intersects.
 //
 // Sleeping. A body whose rms speed stays below the sleep speed (kSleepSpeed relative to its size,
-// or friction's creep, kSleepCreep) for kSleepSteps steps in an island whose bodies all do, falls
-// asleep with its island: its velocity is set to zero and it is not stepped, at no cost, until an
-// awake body's swept box meets it (it joins that island and wakes), the user drags it, an obstacle
-// moves near it, or a setting changes.
+// or friction's creep, kSleepCreep) for kSleepSteps steps, and whose box meets no body moving
+// faster, falls asleep: its velocity is set to zero and it is not stepped until a body moving
+// faster than that meets its box (swept towards where inertia carries it), the user drags it, an
+// obstacle moves near it, or a setting changes. Quiet awake bodies that rest on it take it into
+// their island held still (Simulator::hold_bodies): their contacts with it act, at little cost,
+// and it does not creep under them. Body by body, not island by island: in a settled pile of 30
+// one body or another was always creeping faster than the sleep speed (friction's smoothing lets
+// a loaded contact creep) or sliding off, and the whole pile, one island, never slept in wasm.
 //
 // A step first moves the obstacles along their paths (or to where the user dragged them), each
 // held back where it would come closer to a sample than `keep` of their distance allows (an
@@ -51,6 +55,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/full/full_model.hpp"
 #include "smfem/local/render_dent.hpp"
+#include "smfem/multibody/body_groups.hpp"
 #include "smfem/multibody/island.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -236,9 +241,22 @@ class ContactScene {
   // Adapts the stiffness of the bodies of the islands stepped (see above).
   void update_stiffness(const std::vector<std::vector<int>>& stepped);
   void wake(int body);
-  // After an island's step: counts its bodies' quiet steps, and puts it to sleep where all of
-  // them have been quiet long enough.
-  void fall_asleep_if_quiet(Island& island);
+  // The speed below which a body is quiet (m/s, rms; kSleepSpeed, kSleepCreep).
+  double still_speed(int body) const;
+  // Per body: awake and not quiet now, or dragged.
+  std::vector<char> restless_bodies() const;
+  // Wakes the sleeping bodies of `pairs` (boxes that meet) that a restless body meets; returns
+  // them.
+  std::vector<int> wake_met_by_restless(const std::vector<std::pair<int, int>>& pairs,
+                                        const std::vector<char>& restless);
+  // Links the bodies of `pairs` into islands: awake bodies with each other and with the sleeping
+  // bodies they meet (`attached`, over the step: held still in their island), sleeping bodies
+  // with each other where no awake body meets either. Returns whether two groups joined.
+  bool link_islands(const std::vector<std::pair<int, int>>& pairs, Groups& groups,
+                    std::vector<char>& attached);
+  // After the islands' step: counts the quiet steps of their bodies, and puts to sleep each body
+  // quiet long enough whose box meets (`pairs`) no restless body's.
+  void fall_asleep_where_quiet(const std::vector<std::pair<int, int>>& pairs);
   // The island of a sleeping group, with its rest diagnostics and measure.
   Island& sleeping(const std::vector<int>& group);
   void drop_spare_islands();

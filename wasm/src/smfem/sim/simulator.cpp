@@ -348,11 +348,18 @@ const StepReport& Simulator::step() {
   if (contact_ != nullptr && !patched()) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
   initial_guess_ = patched() ? local_->prediction() : dynamics_.prediction();
+  for (std::size_t b = 0; b < awake_.size(); ++b) {
+    if (awake_[b]) continue;
+    const ReducedModel::Body& body = model_.bodies[b];
+    initial_guess_.middleRows(4 * body.first_mode, 4 * body.modes) =
+        backup_.U.middleRows(4 * body.first_mode, 4 * body.modes);
+  }
   initial_guess_limited_ = false;
   impact_ = false;
-  impact_moving_.clear();
-  impact_moving_tets_.clear();
+  impact_moving_ = awake_;
+  impact_moving_tets_ = awake_tets_;
   if (contact_ != nullptr) {
+    contact_->set_moving_parts(awake_);
     if (patched()) local_->gather(backup_.U, backup_.patches.C, extended_U_n_);
     const ReducedMatrix& start = patched() ? extended_U_n_ : backup_.U;
     initial_guess_ -= start;
@@ -500,9 +507,31 @@ const StepReport& Simulator::step() {
   return report_;
 }
 
+void Simulator::hold_bodies(std::vector<char> held) {
+  if (!held.empty() && held.size() != model_.bodies.size()) {
+    throw std::invalid_argument("hold_bodies: one flag per body");
+  }
+  std::vector<char> awake;
+  std::vector<int> tets;
+  if (std::count(held.begin(), held.end(), 1) > 0) {
+    for (std::size_t b = 0; b < held.size(); ++b) {
+      awake.push_back(held[b] ? 0 : 1);
+      if (held[b]) continue;
+      const ReducedModel::Body& body = model_.bodies[b];
+      for (int t = 0; t < body.tets; ++t) tets.push_back(body.first_tet + t);
+    }
+  }
+  awake_ = std::move(awake);
+  awake_tets_ = std::move(tets);
+}
+
 void Simulator::hold_bodies_not_approaching(std::vector<char> moving) {
+  for (std::size_t b = 0; b < awake_.size(); ++b) moving[b] = moving[b] && awake_[b];
   const int count = static_cast<int>(std::count(moving.begin(), moving.end(), 1));
-  if (count == 0 || count == static_cast<int>(moving.size())) return;
+  const int awake = awake_.empty() ? static_cast<int>(moving.size())
+                                   : static_cast<int>(std::count(awake_.begin(), awake_.end(), 1));
+  if (count == 0 || count == awake) return;
+  impact_moving_tets_.clear();
   for (std::size_t b = 0; b < moving.size(); ++b) {
     if (!moving[b]) continue;
     const ReducedModel::Body& body = model_.bodies[b];
@@ -511,11 +540,18 @@ void Simulator::hold_bodies_not_approaching(std::vector<char> moving) {
   impact_moving_ = std::move(moving);
 }
 
+void Simulator::move_only(StepContext& context, const std::vector<char>& moving,
+                          const std::vector<int>& tets) {
+  context.moving_tets = tets;
+  system_.set_moving_bodies(moving);
+  if (contact_ != nullptr) contact_->set_moving_parts(moving);
+}
+
 const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, int whole,
                                            bool until_converged, bool go_on) {
   SolverSettings attempt = settings_;
   attempt.method = method;
-  attempt.iterations = impact_moving_.empty() ? iterations : std::min(iterations, whole);
+  attempt.iterations = impact_moving_ == awake_ ? iterations : std::min(iterations, whole);
   attempt.until_converged = until_converged;
   StepStats stats;
   if (go_on) {
@@ -546,16 +582,14 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, 
       fem_.solve(step_context, state_.U, stats);
     }
   };
+  move_only(step_context, awake_, awake_tets_);
   solve();
   // An impact's further iterations (simulator.hpp) move its approaching bodies only.
   if (attempt.iterations < iterations && !stats.failed && !stats.converged) {
     attempt.iterations = iterations - attempt.iterations;
-    step_context.moving_tets = impact_moving_tets_;
-    system_.set_moving_bodies(impact_moving_);
-    contact_->set_moving_parts(impact_moving_);
+    move_only(step_context, impact_moving_, impact_moving_tets_);
     solve();
-    system_.set_moving_bodies({});
-    contact_->set_moving_parts({});
+    move_only(step_context, awake_, awake_tets_);
   }
   const TetKinematics* kinematics = nullptr;
   if (method == SolverMethod::mfem) {
@@ -569,8 +603,13 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, 
   }
   // Translations leave every tet's F, hence the kinematics and z, as they are.
   if (stats.contact_limited && contact_ != nullptr && translation_.size() > 0 && !stats.failed) {
+    awake_translation_ = translation_;
+    for (std::size_t b = 0; b < awake_.size(); ++b) {
+      const ReducedModel::Body& body = model_.bodies[b];
+      if (!awake_[b]) awake_translation_.segment(4 * body.first_mode, 4 * body.modes).setZero();
+    }
     stats.translation_corrections += contact::minimize_along_translation(
-        dynamics_, *contact_, translation_, model_.bodies, state_.U);
+        dynamics_, *contact_, awake_translation_, model_.bodies, state_.U);
   }
   state_.Udot = (state_.U - backup_.U) / settings_.timestep;
   // A retried step reports every attempt's work.

@@ -144,6 +144,14 @@ class Simulator {
   void drag_end();
   bool dragging() const { return dynamics_.has_spring(); }
 
+  // Bodies held still at every step from now on (per body of a model of several, nonzero: held;
+  // empty: none): a contact scene's sleeping bodies that awake ones rest on
+  // (multibody/contact_scene.hpp). Their rows of U stay as they are, with zero velocity, and
+  // take no part in the Newton system, the local updates or the translation correction, at
+  // little cost; their contacts with the moving bodies act as ever. Their velocities must be
+  // zero (set_state) before they are held.
+  void hold_bodies(std::vector<char> held);
+
   // Local deformations on the body's tet mesh (the asset's mesh group with its skinning weights:
   // smfem-bake --full-mesh). With contact, its samples see the dent and load patches. Throws
   // std::invalid_argument for a model of several bodies, a mesh that does not fit the model, or a
@@ -231,9 +239,12 @@ class Simulator {
   // impact_moving_ names.
   const TetKinematics& solve_step(SolverMethod method, int iterations, int whole,
                                   bool until_converged, bool go_on);
-  // An impact's further iterations move the bodies `moving` flags (per body of a model of
+  // An impact's further iterations move the awake bodies `moving` flags (per body of a model of
   // several), when only some of them approach.
   void hold_bodies_not_approaching(std::vector<char> moving);
+  // The moving bodies of the next solves (empty: all) in the system, the contact and `context`.
+  void move_only(StepContext& context, const std::vector<char>& moving,
+                 const std::vector<int>& tets);
   // The step's objective at U (Psi_u, the elastic energy of s(F(U)), EigenFit's C, and contact
   // over the candidates of the last max_step(): U must lie on that segment).
   double step_energy(const ReducedMatrix& U);
@@ -292,7 +303,12 @@ class Simulator {
   ReducedMatrix initial_guess_;  // the prediction, as far as contact allows
   bool initial_guess_limited_ = false;
   bool impact_ = false;  // this step's (above)
-  // The bodies its further iterations move and their tets, or empty for all.
+  // The bodies every iteration moves (hold_bodies) and their tets (empty: all), and a workspace
+  // for translation_ without the held bodies' rows.
+  std::vector<char> awake_;
+  std::vector<int> awake_tets_;
+  Eigen::VectorXd awake_translation_;
+  // The bodies its further iterations move and their tets: awake_'s unless fewer approach.
   std::vector<char> impact_moving_;
   std::vector<int> impact_moving_tets_;
   StepReport report_;
