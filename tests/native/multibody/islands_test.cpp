@@ -44,20 +44,6 @@ ContactSceneSpec spec_with(std::vector<SceneBodySpec> bodies, double friction = 
   return spec;
 }
 
-// The render vertex at the middle of the box's top face.
-int top_middle_vertex(const sim::ReducedModel& model) {
-  const Eigen::Vector3d centre = model.rest_centroid;
-  int top_middle = 0;
-  const auto off_centre = [&](int v) {
-    const Eigen::Vector3d x = model.render_positions.row(v).transpose();
-    return std::abs(x.x() - centre.x()) + std::abs(x.z() - centre.z()) - 10.0 * x.y();
-  };
-  for (int v = 1; v < model.render_positions.rows(); ++v) {
-    if (off_centre(v) < off_centre(top_middle)) top_middle = v;
-  }
-  return top_middle;
-}
-
 // Body 0 falls far from a stack of two boxes that land on each other: while it is alone in its
 // island, its centroid is the one it has in a scene of its own, step for step.
 TEST(Islands, ABodyAloneMovesAsItWouldAlone) {
@@ -112,9 +98,19 @@ TEST(Islands, ADraggedBodyOfAnIslandFollowsTheHand) {
   for (int step = 0; step < 60; ++step) scene.step();
   ASSERT_EQ(scene.step().islands, 1) << "the boxes rest on each other";
   const Eigen::Vector3d still = scene.body_centroid(0), dragged = scene.body_centroid(1);
-  // Pulled straight up at the middle of its top face, the box does not turn (a corner would
-  // swing the box into the other).
-  scene.drag_start(1, top_middle_vertex(box_body()), dragged + Eigen::Vector3d(0.0, 0.5, 0.0), 1e5);
+  // The render vertex at the middle of the top face: pulled straight up, the box does not turn
+  // (a corner would swing the box into the other).
+  const sim::ReducedModel model = box_body();
+  const Eigen::Vector3d centre = model.rest_centroid;
+  int top_middle = 0;
+  const auto off_centre = [&](int v) {
+    const Eigen::Vector3d x = model.render_positions.row(v).transpose();
+    return std::abs(x.x() - centre.x()) + std::abs(x.z() - centre.z()) - 10.0 * x.y();
+  };
+  for (int v = 1; v < model.render_positions.rows(); ++v) {
+    if (off_centre(v) < off_centre(top_middle)) top_middle = v;
+  }
+  scene.drag_start(1, top_middle, dragged + Eigen::Vector3d(0.0, 0.5, 0.0), 1e5);
   for (int step = 0; step < 150; ++step) ASSERT_TRUE(scene.step().ok) << step;
   // The hand is 0.3 m above the vertex; the soft box hangs from it, stretched (0.2 m, measured).
   EXPECT_GT(scene.body_centroid(1).y() - dragged.y(), 0.15) << "the dragged box follows the hand";
@@ -185,64 +181,55 @@ TEST(Islands, SleepingChangesNothingVisible) {
 }
 
 // Bodies sleep one by one (contact_scene.hpp). A stack of two boxes comes to rest and sleeps.
-// The upper one is woken by a touch of the hand that does not move it: it steps, quiet, in an
-// island with the lower one held still under it (no iterations, the same coordinates to the
-// bit), and sleeps again. Then the hand pulls it sideways: once it moves faster than the sleep
-// speed, the box under it wakes at the next step's start, and both come to rest again.
-TEST(Islands, AQuietBodyRestsOnASleepingOneHeldStillAndAMovingOneWakesIt) {
+// The upper box is woken by a touch of the hand that does not move it: it steps, quiet, in an
+// island with the lower one held still under it (the same coordinates to the bit, no velocity),
+// and sleeps again. Then the lower box is woken the same way: the upper one, carried by an awake
+// body, wakes at once (held, it would hang in the air if its support sank), and the stack sleeps
+// again where it was. (Waking by a body moving fast: SleepingChangesNothingVisible.)
+TEST(Islands, AQuietBodyRestsOnASleepingOneHeldStillButNotOnAnAwakeOne) {
   ContactScene scene(spec_with({{Eigen::Vector3d(0, 0.01, 0)}, {Eigen::Vector3d(0, 0.42, 0)}}),
                      {box_body(), box_body()});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
-  int step = 0;
-  for (; step < 400 && !(scene.body_asleep(0) && scene.body_asleep(1)); ++step) scene.step();
-  ASSERT_TRUE(scene.body_asleep(0) && scene.body_asleep(1)) << "the stack sleeps";
-  const auto rows = [&](int body) {
-    return sim::ReducedMatrix(scene.coordinates().middleRows(
-        4 * scene.layout().first_mode[static_cast<std::size_t>(body)],
-        4 * scene.layout().mode_count[static_cast<std::size_t>(body)]));
+  const auto both_asleep = [&] { return scene.body_asleep(0) && scene.body_asleep(1); };
+  for (int step = 0; step < 400 && !both_asleep(); ++step) scene.step();
+  ASSERT_TRUE(both_asleep()) << "the stack sleeps";
+  const auto rows = [&](const sim::ReducedMatrix& all, int body) {
+    return sim::ReducedMatrix(
+        all.middleRows(4 * scene.layout().first_mode[static_cast<std::size_t>(body)],
+                       4 * scene.layout().mode_count[static_cast<std::size_t>(body)]));
   };
-  const sim::ReducedMatrix lower = rows(0);
-  const Eigen::Vector3d upper = scene.body_centroid(1);
+  const sim::ReducedMatrix lower = rows(scene.coordinates(), 0);
+  const Eigen::Vector3d lower_centroid = scene.body_centroid(0);
+  const Eigen::Vector3d upper_centroid = scene.body_centroid(1);
+  const auto touch = [&](int body) {  // wakes it, with no force
+    scene.drag_start(body, 0, Eigen::Vector3d::Zero(), 0.0);
+    scene.drag_end();
+  };
 
-  scene.drag_start(1, 0, Eigen::Vector3d::Zero(), 0.0);  // a touch: no force
-  scene.drag_end();
-  ASSERT_FALSE(scene.body_asleep(1));
+  touch(1);
   int held_steps = 0;
   for (int k = 0; k < 60 && !scene.body_asleep(1); ++k) {
-    const StepSummary& summary = scene.step();
+    scene.step();
     if (scene.body_asleep(1)) break;
-    ASSERT_EQ(summary.islands, 1);
     EXPECT_TRUE(scene.body_asleep(0)) << k;
-    EXPECT_EQ(scene.body_iterations(0), 0) << k;
-    EXPECT_GE(scene.body_iterations(1), 1) << k;
-    EXPECT_TRUE(rows(0) == lower) << k;
+    EXPECT_GE(scene.body_iterations(1), 1) << "the upper box steps, " << k;
+    EXPECT_TRUE(rows(scene.coordinates(), 0) == lower) << k;
+    EXPECT_TRUE(rows(scene.velocities(), 0).isZero(0.0)) << k;
     ++held_steps;
   }
   EXPECT_GE(held_steps, kSleepSteps - 1);
-  EXPECT_TRUE(scene.body_asleep(1)) << "quiet again, it sleeps again";
-  EXPECT_LT((scene.body_centroid(1) - upper).norm(), 1e-4) << "it rested where it was";
+  EXPECT_TRUE(both_asleep()) << "quiet again, the upper box sleeps again";
+  EXPECT_LT((scene.body_centroid(1) - upper_centroid).norm(), 1e-4) << "where it was";
 
-  // The hand 5 cm beside the middle of the upper box's top face: it slides.
-  const sim::ReducedModel model = box_body();
-  const int grip = top_middle_vertex(model);
-  const Eigen::Vector3d at =
-      scene.body_centroid(1) + model.render_positions.row(grip).transpose() - model.rest_centroid;
-  scene.drag_start(1, grip, at + Eigen::Vector3d(0.05, 0, 0), 2e4);
-  bool woke_lower = false;
-  for (int k = 0; k < 30 && !woke_lower; ++k) {
-    const double speed = std::sqrt(2.0 * scene.body_kinetic(1) / scene.body_mass(1));
-    const bool restless = speed >= kSleepCreep * contact::kDefaultSlip;  // the sleep speed here
-    scene.step();
-    if (restless) {
-      EXPECT_FALSE(scene.body_asleep(0)) << "a body moving over it wakes it at once, step " << k;
-    }
-    woke_lower = !scene.body_asleep(0);
-  }
-  EXPECT_TRUE(woke_lower);
-  scene.drag_end();
-  for (int k = 0; k < 400 && !(scene.body_asleep(0) && scene.body_asleep(1)); ++k) scene.step();
-  EXPECT_TRUE(scene.body_asleep(0) && scene.body_asleep(1)) << "the stack sleeps again";
-  EXPECT_NEAR(scene.body_centroid(1).y() - scene.body_centroid(0).y(), 0.4, 0.02) << "stacked";
+  touch(0);
+  scene.step();
+  EXPECT_FALSE(scene.body_asleep(1)) << "carried by an awake body, it wakes";
+  for (int k = 0; k < 400 && !both_asleep(); ++k) scene.step();
+  EXPECT_TRUE(both_asleep()) << "the stack sleeps again";
+  // Where it was, to a tenth of dhat: woken, a stack resting in the barrier's range may settle a
+  // little deeper (0.24 mm, measured).
+  EXPECT_LT((scene.body_centroid(0) - lower_centroid).norm(), 0.1 * 0.005);
+  EXPECT_LT((scene.body_centroid(1) - upper_centroid).norm(), 0.1 * 0.005);
 }
 
 // Two stacks of two boxes and a lone box, far apart: three islands, stepped side by side on two

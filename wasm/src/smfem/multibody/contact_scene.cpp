@@ -578,7 +578,7 @@ const StepSummary& ContactScene::step() {
   }
   const std::vector<char> restless = restless_bodies();
   std::vector<std::pair<int, int>> pairs = overlapping_boxes(boxes);
-  const std::vector<int> woken = wake_met_by_restless(pairs, restless);
+  const std::vector<int> woken = wake_met_by(pairs, restless);
   for (const int i : woken) {
     const auto b = static_cast<std::size_t>(i);
     boxes[b] = grown(start_boxes[b], fall + parameters_.activation);  // at rest, it may fall
@@ -607,8 +607,16 @@ const StepSummary& ContactScene::step() {
       }
     }
     pairs = overlapping_boxes(boxes);
-    wake_met_by_restless(pairs, restless);
-    if (!link_islands(pairs, groups, attached)) break;
+    // A body held in a stepped island that a restless one reached wakes, and its island is
+    // solved again with it awake.
+    bool woke_held = false;
+    for (const int i : wake_met_by(pairs, restless)) {
+      for (const std::vector<int>& group : members) {
+        if (std::binary_search(group.begin(), group.end(), i))
+          woke_held |= results_.erase(group) > 0;
+      }
+    }
+    if (!link_islands(pairs, groups, attached) && !woke_held) break;
     ++summary_.merges;
   }
   for (auto& [group, island] : results_) collect_warnings(*island);
@@ -623,7 +631,12 @@ const StepSummary& ContactScene::step() {
   closest.min_distance = std::numeric_limits<double>::infinity();
   double total_mass = 0.0;
   summary_.islands = 0;
-  for (auto& [group, island] : results_) {
+  std::vector<Island*> stepped;
+  for (const std::vector<int>& group : members) {
+    const auto found = results_.find(group);
+    if (found == results_.end()) continue;
+    Island* island = found->second;
+    stepped.push_back(island);
     ++summary_.islands;
     island->synced_step = state_.step_count;
     island->rest_diagnostics = island->simulator().diagnostics();
@@ -634,7 +647,7 @@ const StepSummary& ContactScene::step() {
     report_.energy_gain += report.energy_gain;
     add_stats(report.stats, report_.stats);
   }
-  fall_asleep_where_quiet(pairs);
+  fall_asleep_where_quiet(stepped, pairs);
   for (const std::vector<int>& group : members) {
     const auto found = results_.find(group);
     Island* island = found == results_.end() ? &sleeping(group) : found->second;
@@ -658,10 +671,6 @@ const StepSummary& ContactScene::step() {
   summary_.min_distance = closest.min_distance;
   summary_.active_contacts = closest.active;
   summary_.asleep = static_cast<int>(std::count(asleep_.begin(), asleep_.end(), 1));
-  std::vector<std::vector<int>> stepped;
-  for (const std::vector<int>& group : members) {
-    if (results_.count(group)) stepped.push_back(group);
-  }
   update_stiffness(stepped);
   summary_.contact_points = std::move(closest.active_points);
   drop_spare_islands();
@@ -690,19 +699,24 @@ std::vector<char> ContactScene::restless_bodies() const {
   return restless;
 }
 
-std::vector<int> ContactScene::wake_met_by_restless(const std::vector<std::pair<int, int>>& pairs,
-                                                    const std::vector<char>& restless) {
+std::vector<int> ContactScene::wake_met_by(const std::vector<std::pair<int, int>>& pairs,
+                                           const std::vector<char>& restless) {
   std::vector<int> woken;
   for (const auto& [i, j] : pairs) {
     for (const auto& [mover, other] : {std::pair{i, j}, std::pair{j, i}}) {
-      if (!restless[static_cast<std::size_t>(mover)] || !asleep_[static_cast<std::size_t>(other)]) {
-        continue;
-      }
+      const auto m = static_cast<std::size_t>(mover);
+      if (asleep_[m] || !asleep_[static_cast<std::size_t>(other)]) continue;
+      if (!restless[m] && !lower(mover, other)) continue;
       wake(other);
       woken.push_back(other);
     }
   }
   return woken;
+}
+
+bool ContactScene::lower(int a, int b) const {
+  const Eigen::Vector3d& g = settings_.gravity;
+  return g.isZero(0.0) || (body_centroid(a) - body_centroid(b)).dot(g) > 0.0;
 }
 
 bool ContactScene::link_islands(const std::vector<std::pair<int, int>>& pairs, Groups& groups,
@@ -724,34 +738,47 @@ bool ContactScene::link_islands(const std::vector<std::pair<int, int>>& pairs, G
   return joined;
 }
 
-void ContactScene::fall_asleep_where_quiet(const std::vector<std::pair<int, int>>& pairs) {
+void ContactScene::fall_asleep_where_quiet(const std::vector<Island*>& stepped,
+                                           const std::vector<std::pair<int, int>>& pairs) {
   // Quiet steps of the bodies that stepped, and which bodies move now.
   const std::vector<char> restless = restless_bodies();
-  for (const auto& [group, island] : results_) {
-    for (const int i : group) {
+  std::vector<int> candidates;
+  for (const Island* island : stepped) {
+    for (const int i : island->bodies()) {
       const auto b = static_cast<std::size_t>(i);
-      if (!asleep_[b]) quiet_steps_[b] = restless[b] ? 0 : quiet_steps_[b] + 1;
+      if (asleep_[b]) continue;
+      quiet_steps_[b] = restless[b] ? 0 : quiet_steps_[b] + 1;
+      if (quiet_steps_[b] >= kSleepSteps && i != drag_.body) candidates.push_back(i);
     }
   }
-  if (!sleeping_allowed_) return;
-  std::vector<char> near_restless(restless.size(), 0);
+  if (!sleeping_allowed_ || candidates.empty()) return;
+  std::vector<std::vector<int>> neighbours(restless.size());
   for (const auto& [i, j] : pairs) {
-    near_restless[static_cast<std::size_t>(i)] |= restless[static_cast<std::size_t>(j)];
-    near_restless[static_cast<std::size_t>(j)] |= restless[static_cast<std::size_t>(i)];
+    neighbours[static_cast<std::size_t>(i)].push_back(j);
+    neighbours[static_cast<std::size_t>(j)].push_back(i);
   }
-  for (auto& [group, island] : results_) {
-    bool fell = false;
-    for (const int i : group) {
-      const auto b = static_cast<std::size_t>(i);
-      if (asleep_[b] || quiet_steps_[b] < kSleepSteps || i == drag_.body || near_restless[b]) {
-        continue;
-      }
-      asleep_[b] = 1;
-      state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
-      state_.patches[b].Cdot.setZero();
-      fell = true;
-    }
-    if (!fell) continue;
+  // Lowest first, so that a body whose support falls asleep now may fall asleep on it.
+  const Eigen::Vector3d& g = settings_.gravity;
+  std::vector<std::pair<double, int>> order;
+  for (const int i : candidates) order.emplace_back(-body_centroid(i).dot(g), i);
+  std::sort(order.begin(), order.end());
+  bool fell = false;
+  for (const auto& entry : order) {
+    const int i = entry.second;  // not a structured binding: clang 14 (emscripten) cannot capture one
+    const std::vector<int>& around = neighbours[static_cast<std::size_t>(i)];
+    const bool carried_or_pushed = std::any_of(around.begin(), around.end(), [&](int j) {
+      return restless[static_cast<std::size_t>(j)] ||
+             (!asleep_[static_cast<std::size_t>(j)] && lower(j, i));
+    });
+    if (carried_or_pushed) continue;
+    const auto b = static_cast<std::size_t>(i);
+    asleep_[b] = 1;
+    state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
+    state_.patches[b].Cdot.setZero();
+    fell = true;
+  }
+  if (!fell) return;
+  for (Island* island : stepped) {
     island->load(state_);
     island->rest_diagnostics = island->simulator().diagnostics();
   }
@@ -774,11 +801,11 @@ Island& ContactScene::sleeping(const std::vector<int>& group) {
   return found;
 }
 
-void ContactScene::update_stiffness(const std::vector<std::vector<int>>& stepped) {
+void ContactScene::update_stiffness(const std::vector<Island*>& stepped) {
   if (!adaptive_stiffness_) return;
   bool changed = false;
-  for (const std::vector<int>& group : stepped) {
-    for (const int i : group) {
+  for (const Island* island : stepped) {
+    for (const int i : island->bodies()) {
       const auto b = static_cast<std::size_t>(i);
       const double closest = clearances_[b];
       if (asleep_[b] || !(closest < parameters_.activation)) continue;

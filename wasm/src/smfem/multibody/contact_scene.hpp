@@ -14,13 +14,16 @@
 //
 // Sleeping. A body whose rms speed stays below the sleep speed (kSleepSpeed relative to its size,
 // or friction's creep, kSleepCreep) for kSleepSteps steps, and whose box meets no body moving
-// faster, falls asleep: its velocity is set to zero and it is not stepped until a body moving
-// faster than that meets its box (swept towards where inertia carries it), the user drags it, an
-// obstacle moves near it, or a setting changes. Quiet awake bodies that rest on it take it into
-// their island held still (Simulator::hold_bodies): their contacts with it act, at little cost,
-// and it does not creep under them. Body by body, not island by island: in a settled pile of 30
-// one body or another was always creeping faster than the sleep speed (friction's smoothing lets
-// a loaded contact creep) or sliding off, and the whole pile, one island, never slept in wasm.
+// faster and no awake body lower than it (one that may carry it), falls asleep: its velocity is
+// set to zero and it is not stepped until a body moving faster than that or an awake body lower
+// than it meets its box (swept towards where inertia carries it), the user drags it, an obstacle
+// moves near it, or a setting changes. Quiet awake bodies that rest on it take it into their
+// island held still (Simulator::hold_bodies): their contacts with it act, at little cost, and it
+// does not creep under them. So a pile sleeps from the bottom up, body by body. Island by island,
+// in a settled pile of 30 one body or another was always creeping faster than the sleep speed
+// (friction's smoothing lets a loaded contact creep) or sliding off, and the whole pile, one
+// island, never slept in wasm. A body is never held on an awake one: it would hang in the air as
+// its support crept away, and drop when it woke.
 //
 // A step first moves the obstacles along their paths (or to where the user dragged them), each
 // held back where it would come closer to a sample than `keep` of their distance allows (an
@@ -239,24 +242,28 @@ class ContactScene {
   void check_start_state();
   void place_bodies();
   // Adapts the stiffness of the bodies of the islands stepped (see above).
-  void update_stiffness(const std::vector<std::vector<int>>& stepped);
+  void update_stiffness(const std::vector<Island*>& stepped);
   void wake(int body);
   // The speed below which a body is quiet (m/s, rms; kSleepSpeed, kSleepCreep).
   double still_speed(int body) const;
   // Per body: awake and not quiet now, or dragged.
   std::vector<char> restless_bodies() const;
-  // Wakes the sleeping bodies of `pairs` (boxes that meet) that a restless body meets; returns
-  // them.
-  std::vector<int> wake_met_by_restless(const std::vector<std::pair<int, int>>& pairs,
-                                        const std::vector<char>& restless);
+  // Wakes the sleeping bodies of `pairs` (boxes that meet) that a restless body meets, or an
+  // awake body lower than they are (which may carry them); returns them.
+  std::vector<int> wake_met_by(const std::vector<std::pair<int, int>>& pairs,
+                               const std::vector<char>& restless);
   // Links the bodies of `pairs` into islands: awake bodies with each other and with the sleeping
   // bodies they meet (`attached`, over the step: held still in their island), sleeping bodies
   // with each other where no awake body meets either. Returns whether two groups joined.
   bool link_islands(const std::vector<std::pair<int, int>>& pairs, Groups& groups,
                     std::vector<char>& attached);
-  // After the islands' step: counts the quiet steps of their bodies, and puts to sleep each body
-  // quiet long enough whose box meets (`pairs`) no restless body's.
-  void fall_asleep_where_quiet(const std::vector<std::pair<int, int>>& pairs);
+  // Whether body a lies lower than body b along gravity (every body does without gravity).
+  bool lower(int a, int b) const;
+  // After the islands' step: counts the quiet steps of the bodies of `stepped`, and puts to sleep
+  // each one quiet long enough whose box meets (`pairs`) no restless body's and no lower awake
+  // body's, lowest first.
+  void fall_asleep_where_quiet(const std::vector<Island*>& stepped,
+                               const std::vector<std::pair<int, int>>& pairs);
   // The island of a sleeping group, with its rest diagnostics and measure.
   Island& sleeping(const std::vector<int>& group);
   void drop_spare_islands();

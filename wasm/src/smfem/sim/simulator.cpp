@@ -344,7 +344,9 @@ const StepReport& Simulator::step() {
     copy_dynamic_state(backup_, state_);
     refresh_stretches();
   }
-  // With patches, their dented contact (local_->begin_step started it).
+  // With patches, their dented contact (local_->begin_step started it). Its pairs are gathered
+  // for this step's moving bodies.
+  if (contact_ != nullptr) contact_->set_moving_parts(awake_);
   if (contact_ != nullptr && !patched()) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
   initial_guess_ = patched() ? local_->prediction() : dynamics_.prediction();
@@ -359,7 +361,6 @@ const StepReport& Simulator::step() {
   impact_moving_ = awake_;
   impact_moving_tets_ = awake_tets_;
   if (contact_ != nullptr) {
-    contact_->set_moving_parts(awake_);
     if (patched()) local_->gather(backup_.U, backup_.patches.C, extended_U_n_);
     const ReducedMatrix& start = patched() ? extended_U_n_ : backup_.U;
     initial_guess_ -= start;
@@ -511,9 +512,13 @@ void Simulator::hold_bodies(std::vector<char> held) {
   if (!held.empty() && held.size() != model_.bodies.size()) {
     throw std::invalid_argument("hold_bodies: one flag per body");
   }
+  const auto count = std::count(held.begin(), held.end(), 1);
+  if (count > 0 && count == static_cast<std::ptrdiff_t>(held.size())) {
+    throw std::invalid_argument("hold_bodies: every body held (a step would move none)");
+  }
   std::vector<char> awake;
   std::vector<int> tets;
-  if (std::count(held.begin(), held.end(), 1) > 0) {
+  if (count > 0) {
     for (std::size_t b = 0; b < held.size(); ++b) {
       awake.push_back(held[b] ? 0 : 1);
       if (held[b]) continue;
@@ -596,10 +601,21 @@ const TetKinematics& Simulator::solve_step(SolverMethod method, int iterations, 
     kinematics = &mfem_.kinematics();
   } else {
     kinematics = &fem_.kinematics();
-    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step.
+    // Keep the stretch DOFs meaningful, so that the solver can be switched at any step; the held
+    // bodies' stay as they were.
+    held_z_ = state_.z;
+    held_lambda_ = state_.lambda;
     state_.z = kinematics->s;
     consistent_multipliers(settings_.material_model, lame_, state_.z, state_.lambda);
     add_fit_multipliers(state_.z, state_.lambda);
+    for (std::size_t b = 0; b < awake_.size(); ++b) {
+      if (awake_[b]) continue;
+      const ReducedModel::Body& body = model_.bodies[b];
+      state_.z.middleCols(body.first_tet, body.tets) =
+          held_z_.middleCols(body.first_tet, body.tets);
+      state_.lambda.middleCols(body.first_tet, body.tets) =
+          held_lambda_.middleCols(body.first_tet, body.tets);
+    }
   }
   // Translations leave every tet's F, hence the kinematics and z, as they are.
   if (stats.contact_limited && contact_ != nullptr && translation_.size() > 0 && !stats.failed) {

@@ -149,7 +149,7 @@ class Simulator {
   // (multibody/contact_scene.hpp). Their rows of U stay as they are, with zero velocity, and
   // take no part in the Newton system, the local updates or the translation correction, at
   // little cost; their contacts with the moving bodies act as ever. Their velocities must be
-  // zero (set_state) before they are held.
+  // zero (set_state) before they are held. Throws std::invalid_argument where every body is.
   void hold_bodies(std::vector<char> held);
 
   // Local deformations on the body's tet mesh (the asset's mesh group with its skinning weights:
@@ -308,6 +308,7 @@ class Simulator {
   std::vector<char> awake_;
   std::vector<int> awake_tets_;
   Eigen::VectorXd awake_translation_;
+  StretchField held_z_, held_lambda_;  // workspaces: the held bodies' z and lambda over FEM
   // The bodies its further iterations move and their tets: awake_'s unless fewer approach.
   std::vector<char> impact_moving_;
   std::vector<int> impact_moving_tets_;
