@@ -764,7 +764,8 @@ void ContactScene::fall_asleep_where_quiet(const std::vector<Island*>& stepped,
   std::sort(order.begin(), order.end());
   bool fell = false;
   for (const auto& entry : order) {
-    const int i = entry.second;  // not a structured binding: clang 14 (emscripten) cannot capture one
+    // Not a structured binding: clang 14 (emscripten's) cannot capture one.
+    const int i = entry.second;
     const std::vector<int>& around = neighbours[static_cast<std::size_t>(i)];
     const bool carried_or_pushed = std::any_of(around.begin(), around.end(), [&](int j) {
       return restless[static_cast<std::size_t>(j)] ||
