@@ -680,21 +680,19 @@ const StepSummary& ContactScene::step() {
   return summary_;
 }
 
-double ContactScene::still_speed(int body) const {
+std::vector<char> ContactScene::restless_bodies() const {
+  // Quiet: below kSleepSpeed of the body's size per second, or below friction's creep.
   const bool friction =
       parameters_.friction > 0.0 ||
       std::any_of(obstacles_.begin(), obstacles_.end(),
                   [](const contact::Obstacle& obstacle) { return obstacle.friction > 0.0; });
   const double creep = friction ? kSleepCreep * parameters_.slip : 0.0;
-  return std::max(kSleepSpeed * diagonals_[static_cast<std::size_t>(body)], creep);
-}
-
-std::vector<char> ContactScene::restless_bodies() const {
   std::vector<char> restless(static_cast<std::size_t>(body_count()), 0);
   for (int i = 0; i < body_count(); ++i) {
     const auto b = static_cast<std::size_t>(i);
     const double speed = std::sqrt(2.0 * body_kinetic(i) / masses_[b]);
-    restless[b] = !asleep_[b] && (i == drag_.body || !(speed < still_speed(i)));
+    const double still = std::max(kSleepSpeed * diagonals_[b], creep);
+    restless[b] = !asleep_[b] && (i == drag_.body || !(speed < still));
   }
   return restless;
 }
@@ -762,7 +760,7 @@ void ContactScene::fall_asleep_where_quiet(const std::vector<Island*>& stepped,
   std::vector<std::pair<double, int>> order;
   for (const int i : candidates) order.emplace_back(-body_centroid(i).dot(g), i);
   std::sort(order.begin(), order.end());
-  bool fell = false;
+  std::vector<char> fell(restless.size(), 0);
   for (const auto& entry : order) {
     // Not a structured binding: clang 14 (emscripten's) cannot capture one.
     const int i = entry.second;
@@ -776,10 +774,15 @@ void ContactScene::fall_asleep_where_quiet(const std::vector<Island*>& stepped,
     asleep_[b] = 1;
     state_.Udot.middleRows(4 * layout_.first_mode[b], 4 * layout_.mode_count[b]).setZero();
     state_.patches[b].Cdot.setZero();
-    fell = true;
+    fell[b] = 1;
   }
-  if (!fell) return;
+  // The islands of the bodies that fell asleep take their zero velocities.
   for (Island* island : stepped) {
+    const std::vector<int>& bodies = island->bodies();
+    if (std::none_of(bodies.begin(), bodies.end(),
+                     [&](int i) { return fell[static_cast<std::size_t>(i)] != 0; })) {
+      continue;
+    }
     island->load(state_);
     island->rest_diagnostics = island->simulator().diagnostics();
   }

@@ -244,9 +244,8 @@ class ContactScene {
   // Adapts the stiffness of the bodies of the islands stepped (see above).
   void update_stiffness(const std::vector<Island*>& stepped);
   void wake(int body);
-  // The speed below which a body is quiet (m/s, rms; kSleepSpeed, kSleepCreep).
-  double still_speed(int body) const;
-  // Per body: awake and not quiet now, or dragged.
+  // Per body: awake and not quiet now (rms speed at or above kSleepSpeed's or kSleepCreep's
+  // still speed), or dragged.
   std::vector<char> restless_bodies() const;
   // Wakes the sleeping bodies of `pairs` (boxes that meet) that a restless body meets, or an
   // awake body lower than they are (which may carry them); returns them.
