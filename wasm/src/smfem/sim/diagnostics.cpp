@@ -9,7 +9,7 @@ void compute_diagnostics(const ReducedModel& model, MaterialModel material,
                          const Dynamics& dynamics, const ReducedMatrix& U,
                          const ReducedMatrix& Udot, const StretchField& stretch,
                          const StretchField& z, ReducedMatrix& workspace, Diagnostics& out) {
-  workspace.noalias() = model.mass_block.lazyProduct(Udot);  // column c: mass_block udot_c
+  dynamics.mass_times(Udot, workspace);  // column c: mass_block udot_c
   out.kinetic_energy = 0.5 * Udot.cwiseProduct(workspace).sum();
 
   out.elastic_energy = 0.0;

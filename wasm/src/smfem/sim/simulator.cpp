@@ -692,7 +692,7 @@ double Simulator::elastic_energy(const StretchField& stretch) const {
 
 double Simulator::mechanical_energy(const SimulatorState& state, const StretchField& stretch,
                                     const StretchField& patch_stretch) {
-  diagnostics_workspace_.noalias() = model_.mass_block.lazyProduct(state.Udot);
+  dynamics_.mass_times(state.Udot, diagnostics_workspace_);
   const double kinetic = 0.5 * state.Udot.cwiseProduct(diagnostics_workspace_).sum();
   if (!patched()) {
     const double contact = contact_ != nullptr ? contact_->potential_energy(state.U) : 0.0;

@@ -51,14 +51,18 @@ void ContactPotential::form_sample_groups(const ContactSurface& surface) {
 void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePositions& D,
                                    double margin, bool every_body) {
   // Body-level broad phase first: a body whose swept box meets no other body's needs no tree.
+  // Each body's box, and then its tree, is one chunk of the pool's loops.
   const std::size_t count = parts_.size();
+  const auto parts = static_cast<Eigen::Index>(count);
   std::vector<Eigen::AlignedBox3d> part_boxes(count);
-  for (std::size_t p = 0; p < count; ++p) {
-    for (int v = parts_[p].first_vertex; v < parts_[p].end_vertex; ++v) {
+  for_chunks(parts, 1, [&](int, Eigen::Index p, Eigen::Index) {
+    Eigen::AlignedBox3d& box = part_boxes[static_cast<std::size_t>(p)];
+    const Part& part = parts_[static_cast<std::size_t>(p)];
+    for (int v = part.first_vertex; v < part.end_vertex; ++v) {
       const Eigen::Vector3d x0 = P.row(v).transpose();
-      part_boxes[p].extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
+      box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
     }
-  }
+  });
   near_.assign(count * count, 0);
   for (std::size_t p = 0; p < count; ++p) {
     for (std::size_t q = 0; q < count; ++q) {
@@ -66,21 +70,23 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
           p != q && (every_body || part_boxes[p].intersects(part_boxes[q])) ? 1 : 0;
     }
   }
-  std::vector<Eigen::AlignedBox3d> boxes;
   drift_.assign(count, Eigen::Vector3d::Zero());
-  for (std::size_t q = 0; q < count; ++q) {
+  tree_boxes_.resize(pool_ != nullptr ? static_cast<std::size_t>(pool_->thread_count()) : 1);
+  for_chunks(parts, 1, [&](int chunk, Eigen::Index index, Eigen::Index) {
+    const auto q = static_cast<std::size_t>(index);
     PartTree& tree = trees_[q];
     tree.wanted = false;
     for (std::size_t p = 0; p < count; ++p) tree.wanted = tree.wanted || near_[p * count + q];
-    if (!tree.wanted) continue;
+    if (!tree.wanted) return;
     const Part& part = parts_[q];
     drift_[q] = D.middleRows(part.first_vertex, part.end_vertex - part.first_vertex)
                     .colwise()
                     .mean()
                     .transpose();
+    std::vector<Eigen::AlignedBox3d>& boxes = tree_boxes_[thread_of(chunk)];
     triangle_boxes(part, P, D, drift_[q], margin, boxes);
     tree.tree->refit(boxes);
-  }
+  });
 }
 
 void ContactPotential::triangle_boxes(const Part& part, const SurfacePositions& P,

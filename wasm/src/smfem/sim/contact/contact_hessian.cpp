@@ -26,31 +26,41 @@ ContactHessian::Group& ContactHessian::add_group(Rows first, Rows second) {
   return group;
 }
 
-double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const {
-  double total = 0.0;
-  Eigen::VectorXd a, b;
-  for (const Group& group : groups()) {
+double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B,
+                            parallel::ThreadPool* pool) const {
+  // Group by group (on the pool), then summed in group order: the same for any thread count.
+  form_terms_.resize(count_);
+  const auto group_form = [&](int g) {
+    const Group& group = groups_[static_cast<std::size_t>(g)];
     const int w = group.width();
-    a.resize(3 * w);
-    b.resize(3 * w);
+    Eigen::VectorXd a(3 * w), b(3 * w);
     for (const Segment& s : segments(group)) {
       for (int c = 0; c < 3; ++c) {
         a.segment(c * w + s.offset, s.count) = A.col(c).segment(s.first_row, s.count);
         b.segment(c * w + s.offset, s.count) = B.col(c).segment(s.first_row, s.count);
       }
     }
-    total += a.dot(group.block * b);
+    form_terms_[static_cast<std::size_t>(g)] = a.dot(group.block * b);
+  };
+  const auto groups = static_cast<int>(count_);
+  if (pool != nullptr && groups > 1) {
+    pool->parallel_for(groups, group_form);
+  } else {
+    for (int g = 0; g < groups; ++g) group_form(g);
   }
+  double total = 0.0;
+  for (const double term : form_terms_) total += term;
   return total;
 }
 
 namespace {
 
 // lower.block(row, col, rows, cols) += each of H's blocks in the layout's ordering, lower
-// triangle only.
+// triangle only; with a column range, only the blocks whose columns lie in it.
 template <class Lower>
 void add_groups_to_lower(std::span<const ContactHessian::Group> groups,
-                         const sim::SystemLayout& layout, Lower& lower) {
+                         const sim::SystemLayout& layout, Lower& lower,
+                         const sim::SystemLayout::Range* column = nullptr) {
   for (const ContactHessian::Group& group : groups) {
     const int w = group.width();
     // Each segment lies in one range of the layout, so each (segment, coordinate) pair is a
@@ -62,6 +72,7 @@ void add_groups_to_lower(std::span<const ContactHessian::Group> groups,
     for (const Segment& s : segments(group)) {
       for (const Segment& t : segments(group)) {
         if (!present(s) || !present(t)) continue;
+        if (column != nullptr && &layout.range_of(t.first_row) != column) continue;
         for (int d = 0; d < 3; ++d) {
           for (int e = 0; e < 3; ++e) {
             const int row = layout.unknown(s.first_row, d);
@@ -88,9 +99,9 @@ void ContactHessian::add_to_lower(const sim::SystemLayout& layout,
   add_groups_to_lower(groups(), layout, lower);
 }
 
-void ContactHessian::add_to_lower(const sim::SystemLayout& layout,
-                                  sim::BlockCholesky& lower) const {
-  add_groups_to_lower(groups(), layout, lower);
+void ContactHessian::add_to_lower(const sim::SystemLayout& layout, sim::BlockCholesky& lower,
+                                  const sim::SystemLayout::Range& column) const {
+  add_groups_to_lower(groups(), layout, lower, &column);
 }
 
 }  // namespace smfem::contact

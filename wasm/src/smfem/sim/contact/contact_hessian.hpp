@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/kernels/block_cholesky.hpp"
 #include "smfem/sim/step/cubature_kinematics.hpp"
 #include "smfem/sim/step/system_layout.hpp"
@@ -37,12 +38,16 @@ class ContactHessian {
   std::span<const Group> groups() const { return {groups_.data(), count_}; }
   Group& group(int index) { return groups_[static_cast<std::size_t>(index)]; }
 
-  // vec(A)^T H vec(B).
-  double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B) const;
+  // vec(A)^T H vec(B), group by group on the pool if one is given.
+  double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B,
+              parallel::ThreadPool* pool = nullptr) const;
   // lower += H, in the layout's ordering, lower triangle only.
   void add_to_lower(const sim::SystemLayout& layout, Eigen::Ref<Eigen::MatrixXd> lower) const;
-  // The same into a system of blocks that couples the groups' bodies (block_cholesky.hpp).
-  void add_to_lower(const sim::SystemLayout& layout, sim::BlockCholesky& lower) const;
+  // The same into a system of blocks that couples the groups' bodies (block_cholesky.hpp), of
+  // its blocks only those whose columns are `column`'s unknowns (one of the layout's ranges):
+  // the calls for different ranges write different blocks, and may run side by side.
+  void add_to_lower(const sim::SystemLayout& layout, sim::BlockCholesky& lower,
+                    const sim::SystemLayout::Range& column) const;
 
  private:
   // groups_[0, count_) are the groups; the ones after them keep their storage for reuse (a pair's
@@ -50,6 +55,7 @@ class ContactHessian {
   // faulted in were 5 % of a 30-body pile's time).
   std::vector<Group> groups_;
   std::size_t count_ = 0;
+  mutable std::vector<double> form_terms_;  // form()'s, one per group
 };
 
 }  // namespace smfem::contact

@@ -645,7 +645,9 @@ void ContactPotential::linearize_translations(const ReducedMatrix& U, const Eige
   }
 }
 
-double ContactPotential::curvature(const ReducedMatrix& dU) const { return hessian_.form(dU, dU); }
+double ContactPotential::curvature(const ReducedMatrix& dU) const {
+  return hessian_.form(dU, dU, pool_);
+}
 
 double ContactPotential::potential_energy(const ReducedMatrix& U) {
   double alpha = 0.0;
@@ -674,74 +676,6 @@ std::vector<Eigen::Vector3d> ContactPotential::obstacle_forces(const ReducedMatr
     }
   }
   return forces;
-}
-
-ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
-  ContactMeasure result;
-  result.min_distance = kInfinity;
-  update_start(U);
-  const SurfacePositions& P = start_;
-  if (several_parts()) {
-    motion_.setZero(P.rows(), 3);
-    // Every body's tree: the nearest other body is wanted, however far.
-    build_trees(P, motion_, 0.0, true);
-  }
-  bool sample_active = false;
-  result.part_closest.assign(parts_.size(), kInfinity);
-  int sample_part = 0;
-  const auto count = [&](double d, int other_part) {
-    result.min_distance = std::min(result.min_distance, d);
-    for (const int p : {sample_part, other_part}) {
-      double& closest = result.part_closest[static_cast<std::size_t>(p)];
-      closest = std::min(closest, d);
-    }
-    if (d < parameters_.activation) {
-      ++result.active;
-      sample_active = true;
-    }
-  };
-  for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
-    if (excluded(k)) continue;
-    const int v = surface_.samples(k);
-    const Eigen::Vector3d x = P.row(v).transpose();
-    sample_active = false;
-    sample_part = part(v);
-    if (obstacles_ != nullptr) {
-      for (const Obstacle& obstacle : *obstacles_) {
-        count(obstacle_distance(obstacle, x).distance, sample_part);
-      }
-    }
-    if (several_parts()) {
-      for (std::size_t q = 0; q < trees_.size(); ++q) {
-        if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
-        const PartTree& other = trees_[q];
-        const auto triangle_distance = [&](int i) {
-          const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
-          const Eigen::Vector3d y =
-              geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
-                                                  P.row(surface_.triangles(t, 1)).transpose(),
-                                                  P.row(surface_.triangles(t, 2)).transpose());
-          return (x - y).norm();
-        };
-        // The nearest triangle of that body where it is active or the closest yet (a bound that
-        // prunes most of the tree), and every other active one.
-        const double bound = std::max(result.min_distance, parameters_.activation);
-        const double nearest = other.tree->minimize(
-            [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); }, triangle_distance,
-            bound);
-        if (nearest < bound) count(nearest, static_cast<int>(q));
-        if (!(nearest < parameters_.activation)) continue;
-        const Eigen::AlignedBox3d near = grown_box(x, x, parameters_.activation);
-        int active_here = 0;
-        other.tree->for_each_overlapping(
-            [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
-            [&](int i) { active_here += triangle_distance(i) < parameters_.activation ? 1 : 0; });
-        result.active += active_here - 1;  // count() took the nearest
-      }
-    }
-    if (sample_active) result.active_points.push_back(x);
-  }
-  return result;
 }
 
 }  // namespace smfem::contact

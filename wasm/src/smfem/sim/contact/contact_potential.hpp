@@ -375,6 +375,7 @@ class ContactPotential final : public sim::StepContact {
     RowMatrix bases, scaled, gram;
   };
   std::vector<GramWorkspace> gram_;
+  std::vector<std::vector<Eigen::AlignedBox3d>> tree_boxes_;  // build_trees()'s, per thread
 };
 
 template <class Fn>

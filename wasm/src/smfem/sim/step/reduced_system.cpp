@@ -171,14 +171,22 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
     shifts = spd_->solve(matrix_, rhs_vector_, solution_, pool_);
   } else {
     blocks_.set_zero();
-    for (std::size_t b = 0; b < assemblies_.size(); ++b) {
-      const SystemLayout::Range& range = layout_.ranges[b];
-      if (range.held) continue;
-      assemblies_[b].add_to_lower(
+    // Body by body on the pool: its own block, then contact's blocks in its columns. The bodies
+    // write different blocks, each block gets its terms in the one-thread order.
+    const auto add_body = [&](int b) {
+      const SystemLayout::Range& range = layout_.ranges[static_cast<std::size_t>(b)];
+      if (range.held) return;
+      assemblies_[static_cast<std::size_t>(b)].add_to_lower(
           block.block(range.first_row, range.first_row, range.rows, range.rows),
           blocks_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
+      if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, blocks_, range);
+    };
+    const auto bodies = static_cast<int>(assemblies_.size());
+    if (pool_ != nullptr) {
+      pool_->parallel_for(bodies, add_body);
+    } else {
+      for (int b = 0; b < bodies; ++b) add_body(b);
     }
-    if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, blocks_);
     shifts = solve_shifted(blocks_, rhs_vector_, solution_, pool_);
   }
   du.resize(rhs_.rows(), 3);
