@@ -38,7 +38,8 @@ class ContactHessian {
   std::span<const Group> groups() const { return {groups_.data(), count_}; }
   Group& group(int index) { return groups_[static_cast<std::size_t>(index)]; }
 
-  // vec(A)^T H vec(B), group by group on the pool if one is given.
+  // vec(A)^T H vec(B), group by group on the pool if one is given. Not for two threads at once
+  // (it keeps the groups' terms in form_terms_).
   double form(const sim::ReducedMatrix& A, const sim::ReducedMatrix& B,
               parallel::ThreadPool* pool = nullptr) const;
   // lower += H, in the layout's ordering, lower triangle only.

@@ -29,7 +29,7 @@ namespace {
 constexpr Eigen::Index kMeasureChunk = 256;
 
 // What a chunk found for one sample: against the obstacles, their closest distance and how many
-// are within dhat; against other bodies, hits_[first_hit, end_hit).
+// are within dhat; against other bodies, ChunkFound::hits[first_hit, end_hit).
 struct SampleFound {
   Eigen::Index sample = 0;
   double obstacle_closest = std::numeric_limits<double>::infinity();
@@ -88,10 +88,10 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
           const PartTree& other = trees_[q];
           const auto triangle_distance = [&](int i) {
             const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
-            const Eigen::Vector3d y = geometry::closest_point_on_triangle(
-                x, P.row(surface_.triangles(t, 0)).transpose(),
-                P.row(surface_.triangles(t, 1)).transpose(),
-                P.row(surface_.triangles(t, 2)).transpose());
+            const Eigen::Vector3d y =
+                geometry::closest_point_on_triangle(x, P.row(surface_.triangles(t, 0)).transpose(),
+                                                    P.row(surface_.triangles(t, 1)).transpose(),
+                                                    P.row(surface_.triangles(t, 2)).transpose());
             return (x - y).norm();
           };
           const double bound = std::max(closest, dhat);

@@ -28,7 +28,6 @@ constexpr int kGramRows = sim::detail::kTileRows;
 constexpr int kGramCols = sim::detail::kTileCols<double>;
 constexpr int padded_to(int width, int tile) { return (width + tile - 1) / tile * tile; }
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The chunks the loops over vertices and pairs are cut into (for_chunks): fixed, so

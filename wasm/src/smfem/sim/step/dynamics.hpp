@@ -70,8 +70,8 @@ class Dynamics final : public InertialEnergy {
   // Psi_u(U + a dU) - Psi_u(U) = a g . dU + a^2 / 2 curvature(dU).
   double curvature(const ReducedMatrix& dU) override;
   const Eigen::MatrixXd& hessian_block() const { return hessian_block_; }
-  // out = mass_block * V (a velocity: the kinetic energy is 1/2 tr(V^T out)), over the mass
-  // block's diagonal blocks.
+  // out = mass_block * V (a velocity: the kinetic energy is 1/2 tr(V^T out)), over H_block's
+  // diagonal blocks (each holds whole blocks of the mass block's).
   void mass_times(const ReducedMatrix& V, ReducedMatrix& out) const {
     block_product(mass_block_, V, out);
   }
