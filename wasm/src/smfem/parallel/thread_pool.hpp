@@ -76,4 +76,15 @@ class ThreadPool {
   std::condition_variable work_done_;
 };
 
+// fn(chunk) for chunk in [0, chunk_count): on the pool, or on the caller in chunk order where
+// there is no pool, one thread, or one chunk (waking the workers would cost more than it saves).
+template <class Fn>
+void parallel_for_or_inline(ThreadPool* pool, int chunk_count, Fn&& fn) {
+  if (pool == nullptr || pool->thread_count() == 1 || chunk_count < 2) {
+    for (int chunk = 0; chunk < chunk_count; ++chunk) fn(chunk);
+    return;
+  }
+  pool->parallel_for(chunk_count, fn);
+}
+
 }  // namespace smfem::parallel

@@ -42,12 +42,7 @@ double ContactHessian::form(const sim::ReducedMatrix& A, const sim::ReducedMatri
     }
     form_terms_[static_cast<std::size_t>(g)] = a.dot(group.block * b);
   };
-  const auto groups = static_cast<int>(count_);
-  if (pool != nullptr && groups > 1) {
-    pool->parallel_for(groups, group_form);
-  } else {
-    for (int g = 0; g < groups; ++g) group_form(g);
-  }
+  parallel::parallel_for_or_inline(pool, static_cast<int>(count_), group_form);
   double total = 0.0;
   for (const double term : form_terms_) total += term;
   return total;

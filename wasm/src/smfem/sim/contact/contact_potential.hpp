@@ -385,11 +385,7 @@ void ContactPotential::for_chunks(Eigen::Index count, Eigen::Index size, Fn&& fn
     const Eigen::Index begin = chunk * size;
     fn(chunk, begin, std::min(count, begin + size));
   };
-  if (pool_ == nullptr || pool_->thread_count() == 1 || chunks < 2) {
-    for (int chunk = 0; chunk < chunks; ++chunk) run(chunk);
-    return;
-  }
-  pool_->parallel_for(chunks, run);
+  parallel::parallel_for_or_inline(pool_, chunks, run);
 }
 
 }  // namespace smfem::contact

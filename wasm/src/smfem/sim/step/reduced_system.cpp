@@ -181,12 +181,7 @@ int ReducedSystem::solve(const ReducedMatrix& dynamics_gradient, ReducedMatrix& 
           blocks_.block(range.first_unknown, range.first_unknown, 3 * range.rows, 3 * range.rows));
       if (contact_ != nullptr) contact_->hessian().add_to_lower(layout_, blocks_, range);
     };
-    const auto bodies = static_cast<int>(assemblies_.size());
-    if (pool_ != nullptr) {
-      pool_->parallel_for(bodies, add_body);
-    } else {
-      for (int b = 0; b < bodies; ++b) add_body(b);
-    }
+    parallel::parallel_for_or_inline(pool_, static_cast<int>(assemblies_.size()), add_body);
     shifts = solve_shifted(blocks_, rhs_vector_, solution_, pool_);
   }
   du.resize(rhs_.rows(), 3);
