@@ -129,6 +129,43 @@ TEST(BlockCholesky, OnAPoolGivesTheSameBitsAsAlone) {
   }
 }
 
+// Two chains of bodies that meet only at a cluster of four, eliminated chain by chain, the
+// cluster last: the chains are independent subtrees of the elimination tree, factored side by
+// side on a pool, and give the same bits as the factorization alone. A pivot that fails within a
+// subtree fails the factorization.
+TEST(BlockCholesky, FactorsIndependentSubtreesSideBySideWithTheSameBits) {
+  ASSERT_GE(parallel::ThreadPool(2).thread_count(), 2) << "a pool of one thread checks nothing";
+  constexpr int kChain = 12, kCluster = 4, kBlocks = 2 * kChain + kCluster;
+  std::vector<std::pair<int, int>> couplings;
+  for (int chain = 0; chain < 2; ++chain) {
+    const int first = chain * kChain;
+    for (int b = first; b + 1 < first + kChain; ++b) couplings.emplace_back(b, b + 1);
+    couplings.emplace_back(first + kChain - 1, 2 * kChain);
+  }
+  for (int b = 2 * kChain; b + 1 < kBlocks; ++b) couplings.emplace_back(b, b + 1);
+  std::vector<int> mixed(kBlocks);
+  for (int b = 0; b < kBlocks; ++b) mixed[static_cast<std::size_t>(b)] = 92 + 4 * (b % 4);
+  parallel::ThreadPool pool(2);
+  for (const std::vector<int>& sizes : {std::vector<int>(kBlocks, 96), mixed}) {
+    BlockCholesky system;
+    const Eigen::MatrixXd A = load_random(system, sizes, couplings);
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(A.rows());
+    const Eigen::VectorXd alone = solve(system, b);
+    EXPECT_EQ(system.columns_side_by_side(), 0);
+    EXPECT_LT((A * alone - b).norm(), 1e-12 * b.norm());
+    EXPECT_EQ(solve(system, b, &pool), alone);
+    // Both chains, at least (a chain's last bodies may join the columns above).
+    EXPECT_GE(system.columns_side_by_side(), kChain);
+  }
+  BlockCholesky system;
+  const std::vector<int> sizes(kBlocks, 8);
+  load_random(system, sizes, couplings);
+  system.block(8 * (kChain + 3), 8 * (kChain + 3), 1, 1)(0, 0) = -1.0;  // in the second chain
+  EXPECT_FALSE(system.factor(&pool));
+  EXPECT_GE(system.columns_side_by_side(), kChain);
+  EXPECT_FALSE(system.factor());
+}
+
 TEST(BlockCholesky, RefusesIndefiniteAndNonFiniteMatricesAndRecovers) {
   BlockCholesky system;
   const std::vector<int> sizes = {8, 12};

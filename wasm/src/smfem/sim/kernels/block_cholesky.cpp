@@ -1,6 +1,7 @@
 #include "smfem/sim/kernels/block_cholesky.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -62,6 +63,7 @@ void BlockCholesky::set_structure(const std::vector<int>& sizes,
     columns_ = std::move(columns);
     A_.resize(offset);
     L_.resize(offset);
+    planned_threads_ = 0;
   }
 }
 
@@ -122,11 +124,101 @@ void BlockCholesky::add_to_diagonal(const Eigen::Ref<const Eigen::VectorXd>& val
 
 bool BlockCholesky::factor(parallel::ThreadPool* pool) {
   std::copy(A_.begin(), A_.end(), L_.begin());
+  side_by_side_columns_ = 0;
+  if (pool != nullptr && pool->thread_count() > 1) {
+    plan_subtrees(pool->thread_count());
+    side_by_side_columns_ = static_cast<int>(std::count_if(
+        subtree_thread_.begin(), subtree_thread_.end(), [](int t) { return t >= 0; }));
+    if (side_by_side_columns_ > 0 && !factor_subtrees(*pool)) return false;
+  }
   for (std::size_t p = 0; p < columns_.size(); ++p) {
-    if (!factor_panel(static_cast<int>(p), pool)) return false;
+    // A subtree's column is factored; its updates above the subtrees are left.
+    const bool factored = side_by_side_columns_ > 0 && subtree_thread_[p] >= 0;
+    if (!factored && !factor_panel(static_cast<int>(p), pool)) return false;
     update_targets(static_cast<int>(p), pool);
   }
   return true;
+}
+
+void BlockCholesky::plan_subtrees(int threads) {
+  if (planned_threads_ == threads) return;
+  planned_threads_ = threads;
+  const std::size_t count = columns_.size();
+  subtree_thread_.assign(count, -1);
+  // Each column's subtree's multiply-adds (its own factorization and updates, and its
+  // descendants'), children before their parents, whose indices are larger.
+  std::vector<double> work(count, 0.0);
+  std::vector<std::vector<int>> children(count);
+  std::vector<int> roots;
+  for (std::size_t p = 0; p < count; ++p) {
+    const Column& c = columns_[p];
+    const double size = c.size;
+    work[p] += 0.5 * (c.height - c.size) * size * size + size * size * size / 6.0;
+    for (std::size_t t = 0; t < c.below.size(); ++t) work[p] += update_work(c, t);
+    if (c.below.empty()) {
+      roots.push_back(static_cast<int>(p));
+    } else {
+      const auto parent = static_cast<std::size_t>(c.below.front());
+      work[parent] += work[p];
+      children[parent].push_back(static_cast<int>(p));
+    }
+  }
+  // The largest subtree gives way to its children while it holds more than a thread's share of
+  // the subtrees' work (its own column joins the columns above them).
+  for (;;) {
+    double total = 0.0;
+    auto largest = roots.begin();
+    for (auto root = roots.begin(); root != roots.end(); ++root) {
+      total += work[static_cast<std::size_t>(*root)];
+      if (work[static_cast<std::size_t>(*root)] > work[static_cast<std::size_t>(*largest)]) {
+        largest = root;
+      }
+    }
+    const auto split = static_cast<std::size_t>(*largest);
+    if (work[split] <= total / threads || children[split].empty()) break;
+    roots.erase(largest);
+    roots.insert(roots.end(), children[split].begin(), children[split].end());
+  }
+  // The largest subtree first to the thread with the least work so far.
+  std::stable_sort(roots.begin(), roots.end(), [&](int a, int b) {
+    return work[static_cast<std::size_t>(a)] > work[static_cast<std::size_t>(b)];
+  });
+  std::vector<double> load(static_cast<std::size_t>(threads), 0.0);
+  for (const int root : roots) {
+    const auto thread = std::min_element(load.begin(), load.end()) - load.begin();
+    load[static_cast<std::size_t>(thread)] += work[static_cast<std::size_t>(root)];
+    std::vector<int> stack{root};
+    while (!stack.empty()) {
+      const auto p = static_cast<std::size_t>(stack.back());
+      stack.pop_back();
+      subtree_thread_[p] = static_cast<int>(thread);
+      stack.insert(stack.end(), children[p].begin(), children[p].end());
+    }
+  }
+  // One thread's subtrees alone are no better factored apart.
+  if (std::count_if(load.begin(), load.end(), [](double w) { return w > 0.0; }) < 2) {
+    subtree_thread_.assign(count, -1);
+  }
+}
+
+bool BlockCholesky::factor_subtrees(parallel::ThreadPool& pool) {
+  std::atomic<bool> failed{false};
+  pool.parallel_for(planned_threads_, [&](int thread) {
+    for (std::size_t p = 0; p < columns_.size(); ++p) {
+      if (subtree_thread_[p] != thread) continue;
+      if (failed.load(std::memory_order_relaxed) || !factor_panel(static_cast<int>(p), nullptr)) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
+      }
+      const Column& c = columns_[p];
+      for (std::size_t t = 0; t < c.below.size(); ++t) {
+        if (subtree_thread_[static_cast<std::size_t>(c.below[t])] == thread) {
+          update(static_cast<int>(p), t);
+        }
+      }
+    }
+  });
+  return !failed.load();
 }
 
 bool BlockCholesky::factor_panel(int p, parallel::ThreadPool* pool) {
@@ -151,19 +243,21 @@ bool BlockCholesky::factor_panel(int p, parallel::ThreadPool* pool) {
 
 void BlockCholesky::update_targets(int p, parallel::ThreadPool* pool) {
   const Column& c = columns_[static_cast<std::size_t>(p)];
-  const std::size_t targets = c.below.size();
-  // Multiply-adds of the updates: each target's rows at or below it, times its columns.
-  const auto target_work = [&](std::size_t t) {
-    const int size = columns_[static_cast<std::size_t>(c.below[t])].size;
-    return static_cast<double>(c.height - c.below_rows[t]) * size * c.size;
-  };
+  // The targets left: those within a subtree were updated by its thread.
+  targets_.clear();
+  for (std::size_t t = 0; t < c.below.size(); ++t) {
+    if (side_by_side_columns_ == 0 || subtree_thread_[static_cast<std::size_t>(c.below[t])] < 0) {
+      targets_.push_back(t);
+    }
+  }
+  const std::size_t targets = targets_.size();
   double work = 0.0;
-  for (std::size_t t = 0; t < targets; ++t) work += target_work(t);
+  for (const std::size_t t : targets_) work += update_work(c, t);
   const int threads = pool != nullptr && targets > 1 && work >= kParallelWork
                           ? std::min(pool->thread_count(), static_cast<int>(targets))
                           : 1;
   if (threads == 1) {
-    for (std::size_t t = 0; t < targets; ++t) update(p, t);
+    for (const std::size_t t : targets_) update(p, t);
     return;
   }
   // Each target to the thread with the least work so far, in the order of the blocks below
@@ -171,16 +265,21 @@ void BlockCholesky::update_targets(int p, parallel::ThreadPool* pool) {
   // thread got the first, third, ... and the most work.
   owner_.assign(targets, 0);
   load_.assign(static_cast<std::size_t>(threads), 0.0);
-  for (std::size_t t = 0; t < targets; ++t) {
+  for (std::size_t k = 0; k < targets; ++k) {
     const auto least = std::min_element(load_.begin(), load_.end()) - load_.begin();
-    owner_[t] = static_cast<int>(least);
-    load_[static_cast<std::size_t>(least)] += target_work(t);
+    owner_[k] = static_cast<int>(least);
+    load_[static_cast<std::size_t>(least)] += update_work(c, targets_[k]);
   }
   pool->parallel_for(threads, [&](int thread) {
-    for (std::size_t t = 0; t < targets; ++t) {
-      if (owner_[t] == thread) update(p, t);
+    for (std::size_t k = 0; k < targets; ++k) {
+      if (owner_[k] == thread) update(p, targets_[k]);
     }
   });
+}
+
+double BlockCholesky::update_work(const Column& c, std::size_t t) const {
+  const int size = columns_[static_cast<std::size_t>(c.below[t])].size;
+  return static_cast<double>(c.height - c.below_rows[t]) * size * c.size;
 }
 
 // Target q = below[t]: its panel's rows of each block at or below q (column p's blocks t, t + 1,
