@@ -158,12 +158,46 @@ TEST(BlockCholesky, FactorsIndependentSubtreesSideBySideWithTheSameBits) {
     EXPECT_GE(system.columns_side_by_side(), kChain);
   }
   BlockCholesky system;
-  const std::vector<int> sizes(kBlocks, 8);
-  load_random(system, sizes, couplings);
-  system.block(8 * (kChain + 3), 8 * (kChain + 3), 1, 1)(0, 0) = -1.0;  // in the second chain
+  const std::vector<int> sizes(kBlocks, 48);
+  const Eigen::MatrixXd A = load_random(system, sizes, couplings);
+  system.block(48 * (kChain + 3), 48 * (kChain + 3), 1, 1)(0, 0) = -1.0;  // in the second chain
   EXPECT_FALSE(system.factor(&pool));
   EXPECT_GE(system.columns_side_by_side(), kChain);
   EXPECT_FALSE(system.factor());
+  // Restored, the same system factors again on the pool, to the same bits as alone.
+  system.block(48 * (kChain + 3), 48 * (kChain + 3), 1, 1)(0, 0) =
+      A(48 * (kChain + 3), 48 * (kChain + 3));
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(A.rows());
+  const Eigen::VectorXd alone = solve(system, b);
+  EXPECT_EQ(solve(system, b, &pool), alone);
+}
+
+// Random contact graphs of 16 bodies, often several islands' worth (a forest of elimination
+// trees), with fill: the same bits on a pool as alone, and some of them factored side by side.
+TEST(BlockCholesky, RandomPatternsOnAPoolGiveTheSameBitsAsAlone) {
+  ASSERT_GE(parallel::ThreadPool(2).thread_count(), 2) << "a pool of one thread checks nothing";
+  parallel::ThreadPool pool(2);
+  std::mt19937 random(11);
+  BlockCholesky system;
+  int split = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int count = 16;
+    std::vector<int> sizes;
+    std::vector<std::pair<int, int>> couplings;
+    for (int b = 0; b < count; ++b) sizes.push_back(48 + 12 * int(random() % 5));
+    for (int a = 0; a < count; ++a) {
+      for (int b = a + 1; b < count; ++b) {
+        if (random() % 8 == 0) couplings.emplace_back(a, b);
+      }
+    }
+    const Eigen::MatrixXd A = load_random(system, sizes, couplings);
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(A.rows());
+    const Eigen::VectorXd alone = solve(system, b);
+    EXPECT_LT((A * alone - b).norm(), 1e-12 * b.norm());
+    EXPECT_EQ(solve(system, b, &pool), alone) << "trial " << trial;
+    split += system.columns_side_by_side() > 0 ? 1 : 0;
+  }
+  EXPECT_GE(split, 4) << "too few patterns factored side by side to check anything";
 }
 
 TEST(BlockCholesky, RefusesIndefiniteAndNonFiniteMatricesAndRecovers) {

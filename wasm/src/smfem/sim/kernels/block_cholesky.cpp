@@ -145,6 +145,7 @@ void BlockCholesky::plan_subtrees(int threads) {
   planned_threads_ = threads;
   const std::size_t count = columns_.size();
   subtree_thread_.assign(count, -1);
+  if (count == 0) return;
   // Each column's subtree's multiply-adds (its own factorization and updates, and its
   // descendants'), children before their parents, whose indices are larger.
   std::vector<double> work(count, 0.0);
@@ -179,6 +180,10 @@ void BlockCholesky::plan_subtrees(int threads) {
     roots.erase(largest);
     roots.insert(roots.end(), children[split].begin(), children[split].end());
   }
+  // Too little work to wake the pool for (as for a panel's rows or a column's updates).
+  double chosen = 0.0;
+  for (const int root : roots) chosen += work[static_cast<std::size_t>(root)];
+  if (chosen < kParallelWork) return;
   // The largest subtree first to the thread with the least work so far.
   std::stable_sort(roots.begin(), roots.end(), [&](int a, int b) {
     return work[static_cast<std::size_t>(a)] > work[static_cast<std::size_t>(b)];

@@ -13,8 +13,9 @@
 //
 // On a pool, independent subtrees of the elimination tree (a block column's parent is the first
 // block below its diagonal) are factored side by side first, one thread each, balanced by their
-// work: a column's updates reach only its ancestors, so a subtree's columns write to the subtree
-// and to the columns above every chosen subtree, whose updates wait for the second phase. That
+// work (where they hold enough work to wake the pool for): a column's updates reach only its
+// ancestors, so a subtree's columns write to the subtree and to the columns above the chosen
+// subtrees, whose updates wait for the second phase. That
 // phase goes through all columns in order, as the one-thread factorization does: it factors the
 // columns above the subtrees and applies every update to them. There a panel's rows below its
 // diagonal block are shared among the threads, and so are the updates one block column makes to
@@ -57,7 +58,9 @@ class BlockCholesky {
   // Factors A (it is kept). False if a pivot is not positive (A not positive definite, or not
   // finite): the factor is then unusable.
   bool factor(parallel::ThreadPool* pool = nullptr);
-  // How many block columns the last factor() factored in subtrees side by side (0 alone).
+  // How many block columns the last factor() planned to factor in subtrees side by side (0
+  // alone, or where the subtrees hold too little work), whether or not the factorization
+  // succeeded.
   int columns_side_by_side() const { return side_by_side_columns_; }
   // x <- A^-1 x with the last successful factor.
   void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
