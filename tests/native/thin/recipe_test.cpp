@@ -102,6 +102,41 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
             std::string::npos);
 }
 
+// Materials outside the stepper's ranges (sim/solver_limits.json) and shapes beyond a scene's
+// coordinates are refused, naming the key and the range: the stepper clamped each element's
+// membrane but made the bending from the value given, so a 1e300 Pa cloth stood still in the air
+// (and printed a warning per element); a 1e30 m rope was stepped.
+TEST(ThinRecipe, RefusesMaterialsAndShapesBeyondTheStepperRanges) {
+  const std::string grid = R"("grid": [3, 3], "size": [1, 1])";
+  const std::string stiff = refusal(R"({"shell": {)" + grid + R"(, "youngs": 1e300}})");
+  EXPECT_NE(stiff.find("cloth.json: shell: youngs must lie in [100, 1e+13] Pa, not 1e+300"),
+            std::string::npos)
+      << stiff;
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "youngs": 50}})").find("youngs must lie in"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "poisson": 0.499}})")
+                .find("rod: poisson must lie in [0, 0.49], not 0.499"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1e30}})").find("rod: a vertex lies beyond"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal(R"({"shell": {)" + grid + R"(, "center": [0, 2e6, 0]}})").find("shell: a vertex"),
+      std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "thickness": 1e7}})").find("shell.thickness"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "radius": 0}})").find("rod.radius"),
+            std::string::npos);
+  // The ranges' ends are the stepper's own, and taken.
+  EXPECT_EQ(refusal(R"({"shell": {)" + grid + R"(, "youngs": 1e13, "poisson": 0.49}})"),
+            "accepted");
+  EXPECT_EQ(refusal(R"({"rod": {"points": 3, "length": 1, "youngs": 100, "poisson": 0}})"),
+            "accepted");
+  // The bodies' own constructors hold the same ranges.
+  ShellMaterial material;
+  material.youngs = 2e13;
+  EXPECT_THROW(make_shell(shell_grid(3, 3, 1.0, 1.0), material, {}), std::invalid_argument);
+}
+
 // The grid's vertices and triangles as an OBJ file (1-based ids, every digit of the positions).
 std::string grid_obj(int nx, int ny, double width, double height) {
   const ShellMesh grid = shell_grid(nx, ny, width, height);

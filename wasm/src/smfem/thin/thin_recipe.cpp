@@ -68,6 +68,27 @@ class RecipeReader {
     return value;
   }
 
+  // A thickness or radius: positive, and no longer than a scene's coordinates may be.
+  double length(const json& object, const std::string& where, const char* key,
+                double fallback) const {
+    const double value = number(object, where, key, fallback);
+    if (!(value > 0.0 && value <= multibody::kMaxCoordinate)) {
+      fail(where + "." + key,
+           "must be positive and at most " + std::to_string(int(multibody::kMaxCoordinate)) + " m");
+    }
+    return value;
+  }
+
+  // The rest positions a shape was made at, within a scene file's coordinates (scene_file.hpp):
+  // a 1e30 m rope or a grid centred at 1e30 m is refused, not stepped.
+  template <class Derived>
+  void require_within(const Eigen::MatrixBase<Derived>& X, const std::string& where) const {
+    if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
+      fail(where, "a vertex lies beyond " + std::to_string(int(multibody::kMaxCoordinate)) +
+                      " m of the origin");
+    }
+  }
+
   std::int64_t integer(const json& value, const std::string& where, std::int64_t low,
                        std::int64_t high) const {
     if (!value.is_number_integer()) fail(where, "must be an integer");
@@ -199,9 +220,11 @@ ThinBody read_shell(const RecipeReader& r, const json& shell, const std::string&
     mesh.positions.rowwise() += r.point(shell, where, "center");
   }
 
+  r.require_within(mesh.positions, where);
+
   const ShellMaterial defaults;
   ShellMaterial material;
-  material.thickness = r.number(shell, where, "thickness", defaults.thickness);
+  material.thickness = r.length(shell, where, "thickness", defaults.thickness);
   material.youngs = r.number(shell, where, "youngs", defaults.youngs);
   material.poisson = r.number(shell, where, "poisson", defaults.poisson);
   material.density = r.number(shell, where, "density", defaults.density);
@@ -242,11 +265,12 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
     points.rowwise() += r.point(rod, where, "start");
     segments = polyline_segments(n);
   }
+  r.require_within(points, where);
   const auto n = static_cast<int>(points.rows());
 
   const RodMaterial defaults;
   RodMaterial material;
-  material.radius = r.number(rod, where, "radius", defaults.radius);
+  material.radius = r.length(rod, where, "radius", defaults.radius);
   material.youngs = r.number(rod, where, "youngs", defaults.youngs);
   material.poisson = r.number(rod, where, "poisson", defaults.poisson);
   material.density = r.number(rod, where, "density", defaults.density);
@@ -275,6 +299,7 @@ ThinBody read_volume(const RecipeReader& r, const json& volume, const std::strin
       r, volume, where, files, [](std::string_view content, const std::string& name) {
         return mesh::parse_tet_mesh(content, name);
       });
+  r.require_within(tets.vertices, where);
   const VolumeMaterial defaults;
   VolumeMaterial material;
   material.youngs = r.number(volume, where, "youngs", defaults.youngs);
