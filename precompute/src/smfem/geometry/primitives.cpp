@@ -3,6 +3,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include <Eigen/LU>  // determinant()
+
 #include "smfem/geometry/detail/sdf_program.hpp"
 
 namespace smfem::geometry {

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include <Eigen/LU>  // determinant()
+
 #include "smfem/geometry/detail/parallel_for.hpp"
 #include "smfem/geometry/detail/sdf_program.hpp"
 #include "smfem/geometry/triangle_mesh_sdf.hpp"

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <Eigen/LU>  // determinant()
+
 namespace smfem::tetrahedralize {
 
 BccLattice::BccLattice(const Eigen::Vector3d& origin, double spacing, const Eigen::Vector3i& cells)

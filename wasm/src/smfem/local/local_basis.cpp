@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/LU>  // determinant()
+
 namespace smfem::local {
 namespace {
 

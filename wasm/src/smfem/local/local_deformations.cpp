@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include <Eigen/LU>  // determinant()
+
 #include "smfem/energies/lame.hpp"
 #include "smfem/fem/linear_tet.hpp"
 #include "smfem/local/basis_change.hpp"
