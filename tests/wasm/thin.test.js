@@ -243,6 +243,11 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     simulator.setParameters({ materials: [{ region: 0, youngs: 2e6 }] });
     expect(simulator.info.materials.map((m) => m.youngs)).toEqual([2e6, before[1], before[2]]);
     expect(() => simulator.setParameters({ materials: [{ region: 3, youngs: 1e6 }] })).toThrow(/0 to 2/);
+    // A refused setting leaves the materials as they were.
+    expect(() =>
+      simulator.setParameters({ materials: [{ region: 1, youngs: 5e6 }], solver: 'magic' }),
+    ).toThrow(/solver/);
+    expect(simulator.info.materials.map((m) => m.youngs)).toEqual([2e6, before[1], before[2]]);
     simulator.dispose();
   });
 

@@ -94,9 +94,10 @@ class JsThinSimulator {
     js_errors([&] {
       const json parameters = json::parse(parameters_json);
       check_parameters(parameters, warnings_);
-      apply_materials(parameters);
+      // The settings first: a refused one must leave the materials (the recipe) as they were.
       smfem::sim::SolverSettings settings = simulator_->settings();
       apply_parameters(parameters, settings);
+      apply_materials(parameters);
       auto next = make_simulator(settings);
       next->set_state(simulator_->displacements(), simulator_->velocities());
       if (const auto& spring = simulator_->drag_spring()) {

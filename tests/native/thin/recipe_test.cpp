@@ -117,7 +117,12 @@ TEST(ThinRecipe, RefusesMaterialsAndShapesBeyondTheStepperRanges) {
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "poisson": 0.499}})")
                 .find("rod: poisson must lie in [0, 0.49], not 0.499"),
             std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1e30}})").find("rod: a vertex lies beyond"),
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "poisson": 0.4900001, "length": 1}})")
+                .find("not 0.4900000999"),
+            std::string::npos)
+      << "the refused value, not the range's end it rounds to";
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1e30}})")
+                .find("rod: a vertex has a coordinate beyond +-1000000 m"),
             std::string::npos);
   EXPECT_NE(
       refusal(R"({"shell": {)" + grid + R"(, "center": [0, 2e6, 0]}})").find("shell: a vertex"),

@@ -84,8 +84,9 @@ class RecipeReader {
   template <class Derived>
   void require_within(const Eigen::MatrixBase<Derived>& X, const std::string& where) const {
     if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
-      fail(where, "a vertex lies beyond " + std::to_string(int(multibody::kMaxCoordinate)) +
-                      " m of the origin");
+      fail(where, "a vertex has a coordinate beyond +-" +
+                      std::to_string(int(multibody::kMaxCoordinate)) +
+                      " m (from its size, length, center, start or scale)");
     }
   }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,10 +14,12 @@
 
 namespace smfem::thin::detail {
 
-// %g: 1e+13 where std::to_string gives 10000000000000.000000.
+// The shortest of %g and %.17g that reads back as `value`: 1e+13 where std::to_string gives
+// 10000000000000.000000, and 0.4900001 where %g alone would print the range's own 0.49.
 inline std::string format_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
+  if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
   return text;
 }
 
