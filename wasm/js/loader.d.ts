@@ -399,7 +399,7 @@ export interface ThinSimulator {
    * Changes parameters from the current state on (the displacements and velocities are kept).
    * materials: [{ region, youngs?, poisson? }] makes the body again from its recipe with that
    * material for part `region` (bending included); values the recipe would refuse are refused
-   * alike.
+   * alike. A refused parameter leaves every setting and material as it was.
    */
   setParameters(parameters: SimulatorParameters): void;
   step(count?: number): ThinStepReport[];
