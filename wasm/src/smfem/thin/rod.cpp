@@ -47,7 +47,7 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   const auto n = static_cast<int>(points.rows());
   const auto S = static_cast<int>(segments.rows());
   if (S < 1) throw std::invalid_argument("a rod needs at least one segment (two points)");
-  detail::require_finite(points);
+  detail::require_positions(points);
   detail::require_positive_size(material.radius, "radius");
   detail::require_material(material.youngs, material.poisson, material.density);
   detail::require_pins(pinned, n);

@@ -44,7 +44,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   const auto n = static_cast<int>(X.rows());
   const auto T = static_cast<int>(triangles.rows());
   if (T < 1) throw std::invalid_argument("a shell needs at least one triangle");
-  detail::require_finite(X);
+  detail::require_positions(X);
   detail::require_positive_size(material.thickness, "thickness");
   detail::require_material(material.youngs, material.poisson, material.density);
   detail::require_pins(pinned, n);

@@ -79,17 +79,6 @@ class RecipeReader {
     return value;
   }
 
-  // The rest positions a shape was made at, within a scene file's coordinates (scene_file.hpp):
-  // a 1e30 m rope or a grid centred at 1e30 m is refused, not stepped.
-  template <class Derived>
-  void require_within(const Eigen::MatrixBase<Derived>& X, const std::string& where) const {
-    if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
-      fail(where, "a vertex has a coordinate beyond +-" +
-                      std::to_string(int(multibody::kMaxCoordinate)) +
-                      " m (from its size, length, center, start or scale)");
-    }
-  }
-
   std::int64_t integer(const json& value, const std::string& where, std::int64_t low,
                        std::int64_t high) const {
     if (!value.is_number_integer()) fail(where, "must be an integer");
@@ -221,8 +210,6 @@ ThinBody read_shell(const RecipeReader& r, const json& shell, const std::string&
     mesh.positions.rowwise() += r.point(shell, where, "center");
   }
 
-  r.require_within(mesh.positions, where);
-
   const ShellMaterial defaults;
   ShellMaterial material;
   material.thickness = r.length(shell, where, "thickness", defaults.thickness);
@@ -266,7 +253,6 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
     points.rowwise() += r.point(rod, where, "start");
     segments = polyline_segments(n);
   }
-  r.require_within(points, where);
   const auto n = static_cast<int>(points.rows());
 
   const RodMaterial defaults;
@@ -300,7 +286,6 @@ ThinBody read_volume(const RecipeReader& r, const json& volume, const std::strin
       r, volume, where, files, [](std::string_view content, const std::string& name) {
         return mesh::parse_tet_mesh(content, name);
       });
-  r.require_within(tets.vertices, where);
   const VolumeMaterial defaults;
   VolumeMaterial material;
   material.youngs = r.number(volume, where, "youngs", defaults.youngs);

@@ -20,7 +20,7 @@ ThinBody make_volume(const Positions& X, const Tets& tets, const VolumeMaterial&
   const auto n = static_cast<int>(X.rows());
   const auto T = static_cast<int>(tets.rows());
   if (T < 1) throw std::invalid_argument("a volume needs at least one tet");
-  detail::require_finite(X);
+  detail::require_positions(X);
   detail::require_material(material.youngs, material.poisson, material.density);
   detail::require_pins(pinned, n);
 

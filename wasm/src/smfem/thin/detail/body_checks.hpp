@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "smfem/multibody/scene_file.hpp"
 #include "smfem/solver_limits.hpp"
 #include "smfem/thin/bending.hpp"
 
@@ -59,8 +60,15 @@ inline void require_pins(const std::vector<int>& pinned, int vertex_count) {
   }
 }
 
-inline void require_finite(const Positions& X) {
+// Finite and within a scene file's coordinates (multibody/scene_file.hpp): a 1e30 m rope or a grid
+// centred at 1e30 m is refused, not stepped.
+inline void require_positions(const Positions& X) {
   if (!X.allFinite()) throw std::invalid_argument("vertex positions must be finite");
+  if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
+    throw std::invalid_argument("a vertex has a coordinate beyond +-" +
+                                std::to_string(int(multibody::kMaxCoordinate)) +
+                                " m (from its size, length, center, start or scale)");
+  }
 }
 
 // The rest positions' largest distance from the plane (a shell) or line (a rod) through `origin`
