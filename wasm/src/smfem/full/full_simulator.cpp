@@ -256,11 +256,15 @@ Eigen::Vector3d FullSimulator::linear_momentum() const {
 }
 
 const sim::StretchField& FullSimulator::stretches_at(const sim::ReducedMatrix& U) const {
+  // The same bits of U give the same stretches; a NaN never compares equal, so it is not kept.
+  if (stretches_U_.size() == U.size() && stretches_U_ == U) return stretches_;
+  stretches_U_.resize(0, 3);
   stretches_.resize(6, model_.element_count());
   sim::parallel_for_tets(*pool_, model_.element_count(), [&](int t) {
     stretches_.col(t) = polar::symmetric_stretch(
         Matrix3<double>(Matrix3<double>::Identity() + deformation_.displacement_gradient(t, U)));
   });
+  stretches_U_ = U;
   return stretches_;
 }
 

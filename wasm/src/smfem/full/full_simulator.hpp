@@ -136,7 +136,10 @@ class FullSimulator {
   sim::FemStep fem_;
   sim::MfemStep mfem_;
   std::unique_ptr<ObstacleContact> contact_;
-  mutable sim::StretchField stretches_;              // stretches_at()'s
+  // stretches_at()'s, and the U they were made at: a step's energy check, the next step's
+  // starting energy and the diagnostics between them all ask for the same U.
+  mutable sim::StretchField stretches_;
+  mutable sim::ReducedMatrix stretches_U_;
   std::unique_ptr<LocalNodeRelaxation> relaxation_;  // of the nodes contact does not touch
   sim::ReducedMatrix gravity_force_;
   sim::ReducedMatrix initial_guess_;
