@@ -180,7 +180,15 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
     } else {
       fem_.solve(step_context, U_, stats);
     }
-    if (relax) relax_local_nodes();
+    if (relax) {
+      relax_local_nodes();
+    } else if (!stats.failed) {
+      // The solver's stretches at the U it returned serve the energy check and the diagnostics.
+      const sim::TetKinematics& kinematics =
+          attempt.method == sim::SolverMethod::mfem ? mfem_.kinematics() : fem_.kinematics();
+      stretches_ = kinematics.s;
+      stretches_U_ = U_;
+    }
     if (stats.failed || (attempt.until_converged && stats.converged)) break;
     if (go_on && k + 1 < iterations && U_.allFinite()) {
       Udot_ = (U_ - U_backup_) / settings_.timestep;

@@ -136,8 +136,9 @@ class FullSimulator {
   sim::FemStep fem_;
   sim::MfemStep mfem_;
   std::unique_ptr<ObstacleContact> contact_;
-  // stretches_at()'s, and the U they were made at: a step's energy check, the next step's
-  // starting energy and the diagnostics between them all ask for the same U.
+  // stretches_at()'s, and the U they were made at (or the solver's, at the U it returned): a
+  // step's energy check, the next step's starting energy and the diagnostics between them all
+  // ask for the same U.
   mutable sim::StretchField stretches_;
   mutable sim::ReducedMatrix stretches_U_;
   std::unique_ptr<LocalNodeRelaxation> relaxation_;  // of the nodes contact does not touch
