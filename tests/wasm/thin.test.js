@@ -38,6 +38,36 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
   beforeAll(async () => {
     smfem = await loadSmfem({ build });
   });
+
+  // A rope lying across a 20 degree slope (its first point 1 mm above it) slides down it at the
+  // page's settings: with the recipe's mu 0.2 at g (sin - mu cos), Coulomb's kinetic friction;
+  // with mu 0.6 > tan 20 degrees it holds, creeping at most eps_v = 1 cm/s (friction.hpp).
+  it("takes the recipe's friction: a rope slides down a slope as Coulomb says, or holds", () => {
+    const theta = (20 * Math.PI) / 180;
+    const normal = [0, Math.cos(theta), Math.sin(theta)];
+    const downhill = [0, -Math.sin(theta), Math.cos(theta)];
+    const slope = (friction) =>
+      JSON.stringify({
+        rod: { points: 11, length: 0.2, start: normal.map((n) => 1e-3 * n), youngs: 1e7, density: 1000 },
+        obstacles: [{ type: 'plane', point: [0, 0, 0], normal }],
+        contact: { activation_distance: 2e-3 },
+        friction,
+      });
+    for (const mu of [0.2, 0.6]) {
+      const simulator = smfem.createThinSimulator(slope(mu), { parameters: { iterations: 2, timestep: H } });
+      const reports = simulator.step(91);
+      simulator.dispose();
+      const along = (k) => reports[k].centroid.reduce((sum, c, i) => sum + c * downhill[i], 0);
+      const speed = (k) => (along(k) - along(k - 1)) / H;
+      const expected = G * (Math.sin(theta) - mu * Math.cos(theta));
+      if (expected > 0) {
+        expect(Math.abs((speed(90) - speed(30)) / (60 * H) / expected - 1)).toBeLessThan(0.03);
+      } else {
+        expect(Math.abs(along(90) - along(30))).toBeLessThan(1e-2 * 60 * H);
+      }
+      expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
+    }
+  });
   afterAll(() => smfem?.dispose());
 
   it('describes the body and its defaults', () => {

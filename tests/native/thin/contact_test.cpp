@@ -6,10 +6,13 @@
 #include <array>
 #include <cmath>
 #include <iostream>
+#include <numbers>
 
 #include <gtest/gtest.h>
 #include <Eigen/Geometry>
 
+#include "smfem/sim/contact/friction.hpp"
+#include "smfem/thin/rod.hpp"
 #include "smfem/thin/shell.hpp"
 #include "thin/thin_support.hpp"
 
@@ -130,6 +133,129 @@ TEST(ThinContact, AClothDrapesOverASphere) {
     EXPECT_GT(r.centre, radius) << "never into the sphere";
     EXPECT_LT(r.centre, radius + 0.02) << "the middle rests on the sphere's top";
     EXPECT_LT(r.lowest, radius - 0.15) << "the rest hangs down around it";
+  }
+}
+
+// Friction's gradient and Hessian against central differences of its potential plus the
+// barrier's, at points within dhat of two planes (the barrier's Hessian is exact on a plane):
+// one point slipping inside the static zone, one beyond it, one held where it started.
+TEST(ThinContact, FrictionsGradientAndHessianMatchFiniteDifferences) {
+  contact::Obstacle floor = ground(0.0);
+  floor.friction = 0.4;
+  contact::Obstacle wall;
+  wall.kind = contact::ObstacleKind::plane;
+  wall.point = Eigen::Vector3d(-0.1, 0, 0);
+  wall.normal = Eigen::Vector3d(1, 0, 0);  // its coefficient: the parameters' 0.3
+  contact::ContactParameters parameters;
+  parameters.activation = 1e-2;
+  parameters.stiffness = 1e3;
+  parameters.friction = 0.3;
+  const double h = 1.0 / 60.0;
+  std::vector<full::ObstacleContact::Point> points;
+  for (int i = 0; i < 3; ++i)
+    points.push_back({i, Eigen::Vector3d(-0.095 + 0.05 * i, 0.004, 0.01 * i), 1e-3});
+  full::ObstacleContact contact(points, {floor, wall}, parameters);
+  ReducedMatrix U0 = ReducedMatrix::Zero(3, 3);
+  U0(1, 1) = 0.002;
+  contact.begin_step(U0, h);
+  EXPECT_EQ(contact.friction_pairs(), 4u) << "every point on the floor, the first on the wall";
+  const double eps = parameters.slip * h;
+  ReducedMatrix U = U0;
+  U.row(0) += Eigen::RowVector3d(0.0, -0.001, 0.3 * eps);         // slips within the static zone
+  U.row(1) += Eigen::RowVector3d(4.0 * eps, 0.0005, -2.0 * eps);  // slides
+  const auto energy = [&](const ReducedMatrix& V) {
+    return contact.energy(V) + contact.friction_energy(V);
+  };
+  ReducedMatrix gradient;
+  contact.linearize(U, gradient);
+  const double step = 1e-8;
+  for (int node = 0; node < 3; ++node) {
+    for (int d = 0; d < 3; ++d) {
+      ReducedMatrix plus = U, minus = U;
+      plus(node, d) += step;
+      minus(node, d) -= step;
+      const double numeric = (energy(plus) - energy(minus)) / (2.0 * step);
+      EXPECT_NEAR(gradient(node, d), numeric, 1e-6 * std::max(1.0, std::abs(numeric)))
+          << "node " << node << ", coordinate " << d;
+      ReducedMatrix gradient_plus, gradient_minus;
+      contact.linearize(plus, gradient_plus);
+      contact.linearize(minus, gradient_minus);
+      contact.linearize(U, gradient);  // the blocks at U again
+      const Eigen::Vector3d column =
+          (gradient_plus - gradient_minus).row(node).transpose() / (2.0 * step);
+      const Eigen::Matrix3d& block =
+          contact.hessian_blocks()[static_cast<std::size_t>(node)].second;
+      // At zero slip (the held point) the potential's Hessian has a |v| term: there the central
+      // difference is off by about step / (2 eps) = 3e-5 of it.
+      EXPECT_LT((block.col(d) - column).norm(), 1e-4 * std::max(1.0, column.norm()))
+          << "node " << node << ", column " << d << ":\n"
+          << block << "\nagainst " << column.transpose();
+    }
+  }
+  // Without a coefficient anywhere, no friction.
+  contact::ContactParameters frictionless = parameters;
+  frictionless.friction = 0.0;
+  floor.friction = -1.0;
+  full::ObstacleContact plain(points, {floor, wall}, frictionless);
+  plain.begin_step(U0, h);
+  EXPECT_EQ(plain.friction_pairs(), 0u);
+  EXPECT_EQ(plain.friction_energy(U), 0.0);
+}
+
+// A rod lying down a 20 degree slope, at the page's settings: without friction it slides down at
+// g sin(theta), with mu 0.2 at g (sin(theta) - mu cos(theta)) (Coulomb's kinetic friction: it
+// slides faster than the static zone's eps_v), and with mu 0.6 > tan(theta) it stays put: the
+// smoothed friction lets it creep at most eps_v (friction.hpp).
+TEST(ThinContact, ARodOnASlopeSlidesAsCoulombSays) {
+  const double theta = 20.0 * std::numbers::pi / 180.0;
+  const Eigen::Vector3d down_slope(-std::cos(theta), -std::sin(theta), 0.0);
+  contact::Obstacle slope;
+  slope.kind = contact::ObstacleKind::plane;
+  slope.normal = Eigen::Vector3d(-std::sin(theta), std::cos(theta), 0.0);
+  RodMaterial material;
+  material.youngs = 1e7;
+  material.density = 1000.0;
+  const int n = 11;
+  Positions X = rod_line(n, 0.2);  // along +x
+  const Eigen::Matrix3d turn =
+      Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  X = (X * turn.transpose()).eval();
+  // Resting on the slope at half the barrier's reach.
+  const double dhat = default_contact_parameters(make_rod(X, material, {}), 1.0 / 60.0).activation;
+  X.rowwise() += 0.5 * dhat * slope.normal.transpose();
+  const ThinBody body = make_rod(X, material, {});
+  const double g = test::gravity();
+  for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+    for (const double mu : {0.0, 0.2, 0.6}) {
+      const sim::SolverSettings settings = page(body, method);
+      contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
+      parameters.friction = mu;
+      full::FullSimulator simulator(body.model, settings);
+      simulator.set_contact(thin_obstacle_contact(body, {slope}, parameters));
+      const auto along = [&](const ReducedMatrix& rows) {
+        return (rows.colwise().sum() / n * down_slope)(0);
+      };
+      const int settle = 30, steps = 60;
+      for (int step = 0; step < settle; ++step) ASSERT_TRUE(simulator.step().ok);
+      const double speed_before = along(simulator.velocities());
+      const double place_before = along(simulator.displacements());
+      for (int step = 0; step < steps; ++step) ASSERT_TRUE(simulator.step().ok);
+      const double time = steps * settings.timestep;
+      const double acceleration = (along(simulator.velocities()) - speed_before) / time;
+      const double travel = along(simulator.displacements()) - place_before;
+      const double expected = g * (std::sin(theta) - mu * std::cos(theta));
+      std::cout << sim::solver_method_name(method) << ", mu " << mu << ": acceleration "
+                << acceleration << " m/s^2 (Coulomb " << expected << "), travel " << travel
+                << " m in " << time << " s, closest "
+                << simulator.contact()->closest(simulator.displacements()).first << " m\n";
+      if (expected > 0.0) {
+        EXPECT_NEAR(acceleration / expected, 1.0, 0.03)
+            << sim::solver_method_name(method) << ", mu " << mu;
+      } else {
+        EXPECT_LT(std::abs(travel), parameters.slip * time) << "held, creeping slower than eps_v";
+      }
+      EXPECT_GT(simulator.contact()->closest(simulator.displacements()).first, 0.0);
+    }
   }
 }
 

@@ -42,12 +42,18 @@ TEST(ThinRecipe, BuildsTheGridAndRodItDescribes) {
 
   const ThinRecipe over = read_thin_recipe(
       R"({"shell": {"grid": [3, 3], "size": [1, 1], "center": [0, 1, 0]},
-          "obstacles": [{"type": "sphere", "center": [0, 0, 0], "radius": 0.5}],
-          "contact": {"activation_distance": 0.01}})",
+          "obstacles": [{"type": "sphere", "center": [0, 0, 0], "radius": 0.5},
+                        {"type": "plane", "point": [0, -1, 0], "normal": [0, 1, 0],
+                         "friction": 0.1}],
+          "contact": {"activation_distance": 0.01}, "friction": 0.4})",
       "over.json");
-  ASSERT_EQ(over.obstacles.size(), 1u);
+  ASSERT_EQ(over.obstacles.size(), 2u);
   EXPECT_EQ(over.obstacles[0].kind, contact::ObstacleKind::sphere);
   EXPECT_DOUBLE_EQ(over.contact.activation, 0.01);
+  EXPECT_DOUBLE_EQ(over.contact.friction, 0.4);
+  EXPECT_LT(over.obstacles[0].friction, 0.0) << "the recipe's against the sphere";
+  EXPECT_DOUBLE_EQ(over.obstacles[1].friction, 0.1);
+  EXPECT_DOUBLE_EQ(cloth.contact.friction, 0.0) << "none by default";
   EXPECT_DOUBLE_EQ(
       over.contact.stiffness,
       default_contact_parameters(over.body, over.body.model.defaults.timestep).stiffness);
@@ -95,6 +101,11 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(
       refusal(R"({"shell": {)" + grid + R"(}, "contact": {"stiffness": -1}})").find("contact"),
       std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "friction": 11})")
+                .find("cloth.json: friction: must be in [0, 10]"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "friction": -0.1})").find("friction"),
+            std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 1, "length": 1}})").find("rod.points"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1}, "solver": {"iterations": "two"}})")

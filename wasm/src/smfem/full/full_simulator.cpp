@@ -140,7 +140,7 @@ void FullSimulator::drag_end() { dynamics_.set_spring(std::nullopt); }
 
 double FullSimulator::step_energy(const sim::ReducedMatrix& U) {
   return dynamics_.energy(U) + elastic_energy_at(U) +
-         (contact_ != nullptr ? contact_->energy(U) : 0.0);
+         (contact_ != nullptr ? contact_->energy(U) + contact_->friction_energy(U) : 0.0);
 }
 
 void FullSimulator::relax_local_nodes() {
@@ -218,6 +218,7 @@ const FullStepReport& FullSimulator::step() {
   dynamics_.begin_step(U_, Udot_, gravity_force_);
   initial_guess_ = dynamics_.prediction();
   if (contact_ != nullptr) {
+    contact_->begin_step(U_, settings_.timestep);
     // Each point's own bound: a vertex resting on the ground does not hold back the rest.
     const sim::ReducedMatrix motion = initial_guess_ - U_backup_;
     const sim::ReducedMatrix limited = contact_->limit_each(U_backup_, motion);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "smfem/sim/contact/barrier.hpp"
+#include "smfem/sim/contact/friction.hpp"
 
 namespace smfem::full {
 
@@ -29,6 +30,25 @@ ObstacleContact::ObstacleContact(std::vector<Point> points,
   for (std::size_t i = 0; i < points_.size(); ++i) blocks_[i].first = points_[i].node;
 }
 
+void ObstacleContact::begin_step(const sim::ReducedMatrix& U_n, double timestep) {
+  friction_.clear();
+  static_slip_ = parameters_.slip * timestep;
+  const double dhat = parameters_.activation;
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const Eigen::Vector3d x = position(points_[i], U_n);
+    for (const contact::Obstacle& obstacle : obstacles_) {
+      const double mu = obstacle.friction >= 0.0 ? obstacle.friction : parameters_.friction;
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, x);
+      if (!(mu > 0.0) || d.distance >= dhat) continue;
+      // Sliding along a moving obstacle is measured against the obstacle.
+      friction_.push_back({i, contact::tangent_basis(d.direction),
+                           x + obstacle.offset - obstacle.start_offset,
+                           mu * parameters_.stiffness * points_[i].area *
+                               std::abs(contact::barrier_derivative(d.distance, dhat))});
+    }
+  }
+}
+
 void ObstacleContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) {
   gradient.setZero(U.rows(), 3);
   const double dhat = parameters_.activation, kappa = parameters_.stiffness;
@@ -46,6 +66,14 @@ void ObstacleContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix&
       block += weight * contact::barrier_second_derivative(d.distance, dhat) * d.direction *
                d.direction.transpose();
     }
+  }
+  for (const FrictionPair& f : friction_) {
+    const Eigen::Vector2d v = slip(f, U);
+    const int node = points_[f.point].node;
+    gradient.row(node) +=
+        f.weight * (f.tangent * contact::friction_gradient(v, static_slip_)).transpose();
+    blocks_[f.point].second +=
+        f.weight * f.tangent * contact::friction_hessian(v, static_slip_) * f.tangent.transpose();
   }
 }
 
@@ -87,7 +115,15 @@ sim::ReducedMatrix ObstacleContact::limit_each(const sim::ReducedMatrix& U,
 }
 
 double ObstacleContact::energy_along(double /*alpha*/, const sim::ReducedMatrix& U_trial) {
-  return energy(U_trial);
+  return energy(U_trial) + friction_energy(U_trial);
+}
+
+double ObstacleContact::friction_energy(const sim::ReducedMatrix& U) const {
+  double sum = 0.0;
+  for (const FrictionPair& f : friction_) {
+    sum += f.weight * contact::friction_f0(slip(f, U).norm(), static_slip_);
+  }
+  return sum;
 }
 
 double ObstacleContact::energy(const sim::ReducedMatrix& U) const {

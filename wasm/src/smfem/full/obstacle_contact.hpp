@@ -11,7 +11,15 @@
 // obstacle and enters with b' < 0), as the stepper's contact does. max_step keeps `keep` of each
 // distance (or of dhat where that is less: ccd.hpp) by the obstacles' closed-form or
 // conservative time of impact. Every point meets every obstacle (a few obstacles, a few
-// thousand points: no broad phase). No friction.
+// thousand points: no broad phase).
+//
+// Friction (where the obstacle's coefficient, or the parameters' for an obstacle that sets none,
+// is positive): IPC's lagged smoothed Coulomb friction (sim/contact/friction.hpp), as the
+// volumes' contact has it. begin_step() takes, per point within dhat of an obstacle at the
+// step's start, the normal force kappa a |b'(d)|, the tangent plane and the point's position
+// there (moved with the obstacle); the step's energy then adds mu lambda f0(|T^T (x - x_start)|)
+// per such pair, with its gradient and its Hessian (positive semi-definite as it is) in the
+// point's block.
 #include <utility>
 #include <vector>
 
@@ -40,6 +48,10 @@ class ObstacleContact final : public sim::StepContact {
   const std::vector<contact::Obstacle>& obstacles() const { return obstacles_; }
   const contact::ContactParameters& parameters() const { return parameters_; }
 
+  // Friction's pairs for the step from U_n (none where no coefficient is positive); timestep
+  // sets the static zone, eps_v h.
+  void begin_step(const sim::ReducedMatrix& U_n, double timestep);
+
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
   double curvature(const sim::ReducedMatrix& dU) const override;
   double max_step(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) override;
@@ -48,10 +60,15 @@ class ObstacleContact final : public sim::StepContact {
   // the obstacles all the way, as a whole-motion bound would not. Rows of nodes without points
   // are kept.
   sim::ReducedMatrix limit_each(const sim::ReducedMatrix& U, const sim::ReducedMatrix& dU) const;
+  // Psi_c and friction's potential at U_trial.
   double energy_along(double alpha, const sim::ReducedMatrix& U_trial) override;
 
   // Psi_c at U (+infinity where a point touches): the contact's potential energy.
   double energy(const sim::ReducedMatrix& U) const;
+  // Friction's dissipative potential at U for the pairs of the last begin_step() (0 without).
+  double friction_energy(const sim::ReducedMatrix& U) const;
+  // The pairs friction holds this step.
+  std::size_t friction_pairs() const { return friction_.size(); }
   // The smallest point-obstacle distance at U (+infinity without obstacles) and the pairs
   // closer than dhat.
   std::pair<double, int> closest(const sim::ReducedMatrix& U) const;
@@ -69,10 +86,24 @@ class ObstacleContact final : public sim::StepContact {
     return p.rest + U.row(p.node).transpose();
   }
 
+  // A point's friction against one obstacle over the step (begin_step()).
+  struct FrictionPair {
+    std::size_t point = 0;
+    Eigen::Matrix<double, 3, 2> tangent;  // T: the tangent plane at the step's start
+    Eigen::Vector3d start;                // the point's position then, moved with the obstacle
+    double weight = 0.0;                  // mu lambda, N
+  };
+  // T^T (x - start): the pair's slip at U.
+  Eigen::Vector2d slip(const FrictionPair& f, const sim::ReducedMatrix& U) const {
+    return f.tangent.transpose() * (position(points_[f.point], U) - f.start);
+  }
+
   std::vector<Point> points_;
   std::vector<contact::Obstacle> obstacles_;
   contact::ContactParameters parameters_;
   std::vector<std::pair<int, Eigen::Matrix3d>> blocks_;
+  std::vector<FrictionPair> friction_;
+  double static_slip_ = 0.0;  // eps = eps_v h of the last begin_step()
 };
 
 }  // namespace smfem::full

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -82,6 +83,18 @@ double required_number(const json& object, const char* key, const std::string& w
 
 }  // namespace
 
+double read_friction(const json& object, const std::string& where, const std::string& source,
+                     double fallback) {
+  if (!object.contains("friction")) return fallback;
+  const double mu = number_at(object, "friction", where, source, fallback);
+  if (!(mu >= 0.0 && mu <= kMaxFriction)) {
+    std::ostringstream range;
+    range << "must be in [0, " << kMaxFriction << "]";
+    refuse(source, where + "friction", range.str());
+  }
+  return mu;
+}
+
 contact::Obstacle read_obstacle(const json& entry, const std::string& where,
                                 const std::string& source) {
   if (!entry.is_object() || !entry.contains("type") || !entry.at("type").is_string()) {
@@ -117,10 +130,7 @@ contact::Obstacle read_obstacle(const json& entry, const std::string& where,
       o.radius = required_number(entry, "radius", where, source);
       break;
   }
-  o.friction = number_at(entry, "friction", where, source, -1.0);
-  if (entry.contains("friction") && !(o.friction >= 0.0 && o.friction <= 10.0)) {
-    refuse(source, where + "friction", "must be in [0, 10]");
-  }
+  o.friction = read_friction(entry, where, source, -1.0);
   if (entry.contains("path")) {
     const json& path = entry.at("path");
     if (!path.is_object() || !path.contains("times") || !path.contains("offsets") ||
@@ -155,10 +165,7 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
   spec.timestep = number_at(scene, "timestep", "", source, spec.timestep);
   if (!(spec.timestep > 0.0)) refuse(source, "timestep", "must be positive");
   spec.gravity = place_at(scene, "gravity", "", source, spec.gravity);
-  spec.friction = number_at(scene, "friction", "", source, 0.0);
-  if (!(spec.friction >= 0.0 && spec.friction <= 10.0)) {
-    refuse(source, "friction", "must be in [0, 10]");
-  }
+  spec.friction = read_friction(scene, "", source, 0.0);
   if (scene.contains("contact")) {
     const json& contact = scene.at("contact");
     if (!contact.is_object()) refuse(source, "contact", "must be an object");

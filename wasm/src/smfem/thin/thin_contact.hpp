@@ -2,7 +2,8 @@
 // A thin body's contact with the analytic obstacles (full/obstacle_contact.hpp): its vertices
 // are the contact points, weighted by their contact areas (thin_body.hpp). Between vertices a
 // triangle or segment may dip into a curved obstacle by its sagitta (a 1.6 cm cell on a 10 cm
-// sphere: 0.3 mm), less than the default dhat. No friction, no self-contact.
+// sphere: 0.3 mm), less than the default dhat. Friction as the obstacle contact has it; no
+// self-contact.
 #include <memory>
 #include <vector>
 

@@ -337,6 +337,7 @@ ThinBody read_parts(const RecipeReader& r, const json& bodies, const RecipeFiles
 
 void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
   out.contact = default_contact_parameters(out.body, out.body.model.defaults.timestep);
+  out.contact.friction = multibody::read_friction(recipe, "", r.source(), 0.0);
   if (recipe.contains("obstacles")) {
     const json& obstacles = recipe["obstacles"];
     if (!obstacles.is_array()) r.fail("obstacles", "must be an array");
@@ -398,9 +399,9 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
                             const RecipeFiles& files) {
   const RecipeReader reader(source);
   const json recipe = parse_recipe(reader, text);
-  reader.require_keys(
-      recipe, "recipe",
-      {"name", "description", "shell", "rod", "parts", "solver", "camera", "obstacles", "contact"});
+  reader.require_keys(recipe, "recipe",
+                      {"name", "description", "shell", "rod", "parts", "solver", "camera",
+                       "obstacles", "contact", "friction"});
   const int kinds = static_cast<int>(recipe.contains("shell")) +
                     static_cast<int>(recipe.contains("rod")) +
                     static_cast<int>(recipe.contains("parts"));

@@ -4,7 +4,8 @@
 // "description", "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over
 // thin_body_defaults) and "camera" (the page's), and optional "obstacles" (a scene file's:
 // multibody/scene_file.hpp, read_obstacle; fixed, their paths are refused for now) with "contact":
-// {"activation_distance": dhat, "stiffness": kappa} (thin_contact.hpp gives the defaults):
+// {"activation_distance": dhat, "stiffness": kappa} (thin_contact.hpp gives the defaults) and
+// "friction": mu against them (default 0; an obstacle's own "friction" overrides it there):
 //
 //   "shell": {"grid": [nx, ny], "size": [w, h], "center": [x, y, z], "thickness": t,
 //             "youngs": E, "poisson": nu, "density": rho, "bending": true | false,
