@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <numbers>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <Eigen/Geometry>
@@ -202,59 +204,82 @@ TEST(ThinContact, FrictionsGradientAndHessianMatchFiniteDifferences) {
   EXPECT_EQ(plain.friction_energy(U), 0.0);
 }
 
-// A rod lying down a 20 degree slope, at the page's settings: without friction it slides down at
-// g sin(theta), with mu 0.2 at g (sin(theta) - mu cos(theta)) (Coulomb's kinetic friction: it
-// slides faster than the static zone's eps_v), and with mu 0.6 > tan(theta) it stays put: the
-// smoothed friction lets it creep at most eps_v (friction.hpp).
-TEST(ThinContact, ARodOnASlopeSlidesAsCoulombSays) {
+// A rod and a cloth lying on a 20 degree slope, at the page's settings: without friction each
+// slides down at g sin(theta), with mu 0.2 at g (sin(theta) - mu cos(theta)) (Coulomb's kinetic
+// friction: it slides faster than the static zone's eps_v), and with mu 0.6 > tan(theta) it stays
+// put: the smoothed friction lets it creep at most eps_v (friction.hpp).
+TEST(ThinContact, ARodAndAClothOnASlopeSlideAsCoulombSays) {
   const double theta = 20.0 * std::numbers::pi / 180.0;
   const Eigen::Vector3d down_slope(-std::cos(theta), -std::sin(theta), 0.0);
   contact::Obstacle slope;
   slope.kind = contact::ObstacleKind::plane;
   slope.normal = Eigen::Vector3d(-std::sin(theta), std::cos(theta), 0.0);
-  RodMaterial material;
-  material.youngs = 1e7;
-  material.density = 1000.0;
-  const int n = 11;
-  Positions X = rod_line(n, 0.2);  // along +x
   const Eigen::Matrix3d turn =
       Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitZ()).toRotationMatrix();
-  X = (X * turn.transpose()).eval();
-  // Resting on the slope at half the barrier's reach.
-  const double dhat = default_contact_parameters(make_rod(X, material, {}), 1.0 / 60.0).activation;
-  X.rowwise() += 0.5 * dhat * slope.normal.transpose();
-  const ThinBody body = make_rod(X, material, {});
+  // Each body made in the plane y = 0, turned onto the slope and lifted to half the barrier's
+  // reach above it.
+  const auto on_slope = [&](const std::function<ThinBody(const Positions&)>& make, Positions X) {
+    X = (X * turn.transpose()).eval();
+    const double dhat = default_contact_parameters(make(X), 1.0 / 60.0).activation;
+    X.rowwise() += 0.5 * dhat * slope.normal.transpose();
+    return make(X);
+  };
+  RodMaterial rod;
+  rod.youngs = 1e7;
+  rod.density = 1000.0;
+  ShellMaterial shell;
+  shell.thickness = 5e-4;
+  shell.density = 200.0;
+  shell.youngs = 1e7;
+  const ShellMesh grid = shell_grid(7, 7, 0.2, 0.2);
+  const std::array<std::pair<const char*, ThinBody>, 2> bodies = {{
+      {"rod",
+       on_slope([&](const Positions& X) { return make_rod(X, rod, {}); }, rod_line(11, 0.2))},
+      {"cloth", on_slope(
+                    [&](const Positions& X) {
+                      ShellMesh mesh = grid;
+                      mesh.positions = X;
+                      return make_shell(mesh, shell, {});
+                    },
+                    grid.positions)},
+  }};
   const double g = test::gravity();
-  for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
-    for (const double mu : {0.0, 0.2, 0.6}) {
-      const sim::SolverSettings settings = page(body, method);
-      contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
-      parameters.friction = mu;
-      full::FullSimulator simulator(body.model, settings);
-      simulator.set_contact(thin_obstacle_contact(body, {slope}, parameters));
-      const auto along = [&](const ReducedMatrix& rows) {
-        return (rows.colwise().sum() / n * down_slope)(0);
-      };
-      const int settle = 30, steps = 60;
-      for (int step = 0; step < settle; ++step) ASSERT_TRUE(simulator.step().ok);
-      const double speed_before = along(simulator.velocities());
-      const double place_before = along(simulator.displacements());
-      for (int step = 0; step < steps; ++step) ASSERT_TRUE(simulator.step().ok);
-      const double time = steps * settings.timestep;
-      const double acceleration = (along(simulator.velocities()) - speed_before) / time;
-      const double travel = along(simulator.displacements()) - place_before;
-      const double expected = g * (std::sin(theta) - mu * std::cos(theta));
-      std::cout << sim::solver_method_name(method) << ", mu " << mu << ": acceleration "
-                << acceleration << " m/s^2 (Coulomb " << expected << "), travel " << travel
-                << " m in " << time << " s, closest "
-                << simulator.contact()->closest(simulator.displacements()).first << " m\n";
-      if (expected > 0.0) {
-        EXPECT_NEAR(acceleration / expected, 1.0, 0.03)
-            << sim::solver_method_name(method) << ", mu " << mu;
-      } else {
-        EXPECT_LT(std::abs(travel), parameters.slip * time) << "held, creeping slower than eps_v";
+  for (const auto& [name, body] : bodies) {
+    // The vertices' masses (a shell's directors are nodes too).
+    const Eigen::VectorXd mass = body.model.node_mass.head(body.vertex_count);
+    const auto along = [&](const ReducedMatrix& rows) {
+      return (mass.transpose() * rows.topRows(body.vertex_count) * down_slope)(0) / mass.sum();
+    };
+    for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+      for (const double mu : {0.0, 0.2, 0.6}) {
+        const sim::SolverSettings settings = page(body, method);
+        contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
+        parameters.friction = mu;
+        full::FullSimulator simulator(body.model, settings);
+        simulator.set_contact(thin_obstacle_contact(body, {slope}, parameters));
+        const int settle = 30, steps = 60;
+        for (int step = 0; step < settle; ++step) ASSERT_TRUE(simulator.step().ok);
+        const double speed_before = along(simulator.velocities());
+        const double place_before = along(simulator.displacements());
+        for (int step = 0; step < steps; ++step) ASSERT_TRUE(simulator.step().ok);
+        const double time = steps * settings.timestep;
+        const double acceleration = (along(simulator.velocities()) - speed_before) / time;
+        const double travel = along(simulator.displacements()) - place_before;
+        const double expected = g * (std::sin(theta) - mu * std::cos(theta));
+        const std::string what = std::string(name) + ", " +
+                                 std::string(sim::solver_method_name(method)) + ", mu " +
+                                 std::to_string(mu);
+        std::cout << what << ": acceleration " << acceleration << " m/s^2 (Coulomb " << expected
+                  << "), travel " << travel << " m in " << time << " s, closest "
+                  << simulator.contact()->closest(simulator.displacements()).first << " m\n";
+        if (expected > 0.0) {
+          EXPECT_NEAR(acceleration / expected, 1.0, 0.03) << what;
+        } else {
+          EXPECT_LT(std::abs(travel), parameters.slip * time)
+              << what << ": held, creeping slower than eps_v";
+        }
+        EXPECT_GT(simulator.contact()->closest(simulator.displacements()).first, 0.0) << what;
       }
-      EXPECT_GT(simulator.contact()->closest(simulator.displacements()).first, 0.0);
     }
   }
 }
