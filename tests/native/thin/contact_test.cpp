@@ -244,7 +244,10 @@ TEST(ThinContact, ARodAndAClothOnASlopeSlideAsCoulombSays) {
                     grid.positions)},
   }};
   const double g = test::gravity();
-  for (const auto& [name, body] : bodies) {
+  for (const auto& entry : bodies) {
+    // (Not a structured binding: the lambda below captures it, which clang 14 refuses.)
+    const char* name = entry.first;
+    const ThinBody& body = entry.second;
     // The vertices' masses (a shell's directors are nodes too).
     const Eigen::VectorXd mass = body.model.node_mass.head(body.vertex_count);
     const auto along = [&](const ReducedMatrix& rows) {
