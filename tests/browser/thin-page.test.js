@@ -149,6 +149,45 @@ describe('shells and rods on the page', () => {
     60_000,
   );
 
+  // assets/scenes/thin/cloth-drape.json: the sphere (obstacle 0, centre [0, 0.15, 0], radius
+  // 0.15) under a cloth 35 cm up. Grabbed paused low on the side facing the camera (below the
+  // cloth's edge as the camera sees it) and dragged 40 pixels left: once the page plays, the
+  // sphere is where the hand left it (about 10 cm off), on the floor, and the cloth, falling
+  // where it was, lands on it there and is held up by it, off its centre (its centroid 0.15 m up
+  // where the centred drape's is 0.19 m and one on the floor 0.002 m); Reset puts it back.
+  it('moves the sphere under the drape by a drag, and the cloth falls onto it there', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=cloth-drape&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const low = await page.evaluate(() => window.smfem.project([0.095, 0.15, 0.116]));
+        await page.mouse.move(low.x, low.y);
+        await page.mouse.down();
+        expect((await status(page)).dragging).toBe(true);
+        for (let i = 1; i <= 8; i++) await page.mouse.move(low.x - 5 * i, low.y);
+        await page.mouse.up();
+        expect((await status(page)).dragging).toBe(false);
+        await page.click('#play');
+        await expect.poll(async () => (await status(page)).simTime, { timeout: 40000 }).toBeGreaterThan(4);
+        const after = await status(page);
+        await page.locator('#view').screenshot({ path: `${artifacts}/thin-cloth-drape-moved.png` });
+        const [moved, floor] = after.contact.obstacleOffsets;
+        expect(Math.hypot(...moved)).toBeGreaterThan(0.05);
+        expect(floor).toEqual([0, 0, 0]);
+        expect(moved[1]).toBeGreaterThanOrEqual(-1e-9); // along the floor, never into it
+        expect(after.contact.centroids[0][1]).toBeGreaterThan(0.1);
+        expect(after.contact.minDistance).toBeGreaterThan(0);
+        await page.click('#reset');
+        await expect.poll(async () => (await status(page)).simTime).toBeLessThan(0.5);
+        await expect
+          .poll(async () => (await status(page)).contact?.obstacleOffsets[0], { timeout: 20000 })
+          .toEqual([0, 0, 0]);
+        expect(errors).toEqual([]);
+      },
+    );
+  }, 90_000);
+
   it('drapes a cloth side by side with FEM, both labelled', async () => {
     await withPage(
       served.browser.context,

@@ -183,6 +183,34 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
   });
 
+  // The hand moves the sphere 15 cm along x under the settled drape: the sphere goes there at
+  // once, pushing the cloth's vertices it would sweep ahead of it, friction (0.3) carries the
+  // cloth on its top along, and the drape comes to rest around it there. A change of settings
+  // keeps the sphere where it is; a reset puts it back where the recipe has it.
+  it('carries the shipped drape along with its sphere when the hand moves the sphere', () => {
+    const recipe = readFileSync(join(shipped, 'cloth-drape.json'), 'utf8');
+    const simulator = smfem.createThinSimulator(recipe, {});
+    simulator.step(240);
+    simulator.moveObstacle(0, [0.15, 0, 0]);
+    const reports = simulator.step(120);
+    const end = reports.at(-1);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    expect(end.obstacleOffsets[0]).toEqual([0.15, 0, 0]);
+    expect(end.obstacleOffsets[1]).toEqual([0, 0, 0]);
+    expect(Math.hypot(end.centroid[0] - 0.15, end.centroid[2])).toBeLessThan(0.02);
+    expect(end.centroid[1]).toBeGreaterThan(0.15);
+    expect(end.energy.kinetic).toBeLessThan(1e-4);
+    expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
+    simulator.setParameters({ iterations: 3 });
+    expect(simulator.step(1)[0].obstacleOffsets[0]).toEqual([0.15, 0, 0]);
+    simulator.reset();
+    expect(simulator.step(1)[0].obstacleOffsets[0]).toEqual([0, 0, 0]);
+    expect(() => simulator.moveObstacle(1, [0, 1, 0])).toThrow(/obstacle 1 is a plane/);
+    expect(() => simulator.moveObstacle(2, [0, 1, 0])).toThrow(/obstacle 2: there are 2/);
+    expect(() => simulator.moveObstacle(0, [0, Number.NaN, 0])).toThrow(/finite/);
+    simulator.dispose();
+  });
+
   it('pulls a weightless cloth by a dragged vertex, which follows the hand', () => {
     // Vertex 0 is the corner at x = z = -0.25 of the 50 cm cloth 1 m up; the hand is 20 cm to -x.
     const simulator = smfem.createThinSimulator(cloth({ youngs: 1e8, thickness: 5e-4, density: 200 }), {
@@ -329,6 +357,23 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
   });
 });
 
+// `npx smfem simulate <recipe> ...args --json --build single`: its records.
+async function simulateRecords(recipe, args) {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    cli,
+    'simulate',
+    recipe,
+    ...args,
+    '--json',
+    '--build',
+    'single',
+  ]);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
 describe('npx smfem simulate on a recipe that names a mesh', () => {
   let folder;
   beforeAll(async () => {
@@ -336,34 +381,18 @@ describe('npx smfem simulate on a recipe that names a mesh', () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  const simulate = (recipe) =>
-    promisify(execFile)(process.execPath, [
-      cli,
-      'simulate',
-      recipe,
-      '--steps',
-      '3',
-      '--json',
-      '--build',
-      'single',
-    ]);
-
   it('reads the mesh beside the recipe, and says where it looked when it is not there', async () => {
     await mkdir(join(folder, 'meshes'));
     await writeFile(join(folder, 'meshes', 'tri.obj'), 'v 0 1 0\nv 1 1 0\nv 0 1 1\nf 1 2 3\n');
     const recipe = join(folder, 'tri.json');
     await writeFile(recipe, JSON.stringify({ shell: { mesh: 'meshes/tri.obj', pins: [0] } }));
-    const { stdout } = await simulate(recipe);
-    const records = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const records = await simulateRecords(recipe, ['--steps', '3']);
     expect(records).toHaveLength(3);
     expect(records.at(-1).centroid[1]).toBeLessThan(1);
 
     const lost = join(folder, 'lost.json');
     await writeFile(lost, JSON.stringify({ rod: { mesh: 'gone.obj' } }));
-    await expect(simulate(lost)).rejects.toThrow(
+    await expect(simulateRecords(lost, ['--steps', '3'])).rejects.toThrow(
       /lost\.json: the mesh "gone\.obj" is not there \(looked for .*gone\.obj\)/,
     );
   }, 60_000);
@@ -379,25 +408,11 @@ describe('npx smfem simulate on a shell recipe', () => {
   it("prints the JS API's records with maxStrain", async () => {
     const recipe = join(folder, 'cloth.json');
     await writeFile(recipe, stiffCloth);
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      cli,
-      'simulate',
-      recipe,
-      '--steps',
-      '5',
-      '--dt',
-      String(H),
-      '--json',
-      '--build',
-      'single',
-    ]);
-    const records = stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const records = await simulateRecords(recipe, ['--steps', '5', '--dt', String(H)]);
     const smfem = await loadSmfem({ build: 'single' });
     const simulator = smfem.createThinSimulator(stiffCloth, { parameters: { timestep: H } });
-    const expected = simulator.step(5).map((report, i) => stepRecord(i + 1, report));
+    // (No obstacles: no forces on any, [].)
+    const expected = simulator.step(5).map((report, i) => stepRecord(i + 1, report, []));
     smfem.dispose();
     expect(records).toHaveLength(5);
     records.forEach((record, i) => {
@@ -406,5 +421,51 @@ describe('npx smfem simulate on a shell recipe', () => {
       expect(rest).toEqual(expectedRest);
       expect(record.maxStrain).toBeGreaterThan(0);
     });
+  }, 60_000);
+
+  // A 20 cm rope lying along x on a floor (friction 0.5), a box on a path sweeping it 30 cm
+  // along z in 1 s: the records give each obstacle's force, the floor's holding the rope's
+  // weight, and the rope goes along with the box.
+  it('prints the force on each obstacle while a box on a path pushes a rope along the floor', async () => {
+    const recipe = join(folder, 'pushed.json');
+    const dHat = 1e-3;
+    await writeFile(
+      recipe,
+      JSON.stringify({
+        rod: { points: 11, length: 0.2, start: [-0.1, dHat / 2, 0], density: 1000, youngs: 1e7 },
+        friction: 0.5,
+        contact: { activation_distance: dHat },
+        obstacles: [
+          { type: 'plane', point: [0, 0, 0], normal: [0, 1, 0] },
+          {
+            type: 'box',
+            center: [0, 0.05, -0.07],
+            half_extents: [0.2, 0.05, 0.05],
+            friction: 0,
+            path: {
+              times: [0, 1],
+              offsets: [
+                [0, 0, 0],
+                [0, 0, 0.3],
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    const records = await simulateRecords(recipe, ['--steps', '90']);
+    const smfem = await loadSmfem({ build: 'single' });
+    const simulator = smfem.createThinSimulator(readFileSync(recipe, 'utf8'), {});
+    const weight = simulator.info.totalMass * G;
+    simulator.dispose();
+    smfem.dispose();
+    const end = records.at(-1);
+    expect(end.obstacleForces).toHaveLength(2);
+    expect(end.obstacleForces[0][1] / -weight).toBeCloseTo(1, 2);
+    // The box's front ends at z = -0.02 + 0.3; the rope slides on past it and stops.
+    expect(end.centroid[2]).toBeGreaterThan(0.28);
+    expect(end.centroid[2]).toBeLessThan(0.3);
+    expect(end.kinetic).toBeLessThan(1e-8);
+    expect(Math.min(...records.map((r) => r.minDistance))).toBeGreaterThan(0);
   }, 60_000);
 });

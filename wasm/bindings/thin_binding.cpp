@@ -2,7 +2,8 @@
 // full-space mixed or FEM step behind the JS API (loader.js: createThinSimulator), with the
 // volumes' parameters and step reports plus each step's maxStrain (the largest edge strain), so
 // that `npx smfem simulate` prints the same records for it, and with obstacles minDistance,
-// activeContacts and dHat as a contact scene's, and a drag spring on any vertex.
+// activeContacts, dHat and obstacleOffsets as a contact scene's, a drag spring on any vertex, and
+// obstacles the hand moves.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -52,6 +53,7 @@ class JsThinSimulator {
     apply_parameters(parameters, settings);
     threads_ = requested_threads(options, warnings_);
     simulator_ = make_simulator(settings);
+    add_obstacles(*simulator_, recipe_.obstacles);
     workers_ = simulator_->thread_count() - 1;
     free_workers -= workers_;
   }
@@ -100,6 +102,11 @@ class JsThinSimulator {
       apply_materials(parameters);
       auto next = make_simulator(settings);
       next->set_state(simulator_->displacements(), simulator_->velocities());
+      next->set_time(simulator_->time());
+      // Where the obstacles are now, and where the hand holds them.
+      if (const smfem::full::ObstacleContact* contact = simulator_->contact()) {
+        add_obstacles(*next, contact->obstacles());
+      }
       if (const auto& spring = simulator_->drag_spring()) {
         next->drag_start(spring->node, spring->rest, spring->target, spring->stiffness);
       }
@@ -117,10 +124,11 @@ class JsThinSimulator {
       json reports = json::array();
       for (int i = 0; i < count; ++i) {
         const smfem::full::FullStepReport& step = simulator_->step();
-        time_ += step.ok ? simulator_->settings().timestep : 0.0;
-        json out = report_json(step, thin::thin_diagnostics(recipe_.body, *simulator_), time_);
+        json out = report_json(step, thin::thin_diagnostics(recipe_.body, *simulator_),
+                               simulator_->time());
         out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
         add_contact(out);
+        if (simulator_->contact() != nullptr) out["pushedVertices"] = step.pushed;
         reports.push_back(std::move(out));
         if (!step.ok) break;
       }
@@ -151,15 +159,42 @@ class JsThinSimulator {
 
   std::string diagnostics() const {
     json out = diagnostics_json(thin::thin_diagnostics(recipe_.body, *simulator_));
-    out["time"] = time_;
+    out["time"] = simulator_->time();
     out["maxStrain"] = thin::max_edge_strain(recipe_.body, simulator_->displacements());
     return out.dump();
   }
 
+  // The start again, the obstacles where the recipe puts them (the page then moves back those
+  // the hand had moved, as for a scene with contact).
   void reset() {
     const auto zero = smfem::sim::ReducedMatrix::Zero(recipe_.body.model.node_count, 3);
     simulator_->set_state(zero, zero);
-    time_ = 0.0;
+    simulator_->set_time(0.0);
+    add_obstacles(*simulator_, recipe_.obstacles);
+  }
+
+  // The force the body presses on each obstacle now (ObstacleContact::obstacle_forces): [] without
+  // obstacles.
+  std::string obstacle_forces() const {
+    json forces = json::array();
+    if (const smfem::full::ObstacleContact* contact = simulator_->contact()) {
+      for (const Eigen::Vector3d& force : contact->obstacle_forces(simulator_->displacements()))
+        forces.push_back(vector_json(force));
+    }
+    return forces.dump();
+  }
+
+  // Obstacle `index` held at offset (x, y, z) from where the recipe puts it: each step moves it
+  // there as far as the vertices let it. A plane, an index out of range or a non-finite offset
+  // throw.
+  void move_obstacle(int index, double x, double y, double z) {
+    js_errors([&] {
+      smfem::full::ObstacleContact* contact = simulator_->contact();
+      if (contact == nullptr) throw std::invalid_argument("the recipe has no obstacles");
+      if (index < 0) throw std::invalid_argument("no obstacle " + std::to_string(index));
+      contact->hold_obstacle(static_cast<std::size_t>(index), {x, y, z});
+      return 0;
+    });
   }
 
   // A drag spring from vertex `vertex` to (x, y, z) with `stiffness` N/m; a vertex out of range
@@ -235,20 +270,22 @@ class JsThinSimulator {
     recipe_text_ = recipe.dump();
   }
 
-  // The simulator of the recipe's body and obstacles with these settings.
+  // The simulator of the recipe's body with these settings (add_obstacles gives it its
+  // obstacles once its state is set).
   std::unique_ptr<smfem::full::FullSimulator> make_simulator(
       const smfem::sim::SolverSettings& settings) const {
-    auto simulator =
-        std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings, threads_);
-    if (!recipe_.obstacles.empty()) {
-      simulator->set_contact(
-          thin::thin_obstacle_contact(recipe_.body, recipe_.obstacles, recipe_.contact));
-    }
-    return simulator;
+    return std::make_unique<smfem::full::FullSimulator>(recipe_.body.model, settings, threads_);
+  }
+
+  // Contact with `obstacles` (the recipe's, or where they have moved to) from now on.
+  void add_obstacles(smfem::full::FullSimulator& simulator,
+                     const std::vector<smfem::contact::Obstacle>& obstacles) const {
+    if (obstacles.empty()) return;
+    simulator.set_contact(thin::thin_obstacle_contact(recipe_.body, obstacles, recipe_.contact));
   }
 
   // The contact scenes' fields (loader.d.ts: ContactStepReport): minDistance (null without
-  // obstacles), activeContacts, dHat.
+  // obstacles), activeContacts, dHat, obstacleOffsets.
   void add_contact(json& out) const {
     const smfem::full::ObstacleContact* contact = simulator_->contact();
     if (contact == nullptr) return;
@@ -256,6 +293,11 @@ class JsThinSimulator {
     out["minDistance"] = closest;
     out["activeContacts"] = active;
     out["dHat"] = contact->parameters().activation;
+    json offsets = json::array();
+    for (const smfem::contact::Obstacle& obstacle : contact->obstacles()) {
+      offsets.push_back(vector_json(obstacle.offset));
+    }
+    out["obstacleOffsets"] = offsets;
   }
 
   std::string recipe_text_;  // with the materials set since
@@ -266,7 +308,6 @@ class JsThinSimulator {
   int threads_ = 1;
   std::unique_ptr<smfem::full::FullSimulator> simulator_;
   int workers_ = 0;
-  double time_ = 0.0;
 };
 
 // files: [{name, bytes: Uint8Array}], the files the recipe's "mesh" keys name.
@@ -310,5 +351,7 @@ EMSCRIPTEN_BINDINGS(smfem_thin) {
       .function("dragStart", &JsThinSimulator::drag_start)
       .function("dragMove", &JsThinSimulator::drag_move)
       .function("dragEnd", &JsThinSimulator::drag_end)
+      .function("moveObstacle", &JsThinSimulator::move_obstacle)
+      .function("obstacleForces", &JsThinSimulator::obstacle_forces)
       .function("takeWarnings", &JsThinSimulator::take_warnings);
 }

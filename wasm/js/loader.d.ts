@@ -391,6 +391,14 @@ export interface ThinSimulatorInfo {
 export interface ThinStepReport extends StepReport {
   /** The largest |l / L - 1| over the mesh's edges after the step. */
   maxStrain: number;
+  /** With obstacles, as a contact scene's: the smallest vertex-obstacle distance, m, the pairs
+   * within dHat, dHat, and each obstacle's translation from where the recipe puts it. */
+  minDistance?: number;
+  activeContacts?: number;
+  dHat?: number;
+  obstacleOffsets?: Vec3[];
+  /** The vertices a moving obstacle pushed ahead of it before the step. */
+  pushedVertices?: number;
 }
 
 export interface ThinSimulator {
@@ -412,7 +420,13 @@ export interface ThinSimulator {
   dragStart(vertex: number, target: Vec3, stiffness: number): void;
   dragMove(target: Vec3): void;
   dragEnd(): void;
+  /** Holds obstacle `index` (not a plane) at `offset` from where the recipe puts it; each step
+   * moves it there as far as the vertices let it. */
+  moveObstacle(index: number, offset: Vec3): void;
+  /** The force the body presses on each obstacle now, N (the barrier's; friction's not in it). */
+  obstacleForces(): Vec3[];
   diagnostics(): Diagnostics & { time: number; maxStrain: number };
+  /** Rest at time 0, the obstacles where the recipe puts them. */
   reset(): void;
   warnings(): string[];
   dispose(): void;

@@ -325,6 +325,16 @@ class ThinSimulator extends NativeHandle {
   dragStart(vertex, [x, y, z], stiffness) {
     this.live().dragStart(vertex, x, y, z, stiffness);
   }
+
+  /** Holds obstacle `index` at the offset from where the recipe puts it (it moves there as far as the body allows). */
+  moveObstacle(index, [x, y, z]) {
+    this.live().moveObstacle(index, x, y, z);
+  }
+
+  /** The force the body presses on each obstacle now, N ([] without obstacles). */
+  obstacleForces() {
+    return JSON.parse(this.live().obstacleForces());
+  }
 }
 
 // A scene with contact: the same boundary as Simulator's (wasm/bindings/bindings.cpp).

@@ -287,5 +287,170 @@ TEST(ThinContact, ARodAndAClothOnASlopeSlideAsCoulombSays) {
   }
 }
 
+// A cloth and a rod resting on a tray (a box) that then slides 30 cm along x in 1 s, at the
+// page's settings: with friction 1 each rides along with it (Coulomb lets the tray's 0.3 m/s be
+// taken up within 0.03 s, a few mm of slip, and then holds it within the static zone's creep,
+// eps_v = 1 cm/s), without friction each stays where it was while the tray slides away under it.
+TEST(ThinContact, ATrayOnAPathCarriesWhatRestsOnItByFriction) {
+  contact::Obstacle tray;
+  tray.kind = contact::ObstacleKind::box;
+  tray.point = Eigen::Vector3d(0.0, -0.05, 0.0);
+  tray.half_extents = Eigen::Vector3d(0.4, 0.05, 0.4);
+  const double start = 0.5, travel = 0.3, duration = 1.0;
+  tray.path.times = {0.0, start, start + duration};
+  tray.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                       Eigen::Vector3d(travel, 0.0, 0.0)};
+  RodMaterial rod;
+  rod.youngs = 1e7;
+  rod.density = 1000.0;
+  Positions line = rod_line(11, 0.2);
+  line.col(1).array() += 0.004;
+  const std::array<std::pair<const char*, ThinBody>, 2> bodies = {{
+      {"cloth", cloth_at(9, 0.2, 0.004, 1e7)},
+      {"rod", make_rod(line, rod, {})},
+  }};
+  for (const auto& entry : bodies) {
+    // (Not a structured binding: a lambda below captures it, which clang 14 refuses.)
+    const char* name = entry.first;
+    const ThinBody& body = entry.second;
+    const Eigen::VectorXd mass = body.model.node_mass.head(body.vertex_count);
+    const auto mean_x = [&](const ReducedMatrix& rows) {
+      return mass.dot(rows.topRows(body.vertex_count).col(0)) / mass.sum();
+    };
+    for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+      for (const double mu : {0.0, 1.0}) {
+        const sim::SolverSettings settings = page(body, method);
+        contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
+        parameters.friction = mu;
+        full::FullSimulator simulator(body.model, settings);
+        simulator.set_contact(thin_obstacle_contact(body, {tray}, parameters));
+        const auto steps = [&](double seconds) {
+          return static_cast<int>(std::lround(seconds / settings.timestep));
+        };
+        int retried = 0;
+        double closest = 1e9;
+        for (int step = 0; step < steps(start + duration + 0.5); ++step) {
+          const full::FullStepReport& report = simulator.step();
+          ASSERT_TRUE(report.ok) << name << ", step " << step;
+          retried += report.retries > 0 ? 1 : 0;
+          closest =
+              std::min(closest, simulator.contact()->closest(simulator.displacements()).first);
+        }
+        const double moved = mean_x(simulator.displacements());
+        const double speed = mean_x(simulator.velocities());
+        const std::string what = std::string(name) + ", " +
+                                 std::string(sim::solver_method_name(method)) + ", mu " +
+                                 std::to_string(mu);
+        std::cout << what << ": moved " << moved << " m with the tray's " << travel
+                  << " m, speed at the end " << speed << " m/s, closest " << closest << " m, "
+                  << retried << " steps retried\n";
+        EXPECT_DOUBLE_EQ(simulator.contact()->obstacles().front().offset.x(), travel) << what;
+        EXPECT_GT(closest, 0.0) << what;
+        EXPECT_LT(std::abs(speed), parameters.slip) << what << ": at rest again with the tray";
+        if (mu > 0.0) {
+          EXPECT_NEAR(moved, travel, 0.01 + parameters.slip * duration) << what;
+        } else {
+          EXPECT_LT(std::abs(moved), 1e-3) << what << ": the tray slid away under it";
+        }
+      }
+    }
+  }
+}
+
+// A box swept 30 cm along the floor in 1 s (0.3 m/s) into a rod lying across its way, the
+// floor's friction 0.5, the box's none. The box pushes the free rod ahead of it: the vertices it
+// would sweep go along with it, leaving with its speed (an inelastic push), so once the box
+// stops the rod slides on by v^2 / (2 mu g) = 9.2 mm and stops. A rod pinned at one end holds
+// the box back a tenth of dhat from the pinned vertex.
+TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
+  RodMaterial material;
+  material.youngs = 1e7;
+  material.density = 1000.0;
+  Positions line = rod_line(11, 0.2);  // along x from 0
+  line = (line * Eigen::AngleAxisd(0.5 * std::numbers::pi, Eigen::Vector3d::UnitY())
+                     .toRotationMatrix()
+                     .transpose())
+             .eval();  // now along -z from 0
+  line.col(2).array() += 0.1;
+  const double dhat =
+      default_contact_parameters(make_rod(line, material, {}), 1.0 / 60.0).activation;
+  line.col(1).array() += 0.5 * dhat;
+  contact::Obstacle box;
+  box.kind = contact::ObstacleKind::box;
+  box.half_extents = Eigen::Vector3d(0.05, 0.05, 0.2);
+  const double gap = 0.02, travel = 0.3, speed = 0.3, mu = 0.5;
+  box.point = Eigen::Vector3d(-gap - 0.05, 0.05, 0.0);  // resting on the floor
+  box.friction = 0.0;
+  box.path.times = {0.0, travel / speed};
+  box.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(travel, 0.0, 0.0)};
+  for (const bool pinned : {false, true}) {
+    const ThinBody body =
+        make_rod(line, material, pinned ? std::vector<int>{0} : std::vector<int>{});
+    for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+      const sim::SolverSettings settings = page(body, method);
+      contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
+      parameters.friction = mu;
+      full::FullSimulator simulator(body.model, settings);
+      simulator.set_contact(thin_obstacle_contact(body, {ground(0.0), box}, parameters));
+      double closest = 1e9;
+      int pushed = 0;
+      for (int step = 0; step < 90; ++step) {
+        const full::FullStepReport& report = simulator.step();
+        ASSERT_TRUE(report.ok) << "step " << step;
+        pushed += report.pushed;
+        closest = std::min(closest, simulator.contact()->closest(simulator.displacements()).first);
+      }
+      const double front = -gap + simulator.contact()->obstacles()[1].offset.x();
+      const double rod_x = simulator.displacements().col(0).head(body.vertex_count).mean();
+      const double rod_speed = simulator.velocities().col(0).head(body.vertex_count).mean();
+      const std::string what = std::string(pinned ? "pinned" : "free") + " rod, " +
+                               std::string(sim::solver_method_name(method));
+      std::cout << what << ": the box's front at " << front << " m, the rod at " << rod_x
+                << " m (moving " << rod_speed << " m/s), " << pushed << " vertex pushes, closest "
+                << closest << " m\n";
+      EXPECT_GT(closest, 0.0) << what;
+      if (pinned) {
+        EXPECT_NEAR(closest, 0.1 * parameters.activation, 1e-9)
+            << what << ": held back by the pinned vertex";
+      } else {
+        EXPECT_DOUBLE_EQ(front, travel - gap) << what << ": the box went the whole way";
+        EXPECT_NEAR(rod_x, front + speed * speed / (2.0 * mu * test::gravity()), 3e-3) << what;
+        EXPECT_LT(std::abs(rod_speed), parameters.slip) << what << ": and stopped";
+      }
+    }
+  }
+}
+
+// The hand's target for an obstacle (the page's drag): lifted clear of the floor, kept for the
+// steps that follow; planes, obstacles that do not exist and offsets not finite are refused.
+TEST(ThinContact, AHeldObstacleIsKeptClearOfTheFloorAndBadTargetsAreRefused) {
+  const ThinBody body = cloth_at(5, 0.2, 0.5, 1e7);
+  full::ObstacleContact contact({{0, body.rest.row(0).transpose(), 1e-3}},
+                                {ground(0.0), sphere(Eigen::Vector3d(1.0, 0.2, 0.0), 0.1)},
+                                default_contact_parameters(body, 1.0 / 60.0));
+  contact.hold_obstacle(1, Eigen::Vector3d(0.5, -1.0, 0.0));
+  ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3), Udot = U;
+  const std::vector<char> free(static_cast<std::size_t>(body.model.node_count), 0);
+  EXPECT_EQ(contact.advance_obstacles(U, Udot, 1.0 / 60.0, 1.0 / 60.0, free), 0);
+  EXPECT_TRUE(contact.obstacles()[1].offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12))
+      << "the ball resting on the floor, not under it: "
+      << contact.obstacles()[1].offset.transpose();
+  EXPECT_TRUE(contact.obstacles()[1].start_offset.isZero(0.0));
+  contact.advance_obstacles(U, Udot, 1.0, 1.0 / 60.0, free);
+  EXPECT_TRUE(contact.obstacles()[1].start_offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12));
+  const auto refusal = [&](std::size_t o, const Eigen::Vector3d& offset) {
+    try {
+      contact.hold_obstacle(o, offset);
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(0, Eigen::Vector3d::Zero()).find("is a plane"), std::string::npos);
+  EXPECT_NE(refusal(2, Eigen::Vector3d::Zero()).find("obstacle 2"), std::string::npos);
+  EXPECT_NE(refusal(1, Eigen::Vector3d(0.0, NAN, 0.0)).find("finite"), std::string::npos);
+  EXPECT_NE(refusal(1, Eigen::Vector3d(1e300, 0.0, 0.0)).find("1e6 m"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace smfem::thin

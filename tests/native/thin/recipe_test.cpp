@@ -94,10 +94,11 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type": "cone"}]})")
                 .find("obstacles[0].type"),
             std::string::npos);
-  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type": "sphere",
-                "center": [0, 0, 0], "radius": 1, "path": {"times": [0], "offsets": [[0, 0, 0]]}}]})")
-                .find("not supported"),
-            std::string::npos);
+  const std::string backwards = refusal(R"({"shell": {)" + grid + R"(}, "obstacles": [{"type":
+      "sphere", "center": [0, 0, 0], "radius": 1, "path": {"times": [1, 0],
+      "offsets": [[0, 0, 0], [0, 1, 0]]}}]})");
+  EXPECT_NE(backwards.find("obstacles[0]"), std::string::npos) << backwards;
+  EXPECT_NE(backwards.find("path times must increase"), std::string::npos) << backwards;
   EXPECT_NE(
       refusal(R"({"shell": {)" + grid + R"(}, "contact": {"stiffness": -1}})").find("contact"),
       std::string::npos);

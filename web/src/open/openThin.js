@@ -89,6 +89,7 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
       `${info.description} ` +
       info.parts.map(partDescription).join(', ') +
       (info.parts.length > 1 ? ', solved together in full space.' : ', solved in full space.') +
+      (stage.obstacles.length > 0 ? ' Drag it, or the grey obstacles.' : '') +
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),
@@ -105,6 +106,10 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
       },
     },
     draggable: true,
-    dragActions: sideBySideDragActions(client, stage, info.totalMass),
+    dragActions: {
+      ...sideBySideDragActions(client, stage, info.totalMass),
+      // Every copy's obstacle alike; each step takes it there as far as the body lets it.
+      moveObstacle: (index, offset) => client.moveObstacle(index, offset.toArray()),
+    },
   };
 }

@@ -7,8 +7,9 @@ import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.
  * recipe's "parts"): per simulator its vertices where the solver has them (rest + displacement,
  * on the CPU: a cloth has no skinning), its triangles (a shell's, a volume's boundary) lit on both
  * sides, its rods' segments as lines with a bead at each of their vertices; with each copy its own
- * obstacles. Side by side, copies stand sideBySideSpacing apart, each in its solver's colour and
- * labelled. A drag pulls the vertex nearest the pointer.
+ * obstacles, drawn where the solver has moved them. Side by side, copies stand sideBySideSpacing
+ * apart, each in its solver's colour and labelled. A drag pulls the vertex nearest the pointer, or
+ * moves a sphere, box or capsule (in every copy alike).
  */
 export class ThinStage {
   /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
@@ -85,7 +86,8 @@ export class ThinStage {
       u: null,
       drawnPositions: geometry.attributes.position.array,
     }));
-    this.obstacles = [];
+    this.obstacles = this.copies.flatMap(({ shapes }) => shapes.movable);
+    this.obstacleCount = obstacles.length;
     this.labels = new CanvasLabels(this.object);
   }
 
@@ -93,11 +95,15 @@ export class ThinStage {
     return false;
   }
 
-  /** answer.u[i]: simulator i's vertex displacements (all x, then all y, then all z). */
-  show({ u }) {
+  /**
+   * answer.u[i]: simulator i's vertex displacements (all x, then all y, then all z);
+   * obstacleOffsets[i]: its obstacles' translations (absent: where the recipe puts them).
+   */
+  show({ u, obstacleOffsets }) {
     const n = this.vertexCount;
     u.forEach((U, i) => {
-      const { geometry } = this.copies[i];
+      const { geometry, shapes } = this.copies[i];
+      shapes.update(obstacleOffsets?.[i] ?? Array.from({ length: this.obstacleCount }, () => [0, 0, 0]));
       const positions = geometry.attributes.position.array;
       for (let v = 0; v < n; v++) {
         for (let d = 0; d < 3; d++) positions[3 * v + d] = this.rest[3 * v + d] + U[d * n + v];

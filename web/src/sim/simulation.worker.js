@@ -181,9 +181,11 @@ const handlers = {
     return {};
   },
 
+  // In every copy alike: a scene with contact's, or a shell's or rod's simulators side by side.
   moveObstacle({ index, offset }) {
-    if (!contacts.length) throw new Error('the scene has no obstacles');
-    for (const contact of contacts) contact.moveObstacle(index, offset);
+    const moved = thin ? steppers : contacts;
+    if (!moved.length) throw new Error('the scene has no obstacles');
+    for (const stepper of moved) stepper.moveObstacle(index, offset);
     return {};
   },
 

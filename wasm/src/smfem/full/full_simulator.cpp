@@ -1,5 +1,6 @@
 #include "smfem/full/full_simulator.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -210,6 +211,15 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
 
 const FullStepReport& FullSimulator::step() {
   sim::Stopwatch clock;
+  // The obstacles move first, pushing the points they sweep: that push, and the barrier's
+  // energy at their new places, are put in before the step, not gained by it, and the step
+  // starts (and a failed one ends) where the push left the body. Friction holds each point to
+  // where it was before, carried with the obstacle.
+  const sim::ReducedMatrix before_push = contact_ != nullptr ? U_ : sim::ReducedMatrix();
+  const int pushed = contact_ != nullptr
+                         ? contact_->advance_obstacles(U_, Udot_, time_ + settings_.timestep,
+                                                       settings_.timestep, pinned_flags(model_))
+                         : 0;
   U_backup_ = U_;
   Udot_backup_ = Udot_;
   z_backup_ = z_;
@@ -217,8 +227,10 @@ const FullStepReport& FullSimulator::step() {
   const double energy_before = mechanical_energy();
   dynamics_.begin_step(U_, Udot_, gravity_force_);
   initial_guess_ = dynamics_.prediction();
+  friction_before_ = 0.0;
   if (contact_ != nullptr) {
-    contact_->begin_step(U_, settings_.timestep);
+    contact_->begin_step(before_push, settings_.timestep);
+    friction_before_ = contact_->friction_energy(U_);
     // Each point's own bound: a vertex resting on the ground does not hold back the rest.
     const sim::ReducedMatrix motion = initial_guess_ - U_backup_;
     const sim::ReducedMatrix limited = contact_->limit_each(U_backup_, motion);
@@ -229,6 +241,7 @@ const FullStepReport& FullSimulator::step() {
   }
 
   report_ = FullStepReport{};
+  report_.pushed = pushed;
   const std::array<sim::StepAttempt, 4> attempts =
       sim::step_attempts(settings_, settings_.iterations);
   bool ok = false;
@@ -249,6 +262,7 @@ const FullStepReport& FullSimulator::step() {
     if (ok && passes_energy_check(energy_before)) break;
   }
   report_.ok = ok;
+  if (ok) time_ += settings_.timestep;
   if (!ok) {
     U_ = U_backup_;
     Udot_ = Udot_backup_;
@@ -297,7 +311,8 @@ double FullSimulator::elastic_energy_at(const sim::ReducedMatrix& U) const {
 }
 
 bool FullSimulator::passes_energy_check(double energy_before) {
-  const double work = gravity_force_.cwiseProduct(U_ - U_backup_).sum();
+  double work = gravity_force_.cwiseProduct(U_ - U_backup_).sum();
+  if (contact_ != nullptr) work += std::max(0.0, friction_before_ - contact_->friction_energy(U_));
   const double energy_after = mechanical_energy();
   report_.energy_gain = energy_after - energy_before - work;
   return report_.energy_gain <= sim::allowed_energy_gain(energy_before, energy_after, work);

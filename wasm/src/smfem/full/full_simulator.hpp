@@ -5,7 +5,8 @@
 // stepper runs (sim/step/mfem_step.hpp, sim/step/fem_step.hpp) on the full discretization: the
 // elements' deformation map (element_model.hpp, tet_mesh_deformation.hpp), the lumped mass, the
 // constant bending term and a sparse Cholesky solve (full_system.hpp). Every element is its own
-// quadrature point. Gravity and pins only: no drag, scene loads or run-time materials.
+// quadrature point. Gravity, pins, the drag spring and obstacles that may move (set_contact);
+// no scene loads or run-time materials.
 //
 // State: U, Udot (n x 3 node displacements and velocities), z and lambda (6 x E). Each step
 // starts from the inertial prediction, like the stepper's. With settings.energy_check, a step
@@ -45,6 +46,7 @@ struct FullStepReport {
   int retries = 0;           // attempts after the first
   double energy_gain = 0.0;  // J, of the accepted attempt (mechanical_energy's, less the work)
   sim::StepStats stats;      // summed over the attempts
+  int pushed = 0;            // points a moving obstacle pushed before the step
   double step_ms = 0.0;
 };
 
@@ -63,7 +65,12 @@ class FullSimulator {
   int dof_count() const { return system_.dof_count(); }
   Eigen::Index matrix_nonzeros() const { return system_.nonzeros(); }
 
+  // One step; with obstacles that move (obstacle_contact.hpp: advance_obstacles), each moves
+  // first to where its path has it at the step's end.
   const FullStepReport& step();
+  // The simulated time: the accepted steps' timesteps since the start or set_time.
+  double time() const { return time_; }
+  void set_time(double time) { time_ = time; }
 
   // The drag spring: node `node` (rest position `rest`, m) pulled towards `target` with
   // `stiffness` (N/m) from the next step on; drag_move moves the target, drag_end removes it.
@@ -145,6 +152,10 @@ class FullSimulator {
   sim::ReducedMatrix gravity_force_;
   sim::ReducedMatrix initial_guess_;
   sim::ReducedMatrix U_, Udot_, U_backup_, Udot_backup_;
+  double time_ = 0.0;
+  // Friction's potential at the step's start: what it gives up over the step is work done on
+  // the body (a moving obstacle dragging it), which the energy check counts as the stepper does.
+  double friction_before_ = 0.0;
   sim::StretchField z_, lambda_, z_backup_, lambda_backup_;
   FullStepReport report_;
 };

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/friction.hpp"
 
@@ -38,11 +39,13 @@ void ObstacleContact::begin_step(const sim::ReducedMatrix& U_n, double timestep)
     const Eigen::Vector3d x = position(points_[i], U_n);
     for (const contact::Obstacle& obstacle : obstacles_) {
       const double mu = obstacle.friction >= 0.0 ? obstacle.friction : parameters_.friction;
-      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, x);
-      if (!(mu > 0.0) || d.distance >= dhat) continue;
-      // Sliding along a moving obstacle is measured against the obstacle.
-      friction_.push_back({i, contact::tangent_basis(d.direction),
-                           x + obstacle.offset - obstacle.start_offset,
+      if (!(mu > 0.0)) continue;
+      // Sliding along a moving obstacle is measured against the obstacle: the point as it was
+      // then, carried with the obstacle's motion over the step.
+      const Eigen::Vector3d start = x + obstacle.offset - obstacle.start_offset;
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, start);
+      if (d.distance >= dhat) continue;
+      friction_.push_back({i, contact::tangent_basis(d.direction), start,
                            mu * parameters_.stiffness * points_[i].area *
                                std::abs(contact::barrier_derivative(d.distance, dhat))});
     }
@@ -165,13 +168,77 @@ std::vector<Eigen::Vector3d> ObstacleContact::obstacle_forces(const sim::Reduced
   return forces;
 }
 
-void ObstacleContact::move_obstacle(std::size_t o, const Eigen::Vector3d& offset) {
-  if (o >= obstacles_.size() || !offset.allFinite()) {
-    throw std::invalid_argument("move_obstacle: obstacle " + std::to_string(o) + " of " +
-                                std::to_string(obstacles_.size()) + ", or an offset not finite");
+double ObstacleContact::held_reach(const contact::Obstacle& obstacle, const Eigen::Vector3d& x,
+                                   const Eigen::Vector3d& motion) const {
+  const double floor = parameters_.keep * parameters_.activation;
+  const double distance = contact::obstacle_distance(obstacle, x).distance;
+  if (distance <= floor) return 0.0;
+  // keep * max(distance, dhat) as a fraction of the distance: below 1, as distance > floor.
+  return contact::obstacle_time_of_impact(
+      obstacle, x, -motion, parameters_.keep * std::max(1.0, parameters_.activation / distance));
+}
+
+int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
+                                       double end_time, double timestep,
+                                       const std::vector<char>& fixed) {
+  int pushed = 0;
+  std::vector<double> reach(points_.size());
+  for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+    contact::Obstacle& obstacle = obstacles_[o];
+    obstacle.start_offset = obstacle.offset;
+    if (obstacle.path.times.empty()) continue;
+    const Eigen::Vector3d motion = obstacle.path.offset_at(end_time) - obstacle.offset;
+    if (motion.isZero(0.0)) continue;
+    // reach[i]: the fraction of the motion point i lets the obstacle make unpushed (the point
+    // sees it come at it). The obstacle goes as far as the points that cannot be pushed let it.
+    double alpha = 1.0;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      const Eigen::Vector3d x = position(points_[i], U);
+      reach[i] = contact::obstacle_time_of_impact(obstacle, x, -motion, parameters_.keep);
+      if (reach[i] >= 1.0) continue;
+      bool held = fixed[static_cast<std::size_t>(points_[i].node)] != 0;
+      for (std::size_t other = 0; other < obstacles_.size() && !held; ++other) {
+        held = other != o &&
+               contact::obstacle_time_of_impact(obstacles_[other], x, (1.0 - reach[i]) * motion,
+                                                parameters_.keep) < 1.0;
+      }
+      // Nothing pushes a held point away, so the obstacle stops at a tenth (keep) of dhat from
+      // it, not a tenth of its distance each step, which would take it to rounding's distance.
+      if (held) alpha = std::min(alpha, held_reach(obstacle, x, motion));
+    }
+    obstacle.offset += alpha * motion;
+    // The rest of the way a point could not let it come, the point goes along: relative to the
+    // obstacle it then moves by -reach[i] motion, which CCD keeps clear (a shorter push, of the
+    // same direction, than the one checked against the other obstacles).
+    const Eigen::Vector3d along = motion.normalized();
+    const double speed = alpha * motion.norm() / timestep;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+      if (reach[i] >= alpha) continue;
+      const int node = points_[i].node;
+      U.row(node) += ((alpha - reach[i]) * motion).transpose();
+      const double now = Udot.row(node).dot(along);
+      if (now < speed) Udot.row(node) += ((speed - now) * along).transpose();
+      ++pushed;
+    }
   }
-  obstacles_[o].start_offset = obstacles_[o].offset;
-  obstacles_[o].offset = offset;
+  return pushed;
+}
+
+void ObstacleContact::hold_obstacle(std::size_t o, const Eigen::Vector3d& offset) {
+  if (o >= obstacles_.size()) {
+    throw std::invalid_argument("obstacle " + std::to_string(o) + ": there are " +
+                                std::to_string(obstacles_.size()));
+  }
+  if (obstacles_[o].kind == contact::ObstacleKind::plane) {
+    throw std::invalid_argument("obstacle " + std::to_string(o) +
+                                " is a plane, which is not moved by hand");
+  }
+  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
+    throw std::invalid_argument("obstacle " + std::to_string(o) +
+                                ": its offset must be finite and within 1e6 m");
+  }
+  obstacles_[o].path =
+      contact::ObstaclePath{{0.0}, {contact::clear_of_planes(obstacles_, o, offset)}};
 }
 
 }  // namespace smfem::full

@@ -48,8 +48,9 @@ class ObstacleContact final : public sim::StepContact {
   const std::vector<contact::Obstacle>& obstacles() const { return obstacles_; }
   const contact::ContactParameters& parameters() const { return parameters_; }
 
-  // Friction's pairs for the step from U_n (none where no coefficient is positive); timestep
-  // sets the static zone, eps_v h.
+  // Friction's pairs for the step from U_n (none where no coefficient is positive), after
+  // advance_obstacles and before its push (each point is held to where it was, carried with the
+  // obstacle); timestep sets the static zone, eps_v h.
   void begin_step(const sim::ReducedMatrix& U_n, double timestep);
 
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
@@ -75,9 +76,25 @@ class ObstacleContact final : public sim::StepContact {
   // The force the points press on each obstacle at U, N: sum over its pairs of kappa a b'(d) n
   // (n from the obstacle towards the point).
   std::vector<Eigen::Vector3d> obstacle_forces(const sim::ReducedMatrix& U) const;
-  // Obstacle o translated to `offset` from now on (a scripted press); the caller keeps it clear
-  // of every point. Throws std::invalid_argument for o out of range or a non-finite offset.
-  void move_obstacle(std::size_t o, const Eigen::Vector3d& offset);
+  // Moves every obstacle that follows a path (obstacle.hpp; or the hand's target,
+  // hold_obstacle) to where its path has it at `end_time`, pushing ahead of it the points it
+  // would sweep: each such point's node moves on with it (U) to where it keeps `keep` of its
+  // distance, as CCD would have left it, and its velocity (Udot) along the motion rises to the
+  // obstacle's (an inelastic push by a body of unbounded mass; `timestep` gives that speed).
+  // Only a point that cannot be pushed holds the obstacle back, as far as keeps it clear: one
+  // whose node is `fixed` (pinned), or that the push would take into another obstacle. Each
+  // obstacle's start_offset becomes where it was (friction, begin_step, is measured against
+  // its motion). Returns the points pushed. (A scene with contact cannot push single points of
+  // its reduced bodies: there every sample holds its obstacles back, multibody/contact_scene.cpp.
+  // Held back so, an obstacle pressed against a resting cloth crept at 1 cm/s where the hand
+  // asked 15 cm in a second.)
+  int advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot, double end_time,
+                        double timestep, const std::vector<char>& fixed);
+  // Obstacle o's target from now on `offset` (lifted clear of the planes: obstacle.hpp,
+  // clear_of_planes); advance_obstacles moves it there as far as the points let it. Throws
+  // std::invalid_argument for o out of range, a plane (infinite: not dragged) or an offset not
+  // finite or beyond 1e6 m.
+  void hold_obstacle(std::size_t o, const Eigen::Vector3d& offset);
   // The last linearize()'s Hessian: per point, its node and 3 x 3 block (zero beyond dhat).
   const std::vector<std::pair<int, Eigen::Matrix3d>>& hessian_blocks() const { return blocks_; }
 
@@ -85,6 +102,11 @@ class ObstacleContact final : public sim::StepContact {
   Eigen::Vector3d position(const Point& p, const sim::ReducedMatrix& U) const {
     return p.rest + U.row(p.node).transpose();
   }
+
+  // How much of `motion` the obstacle may make towards the point at x that nothing pushes: to
+  // keep (a tenth) of dhat from it, or of its distance where that is farther.
+  double held_reach(const contact::Obstacle& obstacle, const Eigen::Vector3d& x,
+                    const Eigen::Vector3d& motion) const;
 
   // A point's friction against one obstacle over the step (begin_step()).
   struct FrictionPair {

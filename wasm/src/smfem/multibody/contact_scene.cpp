@@ -394,15 +394,10 @@ void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
   if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
     throw std::invalid_argument("obstacle offset must be finite and within 1e6 m");
   }
-  // Never beyond a plane (the floor, a wall): lifted out along its normal. Held there from now on.
-  contact::Obstacle moved = obstacles_[static_cast<std::size_t>(obstacle)];
-  moved.offset = offset;
-  for (const contact::Obstacle& plane : obstacles_) {
-    if (plane.kind != contact::ObstacleKind::plane) continue;
-    moved.offset += std::max(0.0, -contact::clearance_from_plane(plane, moved)) * plane.normal;
-  }
-  obstacles_[static_cast<std::size_t>(obstacle)].path =
-      contact::ObstaclePath{{0.0}, {moved.offset}};
+  // Never beyond a plane (the floor, a wall). Held there from now on.
+  const auto o = static_cast<std::size_t>(obstacle);
+  obstacles_[o].path =
+      contact::ObstaclePath{{0.0}, {contact::clear_of_planes(obstacles_, o, offset)}};
 }
 
 void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,

@@ -87,9 +87,9 @@ double read_friction(const json& object, const std::string& where, const std::st
                      double fallback) {
   if (!object.contains("friction")) return fallback;
   const double mu = number_at(object, "friction", where, source, fallback);
-  if (!(mu >= 0.0 && mu <= kMaxFriction)) {
+  if (!(mu >= 0.0 && mu <= contact::kMaxFriction)) {
     std::ostringstream range;
-    range << "must be in [0, " << kMaxFriction << "]";
+    range << "must be in [0, " << contact::kMaxFriction << "]";
     refuse(source, where + "friction", range.str());
   }
   return mu;

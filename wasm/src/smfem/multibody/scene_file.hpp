@@ -44,15 +44,14 @@ contact::Obstacle read_obstacle(const nlohmann::json& entry, const std::string& 
                                 const std::string& source);
 
 // The Coulomb coefficient at object's "friction" (`fallback` where it has none), `where` naming
-// the object in messages; throws std::invalid_argument outside [0, kMaxFriction]. Scenes, their
-// obstacles and the thin bodies' recipes read theirs here.
-inline constexpr double kMaxFriction = 10.0;
+// the object in messages; throws std::invalid_argument outside [0, contact::kMaxFriction].
+// Scenes, their obstacles and the thin bodies' recipes read theirs here.
 double read_friction(const nlohmann::json& object, const std::string& where,
                      const std::string& source, double fallback);
 
 // Parses a scene file's JSON; throws std::invalid_argument naming `source` and the key at fault.
-// Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0, 10], a
-// non-positive timestep, a coordinate beyond kMaxCoordinate.
+// Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0,
+// contact::kMaxFriction], a non-positive timestep, a coordinate beyond kMaxCoordinate.
 ContactSceneSpec read_contact_scene(const nlohmann::json& scene, const std::string& source);
 
 }  // namespace smfem::multibody

@@ -345,9 +345,6 @@ void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
       const std::string where = "obstacles[" + std::to_string(i) + "]";
       // read_obstacle names the source and the key.
       out.obstacles.push_back(multibody::read_obstacle(obstacles[i], where + ".", r.source()));
-      if (!out.obstacles.back().path.times.empty()) {
-        r.fail(where + ".path", "moving obstacles are not supported for shells and rods yet");
-      }
     }
   }
   if (recipe.contains("contact")) {

@@ -3,7 +3,7 @@
 // a "shell", a "rod" or "parts" (below) and, like the volumes' recipes, optional "name",
 // "description", "solver" (sim/model/reduced_model.hpp: read_solver_defaults, over
 // thin_body_defaults) and "camera" (the page's), and optional "obstacles" (a scene file's:
-// multibody/scene_file.hpp, read_obstacle; fixed, their paths are refused for now) with "contact":
+// multibody/scene_file.hpp, read_obstacle; fixed or along a "path") with "contact":
 // {"activation_distance": dhat, "stiffness": kappa} (thin_contact.hpp gives the defaults) and
 // "friction": mu against them (default 0; an obstacle's own "friction" overrides it there):
 //

@@ -35,6 +35,10 @@ namespace smfem::contact {
 // the strength of one of those heights, where it happened to keep 31 %.
 inline constexpr double kDefaultSlip = 1e-2;
 
+// The largest Coulomb coefficient a scene or an obstacle may set (a rubber sole on concrete is
+// about 1; beyond 10 is a typing error, not a material).
+inline constexpr double kMaxFriction = 10.0;
+
 // A unit tangent basis T of the plane normal to the unit n (3 x 2): friction's slip is T^T dx.
 inline Eigen::Matrix<double, 3, 2> tangent_basis(const Eigen::Vector3d& n) {
   const Eigen::Vector3d helper =

@@ -7,6 +7,7 @@
 
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/ccd.hpp"
+#include "smfem/sim/contact/friction.hpp"
 
 namespace smfem::contact {
 namespace {
@@ -110,6 +111,17 @@ double clearance_from_plane(const Obstacle& plane, const Obstacle& shape) {
   return std::numeric_limits<double>::infinity();
 }
 
+Eigen::Vector3d clear_of_planes(const std::vector<Obstacle>& obstacles, std::size_t o,
+                                const Eigen::Vector3d& offset) {
+  Obstacle moved = obstacles.at(o);
+  moved.offset = offset;
+  for (const Obstacle& plane : obstacles) {
+    if (plane.kind != ObstacleKind::plane) continue;
+    moved.offset += std::max(0.0, -clearance_from_plane(plane, moved)) * plane.normal;
+  }
+  return moved.offset;
+}
+
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
                                const Eigen::Vector3d& dx, double keep, double reach) {
   const ObstacleDistance start = obstacle_distance(obstacle, x);
@@ -162,7 +174,9 @@ void check_obstacle(const Obstacle& o) {
   if (o.kind == ObstacleKind::box && !(o.half_extents.minCoeff() > 0.0)) {
     fail("the half extents must be positive");
   }
-  if (std::isnan(o.friction) || o.friction > 10.0) fail("friction must be a number at most 10");
+  if (std::isnan(o.friction) || o.friction > kMaxFriction) {
+    fail("friction must be a number at most " + std::to_string(int(kMaxFriction)));
+  }
   if (o.path.times.size() != o.path.offsets.size()) fail("path times and offsets differ in count");
   for (std::size_t i = 0; i < o.path.times.size(); ++i) {
     if (!std::isfinite(o.path.times[i]) || !o.path.offsets[i].allFinite()) {
