@@ -77,7 +77,14 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(unknowns).toBe(3 * (321 - 2));
     expect(totalMass).toBeCloseTo(0.5 * 0.5 * 5e-4 * 200, 12);
     expect(parameters.mixedVariant).toBe('projected');
+    expect(simulator.restShape().edgeRadii).toHaveLength(0);
     simulator.dispose();
+    // A rope's segments, as the page draws them: 20 of its 2 mm radius.
+    const rod = smfem.createThinSimulator(rope, {});
+    const { edges, edgeRadii } = rod.restShape();
+    expect(edges).toHaveLength(2 * 20);
+    expect([...edgeRadii]).toEqual(Array(20).fill(Math.fround(2e-3)));
+    rod.dispose();
   });
 
   it.each(['mfem', 'fem'])('lets a cloth without pins fall at g (%s)', (solver) => {

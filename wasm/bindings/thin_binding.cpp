@@ -156,6 +156,12 @@ class JsThinSimulator {
   }
   val triangles() const { return ids(recipe_.body.triangles); }
   val edges() const { return ids(recipe_.body.lines); }
+  // Each rod segment's radius (f32, one per edge()), m.
+  val edge_radii() const {
+    const Eigen::VectorXf radii = recipe_.body.line_radii.cast<float>();
+    return typed_array_copy(std::vector<float>(radii.data(), radii.data() + radii.size()),
+                            "Float32Array");
+  }
 
   std::string diagnostics() const {
     json out = diagnostics_json(thin::thin_diagnostics(recipe_.body, *simulator_));
@@ -346,6 +352,7 @@ EMSCRIPTEN_BINDINGS(smfem_thin) {
       .function("restPositions", &JsThinSimulator::rest_positions)
       .function("triangles", &JsThinSimulator::triangles)
       .function("edges", &JsThinSimulator::edges)
+      .function("edgeRadii", &JsThinSimulator::edge_radii)
       .function("diagnostics", &JsThinSimulator::diagnostics)
       .function("reset", &JsThinSimulator::reset)
       .function("dragStart", &JsThinSimulator::drag_start)

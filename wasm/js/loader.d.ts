@@ -414,8 +414,13 @@ export interface ThinSimulator {
   /** The vertices' displacements, 3 n doubles: all x, then all y, then all z. */
   coordinatesF64(): Float64Array;
   /** Rest positions (x y z per vertex), the surfaces' triangles (3 ids each: shells', volumes'
-   * boundaries) and the rods' segments (2). */
-  restShape(): { positions: Float32Array; triangles: Uint32Array; edges: Uint32Array };
+   * boundaries), the rods' segments (2) and each segment's radius, m. */
+  restShape(): {
+    positions: Float32Array;
+    triangles: Uint32Array;
+    edges: Uint32Array;
+    edgeRadii: Float32Array;
+  };
   /** A spring (N/m) from vertex `vertex` to `target`, until dragEnd. */
   dragStart(vertex: number, target: Vec3, stiffness: number): void;
   dragMove(target: Vec3): void;

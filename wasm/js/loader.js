@@ -315,10 +315,15 @@ class ThinSimulator extends NativeHandle {
     return JSON.parse(this.live().diagnostics());
   }
 
-  /** What to draw: rest positions (x y z per vertex), the surfaces' triangles and the rods' segments. */
+  /** What to draw: rest positions (x y z per vertex), the surfaces' triangles, the rods' segments and their radii. */
   restShape() {
     const native = this.live();
-    return { positions: native.restPositions(), triangles: native.triangles(), edges: native.edges() };
+    return {
+      positions: native.restPositions(),
+      triangles: native.triangles(),
+      edges: native.edges(),
+      edgeRadii: native.edgeRadii(),
+    };
   }
 
   /** A spring (N/m) from vertex `vertex` to `target`. */

@@ -1,23 +1,24 @@
 import * as THREE from 'three';
 import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
+import { RodTubes } from './RodTubes.js';
 import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.js';
 
 /**
  * What the page draws for a shell or a rod (wasm/src/smfem/thin/), or several with a volume (a
  * recipe's "parts"): per simulator its vertices where the solver has them (rest + displacement,
  * on the CPU: a cloth has no skinning), its triangles (a shell's, a volume's boundary) lit on both
- * sides, its rods' segments as lines with a bead at each of their vertices; with each copy its own
+ * sides, its rods' segments as tubes of their radius (RodTubes.js); with each copy its own
  * obstacles, drawn where the solver has moved them. Side by side, copies stand sideBySideSpacing
  * apart, each in its solver's colour and labelled. A drag pulls the vertex nearest the pointer, or
  * moves a sphere, box or capsule (in every copy alike).
  */
 export class ThinStage {
-  /** shape: { positions, triangles, edges } (ThinSimulator.restShape); obstacles: info.obstacles. */
+  /** shape: { positions, triangles, edges, edgeRadii } (ThinSimulator.restShape); obstacles: info.obstacles. */
   constructor(shape, obstacles, count) {
     this.rest = shape.positions;
     this.vertexCount = shape.positions.length / 3;
     this.hasSurface = shape.triangles.length > 0;
-    // The rods' vertices: drawn as beads and picked as points.
+    // The rods' vertices: picked as points.
     const rodVertices = new Uint32Array([...new Set(shape.edges)]);
     const restBounds = new THREE.Box3().setFromArray(this.rest);
     for (const obstacle of obstacles) restBounds.union(shapeBounds(obstacle));
@@ -27,8 +28,8 @@ export class ThinStage {
     // (and draws its reference floor under) that much.
     else restBounds.min.y -= restBounds.getSize(new THREE.Vector3()).length();
     this.restBounds = restBounds;
-    // A rod's beads are drawn this wide, and picked within it.
-    const beadSize = 0.02 * new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
+    // A rod is picked within this of its vertices, and drawn at least a tenth as thick.
+    const pickSize = 0.02 * new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
     const spacing = count > 1 ? sideBySideSpacing(restBounds) : 0;
     this.object = new THREE.Group();
     this.bounds = new THREE.Box3();
@@ -51,18 +52,18 @@ export class ThinStage {
         surface.frustumCulled = false;
         drawn.add(surface);
       }
-      if (shape.edges.length > 0) {
-        // A line is a pixel wide: beads at the vertices, sized to the rod's extent, make it seen.
-        const lines = new THREE.BufferGeometry();
-        lines.setAttribute('position', position);
-        lines.setIndex(new THREE.BufferAttribute(shape.edges, 1));
-        const rods = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color }));
-        const beadGeometry = new THREE.BufferGeometry();
-        beadGeometry.setAttribute('position', position);
-        beadGeometry.setIndex(new THREE.BufferAttribute(rodVertices, 1));
-        const beads = new THREE.Points(beadGeometry, new THREE.PointsMaterial({ color, size: beadSize }));
-        rods.frustumCulled = beads.frustumCulled = false;
-        drawn.add(rods, beads);
+      const tubes =
+        shape.edges.length > 0
+          ? new RodTubes(
+              shape.edges,
+              shape.edgeRadii,
+              0.05 * pickSize,
+              new THREE.MeshStandardMaterial({ color, roughness: 0.6 }),
+            )
+          : null;
+      if (tubes) {
+        tubes.update(position.array);
+        drawn.add(tubes.group);
       }
       drawn.position.copy(offset);
       drawn.frustumCulled = false; // it moves far from its rest box
@@ -71,16 +72,16 @@ export class ThinStage {
       shapes.group.position.copy(offset);
       this.object.add(shapes.group);
       this.bounds.union(restBounds.clone().translate(offset));
-      return { geometry, drawn, shapes, offset };
+      return { geometry, drawn, shapes, offset, tubes };
     });
     // What a drag may grab (DragController): each copy, picked where it is drawn: a surface by its
-    // triangles, a rod by its vertices within a bead's size of the pointer's ray.
+    // triangles, a rod by its vertices within pickSize of the pointer's ray.
     this.bodies = this.copies.map(({ geometry, offset }) => ({
       surface: {
         positions: this.rest,
         triangles: this.hasSurface ? shape.triangles : null,
         points: rodVertices.length > 0 ? rodVertices : null,
-        pickRadius: beadSize,
+        pickRadius: pickSize,
       },
       offset,
       u: null,
@@ -102,7 +103,7 @@ export class ThinStage {
   show({ u, obstacleOffsets }) {
     const n = this.vertexCount;
     u.forEach((U, i) => {
-      const { geometry, shapes } = this.copies[i];
+      const { geometry, shapes, tubes } = this.copies[i];
       shapes.update(obstacleOffsets?.[i] ?? Array.from({ length: this.obstacleCount }, () => [0, 0, 0]));
       const positions = geometry.attributes.position.array;
       for (let v = 0; v < n; v++) {
@@ -110,6 +111,7 @@ export class ThinStage {
       }
       geometry.attributes.position.needsUpdate = true;
       if (this.hasSurface) geometry.computeVertexNormals();
+      tubes?.update(positions);
       this.bodies[i].u = U;
     });
   }

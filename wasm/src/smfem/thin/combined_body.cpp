@@ -80,6 +80,8 @@ ThinBody combine_bodies(const std::vector<ThinBody>& bodies) {
     append(out.edges, body.edges);
     append(out.triangles, body.triangles);
     append(out.lines, body.lines);
+    out.line_radii.conservativeResize(out.lines.rows());
+    out.line_radii.tail(body.lines.rows()) = body.line_radii;
     first_vertex += n;
     first_director += d;
     first_element += static_cast<int>(E);

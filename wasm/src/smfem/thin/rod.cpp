@@ -60,6 +60,7 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   body.rest = points;
   body.edges = segments;
   body.lines = segments;
+  body.line_radii = Eigen::VectorXd::Constant(S, material.radius);
   body.directions.resize(2 * S, 3);
   body.contact_areas = Eigen::VectorXd::Zero(n);
   full::ElementModel& model = body.model;

@@ -43,6 +43,7 @@ struct ThinBody {
   // lines (none for a shell or a volume, whose edges are not drawn).
   Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> triangles;
   Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor> lines;
+  Eigen::VectorXd line_radii;  // per line, its rod's radius, m (the page draws it a tube so thick)
   // Per vertex, the area its contact barrier is weighted by (thin_contact.hpp), m^2: a shell's
   // lumped area, a rod's lumped length times its diameter, a volume's boundary's lumped area (0
   // inside: no contact).
