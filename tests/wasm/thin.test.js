@@ -190,23 +190,29 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
   });
 
-  // The hand moves the sphere 15 cm along x under the settled drape: the sphere goes there at
-  // once, pushing the cloth's vertices it would sweep ahead of it, friction (0.3) carries the
-  // cloth on its top along, and the drape comes to rest around it there. A change of settings
-  // keeps the sphere where it is; a reset puts it back where the recipe has it.
+  // The hand moves the sphere 15 cm along x under the settled drape in 1 s, a step at a time:
+  // the sphere pushes the cloth's vertices it would sweep ahead of it, friction (0.3) carries
+  // the cloth on its top along, and the drape comes to rest around it there. A change of
+  // settings keeps the sphere where it is; a reset puts it back where the recipe has it.
+  // (Moved 15 cm in one step, 9 m/s, the sphere left the cloth 5 cm behind its centre: the
+  // push is along each vertex's contact normal, and friction holds only so fast.)
   it('carries the shipped drape along with its sphere when the hand moves the sphere', () => {
     const recipe = readFileSync(join(shipped, 'cloth-drape.json'), 'utf8');
     const simulator = smfem.createThinSimulator(recipe, {});
     simulator.step(240);
-    simulator.moveObstacle(0, [0.15, 0, 0]);
-    const reports = simulator.step(120);
+    const reports = [];
+    for (let step = 1; step <= 60; ++step) {
+      simulator.moveObstacle(0, [(0.15 * step) / 60, 0, 0]);
+      reports.push(...simulator.step(1));
+    }
+    reports.push(...simulator.step(60));
     const end = reports.at(-1);
     expect(reports.every((r) => r.ok)).toBe(true);
     expect(end.obstacleOffsets[0]).toEqual([0.15, 0, 0]);
     expect(end.obstacleOffsets[1]).toEqual([0, 0, 0]);
-    expect(Math.hypot(end.centroid[0] - 0.15, end.centroid[2])).toBeLessThan(0.02);
+    expect(Math.hypot(end.centroid[0] - 0.15, end.centroid[2])).toBeLessThan(0.01);
     expect(end.centroid[1]).toBeGreaterThan(0.15);
-    expect(end.energy.kinetic).toBeLessThan(1e-4);
+    expect(end.energy.kinetic).toBeLessThan(1e-6);
     expect(Math.min(...reports.map((r) => r.minDistance))).toBeGreaterThan(0);
     simulator.setParameters({ iterations: 3 });
     expect(simulator.step(1)[0].obstacleOffsets[0]).toEqual([0.15, 0, 0]);
@@ -464,6 +470,10 @@ describe('npx smfem simulate on a shell recipe', () => {
     const smfem = await loadSmfem({ build: 'single' });
     const simulator = smfem.createThinSimulator(readFileSync(recipe, 'utf8'), {});
     const weight = simulator.info.totalMass * G;
+    // A change of settings goes on along the path from the same time.
+    simulator.step(30);
+    simulator.setParameters({ iterations: 3 });
+    expect(simulator.step(1)[0].obstacleOffsets[1][2]).toBeCloseTo(0.3 * (31 / 60), 12);
     simulator.dispose();
     smfem.dispose();
     const end = records.at(-1);

@@ -170,8 +170,7 @@ class JsThinSimulator {
     return out.dump();
   }
 
-  // The start again, the obstacles where the recipe puts them (the page then moves back those
-  // the hand had moved, as for a scene with contact).
+  // The start again, the obstacles where the recipe puts them (those the hand moved too).
   void reset() {
     const auto zero = smfem::sim::ReducedMatrix::Zero(recipe_.body.model.node_count, 3);
     simulator_->set_state(zero, zero);

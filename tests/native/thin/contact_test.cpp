@@ -159,7 +159,7 @@ TEST(ThinContact, FrictionsGradientAndHessianMatchFiniteDifferences) {
   full::ObstacleContact contact(points, {floor, wall}, parameters);
   ReducedMatrix U0 = ReducedMatrix::Zero(3, 3);
   U0(1, 1) = 0.002;
-  contact.begin_step(U0, h);
+  contact.begin_step(U0, U0, h);
   EXPECT_EQ(contact.friction_pairs(), 4u) << "every point on the floor, the first on the wall";
   const double eps = parameters.slip * h;
   ReducedMatrix U = U0;
@@ -199,7 +199,7 @@ TEST(ThinContact, FrictionsGradientAndHessianMatchFiniteDifferences) {
   frictionless.friction = 0.0;
   floor.friction = -1.0;
   full::ObstacleContact plain(points, {floor, wall}, frictionless);
-  plain.begin_step(U0, h);
+  plain.begin_step(U0, U0, h);
   EXPECT_EQ(plain.friction_pairs(), 0u);
   EXPECT_EQ(plain.friction_energy(U), 0.0);
 }
@@ -361,7 +361,8 @@ TEST(ThinContact, ATrayOnAPathCarriesWhatRestsOnItByFriction) {
 // floor's friction 0.5, the box's none. The box pushes the free rod ahead of it: the vertices it
 // would sweep go along with it, leaving with its speed (an inelastic push), so once the box
 // stops the rod slides on by v^2 / (2 mu g) = 9.2 mm and stops. A rod pinned at one end holds
-// the box back a tenth of dhat from the pinned vertex.
+// the box back, and one 5 mm before a wall is pushed up to it and then holds it: never closer
+// than a tenth of dhat.
 TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
   RodMaterial material;
   material.youngs = 1e7;
@@ -383,15 +384,22 @@ TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
   box.friction = 0.0;
   box.path.times = {0.0, travel / speed};
   box.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(travel, 0.0, 0.0)};
-  for (const bool pinned : {false, true}) {
+  // Against a wall 5 mm beyond the rod, where a push would take its vertices: held as by a pin.
+  contact::Obstacle wall = ground(0.0);
+  wall.point = Eigen::Vector3d(0.005, 0.0, 0.0);
+  wall.normal = Eigen::Vector3d(-1.0, 0.0, 0.0);
+  for (const std::string how : {"free", "pinned", "against a wall"}) {
+    const bool pinned = how == "pinned", walled = how == "against a wall";
     const ThinBody body =
         make_rod(line, material, pinned ? std::vector<int>{0} : std::vector<int>{});
+    std::vector<contact::Obstacle> obstacles = {ground(0.0), box};
+    if (walled) obstacles.push_back(wall);
     for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
       const sim::SolverSettings settings = page(body, method);
       contact::ContactParameters parameters = default_contact_parameters(body, settings.timestep);
       parameters.friction = mu;
       full::FullSimulator simulator(body.model, settings);
-      simulator.set_contact(thin_obstacle_contact(body, {ground(0.0), box}, parameters));
+      simulator.set_contact(thin_obstacle_contact(body, obstacles, parameters));
       double closest = 1e9;
       int pushed = 0;
       for (int step = 0; step < 90; ++step) {
@@ -403,15 +411,18 @@ TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
       const double front = -gap + simulator.contact()->obstacles()[1].offset.x();
       const double rod_x = simulator.displacements().col(0).head(body.vertex_count).mean();
       const double rod_speed = simulator.velocities().col(0).head(body.vertex_count).mean();
-      const std::string what = std::string(pinned ? "pinned" : "free") + " rod, " +
-                               std::string(sim::solver_method_name(method));
+      const std::string what = how + " rod, " + std::string(sim::solver_method_name(method));
       std::cout << what << ": the box's front at " << front << " m, the rod at " << rod_x
                 << " m (moving " << rod_speed << " m/s), " << pushed << " vertex pushes, closest "
                 << closest << " m\n";
       EXPECT_GT(closest, 0.0) << what;
-      if (pinned) {
-        EXPECT_NEAR(closest, 0.1 * parameters.activation, 1e-9)
-            << what << ": held back by the pinned vertex";
+      if (pinned || walled) {
+        // Pinned: held at the rod; against the wall: the rod pushed up to it, then held.
+        EXPECT_LT(front, pinned ? 0.0 : wall.point.x() - 0.1 * parameters.activation)
+            << what << ": held back";
+        EXPECT_LT(rod_x, pinned ? 1e-3 : wall.point.x()) << what;
+        EXPECT_GE(closest, 0.1 * parameters.activation - 1e-9) << what;
+        EXPECT_LT(closest, 0.5 * parameters.activation) << what << ": held close by";
       } else {
         EXPECT_DOUBLE_EQ(front, travel - gap) << what << ": the box went the whole way";
         EXPECT_NEAR(rod_x, front + speed * speed / (2.0 * mu * test::gravity()), 3e-3) << what;
@@ -421,8 +432,36 @@ TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
   }
 }
 
+// One point struck obliquely by a sphere moving 1 m along x in one 1 s step: it is moved on
+// along x to where CCD would have stopped the sphere (a tenth of its distance from it), and its
+// velocity along the contact normal becomes the sphere's (1 m/s times the normal's x), with no
+// velocity given along the surface (an inelastic, frictionless push).
+TEST(ThinContact, AnObliquelyStruckPointIsPushedAlongTheContactNormal) {
+  const ThinBody body = cloth_at(3, 0.2, 0.0, 1e7);
+  const Eigen::Vector3d x0(1.5, 0.5, 0.0);
+  contact::Obstacle ball = sphere(Eigen::Vector3d::Zero(), 1.0);
+  ball.path.times = {0.0, 1.0};
+  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(1.0, 0.0, 0.0)};
+  contact::ContactParameters parameters = default_contact_parameters(body, 1.0);
+  full::ObstacleContact contact({{0, x0, 1e-3}}, {ball}, parameters);
+  ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3), Udot = U;
+  const std::vector<char> free(static_cast<std::size_t>(body.model.node_count), 0);
+  EXPECT_EQ(contact.advance_obstacles(U, Udot, 1.0, 1.0, free), 1);
+  EXPECT_TRUE(contact.obstacles()[0].offset.isApprox(Eigen::Vector3d(1.0, 0.0, 0.0), 1e-15));
+  const Eigen::Vector3d x = x0 + U.row(0).transpose();
+  EXPECT_DOUBLE_EQ(x.y(), x0.y()) << "pushed along the motion only";
+  const contact::ObstacleDistance d = contact::obstacle_distance(contact.obstacles()[0], x);
+  EXPECT_NEAR(d.distance, parameters.keep * (x0.norm() - 1.0), 1e-9);
+  const Eigen::Vector3d v = Udot.row(0).transpose();
+  EXPECT_NEAR(v.dot(d.direction), d.direction.x(), 1e-12) << "the sphere's speed along the normal";
+  EXPECT_NEAR((v - v.dot(d.direction) * d.direction).norm(), 0.0, 1e-12)
+      << "none along the surface";
+  EXPECT_GT(d.direction.y(), 0.4) << "an oblique contact";
+}
+
 // The hand's target for an obstacle (the page's drag): lifted clear of the floor, kept for the
-// steps that follow; planes, obstacles that do not exist and offsets not finite are refused.
+// steps that follow, and held a tenth of dhat from a pinned point however slowly it is pressed;
+// planes, obstacles that do not exist and offsets not finite are refused.
 TEST(ThinContact, AHeldObstacleIsKeptClearOfTheFloorAndBadTargetsAreRefused) {
   const ThinBody body = cloth_at(5, 0.2, 0.5, 1e7);
   full::ObstacleContact contact({{0, body.rest.row(0).transpose(), 1e-3}},
@@ -431,13 +470,29 @@ TEST(ThinContact, AHeldObstacleIsKeptClearOfTheFloorAndBadTargetsAreRefused) {
   contact.hold_obstacle(1, Eigen::Vector3d(0.5, -1.0, 0.0));
   ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3), Udot = U;
   const std::vector<char> free(static_cast<std::size_t>(body.model.node_count), 0);
-  EXPECT_EQ(contact.advance_obstacles(U, Udot, 1.0 / 60.0, 1.0 / 60.0, free), 0);
+  contact.advance_obstacles(U, Udot, 1.0 / 60.0, 1.0 / 60.0, free);
   EXPECT_TRUE(contact.obstacles()[1].offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12))
       << "the ball resting on the floor, not under it: "
       << contact.obstacles()[1].offset.transpose();
   EXPECT_TRUE(contact.obstacles()[1].start_offset.isZero(0.0));
   contact.advance_obstacles(U, Udot, 1.0, 1.0 / 60.0, free);
   EXPECT_TRUE(contact.obstacles()[1].start_offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12));
+  // Pressed slowly (a hundredth of dhat a step) against a pinned point inside dhat, a ball stops
+  // a tenth of dhat from it: each step's motion alone would never bring it within a tenth of the
+  // point's distance, so a pinned point holds it whatever that motion.
+  const double dhat = contact.parameters().activation;
+  full::ObstacleContact pressed({{0, Eigen::Vector3d(0.0, 1.1 + 0.5 * dhat, 0.0), 1e-3}},
+                                {sphere(Eigen::Vector3d(0.0, 1.0, 0.0), 0.1)},
+                                contact.parameters());
+  const std::vector<char> pinned_first = {1};
+  ReducedMatrix U1 = ReducedMatrix::Zero(1, 3), V1 = U1;
+  for (int step = 1; step <= 100; ++step) {
+    pressed.hold_obstacle(0, Eigen::Vector3d(0.0, 0.01 * dhat * step, 0.0));
+    pressed.advance_obstacles(U1, V1, step / 60.0, 1.0 / 60.0, pinned_first);
+  }
+  EXPECT_NEAR(pressed.closest(U1).first, 0.1 * dhat, 1e-12);
+  EXPECT_TRUE(U1.isZero(0.0)) << "a pinned point is never pushed";
+
   const auto refusal = [&](std::size_t o, const Eigen::Vector3d& offset) {
     try {
       contact.hold_obstacle(o, offset);

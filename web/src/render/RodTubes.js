@@ -13,7 +13,7 @@ const up = new THREE.Vector3(0, 1, 0);
 export class RodTubes {
   /**
    * edges: the segments (2 vertex ids each); radii: each segment's radius, m; material: shared
-   * by tubes and joints. Its owner disposes of `group`'s meshes.
+   * by tubes and joints (dispose frees it).
    */
   constructor(edges, radii, minRadius, material) {
     this.edges = edges;
@@ -64,5 +64,14 @@ export class RodTubes {
     });
     this.tubes.instanceMatrix.needsUpdate = true;
     this.spheres.instanceMatrix.needsUpdate = true;
+  }
+
+  /** Frees the instance buffers, the geometries and the material. */
+  dispose() {
+    for (const mesh of [this.tubes, this.spheres]) {
+      mesh.geometry.dispose();
+      mesh.dispose();
+    }
+    this.tubes.material.dispose();
   }
 }

@@ -133,8 +133,9 @@ export class ThinStage {
 
   dispose() {
     this.labels.dispose();
-    for (const { geometry, drawn, shapes } of this.copies) {
+    for (const { geometry, drawn, shapes, tubes } of this.copies) {
       geometry.dispose();
+      tubes?.dispose(); // its instance buffers, which disposing geometry and material leaves
       drawn.traverse((object) => {
         object.geometry?.dispose();
         object.material?.dispose();

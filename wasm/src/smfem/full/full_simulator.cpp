@@ -213,13 +213,13 @@ const FullStepReport& FullSimulator::step() {
   sim::Stopwatch clock;
   // The obstacles move first, pushing the points they sweep: that push, and the barrier's
   // energy at their new places, are put in before the step, not gained by it, and the step
-  // starts (and a failed one ends) where the push left the body. Friction holds each point to
-  // where it was before, carried with the obstacle.
-  const sim::ReducedMatrix before_push = contact_ != nullptr ? U_ : sim::ReducedMatrix();
-  const int pushed = contact_ != nullptr
-                         ? contact_->advance_obstacles(U_, Udot_, time_ + settings_.timestep,
-                                                       settings_.timestep, pinned_flags(model_))
-                         : 0;
+  // starts (and a failed one ends) where the push left the body. Friction against a moving
+  // obstacle holds each point to where it was before, carried with the obstacle.
+  const bool moving = contact_ != nullptr && contact_->obstacles_move();
+  const sim::ReducedMatrix before_push = moving ? U_ : sim::ReducedMatrix();
+  const int pushed = moving ? contact_->advance_obstacles(U_, Udot_, time_ + settings_.timestep,
+                                                          settings_.timestep, dynamics_.pinned())
+                            : 0;
   U_backup_ = U_;
   Udot_backup_ = Udot_;
   z_backup_ = z_;
@@ -229,7 +229,7 @@ const FullStepReport& FullSimulator::step() {
   initial_guess_ = dynamics_.prediction();
   friction_before_ = 0.0;
   if (contact_ != nullptr) {
-    contact_->begin_step(before_push, settings_.timestep);
+    contact_->begin_step(moving ? before_push : U_, U_, settings_.timestep);
     friction_before_ = contact_->friction_energy(U_);
     // Each point's own bound: a vertex resting on the ground does not hold back the rest.
     const sim::ReducedMatrix motion = initial_guess_ - U_backup_;

@@ -31,18 +31,23 @@ ObstacleContact::ObstacleContact(std::vector<Point> points,
   for (std::size_t i = 0; i < points_.size(); ++i) blocks_[i].first = points_[i].node;
 }
 
-void ObstacleContact::begin_step(const sim::ReducedMatrix& U_n, double timestep) {
+void ObstacleContact::begin_step(const sim::ReducedMatrix& U_before, const sim::ReducedMatrix& U_n,
+                                 double timestep) {
   friction_.clear();
   static_slip_ = parameters_.slip * timestep;
   const double dhat = parameters_.activation;
   for (std::size_t i = 0; i < points_.size(); ++i) {
+    const Eigen::Vector3d before = position(points_[i], U_before);
     const Eigen::Vector3d x = position(points_[i], U_n);
     for (const contact::Obstacle& obstacle : obstacles_) {
       const double mu = obstacle.friction >= 0.0 ? obstacle.friction : parameters_.friction;
       if (!(mu > 0.0)) continue;
       // Sliding along a moving obstacle is measured against the obstacle: the point as it was
-      // then, carried with the obstacle's motion over the step.
-      const Eigen::Vector3d start = x + obstacle.offset - obstacle.start_offset;
+      // before the obstacles moved, carried with this one's motion. Along a still one, from
+      // where the point starts the step (a push is an impulse, not a slide).
+      const bool moved = obstacle.offset != obstacle.start_offset;
+      const Eigen::Vector3d start =
+          moved ? Eigen::Vector3d(before + obstacle.offset - obstacle.start_offset) : x;
       const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, start);
       if (d.distance >= dhat) continue;
       friction_.push_back({i, contact::tangent_basis(d.direction), start,
@@ -178,6 +183,11 @@ double ObstacleContact::held_reach(const contact::Obstacle& obstacle, const Eige
       obstacle, x, -motion, parameters_.keep * std::max(1.0, parameters_.activation / distance));
 }
 
+bool ObstacleContact::obstacles_move() const {
+  return std::any_of(obstacles_.begin(), obstacles_.end(),
+                     [](const contact::Obstacle& o) { return !o.path.times.empty(); });
+}
+
 int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
                                        double end_time, double timestep,
                                        const std::vector<char>& fixed) {
@@ -195,8 +205,10 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
     for (std::size_t i = 0; i < points_.size(); ++i) {
       const Eigen::Vector3d x = position(points_[i], U);
       reach[i] = contact::obstacle_time_of_impact(obstacle, x, -motion, parameters_.keep);
-      if (reach[i] >= 1.0) continue;
+      // A pinned point holds it whether or not it comes within a tenth of its distance (a slow
+      // obstacle within dhat would otherwise creep closer step by step).
       bool held = fixed[static_cast<std::size_t>(points_[i].node)] != 0;
+      if (!held && reach[i] >= 1.0) continue;
       for (std::size_t other = 0; other < obstacles_.size() && !held; ++other) {
         held = other != o &&
                contact::obstacle_time_of_impact(obstacles_[other], x, (1.0 - reach[i]) * motion,
@@ -210,14 +222,17 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
     // The rest of the way a point could not let it come, the point goes along: relative to the
     // obstacle it then moves by -reach[i] motion, which CCD keeps clear (a shorter push, of the
     // same direction, than the one checked against the other obstacles).
-    const Eigen::Vector3d along = motion.normalized();
-    const double speed = alpha * motion.norm() / timestep;
+    // Its velocity towards the point then at least the obstacle's (an inelastic push along the
+    // contact's normal: a point struck obliquely keeps its slide along the surface).
+    const Eigen::Vector3d velocity = alpha * motion / timestep;
     for (std::size_t i = 0; i < points_.size(); ++i) {
       if (reach[i] >= alpha) continue;
       const int node = points_[i].node;
       U.row(node) += ((alpha - reach[i]) * motion).transpose();
-      const double now = Udot.row(node).dot(along);
-      if (now < speed) Udot.row(node) += ((speed - now) * along).transpose();
+      const Eigen::Vector3d normal =
+          contact::obstacle_distance(obstacle, position(points_[i], U)).direction;
+      const double behind = velocity.dot(normal) - Udot.row(node).dot(normal);
+      if (behind > 0.0) Udot.row(node) += (behind * normal).transpose();
       ++pushed;
     }
   }

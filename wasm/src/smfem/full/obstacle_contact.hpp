@@ -49,9 +49,11 @@ class ObstacleContact final : public sim::StepContact {
   const contact::ContactParameters& parameters() const { return parameters_; }
 
   // Friction's pairs for the step from U_n (none where no coefficient is positive), after
-  // advance_obstacles and before its push (each point is held to where it was, carried with the
-  // obstacle); timestep sets the static zone, eps_v h.
-  void begin_step(const sim::ReducedMatrix& U_n, double timestep);
+  // advance_obstacles, whose push took U_before to U_n: against an obstacle that moved, each
+  // point is held to where it was before, carried with the obstacle; against a still one, to
+  // where it starts the step. timestep sets the static zone, eps_v h.
+  void begin_step(const sim::ReducedMatrix& U_before, const sim::ReducedMatrix& U_n,
+                  double timestep);
 
   void linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix& gradient) override;
   double curvature(const sim::ReducedMatrix& dU) const override;
@@ -79,8 +81,9 @@ class ObstacleContact final : public sim::StepContact {
   // Moves every obstacle that follows a path (obstacle.hpp; or the hand's target,
   // hold_obstacle) to where its path has it at `end_time`, pushing ahead of it the points it
   // would sweep: each such point's node moves on with it (U) to where it keeps `keep` of its
-  // distance, as CCD would have left it, and its velocity (Udot) along the motion rises to the
-  // obstacle's (an inelastic push by a body of unbounded mass; `timestep` gives that speed).
+  // distance, as CCD would have left it, and its velocity (Udot) along the contact's normal
+  // rises to the obstacle's (an inelastic push by a body of unbounded mass; `timestep` gives
+  // the obstacle's velocity).
   // Only a point that cannot be pushed holds the obstacle back, as far as keeps it clear: one
   // whose node is `fixed` (pinned), or that the push would take into another obstacle. Each
   // obstacle's start_offset becomes where it was (friction, begin_step, is measured against
@@ -88,8 +91,12 @@ class ObstacleContact final : public sim::StepContact {
   // its reduced bodies: there every sample holds its obstacles back, multibody/contact_scene.cpp.
   // Held back so, an obstacle pressed against a resting cloth crept at 1 cm/s where the hand
   // asked 15 cm in a second.)
+  // Each point is pushed by itself: a node with several points would be pushed by each (the
+  // thin bodies have one point per vertex).
   int advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot, double end_time,
                         double timestep, const std::vector<char>& fixed);
+  // Whether any obstacle follows a path (or the hand): advance_obstacles can move something.
+  bool obstacles_move() const;
   // Obstacle o's target from now on `offset` (lifted clear of the planes: obstacle.hpp,
   // clear_of_planes); advance_obstacles moves it there as far as the points let it. Throws
   // std::invalid_argument for o out of range, a plane (infinite: not dragged) or an offset not
