@@ -154,8 +154,9 @@ describe('shells and rods on the page', () => {
   // cloth's edge as the camera sees it) and dragged 40 pixels left: once the page plays, the
   // sphere is where the hand left it (about 10 cm off), on the floor, and the cloth, falling
   // where it was, lands on it there and is held up by it, off its centre (its centroid 0.15 m up
-  // where the centred drape's is 0.19 m and one on the floor 0.002 m); Reset puts it back.
-  it('moves the sphere under the drape by a drag, and the cloth falls onto it there', async () => {
+  // where the centred drape's is 0.19 m and one on the floor 0.002 m). Then Shift grabs the
+  // sphere through the cloth, and dragged it carries the drape along; Reset puts it back.
+  it('moves the sphere under the drape by a drag, and the cloth falls onto it there and goes with it', async () => {
     await withPage(
       served.browser.context,
       `${served.server.url}?scene=cloth-drape&paused=1`,
@@ -178,6 +179,35 @@ describe('shells and rods on the page', () => {
         expect(moved[1]).toBeGreaterThanOrEqual(-1e-9); // along the floor, never into it
         expect(after.contact.centroids[0][1]).toBeGreaterThan(0.1);
         expect(after.contact.minDistance).toBeGreaterThan(0);
+
+        // The cloth now covers the sphere: Shift grabs the sphere through it. Dragged back
+        // right 40 pixels over about a second while the page plays, it carries the drape along.
+        const centre = await page.evaluate((p) => window.smfem.project(p), [moved[0], 0.15, moved[2]]);
+        await page.keyboard.down('Shift');
+        await page.mouse.move(centre.x, centre.y);
+        await page.mouse.down();
+        expect((await status(page)).dragging).toBe(true);
+        for (let i = 1; i <= 20; i++) {
+          await page.mouse.move(centre.x + 2 * i, centre.y);
+          await page.waitForTimeout(50);
+        }
+        await page.mouse.up();
+        await page.keyboard.up('Shift');
+        const released = (await status(page)).simTime;
+        await expect
+          .poll(async () => (await status(page)).simTime, { timeout: 40000 })
+          .toBeGreaterThan(released + 1.5);
+        const back = await status(page);
+        await page.locator('#view').screenshot({ path: `${artifacts}/thin-cloth-drape-carried.png` });
+        const [sphere] = back.contact.obstacleOffsets;
+        const went = [sphere[0] - moved[0], sphere[2] - moved[2]];
+        const carried = [0, 2].map((k) => back.contact.centroids[0][k] - after.contact.centroids[0][k]);
+        const length = Math.hypot(...went);
+        expect(length).toBeGreaterThan(0.05);
+        // The cloth went along the sphere's way by most of it, and rests on it.
+        expect((carried[0] * went[0] + carried[1] * went[1]) / length).toBeGreaterThan(0.5 * length);
+        expect(back.contact.centroids[0][1]).toBeGreaterThan(0.1);
+        expect(back.contact.minDistance).toBeGreaterThan(0);
         await page.click('#reset');
         await expect.poll(async () => (await status(page)).simTime).toBeLessThan(0.5);
         await expect

@@ -109,7 +109,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     camera: null,
     description:
       `${contact.description} ` +
-      'Drag any body or the grey obstacles; Drop lets the bodies fall again where the obstacles now are.',
+      'Drag any body or the grey obstacles (with Shift, one behind a body); Drop lets the bodies fall again where the obstacles now are.',
     controls: { contact: true, localDeformations },
     dragActions: {
       grab: (drawnBody, vertex, point) => {

@@ -89,7 +89,9 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
       `${info.description} ` +
       info.parts.map(partDescription).join(', ') +
       (info.parts.length > 1 ? ', solved together in full space.' : ', solved in full space.') +
-      (stage.obstacles.length > 0 ? ' Drag it, or the grey obstacles.' : '') +
+      (stage.obstacles.length > 0
+        ? ' Drag it, or the grey obstacles (with Shift, one under the cloth).'
+        : '') +
       (settings.compare
         ? ` Left: ${solvers.mfem.label}; right: ${solvers[settings.against].label}, same inputs.`
         : ''),

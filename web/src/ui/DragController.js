@@ -1,8 +1,9 @@
 // Grab and pull bodies, and move obstacles, with mouse, pen or finger. A press on a body attaches
 // a spring (in the solver, reduced through the render weights) from the vertex nearest the press
 // to a target that follows the pointer on the plane facing the camera; a press on a movable
-// obstacle drags it the same way (the solver moves it as far as the bodies allow); a press
-// elsewhere orbits. The keyboard grabs what lies at the point the camera looks at and pulls it
+// obstacle drags it the same way (the solver moves it as far as the bodies allow), and with
+// Shift held a press grabs the obstacle under the pointer even where a body lies over it (a
+// cloth draped on a sphere); a press elsewhere orbits. The keyboard grabs what lies at the point the camera looks at and pulls it
 // by steps (KeyboardControls.js). With a tool set (the brush of "Your model"), a press on a body
 // hands the tool the vertex under it instead.
 //
@@ -97,13 +98,15 @@ export class DragController {
     }
   }
 
-  // The nearest thing under the pointer: { body, hit } or { obstacle, hit }, or null.
-  pick() {
+  // The nearest thing under the pointer: { body, hit } or { obstacle, hit }, or null; with
+  // obstaclesOnly, the nearest obstacle.
+  pick(obstaclesOnly = false) {
     let best = null;
     const consider = (found, hit) => {
       if (hit && (!best || hit.distance < best.hit.distance)) best = { ...found, hit };
     };
-    this.stage.bodies.forEach((_, body) => {
+    const bodies = obstaclesOnly ? [] : this.stage.bodies;
+    bodies.forEach((_, body) => {
       this.deformPickMesh(body);
       const { mesh, pickRadius } = this.bodies[body];
       if (pickRadius) this.raycaster.params.Points.threshold = pickRadius;
@@ -118,7 +121,7 @@ export class DragController {
   press(event) {
     if (this.pointer !== null || !this.stage || event.button > 0) return;
     this.ray(event);
-    if (!(this.tool ? this.useTool() : this.grab())) return; // orbit instead
+    if (!(this.tool ? this.useTool() : this.grab(event.shiftKey))) return; // orbit instead
     event.preventDefault();
     event.stopImmediatePropagation();
     if (!this.held) return; // the tool's click holds nothing
@@ -154,10 +157,11 @@ export class DragController {
     return true;
   }
 
-  // Grabs the nearest thing on the raycaster's ray; says whether it did.
-  grab() {
+  // Grabs the nearest thing on the raycaster's ray (with obstaclesOnly, the nearest obstacle);
+  // says whether it did.
+  grab(obstaclesOnly = false) {
     if (this.held || this.stage.bodies.some((body) => !body.u)) return false;
-    const picked = this.pick();
+    const picked = this.pick(obstaclesOnly);
     if (!picked) return false;
     this.view.controls.enabled = false;
     let grabbed = picked.hit.point;
