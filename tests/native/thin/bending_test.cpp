@@ -7,6 +7,7 @@
 #include <iostream>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>
@@ -156,6 +157,102 @@ TEST(RodBending, IsBlindToRigidMotionsAndMatchesTheRodEnergyOnAnArc) {
   const double expected = 0.5 * EI * curvature * curvature * covered;
   EXPECT_LT(energy(B, moved), rounding(B, moved));
   EXPECT_NEAR(energy(B, arc) / expected, 1.0, 1e-3);
+}
+
+// A rod body's nodes where `deformed` puts each segment: its vertices at `vertices` and each
+// segment's directors turned by `frames[s]` (F_s = frames[s] where the segment keeps its length).
+Positions rod_nodes(const ThinBody& body, const Positions& vertices,
+                    const std::vector<Eigen::Matrix3d>& frames) {
+  Positions nodes(body.model.node_count, 3);
+  nodes.topRows(body.vertex_count) = vertices;
+  for (Eigen::Index d = 0; d < body.directions.rows(); ++d) {
+    nodes.row(body.vertex_count + d) =
+        (frames[static_cast<std::size_t>(d / 2)] * body.directions.row(d).transpose()).transpose();
+  }
+  return nodes;
+}
+
+// A helix of `points` points, radius 5 cm, 2 cm a turn, 3 turns.
+Positions helix(int points) {
+  Positions X(points, 3);
+  for (int v = 0; v < points; ++v) {
+    const double angle = 6.0 * std::numbers::pi * v / (points - 1);
+    X.row(v) << 0.05 * std::cos(angle), 0.06 * v / (points - 1), 0.05 * std::sin(angle);
+  }
+  return X;
+}
+
+TEST(RodJointBending, IsPositiveSemiDefiniteAndBlindToAffineMapsOfACurvedRest) {
+  const ThinBody body = make_rod(helix(25), RodMaterial{}, {});
+  const Eigen::MatrixXd B = body.model.bending;
+  ASSERT_EQ(B.rows(), body.model.node_count);
+  EXPECT_LT((B - B.transpose()).cwiseAbs().maxCoeff(), 1e-12 * B.cwiseAbs().maxCoeff());
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(B);
+  EXPECT_GT(eigen.eigenvalues().minCoeff(), -1e-10 * eigen.eigenvalues().maxCoeff());
+  EXPECT_GT(eigen.eigenvalues().maxCoeff(), 0.0);
+  // Rotated, translated, and under a general affine map (directors mapped by it too): F_s is the
+  // same for every segment, so no energy.
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(1.1, Eigen::Vector3d(1, 2, 3).normalized()).matrix();
+  Eigen::Matrix3d A;
+  A << 1.3, 0.2, -0.1, 0.05, 0.8, 0.3, -0.2, 0.1, 1.1;
+  for (const Eigen::Matrix3d& map : {R, A}) {
+    const std::vector<Eigen::Matrix3d> frames(static_cast<std::size_t>(body.directions.rows() / 2),
+                                              map);
+    Positions vertices = (body.rest * map.transpose()).rowwise() + Eigen::RowVector3d(1, 2, 3);
+    const Positions moved = rod_nodes(body, vertices, frames);
+    EXPECT_LT(energy(body.model.bending, moved), rounding(body.model.bending, moved));
+  }
+}
+
+// A planar arc of radius R0 bent in its plane to radius R1, every segment keeping its length and
+// its directors turning with it: the energy is EI / 2 (1 / R1 - 1 / R0)^2 over the joints' length.
+TEST(RodJointBending, BendsACurvedRodInItsPlaneWithStiffnessEI) {
+  const int n = 61;
+  const double R0 = 0.2, R1 = 0.21, sweep = 1.5;
+  RodMaterial material;
+  material.radius = 3e-3;
+  material.youngs = 2e8;
+  const double step0 = sweep / (n - 1);
+  const double chord = 2.0 * R0 * std::sin(step0 / 2.0);
+  const double step1 = 2.0 * std::asin(chord / (2.0 * R1));
+  Positions rest(n, 3), bent(n, 3);
+  for (int v = 0; v < n; ++v) {
+    rest.row(v) << R0 * std::sin(v * step0), R0 * (1.0 - std::cos(v * step0)), 0.0;
+    bent.row(v) << R1 * std::sin(v * step1), R1 * (1.0 - std::cos(v * step1)), 0.0;
+  }
+  const ThinBody body = make_rod(rest, material, {});
+  std::vector<Eigen::Matrix3d> frames;
+  for (int s = 0; s + 1 < n; ++s) {
+    frames.push_back(
+        Eigen::AngleAxisd((step1 - step0) * (s + 0.5), Eigen::Vector3d::UnitZ()).matrix());
+  }
+  const double EI = material.youngs * std::numbers::pi * std::pow(material.radius, 4) / 4.0;
+  const double covered = (n - 2) * chord;  // the interior joints' half segments
+  const double expected = 0.5 * EI * std::pow(1.0 / R1 - 1.0 / R0, 2) * covered;
+  EXPECT_NEAR(energy(body.model.bending, rod_nodes(body, bent, frames)) / expected, 1.0, 1e-3);
+}
+
+// A straight rod's joints (the energy a network or curved rod gets; a straight polyline's own
+// bending has no twist) twisted uniformly, its line kept: GJ / 2 tau^2 over the joints' length,
+// GJ = EI / (1 + nu).
+TEST(RodJointBending, TwistsWithStiffnessGJ) {
+  const int n = 41;
+  const double length = 0.4, tau = 0.5;  // rad/m
+  RodMaterial material;
+  material.bending = false;
+  material.poisson = 0.35;
+  ThinBody body = make_rod(rod_line(n, length), material, {});
+  const double EI = material.youngs * std::numbers::pi * std::pow(material.radius, 4) / 4.0;
+  const double GJ = EI / (1.0 + material.poisson);
+  body.model.bending = rod_joint_bending(body.model, n, EI, GJ);
+  std::vector<Eigen::Matrix3d> frames;
+  const double segment = length / (n - 1);
+  for (int s = 0; s + 1 < n; ++s) {
+    frames.push_back(
+        Eigen::AngleAxisd(tau * segment * (s + 0.5), Eigen::Vector3d::UnitX()).matrix());
+  }
+  const double expected = 0.5 * GJ * tau * tau * (n - 2) * segment;
+  EXPECT_NEAR(energy(body.model.bending, rod_nodes(body, body.rest, frames)) / expected, 1.0, 1e-3);
 }
 
 }  // namespace

@@ -65,6 +65,16 @@ TEST(ThinRecipe, BuildsTheGridAndRodItDescribes) {
   EXPECT_EQ(rope.body.model.pinned, (std::vector<int>{0, 4}));
   EXPECT_DOUBLE_EQ(rope.body.rest(4, 0), 3.0);
   EXPECT_DOUBLE_EQ(rope.body.rest(4, 2), 3.0);
+
+  const ThinRecipe hook = read_thin_recipe(
+      R"({"rod": {"points": [[0, 0, 0], [0.1, 0, 0], [0.15, 0.05, 0], [0.1, 0.1, 0]],
+          "pins": "first"}})",
+      "hook.json");
+  EXPECT_EQ(hook.body.vertex_count, 4);
+  EXPECT_DOUBLE_EQ(hook.body.rest(2, 0), 0.15);
+  EXPECT_DOUBLE_EQ(hook.body.rest(3, 1), 0.1);
+  EXPECT_EQ(hook.body.model.pinned, std::vector<int>{0});
+  EXPECT_GT(hook.body.model.bending.nonZeros(), 0) << "a curved rod bends";
 }
 
 TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
@@ -231,6 +241,9 @@ TEST(ThinRecipe, AMeshIsScaledAndCentredAndItsEdgesBecomeRods) {
   EXPECT_NEAR(rods.body.model.translational_mass.sum(), 1000 * std::numbers::pi * 1e-6 * 12 * side,
               1e-12);
   EXPECT_DOUBLE_EQ(rods.body.rest(2, 1), 0.1) << "no center: the file's coordinates";
+  const ThinRecipe welded =
+      read_thin_recipe(R"({"rod": {"mesh": "octahedron.obj", "bending": true}})", "w.json", files);
+  EXPECT_GT(welded.body.model.bending.nonZeros(), 0) << "asked, a network bends at its joints";
 }
 
 TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
@@ -254,10 +267,17 @@ TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
        "shell.scale: scales a \"mesh\" only"},
       {R"({"shell": {"mesh": "ball.obj", "bending": false, "scale": 0}})",
        "shell.scale: must be positive"},
-      {R"({"rod": {"mesh": "ball.obj", "bending": true}})", "network"},
       {R"({"rod": {"mesh": "ball.obj", "points": 3}})", "exclude each other"},
       {R"({"rod": {"points": 3, "length": 1, "center": [0, 0, 0]}})",
        "rod.center: places a \"mesh\""},
+      {R"({"rod": {"points": [[0, 0, 0]]}})", "rod.points: must list 2 to 1000000 points"},
+      {R"({"rod": {"points": [[0, 0, 0], [1, 0]]}})", "rod.points[1]: must be [x, y, z]"},
+      {R"({"rod": {"points": [[0, 0, 0], [1, 0, "x"]]}})",
+       "rod.points[1]: must be three finite numbers"},
+      {R"({"rod": {"points": [[0, 0, 0], [1, 0, 0]], "length": 1}})",
+       "rod.length: places a straight line of \"points\": N"},
+      {R"({"rod": {"points": [[0, 0, 0], [0, 0, 0]]}})", "segment 0 has no length"},
+      {R"({"rod": {"points": [[0, 0, 0], [1e9, 0, 0]]}})", "beyond +-1000000 m"},
       {R"({"rod": {"mesh": "ball.obj", "pins": "first"}})",
        "rod.pins: must be a list of vertex ids"},
   };

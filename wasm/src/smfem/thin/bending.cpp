@@ -188,4 +188,55 @@ Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, in
   return from_triplets(node_count, node_count, entries);
 }
 
+Eigen::SparseMatrix<double> rod_joint_bending(const full::ElementModel& rods, int vertex_count,
+                                              double bending_stiffness, double twisting_stiffness) {
+  const auto S = static_cast<std::size_t>(rods.element_count());
+  std::vector<std::vector<int>> joints(static_cast<std::size_t>(vertex_count));
+  for (std::size_t s = 0; s < S; ++s) {
+    for (int end = 0; end < 2; ++end) {
+      joints[static_cast<std::size_t>(rods.elements(static_cast<Eigen::Index>(s), end))].push_back(
+          static_cast<int>(s));
+    }
+  }
+  const std::array<double, 3> axis_weights = {bending_stiffness - 0.5 * twisting_stiffness,
+                                              0.5 * twisting_stiffness, 0.5 * twisting_stiffness};
+  Triplets entries;
+  for (const std::vector<int>& joint : joints) {
+    if (joint.size() < 2) continue;
+    const auto k = static_cast<Eigen::Index>(joint.size());
+    // The joint's nodes: each segment's four, in order (a vertex of two segments appears twice;
+    // the triplets sum).
+    std::vector<int> nodes;
+    double mean_length = 0.0;
+    for (const int s : joint) {
+      for (int j = 0; j < 4; ++j) nodes.push_back(rods.elements(s, j));
+      mean_length += 1.0 / rods.shape_gradients[static_cast<std::size_t>(s)].row(1).norm();
+    }
+    mean_length /= static_cast<double>(k);
+    Eigen::MatrixXd local = Eigen::MatrixXd::Zero(4 * k, 4 * k);
+    for (Eigen::Index s = 0; s < k; ++s) {
+      const fem::TetCorners& G = rods.shape_gradients[static_cast<std::size_t>(joint[s])];
+      const std::array<Eigen::Vector3d, 3> axes = {G.row(1).transpose().normalized(),
+                                                   G.row(2).transpose(), G.row(3).transpose()};
+      for (std::size_t c = 0; c < 3; ++c) {
+        // (F_s - F_v) c over the joint's nodes: F_e c = sum_j u_j (G_e(j, :) . c).
+        Eigen::VectorXd g(4 * k);
+        for (Eigen::Index e = 0; e < k; ++e) {
+          const fem::TetCorners& Ge = rods.shape_gradients[static_cast<std::size_t>(joint[e])];
+          g.segment<4>(4 * e) = -(Ge * axes[c]) / static_cast<double>(k);
+        }
+        g.segment<4>(4 * s) += G * axes[c];
+        local.noalias() += (2.0 * axis_weights[c] / mean_length) * g * g.transpose();
+      }
+    }
+    for (Eigen::Index a = 0; a < 4 * k; ++a) {
+      for (Eigen::Index b = 0; b < 4 * k; ++b) {
+        entries.emplace_back(nodes[static_cast<std::size_t>(a)], nodes[static_cast<std::size_t>(b)],
+                             local(a, b));
+      }
+    }
+  }
+  return from_triplets(rods.node_count, rods.node_count, entries);
+}
+
 }  // namespace smfem::thin

@@ -3,8 +3,8 @@
 // matrix B of a quadratic energy 1/2 sum_d x_d^T B x_d (full/element_model.hpp). For such rest
 // shapes B annihilates every rigid motion and every in-plane (along-line) affine map, so the
 // energy is invariant under rotation and translation and zero at rest; for curved rest shapes it
-// would not be: curved shells bend by their dihedral angles instead (below), curved rods are
-// refused (rod.hpp).
+// would not be: curved shells bend by their dihedral angles instead (below), curved rods and
+// networks of rods by the change of their segments' frames at each joint (below).
 //
 // Shells: Kirchhoff's plate energy,
 //
@@ -45,9 +45,31 @@
 //   E_b = EI / 2 sum_v |kappa_v|^2 (l_a + l_b) / 2,   EI = E pi r^4 / 4.
 // |kappa_v| is 2 sin(theta / 2) / l-ish for a turn theta between segments of unchanged length:
 // exact curvature for small turns, bounded for large.
+//
+// Curved rods and networks of rods (a mesh's edges): at each vertex v where two or more segments
+// meet, the segments' deformation gradients F_s (thin_body.hpp: the segment and its two
+// directors, I at rest whatever the rest shape) are held to their mean F_v,
+//
+//   E_b = sum_v 1 / l_v sum_{s at v} sum_c w_c |(F_s - F_v) c_s|^2,
+//
+// c_s the three axes of segment s's rest frame (tangent t, normals n and b), w_t = EI - GJ / 2,
+// w_n = w_b = GJ / 2, l_v the mean rest length of the segments at v. F is affine in the nodes, so
+// this is again 1/2 sum_d U_d^T B U_d with a constant B, and B X_d = 0 for any rest shape: every
+// affine map of the rest shape, rigid motions included, makes all F_s equal. Why it is the rod's
+// energy: where two segments meet, F_b - F_a = R (R_a^T R_b - I) ~ R [omega]_x for the change
+// omega of their relative rotation (omega / l_v the change of curvature and twist), and
+// sum_c w_c |omega x c|^2 is (w_t + w_b) omega_n^2 + (w_t + w_n) omega_b^2 + (w_n + w_b)
+// omega_t^2: EI about each normal, GJ about the tangent, E_b = sum_v (EI |omega_bend|^2 + GJ
+// omega_twist^2) / (2 l_v), the Kirchhoff rod's energy. The directors carry the twist: the
+// segments' elasticity keeps them across their segment, and this energy ties them to their
+// neighbours'. Where more than two segments meet the joint is welded: each keeps its rest angles
+// to the others. A straight polyline keeps the energy above instead: it has no rest plane to
+// hold, its bending needs no twist, and its directors then stay local to their segment
+// (full/local_node_relaxation.hpp), which these cannot.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include "smfem/full/element_model.hpp"
 #include "smfem/full/hinge_bending.hpp"
 
 namespace smfem::thin {
@@ -68,5 +90,11 @@ full::HingeSet shell_hinges(const Positions& X, const Triangles& triangles, doub
 
 // B of the rod energy above along the polyline X (vertex order), with bending stiffness EI (N m^2).
 Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, int node_count);
+
+// B of the joints' energy above for the segments of `rods` (elements: the segment's two vertices
+// and its two directors, shape gradients as thin/rod.cpp makes them; node_count x node_count),
+// with bending stiffness EI and twisting stiffness GJ (N m^2), GJ <= 2 EI (w_t >= 0).
+Eigen::SparseMatrix<double> rod_joint_bending(const full::ElementModel& rods, int vertex_count,
+                                              double bending_stiffness, double twisting_stiffness);
 
 }  // namespace smfem::thin

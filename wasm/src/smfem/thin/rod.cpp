@@ -42,6 +42,21 @@ Segments triangle_edges(const Triangles& triangles) {
   return segments;
 }
 
+namespace {
+
+// Whether the segments are one polyline in vertex order (0-1, 1-2, ...) along a straight line.
+bool is_straight_polyline(const Positions& points, const Segments& segments) {
+  const auto n = static_cast<int>(points.rows());
+  if (segments.rows() != n - 1 || segments != polyline_segments(n)) return false;
+  const Eigen::Vector3d tangent = (points.row(1) - points.row(0)).normalized().transpose();
+  Eigen::Matrix<double, 2, 3> normals;
+  normals.row(0) = tangent.unitOrthogonal().transpose();
+  normals.row(1) = tangent.cross(tangent.unitOrthogonal()).transpose();
+  return detail::relative_offset(points, points.row(0), normals) <= detail::kFlatTolerance;
+}
+
+}  // namespace
+
 ThinBody make_rods(const Positions& points, const Segments& segments, const RodMaterial& material,
                    std::vector<int> pinned) {
   const auto n = static_cast<int>(points.rows());
@@ -123,21 +138,26 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   model.relax_local_nodes = true;
   model.pinned = std::move(pinned);
   if (material.bending) {
-    if (S != n - 1 || segments != polyline_segments(n)) {
-      throw std::invalid_argument(
-          "bending needs a single polyline (segments 0-1, 1-2, ... in vertex order); these "
-          "segments are a network: turn bending off");
+    const double bending_stiffness = material.youngs * section_inertia;
+    if (is_straight_polyline(points, segments)) {
+      model.bending = rod_bending(points, bending_stiffness, model.node_count);
+    } else {
+      // J = 2 I for a circular section, G = E / (2 (1 + nu)); nu >= sim::kMinPoisson = 0 keeps
+      // GJ <= 2 EI (bending.hpp).
+      const double twisting_stiffness = bending_stiffness / (1.0 + material.poisson);
+      model.bending = rod_joint_bending(model, n, bending_stiffness, twisting_stiffness);
+      // A segment pinned at both ends is clamped: its directors are held too, so that the rod
+      // cannot twist there (two points alone leave it free to turn about the segment).
+      std::vector<char> is_pinned(static_cast<std::size_t>(n), 0);
+      for (const int v : model.pinned) is_pinned[static_cast<std::size_t>(v)] = 1;
+      for (int s = 0; s < S; ++s) {
+        if (is_pinned[static_cast<std::size_t>(segments(s, 0))] &&
+            is_pinned[static_cast<std::size_t>(segments(s, 1))]) {
+          model.pinned.push_back(n + 2 * s);
+          model.pinned.push_back(n + 2 * s + 1);
+        }
+      }
     }
-    const Eigen::Vector3d tangent = (points.row(1) - points.row(0)).normalized().transpose();
-    Eigen::Matrix<double, 2, 3> normals;
-    normals.row(0) = tangent.unitOrthogonal().transpose();
-    normals.row(1) = tangent.cross(tangent.unitOrthogonal()).transpose();
-    if (detail::relative_offset(points, points.row(0), normals) > detail::kFlatTolerance) {
-      throw std::invalid_argument(
-          "bending needs a straight rest shape (its energy is measured from the line); this "
-          "polyline bends: turn bending off or give a straight one");
-    }
-    model.bending = rod_bending(points, material.youngs * section_inertia, model.node_count);
   }
   return body;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// Rods: polylines, or networks of segments (a mesh's edges, as paper 002's rod bunny), with a
-// circular cross-section, as a thin body (thin_body.hpp) with bending (bending.hpp) along a
-// single polyline.
+// Rods: polylines, straight or curved, or networks of segments (a mesh's edges, as paper 002's
+// rod bunny), with a circular cross-section, as a thin body (thin_body.hpp) with bending
+// (bending.hpp): a straight polyline's by its vertices' curvature, any other's by its segments'
+// frames at the joints, which twist too.
 #include <vector>
 
 #include "smfem/thin/bending.hpp"
@@ -14,7 +15,7 @@ struct RodMaterial {
   double youngs = 1e7;   // Pa
   double poisson = 0.3;
   double density = 1000.0;  // kg / m^3
-  bool bending = true;      // needs a straight rest shape
+  bool bending = true;
 };
 
 using Segments = Eigen::Matrix<int, Eigen::Dynamic, 2, Eigen::RowMajor>;
@@ -29,11 +30,12 @@ Segments polyline_segments(int points);
 Segments triangle_edges(const Triangles& triangles);
 
 // The thin body of the segments between `points`: one element per segment with its two
-// directors, lumped masses, bending stiffness E pi r^4 / 4 where material.bending. Throws
-// std::invalid_argument naming the problem: no segment, non-finite positions, a segment whose
-// ids are not vertices, the same segment twice, a segment of no length, a vertex in no segment,
-// a material value out of range, a pin that is not a vertex, or bending asked of anything but a
-// straight polyline (segments in vertex order).
+// directors, lumped masses, where material.bending bending stiffness E pi r^4 / 4 and (curved
+// rods, networks) twisting stiffness E pi r^4 / (4 (1 + nu)); there a segment whose two vertices
+// are pinned is clamped (its directors pinned too). Throws std::invalid_argument naming the
+// problem: no segment, non-finite positions, a segment whose ids are not vertices, the same
+// segment twice, a segment of no length, a vertex in no segment, a material value out of range
+// or a pin that is not a vertex.
 ThinBody make_rods(const Positions& points, const Segments& segments, const RodMaterial& material,
                    std::vector<int> pinned);
 

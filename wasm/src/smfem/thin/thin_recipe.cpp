@@ -92,13 +92,17 @@ class RecipeReader {
   Eigen::RowVector3d point(const json& object, const std::string& where, const char* key) const {
     const auto it = object.find(key);
     if (it == object.end()) return Eigen::RowVector3d::Zero();
-    if (!it->is_array() || it->size() != 3) fail(where + "." + key, "must be [x, y, z]");
+    return position(*it, where + "." + key);
+  }
+
+  Eigen::RowVector3d position(const json& value, const std::string& where) const {
+    if (!value.is_array() || value.size() != 3) fail(where, "must be [x, y, z]");
     Eigen::RowVector3d p;
     for (int d = 0; d < 3; ++d) {
-      if (!(*it)[d].is_number() || !std::isfinite((*it)[d].get<double>())) {
-        fail(where + "." + key, "must be three finite numbers");
+      if (!value[d].is_number() || !std::isfinite(value[d].get<double>())) {
+        fail(where, "must be three finite numbers");
       }
-      p(d) = (*it)[d].get<double>();
+      p(d) = value[d].get<double>();
     }
     return p;
   }
@@ -246,6 +250,25 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
     mesh::SurfaceMesh surface = read_recipe_surface(r, rod, where, files);
     points = std::move(surface.vertices);
     segments = triangle_edges(surface.triangles);
+  } else if (rod.contains("points") && rod["points"].is_array()) {
+    // The polyline through the listed points, curved or not.
+    for (const char* key : {"length", "start"}) {
+      if (rod.contains(key)) {
+        r.fail(where + "." + key,
+               "places a straight line of \"points\": N; a list of points is where it says");
+      }
+    }
+    const json& list = rod["points"];
+    if (list.size() < 2 || list.size() > static_cast<std::size_t>(kMaxRodPoints)) {
+      r.fail(where + ".points",
+             "must list 2 to " + std::to_string(kMaxRodPoints) + " points [x, y, z]");
+    }
+    points.resize(static_cast<Eigen::Index>(list.size()), 3);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      points.row(static_cast<Eigen::Index>(i)) =
+          r.position(list[i], where + ".points[" + std::to_string(i) + "]");
+    }
+    segments = polyline_segments(static_cast<int>(points.rows()));
   } else {
     if (!rod.contains("points")) r.fail(where, "needs \"points\" or \"mesh\"");
     const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
@@ -261,7 +284,8 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
   material.youngs = r.number(rod, where, "youngs", defaults.youngs);
   material.poisson = r.number(rod, where, "poisson", defaults.poisson);
   material.density = r.number(rod, where, "density", defaults.density);
-  // A mesh's edges are a network, which the bending (one straight polyline) does not take.
+  // A mesh's edges bend only when asked: paper 002's rods bunny has no bending, and welded
+  // joints (bending.hpp) make a net of them far stiffer.
   material.bending = r.flag(rod, where, "bending", defaults.bending && !rod.contains("mesh"));
   const bool line = !rod.contains("mesh");
   const std::vector<int> pins =

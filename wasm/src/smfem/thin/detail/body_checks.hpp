@@ -67,7 +67,7 @@ inline void require_positions(const Positions& X) {
   if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
     throw std::invalid_argument("a vertex has a coordinate beyond +-" +
                                 std::to_string(int(multibody::kMaxCoordinate)) +
-                                " m (from its size, length, center, start or scale)");
+                                " m (from its size, length, center, start, scale or points)");
   }
 }
 
