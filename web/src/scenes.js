@@ -158,6 +158,7 @@ export const scenes = {
   'cloth-corners': thinScene('Cloth held by two corners', 'cloth-corners'),
   'cloth-drape': thinScene('Cloth draped over a sphere', 'cloth-drape'),
   rope: thinScene('Rope', 'rope'),
+  'coil-spring': thinScene('Coil spring', 'coil-spring'),
   'bunny-shell': thinScene('Bunny as a shell', 'bunny-shell'),
   'bunny-rods': thinScene('Bunny as rods', 'bunny-rods'),
   'bunny-three-ways': thinScene('Bunny as a volume, a shell and rods', 'bunny-three-ways'),

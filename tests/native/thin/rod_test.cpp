@@ -109,6 +109,38 @@ TEST(Rod, ACurvedCantileverSagsByBendingAndTwistingAsTheBeamTheorySays) {
   }
 }
 
+// A coil spring (10 turns 2 cm across, wire 1 mm thick, pitch 3 mm) clamped by its top segment
+// stretches under its own weight W by W / (2 k), k = G d^4 / (8 D^3 N) the spring rate of its
+// wire's twist. (A rod without twisting stiffness, or not clamped against it, unwinds.)
+TEST(Rod, ACoilSpringStretchesUnderItsWeightAsItsWireTwists) {
+  const int turns = 10, per_turn = 24, n = turns * per_turn + 1;
+  const double coil = 0.02, pitch = 3e-3;
+  Positions X(n, 3);
+  for (int v = 0; v < n; ++v) {
+    const double angle = 2.0 * std::numbers::pi * v / per_turn;
+    X.row(v) << 0.5 * coil * std::cos(angle), -pitch * v / per_turn,
+        0.5 * coil * std::sin(angle);
+  }
+  RodMaterial wire;
+  wire.radius = 5e-4;
+  wire.youngs = 2e9;
+  wire.density = 1000.0;
+  const ThinBody body = make_rod(X, wire, {0, 1});
+  const double G = wire.youngs / (2.0 * (1.0 + wire.poisson));
+  const double d = 2.0 * wire.radius;
+  const double rate = G * std::pow(d, 4) / (8.0 * std::pow(coil, 3) * turns);
+  const double weight = body.model.translational_mass.sum() * test::gravity();
+  const double expected = weight / (2.0 * rate);
+  for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
+    full::FullSimulator simulator(body.model, test::converging(method));
+    const ReducedMatrix U = test::settle(simulator, body, 1e-7);
+    // The coil's axis: the mean over its last turn.
+    const double stretch = -U.col(1).segment(n - 1 - per_turn, per_turn).mean();
+    EXPECT_NEAR(stretch / expected, 1.0, 0.03) << sim::solver_method_name(method) << ": "
+                                               << stretch << " m";
+  }
+}
+
 // A rope released horizontally from a pin swings down; both solvers converged agree.
 TEST(Rod, MixedAndStandardFemReachTheSameConvergedStates) {
   RodMaterial material;
