@@ -118,8 +118,7 @@ TEST(Rod, ACoilSpringStretchesUnderItsWeightAsItsWireTwists) {
   Positions X(n, 3);
   for (int v = 0; v < n; ++v) {
     const double angle = 2.0 * std::numbers::pi * v / per_turn;
-    X.row(v) << 0.5 * coil * std::cos(angle), -pitch * v / per_turn,
-        0.5 * coil * std::sin(angle);
+    X.row(v) << 0.5 * coil * std::cos(angle), -pitch * v / per_turn, 0.5 * coil * std::sin(angle);
   }
   RodMaterial wire;
   wire.radius = 5e-4;
@@ -136,8 +135,8 @@ TEST(Rod, ACoilSpringStretchesUnderItsWeightAsItsWireTwists) {
     const ReducedMatrix U = test::settle(simulator, body, 1e-7);
     // The coil's axis: the mean over its last turn.
     const double stretch = -U.col(1).segment(n - 1 - per_turn, per_turn).mean();
-    EXPECT_NEAR(stretch / expected, 1.0, 0.03) << sim::solver_method_name(method) << ": "
-                                               << stretch << " m";
+    EXPECT_NEAR(stretch / expected, 1.0, 0.03)
+        << sim::solver_method_name(method) << ": " << stretch << " m";
   }
 }
 
