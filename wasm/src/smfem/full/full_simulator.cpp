@@ -312,7 +312,8 @@ double FullSimulator::elastic_energy_at(const sim::ReducedMatrix& U) const {
 
 bool FullSimulator::passes_energy_check(double energy_before) {
   double work = gravity_force_.cwiseProduct(U_ - U_backup_).sum();
-  if (contact_ != nullptr) work += std::max(0.0, friction_before_ - contact_->friction_energy(U_));
+  if (contact_ != nullptr)
+    work += sim::friction_work(friction_before_, contact_->friction_energy(U_));
   const double energy_after = mechanical_energy();
   report_.energy_gain = energy_after - energy_before - work;
   return report_.energy_gain <= sim::allowed_energy_gain(energy_before, energy_after, work);

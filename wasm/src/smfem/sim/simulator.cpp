@@ -452,7 +452,7 @@ const StepReport& Simulator::step() {
     } else {
       stretch_ = kinematics.s;
     }
-    work += std::max(0.0, friction_before - friction_energy(state_));
+    work += friction_work(friction_before, friction_energy(state_));
     const double energy_after = mechanical_energy(state_, stretch_, patch_stretch_);
     report_.energy_gain = energy_after - energy_before - work;
     if (report_.energy_gain <= allowed_energy_gain(energy_before, energy_after, work)) break;

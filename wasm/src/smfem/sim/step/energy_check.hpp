@@ -5,11 +5,11 @@
 //
 // A converged implicit Euler step never gains energy beyond the work of the loads:
 //   gain = H(after) - H(before) - f . (u_{n+1} - u_n)
-// (H: kinetic + elastic + springs and barrier, f: the step's generalized force; the subspace
-// stepper adds friction's work where a moving obstacle drags the body). A step whose
-// gain exceeds allowed_energy_gain (truncated iterations overshot), or that failed, is solved
-// again with kMoreIterations times the iterations, then to convergence, and where the mixed
-// solver did not converge, by FEM to convergence; a converged step is kept whatever its gain.
+// (H: kinetic + elastic + springs and barrier, f: the step's generalized force; both steppers
+// add friction_work, below, where a moving obstacle drags the body). A step whose gain exceeds
+// allowed_energy_gain (truncated iterations overshot), or that failed, is solved again with
+// kMoreIterations times the iterations, then to convergence, and where the mixed solver did not
+// converge, by FEM to convergence; a converged step is kept whatever its gain.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -25,6 +25,13 @@ inline constexpr int kMoreIterations = 4;
 inline double allowed_energy_gain(double before, double after, double work) {
   return kEnergyGrowthTolerance * (std::abs(before) + std::abs(after) + std::abs(work)) +
          kEnergyGrowthFloor;
+}
+
+// What friction's lagged potential (sim/contact/friction.hpp) lends a step's energy balance: its
+// fall over the step, the work of an obstacle that drags the body along (it is measured from
+// where the obstacle carried each contact); a rise, dissipation, lends nothing.
+inline double friction_work(double potential_before, double potential_after) {
+  return std::max(0.0, potential_before - potential_after);
 }
 
 struct StepAttempt {
