@@ -5,6 +5,7 @@
 #include "smfem/thin/combined_body.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,20 @@ TEST(CombinedBody, StepsEachBodyAsItStepsAlone) {
     }
     EXPECT_GT(-together.displacements().col(1).minCoeff(), 0.01) << "they move";
   }
+}
+
+// A rod recipe's tet mesh becomes rods along every edge of its tets, inside ones too (paper 002's
+// rods bunny): a cube cut into six tets has its 12 edges, a diagonal on each of its 6 faces and
+// the one through it.
+TEST(ThinRecipe, RodsOfATetMeshRunAlongEveryEdgeOfItsTets) {
+  const RecipeFiles files = {{"cube.mesh", medit(tet_box(1, 1, 1, 0.1))}};
+  const ThinRecipe rods =
+      read_thin_recipe(R"({"rod": {"mesh": "cube.mesh", "radius": 1e-3}})", "cube.json", files);
+  EXPECT_EQ(rods.body.vertex_count, 8);
+  EXPECT_EQ(rods.body.model.element_count(), 12 + 6 + 1);
+  const double length = 0.1 * (12 + 6 * std::sqrt(2.0) + std::sqrt(3.0));
+  EXPECT_NEAR(rods.body.model.translational_mass.sum(), 1000.0 * std::numbers::pi * 1e-6 * length,
+              1e-12);
 }
 
 TEST(ThinRecipe, BodiesPutAShellARodAndAVolumeInOneBody) {

@@ -177,7 +177,7 @@ TEST(Rod, ANetOfRodsAtTwoIterationsGainsNoEnergy) {
   RodMaterial material;
   material.bending = false;
   material.youngs = 1e7;
-  const ThinBody net = make_rods(grid.positions, triangle_edges(grid.triangles), material, {0, 7});
+  const ThinBody net = make_rods(grid.positions, mesh_edges(grid.triangles), material, {0, 7});
   for (const auto& [method, variant] :
        {std::pair{sim::SolverMethod::mfem, sim::MixedVariant::projected},
         std::pair{sim::SolverMethod::mfem, sim::MixedVariant::curvature},
@@ -222,7 +222,7 @@ TEST(Rod, CurvedRodsAndWeldedNetsAtTwoIterationsGainNoEnergy) {
   welded.youngs = 1e7;
   for (const ThinBody& body :
        {make_rod(coil, wire, {0, 1}),
-        make_rods(grid.positions, triangle_edges(grid.triangles), welded, {0, 5})}) {
+        make_rods(grid.positions, mesh_edges(grid.triangles), welded, {0, 5})}) {
     for (const SolverMethod method : {SolverMethod::mfem, SolverMethod::fem}) {
       sim::SolverSettings settings = body.model.defaults;
       settings.timestep = 1.0 / 60.0;
@@ -267,7 +267,7 @@ TEST(Rod, RefusesBadNetworksNamingTheSegment) {
   EXPECT_EQ(test::refusal([&] { make_rods(square, ring, RodMaterial{}, {}); }), "accepted")
       << "a network bends by its welded joints";
   const Triangles two = (Triangles(2, 3) << 0, 1, 2, 0, 2, 3).finished();
-  EXPECT_EQ(triangle_edges(two), (Segments(5, 2) << 0, 1, 0, 2, 0, 3, 1, 2, 2, 3).finished());
+  EXPECT_EQ(mesh_edges(two), (Segments(5, 2) << 0, 1, 0, 2, 0, 3, 1, 2, 2, 3).finished());
 }
 
 }  // namespace

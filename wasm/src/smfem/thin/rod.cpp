@@ -28,20 +28,6 @@ Segments polyline_segments(int points) {
   return segments;
 }
 
-Segments triangle_edges(const Triangles& triangles) {
-  std::set<std::pair<int, int>> edges;
-  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
-    for (int k = 0; k < 3; ++k) {
-      const int a = triangles(t, k), b = triangles(t, (k + 1) % 3);
-      edges.emplace(std::min(a, b), std::max(a, b));
-    }
-  }
-  Segments segments(static_cast<Eigen::Index>(edges.size()), 2);
-  Eigen::Index e = 0;
-  for (const auto& [a, b] : edges) segments.row(e++) << a, b;
-  return segments;
-}
-
 namespace {
 
 // Whether the segments are one polyline in vertex order (0-1, 1-2, ...) along a straight line.

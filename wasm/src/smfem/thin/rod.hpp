@@ -1,8 +1,11 @@
 #pragma once
-// Rods: polylines, straight or curved, or networks of segments (a mesh's edges, as paper 002's
-// rod bunny), with a circular cross-section, as a thin body (thin_body.hpp) with bending
-// (bending.hpp): a straight polyline's by its vertices' curvature, any other's by its segments'
-// frames at the joints, which twist too.
+// Rods: polylines, straight or curved, or networks of segments (a surface's or a tet mesh's
+// edges, as paper 002's rod bunny), with a circular cross-section, as a thin body (thin_body.hpp)
+// with bending (bending.hpp): a straight polyline's by its vertices' curvature, any other's by its
+// segments' frames at the joints, which twist too.
+#include <algorithm>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "smfem/thin/bending.hpp"
@@ -26,8 +29,24 @@ Positions rod_line(int points, double length);
 // The segments of a polyline of `points` vertices in vertex order: (0, 1), (1, 2), ...
 Segments polyline_segments(int points);
 
-// The edges of a triangle mesh, once each, ordered by their vertex ids.
-Segments triangle_edges(const Triangles& triangles);
+// The edges of a triangle or tet mesh (every pair of a cell's corners), once each, ordered by
+// their vertex ids.
+template <typename Cells>
+Segments mesh_edges(const Eigen::MatrixBase<Cells>& cells) {
+  std::set<std::pair<int, int>> edges;
+  for (Eigen::Index c = 0; c < cells.rows(); ++c) {
+    for (Eigen::Index i = 0; i < cells.cols(); ++i) {
+      for (Eigen::Index j = i + 1; j < cells.cols(); ++j) {
+        const int a = cells(c, i), b = cells(c, j);
+        edges.emplace(std::min(a, b), std::max(a, b));
+      }
+    }
+  }
+  Segments segments(static_cast<Eigen::Index>(edges.size()), 2);
+  Eigen::Index e = 0;
+  for (const auto& [a, b] : edges) segments.row(e++) << a, b;
+  return segments;
+}
 
 // The thin body of the segments between `points`: one element per segment with its two
 // directors, lumped masses, where material.bending bending stiffness E pi r^4 / 4 and (curved

@@ -246,10 +246,19 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
   }
   Positions points;
   Segments segments;
-  if (rod.contains("mesh")) {
+  if (rod.contains("mesh") && rod["mesh"].is_string() &&
+      mesh::is_tet_mesh_file(rod["mesh"].get<std::string>())) {
+    // Every edge of the tets, inside too, as paper 002's rods bunny.
+    mesh::TetMesh tets = read_recipe_mesh(r, rod, where, files,
+                                          [](std::string_view content, const std::string& name) {
+                                            return mesh::parse_tet_mesh(content, name);
+                                          });
+    points = std::move(tets.vertices);
+    segments = mesh_edges(tets.tets);
+  } else if (rod.contains("mesh")) {
     mesh::SurfaceMesh surface = read_recipe_surface(r, rod, where, files);
     points = std::move(surface.vertices);
-    segments = triangle_edges(surface.triangles);
+    segments = mesh_edges(surface.triangles);
   } else if (rod.contains("points") && rod["points"].is_array()) {
     // The polyline through the listed points, curved or not.
     for (const char* key : {"length", "start"}) {
