@@ -42,3 +42,29 @@ export function nonBackgroundFraction(page, png) {
 export function pixelDifference(page, pngA, pngB) {
   return fraction(page, [pngA, pngB]);
 }
+
+/**
+ * Fractions of a screenshot's pixels that are warm (red at least 1.6 times blue: the colour
+ * ramp's yellow to red end, however dimly lit) and cool (blue at least 1.6 times red: its blue
+ * end); the page's greys are neither.
+ */
+export function warmAndCool(page, png) {
+  return page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const data = context.getImageData(0, 0, image.width, image.height).data;
+    let warm = 0,
+      cool = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, b] = [data[i], data[i + 2]];
+      if (r >= 40 && r >= 1.6 * b) warm += 1;
+      else if (b >= 40 && b >= 1.6 * r) cool += 1;
+    }
+    const pixels = data.length / 4;
+    return { warm: warm / pixels, cool: cool / pixels };
+  }, png.toString('base64'));
+}

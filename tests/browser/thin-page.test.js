@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { waitUntilReady, withPage } from './chromium.js';
+import { warmAndCool } from './screenshots.js';
 import { artifacts, servedDist } from './served-dist.js';
 
 const served = servedDist();
@@ -44,6 +45,44 @@ describe('shells and rods on the page', () => {
     },
     60_000,
   );
+
+  // "Colour: edge strain": the held cloth at 1e5 Pa stretches by percents and shows warm (yellow
+  // to red); at the recipe's 1e9 Pa (near-inextensible) it stays below 1e-4 and shows cool
+  // (blue). The view is in the URL, and its legend names the scale; back to the solver's colour,
+  // the legend goes.
+  it('colours a cloth by its edge strain: warm where soft, cool where stiff', async () => {
+    const shades = {};
+    for (const youngs of ['1e5', '1e9']) {
+      await withPage(
+        served.browser.context,
+        `${served.server.url}?scene=cloth-corners&paused=1&E0=${youngs}`,
+        async ({ page, errors }) => {
+          await waitUntilReady(page);
+          await page.selectOption('#colour-mode', 'strain');
+          expect(new URL(page.url()).searchParams.get('strain')).toBe('1');
+          const legend = page.locator('#legend');
+          expect(await legend.isVisible()).toBe(true);
+          expect(await legend.locator('.legend-title').textContent()).toMatch(/Edge strain/);
+          await playHalfASecond(page);
+          await page.click('#play'); // paused again: the screenshot shows one state
+          await page.screenshot({ path: `${artifacts}/thin-strain-cloth-${youngs}.png` });
+          // The cloth alone: the legend's bar has both ends of the ramp, the panel blue sliders.
+          const overlays = page.locator('#legend, #panel');
+          await overlays.evaluateAll((elements) => elements.forEach((e) => (e.style.visibility = 'hidden')));
+          shades[youngs] = await warmAndCool(page, await page.locator('#view').screenshot());
+          await overlays.evaluateAll((elements) => elements.forEach((e) => (e.style.visibility = '')));
+          await page.selectOption('#colour-mode', 'solver');
+          expect(await legend.isVisible()).toBe(false);
+          expect(new URL(page.url()).searchParams.get('strain')).toBeNull();
+          expect(errors).toEqual([]);
+        },
+      );
+    }
+    expect(shades['1e5'].warm).toBeGreaterThan(0.002);
+    expect(shades['1e5'].warm).toBeGreaterThan(5 * shades['1e5'].cool);
+    expect(shades['1e9'].cool).toBeGreaterThan(0.002);
+    expect(shades['1e9'].cool).toBeGreaterThan(5 * shades['1e9'].warm);
+  }, 90_000);
 
   // Their centroids start at 0.214 m (shell) and 0.219 m (rods: the edges' centroid) and the
   // 30-iteration runs rest at 0.110 and 0.115 m: a bunny that folded up would rest far lower,

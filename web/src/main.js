@@ -21,6 +21,7 @@ import { DragController } from './ui/DragController.js';
 import { foldablePanel } from './ui/foldablePanel.js';
 import { keyboardControls } from './ui/KeyboardControls.js';
 import { regionColours, showMaterialLegend } from './ui/materialLegend.js';
+import { showStrainLegend } from './ui/strainLegend.js';
 import { solvedAgainSentence } from './ui/solvedAgain.js';
 import { subspaceTrustNote } from './ui/subspaceTrust.js';
 import { Plots } from './ui/Plots.js';
@@ -278,7 +279,7 @@ class Demo {
     if ('speed' in change) this.clock.speed = change.speed;
     this.writeUrl();
     if ('youngs' in change) this.applyViews();
-    if ('mode' in change || 'clusters' in change || 'contacts' in change) {
+    if ('mode' in change || 'clusters' in change || 'contacts' in change || 'strain' in change) {
       this.applyViews();
       return;
     }
@@ -332,13 +333,16 @@ class Demo {
       youngs: this.settings.youngs?.[m.region] ?? m.youngs,
     }));
     const byMaterial = !clusters && mode === 0 && this.stage.paintsRegions && materials.length > 0;
+    const strain = Boolean(this.thinVariant && this.settings.strain);
     this.stage.applyColouring({
       clusters,
       mode,
       regionColours: byMaterial ? regionColours(materials) : null,
+      strain,
     });
     if (byMaterial) showMaterialLegend(legend, materials, this.sampledRegions);
-    legend.hidden = !byMaterial;
+    if (strain) showStrainLegend(legend);
+    legend.hidden = !byMaterial && !strain;
     const note = subspaceTrustNote(this.materials, this.settings.youngs ?? {}, this.sampledRegions);
     trustNote.textContent = note ?? '';
     trustNote.hidden = !note;

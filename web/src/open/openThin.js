@@ -18,6 +18,7 @@ function thinSettingsFor(effective, materials, overrides) {
     speed: overrides.speed ?? 1,
     compare: overrides.compare ?? false,
     against: overrides.against ?? comparedSolvers[0],
+    strain: overrides.strain ?? false,
   };
 }
 

@@ -37,6 +37,31 @@ export class RodTubes {
       mesh.frustumCulled = false; // it moves far from where it was made
       this.group.add(mesh);
     }
+    // Each instance's colour (white: the material's own), made now so that painting them later
+    // does not recompile the shader.
+    this.setColours(null, null);
+  }
+
+  /**
+   * Paints each segment (segmentColours: r g b per segment) and each joint by its vertex
+   * (vertexColours: r g b per vertex id), times the material's colour; null: white.
+   */
+  setColours(segmentColours, vertexColours) {
+    const colour = new THREE.Color();
+    for (let e = 0; e < this.radii.length; e++) {
+      this.tubes.setColorAt(
+        e,
+        segmentColours ? colour.fromArray(segmentColours, 3 * e) : colour.set(0xffffff),
+      );
+    }
+    this.joints.forEach(([v], j) => {
+      this.spheres.setColorAt(
+        j,
+        vertexColours ? colour.fromArray(vertexColours, 3 * v) : colour.set(0xffffff),
+      );
+    });
+    this.tubes.instanceColor.needsUpdate = true;
+    this.spheres.instanceColor.needsUpdate = true;
   }
 
   /** positions: x y z per vertex, where they are drawn now. */

@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
 import { RodTubes } from './RodTubes.js';
+import { edgeLengths, edgeStrains, meshEdges, paintStrains, vertexStrains } from './edgeStrain.js';
 import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.js';
 
 /**
@@ -10,7 +11,8 @@ import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.
  * sides, its rods' segments as tubes of their radius (RodTubes.js); with each copy its own
  * obstacles, drawn where the solver has moved them. Side by side, copies stand sideBySideSpacing
  * apart, each in its solver's colour and labelled. A drag pulls the vertex nearest the pointer, or
- * moves a sphere, box or capsule (in every copy alike).
+ * moves a sphere, box or capsule (in every copy alike). "Colour: edge strain" paints each vertex
+ * and rod segment by its strain instead (edgeStrain.js).
  */
 export class ThinStage {
   /** shape: { positions, triangles, edges, edgeRadii } (ThinSimulator.restShape); obstacles: info.obstacles. */
@@ -28,6 +30,12 @@ export class ThinStage {
     // (and draws its reference floor under) that much.
     else restBounds.min.y -= restBounds.getSize(new THREE.Vector3()).length();
     this.restBounds = restBounds;
+    // The strain view's edges (the triangles' and the rods'), and the rods' own for their tubes.
+    this.strainEdges = meshEdges(shape.triangles, shape.edges);
+    this.strainRest = edgeLengths(this.strainEdges, this.rest);
+    this.rodEdges = shape.edges;
+    this.rodRest = edgeLengths(shape.edges, this.rest);
+    this.strainView = false;
     // A rod is picked within this of its vertices, and drawn at least a tenth as thick.
     const pickSize = 0.02 * new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
     const spacing = count > 1 ? sideBySideSpacing(restBounds) : 0;
@@ -41,12 +49,23 @@ export class ThinStage {
       const drawn = new THREE.Group();
       // The surfaces' and the rods' geometries share the positions (one update moves both).
       const position = geometry.attributes.position;
+      // Per-vertex colours (white: the material's own), painted in the strain view.
+      geometry.setAttribute(
+        'color',
+        new THREE.BufferAttribute(new Float32Array(this.rest.length).fill(1), 3),
+      );
+      let surface = null;
       if (this.hasSurface) {
         geometry.setIndex(new THREE.BufferAttribute(shape.triangles, 1));
         geometry.computeVertexNormals();
-        const surface = new THREE.Mesh(
+        surface = new THREE.Mesh(
           geometry,
-          new THREE.MeshStandardMaterial({ color, side: THREE.DoubleSide, roughness: 0.8 }),
+          new THREE.MeshStandardMaterial({
+            color,
+            side: THREE.DoubleSide,
+            roughness: 0.8,
+            vertexColors: true,
+          }),
         );
         surface.castShadow = surface.receiveShadow = true;
         surface.frustumCulled = false;
@@ -72,7 +91,7 @@ export class ThinStage {
       shapes.group.position.copy(offset);
       this.object.add(shapes.group);
       this.bounds.union(restBounds.clone().translate(offset));
-      return { geometry, drawn, shapes, offset, tubes };
+      return { geometry, drawn, shapes, offset, tubes, surface, color };
     });
     // What a drag may grab (DragController): each copy, picked where it is drawn: a surface by its
     // triangles, a rod by its vertices within pickSize of the pointer's ray.
@@ -112,8 +131,24 @@ export class ThinStage {
       geometry.attributes.position.needsUpdate = true;
       if (this.hasSurface) geometry.computeVertexNormals();
       tubes?.update(positions);
+      if (this.strainView) this.paintStrain(this.copies[i]);
       this.bodies[i].u = U;
     });
+  }
+
+  // A copy's vertices and segments in the strain view's colours, where they are drawn now.
+  paintStrain({ geometry, tubes }) {
+    const drawn = geometry.attributes.position.array;
+    const strains = edgeStrains(this.strainEdges, this.strainRest, drawn);
+    const vertexColours = paintStrains(
+      vertexStrains(this.strainEdges, strains, this.vertexCount),
+      geometry.attributes.color.array,
+    );
+    geometry.attributes.color.needsUpdate = true;
+    if (tubes) {
+      const segments = edgeStrains(this.rodEdges, this.rodRest, drawn);
+      tubes.setColours(paintStrains(segments, new Float32Array(3 * segments.length)), vertexColours);
+    }
   }
 
   /** Labels each copy above its rest place, replacing any before. */
@@ -128,8 +163,26 @@ export class ThinStage {
     );
   }
 
-  // One colour per solver; the teaching views of a skinned body do not apply.
-  applyColouring() {}
+  /**
+   * strain: paint by edge strain (the strain view), else one colour per solver; the teaching
+   * views of a skinned body do not apply.
+   */
+  applyColouring({ strain = false }) {
+    this.strainView = strain;
+    for (const copy of this.copies) {
+      const { geometry, surface, tubes, color } = copy;
+      // The vertex and instance colours multiply the material's: white lets them show alone.
+      surface?.material.color.set(strain ? 0xffffff : color);
+      tubes?.tubes.material.color.set(strain ? 0xffffff : color);
+      if (strain) {
+        this.paintStrain(copy);
+      } else {
+        geometry.attributes.color.array.fill(1);
+        geometry.attributes.color.needsUpdate = true;
+        tubes?.setColours(null, null);
+      }
+    }
+  }
 
   dispose() {
     this.labels.dispose();

@@ -50,6 +50,7 @@ const flags = [
   'globalOnly',
   'local',
   'compareLocal',
+  'strain',
 ];
 
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
@@ -68,7 +69,8 @@ const written = (value) =>
  * contact points), asset (a baked asset's URL, absolute or relative to the page: opened as the
  * scene "custom" instead of a gallery scene), ground (that asset dropped on a ground plane),
  * globalOnly (a scene's local deformations off: its global modes alone), local (a body's local
- * deformations on), compareLocal (a body with and without them side by side). Every value refused or clamped adds a sentence to `notices` naming the
+ * deformations on), compareLocal (a body with and without them side by side), strain (a shell or
+ * rod coloured by its edges' strain). Every value refused or clamped adds a sentence to `notices` naming the
  * parameter and what is used instead (the page shows them).
  */
 export function parseState(search, sceneNames, notices = []) {

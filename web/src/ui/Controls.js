@@ -100,7 +100,7 @@ export class Controls {
    * with a checkbox (settings.eigenFit) where there is one; lineup: several bodies already side
    * by side (no side-by-side toggle); modelPerBody: each body runs its own material model (no
    * material-model choice); thin: a shell or a rod (side by side, iterations, time step, speed,
-   * gravity and its one material's modulus; no material model or colour views);
+   * gravity, a modulus per part and a colour by edge strain; no material model or mode views);
    * localDeformations: the scene can run local deformations, with a checkbox that turns them on
    * and one that runs the scene with and without them side by side: a scene with contact whose
    * file asks a body for them (on unless settings.globalOnly; side by side: settings.compare), or
@@ -293,11 +293,20 @@ export class Controls {
       return;
     }
     if (thin) {
+      const strainSelect = element('select', { id: 'colour-mode', 'aria-label': 'colour by' }, [
+        element('option', { value: 'solver', text: 'Colour: solver' }),
+        element('option', { value: 'strain', text: 'Colour: edge strain' }),
+      ]);
+      strainSelect.value = settings.strain ? 'strain' : 'solver';
+      strainSelect.addEventListener('change', () =>
+        handlers.onChange({ strain: strainSelect.value === 'strain' }),
+      );
       this.root.append(
         element('div', { class: 'row' }, [sceneSelect]),
         element('div', { class: 'row' }, [this.playButton, stepButton, resetButton]),
         element('div', { class: 'row' }, [solverSelect]),
         element('div', { class: 'row' }, [compareLabel, againstSelect]),
+        element('div', { class: 'row' }, [strainSelect]),
         ...[iterations(), timestep(), speed(), gravity(), ...youngs()].map((s) => s.node),
         sharing,
       );

@@ -1,16 +1,7 @@
 // "Colour: material": each material region painted by its Young's modulus on a log scale, and a
 // legend over the view naming every region with its modulus under a colour bar, so a student
 // sees where the body is stiff (the crab's 1e10 Pa shell against its 1e6 Pa joints).
-import * as THREE from 'three';
-
-// Soft (blue) to stiff (red) through yellow; interpolated in sRGB.
-const ramp = ['#4dabf7', '#69db7c', '#ffd43b', '#ff922b', '#e03131'].map((hex) => new THREE.Color(hex));
-
-function rampColour(t) {
-  const x = Math.min(1, Math.max(0, t)) * (ramp.length - 1);
-  const i = Math.min(ramp.length - 2, Math.floor(x));
-  return ramp[i].clone().lerp(ramp[i + 1], x - i);
-}
+import { rampColour, rampGradient } from './colourRamp.js';
 
 /** The log10 range of the moduli, widened to a decade where they all agree. */
 function logRange(moduli) {
@@ -42,7 +33,7 @@ export function showMaterialLegend(element, materials, sampledRegions) {
   title.textContent = 'Young’s modulus (log scale)';
   const bar = document.createElement('div');
   bar.className = 'legend-bar';
-  bar.style.background = `linear-gradient(to right, ${ramp.map((c) => `#${c.getHexString()}`).join(', ')})`;
+  bar.style.background = rampGradient();
   const ends = document.createElement('div');
   ends.className = 'legend-ends';
   ends.append(
