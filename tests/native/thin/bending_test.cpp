@@ -7,6 +7,7 @@
 #include <iostream>
 #include <numbers>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -202,6 +203,20 @@ TEST(RodJointBending, IsPositiveSemiDefiniteAndBlindToAffineMapsOfACurvedRest) {
     const Positions moved = rod_nodes(body, vertices, frames);
     EXPECT_LT(energy(body.model.bending, moved), rounding(body.model.bending, moved));
   }
+}
+
+// A line that folds back on itself turns by pi at the fold: it bends by its joints, which a rigid
+// turn leaves unloaded (the straight rods' curvature energy would not). And the joints refuse a
+// twisting stiffness beyond 2 EI, where their energy would not be positive semi-definite.
+TEST(RodJointBending, TakesAFoldedLineAndRefusesTooStiffATwist) {
+  const Positions folded = (Positions(3, 3) << 0, 0, 0, 1, 0, 0, 0.5, 0, 0).finished();
+  const ThinBody body = make_rod(folded, RodMaterial{}, {});
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.5, Eigen::Vector3d::UnitZ()).matrix();
+  const Positions turned =
+      rod_nodes(body, body.rest * R.transpose(), std::vector<Eigen::Matrix3d>(2, R));
+  EXPECT_LT(energy(body.model.bending, turned), rounding(body.model.bending, turned));
+  EXPECT_THROW(rod_joint_bending(body.model, 3, 1.0, 2.5), std::invalid_argument);
+  EXPECT_THROW(rod_joint_bending(body.model, 3, 1.0, -0.1), std::invalid_argument);
 }
 
 // A planar arc of radius R0 bent in its plane to radius R1, every segment keeping its length and

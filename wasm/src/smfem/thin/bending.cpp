@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -190,6 +191,11 @@ Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, in
 
 Eigen::SparseMatrix<double> rod_joint_bending(const full::ElementModel& rods, int vertex_count,
                                               double bending_stiffness, double twisting_stiffness) {
+  if (!(twisting_stiffness >= 0.0 && twisting_stiffness <= 2.0 * bending_stiffness)) {
+    throw std::invalid_argument(
+        "a rod's twisting stiffness must lie in [0, 2 EI] (the joints' energy is then positive "
+        "semi-definite)");
+  }
   const auto S = static_cast<std::size_t>(rods.element_count());
   std::vector<std::vector<int>> joints(static_cast<std::size_t>(vertex_count));
   for (std::size_t s = 0; s < S; ++s) {

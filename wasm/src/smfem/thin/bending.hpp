@@ -93,7 +93,8 @@ Eigen::SparseMatrix<double> rod_bending(const Positions& X, double stiffness, in
 
 // B of the joints' energy above for the segments of `rods` (elements: the segment's two vertices
 // and its two directors, shape gradients as thin/rod.cpp makes them; node_count x node_count),
-// with bending stiffness EI and twisting stiffness GJ (N m^2), GJ <= 2 EI (w_t >= 0).
+// with bending stiffness EI and twisting stiffness GJ (N m^2). Throws std::invalid_argument unless
+// 0 <= GJ <= 2 EI (w_t >= 0).
 Eigen::SparseMatrix<double> rod_joint_bending(const full::ElementModel& rods, int vertex_count,
                                               double bending_stiffness, double twisting_stiffness);
 

@@ -30,11 +30,16 @@ Segments polyline_segments(int points) {
 
 namespace {
 
-// Whether the segments are one polyline in vertex order (0-1, 1-2, ...) along a straight line.
+// Whether the segments are one polyline in vertex order (0-1, 1-2, ...) along a straight line,
+// every segment the same way (one that folds back on itself turns by pi at the fold: the
+// curvature energy would not be blind to rigid motions there).
 bool is_straight_polyline(const Positions& points, const Segments& segments) {
   const auto n = static_cast<int>(points.rows());
   if (segments.rows() != n - 1 || segments != polyline_segments(n)) return false;
   const Eigen::Vector3d tangent = (points.row(1) - points.row(0)).normalized().transpose();
+  for (int s = 1; s + 1 < n; ++s) {
+    if (!((points.row(s + 1) - points.row(s)).dot(tangent.transpose()) > 0.0)) return false;
+  }
   Eigen::Matrix<double, 2, 3> normals;
   normals.row(0) = tangent.unitOrthogonal().transpose();
   normals.row(1) = tangent.cross(tangent.unitOrthogonal()).transpose();

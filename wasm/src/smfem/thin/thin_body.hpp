@@ -18,9 +18,9 @@
 // with zero transverse shear, |d| is the thickness stretch that leaves the normal stress 0. So a
 // strip stretched by its weight stretches by rho g L^2 / (2 E) and contracts across by nu, as
 // cloth and ropes do. Directors carry the rotational inertia of the material through the
-// thickness (rho A t^3 / 12; rods rho l pi r^4 / 4 each), which gravity does not pull; a rod's two
-// directors can turn together about the rod at no elastic cost, and that inertia is what holds
-// the turn.
+// thickness (rho A t^3 / 12; rods rho l pi r^4 / 4 each), which gravity does not pull; a straight
+// rod's two directors can turn together about the rod at no elastic cost, and that inertia is
+// what holds the turn (a curved rod's are tied to their neighbours' by its twist, bending.hpp).
 //
 // Bending is not in the membrane: a constant quadratic energy (bending.hpp), the element model's B.
 #include <Eigen/Core>

@@ -242,7 +242,9 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
                   "poisson", "density", "bending", "pins"});
   require_one_shape(r, rod, where, {"points", "length", "start"});
   if (rod.contains("center") && !rod.contains("mesh")) {
-    r.fail(where + ".center", "places a \"mesh\"; a line starts at \"start\"");
+    r.fail(where + ".center",
+           "places a \"mesh\"; a line of \"points\": N starts at \"start\", a list of points is "
+           "where it says");
   }
   Positions points;
   Segments segments;
@@ -280,6 +282,9 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
     segments = polyline_segments(static_cast<int>(points.rows()));
   } else {
     if (!rod.contains("points")) r.fail(where, "needs \"points\" or \"mesh\"");
+    if (!rod["points"].is_number_integer()) {
+      r.fail(where + ".points", "must be a count of points or a list of [x, y, z]");
+    }
     const auto n = static_cast<int>(r.integer(rod["points"], where + ".points", 2, kMaxRodPoints));
     points = rod_line(n, r.positive(rod, where, "length"));
     points.rowwise() += r.point(rod, where, "start");
