@@ -4,6 +4,8 @@
 //     swinging down onto a sphere (E 1e8, 0.1 kg / m^2): the median ms per step over steps
 //     5-64 (falling, swinging and touching the sphere; the mean kinetic energy says it moved);
 //   - a rope of 500 vertices pinned at one end, swinging;
+//   - the shipped coil spring (thin/coil-spring.json: 289 vertices, a curved rod whose joints
+//     bend and twist) bouncing from its clamp, by the mixed step;
 //   - paper 002's rods bunny: the shipped assets/scenes/thin/bunny-rods.json (502 vertices,
 //     1,500 rods) dropping 10 cm onto the ground, by FEM (its recipe's) and by the mixed step,
 //     whose retried impact steps the mean shows where the median does not;
@@ -95,6 +97,9 @@ export async function thinBench(smfem, { steps = 60, iterations = 2, print = con
     const text = await readFile(path, 'utf8');
     return { text, files: await readThinRecipeFiles(smfem, path, text) };
   };
+  const spring = await shippedRecipe('coil-spring.json');
+  out.coilSpring = timed(smfem, spring.text, options);
+  print(describe('coil spring, mfem', out.coilSpring, kPaper.rods));
   const rods = await shippedRecipe('bunny-rods.json');
   out.bunnyRods = {};
   for (const method of ['fem', 'mfem']) {
