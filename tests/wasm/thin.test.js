@@ -474,7 +474,8 @@ describe('npx smfem simulate on a shell recipe', () => {
 
   // A 20 cm rope lying along x on a floor (friction 0.5), a box on a path sweeping it 30 cm
   // along z in 1 s: the records give each obstacle's force, the floor's holding the rope's
-  // weight, and the rope goes along with the box.
+  // weight and, while the box sweeps the rope, the box's the floor's friction on the rope
+  // (through the push: obstacle_contact.hpp); and the rope goes along with the box.
   it('prints the force on each obstacle while a box on a path pushes a rope along the floor', async () => {
     const recipe = join(folder, 'pushed.json');
     const dHat = 1e-3;
@@ -515,6 +516,9 @@ describe('npx smfem simulate on a shell recipe', () => {
     const end = records.at(-1);
     expect(end.obstacleForces).toHaveLength(2);
     expect(end.obstacleForces[0][1] / -weight).toBeCloseTo(1, 2);
+    const sweeping = records.slice(20, 50).map((r) => r.obstacleForces[1][2]);
+    const mean = sweeping.reduce((sum, f) => sum + f, 0) / sweeping.length;
+    expect(mean / (-0.5 * weight)).toBeCloseTo(1, 1);
     // The box's front ends at z = -0.02 + 0.3; the rope slides on past it and stops.
     expect(end.centroid[2]).toBeGreaterThan(0.28);
     expect(end.centroid[2]).toBeLessThan(0.3);

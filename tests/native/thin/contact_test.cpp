@@ -400,13 +400,17 @@ TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
       parameters.friction = mu;
       full::FullSimulator simulator(body.model, settings);
       simulator.set_contact(thin_obstacle_contact(body, obstacles, parameters));
-      double closest = 1e9;
+      double closest = 1e9, box_force = 0.0;
       int pushed = 0;
       for (int step = 0; step < 90; ++step) {
         const full::FullStepReport& report = simulator.step();
         ASSERT_TRUE(report.ok) << "step " << step;
         pushed += report.pushed;
         closest = std::min(closest, simulator.contact()->closest(simulator.displacements()).first);
+        // While it sweeps the rod along at its own speed (steps 20-49).
+        if (step >= 20 && step < 50) {
+          box_force += simulator.contact()->obstacle_forces(simulator.displacements())[1].x() / 30;
+        }
       }
       const double front = -gap + simulator.contact()->obstacles()[1].offset.x();
       const double rod_x = simulator.displacements().col(0).head(body.vertex_count).mean();
@@ -427,6 +431,9 @@ TEST(ThinContact, ABoxSweptAlongTheFloorPushesARodAheadOfItOrIsHeldByItsPin) {
         EXPECT_DOUBLE_EQ(front, travel - gap) << what << ": the box went the whole way";
         EXPECT_NEAR(rod_x, front + speed * speed / (2.0 * mu * test::gravity()), 3e-3) << what;
         EXPECT_LT(std::abs(rod_speed), parameters.slip) << what << ": and stopped";
+        // Sweeping it, the box is pressed back by the floor's friction on the rod.
+        const double friction = mu * body.model.translational_mass.sum() * test::gravity();
+        EXPECT_NEAR(box_force / -friction, 1.0, 0.1) << what;
       }
     }
   }
@@ -446,7 +453,7 @@ TEST(ThinContact, AnObliquelyStruckPointIsPushedAlongTheContactNormal) {
   full::ObstacleContact contact({{0, x0, 1e-3}}, {ball}, parameters);
   ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3), Udot = U;
   const std::vector<char> free(static_cast<std::size_t>(body.model.node_count), 0);
-  EXPECT_EQ(contact.advance_obstacles(U, Udot, 1.0, 1.0, free), 1);
+  EXPECT_EQ(contact.advance_obstacles(U, Udot, 1.0, 1.0, free, body.model.node_mass), 1);
   EXPECT_TRUE(contact.obstacles()[0].offset.isApprox(Eigen::Vector3d(1.0, 0.0, 0.0), 1e-15));
   const Eigen::Vector3d x = x0 + U.row(0).transpose();
   EXPECT_DOUBLE_EQ(x.y(), x0.y()) << "pushed along the motion only";
@@ -457,6 +464,12 @@ TEST(ThinContact, AnObliquelyStruckPointIsPushedAlongTheContactNormal) {
   EXPECT_NEAR((v - v.dot(d.direction) * d.direction).norm(), 0.0, 1e-12)
       << "none along the surface";
   EXPECT_GT(d.direction.y(), 0.4) << "an oblique contact";
+  // The point, left beyond dhat, presses on the sphere by the push alone: minus the momentum the
+  // push gave it, over the step.
+  ASSERT_GT(d.distance, parameters.activation);
+  const Eigen::Vector3d reaction = -body.model.node_mass(0) * v / 1.0;
+  EXPECT_TRUE(contact.obstacle_forces(U)[0].isApprox(reaction, 1e-12))
+      << contact.obstacle_forces(U)[0].transpose();
 }
 
 // The hand's target for an obstacle (the page's drag): lifted clear of the floor, kept for the
@@ -470,12 +483,12 @@ TEST(ThinContact, AHeldObstacleIsKeptClearOfTheFloorAndBadTargetsAreRefused) {
   contact.hold_obstacle(1, Eigen::Vector3d(0.5, -1.0, 0.0));
   ReducedMatrix U = ReducedMatrix::Zero(body.model.node_count, 3), Udot = U;
   const std::vector<char> free(static_cast<std::size_t>(body.model.node_count), 0);
-  contact.advance_obstacles(U, Udot, 1.0 / 60.0, 1.0 / 60.0, free);
+  contact.advance_obstacles(U, Udot, 1.0 / 60.0, 1.0 / 60.0, free, body.model.node_mass);
   EXPECT_TRUE(contact.obstacles()[1].offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12))
       << "the ball resting on the floor, not under it: "
       << contact.obstacles()[1].offset.transpose();
   EXPECT_TRUE(contact.obstacles()[1].start_offset.isZero(0.0));
-  contact.advance_obstacles(U, Udot, 1.0, 1.0 / 60.0, free);
+  contact.advance_obstacles(U, Udot, 1.0, 1.0 / 60.0, free, body.model.node_mass);
   EXPECT_TRUE(contact.obstacles()[1].start_offset.isApprox(Eigen::Vector3d(0.5, -0.1, 0.0), 1e-12));
   // Pressed slowly (a hundredth of dhat a step) against a pinned point inside dhat, a ball stops
   // a tenth of dhat from it: each step's motion alone would never bring it within a tenth of the
@@ -488,7 +501,8 @@ TEST(ThinContact, AHeldObstacleIsKeptClearOfTheFloorAndBadTargetsAreRefused) {
   ReducedMatrix U1 = ReducedMatrix::Zero(1, 3), V1 = U1;
   for (int step = 1; step <= 100; ++step) {
     pressed.hold_obstacle(0, Eigen::Vector3d(0.0, 0.01 * dhat * step, 0.0));
-    pressed.advance_obstacles(U1, V1, step / 60.0, 1.0 / 60.0, pinned_first);
+    pressed.advance_obstacles(U1, V1, step / 60.0, 1.0 / 60.0, pinned_first,
+                              Eigen::VectorXd::Ones(1));
   }
   EXPECT_NEAR(pressed.closest(U1).first, 0.1 * dhat, 1e-12);
   EXPECT_TRUE(U1.isZero(0.0)) << "a pinned point is never pushed";

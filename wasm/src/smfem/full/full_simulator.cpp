@@ -217,9 +217,10 @@ const FullStepReport& FullSimulator::step() {
   // obstacle holds each point to where it was before, carried with the obstacle.
   const bool moving = contact_ != nullptr && contact_->obstacles_move();
   const sim::ReducedMatrix before_push = moving ? U_ : sim::ReducedMatrix();
-  const int pushed = moving ? contact_->advance_obstacles(U_, Udot_, time_ + settings_.timestep,
-                                                          settings_.timestep, dynamics_.pinned())
-                            : 0;
+  const int pushed =
+      moving ? contact_->advance_obstacles(U_, Udot_, time_ + settings_.timestep,
+                                           settings_.timestep, dynamics_.pinned(), model_.node_mass)
+             : 0;
   U_backup_ = U_;
   Udot_backup_ = Udot_;
   z_backup_ = z_;

@@ -162,7 +162,8 @@ std::pair<double, int> ObstacleContact::closest(const sim::ReducedMatrix& U) con
 }
 
 std::vector<Eigen::Vector3d> ObstacleContact::obstacle_forces(const sim::ReducedMatrix& U) const {
-  std::vector<Eigen::Vector3d> forces(obstacles_.size(), Eigen::Vector3d::Zero());
+  std::vector<Eigen::Vector3d> forces = push_forces_;
+  forces.resize(obstacles_.size(), Eigen::Vector3d::Zero());
   for (const Point& p : points_) {
     const Eigen::Vector3d x = position(p, U);
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
@@ -190,8 +191,10 @@ bool ObstacleContact::obstacles_move() const {
 
 int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot,
                                        double end_time, double timestep,
-                                       const std::vector<char>& fixed) {
+                                       const std::vector<char>& fixed,
+                                       const Eigen::VectorXd& node_mass) {
   int pushed = 0;
+  push_forces_.assign(obstacles_.size(), Eigen::Vector3d::Zero());
   std::vector<double> reach(points_.size());
   for (std::size_t o = 0; o < obstacles_.size(); ++o) {
     contact::Obstacle& obstacle = obstacles_[o];
@@ -232,7 +235,10 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
       const Eigen::Vector3d normal =
           contact::obstacle_distance(obstacle, position(points_[i], U)).direction;
       const double behind = velocity.dot(normal) - Udot.row(node).dot(normal);
-      if (behind > 0.0) Udot.row(node) += (behind * normal).transpose();
+      if (behind > 0.0) {
+        Udot.row(node) += (behind * normal).transpose();
+        push_forces_[o] -= node_mass(node) * behind / timestep * normal;
+      }
       ++pushed;
     }
   }

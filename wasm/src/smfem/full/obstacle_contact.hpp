@@ -76,14 +76,17 @@ class ObstacleContact final : public sim::StepContact {
   // closer than dhat.
   std::pair<double, int> closest(const sim::ReducedMatrix& U) const;
   // The force the points press on each obstacle at U, N: sum over its pairs of kappa a b'(d) n
-  // (n from the obstacle towards the point).
+  // (n from the obstacle towards the point); and where the last advance_obstacles pushed points
+  // ahead of the obstacle, the push's reaction over that step (minus the momentum it gave them,
+  // over the time step): a box sweeping a rope along a floor is pressed back by the floor's
+  // friction on the rope that way, as much as through the barrier.
   std::vector<Eigen::Vector3d> obstacle_forces(const sim::ReducedMatrix& U) const;
   // Moves every obstacle that follows a path (obstacle.hpp; or the hand's target,
   // hold_obstacle) to where its path has it at `end_time`, pushing ahead of it the points it
   // would sweep: each such point's node moves on with it (U) to where it keeps `keep` of its
   // distance, as CCD would have left it, and its velocity (Udot) along the contact's normal
   // rises to the obstacle's (an inelastic push by a body of unbounded mass; `timestep` gives
-  // the obstacle's velocity).
+  // the obstacle's velocity, `node_mass` the momentum the push gives: obstacle_forces).
   // Only a point that cannot be pushed holds the obstacle back, as far as keeps it clear: one
   // whose node is `fixed` (pinned), or that the push would take into another obstacle. Each
   // obstacle's start_offset becomes where it was (friction, begin_step, is measured against
@@ -94,7 +97,8 @@ class ObstacleContact final : public sim::StepContact {
   // Each point is pushed by itself: a node with several points would be pushed by each (the
   // thin bodies have one point per vertex).
   int advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix& Udot, double end_time,
-                        double timestep, const std::vector<char>& fixed);
+                        double timestep, const std::vector<char>& fixed,
+                        const Eigen::VectorXd& node_mass);
   // Whether any obstacle follows a path (or the hand): advance_obstacles can move something.
   bool obstacles_move() const;
   // Obstacle o's target from now on `offset` (lifted clear of the planes: obstacle.hpp,
@@ -133,6 +137,8 @@ class ObstacleContact final : public sim::StepContact {
   std::vector<std::pair<int, Eigen::Matrix3d>> blocks_;
   std::vector<FrictionPair> friction_;
   double static_slip_ = 0.0;  // eps = eps_v h of the last begin_step()
+  // Per obstacle, the last advance_obstacles' push reaction, N (zero where it pushed nothing).
+  std::vector<Eigen::Vector3d> push_forces_;
 };
 
 }  // namespace smfem::full
