@@ -428,7 +428,11 @@ export interface ThinSimulator {
   /** Holds obstacle `index` (not a plane) at `offset` from where the recipe puts it; each step
    * moves it there as far as the vertices let it. */
   moveObstacle(index: number, offset: Vec3): void;
-  /** The force the body presses on each obstacle now, N (the barrier's; friction's not in it). */
+  /**
+   * The force the body presses on each obstacle now, N: the barrier's, and an obstacle's push of
+   * the last step (the momentum it gave the vertices it swept, over the step); friction's is not
+   * in it.
+   */
   obstacleForces(): Vec3[];
   diagnostics(): Diagnostics & { time: number; maxStrain: number };
   /** Rest at time 0, the obstacles where the recipe puts them. */
