@@ -173,6 +173,14 @@ mesh::SurfaceMesh read_recipe_surface(const RecipeReader& r, const json& body,
                           });
 }
 
+mesh::TetMesh read_recipe_tets(const RecipeReader& r, const json& body, const std::string& where,
+                               const RecipeFiles& files) {
+  return read_recipe_mesh(r, body, where, files,
+                          [](std::string_view content, const std::string& name) {
+                            return mesh::parse_tet_mesh(content, name);
+                          });
+}
+
 // The shape's keys: a mesh's or a generated shape's, never both.
 void require_one_shape(const RecipeReader& r, const json& body, const std::string& where,
                        std::initializer_list<const char*> generated) {
@@ -251,10 +259,7 @@ ThinBody read_rod(const RecipeReader& r, const json& rod, const std::string& whe
   if (rod.contains("mesh") && rod["mesh"].is_string() &&
       mesh::is_tet_mesh_file(rod["mesh"].get<std::string>())) {
     // Every edge of the tets, inside too, as paper 002's rods bunny.
-    mesh::TetMesh tets = read_recipe_mesh(r, rod, where, files,
-                                          [](std::string_view content, const std::string& name) {
-                                            return mesh::parse_tet_mesh(content, name);
-                                          });
+    mesh::TetMesh tets = read_recipe_tets(r, rod, where, files);
     points = std::move(tets.vertices);
     segments = mesh_edges(tets.tets);
   } else if (rod.contains("mesh")) {
@@ -320,10 +325,7 @@ ThinBody read_volume(const RecipeReader& r, const json& volume, const std::strin
   r.require_keys(volume, where,
                  {"mesh", "scale", "center", "youngs", "poisson", "density", "pins"});
   if (!volume.contains("mesh")) r.fail(where, "needs \"mesh\": a tet mesh file (.mesh, .msh)");
-  const mesh::TetMesh tets = read_recipe_mesh(
-      r, volume, where, files, [](std::string_view content, const std::string& name) {
-        return mesh::parse_tet_mesh(content, name);
-      });
+  const mesh::TetMesh tets = read_recipe_tets(r, volume, where, files);
   const VolumeMaterial defaults;
   VolumeMaterial material;
   material.youngs = r.number(volume, where, "youngs", defaults.youngs);
