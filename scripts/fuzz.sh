@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan) and runs each one on its
-# seed corpus. Short run (npm test): scripts/fuzz.sh --seconds 10
+# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan), runs the same build's
+# sanitized unit tests, then each fuzz target on its seed corpus.
+# Short run (npm test): scripts/fuzz.sh --seconds 10
 # Long run:  scripts/fuzz.sh --seconds 3600 [target ...]   (findings land in build/fuzz/findings/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ while (($#)); do
 done
 
 cmake --preset fuzz >/dev/null  # seconds; applies preset changes
-cmake --build --preset fuzz --target fuzzers
+cmake --build --preset fuzz --target fuzzers sanitized_tests
+# The same build's unit tests of the code that indexes memory by hand (tests/fuzz/CMakeLists.txt).
+build/fuzz/bin/sanitized_tests --gtest_brief=1
 if ((${#targets[@]} == 0)); then
   mapfile -t targets < <(find build/fuzz/bin -maxdepth 1 -name '*_fuzz' -type f -printf '%f\n' | sort)
 fi

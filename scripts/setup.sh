@@ -3,10 +3,10 @@
 # machine or an existing one, and reuses whatever is already done:
 #   1. Debian packages (apt, when root), 2. npm packages (npm ci), 3. native and wasm builds
 #   (CMake presets; Ninja rebuilds only what changed), which also bake the default assets.
-# Usage: scripts/setup.sh [--all | --for-tests]
+# Usage: scripts/setup.sh [--all]
 #   (no option)  what the page needs: the bake tool, the baked assets and the two wasm modules
-#   --all        every target of those three presets (the native tools, benchmarks and tests)
-#   --for-tests  --all and the sanitizer preset
+#   --all        every target of those three presets: the native tools, benchmarks and tests and
+#                the wasm tests (npm test; its sanitizer build is scripts/fuzz.sh's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,9 +14,8 @@ scope=page
 case "${1:-}" in
   "") ;;
   --all) scope=all ;;
-  --for-tests) scope=tests ;;
   *)
-    echo "[setup] unknown option $1 (use --all or --for-tests)" >&2
+    echo "[setup] unknown option $1 (use --all)" >&2
     exit 2
     ;;
 esac
@@ -51,7 +50,7 @@ fi
 
 # --- 3. builds -------------------------------------------------------------------------------
 export NODE_PATH=/usr/share/nodejs  # Debian's em++ finds acorn there
-# build_preset PRESET PAGE_TARGET...: only the targets the page needs, unless --all or --for-tests.
+# build_preset PRESET PAGE_TARGET...: only the targets the page needs, unless --all.
 build_preset() {
   local preset=$1
   shift
@@ -66,5 +65,4 @@ build_preset() {
 build_preset native assets
 build_preset wasm-threads smfem_module smfem_bake_module
 build_preset wasm-single smfem_module smfem_bake_module
-[[ $scope == tests ]] && build_preset debug
 say "ready"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs every layer of tests (after scripts/setup.sh --for-tests has built everything):
-#   1. native C++ (ctest, sanitizer build)   2. the validation suite against whole-mesh
-#      references (ctest, native release build)   3. the core C++ tests compiled to wasm
-#      (threaded build), under Node; the single-threaded module is exercised by Vitest
-#   4. Vitest: the wasm module under Node     5. the page in headless Chromium (Vitest + Playwright)
-#   6. a short fuzzing run of every reader   7. the tree is formatted (clang-format, Prettier)
+# Runs every layer of tests (after scripts/setup.sh --all has built everything):
+#   1. native C++ suites and the validation suite against whole-mesh references (ctest, native
+#      release build)   2. the core C++ suites compiled to wasm (threaded build), under Node; the
+#      single-threaded module is exercised by Vitest   3. Vitest: the wasm module under Node and
+#      the page in headless Chromium (Vitest + Playwright)   4. the sanitizers (clang ASan +
+#      UBSan): the unit tests of the hand-indexed kernels and a short fuzzing run of every
+#      reader   5. the tree is formatted (clang-format, Prettier)
 # Ends with one line "N passed, N failed" counting the layers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,12 +29,11 @@ layer() {
   printf '== %s: %d s\n' "$name" $((SECONDS - start))
 }
 
-layer "native C++ tests (ctest, ASan + UBSan)" ctest --preset debug -j2
-layer "validation against whole-mesh references (ctest, native release)" ctest --preset native -j2
+layer "native C++ suites and the validation suite (ctest, native release)" ctest --preset native -j2
 layer "core C++ tests in wasm, threaded (ctest, Node)" ctest --preset wasm-threads -j2
 layer "production build of the page (vite build)" npx vite build --config web/vite.config.js --logLevel warn
 layer "wasm module and page (vitest: Node and headless Chromium)" npx vitest run --config tests/vitest.config.js
-layer "fuzzing, short run" bash scripts/fuzz.sh --seconds "${SMFEM_FUZZ_SECONDS:-10}"
+layer "sanitizers: the kernels' unit tests and a short fuzzing run (clang ASan + UBSan)" bash scripts/fuzz.sh --seconds "${SMFEM_FUZZ_SECONDS:-10}"
 layer "formatting (clang-format, Prettier; fix with npm run format)" bash scripts/format.sh --check
 
 echo

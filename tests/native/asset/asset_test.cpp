@@ -1,7 +1,9 @@
 // Reading what the writer wrote: every dtype and rank, metadata, text, typed access, files.
 #include "smfem/asset/asset.hpp"
 
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -13,10 +15,18 @@
 namespace smfem::asset::test {
 namespace {
 
+// Integers wrap modulo their range (from 64-bit integers: a double out of a type's range would
+// be undefined behaviour, which clang's UBSan reports).
 template <class T>
 std::vector<T> iota_values(std::size_t count, double start) {
   std::vector<T> values;
-  for (std::size_t i = 0; i < count; ++i) values.push_back(static_cast<T>(start + double(i)));
+  for (std::size_t i = 0; i < count; ++i) {
+    if constexpr (std::is_integral_v<T>) {
+      values.push_back(static_cast<T>(static_cast<std::int64_t>(start) + std::int64_t(i)));
+    } else {
+      values.push_back(static_cast<T>(start + double(i)));
+    }
+  }
   return values;
 }
 
