@@ -48,7 +48,9 @@ TEST(ComparisonBases, BuildsTheThreeSubspacesOfFigureFive) {
     for (const ComparisonBasis& basis : bases) {
       EXPECT_GT(basis.seconds, 0.0);
       for (const int v : face) {
-        if (!free) EXPECT_EQ(basis.basis.middleRows<3>(3 * v).norm(), 0.0) << basis.name;
+        if (!free) {
+          EXPECT_EQ(basis.basis.middleRows<3>(3 * v).norm(), 0.0) << basis.name;
+        }
       }
     }
     const Eigen::MatrixXd& Phi = bases[2].basis;

@@ -82,7 +82,9 @@ void expect_modal_eigenpairs(const ModalProblem& problem, const LinearModes& mod
       EXPECT_LT((Kphi - lambdaMphi).norm(), 1e-8 * (Kphi.norm() + lambdaMphi.norm()))
           << "mode " << i;
     }
-    if (i > 0) EXPECT_LE(modes.eigenvalues(i - 1), modes.eigenvalues(i));
+    if (i > 0) {
+      EXPECT_LE(modes.eigenvalues(i - 1), modes.eigenvalues(i));
+    }
     Eigen::Index largest = 0;
     Phi.col(i).cwiseAbs().maxCoeff(&largest);
     EXPECT_GT(Phi(largest, i), 0.0) << "sign convention, mode " << i;

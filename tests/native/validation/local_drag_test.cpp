@@ -85,7 +85,9 @@ DragErrors drag_errors(const DragCase& drag) {
       bumps.push_back(
           drag.direction.dot(point - rest - (simulator.diagnostics().centroid - rest_centroid)));
     }
-    if (local) EXPECT_EQ(simulator.local_deformations()->patch_count(), 1) << drag.name;
+    if (local) {
+      EXPECT_EQ(simulator.local_deformations()->patch_count(), 1) << drag.name;
+    }
     return bumps;
   };
   DragErrors errors;

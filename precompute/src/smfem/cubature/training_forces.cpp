@@ -93,9 +93,9 @@ Poses sample_poses(const ElasticBody& body, int training, int held_out, std::uin
   const double volume = body.volumes.sum();
 
   // Named, not structured bindings: the draw lambda below uses them (clang < 16 cannot).
-  const PoseAmplitudes scale = pose_amplitudes(body.eigenvalues);
-  const std::vector<Index>& deforming = scale.deforming;
-  const Eigen::VectorXd& amplitude = scale.amplitude;
+  const PoseAmplitudes amplitudes = pose_amplitudes(body.eigenvalues);
+  const std::vector<Index>& deforming = amplitudes.deforming;
+  const Eigen::VectorXd& amplitude = amplitudes.amplitude;
   const int pure = std::min(static_cast<int>(deforming.size()), training / 4);
 
   std::mt19937_64 bits(seed);

@@ -91,7 +91,8 @@ std::vector<std::pair<std::size_t, double>> representatives(const std::vector<Ga
     double share = 0.0;
     for (const std::size_t t : members) share += tets[t].importance;
     const double fraction =
-        strain > 0.0 ? share / strain : static_cast<double>(members.size()) / tets.size();
+        strain > 0.0 ? share / strain
+                     : static_cast<double>(members.size()) / static_cast<double>(tets.size());
     const int own = std::max(1, static_cast<int>(std::lround(fraction * samples)));
     cluster_representatives(tets, members, own, kept);
   }
