@@ -97,7 +97,8 @@ TEST(ModalDerivatives, AreTheSecondDerivativesOfTheNonlinearStaticResponse) {
                                            material};
     const Eigen::MatrixXd K = elastic_stiffness(s.mesh, s.E, s.nu);
     for (std::size_t c = 0; c < derivatives.pairs.size(); c += 3) {
-      const auto [i, j] = derivatives.pairs[c];
+      const int i = derivatives.pairs[c][0];
+      const int j = derivatives.pairs[c][1];
       const double a = 1e-3 / largest_gradient(s, elasticity, s.modes.vectors.col(i));
       const double b = 1e-3 / largest_gradient(s, elasticity, s.modes.vectors.col(j));
       const auto u = [&](double sa, double sb) {

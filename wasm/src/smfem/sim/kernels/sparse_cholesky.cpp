@@ -201,9 +201,7 @@ bool SparseCholesky<Real>::factor_supernode(int s, Stack* stack, parallel::Threa
 // multiple of 4, updates(), and so is the gathered copy).
 template <typename Real>
 void SparseCholesky<Real>::forward(int s, double* y, double* below_rows) const {
-  using detail::lanes;
   using detail::Vec4;
-  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
   const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
   const Real* panel = factor_.data() + node.offset;
   const auto height = static_cast<std::size_t>(node.height);
@@ -217,7 +215,12 @@ void SparseCholesky<Real>::forward(int s, double* y, double* below_rows) const {
     for (int i = k + 1; i < node.count; ++i) pivots[i] -= value * column[node.padding + i];
     const Real* below = column + node.pivots();
     const Vec4 splat = {value, value, value, value};
-    for (std::size_t r = 0; r < padded; r += 4) lanes(below_rows + r) += splat * wide(below + r);
+    for (std::size_t r = 0; r < padded; r += 4) {
+      Vec4 sum, entries;
+      detail::load_lanes(sum, below_rows + r);
+      detail::load_as_doubles(entries, below + r);
+      detail::store_lanes(below_rows + r, sum + splat * entries);
+    }
   }
 }
 
@@ -226,9 +229,7 @@ void SparseCholesky<Real>::forward(int s, double* y, double* below_rows) const {
 // the forward's; the rows are gathered into below_rows as in forward().)
 template <typename Real>
 void SparseCholesky<Real>::backward(int s, double* y, double* below_rows) const {
-  using detail::lanes;
   using detail::Vec4;
-  const auto wide = [](const Real* at) { return __builtin_convertvector(lanes(at), Vec4); };
   const Supernode& node = supernodes_[static_cast<std::size_t>(s)];
   const Real* panel = factor_.data() + node.offset;
   const auto height = static_cast<std::size_t>(node.height);
@@ -241,7 +242,12 @@ void SparseCholesky<Real>::backward(int s, double* y, double* below_rows) const 
     const Real* column = panel + static_cast<std::size_t>(node.padding + k) * height;
     const Real* below = column + node.pivots();
     Vec4 sums = {0.0, 0.0, 0.0, 0.0};
-    for (std::size_t r = 0; r < padded; r += 4) sums += wide(below + r) * lanes(below_rows + r);
+    for (std::size_t r = 0; r < padded; r += 4) {
+      Vec4 entries, values;
+      detail::load_as_doubles(entries, below + r);
+      detail::load_lanes(values, below_rows + r);
+      sums += entries * values;
+    }
     double sum = detail::lane_sum(sums);
     for (int i = k + 1; i < node.count; ++i) sum += column[node.padding + i] * pivots[i];
     pivots[k] = (pivots[k] - sum) / column[node.padding + k];

@@ -41,7 +41,8 @@ void subtract_tile(const T* A, const T* B, std::size_t stride, int depth, T* C,
     const T* b = B + static_cast<std::size_t>(l) * stride;
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
-      const Lanes& column = lanes(a + 4 * v);
+      Lanes column;
+      load_lanes(column, a + 4 * v);
 #pragma GCC unroll 4
       for (int c = 0; c < 4; ++c) sum[v][c] += column * b[c];
     }
@@ -50,7 +51,10 @@ void subtract_tile(const T* A, const T* B, std::size_t stride, int depth, T* C,
   for (int v = 0; v < V; ++v) {
 #pragma GCC unroll 4
     for (int c = 0; c < 4; ++c) {
-      lanes(C + static_cast<std::size_t>(c) * c_stride + 4 * v) -= sum[v][c];
+      T* at = C + static_cast<std::size_t>(c) * c_stride + 4 * v;
+      Lanes value;
+      load_lanes(value, at);
+      store_lanes(at, value - sum[v][c]);
     }
   }
 }

@@ -18,10 +18,14 @@ inline Eigen::Vector3d reduced_dot(const double* y,
   Vec4 s0{}, s1{}, s2{};
   Eigen::Index k = 0;
   for (; k + 4 <= n; k += 4) {
-    const Vec4& a = lanes(y + k);
-    s0 += a * lanes(u0 + k);
-    s1 += a * lanes(u1 + k);
-    s2 += a * lanes(u2 + k);
+    Vec4 a, b0, b1, b2;
+    load_lanes(a, y + k);
+    load_lanes(b0, u0 + k);
+    load_lanes(b1, u1 + k);
+    load_lanes(b2, u2 + k);
+    s0 += a * b0;
+    s1 += a * b1;
+    s2 += a * b2;
   }
   Eigen::Vector3d sum(lane_sum(s0), lane_sum(s1), lane_sum(s2));
   for (; k < n; ++k) {
