@@ -6,6 +6,7 @@ import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { RodTubes } from '../../web/src/render/RodTubes.js';
 import {
+  edgeIndices,
   edgeLengths,
   edgeStrains,
   meshEdges,
@@ -29,13 +30,26 @@ describe('edge strain', () => {
     expect(Array.from(edgeLengths(new Uint32Array([0, 3]), rest))).toEqual([Math.SQRT2]);
   });
 
+  it("finds each rod segment among the edges, one a triangle's too, whichever way round", () => {
+    const ends = meshEdges(triangles, rods);
+    const segments = new Uint32Array([...rods, 2, 1]);
+    const found = edgeIndices(ends, segments);
+    expect(found).toHaveLength(3);
+    found.forEach((e, s) => {
+      const theirs = [segments[2 * s], segments[2 * s + 1]].sort();
+      expect([ends[2 * e], ends[2 * e + 1]].sort()).toEqual(theirs);
+    });
+    expect(found[2]).toBe(found[1]); // 1-2 and 2-1: the triangles' shared edge
+  });
+
   it("gives each edge its strain and each vertex the largest of its edges'", () => {
     const ends = meshEdges(triangles, rods);
     const lengths = edgeLengths(ends, rest);
     // Vertex 4 moved 1 cm further along the rod: only the rod's edge stretches, by 1 %.
     const drawn = Float32Array.from(rest);
     drawn[12] += 0.01;
-    const strains = edgeStrains(ends, lengths, drawn);
+    const strains = new Float32Array(lengths.length);
+    expect(edgeStrains(ends, lengths, drawn, strains)).toBe(strains); // written where it is told
     const perVertex = vertexStrains(ends, strains, 5);
     expect(perVertex[4]).toBeCloseTo(0.01, 6);
     expect(perVertex[3]).toBeCloseTo(0.01, 6);

@@ -1,7 +1,14 @@
 import * as THREE from 'three';
 import { ObstacleMeshes, floorOf, shapeBounds } from './ObstacleMeshes.js';
 import { RodTubes } from './RodTubes.js';
-import { edgeLengths, edgeStrains, meshEdges, paintStrains, vertexStrains } from './edgeStrain.js';
+import {
+  edgeIndices,
+  edgeLengths,
+  edgeStrains,
+  meshEdges,
+  paintStrains,
+  vertexStrains,
+} from './edgeStrain.js';
 import { CanvasLabels, bodyColours, sideBySideSpacing } from './SideBySideStage.js';
 
 /**
@@ -30,11 +37,11 @@ export class ThinStage {
     // (and draws its reference floor under) that much.
     else restBounds.min.y -= restBounds.getSize(new THREE.Vector3()).length();
     this.restBounds = restBounds;
-    // The strain view's edges (the triangles' and the rods'), and the rods' own for their tubes.
+    // The strain view's edges (the triangles' and the rods'), and where the rods' segments (their
+    // tubes) are among them.
     this.strainEdges = meshEdges(shape.triangles, shape.edges);
     this.strainRest = edgeLengths(this.strainEdges, this.rest);
-    this.rodEdges = shape.edges;
-    this.rodRest = edgeLengths(shape.edges, this.rest);
+    this.rodSegments = edgeIndices(this.strainEdges, shape.edges);
     this.strainView = false;
     // A rod is picked within this of its vertices, and drawn at least a tenth as thick.
     const pickSize = 0.02 * new THREE.Box3().setFromArray(this.rest).getSize(new THREE.Vector3()).length();
@@ -91,7 +98,14 @@ export class ThinStage {
       shapes.group.position.copy(offset);
       this.object.add(shapes.group);
       this.bounds.union(restBounds.clone().translate(offset));
-      return { geometry, drawn, shapes, offset, tubes, surface, color };
+      // The strain view's buffers, painted every frame.
+      const strains = {
+        edges: new Float32Array(this.strainRest.length),
+        vertices: new Float32Array(this.vertexCount),
+        segments: new Float32Array(this.rodSegments.length),
+        segmentColours: new Float32Array(3 * this.rodSegments.length),
+      };
+      return { geometry, drawn, shapes, offset, tubes, surface, color, strains };
     });
     // What a drag may grab (DragController): each copy, picked where it is drawn: a surface by its
     // triangles, a rod by its vertices within pickSize of the pointer's ray.
@@ -137,17 +151,17 @@ export class ThinStage {
   }
 
   // A copy's vertices and segments in the strain view's colours, where they are drawn now.
-  paintStrain({ geometry, tubes }) {
+  paintStrain({ geometry, tubes, strains }) {
     const drawn = geometry.attributes.position.array;
-    const strains = edgeStrains(this.strainEdges, this.strainRest, drawn);
+    edgeStrains(this.strainEdges, this.strainRest, drawn, strains.edges);
     const vertexColours = paintStrains(
-      vertexStrains(this.strainEdges, strains, this.vertexCount),
+      vertexStrains(this.strainEdges, strains.edges, this.vertexCount, strains.vertices),
       geometry.attributes.color.array,
     );
     geometry.attributes.color.needsUpdate = true;
     if (tubes) {
-      const segments = edgeStrains(this.rodEdges, this.rodRest, drawn);
-      tubes.setColours(paintStrains(segments, new Float32Array(3 * segments.length)), vertexColours);
+      this.rodSegments.forEach((edge, s) => (strains.segments[s] = strains.edges[edge]));
+      tubes.setColours(paintStrains(strains.segments, strains.segmentColours), vertexColours);
     }
   }
 

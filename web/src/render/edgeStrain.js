@@ -8,12 +8,14 @@ import { rampColour } from '../ui/colourRamp.js';
 
 export const strainScale = { low: 1e-5, high: 1e-1 };
 
+const edgeKey = (a, b) => `${Math.min(a, b)} ${Math.max(a, b)}`;
+
 /** The edges of a shape's triangles and rod segments (flat vertex-id arrays), once each. */
 export function meshEdges(triangles, segments) {
   const seen = new Set();
   const ends = [];
   const add = (a, b) => {
-    const key = `${Math.min(a, b)} ${Math.max(a, b)}`;
+    const key = edgeKey(a, b);
     if (seen.has(key)) return;
     seen.add(key);
     ends.push(a, b);
@@ -25,25 +27,36 @@ export function meshEdges(triangles, segments) {
   return Uint32Array.from(ends);
 }
 
-/** Each edge's length (ends: two vertex ids per edge) at positions (x y z per vertex). */
-export function edgeLengths(ends, positions) {
-  const lengths = new Float64Array(ends.length / 2);
-  for (let e = 0; e < lengths.length; e++) {
-    const a = 3 * ends[2 * e],
-      b = 3 * ends[2 * e + 1];
-    lengths[e] = Math.hypot(
-      positions[b] - positions[a],
-      positions[b + 1] - positions[a + 1],
-      positions[b + 2] - positions[a + 2],
-    );
-  }
-  return lengths;
+// The length of edge e of ends at positions.
+function edgeLength(ends, positions, e) {
+  const a = 3 * ends[2 * e],
+    b = 3 * ends[2 * e + 1];
+  return Math.hypot(
+    positions[b] - positions[a],
+    positions[b + 1] - positions[a + 1],
+    positions[b + 2] - positions[a + 2],
+  );
 }
 
-/** Each edge's strain |l / L - 1| at `drawn`, L its rest length, into out. */
+/** Each edge's length (ends: two vertex ids per edge) at positions (x y z per vertex). */
+export function edgeLengths(ends, positions) {
+  return Float64Array.from({ length: ends.length / 2 }, (_, e) => edgeLength(ends, positions, e));
+}
+
+/** Where each of `segments` (two vertex ids each) is among `ends` (meshEdges of them and more). */
+export function edgeIndices(ends, segments) {
+  const index = new Map();
+  for (let e = 0; e < ends.length; e += 2) index.set(edgeKey(ends[e], ends[e + 1]), e / 2);
+  return Uint32Array.from({ length: segments.length / 2 }, (_, s) =>
+    index.get(edgeKey(segments[2 * s], segments[2 * s + 1])),
+  );
+}
+
+/** Each edge's strain |l / L - 1| at `drawn`, L its rest length, into out (every frame: no garbage). */
 export function edgeStrains(ends, restLengths, drawn, out = new Float32Array(restLengths.length)) {
-  const lengths = edgeLengths(ends, drawn);
-  for (let e = 0; e < lengths.length; e++) out[e] = Math.abs(lengths[e] / restLengths[e] - 1);
+  for (let e = 0; e < restLengths.length; e++) {
+    out[e] = Math.abs(edgeLength(ends, drawn, e) / restLengths[e] - 1);
+  }
   return out;
 }
 
@@ -51,7 +64,10 @@ export function edgeStrains(ends, restLengths, drawn, out = new Float32Array(res
 export function vertexStrains(ends, strains, vertexCount, out = new Float32Array(vertexCount)) {
   out.fill(0);
   for (let e = 0; e < strains.length; e++) {
-    for (const v of [ends[2 * e], ends[2 * e + 1]]) out[v] = Math.max(out[v], strains[e]);
+    const a = ends[2 * e],
+      b = ends[2 * e + 1];
+    out[a] = Math.max(out[a], strains[e]);
+    out[b] = Math.max(out[b], strains[e]);
   }
   return out;
 }
