@@ -378,26 +378,29 @@ describe('interaction', () => {
     );
   });
 
-  it('says which URL values it refused or changed, in dismissible notices and in status', async () => {
+  it('says which URL values it refused, changed or could not apply, in dismissible notices and in status', async () => {
     await withPage(
       served.browser.context,
-      `${served.server.url}?scene=nonexistent&dt=-1&mode=999&paused=1`,
+      `${served.server.url}?scene=nonexistent&dt=-1&mode=999&strain=1&paused=1`,
       async ({ page, errors }) => {
         const status = await waitUntilReady(page);
         expect(status.scene).toBe('crab');
-        expect(status.notices).toHaveLength(4);
+        expect(status.notices).toHaveLength(5);
         expect(status.notices[0]).toBe(
           'scene=nonexistent is not a scene of the gallery: the default is used.',
         );
         expect(status.notices[1]).toBe('dt=-1 is outside [1e-5, 0.1] s: 1e-5 is used.');
         expect(status.notices[2]).toBe('mode=999 is outside [0, 64]: 64 is used.');
         expect(status.notices[3]).toMatch(/^mode=64: this scene has 16 modes; mode 16 is shown\.$/);
+        // The strain view is a shell's or a rod's: the crab, a volume, has no edges to colour.
+        expect(status.notices[4]).toBe('strain=1 does not apply to the scene "Crab": it is off.');
         expect(new URL(page.url()).searchParams.get('mode')).toBe('16');
+        expect(new URL(page.url()).searchParams.has('strain')).toBe(false);
         const shown = page.locator('#notices li');
-        await expect.poll(() => shown.count()).toBe(4);
+        await expect.poll(() => shown.count()).toBe(5);
         await page.screenshot({ path: `${artifacts}/url-notices.png` });
         await shown.first().getByRole('button', { name: 'dismiss this notice' }).click();
-        await expect.poll(() => shown.count()).toBe(3);
+        await expect.poll(() => shown.count()).toBe(4);
         expect(errors).toEqual([]);
       },
     );

@@ -13,7 +13,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, runLabel } from './state/urlState.js';
+import { formatState, parseState, runLabel, sceneFlags } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -203,6 +203,11 @@ class Demo {
           : onGround
             ? await openOnGround(context, name, scene, overrides)
             : await openBody(context, name, scene, overrides);
+    for (const flag of sceneFlags) {
+      if (overrides[flag] && !(flag in opened.settings)) {
+        status.warn(`${flag}=1 does not apply to the scene "${scene.title}": it is off.`);
+      }
+    }
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;

@@ -98,6 +98,16 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "pins": [9]}})").find("shell: "),
             std::string::npos);
+  // Everything pinned: said in the recipe's terms, a curved rod's too (whose directors, pinned
+  // with its segments, are nodes the simulator would name instead).
+  EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "pins": [0, 1, 2, 3, 4, 5, 6, 7, 8]}})")
+                .find("cloth.json: shell.pins: pins every one of its 9 vertices: nothing can move"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": [[0, 0, 0], [1, 0, 0], [1, 1, 0]], "pins": [0, 1, 2]}})")
+                .find("rod.pins: pins every one of its 3 vertices"),
+            std::string::npos);
+  EXPECT_EQ(refusal(R"({"rod": {"points": [[0, 0, 0], [1, 0, 0], [1, 1, 0]], "pins": [0, 1]}})"),
+            "accepted");
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "youngs": -5}})").find("shell: "),
             std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {)" + grid + R"(, "center": [0, 1e400, 0]}})"), "accepted");

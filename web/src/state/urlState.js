@@ -53,6 +53,11 @@ const flags = [
   'strain',
 ];
 
+// The flags a scene takes where it can (the rest are the page's own): the settings a scene's
+// opener returns have a key for each it takes, and the page says which of the URL's it did not.
+const pageFlags = ['embed', 'paused', 'ground'];
+export const sceneFlags = flags.filter((flag) => !pageFlags.includes(flag));
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 // A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
 const written = (value) =>

@@ -399,6 +399,14 @@ void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
   }
 }
 
+bool pins_every_vertex(const ThinBody& body) {
+  std::vector<char> pinned(static_cast<std::size_t>(body.vertex_count), 0);
+  for (const int node : body.model.pinned) {
+    if (node < body.vertex_count) pinned[static_cast<std::size_t>(node)] = 1;
+  }
+  return std::find(pinned.begin(), pinned.end(), 0) == pinned.end();
+}
+
 json parse_recipe(const RecipeReader& reader, const std::string& text) {
   try {
     return json::parse(text);
@@ -452,12 +460,20 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   out.name = recipe.value("name", source);
   out.description = recipe.value("description", "");
   if (recipe.contains("camera")) out.camera = recipe["camera"];
+  std::string pins_key = "parts";
   if (recipe.contains("parts")) {
     out.body = read_parts(reader, recipe["parts"], files, out.parts);
   } else {
-    const char* kind = recipe.contains("shell") ? "shell" : "rod";
-    out.body = read_body(reader, recipe, "", kind, files);
+    const std::string kind = recipe.contains("shell") ? "shell" : "rod";
+    out.body = read_body(reader, recipe, "", kind.c_str(), files);
     out.parts = {{kind, 0, out.body.model.element_count(), out.body.vertex_count}};
+    pins_key = kind + ".pins";
+  }
+  // Said here, in the recipe's terms: the simulator would refuse it as pinning "every node" (a
+  // rod's directors are nodes too, pinned with a segment pinned at both ends).
+  if (pins_every_vertex(out.body)) {
+    reader.fail(pins_key, "pins every one of its " + std::to_string(out.body.vertex_count) +
+                              " vertices: nothing can move");
   }
   try {
     out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
