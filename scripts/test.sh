@@ -2,10 +2,11 @@
 # Runs every layer of tests (after scripts/setup.sh --all has built everything):
 #   1. native C++ suites and the validation suite against whole-mesh references (ctest, native
 #      release build)   2. the core C++ suites compiled to wasm (threaded build), under Node; the
-#      single-threaded module is exercised by Vitest   3. Vitest: the wasm module under Node and
-#      the page in headless Chromium (Vitest + Playwright)   4. the sanitizers (clang ASan +
-#      UBSan): the unit tests of the hand-indexed kernels and a short fuzzing run of every
-#      reader   5. the tree is formatted (clang-format, Prettier)
+#      single-threaded module is exercised by Vitest   3. the page's production build (vite
+#      build), which the browser tests serve   4. Vitest: the wasm module under Node and the page
+#      in headless Chromium (Vitest + Playwright)   5. the sanitizers (clang ASan + UBSan): the
+#      unit tests of the hand-indexed kernels and a short fuzzing run of every reader   6. the
+#      tree is formatted (clang-format, Prettier)
 # Ends with one line "N passed, N failed" counting the layers.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -404,6 +406,22 @@ TEST(ContactScene, AnObstacleDraggedIntoTheFloorStaysOnIt) {
   const contact::Obstacle& moved = scene.obstacles()[1];
   EXPECT_NEAR(moved.offset.x(), 0.3, 1e-12);  // along the floor it goes where it was dragged
   EXPECT_NEAR(contact::clearance_from_plane(scene.obstacles()[0], moved), 0.0, 1e-12);
+  // What a hand cannot move, named (the thin bodies' hold_obstacle refuses the same).
+  const auto refusal = [&](int o, const Eigen::Vector3d& offset) -> std::string {
+    try {
+      scene.move_obstacle(o, offset);
+    } catch (const std::invalid_argument& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(refusal(0, Eigen::Vector3d::UnitY()),
+            "obstacle 0 is a plane, which is not moved by hand");
+  EXPECT_EQ(refusal(2, Eigen::Vector3d::UnitY()), "obstacle 2: there are 2");
+  EXPECT_EQ(refusal(-1, Eigen::Vector3d::UnitY()), "no obstacle -1");
+  EXPECT_NE(refusal(1, Eigen::Vector3d(0, 1e7, 0)).find("within 1000000 m"), std::string::npos);
+  EXPECT_NE(refusal(1, Eigen::Vector3d(0, std::nan(""), 0)).find("finite"), std::string::npos);
+  EXPECT_NEAR(scene.obstacles()[1].offset.x(), 0.3, 1e-12);  // refusals move nothing
 }
 
 TEST(ContactScene, SceneFileRefusesAbsurdValues) {

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/friction.hpp"
 
@@ -246,20 +245,7 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
 }
 
 void ObstacleContact::hold_obstacle(std::size_t o, const Eigen::Vector3d& offset) {
-  if (o >= obstacles_.size()) {
-    throw std::invalid_argument("obstacle " + std::to_string(o) + ": there are " +
-                                std::to_string(obstacles_.size()));
-  }
-  if (obstacles_[o].kind == contact::ObstacleKind::plane) {
-    throw std::invalid_argument("obstacle " + std::to_string(o) +
-                                " is a plane, which is not moved by hand");
-  }
-  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
-    throw std::invalid_argument("obstacle " + std::to_string(o) +
-                                ": its offset must be finite and within 1e6 m");
-  }
-  obstacles_[o].path =
-      contact::ObstaclePath{{0.0}, {contact::clear_of_planes(obstacles_, o, offset)}};
+  contact::hold_by_hand(obstacles_, o, offset);
 }
 
 }  // namespace smfem::full

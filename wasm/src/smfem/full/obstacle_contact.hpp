@@ -101,10 +101,8 @@ class ObstacleContact final : public sim::StepContact {
                         const Eigen::VectorXd& node_mass);
   // Whether any obstacle follows a path (or the hand): advance_obstacles can move something.
   bool obstacles_move() const;
-  // Obstacle o's target from now on `offset` (lifted clear of the planes: obstacle.hpp,
-  // clear_of_planes); advance_obstacles moves it there as far as the points let it. Throws
-  // std::invalid_argument for o out of range, a plane (infinite: not dragged) or an offset not
-  // finite or beyond 1e6 m.
+  // Obstacle o's target from now on `offset` (contact::hold_by_hand: lifted clear of the planes;
+  // what it refuses); advance_obstacles moves it there as far as the points let it.
   void hold_obstacle(std::size_t o, const Eigen::Vector3d& offset);
   // The last linearize()'s Hessian: per point, its node and 3 x 3 block (zero beyond dhat).
   const std::vector<std::pair<int, Eigen::Matrix3d>>& hessian_blocks() const { return blocks_; }

@@ -388,16 +388,8 @@ double ContactScene::body_kinetic(int body) const {
 }
 
 void ContactScene::move_obstacle(int obstacle, const Eigen::Vector3d& offset) {
-  if (obstacle < 0 || obstacle >= static_cast<int>(obstacles_.size())) {
-    throw std::out_of_range("no obstacle " + std::to_string(obstacle));
-  }
-  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
-    throw std::invalid_argument("obstacle offset must be finite and within 1e6 m");
-  }
-  // Never beyond a plane (the floor, a wall). Held there from now on.
-  const auto o = static_cast<std::size_t>(obstacle);
-  obstacles_[o].path =
-      contact::ObstaclePath{{0.0}, {contact::clear_of_planes(obstacles_, o, offset)}};
+  if (obstacle < 0) throw std::invalid_argument("no obstacle " + std::to_string(obstacle));
+  contact::hold_by_hand(obstacles_, static_cast<std::size_t>(obstacle), offset);
 }
 
 void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& target,

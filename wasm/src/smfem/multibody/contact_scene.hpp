@@ -161,7 +161,8 @@ class ContactScene {
 
   // The obstacle's drag target: it moves there at the next steps, as far as bodies allow,
   // instead of following its path; a target beyond a plane obstacle is lifted out of it (a
-  // sphere dragged into the floor stays on it).
+  // sphere dragged into the floor stays on it). Refused as contact::hold_by_hand refuses (a
+  // plane, an obstacle it does not have, an offset not finite or too far).
   void move_obstacle(int obstacle, const Eigen::Vector3d& offset);
 
   // A drag spring (sim/simulator.hpp) from render vertex `vertex` of body `body` to a point of

@@ -55,12 +55,12 @@ Eigen::Vector3d vector_at(const json& object, const char* key, const std::string
   return v;
 }
 
-// A position or a length: within kMaxCoordinate.
+// A position or a length: within contact::kMaxCoordinate.
 Eigen::Vector3d place_at(const json& object, const char* key, const std::string& where,
                          const std::string& source, const Eigen::Vector3d& fallback) {
   const Eigen::Vector3d v = vector_at(object, key, where, source, fallback);
-  if (!(v.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
-    refuse(source, where + key, "is beyond " + std::to_string(int(kMaxCoordinate)) + " m");
+  if (!(v.cwiseAbs().maxCoeff() <= contact::kMaxCoordinate)) {
+    refuse(source, where + key, "is beyond " + std::to_string(int(contact::kMaxCoordinate)) + " m");
   }
   return v;
 }
@@ -75,8 +75,8 @@ double required_number(const json& object, const char* key, const std::string& w
                        const std::string& source) {
   if (!object.contains(key)) refuse(source, where + key, "is missing");
   const double value = number_at(object, key, where, source, 0.0);
-  if (!(std::abs(value) <= kMaxCoordinate)) {
-    refuse(source, where + key, "is beyond " + std::to_string(int(kMaxCoordinate)));
+  if (!(std::abs(value) <= contact::kMaxCoordinate)) {
+    refuse(source, where + key, "is beyond " + std::to_string(int(contact::kMaxCoordinate)));
   }
   return value;
 }

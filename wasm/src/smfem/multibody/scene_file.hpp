@@ -33,10 +33,6 @@ struct ContactSceneSpec {
   std::vector<SceneBodySpec> bodies;
 };
 
-// Positions beyond this (m) are refused: far past any scene's size, and squares of them would
-// lose every digit of a contact distance.
-inline constexpr double kMaxCoordinate = 1e6;
-
 // One entry of a scene's "obstacles" (assets/scenes/README.md), `where` naming it in messages
 // ("obstacles[2]."); throws std::invalid_argument as read_contact_scene does. Also read by the
 // thin bodies' recipes (thin/thin_recipe.hpp).
@@ -51,7 +47,7 @@ double read_friction(const nlohmann::json& object, const std::string& where,
 
 // Parses a scene file's JSON; throws std::invalid_argument naming `source` and the key at fault.
 // Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0,
-// contact::kMaxFriction], a non-positive timestep, a coordinate beyond kMaxCoordinate.
+// contact::kMaxFriction], a non-positive timestep, a coordinate beyond contact::kMaxCoordinate.
 ContactSceneSpec read_contact_scene(const nlohmann::json& scene, const std::string& source);
 
 }  // namespace smfem::multibody

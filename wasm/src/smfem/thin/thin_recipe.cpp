@@ -72,9 +72,9 @@ class RecipeReader {
   double length(const json& object, const std::string& where, const char* key,
                 double fallback) const {
     const double value = number(object, where, key, fallback);
-    if (!(value > 0.0 && value <= multibody::kMaxCoordinate)) {
+    if (!(value > 0.0 && value <= contact::kMaxCoordinate)) {
       fail(where + "." + key,
-           "must be positive and at most " + std::to_string(int(multibody::kMaxCoordinate)) + " m");
+           "must be positive and at most " + std::to_string(int(contact::kMaxCoordinate)) + " m");
     }
     return value;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/ccd.hpp"
@@ -111,15 +112,25 @@ double clearance_from_plane(const Obstacle& plane, const Obstacle& shape) {
   return std::numeric_limits<double>::infinity();
 }
 
-Eigen::Vector3d clear_of_planes(const std::vector<Obstacle>& obstacles, std::size_t o,
-                                const Eigen::Vector3d& offset) {
-  Obstacle moved = obstacles.at(o);
+void hold_by_hand(std::vector<Obstacle>& obstacles, std::size_t o, const Eigen::Vector3d& offset) {
+  const std::string name = "obstacle " + std::to_string(o);
+  if (o >= obstacles.size()) {
+    throw std::invalid_argument(name + ": there are " + std::to_string(obstacles.size()));
+  }
+  if (obstacles[o].kind == ObstacleKind::plane) {
+    throw std::invalid_argument(name + " is a plane, which is not moved by hand");
+  }
+  if (!offset.allFinite() || !(offset.cwiseAbs().maxCoeff() <= kMaxCoordinate)) {
+    throw std::invalid_argument(name + ": its offset must be finite and within " +
+                                std::to_string(int(kMaxCoordinate)) + " m");
+  }
+  Obstacle moved = obstacles[o];
   moved.offset = offset;
   for (const Obstacle& plane : obstacles) {
     if (plane.kind != ObstacleKind::plane) continue;
     moved.offset += std::max(0.0, -clearance_from_plane(plane, moved)) * plane.normal;
   }
-  return moved.offset;
+  obstacles[o].path = ObstaclePath{{0.0}, {moved.offset}};
 }
 
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,

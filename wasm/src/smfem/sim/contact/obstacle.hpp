@@ -62,10 +62,15 @@ Eigen::Vector3d obstacle_reaction(const Obstacle& obstacle, const Eigen::Vector3
 // the plane. +infinity for a plane shape (two planes are not compared).
 double clearance_from_plane(const Obstacle& plane, const Obstacle& shape);
 
-// `offset` for obstacles[o], lifted along each plane's normal where the shape would reach beyond
-// it: where a dragged obstacle may be held (never under the floor or through a wall).
-Eigen::Vector3d clear_of_planes(const std::vector<Obstacle>& obstacles, std::size_t o,
-                                const Eigen::Vector3d& offset);
+// Positions beyond this (m) are refused: far past any scene's size, and squares of them would
+// lose every digit of a contact distance.
+inline constexpr double kMaxCoordinate = 1e6;
+
+// obstacles[o] moved by hand: held at `offset` from now on (its path replaced), lifted along each
+// plane's normal where the shape would reach beyond it (never under the floor or through a
+// wall). Throws std::invalid_argument naming the obstacle where there is no obstacle o, where it
+// is a plane (not moved by hand) or where the offset is not finite or beyond kMaxCoordinate.
+void hold_by_hand(std::vector<Obstacle>& obstacles, std::size_t o, const Eigen::Vector3d& offset);
 
 // The largest alpha in [0, 1] such that x + a dx, for every a in [0, alpha], stays at least
 // `keep` times its present distance, or times `reach` where that is less, from the obstacle

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "smfem/multibody/scene_file.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/solver_limits.hpp"
 #include "smfem/thin/bending.hpp"
 
@@ -64,9 +64,9 @@ inline void require_pins(const std::vector<int>& pinned, int vertex_count) {
 // centred at 1e30 m is refused, not stepped.
 inline void require_positions(const Positions& X) {
   if (!X.allFinite()) throw std::invalid_argument("vertex positions must be finite");
-  if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= multibody::kMaxCoordinate)) {
+  if (X.size() > 0 && !(X.cwiseAbs().maxCoeff() <= contact::kMaxCoordinate)) {
     throw std::invalid_argument("a vertex has a coordinate beyond +-" +
-                                std::to_string(int(multibody::kMaxCoordinate)) +
+                                std::to_string(int(contact::kMaxCoordinate)) +
                                 " m (from its size, length, center, start, scale or points)");
   }
 }
