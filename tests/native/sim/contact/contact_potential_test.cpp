@@ -307,6 +307,58 @@ TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
               1e-12 * fresh.potential_energy(U));
 }
 
+// begin_step() given the step's first direction gathers that segment once for friction and for
+// the max_step() along it: the same friction, bound and pairs as a start gathered on its own.
+// Friction on.
+TEST_F(ContactPotentialTest, TheFirstSegmentGatheredOnceGivesWhatTwoGathersGave) {
+  const int m = modes();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 91);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 92) +
+                           body_translation(composite_.model, 1, {0.0, -0.006, 0.0});
+  ContactPotential apart(composite_.model.contact, offsets_);
+  apart.set_environment(&obstacles_, parameters_, 0.01);
+  apart.begin_step(U0);
+  const double alpha = apart.max_step(U0, dU);
+  potential_->begin_step(U0, dU);
+  ASSERT_GT(alpha, 0.0);
+  ASSERT_LT(alpha, 1.0);
+  EXPECT_EQ(potential_->max_step(U0, dU), alpha);
+  EXPECT_EQ(potential_->candidate_count(), apart.candidate_count());
+  EXPECT_EQ(potential_->largest_approach(), apart.largest_approach());
+  const ReducedMatrix U = U0 + (0.5 * alpha) * dU;
+  ASSERT_GT(apart.friction_energy(U), 0.0);
+  EXPECT_EQ(potential_->friction_energy(U), apart.friction_energy(U));
+  ReducedMatrix gradient, apart_gradient;
+  potential_->linearize(U, gradient);
+  apart.linearize(U, apart_gradient);
+  EXPECT_EQ(gradient, apart_gradient);
+}
+
+// Holding a body after a sweep keeps the segment's pairs that touch a moving body: the same
+// gradient and energy as a potential that gathers afresh with the body held, and not those
+// of every pair (the lower box against the ground drops out).
+TEST_F(ContactPotentialTest, HoldingABodyAfterASweepMatchesAFreshGather) {
+  const int m = modes();
+  const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 93);
+  const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 94);
+  ContactPotential fresh(composite_.model.contact, offsets_);
+  fresh.set_environment(&obstacles_, parameters_, 0.01);
+  fresh.begin_step(U0);
+  fresh.set_moving_parts({0, 1});
+  potential_->begin_step(U0);
+  const double alpha = potential_->max_step(U0, dU);
+  ASSERT_GT(alpha, 0.0);
+  const ReducedMatrix U = U0 + (0.5 * alpha) * dU;
+  ReducedMatrix every_pair, held, fresh_gradient;
+  potential_->linearize(U, every_pair);
+  potential_->set_moving_parts({0, 1});
+  potential_->linearize(U, held);
+  fresh.linearize(U, fresh_gradient);
+  EXPECT_EQ(held, fresh_gradient);
+  EXPECT_NE(held, every_pair);
+  EXPECT_EQ(potential_->potential_energy(U), fresh.potential_energy(U));
+}
+
 // Which bodies a direction makes approach something by more than a distance: the upper box moved
 // down 2 cm onto the lower (both), up (neither), the lower box down 2 cm towards the ground and
 // away from the upper (the lower only).

@@ -347,7 +347,6 @@ const StepReport& Simulator::step() {
   // With patches, their dented contact (local_->begin_step started it). Its pairs are gathered
   // for this step's moving bodies.
   if (contact_ != nullptr) contact_->set_moving_parts(awake_);
-  if (contact_ != nullptr && !patched()) contact_->begin_step(backup_.U);
   // Towards the prediction as far as contact allows.
   initial_guess_ = patched() ? local_->prediction() : dynamics_.prediction();
   for (std::size_t b = 0; b < awake_.size(); ++b) {
@@ -364,6 +363,8 @@ const StepReport& Simulator::step() {
     if (patched()) local_->gather(backup_.U, backup_.patches.C, extended_U_n_);
     const ReducedMatrix& start = patched() ? extended_U_n_ : backup_.U;
     initial_guess_ -= start;
+    // Friction frozen at the start, and the first segment's pairs gathered once for both.
+    if (!patched()) contact_->begin_step(start, initial_guess_);
     const double start_step = patched() ? local_->contact()->max_step(start, initial_guess_)
                                         : contact_->max_step(start, initial_guess_);
     initial_guess_ = start + start_step * initial_guess_;

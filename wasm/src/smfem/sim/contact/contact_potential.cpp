@@ -331,20 +331,39 @@ void ContactPotential::set_moving_parts(std::vector<char> moving) {
   if (!moving.empty() && moving.size() != parts_.size()) {
     throw std::invalid_argument("set_moving_parts: one flag per part");
   }
+  if (moving == moving_) return;  // the segment's pairs stay this set's
+  bool fewer = !moving.empty();   // no part starts moving
+  for (std::size_t p = 0; fewer && p < moving.size(); ++p) fewer = !moving[p] || moving_part(p);
   moving_ = std::move(moving);
-  segment_pairs_ = nullptr;  // gathered with the other parts
+  if (segment_pairs_ == nullptr || !fewer) {
+    segment_pairs_ = nullptr;  // gathered with the other parts
+    return;
+  }
+  // Fewer parts move: the segment's pairs that still touch a moving one are what a gather with
+  // them gives, in its order.
+  std::vector<Pair> kept;
+  for (const Pair& pair : *segment_pairs_) {
+    if (moves(pair_parts(pair))) kept.push_back(pair);
+  }
+  fewer_pairs_.swap(kept);
+  segment_pairs_ = &fewer_pairs_;
 }
 
 bool ContactPotential::moves(std::size_t pair_parts) const {
   return moving_part(pair_parts / parts_.size()) || moving_part(pair_parts % parts_.size());
 }
 
-void ContactPotential::begin_step(const ReducedMatrix& U_n) {
+void ContactPotential::begin_step(const ReducedMatrix& U_n, const ReducedMatrix& first_dU) {
   friction_.clear();
   segment_pairs_ = nullptr;  // the obstacles may have moved
-  gather(U_n, ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation, scratch_);
+  // The first segment's candidates hold every pair within dhat at U_n: max_step() along it
+  // takes them as they are.
+  const bool segment = first_dU.rows() == U_n.rows();
+  std::vector<Pair>& pairs = segment ? candidates_ : scratch_;
+  gather(U_n, segment ? first_dU : ReducedMatrix::Zero(U_n.rows(), 3), parameters_.activation,
+         pairs);
   const auto at = [&](int v) { return Eigen::Vector3d(start_.row(v).transpose()); };
-  for (const Pair& pair : scratch_) {
+  for (const Pair& pair : pairs) {
     const PairGeometry g = locate(pair, at);
     const double mu = pair_friction(pair);
     if (!(g.distance < parameters_.activation) || mu <= 0.0) continue;
@@ -406,7 +425,11 @@ double ContactPotential::pair_step(const Pair& pair, double limit) const {
 }
 
 double ContactPotential::max_step(const ReducedMatrix& U, const ReducedMatrix& dU) {
-  gather(U, dU, parameters_.activation, candidates_);
+  if (segment_pairs_ == &candidates_ && U == segment_U_ && dU == segment_dU_) {
+    update_start(U);  // the segment's start; its motion is still dU's
+  } else {
+    gather(U, dU, parameters_.activation, candidates_);
+  }
   double alpha = 1.0;
   for (const Pair& pair : candidates_) alpha = pair_step(pair, alpha);
   return alpha;

@@ -94,7 +94,8 @@ class ContactPotential final : public sim::StepContact {
 
   // The parts (bodies) that move from now on (per part, nonzero: moving), or empty for all. The
   // pairs that touch no moving part are left out of the gathers and of friction: their terms
-  // cannot change (an impact's further iterations, sim/simulator.hpp).
+  // cannot change (an impact's further iterations, sim/simulator.hpp). Where no part starts
+  // moving, the last segment's pairs are kept for reuse, less those.
   void set_moving_parts(std::vector<char> moving);
 
   // The samples (per index into surface.samples, nonzero: left out) this potential no longer
@@ -107,8 +108,10 @@ class ContactPotential final : public sim::StepContact {
   // parameters' where it sets none.
   double obstacle_friction(std::size_t obstacle) const;
 
-  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n.
-  void begin_step(const ReducedMatrix& U_n);
+  // Freezes friction's pairs, normal forces and tangent planes at the step's start U_n. Given
+  // the step's first search direction (n x 3), it gathers that segment's candidates for the
+  // max_step(U_n, first_dU) that follows, which then need no gather of their own.
+  void begin_step(const ReducedMatrix& U_n, const ReducedMatrix& first_dU = {});
   // The largest alpha in [0, 1] for which U + a dU is intersection-free for every a <= alpha,
   // keeping `keep` of each distance; gathers the segment's candidate pairs for energy().
   double max_step(const ReducedMatrix& U, const ReducedMatrix& dU) override;
@@ -357,6 +360,7 @@ class ContactPotential final : public sim::StepContact {
   // the obstacles may have moved).
   ReducedMatrix segment_U_, segment_dU_;
   const std::vector<Pair>* segment_pairs_ = nullptr;
+  std::vector<Pair> fewer_pairs_;  // the segment's, once fewer parts move (set_moving_parts())
   std::vector<FrictionPair> friction_;
   SurfacePositions start_, motion_, trial_;  // positions at U, their change along dU, at a trial
   ReducedMatrix start_U_;                    // the U of start_
