@@ -12,6 +12,13 @@ const run = (scene, label) => scene.runs.find((r) => r.label === label);
 // subspace is so ill-conditioned that neither solver converges in its first steps (docs/claim.md).
 const AGREEMENT = { 'bunny-slab-thin-1e6': 2e-5 };
 
+// Where the converged iteration counts of both solvers follow the bake, not the method: on the
+// thin 1e6 slab, 18 bakes (cubature seeds, native and wasm) took MFEM 6.7-23.8 iterations a step
+// and FEM 8.6-22.4, MFEM the more in 5 (the browser's bake of the recipe among them: 15.4 against
+// 13.1). Every other quick scene kept MFEM 1.5x to 7x below FEM on every bake (docs/claim.md,
+// "The bake's seed").
+const ITERATIONS_TURN_ON_THE_BAKE = ['bunny-slab-thin-1e6'];
+
 describe('claims suite, quick subset (wasm)', () => {
   let smfem;
   let result;
@@ -58,7 +65,8 @@ describe('claims suite, quick subset (wasm)', () => {
     for (const scene of result.scenes) {
       const mfem = run(scene, 'mfem-curvature-converged');
       const fem = run(scene, 'fem-converged');
-      expect(mfem.iterationsPerStep, scene.scene).toBeLessThanOrEqual(fem.iterationsPerStep);
+      if (!ITERATIONS_TURN_ON_THE_BAKE.includes(scene.scene))
+        expect(mfem.iterationsPerStep, scene.scene).toBeLessThanOrEqual(fem.iterationsPerStep);
       expect(scene.agreement, scene.scene).toBeLessThan(AGREEMENT[scene.scene] ?? 1e-6);
     }
   });
