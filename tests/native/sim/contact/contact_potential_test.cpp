@@ -44,8 +44,14 @@ class ContactPotentialTest : public ::testing::Test {
     parameters_.activation = 0.01;
     parameters_.stiffness = 1e3;
     parameters_.friction = 0.3;
-    potential_ = std::make_unique<ContactPotential>(composite_.model.contact, offsets_);
-    potential_->set_environment(&obstacles_, parameters_, 0.01);
+    potential_ = another_potential();
+  }
+
+  // A potential of the same bodies, obstacles and parameters, gathering on its own.
+  std::unique_ptr<ContactPotential> another_potential() const {
+    auto potential = std::make_unique<ContactPotential>(composite_.model.contact, offsets_);
+    potential->set_environment(&obstacles_, parameters_, 0.01);
+    return potential;
   }
 
   int modes() const { return composite_.model.mode_count(); }
@@ -292,8 +298,8 @@ TEST_F(ContactPotentialTest, LinearizeOnTheSweptSegmentMatchesAFreshGather) {
   const int m = modes();
   const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 81);
   const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 82);
-  ContactPotential fresh(composite_.model.contact, offsets_);
-  fresh.set_environment(&obstacles_, parameters_, 0.01);
+  const std::unique_ptr<ContactPotential> fresh_potential = another_potential();
+  ContactPotential& fresh = *fresh_potential;
   for (ContactPotential* potential : {potential_.get(), &fresh}) potential->begin_step(U0);
   const double alpha = potential_->max_step(U0, dU);
   ASSERT_GT(alpha, 0.0);
@@ -315,8 +321,8 @@ TEST_F(ContactPotentialTest, TheFirstSegmentGatheredOnceGivesWhatTwoGathersGave)
   const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 91);
   const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 92) +
                            body_translation(composite_.model, 1, {0.0, -0.006, 0.0});
-  ContactPotential apart(composite_.model.contact, offsets_);
-  apart.set_environment(&obstacles_, parameters_, 0.01);
+  const std::unique_ptr<ContactPotential> apart_potential = another_potential();
+  ContactPotential& apart = *apart_potential;
   apart.begin_step(U0);
   const double alpha = apart.max_step(U0, dU);
   potential_->begin_step(U0, dU);
@@ -341,8 +347,8 @@ TEST_F(ContactPotentialTest, HoldingABodyAfterASweepMatchesAFreshGather) {
   const int m = modes();
   const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 93);
   const ReducedMatrix dU = sim::test::random_reduced(m, 4e-4, 94);
-  ContactPotential fresh(composite_.model.contact, offsets_);
-  fresh.set_environment(&obstacles_, parameters_, 0.01);
+  const std::unique_ptr<ContactPotential> fresh_potential = another_potential();
+  ContactPotential& fresh = *fresh_potential;
   fresh.begin_step(U0);
   fresh.set_moving_parts({0, 1});
   potential_->begin_step(U0);
@@ -386,8 +392,8 @@ TEST_F(ContactPotentialTest, HoldingABodyKeepsTheChangesOfTheOthers) {
   const auto upper_rows = [&](const ReducedMatrix& A) {
     return A.middleRows(4 * upper.first_mode, 4 * upper.modes);
   };
-  ContactPotential whole(model.contact, offsets_);
-  whole.set_environment(&obstacles_, parameters_, 0.01);
+  const std::unique_ptr<ContactPotential> whole_potential = another_potential();
+  ContactPotential& whole = *whole_potential;
   potential_->set_moving_parts({0, 1});
   const ReducedMatrix U0 = sim::test::random_reduced(m, 2e-4, 61);
   ReducedMatrix dU =
