@@ -125,12 +125,11 @@ export async function contactBench(
     const settling = await timedAfter(30);
     const settled = await timedAfter(400);
     piles.push({ bodies: count, settling, settled });
-    const perBody = (pile, one) => (pile.stepMs / count / one.stepMs).toFixed(2);
-    const perWorkingBody = (pile, one) => (pile.workingStepMs / count / one.workingStepMs).toFixed(2);
+    const perBody = (pile, one, field = 'stepMs') => (pile[field] / count / one[field]).toFixed(2);
     print(
       `pile of ${count}: settling ${describe(settling)}; settled ${describe(settled)}; ` +
         `per body x${perBody(settling, piles[0].settling)} settling, x${perBody(settled, piles[0].settled)} settled; ` +
-        `per body over the steps that iterated x${perWorkingBody(settling, piles[0].settling)} settling`,
+        `per body over the steps that iterated x${perBody(settling, piles[0].settling, 'workingStepMs')} settling`,
     );
   }
   const shipped = {};
