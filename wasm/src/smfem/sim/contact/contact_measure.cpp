@@ -62,6 +62,26 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
   }
   const double dhat = parameters_.activation;
   const Eigen::Index sample_count = surface_.samples.size();
+  // The gap between each body's samples and each other body's triangles, box to box: no sample
+  // of p is nearer to q than that, so a search of q's tree that the gap already bounds is
+  // skipped (the loop over every other body per sample was most of a settled pile's measure).
+  const std::size_t part_count = parts_.size();
+  std::vector<double> gap;
+  if (several_parts()) {
+    std::vector<Eigen::AlignedBox3d> sample_boxes(part_count);
+    for (Eigen::Index k = 0; k < sample_count; ++k) {
+      const int v = surface_.samples(k);
+      sample_boxes[static_cast<std::size_t>(part(v))].extend(Eigen::Vector3d(P.row(v).transpose()));
+    }
+    gap.assign(part_count * part_count, 0.0);
+    for (std::size_t p = 0; p < part_count; ++p) {
+      for (std::size_t q = 0; q < part_count; ++q) {
+        const std::vector<geometry::AabbTree::Node>& nodes = trees_[q].tree->nodes();
+        if (p == q || sample_boxes[p].isEmpty() || nodes.empty()) continue;
+        gap[p * part_count + q] = sample_boxes[p].exteriorDistance(nodes.front().box);
+      }
+    }
+  }
   std::vector<ChunkFound> found(
       static_cast<std::size_t>((sample_count + kMeasureChunk - 1) / kMeasureChunk));
   for_chunks(sample_count, kMeasureChunk, [&](int chunk, Eigen::Index begin, Eigen::Index end) {
@@ -85,6 +105,8 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
       if (several_parts()) {
         for (std::size_t q = 0; q < trees_.size(); ++q) {
           if (static_cast<int>(q) == part(v) || !trees_[q].wanted) continue;
+          const double bound = std::max(closest, dhat);
+          if (gap[static_cast<std::size_t>(part(v)) * part_count + q] >= bound) continue;
           const PartTree& other = trees_[q];
           const auto triangle_distance = [&](int i) {
             const int t = parts_[q].triangles[static_cast<std::size_t>(i)];
@@ -94,7 +116,6 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
                                                     P.row(surface_.triangles(t, 2)).transpose());
             return (x - y).norm();
           };
-          const double bound = std::max(closest, dhat);
           const double nearest = other.tree->minimize(
               [&](const Eigen::AlignedBox3d& box) { return box_distance(box, x); },
               triangle_distance, bound);
