@@ -211,16 +211,18 @@ void StiffnessAssembly::run_thread(int thread, const T* Y, const T* Y_packed,
 }
 
 void StiffnessAssembly::assemble(parallel::ThreadPool& pool) {
-  pool.parallel_for(static_cast<int>(schedule_.size()), [this](int thread) {
-    const auto index = static_cast<std::size_t>(thread);
-    if (single_precision_) {
-      run_thread<float>(thread, Y_float_.data(), Y_packed_float_.data(), hessian_float_.data(),
-                        blocks_float_.data(), panels_float_[index].data());
-    } else {
-      run_thread<double>(thread, Y_double_.data(), Y_packed_double_.data(), hessian_double_.data(),
-                         blocks_double_.data(), panels_double_[index].data());
-    }
-  });
+  pool.parallel_for(schedule_size(), [this](int entry) { assemble_entry(entry); });
+}
+
+void StiffnessAssembly::assemble_entry(int entry) {
+  const auto index = static_cast<std::size_t>(entry);
+  if (single_precision_) {
+    run_thread<float>(entry, Y_float_.data(), Y_packed_float_.data(), hessian_float_.data(),
+                      blocks_float_.data(), panels_float_[index].data());
+  } else {
+    run_thread<double>(entry, Y_double_.data(), Y_packed_double_.data(), hessian_double_.data(),
+                       blocks_double_.data(), panels_double_[index].data());
+  }
 }
 
 void StiffnessAssembly::add_to_lower(const Eigen::Ref<const Eigen::MatrixXd>& block,

@@ -60,6 +60,11 @@ class StiffnessAssembly {
   // Forms K and the force from the per-tet inputs of every tet, using pool (whose thread count
   // must be the one planned for).
   void assemble(parallel::ThreadPool& pool);
+  // assemble() is its schedule's entries, one per planned thread, each free to run on any thread
+  // beside the others: a system of several bodies runs every body's in one loop
+  // (reduced_system.cpp), where a loop per body waited for its slower thread at every body.
+  int schedule_size() const { return static_cast<int>(schedule_.size()); }
+  void assemble_entry(int entry);
 
   // After assemble(): system = (I_3 (x) block) + K, lower triangle only (12m x 12m, u = vec(U)
   // ordering). system may be a block of a larger matrix (a body of several, reduced_system.hpp).

@@ -94,9 +94,16 @@ void ReducedSystem::set_moving_bodies(std::vector<char> moving) {
 
 void ReducedSystem::assemble(parallel::ThreadPool& pool) {
   pool_ = &pool;
+  // Every body's schedule entries in one loop (entry e of body b is chunk b * entries + e; a
+  // held body's do nothing). Each entry writes only its body's blocks and its own panel, so the
+  // result is the same on any threads.
+  const int entries = assemblies_.front().schedule_size();
+  pool.parallel_for(static_cast<int>(assemblies_.size()) * entries, [&](int chunk) {
+    const auto b = static_cast<std::size_t>(chunk / entries);
+    if (moving(b)) assemblies_[b].assemble_entry(chunk % entries);
+  });
   for (std::size_t b = 0; b < assemblies_.size(); ++b) {
     if (!moving(b)) continue;
-    assemblies_[b].assemble(pool);
     force_.middleRows(first_row_[b], assemblies_[b].block_size()) = assemblies_[b].force();
   }
 }
