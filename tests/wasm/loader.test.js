@@ -135,4 +135,27 @@ describe('loader under Node', () => {
     expect(child.stdout.trim()).toBe('threads 2');
     expect(child.status).toBe(0);
   });
+
+  // Emscripten's default handlers took over every later error of the script: status 7 and the
+  // module's whole minified source (120 KB) on stderr.
+  it.each(['threads', 'single'])(
+    "leaves a script's own uncaught errors to Node (%s build, the bake's module too)",
+    (build) => {
+      const bakePath = fileURLToPath(new URL('../../precompute/js/bake.js', import.meta.url));
+      for (const fail of ['throw new Error("mine")', 'Promise.reject(new Error("mine"))']) {
+        const script = `import { loadSmfem } from ${JSON.stringify(loaderPath)};
+          import { loadBake } from ${JSON.stringify(bakePath)};
+          await loadSmfem({ build: '${build}' });
+          await loadBake({ build: '${build}' });
+          ${fail};`;
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+          encoding: 'utf8',
+          timeout: 20000,
+        });
+        expect(child.status, fail).toBe(1);
+        expect(child.stderr).toMatch(/Error: mine/);
+        expect(child.stderr.length, fail).toBeLessThan(2000);
+      }
+    },
+  );
 });

@@ -99,6 +99,23 @@ describe('smfem simulate', () => {
     expect((await readFile(file)).subarray(0, 4).toString()).toBe('SMFT');
   });
 
+  it("checks the trajectory's folder before it simulates", async () => {
+    const nowhere = join(folder, 'no-such-folder', 't.bin');
+    await expect(run([asset, ...args, '--json', '--trajectory', nowhere])).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining(`--trajectory ${nowhere}: there is no folder`),
+    });
+  });
+
+  it('stops when the reader of its output leaves (| head -1)', async () => {
+    // A million steps take minutes: the pipe's end has to stop the run.
+    const command = `"${process.execPath}" "${cli}" simulate "${asset}" --steps 1000000 --json | head -1`;
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-o', 'pipefail', '-c', command]);
+    expect(JSON.parse(stdout).step).toBe(1);
+    expect(stderr).toBe('');
+  }, 30000);
+
   it('refuses bad input with a message naming it', async () => {
     await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({
       code: 1,

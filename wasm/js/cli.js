@@ -228,6 +228,8 @@ const commands = {
 const [command, ...rest] = process.argv.slice(2);
 if (commands[command]) {
   commands[command](rest).catch((error) => {
+    // stdout's reader left (`smfem simulate --json | head -1`): it has what it wanted.
+    if (error.code === 'EPIPE') process.exit(0);
     process.stderr.write(`smfem: ${error.message}\n`);
     process.exit(1);
   });

@@ -1,7 +1,8 @@
 // What the command line writes (simulate --trajectory and --render, figures --out) never replaces
 // a file of the user's or mixes into a folder that holds some: an existing file, or a folder
 // that is not empty, is refused before anything runs, unless the user says --force.
-import { readdir, stat } from 'node:fs/promises';
+import { access, constants, readdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /** Throws unless nothing is at `path`, or `force`. `option`: the flag that named it. */
 export async function refuseExistingFile(path, option, force) {
@@ -9,6 +10,16 @@ export async function refuseExistingFile(path, option, force) {
   if (!existing) return;
   if (existing.isDirectory()) throw new Error(`${option} ${path}: a folder is there, not a file`);
   if (!force) throw new Error(`${option} ${path}: the file exists (pass --force to replace it)`);
+}
+
+/** Throws unless the folder `path` goes into exists and may be written (checked before a run). */
+export async function requireWritableFolder(path, option) {
+  const folder = dirname(path);
+  const existing = await stat(folder).catch(() => null);
+  if (!existing?.isDirectory()) throw new Error(`${option} ${path}: there is no folder ${folder}`);
+  await access(folder, constants.W_OK).catch(() => {
+    throw new Error(`${option} ${path}: the folder ${folder} cannot be written`);
+  });
 }
 
 /** Throws unless the folder is new or empty, or `force`; a file at `folder` is refused always. */

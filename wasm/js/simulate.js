@@ -56,7 +56,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { nativeTool } from './native_tools.js';
-import { refuseExistingFile } from './output_guard.js';
+import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
@@ -399,14 +399,22 @@ function progress(step, steps) {
 /** Writes `bytes` to path through a temporary file in the same folder (never half a file). */
 async function writeAtomically(path, bytes) {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  await writeFile(temporary, bytes);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new Error(`${path}: cannot be written (${error.code ?? error.message})`);
+  }
 }
 
 /** Runs `smfem simulate` with parsed options in a loaded module; prints to `out`. */
 export async function simulate(smfem, options, out = process.stdout) {
   // Checked (output, Chromium, ffmpeg) and started before anything is baked or simulated.
-  if (options.trajectory) await refuseExistingFile(options.trajectory, '--trajectory', options.force);
+  if (options.trajectory) {
+    await refuseExistingFile(options.trajectory, '--trajectory', options.force);
+    await requireWritableFolder(options.trajectory, '--trajectory');
+  }
   const frames = options.render
     ? await FrameRenderer.start(options.render, options.size, options.force)
     : null;
@@ -428,6 +436,8 @@ export async function simulate(smfem, options, out = process.stdout) {
       if (options.format === 'json') out.write(`${JSON.stringify(record)}\n`);
       if (options.format === 'csv')
         out.write(`${step === 1 ? `${csvHeader(record)}\n` : ''}${csvRow(record)}\n`);
+      // The reader went away (`| head`): stop, as a pipe's writer does, and write nothing more.
+      if (out.errored?.code === 'EPIPE') throw out.errored;
       trajectory?.set(simulator.coordinatesF64(), (step - 1) * size);
       if (frames && step % every === 0)
         await frames.frame(simulator.coordinatesF64(), report.obstacleOffsets);
