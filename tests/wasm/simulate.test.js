@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
+import { boxObj } from './test_meshes.js';
 import { stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
@@ -115,6 +116,42 @@ describe('smfem simulate', () => {
     expect(JSON.parse(stdout).step).toBe(1);
     expect(stderr).toBe('');
   }, 30000);
+
+  it('bakes a recipe again when a file it names changes', async () => {
+    // Recipe and mesh in a folder of their own; the bake cache is keyed on both.
+    const own = await mkdtemp(join(tmpdir(), 'smfem-simulate-recipe-'));
+    try {
+      const recipe = join(own, 'box.json');
+      await writeFile(
+        recipe,
+        JSON.stringify({
+          name: 'box',
+          description: 'a box whose mesh changes between runs',
+          geometry: { mesh: 'box.obj' },
+          resolution: { target_tets: 300 },
+          materials: [{ name: 'rubber', youngs: 1e5, poisson: 0.45, density: 1000 }],
+          subspace: { modes: 4, cubature: 20 },
+          solver: {
+            method: 'mfem',
+            iterations: 2,
+            timestep: 0.01,
+            gravity: [0, -9.8, 0],
+            material_model: 'fcr',
+          },
+        }),
+      );
+      const centroidY = async (size) => {
+        await writeFile(join(own, 'box.obj'), boxObj([size, size, size]));
+        const { stdout } = await run([recipe, '--steps', '1', '--json']);
+        return JSON.parse(stdout).centroid[1];
+      };
+      const small = await centroidY(0.2);
+      const large = await centroidY(1.0);
+      expect(large / small).toBeCloseTo(5, 1);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  }, 60000);
 
   it('refuses bad input with a message naming it', async () => {
     await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({

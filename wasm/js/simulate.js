@@ -50,8 +50,8 @@
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, constants, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -60,6 +60,8 @@ import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
+// Where the install's folder cannot be written (a read-only or shared checkout): the user's.
+const userBakeCache = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'smfem', 'bake-cache');
 
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
@@ -150,20 +152,64 @@ export function parseSimulateArgs(args) {
 }
 
 /**
+ * Adds to `hash` the recipe's text and every file it names (each string of it that is the path of
+ * a file, relative to the recipe's folder; a named .json is followed in turn): an edited mesh
+ * must not find the bake of the old one. Which keys name files is the bake's business
+ * (precompute/src/smfem/scene/load_recipe.cpp); a string that only looks like a path costs a stat.
+ */
+async function hashRecipeInputs(hash, path, seen = new Set()) {
+  const where = resolve(path);
+  if (seen.has(where)) return;
+  seen.add(where);
+  const bytes = await readFile(where);
+  hash.update(`${where}\0${bytes.length}\0`).update(bytes);
+  if (!where.endsWith('.json')) return;
+  let recipe;
+  try {
+    recipe = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return; // the bake names what is wrong with it
+  }
+  const strings = [];
+  const walk = (value) => {
+    if (typeof value === 'string') strings.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(recipe);
+  for (const text of strings) {
+    const named = resolve(dirname(where), text);
+    if ((await stat(named).catch(() => null))?.isFile()) await hashRecipeInputs(hash, named, seen);
+  }
+}
+
+/** The bake cache's folder: the install's, or where it cannot be written the user's. */
+async function writableBakeCache() {
+  for (const folder of [bakeCache, userBakeCache]) {
+    const usable = await mkdir(folder, { recursive: true })
+      .then(() => access(folder, constants.W_OK))
+      .then(() => true)
+      .catch(() => false);
+    if (usable) return folder;
+  }
+  throw new Error(`no folder to keep bakes in: neither ${bakeCache} nor ${userBakeCache} can be written`);
+}
+
+/**
  * The path of a recipe's bake (with `bakeArgs`, smfem-bake's options), baked on first use. Bakes
- * are cached in build/bake-cache under a hash of the recipe, the options and the bake tool (a
- * scene's bodies are baked once, not every run).
+ * are cached in build/bake-cache (or the user's cache folder) under a hash of the recipe, the
+ * files it names, the options and the bake tool (a scene's bodies are baked once, not every run).
  */
 export async function bakedAsset(recipe, bakeArgs = []) {
   const bakeTool = nativeTool('smfem-bake');
   const tool = await stat(bakeTool);
-  const key = createHash('sha256')
-    .update(await readFile(recipe))
-    .update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`)
-    .digest('hex');
-  const cached = join(bakeCache, `${key}.smfem`);
-  if (await stat(cached).catch(() => null)) return cached;
-  await mkdir(bakeCache, { recursive: true });
+  const hash = createHash('sha256');
+  await hashRecipeInputs(hash, recipe);
+  const key = hash.update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`).digest('hex');
+  for (const folder of [bakeCache, userBakeCache]) {
+    const found = join(folder, `${key}.smfem`);
+    if (await stat(found).catch(() => null)) return found;
+  }
+  const cached = join(await writableBakeCache(), `${key}.smfem`);
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
     const asset = join(folder, `${basename(recipe, '.json')}.smfem`);
