@@ -150,10 +150,15 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     expect(parameters.iterations).toBe(200);
     expect(parameters.timestep).toBe(1e-5);
     const warnings = simulator.warnings().join('\n');
-    expect(warnings).toMatch(/iterations/);
+    // The value given, not one clamped on the way in.
+    expect(warnings).toMatch(/iterations 5000 is outside \[1, 200\]/);
     expect(warnings).toMatch(/timestep/);
     expect(warnings).toMatch(/region 1: Young's modulus/);
     expect(simulator.warnings()).toEqual([]);
+    simulator.setParameters({ iterations: -3 });
+    expect(simulator.warnings().join()).toMatch(/iterations -3 is outside/);
+    simulator.setParameters({ iterations: 1e9 });
+    expect(simulator.warnings().join()).toMatch(/iterations 1000000000 is outside/);
     expect(() => simulator.setParameters({ solver: 'magic' })).toThrow(/parameter solver/);
     expect(() => simulator.setParameters({ speed: 3 })).toThrow(
       /parameter speed: is not a simulator parameter/,

@@ -1,6 +1,7 @@
 #include "js_boundary.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "smfem/asset/asset.hpp"
@@ -10,10 +11,13 @@
 namespace smfem::bindings {
 namespace {
 
-// Integers are clamped to a range wide enough for any clamp the settings apply later.
+// Integers are taken into an int as they are (the settings' own clamp then warns with the value
+// the caller gave: a narrower clamp here made --iters -3 warn of -1); only beyond int do they
+// stop at its ends.
 int integer(const json& value, const std::string& key) {
   if (!value.is_number_integer()) bad_parameter(key, "must be an integer");
-  return static_cast<int>(std::clamp<std::int64_t>(value.get<std::int64_t>(), -1, 1 << 20));
+  return static_cast<int>(std::clamp<std::int64_t>(
+      value.get<std::int64_t>(), std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
 bool boolean(const json& value, const std::string& key) {

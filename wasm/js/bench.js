@@ -80,7 +80,7 @@ export function benchSimulator(
       threads: info.threads,
       float_stiffness: parameters.floatStiffness,
       local_patches: simulator.localPatches().length,
-      iterations_per_step: options.iters,
+      iterations_per_step: info.parameters.iterations, // as the solver clamped it
       steps: options.steps,
       iterations_run: iterationsRun,
       backtracks,

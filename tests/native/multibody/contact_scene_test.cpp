@@ -440,6 +440,16 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
                         "radius": -1}]})"),
                std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
+  // Beyond the solver's range: each body's solver clamped it while the scene's clock kept it.
+  try {
+    read(R"({"bodies": [{}], "timestep": 0.5})");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("timestep: must be within [1e-05, 0.1] s"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_DOUBLE_EQ(read(R"({"bodies": [{}], "timestep": 0.1})").timestep, 0.1);
   EXPECT_THROW(read(R"({"bodies": [{"translation": [0, 1e300, 0]}]})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{"localDeformations": "yes"}]})"), std::invalid_argument);
   EXPECT_TRUE(read(R"({"bodies": [{"localDeformations": true}]})").bodies[0].local_deformations);

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "smfem/sim/solver_settings.hpp"
+
 namespace smfem::multibody {
 namespace {
 
@@ -163,7 +165,12 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
              "", source);
   ContactSceneSpec spec;
   spec.timestep = number_at(scene, "timestep", "", source, spec.timestep);
-  if (!(spec.timestep > 0.0)) refuse(source, "timestep", "must be positive");
+  // The solver would clamp it body by body while the scene's clock kept the file's value.
+  if (!(spec.timestep >= sim::kMinTimestep && spec.timestep <= sim::kMaxTimestep)) {
+    std::ostringstream range;
+    range << "must be within [" << sim::kMinTimestep << ", " << sim::kMaxTimestep << "] s";
+    refuse(source, "timestep", range.str());
+  }
   spec.gravity = place_at(scene, "gravity", "", source, spec.gravity);
   spec.friction = read_friction(scene, "", source, 0.0);
   if (scene.contains("contact")) {
