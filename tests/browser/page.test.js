@@ -155,4 +155,17 @@ describe('drawing', () => {
       expect(errors).toEqual([]);
     });
   });
+
+  it('shows the run moving at the smallest time step, slower than real time', async () => {
+    // 1e-5 s: the 0.1 s the clock may owe is 10,000 steps, which once went to the worker as one
+    // batch of minutes while nothing moved on the page.
+    await withPage(browser.context, `${server.url}?scene=crab&dt=0.00001`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      const simTime = () => page.evaluate(() => window.smfem.status.simTime);
+      await expect.poll(simTime, { timeout: 5000 }).toBeGreaterThan(0);
+      const first = await simTime();
+      await expect.poll(simTime, { timeout: 5000 }).toBeGreaterThan(first);
+      expect(errors).toEqual([]);
+    });
+  });
 });

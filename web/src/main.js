@@ -417,7 +417,9 @@ class Demo {
     if (this.inFlight || this.opening) return;
     this.inFlight = true;
     try {
+      const started = performance.now();
       const answer = await this.client.advance(steps);
+      this.clock.observed((performance.now() - started) / 1000, steps);
       for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
       status.stepped(answer.reports[0], answer.reports);
       answer.reports.forEach((list, i) => {

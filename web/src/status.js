@@ -61,6 +61,7 @@ export class StatusBoard {
       bake: null,
     };
     this.stepTimes = [];
+    this.workingStepTimes = [];
     this.frameTimes = [];
     this.rateWords = '';
     this.againWords = '';
@@ -103,6 +104,7 @@ export class StatusBoard {
       motion: null,
     });
     this.stepTimes = [];
+    this.workingStepTimes = [];
     this.running = null;
     this.say(`Loading ${scene}…`);
   }
@@ -148,8 +150,13 @@ export class StatusBoard {
     this.stepTimes.push(...reports.map((r) => r.stepMs));
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
+    // The rate of steps that solved something: a step of bodies all asleep costs next to nothing
+    // and said 100000 times a second.
+    this.workingStepTimes.push(...reports.filter((r) => r.iterations > 0).map((r) => r.stepMs));
+    this.workingStepTimes.splice(0, Math.max(0, this.workingStepTimes.length - recent));
     if (last?.minDistance !== undefined) {
-      const stepsPerSecond = this.state.stepMs > 0 ? 1000 / this.state.stepMs : null;
+      const working = this.workingStepTimes.length > 0 ? median(this.workingStepTimes) : 0;
+      const stepsPerSecond = working > 0 ? 1000 / working : null;
       this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
       this.state.contact = this.state.contacts[0];
       const { asleep, centroids } = this.state.contact;
