@@ -372,6 +372,7 @@ TEST(SmfemBakeCli, AFullMeshCopyIsThePlainAssetWithTheMeshOfAFullMeshBake) {
 TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   const auto dir = test::scratch_dir("bad");
   const auto mesh = test::write_medit(dir / "box.mesh", test::box_mesh({2, 2, 2}, {1, 1, 1}));
+  const std::string mesh_text = read_all(mesh);
   const auto out = test::write_text(dir / "old.smfem", "an older asset");
   const std::string target = out.string();
   const auto broken = test::write_text(dir / "broken.json", "{\"name\": ");
@@ -402,6 +403,11 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
       {{mesh.string(), "-o", target, "--full-mesh-copy", target}, "is the output file itself"},
       {{mesh.string(), "-o", target, "--full-mesh-copy", (dir / "no" / "c.smfem").string()},
        "does not exist"},
+      // What it reads is never what it writes, nor a folder.
+      {{mesh.string(), "-o", mesh.string()}, "the bake reads this file; name another"},
+      {{mesh.string(), "-o", target, "--tet-mesh", mesh.string()},
+       "--tet-mesh " + mesh.string() + ": the bake reads this file"},
+      {{mesh.string(), "-o", dir.string()}, "a folder is there; name a file"},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {
@@ -409,6 +415,7 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
     EXPECT_EQ(run.status, 2) << c.message << "\n" << run.err;
     EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
     EXPECT_EQ(read_all(out), "an older asset");
+    EXPECT_EQ(read_all(mesh), mesh_text);
     EXPECT_EQ(files_in(dir), files_before + 1) << "left a file behind (besides stderr.txt)";
   }
 }

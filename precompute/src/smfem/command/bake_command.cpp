@@ -247,11 +247,29 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
     throw BakeInputError("--full-mesh-copy: " + options.full_mesh_copy->string() +
                          " is the output file itself; name another");
   }
-  for (const std::filesystem::path& file : {options.output, options.full_mesh_copy.value_or("")}) {
+  // What the bake writes never replaces what it reads, nor a folder (`-o victim.obj` replaced the
+  // mesh by the asset; `-o .` baked and then failed to rename).
+  const std::vector<std::pair<const char*, std::filesystem::path>> outputs = {
+      {"-o", options.output},
+      {"--full-mesh-copy", options.full_mesh_copy.value_or("")},
+      {"--tet-mesh", options.tet_mesh.value_or("")}};
+  const std::vector<std::filesystem::path> inputs = {options.input, s.eigenfit.value_or("")};
+  for (const auto& [option, file] : outputs) {
     if (file.empty()) continue;
     const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
     if (!std::filesystem::is_directory(folder)) {
       throw BakeInputError(file.string() + ": the folder " + folder.string() + " does not exist");
+    }
+    if (std::filesystem::is_directory(file)) {
+      throw BakeInputError(std::string(option) + " " + file.string() +
+                           ": a folder is there; name a file");
+    }
+    for (const std::filesystem::path& input : inputs) {
+      if (!input.empty() && std::filesystem::exists(input) &&
+          std::filesystem::equivalent(input, file)) {
+        throw BakeInputError(std::string(option) + " " + file.string() +
+                             ": the bake reads this file; name another to write");
+      }
     }
   }
   return options;
