@@ -123,6 +123,8 @@ describe('your own model', () => {
         const bake = await pick(page, files);
         expect(bake.error).toContain(words);
         expect((await status(page)).notices.at(-1)).toContain(words);
+        // The line is the running scene's again, not a bake's stage for good.
+        expect(await page.locator('#status').textContent()).not.toMatch(/Baking your model/);
       };
       await refused([{ name: 'notes.txt', text: 'hello' }], 'not a model the bake reads');
       // Half a box (three faces about a corner) encloses nothing.

@@ -182,6 +182,10 @@ export class StatusBoard {
     if (!this.state.ready || !ours) return;
     if (time !== null && time - (this.saidAt ?? -1) < 0.25) return;
     if (time !== null) this.saidAt = time;
+    this.sayRunning();
+  }
+
+  sayRunning() {
     this.say([this.running + this.rateWords, this.againWords].filter(Boolean).join(' '));
   }
 
@@ -206,7 +210,11 @@ export class StatusBoard {
   /** A bake of the user's model: { stage, progress, ms, tets, error } (bake/BakeClient.js). */
   baking(bake) {
     this.state.bake = bake;
-    if (bake.error) return;
+    // A failed bake's notice says why; the line goes back to the scene that still runs.
+    if (bake.error) {
+      if (this.running) this.sayRunning();
+      return;
+    }
     const tets = bake.tets ? ` (${bake.tets} tets)` : '';
     this.say(bake.stage === 'done' ? `Baked your model${tets}.` : `Baking your model: ${bake.stage}${tets}…`);
   }
