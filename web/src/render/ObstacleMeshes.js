@@ -38,25 +38,49 @@ export function shapeBounds(shape) {
 }
 
 function planeMesh({ point, normal }, around) {
-  const size = 2 * around.getSize(new THREE.Vector3()).length();
+  const extent = around.getSize(new THREE.Vector3());
   const n = new THREE.Vector3(...normal).normalize();
   const facingUp = n.y > 0.2;
-  const material = facingUp
-    ? solid()
-    : new THREE.MeshStandardMaterial({
-        color: 0x9fb4d0,
-        transparent: true,
-        opacity: 0.16,
-        depthWrite: false,
-        side: THREE.DoubleSide,
-      });
-  const mesh = new THREE.Mesh(new THREE.PlaneGeometry(size, size), material);
+  if (facingUp) {
+    const size = 2 * extent.length();
+    const mesh = placedOnPlane(
+      new THREE.Mesh(new THREE.PlaneGeometry(size, size), solid()),
+      point,
+      n,
+      around,
+    );
+    mesh.receiveShadow = true;
+    return mesh;
+  }
+  // A pane a little larger than the scene, its edges drawn: a plate coming down seen from above
+  // (a sheet as large as the view, at this opacity) looked like no plate at all.
+  const size = 1.5 * Math.max(extent.x, extent.y, extent.z);
+  const pane = new THREE.PlaneGeometry(size, size);
+  const mesh = new THREE.Mesh(
+    pane,
+    new THREE.MeshStandardMaterial({
+      color: 0x9fb4d0,
+      transparent: true,
+      opacity: 0.22,
+      depthWrite: false,
+      side: THREE.DoubleSide,
+    }),
+  );
+  mesh.add(
+    new THREE.LineSegments(
+      new THREE.EdgesGeometry(pane),
+      new THREE.LineBasicMaterial({ color: 0x5d7396, transparent: true, opacity: 0.8 }),
+    ),
+  );
+  return placedOnPlane(mesh, point, n, around);
+}
+
+/** The mesh turned to face along n, centred where the scene's centre projects onto the plane. */
+function placedOnPlane(mesh, point, n, around) {
   mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), n);
-  // Centred where the scene's centre projects onto the plane.
   const centre = around.getCenter(new THREE.Vector3());
   const p = new THREE.Vector3(...point);
   mesh.position.copy(centre).addScaledVector(n, p.clone().sub(centre).dot(n));
-  mesh.receiveShadow = facingUp;
   return mesh;
 }
 
