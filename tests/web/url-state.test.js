@@ -58,6 +58,12 @@ describe('URL state', () => {
     ]);
   });
 
+  it('says a value inside the range was rounded, not that it was outside', () => {
+    const notices = [];
+    expect(parseState('?iters=2.5', names, notices)).toEqual({ iterations: 3 });
+    expect(notices).toEqual(['iters=2.5 is not a whole number: 3 is used.']);
+  });
+
   it('says nothing of values it takes as they are', () => {
     const notices = [];
     parseState('?scene=crab&iters=3&dt=0.01&E2=1e6&compare=1&paused=0', names, notices);

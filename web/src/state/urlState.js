@@ -96,12 +96,15 @@ export function parseState(search, sceneNames, notices = []) {
       notices.push(`${key}=${text} is not a number: the default is used.`);
       return;
     }
-    const used = round ? Math.round(clamp(value, range)) : clamp(value, range);
-    if (used !== value) {
+    const inside = clamp(value, range);
+    const used = round ? Math.round(inside) : inside;
+    if (inside !== value) {
       notices.push(
         `${key}=${text} is outside [${written(range.min)}, ${written(range.max)}]${unit}: ` +
           `${written(used)} is used.`,
       );
+    } else if (used !== value) {
+      notices.push(`${key}=${text} is not a whole number: ${written(used)} is used.`);
     }
     into(used);
   };
