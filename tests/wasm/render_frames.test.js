@@ -2,7 +2,7 @@
 // frames' number, names and size, a body that shows and moves (pixels read through Chromium,
 // tests/browser/screenshots.js), a scene with contact, and bad input refused before anything is
 // written, with nothing left behind; the mp4 through ffmpeg (installed by scripts/setup.sh).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +123,41 @@ describe('smfem simulate --render', () => {
     expect(pngSize(await readFile(join(out, 'frame-00001.png')))).toEqual([64, 48]);
     expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('yours');
   });
+
+  it('leaves nothing behind when interrupted (Ctrl-C) while it renders', async () => {
+    const where = await caseFolder();
+    const child = spawn(
+      process.execPath,
+      [
+        cli,
+        'simulate',
+        beam,
+        '--steps',
+        '100000',
+        '--render-every',
+        '1',
+        '--size',
+        '64x48',
+        '--render',
+        join(where, 'frames/'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    // Its work folder, with a frame in it: the run is rendering.
+    await expect
+      .poll(
+        async () => {
+          const work = (await readdir(where)).find((name) => name.endsWith('.frames'));
+          return work ? (await readdir(join(where, work))).length : 0;
+        },
+        { timeout: 30000 },
+      )
+      .toBeGreaterThan(0);
+    child.kill('SIGINT');
+    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(await readdir(where)).toEqual([]);
+  }, 60000);
 });
 
 // scripts/setup.sh installs ffmpeg, so this runs (and fails without it) under npm test.
