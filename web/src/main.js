@@ -87,6 +87,9 @@ class Demo {
     window.smfem.dentAt = (rest, body = 0) => this.dentAt(rest, body);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
+    // The solver's warnings logged, each kind once (whatever numbers it names): a step solved again warns
+    // every time (705 lines in 8 s of the hundred bodies), and the status line counts those.
+    this.loggedWarnings = new Set();
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
     // then compiling it and building the simulators, which say nothing of their progress: the
     // bar turns indeterminate (it moves without a value) until they are done, and goes. So
@@ -420,7 +423,13 @@ class Demo {
       const started = performance.now();
       const answer = await this.client.advance(steps);
       this.clock.observed((performance.now() - started) / 1000, steps);
-      for (const warning of answer.warnings ?? []) console.warn(`smfem: ${warning}`);
+      for (const warning of answer.warnings ?? []) {
+        // A step's warning ("step 12: retried 2 time(s) ...") is one kind whatever its numbers.
+        const kind = /^step \d+:/.test(warning) ? warning.replace(/\d+/g, 'N') : warning;
+        if (this.loggedWarnings.has(kind)) continue;
+        this.loggedWarnings.add(kind);
+        console.warn(`smfem: ${warning} (logged once; later ones like it are not)`);
+      }
       status.stepped(answer.reports[0], answer.reports);
       answer.reports.forEach((list, i) => {
         this.retriedSteps[i] += list.filter((r) => r.ok && r.retries > 0).length;
