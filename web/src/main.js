@@ -87,7 +87,7 @@ class Demo {
     window.smfem.dentAt = (rest, body = 0) => this.dentAt(rest, body);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
-    // The solver's warnings logged, each kind once (whatever numbers it names): a step solved again warns
+    // The solver's warnings logged, a step's each kind once: a step solved again warns
     // every time (705 lines in 8 s of the hundred bodies), and the status line counts those.
     this.loggedWarnings = new Set();
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
