@@ -156,6 +156,20 @@ describe('drawing', () => {
     });
   });
 
+  it("says which of the URL's values a scene has no setting for", async () => {
+    for (const [query, words] of [
+      ['scene=jelly-pile&dt=0.05', 'dt=0.05 does not apply to the scene "Contact: jelly pile"'],
+      ['scene=crab&E7=1e6', 'the scene "Crab" has no region 7'],
+      ['scene=eigenfit&compare=1', 'compare=1 does not apply to the scene "EigenFit: three resolutions"'],
+    ]) {
+      await withPage(browser.context, `${server.url}?${query}&paused=1`, async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.notices.join('\n'), query).toContain(words);
+        expect(errors).toEqual([]);
+      });
+    }
+  });
+
   it('shows the run moving at the smallest time step, slower than real time', async () => {
     // 1e-5 s: the 0.1 s the clock may owe is 10,000 steps, which once went to the worker as one
     // batch of minutes while nothing moved on the page.

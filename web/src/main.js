@@ -13,7 +13,7 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, runLabel, sceneFlags } from './state/urlState.js';
+import { formatState, parseState, runLabel, sceneFlags, urlValueKeys } from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -207,8 +207,24 @@ class Demo {
             ? await openOnGround(context, name, scene, overrides)
             : await openBody(context, name, scene, overrides);
     for (const flag of sceneFlags) {
-      if (overrides[flag] && !(flag in opened.settings)) {
+      if (overrides[flag] && !opened.settings[flag]) {
         status.warn(`${flag}=1 does not apply to the scene "${scene.title}": it is off.`);
+      }
+    }
+    // The URL's values the scene has no setting for (a contact scene's time step, a region the
+    // model lacks) are said too, not dropped without a word.
+    for (const [key, parameter] of Object.entries(urlValueKeys)) {
+      if (overrides[key] !== undefined && !(key in opened.settings)) {
+        status.warn(
+          `${parameter}=${overrides[key]} does not apply to the scene "${scene.title}": it is not used.`,
+        );
+      }
+    }
+    for (const [region, youngs] of Object.entries(overrides.youngs ?? {})) {
+      if (!(region in (opened.settings.youngs ?? {}))) {
+        status.warn(
+          `E${region}=${youngs}: the scene "${scene.title}" has no region ${region}; it is not used.`,
+        );
       }
     }
     this.settings = opened.settings;

@@ -58,6 +58,16 @@ const flags = [
 const pageFlags = ['embed', 'paused', 'ground'];
 export const sceneFlags = flags.filter((flag) => !pageFlags.includes(flag));
 
+// The settings the URL gives values for that a scene may not have, by the URL's name for each
+// (the page warns of those a scene's settings lack).
+export const urlValueKeys = {
+  timestep: 'dt',
+  gravity: 'g',
+  mode: 'mode',
+  materialModel: 'model',
+  against: 'against',
+};
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 // A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
 const written = (value) =>
