@@ -141,7 +141,8 @@ export const scenes = {
     'One rubber bar baked at about 5k, 40k and 300k tets, each with 16 modes and 581 cubature ' +
       'tets, fitted to a fine mesh integrated exactly (EigenFit, Chen et al. 2019: the two coarser to ' +
       'the 40k mesh, the finest to itself; the two fine meshes agree within 2 % on the first four ' +
-      'frequencies) and stepped in lockstep. With the fit they swing together; turn it off and ' +
+      'frequencies) and stepped in lockstep. They sag and rest within a second: drag a bar and let ' +
+      'go (a drag holds all three at the same point). With the fit they swing together; turn it off and ' +
       'each swings at its own frequency: the 5k mesh is stiff, the 40k one, under-integrated by ' +
       'its k-means cubature, soft, and the 300k one, on NNLS cubature, stiff again.',
     ['bar', 'bar-fine', 'bar-finest'],
