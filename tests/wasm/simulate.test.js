@@ -162,6 +162,10 @@ describe('smfem simulate', () => {
       code: 2,
       stderr: expect.stringContaining('--solver must be mfem or fem'),
     });
+    await expect(run([asset, '--build', 'gpu'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--build must be threads or single'),
+    });
     await expect(run([asset, '--eigenfit', 'maybe'])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--eigenfit must be on, off or relinearized'),

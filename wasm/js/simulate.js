@@ -123,6 +123,8 @@ export function parseSimulateArgs(args) {
       options.trajectory = value(++i, arg);
     } else if (arg === '--build') {
       options.build = value(++i, arg);
+      if (!['threads', 'single'].includes(options.build))
+        throw new Error('--build must be threads or single');
     } else if (arg === '--render') {
       options.render = value(++i, arg);
     } else if (arg === '--render-every') {
