@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -265,8 +266,10 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
                            ": a folder is there; name a file");
     }
     for (const std::filesystem::path& input : inputs) {
-      if (!input.empty() && std::filesystem::exists(input) &&
-          std::filesystem::equivalent(input, file)) {
+      // The error_code form: libc++'s equivalent() throws where a path does not exist (the
+      // output, mostly), and the bake's WebAssembly module cannot catch it.
+      std::error_code unknown;
+      if (!input.empty() && std::filesystem::equivalent(input, file, unknown)) {
         throw BakeInputError(std::string(option) + " " + file.string() +
                              ": the bake reads this file; name another to write");
       }
