@@ -59,9 +59,12 @@ import { nativeTool } from './native_tools.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
-const bakeCache = fileURLToPath(new URL('../../build/bake-cache', import.meta.url));
-// Where the install's folder cannot be written (a read-only or shared checkout): the user's.
-const userBakeCache = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'smfem', 'bake-cache');
+// The install's bake cache, then the user's where the install cannot be written (a read-only or
+// shared checkout): looked up in this order, and written to the first that can be.
+const bakeCaches = [
+  fileURLToPath(new URL('../../build/bake-cache', import.meta.url)),
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'smfem', 'bake-cache'),
+];
 
 export const usageText =
   'smfem simulate <asset.smfem | recipe.json | scene.json> [--solver mfem|fem] [--variant curvature|paper|projected] ' +
@@ -186,14 +189,14 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
 
 /** The bake cache's folder: the install's, or where it cannot be written the user's. */
 async function writableBakeCache() {
-  for (const folder of [bakeCache, userBakeCache]) {
+  for (const folder of bakeCaches) {
     const usable = await mkdir(folder, { recursive: true })
       .then(() => access(folder, constants.W_OK))
       .then(() => true)
       .catch(() => false);
     if (usable) return folder;
   }
-  throw new Error(`no folder to keep bakes in: neither ${bakeCache} nor ${userBakeCache} can be written`);
+  throw new Error(`no folder to keep bakes in: none of ${bakeCaches.join(', ')} can be written`);
 }
 
 /**
@@ -207,7 +210,7 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   const hash = createHash('sha256');
   await hashRecipeInputs(hash, recipe);
   const key = hash.update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`).digest('hex');
-  for (const folder of [bakeCache, userBakeCache]) {
+  for (const folder of bakeCaches) {
     const found = join(folder, `${key}.smfem`);
     if (await stat(found).catch(() => null)) return found;
   }
