@@ -8,6 +8,7 @@ import { contactParameterSets, contactSeriesNames, openContact } from './open/op
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
 import { openThin, thinParameterSets } from './open/openThin.js';
+import { drawnBounds } from './render/drawnBounds.js';
 import { skinVertex } from './render/skinning.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -407,12 +408,16 @@ class Demo {
       obstacleOffsets: answer.reports?.map((list) => list.at(-1)?.obstacleOffsets),
       dents: answer.dents,
     });
+    // Not under the hand: a body dragged towards the picture's edge would step the camera back,
+    // which carries the hand's point further out, and so on.
+    if (!this.drag.holding) this.view.keepInView(drawnBounds(this.stage.bodies));
     this.view.invalidate();
   }
 
   async reset() {
     this.obstacleTargets.clear();
     const answer = await this.client.reset();
+    this.view.frameHome();
     this.show(answer);
     this.plots.reset(this.plots.solvers);
     this.restartRetried();

@@ -86,23 +86,60 @@ export class View {
     return this.ground.material.transparent ? 'reference' : 'obstacle';
   }
 
-  // Places camera, light and ground around the body's bounding box; camera: the scene's
+  // Frames the body's bounding box: ground, light and camera around it; camera: the scene's
   // { position, target } when its recipe gives one (framing.js: its direction is kept).
   frame(box, camera, floor) {
+    this.floorHeight = floor;
+    this.stageAround(box);
+    this.framing = { box, camera, size: null, home: box };
+    this.layoutChanged = true;
+    this.resize();
+  }
+
+  /**
+   * Keeps what is drawn in the picture (box: where the bodies are drawn now, drawnBounds.js):
+   * while the user has not moved the camera, a body that leaves the framed box widens it, and
+   * the camera steps back to show it; ground and light follow when it leaves their reach.
+   */
+  keepInView(box) {
+    if (!this.framing || box.isEmpty() || this.framing.box.containsBox(box)) return;
+    this.framing.box = this.framing.box.clone().union(box);
+    const staged = this.staged;
+    const center = this.framing.box.getCenter(new THREE.Vector3());
+    const radius = this.framing.box.getSize(new THREE.Vector3()).length() / 2;
+    if (radius > 1.25 * staged.radius || center.distanceTo(staged.center) > staged.radius / 2) {
+      this.stageAround(this.framing.box);
+    }
+    this.placeCamera();
+    this.invalidate();
+  }
+
+  /** Back to the box the scene was framed on (a reset), unless the user moved the camera. */
+  frameHome() {
+    if (!this.framing) return;
+    this.framing.box = this.framing.home;
+    this.placeCamera();
+    this.invalidate();
+  }
+
+  // Ground, grid, sun and its shadow's reach around the box (the ground at the scene's floor,
+  // or just below the box).
+  stageAround(box) {
     const size = box.getSize(new THREE.Vector3());
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(size.length() / 2, 1e-6);
-    this.ground.position.set(center.x, floor ?? box.min.y - 1e-3 * radius, center.z);
+    this.staged = { center, radius };
+    this.ground.position.set(center.x, this.floorHeight ?? box.min.y - 1e-3 * radius, center.z);
     this.ground.scale.setScalar(radius * 12);
-    if (this.grid) this.scene.remove(this.grid);
+    if (this.grid) {
+      this.scene.remove(this.grid);
+      this.grid.dispose();
+    }
     this.grid = new THREE.GridHelper(radius * 12, 24, 0x596273, 0x3f4654);
     this.grid.position.copy(this.ground.position).add(new THREE.Vector3(0, 1e-3 * radius, 0));
     this.scene.add(this.grid);
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
-    this.framing = { box, camera, size: null };
-    this.layoutChanged = true;
-    this.resize();
     this.sun.position.copy(center).add(new THREE.Vector3(2, 4, 1.5).multiplyScalar(radius));
     this.sun.target.position.copy(center);
     this.scene.add(this.sun.target);
@@ -190,17 +227,27 @@ export class View {
     const size = `${width}x${height}`;
     if (this.framing && this.framing.size !== size) {
       this.framing.size = size;
-      const tan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2) / this.camera.zoom;
-      // A bar across the top (a phone's folded panel) hides the picture's top: the scene fits
-      // in the band it leaves, kept as far from the bottom edge as from the bar.
-      const band = height > 0 ? Math.max(1 - (2 * inset.top) / height, 0.2) : 1;
-      const tanHalf = { x: tan * this.camera.aspect * free, y: tan * band };
-      const { position, target } = framedCamera(this.framing.box, this.framing.camera, tanHalf);
-      this.camera.position.copy(position);
-      this.controls.target.copy(target);
-      this.controls.update();
+      this.placeCamera();
     }
     this.invalidate();
+  }
+
+  // The camera where it shows the framed box whole in the part of the canvas the panel leaves free.
+  placeCamera() {
+    const canvas = this.renderer.domElement;
+    const width = canvas.clientWidth;
+    const height = canvas.clientHeight;
+    const inset = this.overlayInsets(width, height);
+    const free = width > 0 ? (width - inset.left) / width : 1;
+    const tan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2) / this.camera.zoom;
+    // A bar across the top (a phone's folded panel) hides the picture's top: the scene fits
+    // in the band it leaves, kept as far from the bottom edge as from the bar.
+    const band = height > 0 ? Math.max(1 - (2 * inset.top) / height, 0.2) : 1;
+    const tanHalf = { x: tan * this.camera.aspect * free, y: tan * band };
+    const { position, target } = framedCamera(this.framing.box, this.framing.camera, tanHalf);
+    this.camera.position.copy(position);
+    this.controls.target.copy(target);
+    this.controls.update();
   }
 
   /** The picture is out of date: something drawn moved or changed colour. */
