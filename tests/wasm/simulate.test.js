@@ -153,6 +153,27 @@ describe('smfem simulate', () => {
     }
   }, 60000);
 
+  it('prints its usage on --help and refuses option values that are not decimal numbers', async () => {
+    const smfem = (args) => promisify(execFile)(process.execPath, [cli, ...args]);
+    for (const args of [['--help'], ['-h'], ['help'], ['simulate', '--help'], ['bench-contact', '-h']]) {
+      const { stdout } = await smfem(args);
+      expect(stdout, args.join(' ')).toContain('smfem simulate <asset.smfem');
+    }
+    const refusals = [
+      [['bench-contact', '--steps', '0x10'], '--steps: not a valid number: 0x10'],
+      [['bench-thin', '--steps', '0'], '--steps must be at least 1, not 0'],
+      [['bench-contact', '--warmup'], '--warmup: not a valid number: nothing given'],
+      [['simulate', asset, '--steps', '1e3x'], '--steps: not a valid number: 1e3x'],
+      [['simulate', asset, '--json', '--csv'], 'give --json or --csv, not both'],
+    ];
+    for (const [args, message] of refusals) {
+      await expect(smfem(args), args.join(' ')).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(message),
+      });
+    }
+  });
+
   it('refuses bad input with a message naming it', async () => {
     await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({
       code: 1,

@@ -33,24 +33,36 @@ import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
 import { thinBench } from './thin_bench.js';
 import { loadSmfem } from './loader.js';
+import { optionWholeNumber } from './option_values.js';
 import { refuseFilledFolder } from './output_guard.js';
 import { runFigures } from './report/figures.js';
 import { verdictOf } from './report/write_report.js';
 import { parseSimulateArgs, simulate, usageText as simulateUsage } from './simulate.js';
 import { syntheticAsset } from './synthetic_asset.js';
 
+const usageText =
+  `usage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] [--local-deformations] ` +
+  `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
+  `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
+  `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
+  `       smfem bench-thin [--steps N] [--iters K]\n` +
+  `       smfem bench-bake [--surface FILE]\n` +
+  `       smfem figures --out DIR [--quick] [--force]\n` +
+  `       ${simulateUsage}\n` +
+  `       smfem --help   (this text; docs/cli.md has the details)\n`;
+
 function usage(problem) {
-  process.stderr.write(
-    `smfem: ${problem}\nusage: smfem bench <asset.smfem> | --synthetic <m> <C> [--solver mfem|fem] [--local-deformations] ` +
-      `[--iters N] [--steps S] [--threads T] [--float] [--build threads|single] [--json]\n` +
-      `       smfem claims [--quick] [--json] [--native] [--only scene,scene] [--assets DIR]\n` +
-      `       smfem bench-contact [--warmup W] [--steps N] [--iters K]\n` +
-      `       smfem bench-thin [--steps N] [--iters K]\n` +
-      `       smfem bench-bake [--surface FILE]\n` +
-      `       smfem figures --out DIR [--quick] [--force]\n` +
-      `       ${simulateUsage}\n`,
-  );
+  process.stderr.write(`smfem: ${problem}\n${usageText}`);
   process.exit(2);
+}
+
+// A whole number of at least `least` for option `name`, or the usage with why not.
+function wholeNumber(text, name, least) {
+  try {
+    return optionWholeNumber(text, name, least);
+  } catch (error) {
+    return usage(error.message);
+  }
 }
 
 async function claims(args) {
@@ -88,11 +100,7 @@ function parseBenchArgs(args) {
     build: 'threads',
     json: false,
   };
-  const integer = (i, name) => {
-    const value = Number(args[i]);
-    if (!Number.isInteger(value)) usage(`${name} needs an integer`);
-    return value;
-  };
+  const integer = (i, name) => wholeNumber(args[i], name, 1);
   for (let i = 0; i < args.length; ++i) {
     const arg = args[i];
     if (arg === '--synthetic') {
@@ -102,7 +110,8 @@ function parseBenchArgs(args) {
       if (options.solver !== 'mfem' && options.solver !== 'fem')
         usage('--solver must be mfem or fem (the full-space references are native only)');
     } else if (arg === '--iters') {
-      options.iters = integer(++i, arg);
+      // Any whole number: the simulator clamps it into its range with a warning.
+      options.iters = wholeNumber(args[++i], arg, -Infinity);
     } else if (arg === '--steps') {
       options.steps = integer(++i, arg);
     } else if (arg === '--threads') {
@@ -123,7 +132,6 @@ function parseBenchArgs(args) {
   }
   if ((options.asset === undefined) === (options.synthetic === undefined))
     usage('give an asset or --synthetic m C');
-  if (options.steps < 1) usage('--steps must be at least 1');
   return options;
 }
 
@@ -157,10 +165,10 @@ async function simulateCommand(args) {
 async function benchContact(args) {
   const options = {};
   for (let i = 0; i < args.length; ++i) {
-    const number = () => Number.parseInt(args[++i], 10);
-    if (args[i] === '--steps') options.steps = number();
-    else if (args[i] === '--warmup') options.warmup = number();
-    else if (args[i] === '--iters') options.iterations = number();
+    const arg = args[i];
+    if (arg === '--steps') options.steps = wholeNumber(args[++i], arg, 1);
+    else if (arg === '--warmup') options.warmup = wholeNumber(args[++i], arg, 0);
+    else if (arg === '--iters') options.iterations = wholeNumber(args[++i], arg, 1);
     else usage(`unknown argument ${args[i]}`);
   }
   const smfem = await loadSmfem({ build: 'threads' });
@@ -174,9 +182,9 @@ async function benchContact(args) {
 async function benchThin(args) {
   const options = {};
   for (let i = 0; i < args.length; ++i) {
-    const number = () => Number.parseInt(args[++i], 10);
-    if (args[i] === '--steps') options.steps = number();
-    else if (args[i] === '--iters') options.iterations = number();
+    const arg = args[i];
+    if (arg === '--steps') options.steps = wholeNumber(args[++i], arg, 1);
+    else if (arg === '--iters') options.iterations = wholeNumber(args[++i], arg, 1);
     else usage(`unknown argument ${args[i]}`);
   }
   const smfem = await loadSmfem({ build: 'threads' });
@@ -226,7 +234,10 @@ const commands = {
   simulate: simulateCommand,
 };
 const [command, ...rest] = process.argv.slice(2);
-if (commands[command]) {
+const wantsHelp = (arg) => arg === '--help' || arg === '-h';
+if (command === 'help' || wantsHelp(command) || (commands[command] && rest.some(wantsHelp))) {
+  process.stdout.write(usageText);
+} else if (commands[command]) {
   commands[command](rest).catch((error) => {
     // stdout's reader left (`smfem simulate --json | head -1`): it has what it wanted.
     if (error.code === 'EPIPE') process.exit(0);

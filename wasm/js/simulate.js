@@ -56,6 +56,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { nativeTool } from './native_tools.js';
+import { optionNumber } from './option_values.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
@@ -80,11 +81,7 @@ export function parseSimulateArgs(args) {
     if (i >= args.length) throw new Error(`${name} needs a value`);
     return args[i];
   };
-  const number = (i, name, check = Number.isFinite) => {
-    const x = Number(value(i, name));
-    if (!check(x)) throw new Error(`${name}: not a valid number: ${args[i]}`);
-    return x;
-  };
+  const number = (i, name, check = Number.isFinite) => optionNumber(value(i, name), name, check);
   for (let i = 0; i < args.length; ++i) {
     const arg = args[i];
     if (arg === '--solver') {
@@ -119,6 +116,8 @@ export function parseSimulateArgs(args) {
         stiffness: number(++i, arg, (x) => x >= 0),
       };
     } else if (arg === '--json' || arg === '--csv') {
+      if (options.format !== 'summary' && options.format !== arg.slice(2))
+        throw new Error('give --json or --csv, not both');
       options.format = arg.slice(2);
     } else if (arg === '--force') {
       options.force = true;
