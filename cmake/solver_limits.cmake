@@ -3,9 +3,13 @@
 set(_limits_json "${PROJECT_SOURCE_DIR}/wasm/src/smfem/sim/solver_limits.json")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_limits_json}")
 file(READ "${_limits_json}" _limits)
-foreach(_name timestep iterations youngs poisson)
+foreach(_name timestep iterations youngs poisson gravity)
   foreach(_bound min max)
-    string(JSON _value GET "${_limits}" ${_name} ${_bound})
+    # A range may have one bound only (gravity's length has no least).
+    string(JSON _value ERROR_VARIABLE _absent GET "${_limits}" ${_name} ${_bound})
+    if(_absent)
+      continue()
+    endif()
     # A double constant needs a decimal point or an exponent; an integer one must have neither.
     if(_name STREQUAL "iterations")
       if(NOT _value MATCHES "^[0-9]+$")

@@ -41,7 +41,7 @@ export interface SimulatorParameters {
   iterations?: number;
   /** Seconds, 1e-5..0.1. */
   timestep?: number;
-  /** m/s^2. */
+  /** m/s^2; a vector longer than 1000 is shortened to 1000 with a warning. */
   gravity?: Vec3;
   /** Iterate until the Newton decrement meets the tolerances (offline use). */
   untilConverged?: boolean;

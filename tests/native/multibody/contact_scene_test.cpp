@@ -450,6 +450,15 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
         << e.what();
   }
   EXPECT_DOUBLE_EQ(read(R"({"bodies": [{}], "timestep": 0.1})").timestep, 0.1);
+  // Gravity's length within the solver's range (solver_limits.json), in its own unit.
+  try {
+    read(R"({"bodies": [{}], "gravity": [0, -1e12, 0]})");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("gravity: is longer than 1000 m/s^2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_DOUBLE_EQ(read(R"({"bodies": [{}], "gravity": [0, -1000, 0]})").gravity.y(), -1000.0);
   EXPECT_THROW(read(R"({"bodies": [{"translation": [0, 1e300, 0]}]})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{"localDeformations": "yes"}]})"), std::invalid_argument);
   EXPECT_TRUE(read(R"({"bodies": [{"localDeformations": true}]})").bodies[0].local_deformations);

@@ -106,6 +106,9 @@ TEST_F(RecipeErrors, BadNumbers) {
   r["solver"]["timestep"] = 2;
   EXPECT_EQ(error_of(r), "crab.json: /solver/timestep: must be a number in [1e-05, 0.1], got 2");
   r = test::base_recipe();
+  r["solver"]["gravity"] = {0, -800, -800};  // each component within the range, its length not
+  EXPECT_EQ(error_of(r), "crab.json: /solver/gravity: is longer than 1000 m/s^2");
+  r = test::base_recipe();
   r["camera"]["target"] = {0, 1, 4};
   EXPECT_EQ(error_of(r), "crab.json: /camera/target: must differ from the camera position");
   r = test::base_recipe();

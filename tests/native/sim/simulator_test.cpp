@@ -310,6 +310,15 @@ TEST(Simulator, ClampsAbsurdParametersWithWarnings) {
   EXPECT_TRUE(mentions("gravity"));
   EXPECT_TRUE(mentions("region 0: Young's modulus"));
 
+  // Gravity longer than the range keeps its direction at the range's length.
+  SolverSettings heavy = simulator.settings();
+  heavy.gravity = Eigen::Vector3d(0.0, -3e12, 4e12);
+  simulator.clear_warnings();
+  simulator.set_settings(heavy);
+  EXPECT_NEAR(simulator.settings().gravity.norm(), kMaxGravity, 1e-9 * kMaxGravity);
+  EXPECT_NEAR(simulator.settings().gravity.y(), -0.6 * kMaxGravity, 1e-9 * kMaxGravity);
+  EXPECT_TRUE(mentions("gravity 5e+12 m/s^2 is beyond 1000"));
+
   simulator.clear_warnings();
   simulator.set_region_material(1, -3.0, 0.7);
   EXPECT_TRUE(mentions("region 1: Young's modulus"));
@@ -328,19 +337,20 @@ TEST(Simulator, AStepThatOverflowsIsUndone) {
   for (int step = 0; step < 3; ++step) ASSERT_TRUE(simulator.step().ok);
   const SimulatorState before = simulator.snapshot();
 
-  SolverSettings overflowing = simulator.settings();
-  overflowing.gravity = Eigen::Vector3d(1e300, 1e300, 0.0);  // finite, so not clamped
-  simulator.set_settings(overflowing);
+  // Velocities finite but far beyond any step's range (no setting reaches this: gravity's
+  // length is clamped).
+  simulator.set_state(before.U, ReducedMatrix::Constant(before.U.rows(), 3, 1e300));
+  const SimulatorState launched = simulator.snapshot();
   EXPECT_FALSE(simulator.step().ok);
-  EXPECT_TRUE(simulator.coordinates() == before.U);
-  EXPECT_TRUE(simulator.velocities() == before.Udot);
-  EXPECT_TRUE(simulator.stretches() == before.z);
-  EXPECT_EQ(simulator.time(), before.time);
-  EXPECT_EQ(simulator.step_count(), before.step_count);
+  EXPECT_TRUE(simulator.coordinates() == launched.U);
+  EXPECT_TRUE(simulator.velocities() == launched.Udot);
+  EXPECT_TRUE(simulator.stretches() == launched.z);
+  EXPECT_EQ(simulator.time(), launched.time);
+  EXPECT_EQ(simulator.step_count(), launched.step_count);
   ASSERT_FALSE(simulator.warnings().empty());
   EXPECT_NE(simulator.warnings().back().find("undone"), std::string::npos);
 
-  simulator.set_settings(SolverSettings{});
+  simulator.restore(before);
   EXPECT_TRUE(simulator.step().ok);
   EXPECT_EQ(simulator.step_count(), before.step_count + 1);
 }

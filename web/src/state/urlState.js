@@ -12,7 +12,7 @@ export const limits = {
   timestep: solverLimits.timestep,
   youngs: solverLimits.youngs,
   speed: { min: 0.05, max: 4 },
-  gravity: { min: -30, max: 30 },
+  gravity: { min: -30, max: 30 }, // the slider's: within the stepper's length of 1000 m/s²
   mode: { min: 0, max: 64 },
 };
 

@@ -196,7 +196,12 @@ SolverSettings read_solver(const Json& value, const Place& place) {
                                          sim::kMinIterations, sim::kMaxIterations);
   s.timestep = detail::read_number_in(r.required("timestep"), r / "timestep", sim::kMinTimestep,
                                       sim::kMaxTimestep, false, false);
-  s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", 1e3);
+  s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", sim::kMaxGravity);
+  if (!(s.gravity.norm() <= sim::kMaxGravity)) {
+    std::ostringstream longest;
+    longest << "is longer than " << sim::kMaxGravity << " m/s^2";
+    (r / "gravity").fail(longest.str());
+  }
   const std::string model =
       detail::read_string(r.required("material_model"), r / "material_model", 16);
   const std::optional<sim::MaterialModel> material = sim::material_model_from_recipe_name(model);

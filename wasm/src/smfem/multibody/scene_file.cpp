@@ -171,7 +171,12 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
     range << "must be within [" << sim::kMinTimestep << ", " << sim::kMaxTimestep << "] s";
     refuse(source, "timestep", range.str());
   }
-  spec.gravity = place_at(scene, "gravity", "", source, spec.gravity);
+  spec.gravity = vector_at(scene, "gravity", "", source, spec.gravity);
+  if (!(spec.gravity.norm() <= sim::kMaxGravity)) {
+    std::ostringstream longest;
+    longest << "is longer than " << sim::kMaxGravity << " m/s^2";
+    refuse(source, "gravity", longest.str());
+  }
   spec.friction = read_friction(scene, "", source, 0.0);
   if (scene.contains("contact")) {
     const json& contact = scene.at("contact");

@@ -78,6 +78,12 @@ SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::s
   if (!out.gravity.allFinite()) {
     warnings.push_back("gravity is not finite; using the default");
     out.gravity = defaults.gravity;
+  } else if (const double length = out.gravity.norm(); length > kMaxGravity) {
+    // Its direction kept: beyond this no contact holds a body (the barrier cannot carry
+    // 1e12 m/s^2) and a step is all gravity.
+    out.gravity *= kMaxGravity / length;
+    warnings.push_back("gravity " + format(length) + " m/s^2 is beyond " + format(kMaxGravity) +
+                       "; using " + format(kMaxGravity) + " in the same direction");
   }
   return out;
 }
