@@ -22,6 +22,8 @@ describe('URL state', () => {
       contacts: true,
     };
     expect(parseState(formatState(state), names)).toEqual(state);
+    // Without side by side, the solver it would run beside is not written.
+    expect(formatState({ scene: 'crab', solver: 'fem', against: 'fem' })).toBe('?scene=crab&solver=fem');
     const hosted = { asset: 'https://example.org/models/my bunny.smfem?v=2', iterations: 2, ground: true };
     expect(parseState(formatState(hosted), names)).toEqual(hosted);
   });

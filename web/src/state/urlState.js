@@ -149,7 +149,8 @@ export function formatState(state) {
   if (state.asset) params.set('asset', state.asset);
   if (state.scene) params.set('scene', state.scene);
   if (state.solver) params.set('solver', state.solver);
-  if (state.against) params.set('against', state.against);
+  // The solver beside MFEM matters only side by side (the select keeps it while that is off).
+  if (state.against && state.compare) params.set('against', state.against);
   if (state.materialModel) params.set('model', state.materialModel);
   if (state.iterations !== undefined) params.set('iters', String(state.iterations));
   if (state.timestep !== undefined) params.set('dt', String(state.timestep));
