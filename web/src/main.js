@@ -88,8 +88,9 @@ class Demo {
     window.smfem.dentAt = (rest, body = 0) => this.dentAt(rest, body);
     this.client = new SimulationClient();
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
-    // The solver's warnings logged, a step's each kind once: a step solved again warns
-    // every time (705 lines in 8 s of the hundred bodies), and the status line counts those.
+    // The solver's warnings logged, a step's each kind once per scene opened: a step solved
+    // again warns every time (705 lines in 8 s of the hundred bodies), and the status line
+    // counts those.
     this.loggedWarnings = new Set();
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
     // then compiling it and building the simulators, which say nothing of their progress: the
@@ -231,6 +232,7 @@ class Demo {
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
+    this.loggedWarnings.clear();
     this.stage?.dispose();
     this.stage = opened.stage;
     this.contact = Boolean(scene.contact) || onGround;
