@@ -2,7 +2,7 @@
 // parameters give the step report's values to the bit, as JSON lines, CSV and trajectory file;
 // bad input is refused with a message naming it.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
 import { boxObj } from './test_meshes.js';
-import { stepRecord } from '../../wasm/js/simulate.js';
+import { pruneBakeCache, stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
 const run = (args) => promisify(execFile)(process.execPath, [cli, 'simulate', ...args]);
@@ -152,6 +152,24 @@ describe('smfem simulate', () => {
       await rm(own, { recursive: true, force: true });
     }
   }, 60000);
+
+  it('keeps its bake cache within its size, dropping the bakes used longest ago', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'smfem-cache-test-'));
+    try {
+      // Five bakes of 100 bytes used at minutes 1..5, and a file that is not a bake.
+      for (let minute = 1; minute <= 5; minute++) {
+        const path = join(cache, `${minute}.smfem`);
+        await writeFile(path, Buffer.alloc(100));
+        await utimes(path, minute * 60, minute * 60);
+      }
+      await writeFile(join(cache, 'notes.txt'), Buffer.alloc(1000));
+      await pruneBakeCache(cache, join(cache, '1.smfem'), 300);
+      const left = (await readdir(cache)).sort();
+      expect(left).toEqual(['1.smfem', '4.smfem', '5.smfem', 'notes.txt']);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
 
   it('prints its usage on --help and refuses option values that are not decimal numbers', async () => {
     const smfem = (args) => promisify(execFile)(process.execPath, [cli, ...args]);

@@ -50,7 +50,19 @@
 // A progress bar goes to stderr where it is a terminal.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { access, constants, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  access,
+  constants,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,6 +198,32 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
   }
 }
 
+// What a bake cache may hold: beyond it, the bakes used longest ago go (a bake is rerun when
+// wanted again). Every rebuild of the bake tool starts new keys, so without a bound the cache
+// grows by every scene's bodies each time.
+const bakeCacheBytes = 2 ** 30;
+
+/**
+ * Removes the .smfem files of `folder` used longest ago (by modification time, which a cache
+ * hit renews) until they take at most `maxBytes`; never `keep`, the bake just made.
+ */
+export async function pruneBakeCache(folder, keep, maxBytes = bakeCacheBytes) {
+  const entries = [];
+  for (const name of await readdir(folder)) {
+    if (!name.endsWith('.smfem')) continue;
+    const info = await stat(join(folder, name)).catch(() => null);
+    if (info?.isFile()) entries.push({ path: join(folder, name), size: info.size, used: info.mtimeMs });
+  }
+  let total = entries.reduce((sum, { size }) => sum + size, 0);
+  entries.sort((a, b) => a.used - b.used);
+  for (const { path, size } of entries) {
+    if (total <= maxBytes) break;
+    if (path === keep) continue;
+    await rm(path, { force: true });
+    total -= size;
+  }
+}
+
 /** The bake cache's folder: the install's, or where it cannot be written the user's. */
 async function writableBakeCache() {
   for (const folder of bakeCaches) {
@@ -211,9 +249,14 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   const key = hash.update(`${tool.mtimeMs} ${tool.size} ${JSON.stringify(bakeArgs)}`).digest('hex');
   for (const folder of bakeCaches) {
     const found = join(folder, `${key}.smfem`);
-    if (await stat(found).catch(() => null)) return found;
+    if (await stat(found).catch(() => null)) {
+      const now = new Date();
+      await utimes(found, now, now).catch(() => {}); // used now (a read-only cache stays as it is)
+      return found;
+    }
   }
-  const cached = join(await writableBakeCache(), `${key}.smfem`);
+  const cache = await writableBakeCache();
+  const cached = join(cache, `${key}.smfem`);
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
     const asset = join(folder, `${basename(recipe, '.json')}.smfem`);
@@ -221,6 +264,7 @@ export async function bakedAsset(recipe, bakeArgs = []) {
       throw new Error((error.stderr || error.message).trim());
     });
     await writeAtomically(cached, await readFile(asset));
+    await pruneBakeCache(cache, cached);
     return cached;
   } finally {
     await rm(folder, { recursive: true, force: true });
