@@ -10,12 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../wasm/js/chromium.js';
-import { nonBackgroundFraction, pixelDifference } from '../browser/screenshots.js';
+import { nonBackgroundFraction, pixelDifference, warmAndCool } from '../browser/screenshots.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
 const beam = fileURLToPath(new URL('../../build/native/assets/beam.smfem', import.meta.url));
 const playground = fileURLToPath(
   new URL('../../build/native/assets/contact/playground.json', import.meta.url),
+);
+const creatureRamp = fileURLToPath(
+  new URL('../../build/native/assets/contact/creature-ramp.json', import.meta.url),
 );
 const run = (args, env = {}) =>
   promisify(execFile)(process.execPath, [cli, 'simulate', ...args], { env: { ...process.env, ...env } });
@@ -78,6 +81,28 @@ describe('smfem simulate --render', () => {
     const [png] = await Promise.all((await readdir(out)).map((file) => readFile(join(out, file))));
     expect(pngSize(png)).toEqual([960, 540]);
     expect(await nonBackgroundFraction(page, png)).toBeGreaterThan(0.03);
+  });
+
+  it('keeps a body in the picture when it travels beyond where it started', async () => {
+    // By step 130 the creature has slid down the ramp and rests on the ground 2.7 m from its
+    // start, outside the box the first frame was framed on. It is the warm colour in the
+    // picture (the obstacles are grey).
+    const out = join(await caseFolder(), 'ramp');
+    await run([
+      creatureRamp,
+      '--steps',
+      '130',
+      '--render-every',
+      '65',
+      '--size',
+      '320x180',
+      '--render',
+      `${out}/`,
+    ]);
+    const files = (await readdir(out)).sort();
+    expect(files).toHaveLength(2);
+    const last = await readFile(join(out, files[1]));
+    expect((await warmAndCool(page, last)).warm).toBeGreaterThan(0.002);
   });
 
   it('refuses bad input before simulating, and leaves nothing behind', async () => {

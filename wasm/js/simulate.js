@@ -26,7 +26,8 @@
 // --render draws the deformed render surface every K steps (--render-every; by default about 30
 // frames per simulated second) with three.js in headless Chromium (render_frames.js: the page's
 // skinning shader; a scene with contact shows every body and its obstacles; no floor), --size
-// pixels (default 960x540), from the asset's meta.camera or else framing the rest shape: PNGs
+// pixels (default 960x540), from the asset's meta.camera or else framing the rest shape (widened
+// as the page's view is when a body leaves it, FrameView.js): PNGs
 // frame-00001.png, ... into DIR/ (a path ending in / or an existing folder; new or empty), or an
 // mp4 at the simulated speed if ffmpeg is on PATH (an odd side padded by a pixel). The output,
 // Chromium and ffmpeg are checked before anything is simulated; the output appears whole at the

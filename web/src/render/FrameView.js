@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import { ContactStage } from './ContactStage.js';
 import { SkinnedSurface } from './SkinnedSurface.js';
+import { drawnBounds } from './drawnBounds.js';
 import { framedCamera } from './framing.js';
 
 /**
@@ -34,12 +35,16 @@ export class FrameView {
       this.stage = new ContactStage(contact, surfaces);
       this.setU = (u, obstacleOffsets) =>
         this.stage.show({ u: [Float64Array.from(u)], obstacleOffsets: obstacleOffsets && [obstacleOffsets] });
-      this.frame(this.stage.bounds, camera);
+      this.bodies = () => this.stage.bodies;
+      this.framing = { box: this.stage.bounds.clone(), camera };
     } else {
       this.stage = new SkinnedSurface(surfaces[0]);
       this.setU = (u) => this.stage.setReducedCoordinates(u);
-      this.frame(this.stage.restBounds, camera);
+      const origin = new THREE.Vector3();
+      this.bodies = () => [{ surface: surfaces[0], offset: origin, u: this.stage.u }];
+      this.framing = { box: this.stage.restBounds.clone(), camera };
     }
+    this.frame(this.framing.box, camera);
     this.scene.add(this.stage.object ?? this.stage.mesh);
     // One frame at rest, waited for: the shaders compile here, not in the first frame.
     this.renderer.render(this.scene, this.camera);
@@ -67,6 +72,11 @@ export class FrameView {
    */
   draw(u, obstacleOffsets) {
     this.setU(u, obstacleOffsets);
+    // As the page's View.keepInView: a body that leaves the framed box widens it.
+    const drawn = drawnBounds(this.bodies());
+    if (!drawn.isEmpty() && !this.framing.box.containsBox(drawn)) {
+      this.frame(this.framing.box.union(drawn), this.framing.camera);
+    }
     this.renderer.render(this.scene, this.camera);
   }
 
