@@ -393,6 +393,23 @@ TEST(ContactScene, RefusesIntersectingStartStates) {
   EXPECT_THROW(ContactScene(spec_with({}, {{}}), {bare}), std::invalid_argument);
 }
 
+// d_hat in the wrong unit (centimetres written as metres) is refused with the body's size.
+TEST(ContactScene, RefusesAnActivationDistanceNearTheBodiesSize) {
+  ContactSceneSpec spec = spec_with({ground(-1.0)}, {{}});
+  spec.activation = 1.0;
+  try {
+    ContactScene(spec, {box_body()});
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "contact.activation_distance 1 m is more than 0.1 of the smallest body's size"),
+              std::string::npos)
+        << e.what();
+  }
+  spec.activation = 1e-3;
+  EXPECT_NO_THROW(ContactScene(spec, {box_body()}));
+}
+
 // A sphere obstacle dragged half a metre into the floor stops on it (the page's Drop keeps it
 // where it was drawn): obstacles do not touch each other, so the plane must hold it.
 TEST(ContactScene, AnObstacleDraggedIntoTheFloorStaysOnIt) {

@@ -7,6 +7,7 @@
 #include <exception>
 #include <limits>
 #include <numbers>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -83,6 +84,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   }
   if (models_.empty()) throw std::invalid_argument("a scene needs a body");
   double largest_diagonal = 0.0;
+  double smallest_diagonal = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < models_.size(); ++i) {
     const sim::ReducedModel& model = models_[i];
     if (model.contact.empty()) {
@@ -92,6 +94,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     const auto& p = model.contact.positions;
     const double diagonal = (p.colwise().maxCoeff() - p.colwise().minCoeff()).norm();
     largest_diagonal = std::max(largest_diagonal, diagonal);
+    smallest_diagonal = std::min(smallest_diagonal, diagonal);
     start_stiffness_.push_back(spec.stiffness > 0.0 ? spec.stiffness
                                                     : model.total_mass / model.contact.areas.sum() /
                                                           (spec.timestep * spec.timestep));
@@ -107,6 +110,13 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     rest_centroids_.push_back(model.rest_centroid + spec.bodies[i].translation);
     masses_.push_back(model.total_mass);
     diagonals_.push_back(diagonal);
+  }
+  if (spec.activation > kMaxActivationFraction * smallest_diagonal) {
+    std::ostringstream message;
+    message << "contact.activation_distance " << spec.activation << " m is more than "
+            << kMaxActivationFraction << " of the smallest body's size (its box diagonal, "
+            << smallest_diagonal << " m): the bodies would keep that far apart";
+    throw std::invalid_argument(message.str());
   }
   box_cache_.resize(models_.size());
   parameters_.activation =

@@ -80,6 +80,10 @@ inline constexpr double kMaxCrushStiffening = 1e6;
 // should knock over, and a pile crushed its contacts to 1e-9 m; at 5e-3 both move as they do at
 // 30 iterations (docs/contact.md, measured), and resting gaps stay below a millimetre.
 inline constexpr double kDefaultActivation = 5e-3;
+// The largest d_hat a scene file may ask, as a fraction of its smallest body's box diagonal:
+// contact keeps bodies about d_hat apart, so beyond this they hover visibly, and every sample
+// pairs with most of the scene (centimetres written as metres).
+inline constexpr double kMaxActivationFraction = 0.1;
 // Sleeping: a body is quiet while its rms speed sqrt(2 kinetic / mass) stays below kSleepSpeed
 // times its bounding-box diagonal per second, or in a scene with friction below kSleepCreep
 // times friction's slip speed eps_v. Below eps_v the smoothed friction is static friction's
