@@ -1,8 +1,8 @@
 // `npx smfem simulate` (wasm/js/simulate.js) against the JS API it wraps: the same asset and
 // parameters give the step report's values to the bit, as JSON lines, CSV and trajectory file;
 // bad input is refused with a message naming it.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,36 @@ describe('smfem simulate', () => {
     );
     expect(Array.from(trajectory)).toEqual(coordinates);
   });
+
+  it('writes the trajectory as it runs, and leaves nothing behind when cut short', async () => {
+    const where = await mkdtemp(join(folder, 'cut-'));
+    const file = join(where, 'long.bin');
+    const child = spawn(
+      process.execPath,
+      [cli, 'simulate', asset, '--steps', '1000000', '--trajectory', file],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    // Its work file grows step by step (a thousand steps in, it holds more than 100 of them).
+    await expect
+      .poll(
+        async () => {
+          const work = (await readdir(where)).find((name) => name.endsWith('.tmp'));
+          return work ? (await stat(join(where, work))).size : 0;
+        },
+        { timeout: 20000 },
+      )
+      .toBeGreaterThan(16 + 100 * 48 * 8);
+    child.kill('SIGINT');
+    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(await readdir(where)).toEqual([]);
+    // The reader of stdout gone: no trajectory of part of the run either.
+    const command = `"${process.execPath}" "${cli}" simulate "${asset}" --steps 1000000 --json --trajectory "${file}" | head -1`;
+    await promisify(execFile)('bash', ['-o', 'pipefail', '-c', command]);
+    expect(await readdir(where)).toEqual([]);
+  }, 60000);
 
   it('never replaces a file of yours unless told to (--force)', async () => {
     const file = join(folder, 'yours.bin');

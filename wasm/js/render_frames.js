@@ -10,13 +10,13 @@
 // ffmpeg encodes into a temporary file renamed to out.mp4: a failed run leaves no half-written
 // output (one killed may leave the hidden working folder).
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { access, constants, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium, requireChromium } from './chromium.js';
 import { refuseExistingFile, refuseFilledFolder } from './output_guard.js';
+import { removeOnInterrupt } from './work_files.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const origin = 'http://smfem-frames.invalid';
@@ -167,11 +167,7 @@ export class FrameRenderer {
     this.count = 0;
     this.times = { startMs, openMs: 0, drawMs: 0, waitMs: 0, encodeMs: 0 };
     // Interrupted (Ctrl-C), the run's loop is awaiting a frame: the work folder goes with it.
-    this.interrupted = (signal) => {
-      rmSync(this.work, { recursive: true, force: true });
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    };
-    process.once('SIGINT', this.interrupted).once('SIGTERM', this.interrupted);
+    this.release = removeOnInterrupt(this.work);
   }
 
   /**
@@ -297,7 +293,7 @@ export class FrameRenderer {
   }
 
   async close() {
-    process.off('SIGINT', this.interrupted).off('SIGTERM', this.interrupted);
+    this.release();
     await this.pending;
     await this.browser.close();
     await rm(this.work, { recursive: true, force: true });

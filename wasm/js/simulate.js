@@ -18,10 +18,8 @@
 // null for a single asset, which has no obstacles. --json prints one JSON object per line and
 // step; --csv the same as columns (vectors as _x _y _z, bodies as body0_centroid_x, ...);
 // neither, a summary. The values are the JS API's step report's (loader.d.ts: StepReport), so
-// the two agree to the bit. --trajectory writes the reduced coordinates of every step:
-//
-//   "SMFT", u32 format 1, u32 steps, u32 r (= 12 m), then steps x r f64, little-endian,
-//   step by step, each u as vec(U) (loader.js: coordinatesF64).
+// the two agree to the bit. --trajectory writes the reduced coordinates of every step
+// (trajectory_file.js).
 //
 // --render draws the deformed render surface every K steps (--render-every; by default about 30
 // frames per simulated second) with three.js in headless Chromium (render_frames.js: the page's
@@ -71,6 +69,7 @@ import { promisify } from 'node:util';
 import { nativeTool } from './native_tools.js';
 import { optionNumber } from './option_values.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
+import { TrajectoryFile } from './trajectory_file.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 // The install's bake cache, then the user's where the install cannot be written (a read-only or
@@ -514,13 +513,20 @@ export async function simulate(smfem, options, out = process.stdout) {
     ? await FrameRenderer.start(options.render, options.size, options.force)
     : null;
   let scene = null;
+  let trajectory = null;
+  // A write error (the reader gone: EPIPE) is read from out.errored after each step; heard
+  // here, it does not also end the process while the run awaits its trajectory's writes.
+  const heard = () => {};
+  out.on?.('error', heard);
   try {
     scene = await openScene(smfem, options);
     const { stepper: simulator, size, timestep, parameters } = scene;
     const every = options.renderEvery ?? Math.min(defaultRenderEvery(timestep), options.steps);
     await frames?.open(smfem, scene);
     for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
-    const trajectory = options.trajectory ? new Float64Array(options.steps * size) : null;
+    trajectory = options.trajectory
+      ? await TrajectoryFile.create(options.trajectory, options.steps, size)
+      : null;
     let failed = 0,
       iterations = 0,
       wallMs = 0,
@@ -533,7 +539,7 @@ export async function simulate(smfem, options, out = process.stdout) {
         out.write(`${step === 1 ? `${csvHeader(record)}\n` : ''}${csvRow(record)}\n`);
       // The reader went away (`| head`): stop, as a pipe's writer does, and write nothing more.
       if (out.errored?.code === 'EPIPE') throw out.errored;
-      trajectory?.set(simulator.coordinatesF64(), (step - 1) * size);
+      await trajectory?.append(simulator.coordinatesF64());
       if (frames && step % every === 0)
         await frames.frame(simulator.coordinatesF64(), report.obstacleOffsets);
       failed += report.ok ? 0 : 1;
@@ -543,18 +549,8 @@ export async function simulate(smfem, options, out = process.stdout) {
       progress(step, options.steps);
     }
     for (const warning of simulator.warnings()) process.stderr.write(`smfem: warning: ${warning}\n`);
-    if (trajectory) {
-      const header = new DataView(new ArrayBuffer(16));
-      [0x53, 0x4d, 0x46, 0x54].forEach((byte, i) => header.setUint8(i, byte));
-      header.setUint32(4, 1, true);
-      header.setUint32(8, options.steps, true);
-      header.setUint32(12, size, true);
-      const body = new Uint8Array(trajectory.buffer);
-      const file = new Uint8Array(16 + body.length);
-      file.set(new Uint8Array(header.buffer), 0);
-      file.set(body, 16);
-      await writeAtomically(options.trajectory, file);
-    }
+    await trajectory?.commit();
+    trajectory = null;
     if (frames) {
       await frames.finish(1 / (every * timestep));
       process.stderr.write(`smfem: ${frames.summary()}\n`);
@@ -571,7 +567,9 @@ export async function simulate(smfem, options, out = process.stdout) {
       );
     }
   } finally {
+    await trajectory?.discard(); // cut short: an error, or the reader of stdout gone
     scene?.stepper.dispose();
     await frames?.close();
+    out.off?.('error', heard);
   }
 }
