@@ -218,6 +218,13 @@ describe('the bake in WebAssembly', () => {
     expect(() => baker.bake([{ name: '../x.obj', bytes: new Uint8Array(3) }], ['x.obj'])).toThrow(
       'relative path inside',
     );
+    // A binary STL whose count says far more triangles than it holds: the size it would need,
+    // counted in 64 bits (wasm's size_t is 32: it printed the sum wrapped).
+    const stl = new Uint8Array(4096);
+    new DataView(stl.buffer).setUint32(80, 3829661104, true);
+    expect(() => baker.bake([{ name: 'junk.stl', bytes: stl }], ['junk.stl'])).toThrow(
+      '3829661104 triangles need 84 + 50 x 3829661104 = 191483055284 bytes, the file has 4096',
+    );
     // The page's bounds: a surface of more triangles than it takes, before it is tetrahedralized.
     const box = [{ name: 'box.obj', bytes: new TextEncoder().encode(boxObj([0.3, 0.1, 0.1])) }];
     expect(() => baker.bake(box, ['box.obj', '--max-triangles', '11'])).toThrow(

@@ -71,10 +71,14 @@ export class StatusBoard {
     return { ...this.state, notices: [...this.state.notices] };
   }
 
-  /** An input refused or changed: said in a dismissible notice and kept in status.notices. */
-  warn(text) {
+  /**
+   * An input refused or changed: said in a dismissible notice and kept in status.notices. kind:
+   * what the notice is about ('bake': a model that did not bake), for dismissNotices.
+   */
+  warn(text, kind = null) {
     this.state.notices.push(text);
     const item = document.createElement('li');
+    if (kind) item.dataset.kind = kind;
     const dismiss = document.createElement('button');
     dismiss.type = 'button';
     dismiss.textContent = '×';
@@ -86,6 +90,12 @@ export class StatusBoard {
     item.append(document.createTextNode(text), dismiss);
     this.noticeList.append(item);
     this.noticeList.hidden = false;
+  }
+
+  /** Takes the notices of `kind` off the page (status.notices keeps them): they no longer hold. */
+  dismissNotices(kind) {
+    for (const item of [...this.noticeList.children]) if (item.dataset.kind === kind) item.remove();
+    this.noticeList.hidden = !this.noticeList.children.length;
   }
 
   say(text, isError = false) {

@@ -46,8 +46,11 @@ TEST(BakeInput, TetMeshRegionsBecomeMaterialsAndOverridesApplyInOrder) {
     EXPECT_EQ(input.poisson(t), 0.4);  // --poisson after the region file
     EXPECT_EQ(input.density(t), input.mesh.regions(t) == 3 ? 2000.0 : kDefaultDensity);
   }
-  EXPECT_EQ(input.modes, kDefaultModes);
-  EXPECT_EQ(input.cubature, std::min<Eigen::Index>(20 * kDefaultModes, input.mesh.tets.rows()));
+  // The default's modes, as many as the box's vertices carry (4 a mode), and 20 tets a mode.
+  const auto modes =
+      std::min<Eigen::Index>(kDefaultModes, input.mesh.vertices.rows() / kFreeVerticesPerMode);
+  EXPECT_EQ(input.modes, modes);
+  EXPECT_EQ(input.cubature, std::min<Eigen::Index>(20 * modes, input.mesh.tets.rows()));
 
   std::string per_tet;
   for (Eigen::Index t = 0; t < input.mesh.tets.rows(); ++t)
@@ -112,6 +115,27 @@ TEST(BakeInput, PinsTheLowestPointsBelowAFractionOfTheHeight) {
   const BakeInput input = load_bake_input(mesh_file, settings);
   ASSERT_EQ(input.pinned.size(), 9u);
   for (const int v : input.pinned) EXPECT_EQ(input.mesh.vertices(v, 1), 0.0);
+}
+
+TEST(BakeInput, AMeshWithoutAModeCountGetsTheModesItsFreeVerticesCarry) {
+  // 2 x 2 x 4 cells: 45 vertices carry 9 modes (kFreeVerticesPerMode), fewer than the default
+  // 16; with the lowest layer of 9 pinned, 7. Asked for, 16 stays 16 (run_bake refuses it
+  // naming the fix), and every vertex pinned is refused here.
+  const auto dir = test::scratch_dir("coarse-modes");
+  const auto mesh_file =
+      test::write_medit(dir / "bar.mesh", test::box_mesh({2, 4, 2}, {0.1, 0.2, 0.1}));
+  BakeSettings settings;
+  EXPECT_EQ(load_bake_input(mesh_file, settings).modes, 9);
+  settings.pin_lowest = 0.1;
+  EXPECT_EQ(load_bake_input(mesh_file, settings).modes, 7);
+  settings.modes = 16;
+  EXPECT_EQ(load_bake_input(mesh_file, settings).modes, 16);
+  settings.pin_lowest = 1.0;
+  expect_refusal(mesh_file, settings,
+                 "every vertex of bar.mesh is pinned: nothing is left to move");
+  // A mesh fine enough keeps the default.
+  const auto fine = test::write_medit(dir / "fine.mesh", test::box_mesh({4, 4, 4}, {1, 1, 1}));
+  EXPECT_EQ(load_bake_input(fine, BakeSettings{}).modes, kDefaultModes);
 }
 
 TEST(BakeInput, PinsTheVerticesWithinEachPinnedSphere) {

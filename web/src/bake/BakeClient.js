@@ -132,7 +132,10 @@ export class BakeClient {
     });
   }
 
-  /** Ends a bake in progress (its promise rejects: "The bake was cancelled."); none: nothing. */
+  /**
+   * Ends a bake in progress (its promise rejects with "The bake was cancelled.", the error's
+   * `cancelled` true); none: nothing.
+   */
   cancel() {
     if (!this.running) return;
     this.worker.terminate();
@@ -140,6 +143,6 @@ export class BakeClient {
     const { reject } = this.running;
     this.running = null;
     this.onState({ ...this.state, stage: 'cancelled', error: 'cancelled' });
-    reject(new Error('The bake was cancelled.'));
+    reject(Object.assign(new Error('The bake was cancelled.'), { cancelled: true }));
   }
 }

@@ -52,8 +52,11 @@ export class CustomScene {
         this.bakeBar.show(bake);
       }),
       {
-        onBaked: (asset, name) => this.openBaked(asset, name),
-        onError: (e) => status.warn(e.message),
+        onBaked: (asset, name) => {
+          status.dismissNotices('bake'); // what went wrong with earlier picks no longer holds
+          return this.openBaked(asset, name);
+        },
+        onError: (e) => status.warn(e.message, 'bake'),
         onTool: (tool) => {
           const starting = this.tool === 'drag' && tool !== 'drag';
           this.tool = tool;

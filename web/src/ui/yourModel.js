@@ -44,7 +44,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   });
   // smfem-bake's options for "Bake again" (none for a fresh pick: the bake's own defaults).
   const chosenOptions = () => [
-    ...['--modes', modes.value],
+    ...(modes.value !== '' ? ['--modes', modes.value] : []),
     ...(cubature.value !== '' ? ['--cubature', cubature.value] : []),
     ...(pinLowest.checked ? ['--pin-lowest', kLowest] : []),
     ...brush.options(),
@@ -82,7 +82,20 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
       options.hidden = false;
       await onBaked(asset, name);
     } catch (error) {
-      if (number === latest) onError(error);
+      if (number !== latest) return;
+      onError(error);
+      // A pick that did not bake is still the model "Bake again" works on, with the options
+      // shown (the bake's own choices until the user sets them), so that its error can be acted
+      // on: fewer modes, other pins.
+      if (fresh && !error.cancelled) {
+        picked = files;
+        pinLowest.checked = false;
+        brush.forget();
+        modes.value = '';
+        cubature.value = '';
+        cubatureChosen = false;
+        options.hidden = false;
+      }
     } finally {
       if (number === latest) {
         stages.hidden = true;

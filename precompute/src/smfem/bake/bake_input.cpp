@@ -329,7 +329,20 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
     input.pinned.erase(std::unique(input.pinned.begin(), input.pinned.end()), input.pinned.end());
   }
 
+  if (static_cast<Eigen::Index>(input.pinned.size()) >= input.mesh.vertices.rows()) {
+    throw BakeInputError("every vertex of " + input.source +
+                         " is pinned: nothing is left to move (pin fewer)");
+  }
   input.modes = settings.modes.value_or(modes);
+  if (!settings.modes && input.kind != "recipe") {
+    // A coarse mesh gets the modes its free vertices carry, not an error whose fix is an
+    // option. The reduced mass matrix needs 4 free vertices a mode at the least (run_bake.cpp),
+    // and on grids of cubes 4 was often not enough where 5 always was (kFreeVerticesPerMode).
+    const Eigen::Index free =
+        input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
+    input.modes =
+        static_cast<int>(std::clamp<Eigen::Index>(free / kFreeVerticesPerMode, 1, input.modes));
+  }
   if (settings.cubature_method) input.cubature_method = *settings.cubature_method;
   if (input.modes < 1) throw BakeInputError("--modes must be at least 1");
   if (settings.cubature) {

@@ -39,6 +39,10 @@ namespace smfem::bake {
 
 // Defaults for mesh-file inputs (recipes carry their own).
 inline constexpr int kDefaultModes = 16;
+// Free vertices a mode where the modes are not asked for (fewer than kDefaultModes on a coarse
+// mesh): 4 are needed at the least; on 14 small grids of cubes (8 to 52 vertices) 4 left the
+// reduced mass matrix singular on 5 of them and 5 never did.
+inline constexpr int kFreeVerticesPerMode = 5;
 // Contact samples per body (sim/contact/contact_sampling.hpp) where --contact-samples is not given.
 inline constexpr int kDefaultContactSamples = 1024;
 inline constexpr double kDefaultYoungs = 1e6;  // Pa

@@ -34,15 +34,19 @@ void refuse_singular_mass(const Eigen::MatrixXd& mass_block, const BakeInput& in
   const Eigen::Index free =
       input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
   const std::string modes = std::to_string(input.modes) + " modes";
+  // What to ask instead: the count a default bake takes (bake_input.hpp), below this one.
+  const std::string fewer = "bake with --modes " +
+                            std::to_string(std::clamp<Eigen::Index>(free / kFreeVerticesPerMode, 1,
+                                                                    std::max(input.modes - 1, 1))) +
+                            " or fewer, or a finer mesh";
   if (free < mass_block.rows()) {
     throw std::invalid_argument(modes + " need at least " + std::to_string(mass_block.rows()) +
                                 " free vertices (4 per mode) and the mesh has " +
-                                std::to_string(free) + ": bake with --modes " +
-                                std::to_string(std::max<Eigen::Index>(1, free / 4)) +
-                                " or fewer, or a finer mesh");
+                                std::to_string(free) + ": " + fewer);
   }
-  throw std::invalid_argument("the reduced mass matrix of " + modes +
-                              " is singular (a mode without mass: all its vertices pinned?)");
+  throw std::invalid_argument("the reduced mass matrix of " + modes + " is singular: its " +
+                              std::to_string(free) + " free vertices do not carry them (" + fewer +
+                              ")");
 }
 
 }  // namespace

@@ -135,7 +135,10 @@ std::optional<std::size_t> binary_triangle_count(std::string_view content,
   if (content.size() >= binary_header_bytes) {
     detail::BinaryCursor header(content, binary_count_offset, name, std::endian::little);
     declared = header.read<std::uint32_t>("the triangle count");
-    if (content.size() == binary_header_bytes + binary_facet_bytes * *declared) return declared;
+    // In 64 bits: 50 x a u32 count overflows 32 (and wasm's size_t is 32 bits).
+    if (content.size() == binary_header_bytes + std::uint64_t{binary_facet_bytes} * *declared) {
+      return declared;
+    }
   }
   if (looks_like_ascii(content)) return std::nullopt;
   if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) {
@@ -147,7 +150,8 @@ std::optional<std::size_t> binary_triangle_count(std::string_view content,
                                  std::to_string(binary_header_bytes) +
                                  " bytes) and not starting with 'solid'");
   }
-  const std::size_t expected = binary_header_bytes + binary_facet_bytes * *declared;
+  const std::uint64_t expected =
+      binary_header_bytes + std::uint64_t{binary_facet_bytes} * *declared;
   throw MeshError::at_byte(name, binary_count_offset,
                            "binary STL size mismatch: " + std::to_string(*declared) +
                                " triangles need 84 + 50 x " + std::to_string(*declared) + " = " +
