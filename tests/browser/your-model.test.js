@@ -87,6 +87,7 @@ describe('your own model', () => {
         expect(bake.stage).toBe('done');
         expect(bake.tets).toBeGreaterThan(20);
         await page.waitForFunction(() => window.smfem.status.scene === 'custom' && window.smfem.status.ready);
+        const home = await page.evaluate(() => window.smfem.framedBox());
         // Nothing below it collides (the floor is drawn for reference): between two times it
         // falls g (t2^2 - t1^2) / 2 from rest at t = 0 (implicit Euler at 60 steps a second lags
         // free fall by about a step).
@@ -103,6 +104,25 @@ describe('your own model', () => {
         }
         const [min, max] = await page.evaluate(() => window.smfem.framedBox());
         expect(max[0] - min[0], `${name}: its length`).toBeCloseTo(0.32, 1);
+        // Fallen 1.8 m, far out of the box it was framed on: the framed box widens to 4 times
+        // its size at most, then follows the body (widened to the whole fall, the body would
+        // shrink to a dot), and it is drawn whole inside the canvas.
+        const diagonal = ([low, high]) => Math.hypot(...high.map((x, k) => x - low[k]));
+        expect(diagonal([min, max]), `${name}: the framed box`).toBeLessThan(4.01 * diagonal(home));
+        const { corners, canvas } = await page.evaluate(() => ({
+          corners: Array.from({ length: 8 }, (_, k) =>
+            window.smfem.project(
+              window.smfem.drawnPoint([k & 1 ? 100 : -100, k & 2 ? 100 : -100, k & 4 ? 100 : -100], 0),
+            ),
+          ),
+          canvas: document.getElementById('view').getBoundingClientRect().toJSON(),
+        }));
+        for (const { x, y } of corners) {
+          expect(x, `${name} drawn inside`).toBeGreaterThan(canvas.left);
+          expect(x, `${name} drawn inside`).toBeLessThan(canvas.right);
+          expect(y, `${name} drawn inside`).toBeGreaterThan(canvas.top);
+          expect(y, `${name} drawn inside`).toBeLessThan(canvas.bottom);
+        }
       }
       // On the ground, the bar (0.08 m tall) drops from 0.04 m onto a plane it collides with and
       // comes to rest lying on it, its centroid at half its height.

@@ -2,6 +2,10 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { framedCamera } from './framing.js';
 
+// How far the framed box may widen to keep the bodies in the picture, in times its start's
+// size (View.keepInView); beyond, the camera follows them.
+const kMaxWidening = 4;
+
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
 export class View {
   /**
@@ -89,7 +93,10 @@ export class View {
   // Frames the body's bounding box: ground, light and camera around it; camera: the scene's
   // { position, target } when its recipe gives one (framing.js: its direction is kept).
   frame(box, camera, floor) {
-    this.floorHeight = floor;
+    const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
+    // The ground stays at this height whatever the camera follows (a reference floor under a
+    // falling body would fall with it, and the body would seem to stand still).
+    this.groundHeight = floor ?? box.min.y - 1e-3 * radius;
     this.stageAround(box);
     this.framing = { box, camera, size: null, home: box };
     this.layoutChanged = true;
@@ -99,11 +106,21 @@ export class View {
   /**
    * Keeps what is drawn in the picture (box: where the bodies are drawn now, drawnBounds.js):
    * while the user has not moved the camera, a body that leaves the framed box widens it, and
-   * the camera steps back to show it; ground and light follow when it leaves their reach.
+   * the camera steps back to show it; once that would make the box kMaxWidening times the
+   * start's, the camera follows the bodies at the start's size instead (a body falling with
+   * nothing below it stays as large as it started). Ground and light follow when the box
+   * leaves their reach.
    */
   keepInView(box) {
     if (!this.framing || box.isEmpty() || this.framing.box.containsBox(box)) return;
-    this.framing.box = this.framing.box.clone().union(box);
+    const widened = this.framing.box.clone().union(box);
+    const home = this.framing.home.getSize(new THREE.Vector3());
+    if (widened.getSize(new THREE.Vector3()).length() <= kMaxWidening * home.length()) {
+      this.framing.box = widened;
+    } else {
+      const size = box.getSize(new THREE.Vector3()).max(home);
+      this.framing.box = new THREE.Box3().setFromCenterAndSize(box.getCenter(new THREE.Vector3()), size);
+    }
     const staged = this.staged;
     const center = this.framing.box.getCenter(new THREE.Vector3());
     const radius = this.framing.box.getSize(new THREE.Vector3()).length() / 2;
@@ -129,7 +146,7 @@ export class View {
     const center = box.getCenter(new THREE.Vector3());
     const radius = Math.max(size.length() / 2, 1e-6);
     this.staged = { center, radius };
-    this.ground.position.set(center.x, this.floorHeight ?? box.min.y - 1e-3 * radius, center.z);
+    this.ground.position.set(center.x, this.groundHeight, center.z);
     this.ground.scale.setScalar(radius * 12);
     if (this.grid) {
       this.scene.remove(this.grid);

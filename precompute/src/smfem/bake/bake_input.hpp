@@ -68,7 +68,8 @@ struct PinnedSphere {
 };
 
 struct BakeSettings {
-  std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes)
+  std::optional<int> modes;     // --modes (default: the recipe's, else kDefaultModes or what
+                                // a coarse mesh carries: kFreeVerticesPerMode)
   std::optional<int> cubature;  // --cubature (default: the recipe's, else 20 m capped by |T|)
   // --cubature-method (default: the recipe's, else k-means; cubature/cubature_method.hpp).
   std::optional<cubature::CubatureMethod> cubature_method;
