@@ -2,7 +2,7 @@ import * as THREE from 'three';
 import { ContactStage } from './ContactStage.js';
 import { SkinnedSurface } from './SkinnedSurface.js';
 import { drawnBounds } from './drawnBounds.js';
-import { framedCamera } from './framing.js';
+import { boxKeepingInView, framedCamera } from './framing.js';
 
 /**
  * The frames of `smfem simulate --render` (wasm/js/render_frames.js), drawn in headless
@@ -36,13 +36,13 @@ export class FrameView {
       this.setU = (u, obstacleOffsets) =>
         this.stage.show({ u: [Float64Array.from(u)], obstacleOffsets: obstacleOffsets && [obstacleOffsets] });
       this.bodies = () => this.stage.bodies;
-      this.framing = { box: this.stage.bounds.clone(), camera };
+      this.framing = { box: this.stage.bounds.clone(), home: this.stage.bounds.clone(), camera };
     } else {
       this.stage = new SkinnedSurface(surfaces[0]);
       this.setU = (u) => this.stage.setReducedCoordinates(u);
       const origin = new THREE.Vector3();
       this.bodies = () => [{ surface: surfaces[0], offset: origin, u: this.stage.u }];
-      this.framing = { box: this.stage.restBounds.clone(), camera };
+      this.framing = { box: this.stage.restBounds.clone(), home: this.stage.restBounds.clone(), camera };
     }
     this.frame(this.framing.box, camera);
     this.scene.add(this.stage.object ?? this.stage.mesh);
@@ -72,10 +72,11 @@ export class FrameView {
    */
   draw(u, obstacleOffsets) {
     this.setU(u, obstacleOffsets);
-    // As the page's View.keepInView: a body that leaves the framed box widens it.
-    const drawn = drawnBounds(this.bodies());
-    if (!drawn.isEmpty() && !this.framing.box.containsBox(drawn)) {
-      this.frame(this.framing.box.union(drawn), this.framing.camera);
+    // As the page's View.keepInView: the frame widens, then follows the bodies.
+    const kept = boxKeepingInView(this.framing.box, this.framing.home, drawnBounds(this.bodies()));
+    if (kept) {
+      this.framing.box = kept;
+      this.frame(kept, this.framing.camera);
     }
     this.renderer.render(this.scene, this.camera);
   }

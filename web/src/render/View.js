@@ -1,10 +1,6 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { framedCamera } from './framing.js';
-
-// How far the framed box may widen to keep the bodies in the picture, in times its start's
-// size (View.keepInView); beyond, the camera follows them.
-const kMaxWidening = 4;
+import { boxKeepingInView, framedCamera } from './framing.js';
 
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
 export class View {
@@ -104,23 +100,14 @@ export class View {
   }
 
   /**
-   * Keeps what is drawn in the picture (box: where the bodies are drawn now, drawnBounds.js):
-   * while the user has not moved the camera, a body that leaves the framed box widens it, and
-   * the camera steps back to show it; once that would make the box kMaxWidening times the
-   * start's, the camera follows the bodies at the start's size instead (a body falling with
-   * nothing below it stays as large as it started). Ground and light follow when the box
-   * leaves their reach.
+   * Keeps what is drawn in the picture (box: where the bodies are drawn now, drawnBounds.js)
+   * while the user has not moved the camera: the framed box widens, then follows the bodies
+   * (framing.js: boxKeepingInView). Ground and light follow when the box leaves their reach.
    */
   keepInView(box) {
-    if (!this.framing || box.isEmpty() || this.framing.box.containsBox(box)) return;
-    const widened = this.framing.box.clone().union(box);
-    const home = this.framing.home.getSize(new THREE.Vector3());
-    if (widened.getSize(new THREE.Vector3()).length() <= kMaxWidening * home.length()) {
-      this.framing.box = widened;
-    } else {
-      const size = box.getSize(new THREE.Vector3()).max(home);
-      this.framing.box = new THREE.Box3().setFromCenterAndSize(box.getCenter(new THREE.Vector3()), size);
-    }
+    const kept = this.framing && boxKeepingInView(this.framing.box, this.framing.home, box);
+    if (!kept) return;
+    this.framing.box = kept;
     const staged = this.staged;
     const center = this.framing.box.getCenter(new THREE.Vector3());
     const radius = this.framing.box.getSize(new THREE.Vector3()).length() / 2;

@@ -32,3 +32,25 @@ export function framedCamera(box, camera, tanHalf) {
   }
   return { position: target.clone().addScaledVector(back, distance), target };
 }
+
+// How far the framed box may widen to keep the bodies in the picture, in times its start's
+// size; beyond, the camera follows them (boxKeepingInView).
+const maxWidening = 4;
+
+/**
+ * The box to frame so that `drawn` (where the bodies are drawn now) stays in the picture, given
+ * the box framed now and `home`, the one the scene was framed on (THREE.Box3 each); null where
+ * the framed box already holds it. The framed box widens to take the bodies in, up to
+ * maxWidening times home's size; beyond, it is a box of home's size (or the bodies', if larger)
+ * about the bodies: a body falling with nothing below it stays as large as it started.
+ */
+export function boxKeepingInView(framed, home, drawn) {
+  if (drawn.isEmpty() || framed.containsBox(drawn)) return null;
+  const widened = framed.clone().union(drawn);
+  const size = home.getSize(new THREE.Vector3());
+  if (widened.getSize(new THREE.Vector3()).length() <= maxWidening * size.length()) return widened;
+  return new THREE.Box3().setFromCenterAndSize(
+    drawn.getCenter(new THREE.Vector3()),
+    drawn.getSize(new THREE.Vector3()).max(size),
+  );
+}
