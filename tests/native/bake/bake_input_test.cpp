@@ -194,7 +194,8 @@ TEST(BakeInput, AMeshBakedWithoutARecipeSaysWhatItWasBakedWith) {
   settings.paint = {{Eigen::Vector3d(0.75, 0.375, 0.75), 0.3, 2e4}};
   settings.pin_lowest = 0.1;
   EXPECT_EQ(load_bake_input(mesh_file, settings).scene.at("description"),
-            "Baked from box.mesh: 4 modes, 10 cubature tets, region 0 E = 1e+06 Pa, painted 1 "
+            "Baked from box.mesh (1 x 0.5 x 1 m): 4 modes, 10 cubature tets, region 0 E = 1e+06 "
+            "Pa, painted 1 "
             "E = 20000 Pa, 9 vertices pinned.");
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iomanip>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -223,11 +224,15 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
   });
 }
 
-// What the page says of a mesh baked without a recipe: what it was baked with.
+// What the page says of a mesh baked without a recipe: what it was baked with, and its size
+// (a mesh's numbers are read as metres: one drawn in millimetres is a body 1000 times too large).
 std::string mesh_description(const BakeInput& input) {
+  const Eigen::Vector3d size =
+      input.mesh.vertices.colwise().maxCoeff() - input.mesh.vertices.colwise().minCoeff();
   std::ostringstream text;
-  text << "Baked from " << input.source << ": " << input.modes << " modes, " << input.cubature
-       << " cubature tets";
+  text << "Baked from " << input.source << " (" << std::setprecision(3) << size.x() << " x "
+       << size.y() << " x " << size.z() << " m): " << std::setprecision(6) << input.modes
+       << " modes, " << input.cubature << " cubature tets";
   for (const MaterialInfo& material : input.materials) {
     text << ", " << material.name << " E = " << material.youngs << " Pa";
   }
