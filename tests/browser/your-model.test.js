@@ -346,6 +346,10 @@ describe('your own model', () => {
       };
       // Its far half 100 times softer than the default 1 MPa, a few vertices at its near end pinned.
       await page.selectOption('#bake-brush', 'paint');
+      // A radius of 0 is refused in the panel's words.
+      await page.fill('#bake-brush-radius', '0');
+      await click([0.39, 0.04, 0.05]);
+      expect((await status(page)).notices.at(-1)).toBe('The brush needs a Radius (m) above 0.');
       await page.fill('#bake-brush-radius', '0.2');
       await page.fill('#bake-brush-youngs', '1e4');
       await click([0.39, 0.04, 0.05]);

@@ -50,9 +50,16 @@ export function modelBrush({ brush, radius, youngs, clear }, { onChange, onTool 
     pin,
     /** A click on the model at `center` (rest position): paints or pins there, as the brush says. */
     at(center) {
+      // Said in the panel's words (the script functions' messages name their arguments).
       const r = Number(radius.value);
-      if (brush.value === 'paint') paint(center, r, Number(youngs.value));
-      else if (brush.value === 'pin') pin(center, r);
+      if (radius.value === '' || !(r > 0)) throw new Error('The brush needs a Radius (m) above 0.');
+      if (brush.value === 'paint') {
+        const E = Number(youngs.value);
+        if (youngs.value === '' || !(E > 0)) throw new Error('The brush needs an E (Pa) above 0.');
+        paint(center, r, E);
+      } else if (brush.value === 'pin') {
+        pin(center, r);
+      }
     },
     /** A new model: no regions, the brush back to dragging, its radius to be sized again. */
     forget() {
