@@ -270,7 +270,7 @@ class Demo {
     });
     progress.hidden = true;
     this.custom.opened(name);
-    status.ready(name, opened.loaded.build, names, opened.draggable ?? true);
+    status.ready(name, opened.loaded.build, names, opened.draggable ?? true, scene.title);
     this.writeUrl();
   }
 

@@ -119,14 +119,17 @@ export class StatusBoard {
     this.say(`Loading ${scene}…`);
   }
 
-  /** draggable: whether a drag pulls the scene's bodies (a shell's or rod's does not yet). */
-  ready(scene, build, solvers, draggable = true) {
+  /**
+   * draggable: whether a drag pulls the scene's bodies (a shell's or rod's does not yet); title:
+   * what the line calls the scene (its gallery title, "Your model: bunny"; else its key).
+   */
+  ready(scene, build, solvers, draggable = true, title = scene) {
     Object.assign(this.state, { ready: true, scene, build, solvers });
     // Said for a student: where the simulation runs, not which build of the module it is.
     const where =
       build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
     this.running =
-      `${scene} is running in your browser ${where}.` +
+      `${title} is running in your browser ${where}.` +
       (draggable ? ' Drag it with the mouse or a finger.' : ' Turn the view with the mouse or a finger.');
     this.rateWords = '';
     this.againWords = '';
