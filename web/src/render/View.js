@@ -122,12 +122,13 @@ export class View {
   frameHome() {
     if (!this.framing) return;
     this.framing.box = this.framing.home;
+    this.stageAround(this.framing.home);
     this.placeCamera();
     this.invalidate();
   }
 
-  // Ground, grid, sun and its shadow's reach around the box (the ground at the scene's floor,
-  // or just below the box).
+  // Ground, grid, sun and its shadow's reach around the box (the ground at the height frame()
+  // set: the scene's floor, or just below the box it framed first).
   stageAround(box) {
     const size = box.getSize(new THREE.Vector3());
     const center = box.getCenter(new THREE.Vector3());
