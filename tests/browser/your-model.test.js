@@ -271,6 +271,11 @@ describe('your own model', () => {
       // the bar's bottom face pinned.
       expect(await page.evaluate(() => window.smfem.paintRegion([0.4, 0.025, 0.025], 0.2, 1e4))).toBe(1);
       expect(await page.textContent('#bake-again')).toBe('Bake again with 1 painted region');
+      // Out of the field's range: said in the panel's words, and nothing is baked.
+      await page.fill('#bake-modes', '200');
+      await page.click('#bake-again');
+      expect((await status(page)).notices.at(-1)).toBe('Modes: a whole number from 1 to 64, not 200.');
+      expect((await status(page)).bake).toEqual(first);
       await page.fill('#bake-modes', '8');
       // Not set by hand, the cubature follows the modes as the bake chooses it (20 m).
       expect(await page.inputValue('#bake-cubature')).toBe('');

@@ -130,7 +130,20 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
       `${last.name}.json`,
     );
   });
-  again.addEventListener('click', () => bake(picked, chosenOptions()));
+  again.addEventListener('click', () => {
+    // Out of the fields' own ranges (index.html), said in the panel's words, not the bake's
+    // option names.
+    for (const [field, label] of [
+      [modes, 'Modes'],
+      [cubature, 'Cubature'],
+    ]) {
+      if (field.checkValidity()) continue;
+      const range = field.max ? `from ${field.min} to ${field.max}` : `of at least ${field.min}`;
+      onError(new Error(`${label}: a whole number ${range}, not ${field.value || 'that'}.`));
+      return;
+    }
+    bake(picked, chosenOptions());
+  });
   canvas.addEventListener('dragover', (event) => {
     if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
   });
