@@ -11,12 +11,12 @@
 // output (one killed may leave the hidden working folder).
 import { execFile } from 'node:child_process';
 import { access, constants, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { launchChromium, requireChromium } from './chromium.js';
 import { refuseExistingFile, refuseFilledFolder } from './output_guard.js';
-import { removeOnInterrupt } from './work_files.js';
+import { besideOutput, removeOnInterrupt } from './work_files.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const origin = 'http://smfem-frames.invalid';
@@ -163,7 +163,7 @@ export class FrameRenderer {
     this.browser = browser;
     this.page = page;
     // Frames go here first; in the output's folder, so that the last step is a rename.
-    this.work = join(dirname(target.path), `.${basename(target.path)}.${process.pid}.frames`);
+    this.work = besideOutput(target.path, 'frames');
     this.count = 0;
     this.times = { startMs, openMs: 0, drawMs: 0, waitMs: 0, encodeMs: 0 };
     // Interrupted (Ctrl-C), the run's loop is awaiting a frame: the work folder goes with it.
@@ -252,7 +252,7 @@ export class FrameRenderer {
       return;
     }
     const started = performance.now();
-    const temporary = join(dirname(this.target.path), `.${basename(this.target.path)}.${process.pid}.tmp`);
+    const temporary = besideOutput(this.target.path, 'tmp');
     try {
       await promisify(execFile)(
         this.target.ffmpeg,

@@ -70,6 +70,7 @@ import { nativeTool } from './native_tools.js';
 import { optionNumber } from './option_values.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
 import { TrajectoryFile } from './trajectory_file.js';
+import { besideOutput, cannotWrite } from './work_files.js';
 import { FrameRenderer, defaultRenderEvery, parseSize } from './render_frames.js';
 
 // The install's bake cache, then the user's where the install cannot be written (a read-only or
@@ -492,13 +493,13 @@ function progress(step, steps) {
 
 /** Writes `bytes` to path through a temporary file in the same folder (never half a file). */
 async function writeAtomically(path, bytes) {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const temporary = besideOutput(path, 'tmp');
   try {
     await writeFile(temporary, bytes);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw new Error(`${path}: cannot be written (${error.code ?? error.message})`);
+    throw cannotWrite(path, error);
   }
 }
 

@@ -7,13 +7,12 @@
 // written as the run goes into a temporary file beside it, renamed over it once every step is
 // in: the output appears whole or not at all, and memory does not grow with the steps.
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { removeOnInterrupt } from './work_files.js';
+import { besideOutput, cannotWrite, removeOnInterrupt } from './work_files.js';
 
 export class TrajectoryFile {
   /** Starts the file for `steps` records of `size` coordinates each. */
   static async create(path, steps, size) {
-    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+    const temporary = besideOutput(path, 'tmp');
     const release = removeOnInterrupt(temporary);
     const file = new TrajectoryFile(path, temporary, release, size);
     try {
@@ -44,7 +43,7 @@ export class TrajectoryFile {
     try {
       await this.handle.write(bytes);
     } catch (error) {
-      throw new Error(`${this.path}: cannot be written (${error.code ?? error.message})`);
+      throw cannotWrite(this.path, error);
     }
   }
 
@@ -62,7 +61,7 @@ export class TrajectoryFile {
       await rename(this.temporary, this.path);
     } catch (error) {
       await this.discard();
-      throw new Error(`${this.path}: cannot be written (${error.code ?? error.message})`);
+      throw cannotWrite(this.path, error);
     }
     this.release();
   }

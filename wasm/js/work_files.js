@@ -3,6 +3,7 @@
 // runs the handler here, which Node calls between steps (they await their writes), so one
 // handler removes every pending one before the process exits.
 import { rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 const pending = new Set();
 
@@ -19,4 +20,14 @@ export function removeOnInterrupt(path) {
     if (!pending.delete(path) || pending.size > 0) return;
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
   };
+}
+
+/** Where a command writes `path`'s work (`kind`: tmp, frames) before renaming it over it: beside it, hidden. */
+export function besideOutput(path, kind) {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${kind}`);
+}
+
+/** The error for an output that could not be written, naming it and why. */
+export function cannotWrite(path, error) {
+  return new Error(`${path}: cannot be written (${error.code ?? error.message})`);
 }

@@ -8,7 +8,6 @@ import { contactParameterSets, contactSeriesNames, openContact } from './open/op
 import { lineupLabels, lineupNames, lineupParameterSets, openLineup } from './open/openLineup.js';
 import { openOnGround } from './open/openOnGround.js';
 import { openThin, thinParameterSets } from './open/openThin.js';
-import { drawnBounds } from './render/drawnBounds.js';
 import { skinVertex } from './render/skinning.js';
 import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
@@ -412,7 +411,7 @@ class Demo {
     });
     // Not under the hand: a body dragged towards the picture's edge would step the camera back,
     // which carries the hand's point further out, and so on.
-    if (!this.drag.holding) this.view.keepInView(drawnBounds(this.stage.bodies));
+    if (!this.drag.holding) this.view.keepInView(this.stage.bodies);
     this.view.invalidate();
   }
 

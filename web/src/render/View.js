@@ -1,5 +1,6 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { drawnBounds } from './drawnBounds.js';
 import { boxKeepingInView, framedCamera } from './framing.js';
 
 /** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
@@ -100,12 +101,13 @@ export class View {
   }
 
   /**
-   * Keeps what is drawn in the picture (box: where the bodies are drawn now, drawnBounds.js)
-   * while the user has not moved the camera: the framed box widens, then follows the bodies
-   * (framing.js: boxKeepingInView). Ground and light follow when the box leaves their reach.
+   * Keeps a stage's bodies (stage.bodies, drawnBounds.js) in the picture while the user has not
+   * moved the camera: the framed box widens, then follows them (framing.js: boxKeepingInView).
+   * Ground and light follow when the box leaves their reach.
    */
-  keepInView(box) {
-    const kept = this.framing && boxKeepingInView(this.framing.box, this.framing.home, box);
+  keepInView(bodies) {
+    if (!this.framing) return; // the user's camera: nothing to skin
+    const kept = boxKeepingInView(this.framing.box, this.framing.home, drawnBounds(bodies));
     if (!kept) return;
     this.framing.box = kept;
     const staged = this.staged;

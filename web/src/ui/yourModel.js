@@ -52,19 +52,27 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
 
   let latest = 0; // the latest bake's number: a bake it replaced leaves the page alone
 
-  // Bakes `files` with `extra` options; `fresh`: a new pick, which becomes the model (the one
-  // "Bake again" and the brush work on) once it has baked.
+  // A new pick becomes the model "Bake again" and the brush work on, its options shown empty
+  // (the bake's own choices) until a bake fills them.
+  function adopt(files) {
+    picked = files;
+    pinLowest.checked = false;
+    brush.forget();
+    modes.value = '';
+    cubature.value = '';
+    cubatureChosen = false;
+    options.hidden = false;
+  }
+
+  // Bakes `files` with `extra` options; `fresh`: a new pick, which becomes the model once it has
+  // baked, or failed to (its error can then be acted on: fewer modes, other pins).
   async function bake(files, extra, fresh) {
     const number = ++latest;
     stages.hidden = false;
     cancel.hidden = false;
     try {
       const { asset, summary, input: baked } = await baker.bake(copies(files), extra);
-      if (fresh) {
-        picked = files;
-        pinLowest.checked = false;
-        brush.forget();
-      }
+      if (fresh) adopt(files);
       const name = baked.replace(/\.[^.]*$/, '');
       // A recipe names its mesh by file name: saved beside it, the native tool bakes it again;
       // none for a glTF scene, whose file baked is the page's STL of it.
@@ -84,18 +92,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     } catch (error) {
       if (number !== latest) return;
       onError(error);
-      // A pick that did not bake is still the model "Bake again" works on, with the options
-      // shown (the bake's own choices until the user sets them), so that its error can be acted
-      // on: fewer modes, other pins.
-      if (fresh && !error.cancelled) {
-        picked = files;
-        pinLowest.checked = false;
-        brush.forget();
-        modes.value = '';
-        cubature.value = '';
-        cubatureChosen = false;
-        options.hidden = false;
-      }
+      if (fresh && !error.cancelled) adopt(files);
     } finally {
       if (number === latest) {
         stages.hidden = true;

@@ -243,6 +243,12 @@ std::string mesh_description(const BakeInput& input) {
 
 }  // namespace
 
+int modes_carried(const BakeInput& input) {
+  const Eigen::Index free =
+      input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
+  return static_cast<int>(std::max<Eigen::Index>(free / kFreeVerticesPerMode, 1));
+}
+
 BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings& settings) {
   if (!std::filesystem::is_regular_file(file)) {
     throw BakeInputError(file.string() + ": no such file");
@@ -343,10 +349,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
     // A coarse mesh gets the modes its free vertices carry, not an error whose fix is an
     // option. The reduced mass matrix needs 4 free vertices a mode at the least (run_bake.cpp),
     // and on grids of cubes 4 was often not enough where 5 always was (kFreeVerticesPerMode).
-    const Eigen::Index free =
-        input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
-    input.modes =
-        static_cast<int>(std::clamp<Eigen::Index>(free / kFreeVerticesPerMode, 1, input.modes));
+    input.modes = std::min(input.modes, modes_carried(input));
   }
   if (settings.cubature_method) input.cubature_method = *settings.cubature_method;
   if (input.modes < 1) throw BakeInputError("--modes must be at least 1");

@@ -156,6 +156,10 @@ struct BakeInput {
   double tetrahedralize_seconds = 0.0;  // 0 for a tet mesh
 };
 
+// The modes a default bake gives `input`'s mesh: one per kFreeVerticesPerMode free vertices,
+// at least 1 (also what a refusal of too many modes suggests, run_bake.cpp).
+int modes_carried(const BakeInput& input);
+
 // Throws BakeInputError, scene::SceneError, mesh::MeshError or geometry::GeometryError for bad
 // input, each naming the file (or option) and the problem.
 BakeInput load_bake_input(const std::filesystem::path& input, const BakeSettings& settings);

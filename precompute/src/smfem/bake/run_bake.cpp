@@ -35,10 +35,10 @@ void refuse_singular_mass(const Eigen::MatrixXd& mass_block, const BakeInput& in
       input.mesh.vertices.rows() - static_cast<Eigen::Index>(input.pinned.size());
   const std::string modes = std::to_string(input.modes) + " modes";
   // What to ask instead: the count a default bake takes (bake_input.hpp), below this one.
-  const std::string fewer = "bake with --modes " +
-                            std::to_string(std::clamp<Eigen::Index>(free / kFreeVerticesPerMode, 1,
-                                                                    std::max(input.modes - 1, 1))) +
-                            " or fewer, or a finer mesh";
+  const std::string fewer =
+      "bake with --modes " +
+      std::to_string(std::clamp(modes_carried(input), 1, std::max(input.modes - 1, 1))) +
+      " or fewer, or a finer mesh";
   if (free < mass_block.rows()) {
     throw std::invalid_argument(modes + " need at least " + std::to_string(mass_block.rows()) +
                                 " free vertices (4 per mode) and the mesh has " +
