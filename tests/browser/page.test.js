@@ -2,7 +2,7 @@
 // one that sends the cross-origin isolation headers (threaded build chosen) and one that
 // does not (single-threaded build chosen).
 import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './static-server.js';
 import { launchChromium, waitUntilReady, withPage } from './chromium.js';
@@ -68,6 +68,48 @@ describe.each([
       expect(errors).toEqual([]);
     });
   }, 120000);
+});
+
+describe('a threaded module that does not start', () => {
+  let server;
+  beforeAll(async () => {
+    server = await serveStatic(dist, { isolated: true });
+  });
+  afterAll(async () => server?.close());
+
+  it('runs the page on one thread and says why', async () => {
+    // The threaded module's binary as the page build copied it (the same bytes, a hashed name),
+    // refused by the server: the page chose threads and cannot start them.
+    const threaded = await readFile(new URL('../../build/wasm-threads/module/smfem.wasm', import.meta.url));
+    const copies = [];
+    for (const file of await readdir(`${dist}/assets`)) {
+      if (file.endsWith('.wasm') && threaded.equals(await readFile(`${dist}/assets/${file}`)))
+        copies.push(file);
+    }
+    expect(copies).toHaveLength(1);
+    const blocked = `**/assets/${copies[0]}`;
+    await browser.context.route(blocked, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+    try {
+      await withPage(browser.context, `${server.url}?scene=bunny`, async ({ page, errors }) => {
+        const status = await waitUntilReady(page);
+        expect(status.build).toBe('single');
+        expect(status.notices).toHaveLength(1);
+        expect(status.notices[0]).toMatch(
+          /^The two-thread solver did not start \(.*503.*\); the page runs on one thread, about half as fast\.$/,
+        );
+        expect(await page.textContent('#status')).toContain(
+          'on one thread (the two-thread solver did not start)',
+        );
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
+          .toBeGreaterThan(0.1);
+        // The browser reports the refused download; nothing else went wrong.
+        expect(errors.filter((e) => !e.includes('503'))).toEqual([]);
+      });
+    } finally {
+      await browser.context.unroute(blocked);
+    }
+  });
 });
 
 describe('the progress bar', () => {

@@ -232,6 +232,14 @@ describe('your own model', () => {
         const ready = await waitUntilReady(page);
         expect([ready.scene, ready.floor]).toEqual(['custom', 'obstacle']);
         expect(await page.isChecked('#bake-ground')).toBe(true);
+        // On the ground the crab keeps its materials' colours and their legend (the legend shows
+        // only where the stage paints the regions).
+        const legend = page.locator('#legend');
+        expect(await legend.isVisible()).toBe(true);
+        expect(await legend.locator('.legend-row').allTextContents()).toEqual([
+          'joints: 1.0e6 Pa',
+          'shell: 1.0e10 Pa',
+        ]);
         expect(errors).toEqual([]);
       },
     );

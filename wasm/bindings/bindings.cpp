@@ -352,7 +352,8 @@ class JsContactScene {
                         {"modes", layout.mode_count[b]},
                         {"mass", scene_->body_mass(i)},
                         {"offset", vector_json(layout.offsets[b])},
-                        {"localDeformations", scene_->local_deformations(i)}});
+                        {"localDeformations", scene_->local_deformations(i)},
+                        {"cubatureRegions", cubature_regions(scene_->body_model(i))}});
       samples += static_cast<std::size_t>(scene_->body_model(i).contact.samples.size());
     }
     const smfem::contact::ContactParameters& contact = scene_->parameters();

@@ -268,6 +268,11 @@ export interface PageAsset {
 export interface Smfem {
   /** Which flavour was loaded. */
   readonly build: SmfemBuild;
+  /**
+   * Why the threaded flavour, chosen by 'auto' in a browser, did not start (the single one was
+   * loaded instead), or null.
+   */
+  readonly threadsFailed: string | null;
   /** The module's version (the CMake project version). */
   readonly version: string;
   /** Validates asset bytes with the C++ reader; throws an Error naming file, section and problem. */
@@ -488,14 +493,17 @@ export type ObstacleShape =
 
 export interface ContactScene {
   readonly info: {
-    /** Each body's modes in U, mass (kg) and placement. */
-    /** localDeformations: the scene file asks them of the body (bodyDent draws them). */
+    /**
+     * Each body's modes in U, mass (kg) and placement; localDeformations: the scene file asks them
+     * of the body (bodyDent draws them); cubatureRegions: the material regions its cubature samples.
+     */
     bodies: Array<{
       firstMode: number;
       modes: number;
       mass: number;
       offset: Vec3;
       localDeformations: boolean;
+      cubatureRegions: number[];
     }>;
     modes: number;
     cubature: number;
@@ -527,7 +535,10 @@ export interface ContactScene {
 }
 
 export interface LoadOptions {
-  /** 'auto' (default): 'threads' under Node or on cross-origin isolated pages, else 'single'. */
+  /**
+   * 'auto' (default): 'threads' under Node or on cross-origin isolated pages, else 'single'; in a
+   * browser, 'single' too where 'threads' fails to start (Smfem.threadsFailed says why).
+   */
   build?: 'auto' | SmfemBuild;
   /**
    * Node only: load the tools module (smfem-tools), which adds evaluateClaims, convergenceStudy

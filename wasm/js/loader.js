@@ -47,17 +47,29 @@ export async function loadSmfem({ build = 'auto', tools = false, onProgress } = 
   }
   // The tools module lies beside the page's, named smfem-tools.* (not a literal URL above, so
   // that a page build never copies it).
-  const module = await instantiate(files[flavour], {
-    label: 'smfem',
-    onProgress,
-    renameInNode: (path) => (tools ? path.replace(/smfem(\.[a-z.]+)$/, 'smfem-tools$1') : path),
-    buildHint: tools ? 'bash scripts/setup.sh --all' : 'npm start',
-  });
-  return wrap(module, flavour);
+  const load = (chosen) =>
+    instantiate(files[chosen], {
+      label: 'smfem',
+      onProgress,
+      renameInNode: (path) => (tools ? path.replace(/smfem(\.[a-z.]+)$/, 'smfem-tools$1') : path),
+      buildHint: tools ? 'bash scripts/setup.sh --all' : 'npm start',
+    });
+  // A browser that allows shared memory may still fail to start the threaded module (its shared
+  // memory not granted, its file blocked): a page left to choose then runs on one thread and
+  // says why. Under Node, or with a build asked for by name, the failure is the caller's.
+  if (build === 'auto' && flavour === 'threads' && !isNode) {
+    try {
+      return wrap(await load('threads'), 'threads');
+    } catch (error) {
+      return wrap(await load('single'), 'single', String(error?.message ?? error));
+    }
+  }
+  return wrap(await load(flavour), flavour);
 }
 
 // The public API: plain values in and out, no views into the wasm heap.
-function wrap(module, flavour) {
+// threadsFailed: why the threaded module did not start where it was chosen (the single one runs).
+function wrap(module, flavour, threadsFailed = null) {
   let disposed = false;
   const simulators = new Set();
   const live = () => {
@@ -72,6 +84,7 @@ function wrap(module, flavour) {
   };
   return {
     build: flavour,
+    threadsFailed,
     version: module.version(),
     /** Validates asset bytes with the C++ reader; throws an Error naming the problem. */
     inspectAsset(bytes, sourceName = 'asset') {

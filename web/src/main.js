@@ -91,6 +91,7 @@ class Demo {
     // again warns every time (705 lines in 8 s of the hundred bodies), and the status line
     // counts those.
     this.loggedWarnings = new Set();
+    this.saidThreadsFailed = false;
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
     // then compiling it and building the simulators, which say nothing of their progress: the
     // bar turns indeterminate (it moves without a value) until they are done, and goes. So
@@ -240,7 +241,7 @@ class Demo {
     this.lineupBodies = scene.lineup?.bodies ?? null;
     this.obstacleTargets.clear();
     if (opened.labels) this.stage.setLabels(opened.labels);
-    // The materials the legend names (a contact scene has none of its own).
+    // The materials the legend names (a scene of several bodies has none).
     const bakedYoungs = opened.controls.defaults?.youngs ?? {};
     this.materials = (opened.controls.materials ?? []).map((m) => ({ ...m, youngs: bakedYoungs[m.region] }));
     this.sampledRegions = opened.controls.sampledRegions ?? [];
@@ -269,7 +270,8 @@ class Demo {
     });
     progress.hidden = true;
     this.custom.opened(name);
-    status.ready(name, opened.loaded.build, names, opened.draggable ?? true, scene.title);
+    status.ready(name, opened.loaded, names, opened.draggable ?? true, scene.title);
+    this.sayThreadsFailed(opened.loaded.threadsFailed);
     this.writeUrl();
   }
 
@@ -374,6 +376,15 @@ class Demo {
     trustNote.hidden = !note;
     this.stage.showContacts?.(this.settings.contacts);
     this.view.invalidate();
+  }
+
+  // The worker loads its module once: said once, why it runs on one thread where two were chosen.
+  sayThreadsFailed(why) {
+    if (!why || this.saidThreadsFailed) return;
+    this.saidThreadsFailed = true;
+    status.warn(
+      `The two-thread solver did not start (${why}); the page runs on one thread, about half as fast.`,
+    );
   }
 
   // The status line's count of steps solved again with more iterations, at the current setting.

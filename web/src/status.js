@@ -123,11 +123,15 @@ export class StatusBoard {
    * draggable: whether a drag pulls the scene's bodies (a shell's or rod's does not yet); title:
    * what the line calls the scene (its gallery title, "Your model: bunny"; else its key).
    */
-  ready(scene, build, solvers, draggable = true, title = scene) {
+  ready(scene, { build, threadsFailed }, solvers, draggable = true, title = scene) {
     Object.assign(this.state, { ready: true, scene, build, solvers });
     // Said for a student: where the simulation runs, not which build of the module it is.
     const where =
-      build === 'threads' ? 'on two threads' : 'on one thread (the page is not cross-origin isolated)';
+      build === 'threads'
+        ? 'on two threads'
+        : threadsFailed
+          ? 'on one thread (the two-thread solver did not start)'
+          : 'on one thread (the page is not cross-origin isolated)';
     this.running =
       `${title} is running in your browser ${where}.` +
       (draggable ? ' Drag it with the mouse or a finger.' : ' Turn the view with the mouse or a finger.');

@@ -384,6 +384,11 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   const std::vector<Case> cases = {
       {{(dir / "nothing.mesh").string(), "-o", target}, "nothing.mesh: no such file"},
       {{mesh.string(), "-o", target, "--modes", "many"}, "--modes: expected an integer"},
+      // The same ranges as a recipe's (solver_limits.json).
+      {{mesh.string(), "-o", target, "--modes", "65"},
+       "--modes: expected an integer in [1, 64], got \"65\""},
+      {{mesh.string(), "-o", target, "--cubature", "100001"},
+       "--cubature: expected an integer in [1, 100000], got \"100001\""},
       {{mesh.string(), "-o", target, "--poisson", "0.5"}, "Poisson's ratio must be in"},
       {{mesh.string(), "-o", target, "--frobnicate"}, "unknown option --frobnicate"},
       {{mesh.string()}, "no output file"},

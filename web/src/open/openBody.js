@@ -10,11 +10,9 @@ import { sideBySideDragActions } from './dragStiffness.js';
 // the simulator read from the asset (the stepper owns the defaults; the page keeps no copy),
 // and the materials' moduli from its metadata.
 export function settingsFor(meta, effective, overrides) {
-  const youngs = {};
-  (meta.materials ?? []).forEach((material, index) => {
-    const region = material.region ?? index;
-    youngs[region] = overrides.youngs?.[region] ?? material.youngs;
-  });
+  const youngs = Object.fromEntries(
+    assetMaterials(meta).map(({ region, youngs }) => [region, overrides.youngs?.[region] ?? youngs]),
+  );
   return {
     solver: overrides.solver ?? solverName(effective),
     materialModel: overrides.materialModel ?? effective.materialModel,
@@ -79,6 +77,28 @@ function simulatorParameters(settings, gravityVector) {
   };
 }
 
+/** The asset's materials (its metadata's), each with its region: [{ name, region, youngs }]. */
+export function assetMaterials(meta) {
+  return (meta.materials ?? []).map(({ name, region, youngs }, index) => ({
+    name,
+    region: region ?? index,
+    youngs,
+  }));
+}
+
+/**
+ * What the panel and the legend take of a body's materials: their names and regions, the baked
+ * moduli, the regions its cubature samples.
+ */
+export function materialControls(meta, cubatureRegions) {
+  const materials = assetMaterials(meta);
+  return {
+    sampledRegions: cubatureRegions,
+    defaultYoungs: Object.fromEntries(materials.map(({ region, youngs }) => [region, youngs])),
+    materials: materials.map(({ name, region }) => ({ name, region })),
+  };
+}
+
 /**
  * What the panel shows for a body (Controls.build's options): its materials, their sampled
  * regions, the scene's own settings the sliders return to, its modes, clusters and EigenFit.
@@ -86,15 +106,12 @@ function simulatorParameters(settings, gravityVector) {
  */
 export function bodyControls(meta, info, surface, stage, localDeformations = false) {
   const effective = info.parameters;
+  const { sampledRegions, defaultYoungs, materials } = materialControls(meta, info.cubatureRegions);
   return {
     localDeformations,
-    sampledRegions: info.cubatureRegions,
-    defaults: {
-      timestep: effective.timestep,
-      gravity: effective.gravity[1],
-      youngs: Object.fromEntries((meta.materials ?? []).map((m, i) => [m.region ?? i, m.youngs])),
-    },
-    materials: (meta.materials ?? []).map((m, index) => ({ name: m.name, region: m.region ?? index })),
+    sampledRegions,
+    defaults: { timestep: effective.timestep, gravity: effective.gravity[1], youngs: defaultYoungs },
+    materials,
     modeCount: surface.modeCount,
     hasClusters: stage.hasClusters,
     eigenFit: info.eigenFit,

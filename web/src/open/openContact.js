@@ -4,6 +4,7 @@ import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { ContactStage } from '../render/ContactStage.js';
 import { localComparisonLabels, localComparisonNames } from '../state/localComparison.js';
 import { solverName, solvers } from '../state/urlState.js';
+import { materialControls } from './openBody.js';
 import { dragStiffness } from './dragStiffness.js';
 
 // Settings of a scene with contact (its time step and gravity are the scene file's): the URL's
@@ -50,6 +51,19 @@ export function contactParameterSets(settings) {
 /** The plots', CSV's and status's name for each stepper: its solver, side by side its basis too. */
 export function contactSeriesNames(settings) {
   return settings.compare ? localComparisonNames(settings.solver) : [settings.solver];
+}
+
+// A scene of one body of several materials (a painted model dropped on the ground, the crab)
+// paints them with their legend, as the body's own page does. A body of one material, and the
+// bodies of a scene of several, keep their own colours (the contact points are drawn over them).
+function oneBodyMaterials(loaded, info) {
+  if (info.bodies.length !== 1) return {};
+  const { sampledRegions, defaultYoungs, materials } = materialControls(
+    loaded.pages[0].meta,
+    info.bodies[0].cubatureRegions,
+  );
+  if (materials.length < 2) return {};
+  return { sampledRegions, materials, defaults: { youngs: defaultYoungs } };
 }
 
 /**
@@ -110,7 +124,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     description:
       `${contact.description} ` +
       'Drag any body or the grey obstacles (with Shift, one behind a body); Drop lets the bodies fall again where the obstacles now are.',
-    controls: { contact: true, localDeformations },
+    controls: { contact: true, localDeformations, ...oneBodyMaterials(loaded, info) },
     dragActions: {
       grab: (drawnBody, vertex, point) => {
         const { copy, body } = stage.sceneBody(drawnBody);

@@ -138,8 +138,18 @@ export class ContactStage {
     for (const copy of this.copies) copy.points.visible = on;
   }
 
-  // Bodies keep their own colours; the teaching views of one body do not apply here.
-  applyColouring() {}
+  /** Whether "Colour: material" can paint the regions: a scene of one body whose asset has them. */
+  get paintsRegions() {
+    return this.info.bodies.length === 1 && this.bodies[0].skinned.hasRegions;
+  }
+
+  // A body keeps its own colour, but a scene's only body shows its material regions as on its
+  // own page where it has several (openContact.js: oneBodyMaterials); the other teaching views
+  // are one body's.
+  applyColouring({ regionColours }) {
+    for (const { skinned } of this.bodies)
+      skinned.paint({ regionColours: this.paintsRegions ? regionColours : null });
+  }
 
   dispose() {
     this.labels.dispose();

@@ -38,6 +38,13 @@ async function module(build) {
   return smfem;
 }
 
+// What every load answers of the module: its flavour, why threads did not start (or null), version.
+const moduleFacts = () => ({
+  build: smfem.build,
+  threadsFailed: smfem.threadsFailed,
+  version: smfem.version,
+});
+
 async function moduleWithoutSteppers(build) {
   await module(build);
   disposeSteppers();
@@ -67,8 +74,7 @@ const handlers = {
     );
     dented = localDeformations.some(Boolean) ? steppers.map((s, i) => localDeformations[i] ?? false) : [];
     return {
-      build: smfem.build,
-      version: smfem.version,
+      ...moduleFacts(),
       info: steppers.map((s) => s.info),
       u: steppers.map(coordinates),
       page: smfem.pageAsset(asset, sourceName),
@@ -84,8 +90,7 @@ const handlers = {
       smfem.createSimulator(bytes, { sourceName: name, parameters, threads: 1 }),
     );
     return {
-      build: smfem.build,
-      version: smfem.version,
+      ...moduleFacts(),
       info: steppers.map((s) => s.info),
       u: steppers.map(coordinates),
       pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
@@ -99,8 +104,7 @@ const handlers = {
     contacts = sceneTexts.map((text) => smfem.createContactScene(text, assets, { sourceName, parameters }));
     steppers = contacts;
     return {
-      build: smfem.build,
-      version: smfem.version,
+      ...moduleFacts(),
       info: contacts.map((c) => c.info),
       pages: assets.map(({ bytes, name }) => smfem.pageAsset(bytes, name)),
       u: steppers.map(coordinates),
@@ -126,8 +130,7 @@ const handlers = {
     );
     thin = true;
     return {
-      build: smfem.build,
-      version: smfem.version,
+      ...moduleFacts(),
       info: steppers.map((s) => s.info),
       u: steppers.map(coordinates),
       shape: steppers[0].restShape(),

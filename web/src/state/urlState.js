@@ -13,7 +13,10 @@ export const limits = {
   youngs: solverLimits.youngs,
   speed: { min: 0.05, max: 4 },
   gravity: { min: -30, max: 30 }, // the slider's: within the stepper's length of 1000 m/s²
-  mode: { min: 0, max: 64 },
+  mode: { min: 0, max: solverLimits.modes.max }, // 0: colour by material; else a mode's weight
+  // What "Your model" may ask of a bake.
+  modes: solverLimits.modes,
+  cubature: solverLimits.cubature,
 };
 
 // The page's solvers: its name for each (in the URL, the plots and the CSV), the label the

@@ -4,6 +4,7 @@
 // recipe that bakes it again (smfem-bake --json's recipe) once it has. Then "Bake again" bakes
 // the same files with the modes, cubature tets and pins chosen beside it (first the bake's own
 // choice) and the brush's regions (ui/modelBrush.js).
+import { limits } from '../state/urlState.js';
 import { download } from './download.js';
 import { bakeStages } from './bakeStages.js';
 import { modelBrush } from './modelBrush.js';
@@ -22,6 +23,13 @@ const kLowest = '0.05';
 export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions }) {
   const { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature, pinLowest, again } =
     elements;
+  for (const [field, range] of [
+    [modes, limits.modes],
+    [cubature, limits.cubature],
+  ]) {
+    field.min = String(range.min);
+    field.max = String(range.max);
+  }
   let last = null; // { asset, recipe, name } of the last bake, for Save and Save recipe
   let picked = null; // the files of the model last baked from a pick (copies: a bake hands its own over)
   const showStages = bakeStages(stages);
@@ -128,15 +136,18 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     );
   });
   again.addEventListener('click', () => {
-    // Out of the fields' own ranges (index.html), said in the panel's words, not the bake's
-    // option names.
+    // Out of the fields' ranges (the bake's own, set above), said in the panel's words, not the
+    // bake's option names.
     for (const [field, label] of [
       [modes, 'Modes'],
       [cubature, 'Cubature'],
     ]) {
       if (field.checkValidity()) continue;
-      const range = field.max ? `from ${field.min} to ${field.max}` : `of at least ${field.min}`;
-      onError(new Error(`${label}: a whole number ${range}, not ${field.value || 'that'}.`));
+      onError(
+        new Error(
+          `${label}: a whole number from ${field.min} to ${field.max}, not ${field.value || 'that'}.`,
+        ),
+      );
       return;
     }
     bake(picked, chosenOptions());

@@ -31,6 +31,7 @@
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/medit.hpp"
 #include "smfem/scene/scene_error.hpp"
+#include "smfem/solver_limits.hpp"
 #include "smfem/subspace/comparison_bases.hpp"
 
 namespace smfem::command {
@@ -142,9 +143,10 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
     if (arg == "-o" || arg == "--output") {
       options.output = value();
     } else if (arg == "--modes") {
-      s.modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+      s.modes = static_cast<int>(parse_integer(arg, value(), sim::kMinModes, sim::kMaxModes));
     } else if (arg == "--cubature") {
-      s.cubature = static_cast<int>(parse_integer(arg, value(), 1, 1'000'000));
+      s.cubature =
+          static_cast<int>(parse_integer(arg, value(), sim::kMinCubature, sim::kMaxCubature));
     } else if (arg == "--cubature-method") {
       const std::string name = value();
       s.cubature_method = smfem::cubature::cubature_method_from_name(name);
@@ -209,7 +211,8 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
     } else if (arg == "--eigenfit") {
       s.eigenfit = value();
     } else if (arg == "--eigenfit-modes") {
-      s.eigenfit_modes = static_cast<int>(parse_integer(arg, value(), 1, 64));
+      s.eigenfit_modes =
+          static_cast<int>(parse_integer(arg, value(), sim::kMinModes, sim::kMaxModes));
     } else if (arg == "--comparison-basis") {
       const std::string name = value();
       const auto& names = smfem::subspace::kDisplacementBasisNames;

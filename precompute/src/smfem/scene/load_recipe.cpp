@@ -10,6 +10,7 @@
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
 #include "smfem/scene/scene_error.hpp"
+#include "smfem/solver_limits.hpp"
 
 namespace smfem::scene {
 namespace {
@@ -20,12 +21,11 @@ using detail::Place;
 
 // Physical ranges: wide enough for every scene of the paper, narrow enough to catch a slipped
 // exponent. The solver's own (moduli, Poisson's ratio, iterations, time step) are the
-// stepper's (sim/solver_settings.hpp): a recipe cannot ask for what the stepper would clamp.
+// stepper's (sim/solver_settings.hpp): a recipe cannot ask for what the stepper would clamp. The
+// subspace's (modes, cubature) are solver_limits.json's too, which smfem-bake and the page keep.
 constexpr double kMinPositive = std::numeric_limits<double>::min();
 constexpr double kMaxDensity = 1e5;
 constexpr double kMaxStiffness = 1e12;
-constexpr int kMaxModes = 64;
-constexpr int kMaxCubature = 100000;
 
 Json parse_json(std::string_view text, const std::string& file) {
   // nlohmann keeps the last of two equal keys; a recipe with both is a mistake worth naming.
@@ -167,8 +167,9 @@ Force read_force(const Json& value, const Place& place, const std::filesystem::p
 SubspaceSettings read_subspace(const Json& value, const Place& place) {
   const ObjectReader r(value, place, {"modes", "cubature", "cubature_method"});
   SubspaceSettings s{
-      detail::read_integer_in(r.required("modes"), r / "modes", 1, kMaxModes),
-      detail::read_integer_in(r.required("cubature"), r / "cubature", 1, kMaxCubature)};
+      detail::read_integer_in(r.required("modes"), r / "modes", sim::kMinModes, sim::kMaxModes),
+      detail::read_integer_in(r.required("cubature"), r / "cubature", sim::kMinCubature,
+                              sim::kMaxCubature)};
   if (const Json* v = r.optional("cubature_method")) {
     const auto method =
         cubature::cubature_method_from_name(detail::read_string(*v, r / "cubature_method", 16));

@@ -76,7 +76,7 @@ struct Force {
 };
 
 struct SubspaceSettings {
-  int modes;     // m, 1..64
+  int modes;     // m, within solver_limits.json's range
   int cubature;  // |C|
   cubature::CubatureMethod cubature_method = cubature::CubatureMethod::kmeans;
 };
