@@ -34,6 +34,14 @@ describe.each([
       const status = await waitUntilReady(page);
       expect(status.build).toBe(expectedBuild);
       expect(status.scene).toBe('bunny');
+      // Headless Chromium renders in software (SwiftShader): the view is drawn light, at three
+      // quarters of the canvas's resolution (web/src/render/renderQuality.js).
+      expect(status.render).toBe('light');
+      const [bufferWidth, cssWidth] = await page.evaluate(() => {
+        const canvas = document.getElementById('view');
+        return [canvas.width, canvas.clientWidth];
+      });
+      expect(Math.abs(bufferWidth - 0.75 * cssWidth)).toBeLessThanOrEqual(1);
       expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(isolated);
       // Frames are drawn and simulated time advances (the worker steps the solver).
       await expect

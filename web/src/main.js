@@ -81,6 +81,7 @@ class Demo {
         ),
       document.getElementById('panel'),
     );
+    status.rendering(this.view.quality.kind);
     window.smfem.project = (point) => this.view.project(point);
     window.smfem.framedBox = () => this.view.framedBox();
     window.smfem.drawnPoint = (rest, body = 0) => this.drawnPoint(rest, body);

@@ -1,5 +1,6 @@
 // The page's status: a line for people and a read-only object for automation
-// (window.smfem.status): ready, scene, build, frame, simTime, stepMs (median of the recent
+// (window.smfem.status): ready, scene, build, render (how finely the view draws: 'light' in a
+// browser without a graphics card, else 'full'; render/renderQuality.js), frame, simTime, stepMs (median of the recent
 // steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
@@ -44,6 +45,7 @@ export class StatusBoard {
       ready: false,
       scene: null,
       build: null,
+      render: null,
       frame: 0,
       simTime: 0,
       stepMs: null,
@@ -65,6 +67,10 @@ export class StatusBoard {
     this.frameTimes = [];
     this.rateWords = '';
     this.againWords = '';
+  }
+
+  rendering(kind) {
+    this.state.render = kind;
   }
 
   snapshot() {

@@ -2,8 +2,12 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { drawnBounds } from './drawnBounds.js';
 import { boxKeepingInView, framedCamera } from './framing.js';
+import { renderQuality, rendererName } from './renderQuality.js';
 
-/** A three.js view of one body: lights, soft shadows, a ground reference and orbit controls. */
+/**
+ * A three.js view of one body: lights, soft shadows (where the browser has a graphics card:
+ * renderQuality.js), a ground reference and orbit controls.
+ */
 export class View {
   /**
    * onContextChange(lost): the GPU context was lost (true) or restored (false). overlay: an
@@ -12,7 +16,8 @@ export class View {
    */
   constructor(canvas, onContextChange = () => {}, overlay = null) {
     this.overlay = overlay;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+    this.quality = renderQuality(rendererName(), window.devicePixelRatio);
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: this.quality.antialias });
     // three.js rebuilds its GPU state on restore; the page only has to say what happened.
     canvas.addEventListener('webglcontextlost', (event) => {
       event.preventDefault();
@@ -22,7 +27,7 @@ export class View {
       this.invalidate();
       onContextChange(false);
     });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.setPixelRatio(this.quality.pixelRatio);
     // Drawn only when something changed (a paused page costs nothing; a page redrawing every
     // frame also kept a software-rendered browser from taking a screenshot for seconds).
     this.needsRender = true;
@@ -31,7 +36,7 @@ export class View {
     const observer = new ResizeObserver(() => (this.layoutChanged = true));
     observer.observe(canvas);
     if (overlay) observer.observe(overlay);
-    this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.enabled = this.quality.shadows;
     this.renderer.shadowMap.type = THREE.PCFSoftShadowMap;
 
     this.scene = new THREE.Scene();
