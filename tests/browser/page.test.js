@@ -103,7 +103,7 @@ describe('a threaded module that does not start', () => {
         expect(status.build).toBe('single');
         expect(status.notices).toHaveLength(1);
         expect(status.notices[0]).toMatch(
-          /^The two-thread solver did not start \(.*503.*\); the page runs on one thread, about half as fast\.$/,
+          /^The two-thread solver did not start \(.*503.*\); the page runs on one thread, more slowly\.$/,
         );
         expect(await page.textContent('#status')).toContain(
           'on one thread (the two-thread solver did not start)',

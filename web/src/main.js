@@ -383,9 +383,7 @@ class Demo {
   sayThreadsFailed(why) {
     if (!why || this.saidThreadsFailed) return;
     this.saidThreadsFailed = true;
-    status.warn(
-      `The two-thread solver did not start (${why}); the page runs on one thread, about half as fast.`,
-    );
+    status.warn(`The two-thread solver did not start (${why}); the page runs on one thread, more slowly.`);
   }
 
   // The status line's count of steps solved again with more iterations, at the current setting.

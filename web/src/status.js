@@ -1,7 +1,7 @@
 // The page's status: a line for people and a read-only object for automation
 // (window.smfem.status): ready, scene, build, render (how finely the view draws: 'light' in a
-// browser without a graphics card, else 'full'; render/renderQuality.js), frame, simTime, stepMs (median of the recent
-// steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
+// browser without a graphics card, else 'full'; render/renderQuality.js), frame, simTime,
+// stepMs (median of the recent steps), fps, lastError, and dragging (a pointer holds a body or an obstacle), solvers (one per
 // body shown), firstFrameMs (from navigation to the first frame drawn after a simulated step),
 // contact (a scene with contact, after its last step: minDistance, activeContacts,
 // obstacleOffsets, each body's centroid and localPatches, asleep (how many bodies sleep) and stepsPerSecond (the
