@@ -85,6 +85,41 @@ describe('scenes with contact', () => {
     );
   });
 
+  it('draws an obstacle dragged while paused where the hand leaves it, and Drop keeps it there', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=playground&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect(await page.locator('#description').textContent()).toContain(
+          'Drag any body or the grey obstacles',
+        );
+        for (let i = 0; i < 3; i++) await page.click('#step');
+        await expect.poll(async () => (await status(page)).frame).toBeGreaterThan(0);
+        const before = await page.locator('#view').screenshot();
+        const from = await drawnAt(page, boxFront);
+        await page.keyboard.down('Shift'); // the box even where a body lies over it
+        await page.mouse.move(from.x, from.y);
+        await page.mouse.down();
+        for (let i = 1; i <= 10; i++) await page.mouse.move(from.x - 12 * i, from.y);
+        await page.mouse.up();
+        await page.keyboard.up('Shift');
+        // Paused, no step moves it: it is drawn where the hand left it all the same.
+        expect((await status(page)).contact.obstacleOffsets[2]).toEqual([0, 0, 0]);
+        const moved = await page.locator('#view').screenshot();
+        expect(await pixelDifference(page, before, moved)).toBeGreaterThan(0.005);
+        // Drop, then one step: the box is where it was dragged, not where it started (Drop took
+        // the last step's place, from before the drag).
+        await page.click('#drop');
+        await page.click('#step');
+        await expect
+          .poll(async () => (await status(page)).contact?.obstacleOffsets[2][0] ?? 0)
+          .toBeLessThan(-0.05);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('picks any body: a drag lifts the ball against gravity', async () => {
     await withPage(
       served.browser.context,
@@ -109,6 +144,10 @@ describe('scenes with contact', () => {
       `${served.server.url}?scene=jelly-drop`,
       async ({ page, errors }) => {
         await waitUntilReady(page);
+        // Its only obstacle is a plane, which no drag moves: the description offers the body alone.
+        const description = await page.locator('#description').textContent();
+        expect(description).toContain('Drag any body; Drop lets the bodies fall again.');
+        expect(description).not.toContain('obstacles');
         await page.locator('#iterations').fill(String(Math.log10(3))); // a logarithmic slider
         await page.locator('#solver').selectOption('fem');
         await expect.poll(async () => (await status(page)).solvers).toEqual(['fem']);
@@ -158,6 +197,10 @@ describe('scenes with contact', () => {
       `${served.server.url}?scene=jelly-drop`,
       async ({ page, errors }) => {
         await waitUntilReady(page);
+        // Its only obstacle is a plane, which no drag moves: the description offers the body alone.
+        const description = await page.locator('#description').textContent();
+        expect(description).toContain('Drag any body; Drop lets the bodies fall again.');
+        expect(description).not.toContain('obstacles');
         await expect
           .poll(async () => (await status(page)).contact?.activeContacts ?? 0, { timeout: 20000 })
           .toBeGreaterThan(0);

@@ -125,7 +125,9 @@ class Demo {
     this.inFlight = false;
     this.opening = false;
     this.stage = null;
-    this.obstacleTargets = new Map(); // where the user dragged each obstacle (kept by Drop)
+    // Per obstacle the user dragged, { offset: where the hand left it, stepped: whether a step
+    // has moved it there since }: what Drop keeps.
+    this.obstacleTargets = new Map();
     this.clock = null; // the scene's, once one is open
     this.watchVisibility();
     this.custom = new CustomScene(this, status, urlState.ground === true);
@@ -197,7 +199,7 @@ class Demo {
       client: this.client,
       showProgress,
       warn: (text) => status.warn(text),
-      onObstacleMoved: (index, offset) => this.obstacleTargets.set(index, offset),
+      onObstacleMoved: (index, offset) => this.obstacleMoved(index, offset),
     };
     const onGround = name === 'custom' && this.custom.onGround;
     const opened = scene.lineup
@@ -435,17 +437,31 @@ class Demo {
     status.resetTime();
   }
 
+  // An obstacle the user dragged: paused, no step moves it, so it is drawn where the hand is.
+  obstacleMoved(index, offset) {
+    this.obstacleTargets.set(index, { offset, stepped: false });
+    if (!this.paused) return;
+    this.stage.placeObstacle(index, offset);
+    this.view.invalidate();
+  }
+
   // A scene with contact: the bodies back where they started, in the air; the obstacles the
   // user dragged kept where they were last drawn (not at the hand's target, which the bodies may
-  // have held them from; the scene lifts any target beyond the floor out of it).
+  // have held them from; the scene lifts any target beyond the floor out of it), or, moved while
+  // paused, where the hand left them.
   async drop() {
     const drawn = status.state.contact?.obstacleOffsets ?? [];
-    const kept = [...this.obstacleTargets].map(([index, target]) => [index, drawn[index] ?? target]);
+    const kept = [...this.obstacleTargets].map(([index, { offset, stepped }]) => [
+      index,
+      stepped ? (drawn[index] ?? offset) : offset,
+    ]);
     await this.reset();
     for (const [index, offset] of kept) {
-      this.obstacleTargets.set(index, offset);
+      this.obstacleTargets.set(index, { offset, stepped: false });
       await this.client.moveObstacle(index, offset);
+      this.stage.placeObstacle(index, offset);
     }
+    this.view.invalidate();
   }
 
   async advance(steps) {
@@ -453,7 +469,11 @@ class Demo {
     this.inFlight = true;
     try {
       const started = performance.now();
+      // The obstacles dragged before these steps were asked for: the steps move them (a drag
+      // sent meanwhile is the worker's after them).
+      const movedBefore = [...this.obstacleTargets.values()];
       const answer = await this.client.advance(steps);
+      for (const target of movedBefore) target.stepped = true;
       this.clock.observed((performance.now() - started) / 1000, steps);
       for (const warning of answer.warnings ?? []) {
         // A step's warning ("step 12: retried 2 time(s) ...") is one kind whatever its numbers.

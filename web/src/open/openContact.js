@@ -66,6 +66,14 @@ function oneBodyMaterials(loaded, info) {
   return { sampledRegions, materials, defaults: { youngs: defaultYoungs } };
 }
 
+// What the description says the hands can do: a drag moves any body, and the spheres, boxes and
+// capsules, never the planes (ObstacleMeshes.movable).
+function handling(obstacles) {
+  return obstacles.some((shape) => shape.type !== 'plane')
+    ? 'Drag any body or the grey obstacles (with Shift, one behind a body); Drop lets the bodies fall again where the obstacles now are.'
+    : 'Drag any body; Drop lets the bodies fall again.';
+}
+
 /**
  * Opens a scene with contact: every body in one stepper, among obstacles. context: { client,
  * showProgress(fraction), onObstacleMoved(index, offset) (a drag moved an obstacle there) }.
@@ -121,9 +129,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     ...(copies > 1 && { labels: localComparisonLabels }),
     timestep: info.timestep,
     camera: null,
-    description:
-      `${contact.description} ` +
-      'Drag any body or the grey obstacles (with Shift, one behind a body); Drop lets the bodies fall again where the obstacles now are.',
+    description: `${contact.description} ${handling(info.obstacles)}`,
     controls: { contact: true, localDeformations, ...oneBodyMaterials(loaded, info) },
     dragActions: {
       grab: (drawnBody, vertex, point) => {

@@ -134,6 +134,11 @@ export class ContactStage {
     });
   }
 
+  /** Draws obstacle `index` of every copy translated by `offset` until the next step shows them. */
+  placeObstacle(index, offset) {
+    for (const copy of this.copies) copy.obstacleMeshes.place(index, offset);
+  }
+
   showContacts(on) {
     for (const copy of this.copies) copy.points.visible = on;
   }

@@ -144,6 +144,14 @@ export class ObstacleMeshes {
     return this.all.filter((o) => o.movable);
   }
 
+  /** Draws obstacle `index` translated by `offset` (x y z) until the next update. */
+  place(index, offset) {
+    const obstacle = this.all.find((o) => o.index === index);
+    if (!obstacle) return;
+    obstacle.offset.fromArray(offset);
+    obstacle.mesh.position.copy(obstacle.start).add(obstacle.offset);
+  }
+
   /** offsets[i]: obstacle i's translation now (a step report's obstacleOffsets). */
   update(offsets) {
     for (const obstacle of this.all) {
