@@ -212,6 +212,9 @@ describe('smfem simulate', () => {
       [['bench-thin', '--steps', '0'], '--steps must be at least 1, not 0'],
       [['bench-contact', '--warmup'], '--warmup: not a valid number: nothing given'],
       [['simulate', asset, '--steps', '1e3x'], '--steps: not a valid number: 1e3x'],
+      // A number, but not one the option takes: said as such, not as "not a valid number".
+      [['simulate', asset, '--steps', '0'], '--steps: expected a whole number from 1 to 10000000, not 0'],
+      [['simulate', asset, '--dt', '0'], '--dt: expected a number above 0 (seconds), not 0'],
       [['simulate', asset, '--json', '--csv'], 'give --json or --csv, not both'],
     ];
     for (const [args, message] of refusals) {
@@ -225,7 +228,12 @@ describe('smfem simulate', () => {
   it('refuses bad input with a message naming it', async () => {
     await expect(run([join(folder, 'missing.smfem')])).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('missing.smfem'),
+      stderr: expect.stringContaining(`${join(folder, 'missing.smfem')}: no such file`),
+    });
+    // A folder (Node's own message named no path).
+    await expect(run([folder])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`${folder}: a folder, not a file`),
     });
     await expect(run([asset, '--solver', 'xpbd'])).rejects.toMatchObject({
       code: 2,

@@ -94,7 +94,7 @@ export function parseSimulateArgs(args) {
     if (i >= args.length) throw new Error(`${name} needs a value`);
     return args[i];
   };
-  const number = (i, name, check = Number.isFinite) => optionNumber(value(i, name), name, check);
+  const number = (i, name, check, expected) => optionNumber(value(i, name), name, check, expected);
   for (let i = 0; i < args.length; ++i) {
     const arg = args[i];
     if (arg === '--solver') {
@@ -105,11 +105,12 @@ export function parseSimulateArgs(args) {
       // Checked by the simulator, the owner of the variants' names.
       options.parameters.mixedVariant = value(++i, arg);
     } else if (arg === '--iters') {
-      options.parameters.iterations = number(++i, arg, Number.isInteger);
+      options.parameters.iterations = number(++i, arg, Number.isInteger, 'a whole number');
     } else if (arg === '--steps') {
-      options.steps = number(++i, arg, (x) => Number.isInteger(x) && x >= 1 && x <= 1e7);
+      const wholeInRange = (x) => Number.isInteger(x) && x >= 1 && x <= 1e7;
+      options.steps = number(++i, arg, wholeInRange, 'a whole number from 1 to 10000000');
     } else if (arg === '--dt') {
-      options.parameters.timestep = number(++i, arg, (x) => x > 0);
+      options.parameters.timestep = number(++i, arg, (x) => x > 0, 'a number above 0 (seconds)');
     } else if (arg === '--converged') {
       options.parameters.untilConverged = true;
     } else if (arg === '--energy-check') {
@@ -124,9 +125,9 @@ export function parseSimulateArgs(args) {
       if (mode === 'relinearized') options.parameters.eigenFitRelinearized = true;
     } else if (arg === '--drag') {
       options.drag = {
-        vertex: number(++i, arg, Number.isInteger),
+        vertex: number(++i, arg, Number.isInteger, 'a whole number (a vertex)'),
         target: [number(++i, arg), number(++i, arg), number(++i, arg)],
-        stiffness: number(++i, arg, (x) => x >= 0),
+        stiffness: number(++i, arg, (x) => x >= 0, 'a stiffness of at least 0'),
       };
     } else if (arg === '--json' || arg === '--csv') {
       if (options.format !== 'summary' && options.format !== arg.slice(2))
@@ -143,7 +144,12 @@ export function parseSimulateArgs(args) {
     } else if (arg === '--render') {
       options.render = value(++i, arg);
     } else if (arg === '--render-every') {
-      options.renderEvery = number(++i, arg, (x) => Number.isInteger(x) && x >= 1);
+      options.renderEvery = number(
+        ++i,
+        arg,
+        (x) => Number.isInteger(x) && x >= 1,
+        'a whole number of at least 1',
+      );
     } else if (arg === '--size') {
       options.size = parseSize(value(++i, arg));
     } else if (arg === '--subspace') {
@@ -178,7 +184,7 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
   const where = resolve(path);
   if (seen.has(where)) return;
   seen.add(where);
-  const bytes = await readFile(where);
+  const bytes = await readInput(where);
   hash.update(`${where}\0${bytes.length}\0`).update(bytes);
   if (!where.endsWith('.json')) return;
   let recipe;
@@ -272,15 +278,32 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   }
 }
 
+// What keeps a file the run reads from being read, said with its path (Node's own message for a
+// folder, "EISDIR: illegal operation on a directory, read", names none).
+const inputProblems = {
+  ENOENT: 'no such file',
+  EISDIR: 'a folder, not a file',
+  EACCES: 'not readable (permission denied)',
+};
+
+/** A file the run reads (readFile's arguments); a failure names the path and the problem. */
+async function readInput(path, encoding) {
+  try {
+    return await readFile(path, encoding);
+  } catch (error) {
+    throw new Error(`${path}: ${inputProblems[error.code] ?? error.message}`);
+  }
+}
+
 /** The asset's bytes: read, or for a .json recipe baked first (bakedAsset). */
 async function assetBytes(path, bakeArgs = []) {
-  return readFile(path.endsWith('.json') ? await bakedAsset(path, bakeArgs) : path);
+  return readInput(path.endsWith('.json') ? await bakedAsset(path, bakeArgs) : path);
 }
 
 /** A scene file's text and its bodies' assets (paths relative to the file), or null for a recipe. */
 async function contactScene(path) {
   if (!path.endsWith('.json')) return null;
-  const text = await readFile(path, 'utf8');
+  const text = await readInput(path, 'utf8');
   let scene;
   try {
     scene = JSON.parse(text);
@@ -312,7 +335,7 @@ async function openDisplacementBasis(smfem, options) {
   const path = options.scene.endsWith('.json')
     ? await bakedAsset(options.scene, ['--comparison-basis', options.subspace])
     : options.scene;
-  const bytes = await readFile(path);
+  const bytes = await readInput(path);
   const simulator = smfem.createDisplacementSimulator(bytes, { sourceName, parameters: options.parameters });
   const { basis, coordinates, parameters } = simulator.info;
   if (basis !== options.subspace) {
@@ -334,7 +357,7 @@ async function openDisplacementBasis(smfem, options) {
 /** A shell's or rod's recipe text (it has a "shell", a "rod" or "parts"), or null for anything else. */
 async function thinRecipe(path) {
   if (!path.endsWith('.json')) return null;
-  const text = await readFile(path, 'utf8');
+  const text = await readInput(path, 'utf8');
   try {
     const recipe = JSON.parse(text);
     return recipe?.shell !== undefined || recipe?.rod !== undefined || recipe?.parts !== undefined
