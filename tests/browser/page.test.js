@@ -211,6 +211,9 @@ describe('drawing', () => {
       ['scene=jelly-pile&dt=0.05', 'dt=0.05 does not apply to the scene "Contact: jelly pile"'],
       ['scene=crab&E7=1e6', 'the scene "Crab" has no region 7'],
       ['scene=eigenfit&compare=1', 'compare=1 does not apply to the scene "EigenFit: three resolutions"'],
+      // Both set: one gives way to the other, which the scene does have.
+      ['scene=crab&compare=1&compareLocal=1', 'compare=1 gives way to compareLocal=1: it is off.'],
+      ['scene=poke&compare=1&globalOnly=1', 'globalOnly=1 gives way to compare=1: it is off.'],
     ]) {
       await withPage(browser.context, `${server.url}?${query}&paused=1`, async ({ page, errors }) => {
         const status = await waitUntilReady(page);

@@ -13,7 +13,14 @@ import { View } from './render/View.js';
 import { defaultScene, scenes } from './scenes.js';
 import { SimulationClient } from './sim/SimulationClient.js';
 import { StepClock } from './sim/StepClock.js';
-import { formatState, parseState, runLabel, sceneFlags, urlValueKeys } from './state/urlState.js';
+import {
+  flagGivesWayTo,
+  formatState,
+  parseState,
+  runLabel,
+  sceneFlags,
+  urlValueKeys,
+} from './state/urlState.js';
 import { Controls } from './ui/Controls.js';
 import { CanvasRecorder } from './ui/CanvasRecorder.js';
 import { download } from './ui/download.js';
@@ -212,9 +219,13 @@ class Demo {
             ? await openOnGround(context, name, scene, overrides)
             : await openBody(context, name, scene, overrides);
     for (const flag of sceneFlags) {
-      if (overrides[flag] && !opened.settings[flag]) {
-        status.warn(`${flag}=1 does not apply to the scene "${scene.title}": it is off.`);
-      }
+      if (!overrides[flag] || opened.settings[flag]) continue;
+      const winner = flagGivesWayTo[flag];
+      status.warn(
+        winner && opened.settings[winner]
+          ? `${flag}=1 gives way to ${winner}=1: it is off.`
+          : `${flag}=1 does not apply to the scene "${scene.title}": it is off.`,
+      );
     }
     // The URL's values the scene has no setting for (a contact scene's time step, a region the
     // model lacks) are said too, not dropped without a word.

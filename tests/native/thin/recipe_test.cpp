@@ -89,6 +89,17 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_NE(unknown.find("cloth.json: shell: unknown key \"thicknes\""), std::string::npos);
   EXPECT_NE(unknown.find("thickness"), std::string::npos) << "it lists the keys it takes";
   EXPECT_NE(refusal(R"({"shel": {}})").find("unknown key \"shel\""), std::string::npos);
+  // A misspelt key of "solver" or "camera" ran the defaults unsaid.
+  const std::string rope = R"({"rod": {"points": 3, "length": 1}, )";
+  EXPECT_EQ(refusal(rope + R"("solver": {"iteratons": 3}})"),
+            "cloth.json: solver.iteratons: unknown key (it takes method, iterations, timestep, "
+            "gravity, material_model)");
+  EXPECT_NE(refusal(rope + R"("camera": {"positon": [1, 1, 1], "target": [0, 0, 0]}})")
+                .find("cloth.json: camera: unknown key \"positon\""),
+            std::string::npos);
+  EXPECT_EQ(refusal(rope + R"("solver": {"iterations": 3}, )" +
+                    R"("camera": {"position": [1, 1, 1], "target": [0, 0, 0]}})"),
+            "accepted");
   EXPECT_NE(refusal(R"({"shell": {"grid": [3, 3]}})").find("size"), std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {"grid": [3, 100000], "size": [1, 1]}})").find("grid[1]"),
             std::string::npos);

@@ -61,6 +61,10 @@ const flags = [
 const pageFlags = ['embed', 'paused', 'ground'];
 export const sceneFlags = flags.filter((flag) => !pageFlags.includes(flag));
 
+// Flags that give way to another where both are set (openBody.js: settingsFor; openContact.js:
+// localChoice), so the page says which won instead of that the scene lacks the flag.
+export const flagGivesWayTo = { compare: 'compareLocal', globalOnly: 'compare' };
+
 // The settings the URL gives values for that a scene may not have, by the URL's name for each
 // (the page warns of those a scene's settings lack).
 export const urlValueKeys = {

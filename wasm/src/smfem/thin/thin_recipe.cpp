@@ -459,7 +459,11 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   }
   out.name = recipe.value("name", source);
   out.description = recipe.value("description", "");
-  if (recipe.contains("camera")) out.camera = recipe["camera"];
+  if (recipe.contains("camera")) {
+    // The page frames the view from these (web/src/render/framing.js: framedCamera).
+    reader.require_keys(recipe["camera"], "camera", {"position", "target"});
+    out.camera = recipe["camera"];
+  }
   std::string pins_key = "parts";
   if (recipe.contains("parts")) {
     out.body = read_parts(reader, recipe["parts"], files, out.parts);
@@ -476,7 +480,8 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
                               " vertices: nothing can move");
   }
   try {
-    out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults());
+    out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults(),
+                                                        sim::UnknownSolverKeys::refused);
   } catch (const asset::AssetError& error) {
     // The reader names an asset's section ("meta"); a recipe's key is enough here.
     throw std::invalid_argument(source + ": " + error.problem());

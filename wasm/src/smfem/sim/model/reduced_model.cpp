@@ -1,9 +1,11 @@
 #include "smfem/sim/model/reduced_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <Eigen/Cholesky>
@@ -68,7 +70,7 @@ std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std
 }  // namespace
 
 SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source,
-                                    SolverSettings base) {
+                                    SolverSettings base, UnknownSolverKeys unknown) {
   SolverSettings settings = std::move(base);
   const auto fail = [&](const std::string& problem) {
     return AssetError::in_section(source, "meta", "solver." + problem);
@@ -77,6 +79,16 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
   if (found == meta.end()) return settings;
   const nlohmann::json& solver = *found;
   if (!solver.is_object()) throw AssetError::in_section(source, "meta", "solver is not an object");
+  if (unknown == UnknownSolverKeys::refused) {
+    constexpr std::array<std::string_view, 5> kRead = {"method", "iterations", "timestep",
+                                                       "gravity", "material_model"};
+    for (const auto& [key, value] : solver.items()) {
+      if (std::find(kRead.begin(), kRead.end(), key) != kRead.end()) continue;
+      std::string known;
+      for (const std::string_view k : kRead) known += (known.empty() ? "" : ", ") + std::string(k);
+      throw fail(key + ": unknown key (it takes " + known + ")");
+    }
+  }
 
   if (const auto it = solver.find("method"); it != solver.end()) {
     const auto method =
