@@ -209,7 +209,9 @@ describe('scenes with contact', () => {
         await page.click('#contacts');
         expect(new URL(page.url()).searchParams.get('contacts')).toBe('1');
         const shown = await page.locator('#view').screenshot({ path: `${artifacts}/contact-points.png` });
-        expect(await pixelDifference(page, plain, shown)).toBeGreaterThan(0.0005);
+        // About 44 points of a few pixels each: 0.048-0.06 % of the canvas drawn light
+        // (renderQuality.js), none without them.
+        expect(await pixelDifference(page, plain, shown)).toBeGreaterThan(0.0003);
         expect(errors).toEqual([]);
       },
     );

@@ -214,6 +214,7 @@ describe('drawing', () => {
       // Both set: one gives way to the other, which the scene does have.
       ['scene=crab&compare=1&compareLocal=1', 'compare=1 gives way to compareLocal=1: it is off.'],
       ['scene=poke&compare=1&globalOnly=1', 'globalOnly=1 gives way to compare=1: it is off.'],
+      ['scene=crab&ground=1', 'ground=1 applies to Your model (baked here, or opened with asset=)'],
     ]) {
       await withPage(browser.context, `${server.url}?${query}&paused=1`, async ({ page, errors }) => {
         const status = await waitUntilReady(page);

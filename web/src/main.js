@@ -546,8 +546,17 @@ async function start() {
   const problems = missingCapabilities();
   if (problems.length) throw new Error(problems.join(' '));
   const demo = new Demo();
-  if (urlState.asset) await demo.custom.openHosted(urlState.asset, urlState);
-  else await demo.open(urlState.scene ?? defaultScene, urlState);
+  if (urlState.asset) {
+    await demo.custom.openHosted(urlState.asset, urlState);
+  } else {
+    // "On the ground" is Your model's (its box stays ticked for a model baked later).
+    if (urlState.ground) {
+      status.warn(
+        'ground=1 applies to Your model (baked here, or opened with asset=): the gallery’s scenes keep their own ground.',
+      );
+    }
+    await demo.open(urlState.scene ?? defaultScene, urlState);
+  }
   demo.run();
 }
 
