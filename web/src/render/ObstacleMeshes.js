@@ -116,6 +116,12 @@ function shapeMesh(shape, around) {
   }
 }
 
+// An obstacle drawn translated by `offset` (x y z) from where it starts.
+function moveTo(obstacle, offset) {
+  obstacle.offset.fromArray(offset);
+  obstacle.mesh.position.copy(obstacle.start).add(obstacle.offset);
+}
+
 export class ObstacleMeshes {
   /** shapes: the scene's obstacles where they start; around: the box the planes are drawn over. */
   constructor(shapes, around) {
@@ -147,17 +153,12 @@ export class ObstacleMeshes {
   /** Draws obstacle `index` translated by `offset` (x y z) until the next update. */
   place(index, offset) {
     const obstacle = this.all.find((o) => o.index === index);
-    if (!obstacle) return;
-    obstacle.offset.fromArray(offset);
-    obstacle.mesh.position.copy(obstacle.start).add(obstacle.offset);
+    if (obstacle) moveTo(obstacle, offset);
   }
 
   /** offsets[i]: obstacle i's translation now (a step report's obstacleOffsets). */
   update(offsets) {
-    for (const obstacle of this.all) {
-      obstacle.offset.fromArray(offsets[obstacle.index]);
-      obstacle.mesh.position.copy(obstacle.start).add(obstacle.offset);
-    }
+    for (const obstacle of this.all) moveTo(obstacle, offsets[obstacle.index]);
   }
 
   dispose() {
