@@ -178,6 +178,13 @@ describe('scenes with contact', () => {
         await expect.poll(line, { timeout: 30000 }).toMatch(/[2-9]\d* steps so far/);
         const said = await line();
         expect(said).toContain('is running in your browser'); // added to the line, not replacing it
+        // Read out when it changes: what runs, not the counts that change a few times a second.
+        const readOut = await page.locator('#status [role=status]').textContent();
+        expect(readOut).toMatch(
+          /^Contact: ball and wall is running in your browser on two threads\. Drag any body /,
+        );
+        expect(readOut).not.toMatch(/steps so far|times a second/);
+        expect(await page.locator('[aria-live], [role=status], [role=alert]').count()).toBe(3);
         expect(said).toMatch(
           /(1 step so far: at 1 iteration it|\d+ steps so far: at 1 iteration they) gained energy/,
         );

@@ -42,7 +42,10 @@ describe.each(sceneNames)('scene %s', (scene) => {
           expect(await page.locator(selector).first().isVisible(), `${words} needs ${selector}`).toBe(true);
         }
         const rest = await page.locator('#view').screenshot();
+        const line = page.locator('#status');
+        expect(await line.textContent()).toMatch(/ is paused in your browser /);
         await page.click('#play');
+        await expect.poll(() => line.textContent()).toMatch(/ is running in your browser /);
         await expect
           .poll(() => page.evaluate(() => window.smfem.status.simTime), { timeout: 20000 })
           .toBeGreaterThan(0.3);
@@ -495,6 +498,19 @@ describe('interaction', () => {
         const search = new URL(page.url()).searchParams;
         expect(search.get('solver')).toBe('fem');
         expect(search.get('iters')).toBe('3');
+        // Said in words to a screen reader, not as the slider's logarithmic position.
+        expect(await page.locator('#youngs-0').getAttribute('aria-valuetext')).toBe('2.0e9 Pa');
+        const iterations = page.locator('#iterations');
+        expect(await iterations.getAttribute('aria-valuetext')).toBe('3 iterations');
+        // An arrow key moves a whole iteration, not a hundredth of a decade.
+        await iterations.focus();
+        await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('ArrowLeft');
+        expect(await iterations.getAttribute('aria-valuetext')).toBe('1 iteration');
+        await expect.poll(() => new URL(page.url()).searchParams.get('iters')).toBe('1');
+        await page.keyboard.press('ArrowRight');
+        expect(await page.locator('#iterations + output').textContent()).toBe('2');
+        await expect.poll(() => new URL(page.url()).searchParams.get('iters')).toBe('2');
         expect(errors).toEqual([]);
       },
     );

@@ -119,15 +119,15 @@ describe('the material models lineup', () => {
 });
 
 describe('the embedded page', () => {
-  it('keeps the canvas and the controls, not the title, description or report link', async () => {
+  it('keeps the canvas, the play controls and the legend, not the title, description, report link, other scenes or Your model', async () => {
     await withPage(
       served.browser.context,
       `${served.server.url}?scene=crab&paused=1&embed=1`,
       async ({ page, errors }) => {
         await waitUntilReady(page);
-        expect(await page.locator('#view').isVisible()).toBe(true);
-        expect(await page.locator('#play').isVisible()).toBe(true);
-        for (const hidden of ['#panel h1', '#description', '#figure-link'])
+        for (const shown of ['#view', '#play', '#legend'])
+          expect(await page.locator(shown).isVisible(), shown).toBe(true);
+        for (const hidden of ['#panel h1', '#description', '#figure-link', '#scene-select', '#your-model'])
           expect(await page.locator(hidden).isVisible(), hidden).toBe(false);
         expect(errors).toEqual([]);
       },

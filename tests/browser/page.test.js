@@ -209,7 +209,8 @@ describe('drawing', () => {
   it("says which of the URL's values a scene has no setting for", async () => {
     for (const [query, words] of [
       ['scene=jelly-pile&dt=0.05', 'dt=0.05 does not apply to the scene "Contact: jelly pile"'],
-      ['scene=crab&E7=1e6', 'the scene "Crab" has no region 7'],
+      // Once, as not used, not first as clamped to the range (5 Pa is below it).
+      ['scene=crab&E7=5', 'E7=5: the scene "Crab" has no region 7; it is not used.'],
       ['scene=eigenfit&compare=1', 'compare=1 does not apply to the scene "EigenFit: three resolutions"'],
       // Both set: one gives way to the other, which the scene does have.
       ['scene=crab&compare=1&compareLocal=1', 'compare=1 gives way to compareLocal=1: it is off.'],
@@ -219,6 +220,7 @@ describe('drawing', () => {
       await withPage(browser.context, `${server.url}?${query}&paused=1`, async ({ page, errors }) => {
         const status = await waitUntilReady(page);
         expect(status.notices.join('\n'), query).toContain(words);
+        expect(status.notices, query).toHaveLength(1);
         expect(errors).toEqual([]);
       });
     }

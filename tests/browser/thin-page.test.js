@@ -33,6 +33,13 @@ describe('shells and rods on the page', () => {
         async ({ page, errors }) => {
           const ready = await waitUntilReady(page);
           expect(ready.solvers).toEqual(['mfem']);
+          // The keyboard's G grabs what lies at the picture's centre; the rope and the coil,
+          // thinner than the gaps the one ray passes through, by their vertex nearest it.
+          await page.locator('#view').focus();
+          await page.keyboard.press('g');
+          expect((await status(page)).dragging).toBe(true);
+          await page.keyboard.press('Escape');
+          expect((await status(page)).dragging).toBe(false);
           await page.click('#play');
           // Held at one end or by two corners, it swings down: its centroid comes 5 cm below
           // where it began within its first two seconds (the spring bounces back up after half a

@@ -267,8 +267,10 @@ describe('your own model', () => {
       const bar = [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }];
       const first = await pick(page, bar);
       expect([first.stage, first.modes, first.pinned]).toEqual(['done', 16, 0]);
-      // The line names the model, not the scene's key ("custom").
-      await expect.poll(() => page.locator('#status').textContent()).toMatch(/^Your model: bar is running/);
+      // The line names the model, not the scene's key ("custom"), and that it is paused.
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toMatch(/^Your model: bar is paused in your browser/);
       // The bake's own choices fill the options.
       expect(await page.inputValue('#bake-modes')).toBe('16');
       expect(await page.inputValue('#bake-cubature')).toBe(String(first.cubature));

@@ -36,9 +36,17 @@ import { StatusBoard } from './status.js';
 
 const sceneNames = Object.keys(scenes);
 const urlNotices = [];
+const urlParameters = new URLSearchParams(location.search);
 const urlState = parseState(location.search, sceneNames, urlNotices);
 const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
-for (const notice of urlNotices) status.warn(notice);
+// What the URL's moduli (E<region>=) came to waits for the scene, which says which regions it
+// has: a region it lacks is said once as not used, not first as clamped.
+const modulusNotices = new Map();
+for (const notice of urlNotices) {
+  const region = /^E(\d+)=/.exec(notice)?.[1];
+  if (region === undefined) status.warn(notice);
+  else modulusNotices.set(region, notice);
+}
 // For automation (tests, scripts driving the page headless): the status, where a point of the
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
 // paintRegion(center, radius, youngs) and pinRegion(center, radius), and drawnPoint(rest,
@@ -236,13 +244,20 @@ class Demo {
         );
       }
     }
-    for (const [region, youngs] of Object.entries(overrides.youngs ?? {})) {
-      if (!(region in (opened.settings.youngs ?? {}))) {
+    const given = new Map([
+      ...Object.entries(overrides.youngs ?? {}),
+      ...[...modulusNotices.keys()].map((region) => [region, urlParameters.get(`E${region}`)]),
+    ]);
+    for (const [region, youngs] of given) {
+      if (region in (opened.settings.youngs ?? {})) {
+        if (modulusNotices.has(region)) status.warn(modulusNotices.get(region));
+      } else {
         status.warn(
           `E${region}=${youngs}: the scene "${scene.title}" has no region ${region}; it is not used.`,
         );
       }
     }
+    modulusNotices.clear(); // the URL's, said at the first scene
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
@@ -284,7 +299,13 @@ class Demo {
     });
     progress.hidden = true;
     this.custom.opened(name);
-    status.ready(name, opened.loaded, names, opened.draggable ?? true, scene.title);
+    status.ready(
+      name,
+      opened.loaded,
+      names,
+      { bodies: this.stage.bodies.length, paused: this.paused },
+      scene.title,
+    );
     this.sayThreadsFailed(opened.loaded.threadsFailed);
     this.writeUrl();
   }
@@ -415,6 +436,7 @@ class Demo {
     this.paused = paused;
     this.clock?.restart();
     this.controls.setPaused(paused);
+    status.pausedChanged(paused);
     this.writeUrl();
   }
 

@@ -37,9 +37,19 @@ function median(values) {
 }
 
 export class StatusBoard {
-  /** line: the status line; noticeList: a list element for the notices. */
+  /**
+   * line: the status line; noticeList: a list element for the notices. The line holds two parts:
+   * what happens (a live region, read out when it changes) and the running figures (the rate,
+   * the sleepers, the steps solved again), which change a few times a second and are not read
+   * out unasked.
+   */
   constructor(line, noticeList) {
     this.line = line;
+    this.words = document.createElement('span');
+    this.words.setAttribute('role', 'status');
+    this.words.textContent = line.textContent;
+    this.figures = document.createElement('span');
+    this.line.replaceChildren(this.words, this.figures);
     this.noticeList = noticeList;
     this.state = {
       ready: false,
@@ -104,8 +114,9 @@ export class StatusBoard {
     this.noticeList.hidden = !this.noticeList.children.length;
   }
 
-  say(text, isError = false) {
-    this.line.textContent = text;
+  say(text, isError = false, figures = '') {
+    this.words.textContent = text;
+    this.figures.textContent = figures && ` ${figures}`;
     this.line.classList.toggle('error', isError);
   }
 
@@ -121,15 +132,16 @@ export class StatusBoard {
     });
     this.stepTimes = [];
     this.workingStepTimes = [];
-    this.running = null;
+    this.sentence = null;
     this.say(`Loading ${scene}…`);
   }
 
   /**
-   * draggable: whether a drag pulls the scene's bodies (a shell's or rod's does not yet); title:
-   * what the line calls the scene (its gallery title, "Your model: bunny"; else its key).
+   * bodies: how many the view shows (a drag pulls any of them); paused: whether the page opened
+   * paused; title: what the line calls the scene (its gallery title, "Your model: bunny"; else
+   * its key).
    */
-  ready(scene, { build, threadsFailed }, solvers, draggable = true, title = scene) {
+  ready(scene, { build, threadsFailed }, solvers, { bodies = 1, paused = false } = {}, title = scene) {
     Object.assign(this.state, { ready: true, scene, build, solvers });
     // Said for a student: where the simulation runs, not which build of the module it is.
     const where =
@@ -138,13 +150,29 @@ export class StatusBoard {
         : threadsFailed
           ? 'on one thread (the two-thread solver did not start)'
           : 'on one thread (the page is not cross-origin isolated)';
-    this.running =
-      `${title} is running in your browser ${where}.` +
-      (draggable ? ' Drag it with the mouse or a finger.' : ' Turn the view with the mouse or a finger.');
+    const hand = `Drag ${bodies > 1 ? 'any body' : 'it'} with the mouse or a finger.`;
+    this.sentence = (state) => `${title} is ${state} in your browser ${where}. ${hand}`;
+    this.paused = paused;
     this.rateWords = '';
     this.againWords = '';
     this.saidAt = null;
-    this.say(this.running);
+    this.sayRunning();
+  }
+
+  /** Play or Pause pressed: the line says which, if it is the line's own. */
+  pausedChanged(paused) {
+    const ours = this.saysRunning();
+    this.paused = paused;
+    if (ours) this.sayRunning();
+  }
+
+  get running() {
+    return this.sentence?.(this.paused ? 'paused' : 'running') ?? null;
+  }
+
+  // Whether the line says what runs (not a notice or an error that came since).
+  saysRunning() {
+    return this.state.ready && this.running !== null && this.words.textContent === this.running;
   }
 
   labelled(labels) {
@@ -201,15 +229,14 @@ export class StatusBoard {
   // what runs, its rate and sleepers (with contact), and the steps solved again. Only over the
   // line's own words: a notice or an error stays until something replaces it.
   sayCurrent(time) {
-    const ours = this.running && this.line.textContent.startsWith(this.running);
-    if (!this.state.ready || !ours) return;
+    if (!this.saysRunning()) return;
     if (time !== null && time - (this.saidAt ?? -1) < 0.25) return;
     if (time !== null) this.saidAt = time;
     this.sayRunning();
   }
 
   sayRunning() {
-    this.say([this.running + this.rateWords, this.againWords].filter(Boolean).join(' '));
+    this.say(this.running, false, [this.rateWords.trim(), this.againWords].filter(Boolean).join(' '));
   }
 
   resetTime() {

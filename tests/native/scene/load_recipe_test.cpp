@@ -132,6 +132,12 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   r = test::base_recipe();
   r["colour"] = "red";
   EXPECT_EQ(error_of(r).rfind("crab.json: /colour: unknown key (expected one of: name, ", 0), 0u);
+  // A misspelt rod's recipe reads as a volume's: the error says where the thin kinds are.
+  EXPECT_EQ(error_of_text(R"({"rop": {"points": 20, "length": 1}})"),
+            "crab.json: /rop: unknown key (expected one of: name, description, geometry, "
+            "resolution, fit_resolution, materials, pins, forces, subspace, solver, camera, "
+            "render); a shell's or a rod's recipe has \"shell\", \"rod\" or \"parts\" instead "
+            "of \"geometry\"");
   r = test::base_recipe();
   r["materials"][0]["young"] = 1;
   EXPECT_EQ(error_of(r),

@@ -108,7 +108,6 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
         youngs: Object.fromEntries(info.materials.map(({ region, youngs }) => [region, youngs])),
       },
     },
-    draggable: true,
     dragActions: {
       ...sideBySideDragActions(client, stage, info.totalMass),
       // Every copy's obstacle alike; each step takes it there as far as the body lets it.

@@ -22,10 +22,14 @@ function formatModulus(pascals) {
   return `${mantissa.toFixed(1)}e${exponent} Pa`;
 }
 
+const arrowDirections = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1 };
+
 /**
  * A labelled range input; `toValue` / `fromValue` map between slider position and value. A
  * position within half a step of `preferred`'s (the scene's default) gives `preferred` itself:
- * the slider's grid would otherwise never return to it.
+ * the slider's grid would otherwise never return to it. Assistive technology is told the value
+ * in words (`says`, else as shown), not the slider's position. `arrowKey(value, direction)`, if given,
+ * is the value an arrow key moves to (a logarithmic slider's step is a sliver of a decade).
  */
 function slider({
   label,
@@ -35,23 +39,46 @@ function slider({
   step,
   value,
   format,
+  says = format,
   toValue = (x) => x,
   fromValue = (x) => x,
   preferred,
+  arrowKey,
   onInput,
 }) {
   const input = element('input', { type: 'range', id, min, max, step, value: fromValue(value) });
   const output = element('output', { for: id, text: format(value) });
+  const show = (next) => {
+    output.textContent = format(next);
+    input.setAttribute('aria-valuetext', says(next));
+  };
+  show(value);
+  let current = value;
+  const choose = (next) => {
+    current = next;
+    show(next);
+    onInput(next);
+  };
   input.addEventListener('input', () => {
     const position = Number(input.value);
     const snaps = preferred !== undefined && Math.abs(position - fromValue(preferred)) <= step / 2;
-    const next = snaps ? preferred : toValue(position);
-    output.textContent = format(next);
-    onInput(next);
+    choose(snaps ? preferred : toValue(position));
   });
+  if (arrowKey) {
+    input.addEventListener('keydown', (event) => {
+      const direction = arrowDirections[event.key];
+      if (!direction) return;
+      event.preventDefault();
+      const next = arrowKey(current, direction);
+      if (next === current) return;
+      input.value = fromValue(next);
+      choose(next);
+    });
+  }
   const set = (next) => {
+    current = next;
     input.value = fromValue(next);
-    output.textContent = format(next);
+    show(next);
   };
   return {
     node: element('label', { class: 'control' }, [element('span', { text: label }), input, output]),
@@ -202,8 +229,11 @@ export class Controls {
         step: 0.01,
         value: settings.iterations,
         format: (v) => String(v),
+        says: (v) => `${v} iteration${v === 1 ? '' : 's'}`,
         toValue: (x) => Math.round(10 ** x),
         fromValue: Math.log10,
+        arrowKey: (v, direction) =>
+          Math.min(limits.iterations.max, Math.max(limits.iterations.min, v + direction)),
         onInput: (iterations) => handlers.onChange({ iterations }),
       });
     const timestep = () =>

@@ -134,7 +134,26 @@ export class DragController {
     if (!this.stage || this.tool) return false;
     const { camera, controls } = this.view;
     this.raycaster.set(camera.position, controls.target.clone().sub(camera.position).normalize());
-    return this.grab();
+    // A rope or a coil is thinner than the gaps the one ray passes through: then the body's
+    // vertex nearest the ray.
+    return this.grab() || this.grab(false, () => this.nearestToRay());
+  }
+
+  // The body vertex nearest the raycaster's ray, as pick() says a hit: { body, hit }.
+  nearestToRay() {
+    const { ray } = this.raycaster;
+    const point = new THREE.Vector3();
+    let best = null;
+    this.stage.bodies.forEach((_, body) => {
+      this.deformPickMesh(body);
+      const position = this.bodies[body].mesh.geometry.attributes.position;
+      for (let index = 0; index < position.count; index++) {
+        const distance = ray.distanceSqToPoint(point.fromBufferAttribute(position, index));
+        if (!best || distance < best.distance)
+          best = { body, distance, hit: { index, point: point.clone() } };
+      }
+    });
+    return best && { body: best.body, hit: best.hit };
   }
 
   // The vertex of the picked body's hit triangle nearest the hit (of points: the one hit), and
@@ -157,11 +176,11 @@ export class DragController {
     return true;
   }
 
-  // Grabs the nearest thing on the raycaster's ray (with obstaclesOnly, the nearest obstacle);
-  // says whether it did.
-  grab(obstaclesOnly = false) {
+  // Grabs the nearest thing on the raycaster's ray (with obstaclesOnly, the nearest obstacle;
+  // `choose` may choose otherwise); says whether it did.
+  grab(obstaclesOnly = false, choose = () => this.pick(obstaclesOnly)) {
     if (this.held || this.stage.bodies.some((body) => !body.u)) return false;
-    const picked = this.pick(obstaclesOnly);
+    const picked = choose();
     if (!picked) return false;
     this.view.controls.enabled = false;
     let grabbed = picked.hit.point;

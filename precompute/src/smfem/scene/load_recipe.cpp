@@ -249,9 +249,12 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
                                const std::filesystem::path& folder) {
   const Json root = parse_json(text, file);
   const Place top(file, "");
+  // A misspelt "rod" reads as a volume's recipe: the error says where the thin kinds are.
   const ObjectReader r(root, top,
                        {"name", "description", "geometry", "resolution", "fit_resolution",
-                        "materials", "pins", "forces", "subspace", "solver", "camera", "render"});
+                        "materials", "pins", "forces", "subspace", "solver", "camera", "render"},
+                       "a shell's or a rod's recipe has \"shell\", \"rod\" or \"parts\" instead of "
+                       "\"geometry\"");
   SceneRecipe recipe;
   recipe.file = file;
   recipe.name = detail::read_string(r.required("name"), r / "name", 80);

@@ -159,7 +159,7 @@ const Json& read_array(const Json& value, const Place& place, std::size_t min_si
 }
 
 ObjectReader::ObjectReader(const Json& value, Place place,
-                           std::initializer_list<const char*> allowed)
+                           std::initializer_list<const char*> allowed, const char* elsewhere)
     : value_(value), place_(std::move(place)) {
   if (!value.is_object()) place_.fail("must be an object, got " + describe(value));
   for (const auto& item : value.items()) {
@@ -168,7 +168,9 @@ ObjectReader::ObjectReader(const Json& value, Place place,
     if (known) continue;
     std::string expected;
     for (const char* key : allowed) expected += (expected.empty() ? "" : ", ") + std::string(key);
-    (place_ / item.key()).fail("unknown key (expected one of: " + expected + ")");
+    (place_ / item.key())
+        .fail("unknown key (expected one of: " + expected + ")" +
+              (elsewhere ? "; " + std::string(elsewhere) : std::string()));
   }
 }
 

@@ -51,11 +51,12 @@ Eigen::Vector3d read_direction(const Json& value, const Place& place);
 // A non-empty array (fails otherwise); returns it.
 const Json& read_array(const Json& value, const Place& place, std::size_t min_size);
 
-// One JSON object: rejects keys outside `allowed` on construction, and missing required ones
-// when asked for.
+// One JSON object: rejects keys outside `allowed` on construction (saying `elsewhere` too, if
+// given: where such a key may belong instead), and missing required ones when asked for.
 class ObjectReader {
  public:
-  ObjectReader(const Json& value, Place place, std::initializer_list<const char*> allowed);
+  ObjectReader(const Json& value, Place place, std::initializer_list<const char*> allowed,
+               const char* elsewhere = nullptr);
 
   const Json& required(const char* key) const;
   const Json* optional(const char* key) const;  // nullptr when absent
