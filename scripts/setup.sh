@@ -5,8 +5,10 @@
 #   (CMake presets; Ninja rebuilds only what changed), which also bake the default assets.
 # Usage: scripts/setup.sh [--all]
 #   (no option)  what the page needs: the bake tool, the baked assets and the two wasm modules
-#   --all        every target of those three presets: the native tools, benchmarks and tests and
-#                the wasm tests (npm test; its sanitizer build is scripts/fuzz.sh's)
+#   --all        every target of the native and wasm-threads presets: the native tools,
+#                benchmarks and tests, the wasm tests and the Node tools module (npm test; its
+#                sanitizer build is scripts/fuzz.sh's); of wasm-single still only the page's two
+#                modules (the page's fallback: Node's tools run threaded)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,19 +52,19 @@ fi
 
 # --- 3. builds -------------------------------------------------------------------------------
 export NODE_PATH=/usr/share/nodejs  # Debian's em++ finds acorn there
-# build_preset PRESET PAGE_TARGET...: only the targets the page needs, unless --all.
+# build_preset SCOPE PRESET PAGE_TARGET...: only the targets the page needs, unless SCOPE is all.
 build_preset() {
-  local preset=$1
-  shift
+  local preset=$2
   local only=()
-  [[ $scope == page ]] && only=(--target "$@")
+  [[ $1 == page ]] && only=(--target "${@:3}")
+  shift 2
   # Configuring again takes seconds and applies preset changes to an existing build folder.
   say "configuring $preset"
   cmake --preset "$preset" >/dev/null
   say "building $preset${only[*]:+ (only $*)}"
   cmake --build --preset "$preset" "${only[@]}"
 }
-build_preset native assets
-build_preset wasm-threads smfem_module smfem_bake_module
-build_preset wasm-single smfem_module smfem_bake_module
+build_preset "$scope" native assets
+build_preset "$scope" wasm-threads smfem_module smfem_bake_module
+build_preset page wasm-single smfem_module smfem_bake_module
 say "ready"

@@ -118,8 +118,9 @@ describe('loader under Node', () => {
     }
   });
 
-  it('refuses an unknown build name', async () => {
+  it('refuses an unknown build name, and the tools single-threaded', async () => {
     await expect(loadSmfem({ build: 'gpu' })).rejects.toThrow(/unknown build 'gpu'/);
+    await expect(loadSmfem({ build: 'single', tools: true })).rejects.toThrow(/built threaded only/);
   });
 
   it('never keeps Node alive once the caller is done (threaded build, no dispose)', () => {

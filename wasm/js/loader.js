@@ -42,6 +42,9 @@ export async function loadSmfem({ build = 'auto', tools = false, onProgress } = 
   const flavour = build === 'auto' ? chooseBuild() : build;
   if (!files[flavour]) throw new Error(`smfem: unknown build '${build}' (use auto, threads or single)`);
   if (tools && !isNode) throw new Error('smfem: the tools module (tools: true) runs under Node only');
+  if (tools && flavour === 'single') {
+    throw new Error("smfem: the tools module (tools: true) is built threaded only: use build 'threads'");
+  }
   if (flavour === 'threads' && !isNode && !globalThis.crossOriginIsolated) {
     throw new Error("smfem: the 'threads' build needs a cross-origin isolated page (COOP/COEP headers)");
   }

@@ -43,13 +43,6 @@ struct DisplacementFixture {
   }
 };
 
-OptimizedCubatureOptions with_tets(int tets, int threads = 2) {
-  OptimizedCubatureOptions options;
-  options.tets = tets;
-  options.threads = threads;
-  return options;
-}
-
 void expect_valid(const Cubature& cubature) {
   ASSERT_GT(cubature.tets.size(), 0);
   ASSERT_EQ(cubature.weights.size(), cubature.tets.size());
@@ -60,7 +53,7 @@ void expect_valid(const Cubature& cubature) {
 
 TEST(DisplacementCubature, FitsExactlyWhenItMayUseEveryTet) {
   const DisplacementFixture fixture;
-  OptimizedCubatureOptions options = with_tets(96);
+  OptimizedCubatureOptions options = test::cubature_options(96);
   options.tolerance = 0.0;
   const OptimizedCubature result = optimized_displacement_cubature(fixture.view(), options);
   expect_valid(result.cubature);
@@ -78,14 +71,14 @@ TEST(DisplacementCubature, FitErrorFallsAsTheCountGrowsAndTheSameSeedGivesTheSam
   for (const int tets : {1, 2, 4, 8, 16}) {
     SCOPED_TRACE(testing::Message() << tets << " tets");
     const OptimizedCubature result =
-        optimized_displacement_cubature(fixture.view(), with_tets(tets));
+        optimized_displacement_cubature(fixture.view(), test::cubature_options(tets));
     expect_valid(result.cubature);
     EXPECT_LE(result.cubature.tets.size(), tets);
     EXPECT_LE(result.fit.training_error, last);
     EXPECT_LT(result.fit.held_out_error, 1.0);
     last = result.fit.training_error;
     const OptimizedCubature again =
-        optimized_displacement_cubature(fixture.view(), with_tets(tets, 1));
+        optimized_displacement_cubature(fixture.view(), test::cubature_options(tets, 1));
     EXPECT_EQ(again.cubature.tets, result.cubature.tets);
     EXPECT_EQ(again.cubature.weights, result.cubature.weights);
   }
@@ -104,8 +97,8 @@ TEST(DisplacementCubature, RefusesBadInput) {
   EXPECT_THROW(optimized_displacement_cubature({body.mesh, body.basis, few_quotients, body.volumes,
                                                 body.youngs, body.poisson, body.model}),
                std::invalid_argument);
-  EXPECT_THROW(optimized_displacement_cubature(body, with_tets(-1)), std::invalid_argument);
-  OptimizedCubatureOptions no_poses = with_tets(4);
+  EXPECT_THROW(optimized_displacement_cubature(body, test::cubature_options(-1)), std::invalid_argument);
+  OptimizedCubatureOptions no_poses = test::cubature_options(4);
   no_poses.training_poses = 0;
   EXPECT_THROW(optimized_displacement_cubature(body, no_poses), std::invalid_argument);
 }

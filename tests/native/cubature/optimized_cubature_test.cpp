@@ -13,13 +13,6 @@ namespace {
 
 ElasticBody fcr() { return test::test_body().view(sim::MaterialModel::fixed_corotational); }
 
-OptimizedCubatureOptions with_tets(int tets) {
-  OptimizedCubatureOptions options;
-  options.tets = tets;
-  options.threads = 2;
-  return options;
-}
-
 void expect_valid(const Cubature& cubature, Eigen::Index tet_count) {
   ASSERT_GT(cubature.tets.size(), 0);
   ASSERT_EQ(cubature.weights.size(), cubature.tets.size());
@@ -35,7 +28,7 @@ void expect_valid(const Cubature& cubature, Eigen::Index tet_count) {
 }
 
 TEST(OptimizedCubature, FitsExactlyWhenItMayUseEveryTet) {
-  OptimizedCubatureOptions options = with_tets(96);
+  OptimizedCubatureOptions options = test::cubature_options(96);
   options.tolerance = 0.0;
   const OptimizedCubature result = optimized_cubature(fcr(), options);
   expect_valid(result.cubature, 96);
@@ -50,7 +43,7 @@ TEST(OptimizedCubature, FitsExactlyWhenItMayUseEveryTet) {
 TEST(OptimizedCubature, FitErrorFallsAsTheCountGrows) {
   double last = 1.0;
   for (const int tets : {1, 2, 4, 8, 16, 32}) {
-    const OptimizedCubature result = optimized_cubature(fcr(), with_tets(tets));
+    const OptimizedCubature result = optimized_cubature(fcr(), test::cubature_options(tets));
     SCOPED_TRACE(testing::Message() << tets << " tets");
     expect_valid(result.cubature, 96);
     EXPECT_EQ(result.cubature.tets.size(), tets);
@@ -58,7 +51,7 @@ TEST(OptimizedCubature, FitErrorFallsAsTheCountGrows) {
     EXPECT_LE(result.fit.training_error, last);
     last = result.fit.training_error;
     // force_fit on the same poses measures the same error.
-    const ForceFit again = force_fit(fcr(), result.cubature, with_tets(tets));
+    const ForceFit again = force_fit(fcr(), result.cubature, test::cubature_options(tets));
     EXPECT_NEAR(again.training_error, result.fit.training_error, 1e-10);
     EXPECT_NEAR(again.held_out_error, result.fit.held_out_error, 1e-10);
   }
@@ -66,9 +59,9 @@ TEST(OptimizedCubature, FitErrorFallsAsTheCountGrows) {
 }
 
 TEST(OptimizedCubature, SameSeedGivesTheSameCubatureForAnyThreadCount) {
-  OptimizedCubatureOptions one = with_tets(12);
+  OptimizedCubatureOptions one = test::cubature_options(12);
   one.threads = 1;
-  OptimizedCubatureOptions three = with_tets(12);
+  OptimizedCubatureOptions three = test::cubature_options(12);
   three.threads = 3;
   const OptimizedCubature a = optimized_cubature(fcr(), one);
   const OptimizedCubature b = optimized_cubature(fcr(), three);
@@ -82,7 +75,7 @@ TEST(OptimizedCubature, SameSeedGivesTheSameCubatureForAnyThreadCount) {
 }
 
 TEST(OptimizedCubature, ChoosesAmongASampleOfCandidatesOnLargeMeshes) {
-  OptimizedCubatureOptions options = with_tets(30);
+  OptimizedCubatureOptions options = test::cubature_options(30);
   options.candidates = 20;
   const OptimizedCubature result = optimized_cubature(fcr(), options);
   expect_valid(result.cubature, 96);
@@ -111,7 +104,7 @@ TEST(OptimizedCubature, FitsEachMaterialRegionWithItsOwnTets) {
   const test::TestBody body = region_body();
   ASSERT_EQ((body.mesh.regions.array() == 9).count(), 6);
   const ElasticBody view = body.view(sim::MaterialModel::fixed_corotational);
-  OptimizedCubatureOptions options = with_tets(15);
+  OptimizedCubatureOptions options = test::cubature_options(15);
   const OptimizedCubature result = optimized_cubature(view, options);
   expect_valid(result.cubature, 96);
   for (const int region : {0, 4, 9}) {
@@ -137,7 +130,7 @@ TEST(OptimizedCubature, FitsEachMaterialRegionWithItsOwnTets) {
   // per_region 0: one fit of the whole body, as for a body of one region.
   options.per_region = 0;
   const OptimizedCubature whole = optimized_cubature(view, options);
-  const OptimizedCubature one_region = optimized_cubature(fcr(), with_tets(15));
+  const OptimizedCubature one_region = optimized_cubature(fcr(), test::cubature_options(15));
   EXPECT_TRUE(whole.cubature.tets == one_region.cubature.tets);
   EXPECT_TRUE(whole.cubature.weights == one_region.cubature.weights);
   std::printf("[ measured ] whole body: region 9 holds %d tets\n",
@@ -160,9 +153,9 @@ TEST(OptimizedCubature, RefusesBadInputNamingIt) {
     }
     return std::string("no exception");
   };
-  EXPECT_EQ(message([] { optimized_cubature(fcr(), with_tets(-1)); }),
+  EXPECT_EQ(message([] { optimized_cubature(fcr(), test::cubature_options(-1)); }),
             "optimized_cubature: asked for -1 tets");
-  OptimizedCubatureOptions no_poses = with_tets(4);
+  OptimizedCubatureOptions no_poses = test::cubature_options(4);
   no_poses.training_poses = 0;
   EXPECT_EQ(message([&] { optimized_cubature(fcr(), no_poses); }),
             "optimized_cubature: training and held-out poses must be at least 1, candidates >= 0");
@@ -170,18 +163,18 @@ TEST(OptimizedCubature, RefusesBadInputNamingIt) {
   const Eigen::VectorXd short_poisson = b.poisson.head(5);
   const ElasticBody mismatched{b.mesh,   b.weights,     b.eigenvalues,           b.volumes,
                                b.youngs, short_poisson, sim::MaterialModel::arap};
-  EXPECT_EQ(message([&] { optimized_cubature(mismatched, with_tets(4)); }),
+  EXPECT_EQ(message([&] { optimized_cubature(mismatched, test::cubature_options(4)); }),
             "sample_poses: volumes, youngs and poisson must have one entry per tet (96)");
-  EXPECT_EQ(message([] { force_fit(fcr(), Cubature{}, with_tets(4)); }),
+  EXPECT_EQ(message([] { force_fit(fcr(), Cubature{}, test::cubature_options(4)); }),
             "force_fit: the cubature has 0 tets and 0 weights");
   const test::TestBody regions = region_body();
   EXPECT_EQ(message([&] {
               optimized_cubature(regions.view(sim::MaterialModel::fixed_corotational),
-                                 with_tets(2));
+                                 test::cubature_options(2));
             }),
             "optimized_cubature: asked for 2 tets for a mesh of 3 material regions: every region "
             "needs at least one (ask for at least 3)");
-  OptimizedCubatureOptions negative = with_tets(4);
+  OptimizedCubatureOptions negative = test::cubature_options(4);
   negative.per_region = -1;
   EXPECT_EQ(message([&] { optimized_cubature(fcr(), negative); }),
             "optimized_cubature: per_region is -1, must be at least 0");

@@ -5,6 +5,7 @@
 // depend on the eigensolver): W = [1, x, x^2, x y], eigenvalues [0, 1, 3, 10].
 #include <Eigen/Core>
 
+#include "smfem/cubature/optimized_cubature.hpp"
 #include "smfem/cubature/training_forces.hpp"
 #include "smfem/subspace/lumped_mass.hpp"
 #include "subspace/box_mesh.hpp"
@@ -47,6 +48,14 @@ inline TestBody make_test_body() {
 inline const TestBody& test_body() {
   static const TestBody body = make_test_body();
   return body;
+}
+
+// The optimized cubature's options for `tets` tets on `threads` threads.
+inline cubature::OptimizedCubatureOptions cubature_options(int tets, int threads = 2) {
+  cubature::OptimizedCubatureOptions options;
+  options.tets = tets;
+  options.threads = threads;
+  return options;
 }
 
 }  // namespace smfem::test
