@@ -97,7 +97,8 @@ TEST(DisplacementCubature, RefusesBadInput) {
   EXPECT_THROW(optimized_displacement_cubature({body.mesh, body.basis, few_quotients, body.volumes,
                                                 body.youngs, body.poisson, body.model}),
                std::invalid_argument);
-  EXPECT_THROW(optimized_displacement_cubature(body, test::cubature_options(-1)), std::invalid_argument);
+  EXPECT_THROW(optimized_displacement_cubature(body, test::cubature_options(-1)),
+               std::invalid_argument);
   OptimizedCubatureOptions no_poses = test::cubature_options(4);
   no_poses.training_poses = 0;
   EXPECT_THROW(optimized_displacement_cubature(body, no_poses), std::invalid_argument);
