@@ -30,19 +30,11 @@ void read_keyword(TextCursor& cursor) {
   }
 }
 
-void start_entry(TextCursor& cursor, std::size_t index, std::size_t count,
-                 std::string_view entries) {
-  if (!cursor.skip_blank()) {
-    cursor.fail_at_end("file ended after " + std::to_string(index) + " of the " +
-                       std::to_string(count) + " declared " + std::string(entries));
-  }
-}
-
 void read_vertices(TextCursor& cursor, std::size_t count, std::vector<double>& coordinates) {
   coordinates.reserve(3 *
                       detail::plausible_count(count, cursor.remaining_bytes(), min_vertex_bytes));
   for (std::size_t i = 0; i < count; ++i) {
-    start_entry(cursor, i, count, "vertices");
+    cursor.start_entry(i, count, "vertices");
     coordinates.push_back(cursor.finite("x coordinate"));
     coordinates.push_back(cursor.to_finite(cursor.token_on_line("y coordinate"), "y coordinate"));
     coordinates.push_back(cursor.to_finite(cursor.token_on_line("z coordinate"), "z coordinate"));
@@ -58,7 +50,7 @@ void read_faces(TextCursor& cursor, std::size_t count, detail::ParsedTriangles& 
   parsed.locations.reserve(reservable);
   std::vector<int> polygon;
   for (std::size_t i = 0; i < count; ++i) {
-    start_entry(cursor, i, count, "faces");
+    cursor.start_entry(i, count, "faces");
     const std::size_t corners = cursor.count("corner count");
     if (corners < 3) {
       cursor.fail("a face needs at least 3 corners, this one has " + std::to_string(corners));

@@ -24,14 +24,6 @@ std::size_t optional_header_count(TextCursor& cursor, std::string_view what) {
   return cursor.at_line_end() ? 0 : cursor.to_count(cursor.token_on_line(what), what);
 }
 
-void start_entry(TextCursor& cursor, std::size_t index, std::size_t count,
-                 std::string_view entries) {
-  if (!cursor.skip_blank()) {
-    cursor.fail_at_end("file ended after " + std::to_string(index) + " of the " +
-                       std::to_string(count) + " declared " + std::string(entries));
-  }
-}
-
 // Reads the .node file into coordinates; returns the numbering base (0 or 1).
 int read_points(TextCursor& cursor, std::vector<double>& coordinates) {
   if (!cursor.skip_blank()) cursor.fail("the file is empty");
@@ -51,7 +43,7 @@ int read_points(TextCursor& cursor, std::vector<double>& coordinates) {
                       detail::plausible_count(count, cursor.remaining_bytes(), min_point_bytes));
   int base = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    start_entry(cursor, i, count, "points");
+    cursor.start_entry(i, count, "points");
     const long long number = cursor.integer("a point number");
     if (i == 0) {
       if (number != 0 && number != 1) {
@@ -104,7 +96,7 @@ void read_tets(TextCursor& cursor, int base, detail::ParsedTets& parsed) {
   parsed.regions.reserve(reservable);
   parsed.locations.reserve(reservable);
   for (std::size_t i = 0; i < count; ++i) {
-    start_entry(cursor, i, count, "tetrahedra");
+    cursor.start_entry(i, count, "tetrahedra");
     cursor.integer("a tetrahedron number");
     parsed.locations.push_back(cursor.line());
     for (int corner = 0; corner < 4; ++corner) {

@@ -49,6 +49,13 @@ bool TextCursor::skip_blank() {
   return false;
 }
 
+void TextCursor::start_entry(std::size_t index, std::size_t count, std::string_view entries) {
+  if (!skip_blank()) {
+    fail_at_end("file ended after " + std::to_string(index) + " of the " + std::to_string(count) +
+                " declared " + std::string(entries));
+  }
+}
+
 bool TextCursor::at_line_end() {
   skip_spaces();
   return position_ == text_.size() || text_[position_] == '\n' ||

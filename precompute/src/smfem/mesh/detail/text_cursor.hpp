@@ -26,6 +26,9 @@ class TextCursor {
 
   // Moves past blanks, line breaks and comments; false when nothing but those remain.
   bool skip_blank();
+  // Moves to entry `index` of the `count` declared `entries` (skip_blank); fails with "file ended
+  // after <index> of the <count> declared <entries>" when nothing is left.
+  void start_entry(std::size_t index, std::size_t count, std::string_view entries);
   // The next token, crossing line breaks; at the end of the text, fails with
   // "file ended where <what> was expected".
   std::string_view token(std::string_view what);
