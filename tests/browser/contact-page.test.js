@@ -185,6 +185,8 @@ describe('scenes with contact', () => {
         );
         expect(readOut).not.toMatch(/steps so far|times a second/);
         expect(await page.locator('[aria-live], [role=status], [role=alert]').count()).toBe(3);
+        // A slider's output (a live region by its role) is shown, not read out: the slider says it.
+        expect(await page.locator('output:not([aria-hidden="true"])').count()).toBe(0);
         expect(said).toMatch(
           /(1 step so far: at 1 iteration it|\d+ steps so far: at 1 iteration they) gained energy/,
         );

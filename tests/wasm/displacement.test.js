@@ -176,6 +176,9 @@ describe('smfem simulate --subspace', () => {
     await expect(
       simulate([recipe, '--subspace', 'linear', '--drag', '0', '0', '0', '0', '1']),
     ).rejects.toThrow('--drag and --render need the skinning subspace');
+    await expect(simulate([recipe, '--subspace', 'linear', '--build', 'single'])).rejects.toThrow(
+      '--subspace linear runs on the threaded build only (--build threads)',
+    );
     const scene = fileURLToPath(new URL('../../assets/scenes/contact', import.meta.url));
     const { readdir } = await import('node:fs/promises');
     const file = (await readdir(scene)).find((name) => name.endsWith('.json'));

@@ -541,8 +541,9 @@ export interface LoadOptions {
    */
   build?: 'auto' | SmfemBuild;
   /**
-   * Node only: load the tools module (smfem-tools), which adds evaluateClaims, convergenceStudy
-   * and createDisplacementSimulator to the page's module; without it those three throw.
+   * Node only, threaded build only: load the tools module (smfem-tools), which adds
+   * evaluateClaims, convergenceStudy and createDisplacementSimulator to the page's module;
+   * without it those three throw.
    */
   tools?: boolean;
   /** Download progress of the .wasm binary in the browser (bytes; total 0 if unknown). */

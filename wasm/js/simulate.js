@@ -162,6 +162,8 @@ export function parseSimulateArgs(args) {
     }
   }
   if (options.scene === undefined) throw new Error('give an asset or a recipe');
+  if (options.subspace !== 'skinning' && options.build === 'single')
+    throw new Error(`--subspace ${options.subspace} runs on the threaded build only (--build threads)`);
   if (options.subspace !== 'skinning' && (options.drag || options.render))
     throw new Error(
       `--drag and --render need the skinning subspace (a ${options.subspace} basis has no render weights)`,

@@ -39,13 +39,33 @@ const urlNotices = [];
 const urlParameters = new URLSearchParams(location.search);
 const urlState = parseState(location.search, sceneNames, urlNotices);
 const status = new StatusBoard(document.getElementById('status'), document.getElementById('notices'));
-// What the URL's moduli (E<region>=) came to waits for the scene, which says which regions it
+// The URL's moduli (E<region>=) by region as the scenes number them: the URL's key and text, and
+// what parseState said of the value. Held until the scene the URL opens says which regions it
 // has: a region it lacks is said once as not used, not first as clamped.
-const modulusNotices = new Map();
+const urlModuli = new Map();
+for (const [key, text] of urlParameters) {
+  const region = /^E(\d+)$/.exec(key)?.[1];
+  if (region !== undefined) urlModuli.set(String(Number(region)), { key, text, notice: null });
+}
 for (const notice of urlNotices) {
   const region = /^E(\d+)=/.exec(notice)?.[1];
   if (region === undefined) status.warn(notice);
-  else modulusNotices.set(region, notice);
+  else urlModuli.get(String(Number(region))).notice = notice;
+}
+
+/**
+ * Says, once, what became of the URL's moduli. regions: the moduli of the scene the URL opened
+ * ({ region: Pa }); null when it did not open (then only what parseState said).
+ */
+function sayUrlModuli(regions, title) {
+  for (const [region, { key, text, notice }] of urlModuli) {
+    if (regions && !(region in regions)) {
+      status.warn(`${key}=${text}: the scene "${title}" has no region ${region}; it is not used.`);
+    } else if (notice) {
+      status.warn(notice);
+    }
+  }
+  urlModuli.clear();
 }
 // For automation (tests, scripts driving the page headless): the status, where a point of the
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
@@ -244,20 +264,7 @@ class Demo {
         );
       }
     }
-    const given = new Map([
-      ...Object.entries(overrides.youngs ?? {}),
-      ...[...modulusNotices.keys()].map((region) => [region, urlParameters.get(`E${region}`)]),
-    ]);
-    for (const [region, youngs] of given) {
-      if (region in (opened.settings.youngs ?? {})) {
-        if (modulusNotices.has(region)) status.warn(modulusNotices.get(region));
-      } else {
-        status.warn(
-          `E${region}=${youngs}: the scene "${scene.title}" has no region ${region}; it is not used.`,
-        );
-      }
-    }
-    modulusNotices.clear(); // the URL's, said at the first scene
+    if (overrides === urlState) sayUrlModuli(opened.settings.youngs ?? {}, scene.title);
     this.settings = opened.settings;
     this.meta = opened.meta;
     this.gravityVector = opened.gravityVector;
@@ -579,10 +586,12 @@ async function start() {
     }
     await demo.open(urlState.scene ?? defaultScene, urlState);
   }
+  sayUrlModuli(null); // what is left when the URL's scene did not open
   demo.run();
 }
 
 start().catch((error) => {
   progress.hidden = true;
+  sayUrlModuli(null);
   status.fail(error);
 });

@@ -38,18 +38,17 @@ function median(values) {
 
 export class StatusBoard {
   /**
-   * line: the status line; noticeList: a list element for the notices. The line holds two parts:
-   * what happens (a live region, read out when it changes) and the running figures (the rate,
-   * the sleepers, the steps solved again), which change a few times a second and are not read
-   * out unasked.
+   * line: the status line, holding a live region (role=status, in the page from the start so
+   * that its first change is read out); noticeList: a list element for the notices. The live
+   * region says what happens, read out when it changes; after it the line's running figures (the
+   * rate, the sleepers, the steps solved again), which change a few times a second and are not
+   * read out unasked.
    */
   constructor(line, noticeList) {
     this.line = line;
-    this.words = document.createElement('span');
-    this.words.setAttribute('role', 'status');
-    this.words.textContent = line.textContent;
+    this.words = line.querySelector('[role=status]');
     this.figures = document.createElement('span');
-    this.line.replaceChildren(this.words, this.figures);
+    this.line.append(this.figures);
     this.noticeList = noticeList;
     this.state = {
       ready: false,
@@ -115,8 +114,10 @@ export class StatusBoard {
   }
 
   say(text, isError = false, figures = '') {
-    this.words.textContent = text;
-    this.figures.textContent = figures && ` ${figures}`;
+    // Only a change: text set again, even the same, is a new node a screen reader may read out.
+    if (this.words.textContent !== text) this.words.textContent = text;
+    const shown = figures && ` ${figures}`;
+    if (this.figures.textContent !== shown) this.figures.textContent = shown;
     this.line.classList.toggle('error', isError);
   }
 
@@ -137,8 +138,8 @@ export class StatusBoard {
   }
 
   /**
-   * bodies: how many the view shows (a drag pulls any of them); paused: whether the page opened
-   * paused; title: what the line calls the scene (its gallery title, "Your model: bunny"; else
+   * bodies: how many the view shows (a drag pulls any of them); paused: whether the page is
+   * paused as the scene opens; title: what the line calls the scene (its gallery title, "Your model: bunny"; else
    * its key).
    */
   ready(scene, { build, threadsFailed }, solvers, { bodies = 1, paused = false } = {}, title = scene) {

@@ -136,8 +136,12 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   EXPECT_EQ(error_of_text(R"({"rop": {"points": 20, "length": 1}})"),
             "crab.json: /rop: unknown key (expected one of: name, description, geometry, "
             "resolution, fit_resolution, materials, pins, forces, subspace, solver, camera, "
-            "render); a shell's or a rod's recipe has \"shell\", \"rod\" or \"parts\" instead "
-            "of \"geometry\"");
+            "render); a shell's or a rod's recipe (npx smfem simulate) has \"shell\", \"rod\" or "
+            "\"parts\" instead of \"geometry\"");
+  // A thin recipe given to the bake: said to run elsewhere, not answered with the volume's keys.
+  EXPECT_EQ(error_of_text(R"({"rod": {"points": 20, "length": 1}})"),
+            "crab.json: /rod: a shell's or a rod's recipe is not baked: run it with npx smfem "
+            "simulate");
   r = test::base_recipe();
   r["materials"][0]["young"] = 1;
   EXPECT_EQ(error_of(r),

@@ -47,7 +47,8 @@ function slider({
   onInput,
 }) {
   const input = element('input', { type: 'range', id, min, max, step, value: fromValue(value) });
-  const output = element('output', { for: id, text: format(value) });
+  // Shown, not read out: an output is a live region of its own, and the slider says its value.
+  const output = element('output', { for: id, text: format(value), 'aria-hidden': 'true' });
   const show = (next) => {
     output.textContent = format(next);
     input.setAttribute('aria-valuetext', says(next));

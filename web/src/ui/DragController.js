@@ -3,8 +3,9 @@
 // to a target that follows the pointer on the plane facing the camera; a press on a movable
 // obstacle drags it the same way (the solver moves it as far as the bodies allow), and with
 // Shift held a press grabs the obstacle under the pointer even where a body lies over it (a
-// cloth draped on a sphere); a press elsewhere orbits. The keyboard grabs what lies at the point the camera looks at and pulls it
-// by steps (KeyboardControls.js). With a tool set (the brush of "Your model"), a press on a body
+// cloth draped on a sphere); a press elsewhere orbits. The keyboard grabs what lies at the
+// point the camera looks at (or the body vertex drawn nearest it) and pulls it by steps
+// (KeyboardControls.js). With a tool set (the brush of "Your model"), a press on a body
 // hands the tool the vertex under it instead.
 //
 // Picking needs the deformed surface, which only the GPU holds: on press, each body is skinned
@@ -129,28 +130,37 @@ export class DragController {
     this.pointer = event.pointerId;
   }
 
-  /** Grabs what lies at the point the camera looks at (the keyboard's grab); says whether it did. */
+  /**
+   * Grabs what lies at the point the camera looks at, or the body vertex drawn nearest it (the
+   * keyboard's grab); says whether it did.
+   */
   grabAtFocus() {
     if (!this.stage || this.tool) return false;
     const { camera, controls } = this.view;
     this.raycaster.set(camera.position, controls.target.clone().sub(camera.position).normalize());
-    // A rope or a coil is thinner than the gaps the one ray passes through: then the body's
-    // vertex nearest the ray.
+    // A rope or a coil is thinner than the gaps the one ray passes through: then the body
+    // vertex drawn nearest the centre.
     return this.grab() || this.grab(false, () => this.nearestToRay());
   }
 
-  // The body vertex nearest the raycaster's ray, as pick() says a hit: { body, hit }.
+  // The body vertex drawn nearest the centre of the picture (the raycaster's ray from the
+  // camera), as pick() says a hit ({ body, hit }); null when none is in the picture's height.
   nearestToRay() {
     const { ray } = this.raycaster;
     const point = new THREE.Vector3();
+    const { fov, zoom } = this.view.camera;
+    const limit = (Math.tan(THREE.MathUtils.degToRad(fov / 2)) / zoom) ** 2;
     let best = null;
     this.stage.bodies.forEach((_, body) => {
       this.deformPickMesh(body);
       const position = this.bodies[body].mesh.geometry.attributes.position;
       for (let index = 0; index < position.count; index++) {
-        const distance = ray.distanceSqToPoint(point.fromBufferAttribute(position, index));
-        if (!best || distance < best.distance)
-          best = { body, distance, hit: { index, point: point.clone() } };
+        point.fromBufferAttribute(position, index);
+        const along = point.clone().sub(ray.origin).dot(ray.direction);
+        if (along <= 0) continue; // behind the camera
+        const angle = ray.distanceSqToPoint(point) / (along * along); // tan² of the angle off the ray
+        if (angle <= limit && (!best || angle < best.angle))
+          best = { body, angle, hit: { index, point: point.clone() } };
       }
     });
     return best && { body: best.body, hit: best.hit };

@@ -1,7 +1,8 @@
 // The view by keyboard: the canvas takes the focus (Tab); the arrow keys orbit the camera about
 // the point it looks at, + and - zoom; G or Enter grabs the body (or obstacle) at that point, the
-// centre of the picture, and the arrows then pull it across the screen until G, Enter or Escape
-// lets go. Shift makes each step larger.
+// centre of the picture (or the body vertex drawn nearest it, a rope's or a coil's), and the
+// arrows then pull it across the screen until G, Enter or Escape lets go. Shift makes each step
+// larger.
 import * as THREE from 'three';
 
 const turn = THREE.MathUtils.degToRad(5); // radians an arrow orbits

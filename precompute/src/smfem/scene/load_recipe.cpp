@@ -249,12 +249,18 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
                                const std::filesystem::path& folder) {
   const Json root = parse_json(text, file);
   const Place top(file, "");
+  // A shell's or a rod's recipe is stepped in full space from its own text, never baked.
+  for (const char* thin : {"shell", "rod", "parts"}) {
+    if (root.is_object() && root.contains(thin)) {
+      (top / thin).fail("a shell's or a rod's recipe is not baked: run it with npx smfem simulate");
+    }
+  }
   // A misspelt "rod" reads as a volume's recipe: the error says where the thin kinds are.
   const ObjectReader r(root, top,
                        {"name", "description", "geometry", "resolution", "fit_resolution",
                         "materials", "pins", "forces", "subspace", "solver", "camera", "render"},
-                       "a shell's or a rod's recipe has \"shell\", \"rod\" or \"parts\" instead of "
-                       "\"geometry\"");
+                       "a shell's or a rod's recipe (npx smfem simulate) has \"shell\", \"rod\" "
+                       "or \"parts\" instead of \"geometry\"");
   SceneRecipe recipe;
   recipe.file = file;
   recipe.name = detail::read_string(r.required("name"), r / "name", 80);
