@@ -16,6 +16,7 @@ import { StepClock } from './sim/StepClock.js';
 import {
   flagGivesWayTo,
   formatState,
+  modulusKey,
   parseState,
   runLabel,
   sceneFlags,
@@ -44,11 +45,12 @@ const status = new StatusBoard(document.getElementById('status'), document.getEl
 // has: a region it lacks is said once as not used, not first as clamped.
 const urlModuli = new Map();
 for (const [key, text] of urlParameters) {
-  const region = /^E(\d+)$/.exec(key)?.[1];
+  const region = modulusKey.exec(key)?.[1];
   if (region !== undefined) urlModuli.set(String(Number(region)), { key, text, notice: null });
 }
 for (const notice of urlNotices) {
-  const region = /^E(\d+)=/.exec(notice)?.[1];
+  // parseState's notices start with the URL's key and '=' (urlState.js).
+  const region = modulusKey.exec(notice.slice(0, notice.indexOf('=')))?.[1];
   if (region === undefined) status.warn(notice);
   else urlModuli.get(String(Number(region))).notice = notice;
 }

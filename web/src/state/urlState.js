@@ -75,6 +75,9 @@ export const urlValueKeys = {
   against: 'against',
 };
 
+/** A URL key of a material's Young's modulus, E<region> (E0, E1, ...); its group is the region. */
+export const modulusKey = /^E(\d+)$/;
+
 const clamp = (value, { min, max }) => Math.min(max, Math.max(min, value));
 // A number as a person writes it: 1e-5 and 1e13, not 0.00001 and 10000000000000.
 const written = (value) =>
@@ -138,7 +141,7 @@ export function parseState(search, sceneNames, notices = []) {
   number('g', limits.gravity, (v) => (state.gravity = v), { unit: ' m/s²' });
   number('mode', limits.mode, (v) => (state.mode = v), { round: true });
   for (const [key] of params) {
-    const match = /^E(\d+)$/.exec(key);
+    const match = modulusKey.exec(key);
     if (match)
       number(key, limits.youngs, (v) => ((state.youngs ??= {})[Number(match[1])] = v), { unit: ' Pa' });
   }
