@@ -253,6 +253,25 @@ describe('your own model', () => {
         expect(ready.notices.at(-1)).toContain('404');
       },
     );
+    // Where the asset does not open, the gallery's scene the URL names opens with the URL's
+    // other settings; the moduli and the ground were the model's, and are said not to be used.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=assets/missing.smfem&scene=crab&solver=fem&iters=5&paused=1&E1=3e6&ground=1`,
+      async ({ page }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.scene).toBe('crab');
+        expect(await page.locator('#solver').inputValue()).toBe('fem');
+        expect(await page.locator('#iterations + output').textContent()).toBe('5');
+        expect(await page.locator('#status').textContent()).toMatch(/ is paused in your browser /);
+        expect(ready.notices).toHaveLength(3);
+        expect(ready.notices[0]).toContain('could not be opened');
+        expect(ready.notices[1]).toMatch(/^ground=1 applies to Your model/);
+        expect(ready.notices[2]).toBe('E1=3e6: asset=assets/missing.smfem did not open; it is not used.');
+        // The crab's own joints keep their baked modulus.
+        expect(await page.locator('#legend .legend-row').first().textContent()).toBe('joints: 1.0e6 Pa');
+      },
+    );
   }, 120000);
 
   it('bakes again with painted regions, other modes and cubature, and the lowest points pinned', async () => {

@@ -60,14 +60,21 @@ for (const notice of urlNotices) {
  * ({ region: Pa }); null when it did not open (then only what parseState said).
  */
 function sayUrlModuli(regions, title) {
-  for (const [region, { key, text, notice }] of urlModuli) {
-    if (regions && !(region in regions)) {
-      status.warn(`${key}=${text}: the scene "${title}" has no region ${region}; it is not used.`);
-    } else if (notice) {
-      status.warn(notice);
-    }
+  for (const [region, { notice }] of urlModuli) {
+    if (regions && !(region in regions))
+      dropUrlModuli(region, `the scene "${title}" has no region ${region}`);
+    else if (notice) status.warn(notice);
   }
   urlModuli.clear();
+}
+
+/** Says that the URL's modulus for `region` (all of them where null) is not used, and why. */
+function dropUrlModuli(region, why) {
+  for (const [each, { key, text }] of urlModuli) {
+    if (region !== null && each !== region) continue;
+    status.warn(`${key}=${text}: ${why}; it is not used.`);
+    urlModuli.delete(each);
+  }
 }
 // For automation (tests, scripts driving the page headless): the status, where a point of the
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
@@ -573,21 +580,27 @@ class Demo {
   }
 }
 
+// The gallery's scene the URL names, or the default, with the URL's settings: those of Your model
+// (ground=1, and a hosted asset's moduli where it did not open) are said not to apply.
+async function openGallery(demo) {
+  // "On the ground" is Your model's (its box stays ticked for a model baked later).
+  if (urlState.ground) {
+    status.warn(
+      'ground=1 applies to Your model (baked here, or opened with asset=): the gallery’s scenes keep their own ground.',
+    );
+  }
+  const scene = urlState.scene ?? defaultScene;
+  if (!urlState.asset) return demo.open(scene, urlState);
+  dropUrlModuli(null, `asset=${urlState.asset} did not open`);
+  const { asset, ground, youngs, ...settings } = urlState;
+  return demo.open(scene, settings);
+}
+
 async function start() {
   const problems = missingCapabilities();
   if (problems.length) throw new Error(problems.join(' '));
   const demo = new Demo();
-  if (urlState.asset) {
-    await demo.custom.openHosted(urlState.asset, urlState);
-  } else {
-    // "On the ground" is Your model's (its box stays ticked for a model baked later).
-    if (urlState.ground) {
-      status.warn(
-        'ground=1 applies to Your model (baked here, or opened with asset=): the gallery’s scenes keep their own ground.',
-      );
-    }
-    await demo.open(urlState.scene ?? defaultScene, urlState);
-  }
+  if (!urlState.asset || !(await demo.custom.openHosted(urlState.asset, urlState))) await openGallery(demo);
   sayUrlModuli(null); // what is left when the URL's scene did not open
   demo.run();
 }

@@ -36,6 +36,17 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle]);
 }
 
+/**
+ * The line's words for a scene with contact: how many steps it solves a second (null: none solved
+ * yet) and how many of its bodies sleep; '' where there is neither.
+ */
+export function rateSentence(stepsPerSecond, asleep, bodies) {
+  const parts = [];
+  if (stepsPerSecond !== null) parts.push(`It steps ${Math.round(stepsPerSecond)} times a second`);
+  if (asleep > 0) parts.push(`${asleep} of ${bodies} bodies are at rest and asleep`);
+  return parts.length ? `${parts.join('; ')}.` : '';
+}
+
 export class StatusBoard {
   /**
    * line: the status line, holding a live region (role=status, in the page from the start so
@@ -212,9 +223,7 @@ export class StatusBoard {
       this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
       this.state.contact = this.state.contacts[0];
       const { asleep, centroids } = this.state.contact;
-      const rate = stepsPerSecond === null ? '' : ` It steps ${Math.round(stepsPerSecond)} times a second`;
-      const sleeping = asleep > 0 ? `; ${asleep} of ${centroids.length} bodies are at rest and asleep` : '';
-      this.rateWords = `${rate}${sleeping}${rate || sleeping ? '.' : ''}`;
+      this.rateWords = rateSentence(stepsPerSecond, asleep, centroids.length);
     }
     if (last) this.sayCurrent(last.time);
   }
@@ -237,7 +246,7 @@ export class StatusBoard {
   }
 
   sayRunning() {
-    this.say(this.running, false, [this.rateWords.trim(), this.againWords].filter(Boolean).join(' '));
+    this.say(this.running, false, [this.rateWords, this.againWords].filter(Boolean).join(' '));
   }
 
   resetTime() {

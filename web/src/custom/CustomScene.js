@@ -5,7 +5,7 @@
 import { Vector3 } from 'three';
 import { BakeClient } from '../bake/BakeClient.js';
 import { BrushMarkers } from '../render/BrushMarkers.js';
-import { defaultScene, scenes } from '../scenes.js';
+import { scenes } from '../scenes.js';
 import { yourModel } from '../ui/yourModel.js';
 
 export class CustomScene {
@@ -91,7 +91,8 @@ export class CustomScene {
 
   /**
    * ?asset=URL: a baked asset someone hosts (its URL kept in the page's, so that a copied link
-   * opens it again). Where it cannot be read, the gallery opens and a notice says why.
+   * opens it again). Where it cannot be read, a notice says why and the result is false: the
+   * caller opens the gallery instead.
    */
   async openHosted(address, overrides) {
     const url = new URL(address, location.href);
@@ -99,6 +100,7 @@ export class CustomScene {
     this.hostedAsset = address;
     try {
       await this.demo.open('custom', overrides);
+      return true;
     } catch (error) {
       this.hostedAsset = null;
       this.status.warn(
@@ -106,7 +108,7 @@ export class CustomScene {
           'this page must allow it to be read from here: Access-Control-Allow-Origin, or ' +
           'Cross-Origin-Resource-Policy: cross-origin (the page is cross-origin isolated).',
       );
-      await this.demo.open(defaultScene, {});
+      return false;
     }
   }
 

@@ -21,10 +21,7 @@ class AsciiPlyValues {
 
   // Checks that entry `index` of the `count` declared is there; returns its location.
   std::size_t start_entry(std::size_t index, std::size_t count, std::string_view element) {
-    if (!cursor_.skip_blank()) {
-      cursor_.fail_at_end("file ended after " + std::to_string(index) + " of the " +
-                          std::to_string(count) + " declared " + std::string(element) + " entries");
-    }
+    cursor_.start_entry(index, count, std::string(element) + " entries");
     return cursor_.line();
   }
   double real(PlyType, std::string_view what) { return cursor_.to_real(cursor_.token(what), what); }
