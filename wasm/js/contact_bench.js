@@ -2,7 +2,9 @@
 // "Contact"), on the build's baked scenes (build/native/assets/contact/):
 //   - the crab (m 16, |C| 342, 1,024 contact samples) resting on the ground against the same
 //     crab with nothing to touch: milliseconds per iteration, and what contact adds; and resting
-//     with local deformations (crab-dented.json: its contacts hold patches), what they add;
+//     with local deformations (crab-dented.json: its stiff legs attach no patch), what they add;
+//   - the poke (poke.json: a ball pressed into a soft block, m 8, and held; steps 45-150) with
+//     local deformations and without, and what the patches they attach add a step;
 //   - piles of 1 to 30 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
 //     time per body count while the pile settles (steps 30-130: bodies falling, landing and
 //     making contacts; the bodies' mean kinetic energy over those steps says they moved) and once
@@ -110,6 +112,24 @@ export async function contactBench(
       `per iteration, without ${resting.iterationMs.toFixed(3)} ms: local deformations add ` +
       `${(100 * localOverhead).toFixed(1)} % (${dented.iterations.toFixed(2)} iterations per step)`,
   );
+  // Local deformations that attach patches: the poke's ball pressed into the soft block and held
+  // (steps 45-150), against the same scene with them off.
+  const pokeScene = JSON.parse(await readFile(`${folder}poke.json`, 'utf8'));
+  const block = await load('bodies/soft-block.smfem');
+  const pokeOptions = { ...options, warmup: 45, steps: 105, sleeping: false };
+  const poked = await timed(smfem, pokeScene, [block], pokeOptions);
+  const unpoked = await timed(
+    smfem,
+    { ...pokeScene, bodies: pokeScene.bodies.map((body) => ({ ...body, localDeformations: false })) },
+    [block],
+    pokeOptions,
+  );
+  const pokeOverhead = poked.stepMs / unpoked.stepMs - 1;
+  print(
+    `poke, the ball held (${poked.patches} patches at the end): ${poked.stepMs.toFixed(3)} ms per step ` +
+      `(${poked.iterations.toFixed(2)} iterations), without local deformations ${unpoked.stepMs.toFixed(3)} ms ` +
+      `(${unpoked.iterations.toFixed(2)}): they add ${(100 * pokeOverhead).toFixed(1)} %`,
+  );
   const jelly = await load('bodies/jelly-cube.smfem');
   const piles = [];
   const describe = (pile) =>
@@ -149,5 +169,10 @@ export async function contactBench(
     });
     print(`${name}.json after ${untimed} steps: ${describe(shipped[name])}`);
   }
-  return { crab: { resting, alone: free, overhead, dented, localOverhead }, piles, shipped };
+  return {
+    crab: { resting, alone: free, overhead, dented, localOverhead },
+    poke: { dented: poked, without: unpoked, overhead: pokeOverhead },
+    piles,
+    shipped,
+  };
 }

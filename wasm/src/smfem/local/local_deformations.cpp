@@ -6,7 +6,8 @@
 #include <string>
 #include <utility>
 
-#include <Eigen/LU>  // determinant()
+#include <Eigen/Geometry>  // AngleAxisd
+#include <Eigen/LU>        // determinant()
 
 #include "smfem/energies/lame.hpp"
 #include "smfem/fem/linear_tet.hpp"
@@ -321,7 +322,7 @@ void LocalDeformations::scatter_tets(const sim::StretchField& extended, sim::Str
   patches = extended.rightCols(patches_->tet_count());
 }
 
-void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n,
+bool LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n,
                                    PatchState& state, const sim::ReducedMatrix& force,
                                    const Eigen::Vector3d& gravity,
                                    const std::vector<sim::Lame>& cubature_lame) {
@@ -330,6 +331,15 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
   sim::ReducedMatrix U_extended, Udot_extended;
   gather(U_n, state.C, U_extended);
   gather(Udot_n, state.Cdot, Udot_extended);
+  const std::vector<Eigen::Matrix3d> turned = patches_->rotations_at(U_n);
+  bool turn = false;
+  for (std::size_t p = 0; p < turned.size(); ++p) {
+    turn = turn || Eigen::AngleAxisd(turned[p] * before[p].transpose()).angle() > kTurnTolerance;
+  }
+  if (!turn) {
+    start_dynamics(U_extended, Udot_extended, force, gravity);
+    return false;
+  }
   // The projection moves what the turned basis cannot hold, and a sample near an obstacle can land
   // in it (a block sliding on the floor at 2 iterations did, and every later step was stuck): a
   // turn that keeps less than CCD's share of the closest distance waits for a later step, the
@@ -340,19 +350,29 @@ void LocalDeformations::begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& 
     contact_->turn_fields();
     unturned = contact_->measure(U_unturned).min_distance;
   }
-  patches_->set_rotations(U_n);
+  patches_->set_rotations(turned);
   project_across_rotations(*patches_, before, U_extended, Udot_extended, model_.mass_block);
+  bool kept = true;
   if (contact_ != nullptr) {
     contact_->turn_fields();
     if (contact_->measure(U_extended).min_distance < contact_->keep() * unturned) {
       patches_->set_rotations(std::move(before));
       U_extended = U_unturned;
       Udot_extended = Udot_unturned;
+      kept = false;
     }
   }
   scatter(U_extended, U_n, state.C);
   scatter(Udot_extended, Udot_n, state.Cdot);
   state.rotations = rotations();
+  start_dynamics(U_extended, Udot_extended, force, gravity);
+  return kept;
+}
+
+void LocalDeformations::start_dynamics(const sim::ReducedMatrix& U_extended,
+                                       const sim::ReducedMatrix& Udot_extended,
+                                       const sim::ReducedMatrix& force,
+                                       const Eigen::Vector3d& gravity) {
   local_force_ = patches_->gravity_force(gravity);
   dynamics_->begin_step(U_extended, Udot_extended, force, local_force_);
   if (contact_ != nullptr) contact_->begin_step(U_extended);

@@ -56,6 +56,11 @@ inline constexpr int kPatchesPerMode = 1;
 // vertex within this share of the support radius of a current patch's centre is that patch's
 // load instead: it keeps the patch and regroups nothing (docs/local.md).
 inline constexpr double kCoveredRadius = 0.5;
+// Patches turn with the body at a step's start only once one of them is this far (rad) from the
+// rotation it holds: a lag below it moves a dent by a millionth of itself, and a body at rest
+// (whose rotations change by rounding) is spared the turn, the projection across it, the contact
+// measures that guard it and every tet's stretch made again after it (a sixth of its step).
+inline constexpr double kTurnTolerance = 1e-3;
 // A drag attaches a patch where the dent takes at least this share of the hand's pull (1 mm of
 // 10 cm): below it the dent cannot be seen (drag_dents()).
 inline constexpr double kDragDentShare = 1e-2;
@@ -152,7 +157,10 @@ class LocalDeformations {
   // The step's start: the patches' rotations at U_n (the state, U_n, Udot_n and the patches',
   // carried across the change of rotation: basis_change.hpp), the inertia over the extended
   // coordinates with the global force (4m x 3) and gravity, the cubature tets' current materials.
-  void begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n, PatchState& state,
+  // The patches keep their rotations while none has turned by more than kTurnTolerance, or where
+  // the turn would bring a sample too close to an obstacle. Returns whether the state changed
+  // (the patches turned).
+  bool begin_step(sim::ReducedMatrix& U_n, sim::ReducedMatrix& Udot_n, PatchState& state,
                   const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity,
                   const std::vector<sim::Lame>& cubature_lame);
   const sim::ReducedMatrix& prediction() const { return dynamics_->prediction(); }
@@ -198,6 +206,9 @@ class LocalDeformations {
   // Makes `set` the current one, the pieces built on it anew; returns the old set.
   std::unique_ptr<PatchSet> install(std::unique_ptr<PatchSet> set);
   void update_spring_fields();
+  // begin_step's end: the inertia, the gravity on the patches and the contact's step start.
+  void start_dynamics(const sim::ReducedMatrix& U_extended, const sim::ReducedMatrix& Udot_extended,
+                      const sim::ReducedMatrix& force, const Eigen::Vector3d& gravity);
   // The first current patch whose centre is within kCoveredRadius support radii of mesh vertex
   // `vertex` at rest, or -1.
   int covering_patch(int vertex) const;

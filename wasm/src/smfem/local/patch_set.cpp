@@ -140,13 +140,15 @@ PatchSet::PatchSet(std::vector<PatchSupport> patches, int global_rows, int sampl
   set_rotations(sim::ReducedMatrix::Zero(global_rows_, 3));
 }
 
-void PatchSet::set_rotations(const sim::ReducedMatrix& U) {
+std::vector<Eigen::Matrix3d> PatchSet::rotations_at(const sim::ReducedMatrix& U) const {
   std::vector<Eigen::Matrix3d> rotations;
   for (int p = 0; p < patch_count(); ++p) {
     rotations.push_back(patch_rotation(patch(p), U.topRows(global_rows_)));
   }
-  set_rotations(std::move(rotations));
+  return rotations;
 }
+
+void PatchSet::set_rotations(const sim::ReducedMatrix& U) { set_rotations(rotations_at(U)); }
 
 void PatchSet::set_rotations(std::vector<Eigen::Matrix3d> rotations) {
   if (rotations.size() != patches_.size()) {

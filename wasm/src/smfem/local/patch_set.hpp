@@ -64,7 +64,9 @@ class PatchSet {
   double weight(int tet) const { return weights_(tet); }
   const Eigen::VectorXd& weights() const { return weights_; }
 
-  // R_p = patch_rotation(patch p, U_g) for every patch; then the coupling and the gravity.
+  // R_p = patch_rotation(patch p, U_g) for every patch.
+  std::vector<Eigen::Matrix3d> rotations_at(const sim::ReducedMatrix& U) const;
+  // R_p = rotations_at(U); then the coupling and the gravity.
   void set_rotations(const sim::ReducedMatrix& U);
   // The same with the rotations given, one per patch (those of an earlier set_rotations).
   void set_rotations(std::vector<Eigen::Matrix3d> rotations);

@@ -339,10 +339,13 @@ const StepReport& Simulator::step() {
   dynamics_.begin_step(backup_.U, backup_.Udot, force_);
   if (patched()) {
     // The patches turn with the body: the state is carried to this step's rotations, and the
-    // energy check starts from it.
-    local_->begin_step(backup_.U, backup_.Udot, backup_.patches, force_, settings_.gravity, lame_);
-    copy_dynamic_state(backup_, state_);
-    refresh_stretches();
+    // energy check starts from it. Where they kept their rotations, the stretches of the last
+    // step's end still hold.
+    if (local_->begin_step(backup_.U, backup_.Udot, backup_.patches, force_, settings_.gravity,
+                           lame_)) {
+      copy_dynamic_state(backup_, state_);
+      refresh_stretches();
+    }
   }
   // With patches, their dented contact (local_->begin_step started it). Its pairs are gathered
   // for this step's moving bodies.
