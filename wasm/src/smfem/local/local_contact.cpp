@@ -10,9 +10,14 @@
 
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/friction.hpp"
+#include "smfem/sim/kernels/detail/gemm_tile.hpp"
 #include "smfem/sim/kernels/detail/reduced_dot.hpp"
 
 namespace smfem::local {
+
+namespace {
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+}  // namespace
 
 LocalContact::LocalContact(contact::ContactPotential& body, const contact::ContactSurface& surface,
                            std::vector<int> sample_vertex)
@@ -262,34 +267,41 @@ void LocalContact::jacobian_along(const Dented& s, const Eigen::Vector3d& direct
 
 void LocalContact::add_to_lower(Eigen::MatrixXd& matrix) const {
   const int n = patches_->global_rows();
-  // Each term is a rank-one update c j j^T: the scaled jacobians side by side make one
-  // rank-K update, a blocked product (one rank-one update at a time streamed the whole matrix per
-  // term: the resting bunny's 4 patches spent 10 % of their steps there).
-  Eigen::Index count = static_cast<Eigen::Index>(terms_.size());
+  // Each term is a rank-one update c j j^T: the scaled jacobians, the rows of G, make one Gram
+  // product G^T G, computed in the SIMD tiles of the stiffness assembly (Eigen's rankUpdate, one
+  // blocked product, has no wasm vectors: 9 % of the resting bunny's steps in wasm with 18
+  // patches; one rank-one update at a time streamed the whole matrix per term).
+  int count = static_cast<int>(terms_.size());
   std::vector<Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>> friction_eigen;
   friction_eigen.reserve(friction_terms_.size());
   // Friction's 3 x 3 curvature in x_s, by its eigenvectors: rank two (none along the normal).
   for (const FrictionTerm& term : friction_terms_) {
     friction_eigen.emplace_back(term.hessian);
-    count += (friction_eigen.back().eigenvalues().array() > 0.0).count();
+    count += static_cast<int>((friction_eigen.back().eigenvalues().array() > 0.0).count());
   }
   if (count == 0) return;
-  Eigen::MatrixXd columns(matrix.rows(), count);
-  Eigen::VectorXd j(matrix.rows());
-  Eigen::Index column = 0;
+  const auto size = static_cast<int>(matrix.rows());
+  const int rows = sim::detail::tile_padded_rows(size);
+  const int cols = sim::detail::tile_padded_cols<double>(size);
+  RowMajorMatrix G = RowMajorMatrix::Zero(count, std::max(rows, cols));
+  Eigen::VectorXd j(size);
+  int row = 0;
   for (const Term& term : terms_) {
     jacobian_along(dented_[term.dented], term.direction, n, j);
-    columns.col(column++) = std::sqrt(term.curvature) * j;
+    G.row(row++).head(size) = std::sqrt(term.curvature) * j.transpose();
   }
   for (std::size_t f = 0; f < friction_terms_.size(); ++f) {
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>& eigen = friction_eigen[f];
     for (int k = 0; k < 3; ++k) {
       if (!(eigen.eigenvalues()(k) > 0.0)) continue;
       jacobian_along(dented_[friction_terms_[f].dented], eigen.eigenvectors().col(k), n, j);
-      columns.col(column++) = std::sqrt(eigen.eigenvalues()(k)) * j;
+      G.row(row++).head(size) = std::sqrt(eigen.eigenvalues()(k)) * j.transpose();
     }
   }
-  matrix.selfadjointView<Eigen::Lower>().rankUpdate(columns);
+  RowMajorMatrix gram(rows, cols);
+  const auto ld = static_cast<int>(G.cols());
+  sim::detail::upper_tiles_AtB(G.data(), ld, G.data(), ld, count, rows, cols, gram.data(), cols);
+  matrix.triangularView<Eigen::Lower>() += gram.topLeftCorner(size, size).transpose();
 }
 
 double LocalContact::potential_energy(const sim::ReducedMatrix& U) {

@@ -76,9 +76,11 @@ void LocalSystem::assemble_local() {
       }
     }
     const Vector9<double> force = v * Eigen::Map<const Vector9<double>>(gradient_[index].data());
-    QG.leftCols(width).noalias() = (v * hessian_[index]) * G.leftCols(width);
+    // Lazy (coefficient-wise) products: at these sizes (9 deep, 3 to 9 wide) Eigen's default is
+    // its blocked GEMM, which packs both operands on every call (and in wasm has no vectors).
+    QG.leftCols(width).noalias() = (v * hessian_[index]).lazyProduct(G.leftCols(width));
     block.topLeftCorner(width, width).noalias() =
-        G.leftCols(width).transpose() * QG.leftCols(width);
+        G.leftCols(width).transpose().lazyProduct(QG.leftCols(width));
     for (std::size_t i = 0; i < local.size(); ++i) {
       const auto column = static_cast<Eigen::Index>(3 * i);
       local_force_.row(local[i].patch) += (G.middleCols<3>(column).transpose() * force).transpose();

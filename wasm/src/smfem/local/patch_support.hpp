@@ -52,8 +52,9 @@ struct PatchSupport {
   std::vector<int> vertices;            // those the fields reach, ascending
   std::vector<Eigen::Matrix3d> fields;  // B_v per vertex (m per unit coefficient)
   Eigen::VectorXd mass;                 // m_v per vertex, kg
-  Eigen::MatrixXd basis;                // row k: b_v^T of vertices[k] (4m)
-  std::vector<SupportTet> tets;         // every tet with a corner in `vertices`, by id
+  // Row k: b_v^T of vertices[k] (4m), each row contiguous (detail/reduced_dot.hpp reads it).
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> basis;
+  std::vector<SupportTet> tets;  // every tet with a corner in `vertices`, by id
   // The volume-weighted mean of Y over the tets with a patch vertex (4m x 3): the mean global
   // deformation gradient there is I + U^T frame_Y (patch_rotation).
   Eigen::Matrix<double, Eigen::Dynamic, 3> frame_Y;

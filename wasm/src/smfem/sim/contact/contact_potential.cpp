@@ -22,11 +22,6 @@ namespace {
 // The (d, e), d <= e, of a term's 3 x 3 Hessian, in the order of the Gram products' columns.
 constexpr int kGramRow[6] = {0, 0, 0, 1, 1, 2};
 constexpr int kGramCol[6] = {0, 1, 2, 1, 2, 2};
-// The Gram products are computed in whole gemm tiles: their rows padded to kTileRows, their
-// columns to kTileCols.
-constexpr int kGramRows = sim::detail::kTileRows;
-constexpr int kGramCols = sim::detail::kTileCols<double>;
-constexpr int padded_to(int width, int tile) { return (width + tile - 1) / tile * tile; }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -599,7 +594,8 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
                // G: the terms' bases on the group's rows (K x w, row-major, zero-padded to whole
                // tile rows); scaled: G with row k times S_k(d, e), side by side for the six
                // (d, e), d <= e, each padded to whole tile columns.
-               const int rows = padded_to(w, kGramRows), cols = padded_to(w, kGramCols);
+               const int rows = sim::detail::tile_padded_rows(w),
+                         cols = sim::detail::tile_padded_cols<double>(w);
                work.bases.setZero(K, std::max(rows, cols));
                work.scaled.resize(K, 6 * cols);
                for (int k = 0; k < K; ++k) {
@@ -614,19 +610,13 @@ void ContactPotential::linearize(const ReducedMatrix& U, ReducedMatrix& gradient
                // Each of the six is symmetric (G^T D G, D diagonal), so only the tiles that reach
                // its upper triangle are computed, and the lower triangle is mirrored.
                const auto ld = static_cast<int>(work.bases.cols());
-               // The tiles add to gram: each is zeroed first (zeroing the whole of it, and the
-               // group's block, was 4 % of a settling pile of 30 cubes).
+               // Only the tiles computed are zeroed (zeroing the whole of gram, and the group's
+               // block, was 4 % of a settling pile of 30 cubes).
                work.gram.resize(rows, 6 * cols);
-               for (int i = 0; i < rows; i += kGramRows) {
-                 for (int de = 0; de < 6; ++de) {
-                   for (int j = i / kGramCols * kGramCols; j < cols; j += kGramCols) {
-                     const int column = de * cols + j;
-                     work.gram.block(i, column, kGramRows, kGramCols).setZero();
-                     sim::detail::gemm_tile_AtB(work.bases.data() + i, ld,
-                                                work.scaled.data() + column, 6 * cols, K,
-                                                work.gram.data() + i * 6 * cols + column, 6 * cols);
-                   }
-                 }
+               for (int de = 0; de < 6; ++de) {
+                 sim::detail::upper_tiles_AtB(work.bases.data(), ld, work.scaled.data() + de * cols,
+                                              6 * cols, K, rows, cols, work.gram.data() + de * cols,
+                                              6 * cols);
                }
                // Every entry of the group's block (add_group() leaves them unset).
                for (int de = 0; de < 6; ++de) {

@@ -62,4 +62,27 @@ void gemm_tile_AtB(const T* __restrict a, int lda, const T* __restrict b, int ld
   }
 }
 
+// The rows and columns an n x n product computed in whole tiles is padded to.
+constexpr int tile_padded_rows(int n) { return (n + kTileRows - 1) / kTileRows * kTileRows; }
+template <typename T>
+constexpr int tile_padded_cols(int n) {
+  return (n + kTileCols<T> - 1) / kTileCols<T> * kTileCols<T>;
+}
+
+// C = A^T B on the tiles that reach C's upper triangle (every C(i, j) with j >= i, and those beside
+// them in the same tiles), each zeroed first; the rest of C is left as it was. C is rows x cols
+// (tile_padded_rows and tile_padded_cols of its width), A and B as in gemm_tile_AtB and read up to
+// column rows and cols: their columns past the width must be zeros.
+template <typename T>
+void upper_tiles_AtB(const T* a, int lda, const T* b, int ldb, int depth, int rows, int cols, T* c,
+                     int ldc) {
+  for (int i = 0; i < rows; i += kTileRows) {
+    for (int j = i / kTileCols<T> * kTileCols<T>; j < cols; j += kTileCols<T>) {
+      for (int r = 0; r < kTileRows; ++r)
+        std::memset(c + (i + r) * ldc + j, 0, sizeof(T) * kTileCols<T>);
+      gemm_tile_AtB(a + i, lda, b + j, ldb, depth, c + i * ldc + j, ldc);
+    }
+  }
+}
+
 }  // namespace smfem::sim::detail
