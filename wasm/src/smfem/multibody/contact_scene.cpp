@@ -134,6 +134,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
   quiet_steps_.assign(models_.size(), 0);
   clearances_.assign(models_.size(), std::numeric_limits<double>::infinity());
   iterations_.assign(models_.size(), 0);
+  threads_.assign(models_.size(), 0);
   check_start_state();
   place_bodies();
 }
@@ -324,8 +325,10 @@ void ContactScene::place_bodies() {
 Island& ContactScene::island(const std::vector<int>& bodies) {
   std::unique_ptr<Island>& slot = islands_[bodies];
   if (!slot) {
-    slot = std::make_unique<Island>(bodies, models_, layout_, settings_,
-                                    bodies.size() == 1 ? serial_pool_ : pool_, &obstacles_,
+    // On the whole pool, so that any island can take it (step_islands moves an island stepped
+    // beside others to the serial pool; local deformations, only in a scene of one body, keep
+    // the pool they start on).
+    slot = std::make_unique<Island>(bodies, models_, layout_, settings_, pool_, &obstacles_,
                                     parameters_, timestep_);
     const auto& mesh = meshes_[static_cast<std::size_t>(bodies.front())];
     if (bodies.size() == 1 && mesh != nullptr) slot->simulator().enable_local_deformations(*mesh);
@@ -524,11 +527,12 @@ void ContactScene::step_islands(std::vector<Island*> islands) {
   });
   const int threads = pool_->thread_count();
   std::size_t next = 0;
-  // One island that costs as much as all the others together (a settled pile) takes the whole
-  // pool first: side by side, the others could not hide it.
+  // One island that costs as much as all the others together (a settled pile, a body awake among
+  // sleepers, the body of a scene of one) takes the whole pool first: side by side, the others
+  // could not hide it.
   if (!queue.empty() && (threads == 1 || queue.size() == 1 || 2.0 * queue.front().first >= total)) {
     Island& first = *queue.front().second;
-    if (first.bodies().size() > 1) first.simulator().set_pool(pool_);
+    first.simulator().set_pool(pool_);
     step_island(first);
     next = 1;
   }
@@ -651,12 +655,13 @@ const StepSummary& ContactScene::step() {
     double mass = 0.0;
     for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
     add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
-    const int iterations =
-        found == results_.end() ? 0 : island->simulator().last_report().stats.iterations;
+    const bool solved = found != results_.end();
+    const int iterations = solved ? island->simulator().last_report().stats.iterations : 0;
     for (std::size_t k = 0; k < group.size(); ++k) {
       const auto b = static_cast<std::size_t>(group[k]);
       clearances_[b] = island->measure.part_closest[k];
       iterations_[b] = asleep_[b] ? 0 : iterations;
+      threads_[b] = solved ? island->simulator().thread_count() : 0;
     }
     closest.min_distance = std::min(closest.min_distance, island->measure.min_distance);
     closest.active += island->measure.active;

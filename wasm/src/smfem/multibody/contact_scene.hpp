@@ -160,6 +160,9 @@ class ContactScene {
   double body_clearance(int body) const { return clearances_[static_cast<std::size_t>(body)]; }
   // The solver iterations of the body's island in the last step (retries included): 0 asleep.
   int body_iterations(int body) const { return iterations_[static_cast<std::size_t>(body)]; }
+  // The threads its island stepped on in the last step (0 asleep): the whole pool, or one where
+  // islands stepped side by side.
+  int body_threads(int body) const { return threads_[static_cast<std::size_t>(body)]; }
   // Whether quiet islands may fall asleep (on by default; off, every body steps every step).
   void set_sleeping(bool allowed);
 
@@ -285,6 +288,7 @@ class ContactScene {
   std::vector<int> quiet_steps_;
   std::vector<double> clearances_;
   std::vector<int> iterations_;  // per body, its island's in the last step
+  std::vector<int> threads_;     // per body, its island's pool's in the last step
   // Per body, the last box body_box made and the body's rows of U it made it from: a sleeping
   // body's box at each step's start, and an awake one's where its last step ended, are asked
   // again (two thirds of the boxes of a mostly sleeping scene) and read from here.
@@ -302,8 +306,7 @@ class ContactScene {
   double timestep_ = sim::SolverSettings{}.timestep;
   sim::SolverSettings settings_;
   std::shared_ptr<parallel::ThreadPool> pool_;
-  // The pool of an island stepped side by side with others, each on one thread (one-body
-  // islands always are).
+  // The pool of an island stepped side by side with others, each on one thread.
   std::shared_ptr<parallel::ThreadPool> serial_pool_;
 
   SceneState state_;  // the bodies' state at the step's start, and after it
