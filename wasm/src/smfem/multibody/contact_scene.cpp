@@ -325,10 +325,11 @@ void ContactScene::place_bodies() {
 Island& ContactScene::island(const std::vector<int>& bodies) {
   std::unique_ptr<Island>& slot = islands_[bodies];
   if (!slot) {
-    // On the whole pool, so that any island can take it (step_islands moves an island stepped
-    // beside others to the serial pool; local deformations, only in a scene of one body, keep
-    // the pool they start on).
-    slot = std::make_unique<Island>(bodies, models_, layout_, settings_, pool_, &obstacles_,
+    // On the whole pool where it may take it (step_islands moves an island stepped beside
+    // others to the serial pool; local deformations, only in a scene of one body, keep the pool
+    // they start on).
+    slot = std::make_unique<Island>(bodies, models_, layout_, settings_,
+                                    shares_pool(bodies) ? pool_ : serial_pool_, &obstacles_,
                                     parameters_, timestep_);
     const auto& mesh = meshes_[static_cast<std::size_t>(bodies.front())];
     if (bodies.size() == 1 && mesh != nullptr) slot->simulator().enable_local_deformations(*mesh);
@@ -506,6 +507,13 @@ void ContactScene::step_island(Island& island) {
   island.measure = island.simulator().contact_measure();
 }
 
+bool ContactScene::shares_pool(const std::vector<int>& bodies) const {
+  if (bodies.size() > 1) return true;
+  const sim::ReducedModel& model = models_[static_cast<std::size_t>(bodies.front())];
+  const double rows = 4.0 * model.mode_count();
+  return model.cubature_count() * rows * rows >= kSharedWork;
+}
+
 void ContactScene::step_islands(std::vector<Island*> islands) {
   // What an island is expected to cost: its last step's time, or for one that has not stepped,
   // its bodies squared (as if in ms: its coupled solve grows faster than its bodies).
@@ -532,7 +540,7 @@ void ContactScene::step_islands(std::vector<Island*> islands) {
   // could not hide it.
   if (!queue.empty() && (threads == 1 || queue.size() == 1 || 2.0 * queue.front().first >= total)) {
     Island& first = *queue.front().second;
-    first.simulator().set_pool(pool_);
+    if (shares_pool(first.bodies())) first.simulator().set_pool(pool_);
     step_island(first);
     next = 1;
   }

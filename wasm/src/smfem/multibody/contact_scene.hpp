@@ -98,6 +98,12 @@ inline constexpr double kMaxActivationFraction = 0.1;
 inline constexpr double kSleepSpeed = 2e-3;
 inline constexpr double kSleepCreep = 1.0;
 inline constexpr int kSleepSteps = 30;
+// A one-body island steps on the whole pool only where its stiffness assembly, the largest of its
+// loops, has at least this much work an iteration (|C| (4m)^2 multiply-adds): in wasm on 2 threads
+// (2026-12-06) the crab, the bunny and the creature (1.3-1.4e6) stepped 14-30 % faster than on
+// one, and the 8-mode blocks (the jelly cube's 6.6e4; the poke's, its patches' loops beside) as
+// fast or up to 80 % slower: a worker woken for a loop of microseconds starts late.
+inline constexpr double kSharedWork = 2.5e5;
 // Islands kept for reuse once the bodies have moved apart (their simulators are built again
 // otherwise), beyond the ones in use: the most recently used, up to this many modes in all
 // (sixteen bodies of 8 modes). Bounded by modes, not by islands: an island's system grows with
@@ -239,6 +245,8 @@ class ContactScene {
   // The island of these bodies (ascending), from the cache or built, its state current with
   // state_ (the step's start).
   Island& island(const std::vector<int>& bodies);
+  // Whether the island of `bodies` steps on the whole pool when it steps alone (kSharedWork).
+  bool shares_pool(const std::vector<int>& bodies) const;
   // Steps the islands of `groups` that have a body awake and are not in results_ yet.
   void solve(const std::vector<std::vector<int>>& groups);
   // Steps them on the pool: side by side, each on one thread, longest first to whichever thread
