@@ -55,26 +55,24 @@ for (const notice of urlNotices) {
   else urlModuli.get(String(Number(region))).notice = notice;
 }
 
+const sayUnused = ({ key, text }, why) => status.warn(`${key}=${text}: ${why}; it is not used.`);
+
 /**
  * Says, once, what became of the URL's moduli. regions: the moduli of the scene the URL opened
  * ({ region: Pa }); null when it did not open (then only what parseState said).
  */
 function sayUrlModuli(regions, title) {
-  for (const [region, { notice }] of urlModuli) {
-    if (regions && !(region in regions))
-      dropUrlModuli(region, `the scene "${title}" has no region ${region}`);
-    else if (notice) status.warn(notice);
+  for (const [region, modulus] of urlModuli) {
+    if (regions && !(region in regions)) sayUnused(modulus, `the scene "${title}" has no region ${region}`);
+    else if (modulus.notice) status.warn(modulus.notice);
   }
   urlModuli.clear();
 }
 
-/** Says that the URL's modulus for `region` (all of them where null) is not used, and why. */
-function dropUrlModuli(region, why) {
-  for (const [each, { key, text }] of urlModuli) {
-    if (region !== null && each !== region) continue;
-    status.warn(`${key}=${text}: ${why}; it is not used.`);
-    urlModuli.delete(each);
-  }
+/** Says that none of the URL's moduli is used, and why. */
+function dropUrlModuli(why) {
+  for (const modulus of urlModuli.values()) sayUnused(modulus, why);
+  urlModuli.clear();
 }
 // For automation (tests, scripts driving the page headless): the status, where a point of the
 // scene is drawn, the box the view frames, [min, max], and for Your model (ui/yourModel.js)
@@ -591,7 +589,7 @@ async function openGallery(demo) {
   }
   const scene = urlState.scene ?? defaultScene;
   if (!urlState.asset) return demo.open(scene, urlState);
-  dropUrlModuli(null, `asset=${urlState.asset} did not open`);
+  dropUrlModuli(`asset=${urlState.asset} did not open`);
   const { asset, ground, youngs, ...settings } = urlState;
   return demo.open(scene, settings);
 }

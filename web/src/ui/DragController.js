@@ -150,13 +150,14 @@ export class DragController {
     const point = new THREE.Vector3();
     const { fov, zoom } = this.view.camera;
     const limit = (Math.tan(THREE.MathUtils.degToRad(fov / 2)) / zoom) ** 2;
+    const originAlong = ray.origin.dot(ray.direction);
     let best = null;
     this.stage.bodies.forEach((_, body) => {
       this.deformPickMesh(body);
       const position = this.bodies[body].mesh.geometry.attributes.position;
       for (let index = 0; index < position.count; index++) {
         point.fromBufferAttribute(position, index);
-        const along = point.clone().sub(ray.origin).dot(ray.direction);
+        const along = point.dot(ray.direction) - originAlong;
         if (along <= 0) continue; // behind the camera
         const angle = ray.distanceSqToPoint(point) / (along * along); // tan² of the angle off the ray
         if (angle <= limit && (!best || angle < best.angle))

@@ -284,24 +284,24 @@ void LocalContact::add_to_lower(Eigen::MatrixXd& matrix) const {
   const int rows = sim::detail::tile_padded_rows(size);
   const int cols = sim::detail::tile_padded_cols<double>(size);
   RowMajorMatrix G = RowMajorMatrix::Zero(count, std::max(rows, cols));
-  Eigen::VectorXd j(size);
+  jacobian_.resize(size);
   int row = 0;
   for (const Term& term : terms_) {
-    jacobian_along(dented_[term.dented], term.direction, n, j);
-    G.row(row++).head(size) = std::sqrt(term.curvature) * j.transpose();
+    jacobian_along(dented_[term.dented], term.direction, n, jacobian_);
+    G.row(row++).head(size) = std::sqrt(term.curvature) * jacobian_.transpose();
   }
   for (std::size_t f = 0; f < friction_terms_.size(); ++f) {
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>& eigen = friction_eigen[f];
     for (int k = 0; k < 3; ++k) {
       if (!(eigen.eigenvalues()(k) > 0.0)) continue;
-      jacobian_along(dented_[friction_terms_[f].dented], eigen.eigenvectors().col(k), n, j);
-      G.row(row++).head(size) = std::sqrt(eigen.eigenvalues()(k)) * j.transpose();
+      jacobian_along(dented_[friction_terms_[f].dented], eigen.eigenvectors().col(k), n, jacobian_);
+      G.row(row++).head(size) = std::sqrt(eigen.eigenvalues()(k)) * jacobian_.transpose();
     }
   }
-  RowMajorMatrix gram(rows, cols);
+  gram_.resize(rows, cols);
   const auto ld = static_cast<int>(G.cols());
-  sim::detail::upper_tiles_AtB(G.data(), ld, G.data(), ld, count, rows, cols, gram.data(), cols);
-  matrix.triangularView<Eigen::Lower>() += gram.topLeftCorner(size, size).transpose();
+  sim::detail::upper_tiles_AtB(G.data(), ld, G.data(), ld, count, rows, cols, gram_.data(), cols);
+  matrix.triangularView<Eigen::Lower>() += gram_.topLeftCorner(size, size).transpose();
 }
 
 double LocalContact::potential_energy(const sim::ReducedMatrix& U) {

@@ -146,6 +146,10 @@ class LocalContact final : public sim::StepContact {
   std::vector<FrictionPair> friction_;         // begin_step()'s
   std::vector<FrictionTerm> friction_terms_;   // the last linearize()'s
   sim::ReducedMatrix global_, global_step_, body_gradient_;
+  // add_to_lower's workspace: the Gram product's tiles (the bordered system's size, padded; kept
+  // so that each iteration does not allocate them) and one jacobian.
+  mutable Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> gram_;
+  mutable Eigen::VectorXd jacobian_;
 };
 
 }  // namespace smfem::local
