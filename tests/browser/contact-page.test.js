@@ -232,27 +232,33 @@ describe('scenes with contact', () => {
   // modes alone cannot dent the top: drawn without the dent, the block's top pokes about 3 mm
   // into the ball at its lowest (measured in wasm); with it, within a hair of its surface.
   it("draws the poke scene's dent where the ball presses", async () => {
-    await withPage(served.browser.context, `${served.server.url}?scene=poke`, async ({ page, errors }) => {
-      await waitUntilReady(page);
-      await expect
-        .poll(async () => (await status(page)).contact?.obstacleOffsets?.[0]?.[1] ?? 0, { timeout: 60000 })
-        .toBeLessThan(-0.03);
-      // Paused 3 cm down (it holds at 5 cm), the ball's lowest point 2 cm under the top's start,
-      // whichever step the pause lands on (at 1.2 cm down the check raced the pause: the page's
-      // batches are smaller since the step clock caps them).
-      await pause(page);
-      const seen = await page.evaluate(() => ({
-        contact: window.smfem.status.contact,
-        top: window.smfem.drawnPoint([0, 0.08, 0]),
-      }));
-      const [x, y, z] = seen.contact.obstacleOffsets[0];
-      const centre = [x, 0.27 + y, z];
-      expect(seen.contact.localPatches[0]).toBeGreaterThan(0);
-      expect(Math.hypot(...seen.top.map((v, k) => v - centre[k]))).toBeGreaterThan(0.1 - 1e-3);
-      expect(seen.top[1]).toBeLessThan(0.16 - 0.005); // the block gave way under it
-      await page.locator('#view').screenshot({ path: `${artifacts}/poke-dent.png` });
-      expect(errors).toEqual([]);
-    });
+    // local=1 asks for what the scene runs anyway: no notice that it is off.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=poke&local=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        expect((await status(page)).notices).toEqual([]);
+        await expect
+          .poll(async () => (await status(page)).contact?.obstacleOffsets?.[0]?.[1] ?? 0, { timeout: 60000 })
+          .toBeLessThan(-0.03);
+        // Paused 3 cm down (it holds at 5 cm), the ball's lowest point 2 cm under the top's start,
+        // whichever step the pause lands on (at 1.2 cm down the check raced the pause: the page's
+        // batches are smaller since the step clock caps them).
+        await pause(page);
+        const seen = await page.evaluate(() => ({
+          contact: window.smfem.status.contact,
+          top: window.smfem.drawnPoint([0, 0.08, 0]),
+        }));
+        const [x, y, z] = seen.contact.obstacleOffsets[0];
+        const centre = [x, 0.27 + y, z];
+        expect(seen.contact.localPatches[0]).toBeGreaterThan(0);
+        expect(Math.hypot(...seen.top.map((v, k) => v - centre[k]))).toBeGreaterThan(0.1 - 1e-3);
+        expect(seen.top[1]).toBeLessThan(0.16 - 0.005); // the block gave way under it
+        await page.locator('#view').screenshot({ path: `${artifacts}/poke-dent.png` });
+        expect(errors).toEqual([]);
+      },
+    );
   });
 
   // Side by side, the ball follows the same path over both copies of the block (each as far as its

@@ -20,10 +20,12 @@ function contactSettingsFor(effective, overrides, local) {
   };
 }
 
-// The URL's compare and globalOnly as this scene can take them.
+// The URL's compare, globalOnly and local as this scene can take them: local=1 asks for what a
+// scene whose file turns them on runs anyway, unless globalOnly turns them off.
 function localChoice(overrides, localDeformations) {
   const compare = localDeformations && (overrides.compare ?? false);
-  return { compare, globalOnly: !compare && (overrides.globalOnly ?? false) };
+  const globalOnly = !compare && (overrides.globalOnly ?? false);
+  return { compare, globalOnly, local: localDeformations && !globalOnly && (overrides.local ?? false) };
 }
 
 // The scene file's text with every body's local deformations off (the page's "Local
