@@ -4,7 +4,10 @@
 //     crab with nothing to touch: milliseconds per iteration, and what contact adds; and resting
 //     with local deformations (crab-dented.json: its stiff legs attach no patch), what they add;
 //   - the poke (poke.json: a ball pressed into a soft block, m 8, and held; steps 45-150) with
-//     local deformations and without, and what the patches they attach add a step;
+//     local deformations and without, and what the patches they attach add a step; and the same
+//     block baked at the crab's m and |C| (16, 342: issue 26's "crab-sized body"; a patch's
+//     support holds about the same number of tets on any mesh, its radius following the tets'
+//     size) under a ball of 30 cm, which attaches 4 to 5 patches;
 //   - piles of 1 to 30 jelly cubes (m 8, |C| 64, 470 samples each) dropped into a box: the step
 //     time per body count while the pile settles (steps 30-130: bodies falling, landing and
 //     making contacts; the bodies' mean kinetic energy over those steps says they moved) and once
@@ -16,6 +19,7 @@
 // is build/bin/smfem-scene (same scenes, --warmup W).
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { bakedAsset } from './simulate.js';
 
 const folder = fileURLToPath(new URL('../../build/native/assets/contact/', import.meta.url));
 
@@ -55,6 +59,39 @@ export function pileScene(count) {
     friction: 0.5,
     obstacles: boxObstacles(0.42),
     bodies,
+  };
+}
+
+const recipes = fileURLToPath(new URL('../../assets/scenes/contact/', import.meta.url));
+
+/**
+ * The poke's block baked at the crab's m and |C| (its recipe's subspace), pressed by a ball of
+ * 30 cm that starts where the poke's starts (its lowest point as high) and follows its path:
+ * the poke's ball attaches 2 patches to this block, this one 4 to 5 over the timed steps.
+ */
+async function crabSizedPoke(smfem, pokeScene, options) {
+  const { subspace } = JSON.parse(await readFile(`${recipes}bodies/crab.json`, 'utf8'));
+  const asset = await bakedAsset(`${recipes}bodies/soft-block.json`, [
+    '--modes',
+    String(subspace.modes),
+    '--cubature',
+    String(subspace.cubature),
+    '--full-mesh',
+  ]);
+  const block = { bytes: await readFile(asset), name: 'soft-block.smfem' };
+  const [ball] = pokeScene.obstacles;
+  const radius = 0.15;
+  const center = [ball.center[0], ball.center[1] - ball.radius + radius, ball.center[2]];
+  const scene = { ...pokeScene, obstacles: [{ ...ball, center, radius }] };
+  const without = { ...scene, bodies: scene.bodies.map((body) => ({ ...body, localDeformations: false })) };
+  const dented = await timed(smfem, scene, [block], options);
+  const plain = await timed(smfem, without, [block], options);
+  return {
+    modes: subspace.modes,
+    cubature: subspace.cubature,
+    dented,
+    without: plain,
+    overhead: dented.stepMs / plain.stepMs - 1,
   };
 }
 
@@ -130,6 +167,13 @@ export async function contactBench(
       `(${poked.iterations.toFixed(2)} iterations), without local deformations ${unpoked.stepMs.toFixed(3)} ms ` +
       `(${unpoked.iterations.toFixed(2)}): they add ${(100 * pokeOverhead).toFixed(1)} %`,
   );
+  const crabSized = await crabSizedPoke(smfem, pokeScene, pokeOptions);
+  print(
+    `poke at the crab's m ${crabSized.modes} and |C| ${crabSized.cubature}, a ball of 30 cm ` +
+      `(${crabSized.dented.patches} patches at the end): ${crabSized.dented.stepMs.toFixed(3)} ms per step ` +
+      `(${crabSized.dented.iterations.toFixed(2)} iterations), without local deformations ` +
+      `${crabSized.without.stepMs.toFixed(3)} ms: they add ${(100 * crabSized.overhead).toFixed(1)} %`,
+  );
   const jelly = await load('bodies/jelly-cube.smfem');
   const piles = [];
   const describe = (pile) =>
@@ -172,6 +216,7 @@ export async function contactBench(
   return {
     crab: { resting, alone: free, overhead, dented, localOverhead },
     poke: { dented: poked, without: unpoked, overhead: pokeOverhead },
+    crabSizedPoke: crabSized,
     piles,
     shipped,
   };
