@@ -377,6 +377,10 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
   const std::string target = out.string();
   const auto broken = test::write_text(dir / "broken.json", "{\"name\": ");
   const auto pins = test::write_text(dir / "pins.txt", "999\n");
+  // A recipe that names the mesh: the mesh is read too (a user baked onto the mesh of their
+  // recipe and lost it).
+  const auto recipe = test::write_text(
+      dir / "box.json", "{\"name\": \"box\", \"geometry\": {\"mesh\": \"box.mesh\"}}");
   struct Case {
     std::vector<std::string> args;
     std::string message;
@@ -413,6 +417,11 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
       {{mesh.string(), "-o", target, "--tet-mesh", mesh.string()},
        "--tet-mesh " + mesh.string() + ": the bake reads this file"},
       {{mesh.string(), "-o", dir.string()}, "a folder is there; name a file"},
+      {{recipe.string(), "-o", mesh.string()}, "-o " + mesh.string() + ": the bake reads this file"},
+      {{recipe.string(), "-o", target, "--tet-mesh", (dir / "." / "box.mesh").string()},
+       ": the bake reads this file"},
+      {{mesh.string(), "-o", pins.string(), "--pin-file", pins.string()},
+       "-o " + pins.string() + ": the bake reads this file"},
   };
   const int files_before = files_in(dir);
   for (const Case& c : cases) {
@@ -421,6 +430,7 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
     EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
     EXPECT_EQ(read_all(out), "an older asset");
     EXPECT_EQ(read_all(mesh), mesh_text);
+    EXPECT_EQ(read_all(pins), "999\n");
     EXPECT_EQ(files_in(dir), files_before + 1) << "left a file behind (besides stderr.txt)";
   }
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -126,6 +128,33 @@ bake::PinnedSphere parse_pin(const std::string& text, int k) {
   const std::vector<double> values =
       parse_numbers("--pin " + std::to_string(k), text, 4, "X,Y,Z,R");
   return {Eigen::Vector3d(values[0], values[1], values[2]), values[3]};
+}
+
+// `file` and, for a recipe (.json), every file it names (any string of it that is a file's path
+// from the recipe's folder: its mesh, render surface, tet mesh), and theirs: what a bake of it
+// reads. A recipe that does not parse names nothing more (its bake says what is wrong).
+void add_files_read(const std::filesystem::path& file, std::vector<std::filesystem::path>& read) {
+  std::error_code unknown;
+  if (file.empty() || !std::filesystem::is_regular_file(file, unknown)) return;
+  for (const std::filesystem::path& seen : read) {
+    if (std::filesystem::equivalent(seen, file, unknown)) return;
+  }
+  read.push_back(file);
+  if (file.extension() != ".json") return;
+  std::ifstream in(file, std::ios::binary);
+  const nlohmann::json recipe = nlohmann::json::parse(std::istreambuf_iterator<char>(in),
+                                                      std::istreambuf_iterator<char>(), nullptr,
+                                                      false);
+  std::vector<const nlohmann::json*> values = {&recipe};
+  while (!values.empty()) {
+    const nlohmann::json& value = *values.back();
+    values.pop_back();
+    if (value.is_string()) {
+      add_files_read(file.parent_path() / value.get<std::string>(), read);
+    } else if (value.is_structured()) {
+      for (const nlohmann::json& item : value) values.push_back(&item);
+    }
+  }
 }
 
 // Throws BakeInputError naming the option at fault. help: set by -h or --help (nothing else
@@ -257,7 +286,12 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       {"-o", options.output},
       {"--full-mesh-copy", options.full_mesh_copy.value_or("")},
       {"--tet-mesh", options.tet_mesh.value_or("")}};
-  const std::vector<std::filesystem::path> inputs = {options.input, s.eigenfit.value_or("")};
+  std::vector<std::filesystem::path> inputs;
+  for (const std::filesystem::path& file :
+       {options.input, s.eigenfit.value_or(""), s.youngs_per_tet.value_or(""),
+        s.region_materials.value_or(""), s.pin_file.value_or("")}) {
+    add_files_read(file, inputs);
+  }
   for (const auto& [option, file] : outputs) {
     if (file.empty()) continue;
     const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
@@ -272,7 +306,7 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       // The error_code form: libc++'s equivalent() throws where a path does not exist (the
       // output, mostly), and the bake's WebAssembly module cannot catch it.
       std::error_code unknown;
-      if (!input.empty() && std::filesystem::equivalent(input, file, unknown)) {
+      if (std::filesystem::equivalent(input, file, unknown)) {
         throw BakeInputError(std::string(option) + " " + file.string() +
                              ": the bake reads this file; name another to write");
       }
