@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -26,7 +27,7 @@ TEST(ThreadPool, ClampsTheThreadCount) {
 #endif
 }
 
-TEST(ThreadPool, RunsEveryChunkOnceOnItsFixedThread) {
+TEST(ThreadPool, RunsEveryChunkOnceAndEachSlotOnOneThread) {
   ThreadPool pool(test_threads());
   const int N = pool.thread_count();
   for (int chunks : {0, 1, 2, 3, 7, 64}) {
@@ -38,7 +39,7 @@ TEST(ThreadPool, RunsEveryChunkOnceOnItsFixedThread) {
     });
     for (int chunk = 0; chunk < chunks; ++chunk) {
       EXPECT_EQ(runs[static_cast<std::size_t>(chunk)], 1) << chunks << " chunks, chunk " << chunk;
-      // chunk i runs on thread i mod N; thread 0 is the caller.
+      // Chunk i is in slot i mod N, whose chunks run on one thread; slot 0 on the caller.
       if (chunks > 1 && chunk % N == 0) {
         EXPECT_EQ(owner[static_cast<std::size_t>(chunk)], std::this_thread::get_id());
       }
@@ -52,10 +53,38 @@ TEST(ThreadPool, RunsEveryChunkOnceOnItsFixedThread) {
 
 TEST(ThreadPool, UsesSeveralThreadsWhenItHasThem) {
   ThreadPool pool(test_threads());
+  if (pool.thread_count() == 1) GTEST_SKIP() << "one thread in this build";
+  // Chunk 0 (the caller's) waits until chunk 1 has started: only a worker can start it then (the
+  // caller takes a worker's slot only after its own).
+  std::atomic<bool> started{false};
   std::vector<std::thread::id> owner(2);
-  pool.parallel_for(
-      2, [&](int chunk) { owner[static_cast<std::size_t>(chunk)] = std::this_thread::get_id(); });
-  EXPECT_EQ(owner[0] != owner[1], pool.thread_count() > 1);
+  pool.parallel_for(2, [&](int chunk) {
+    owner[static_cast<std::size_t>(chunk)] = std::this_thread::get_id();
+    if (chunk == 1) started.store(true);
+    while (!started.load()) std::this_thread::yield();
+  });
+  EXPECT_NE(owner[0], owner[1]);
+}
+
+TEST(ThreadPool, SlotsSeeTheirOwnLoopWhateverThreadTakesThem) {
+  // Loops whose chunks take very different times, so that the caller sometimes takes a worker's
+  // slot and a worker sometimes wakes for a loop that has already ended: every loop's chunks run
+  // once, with that loop's function and chunk count.
+  ThreadPool pool(test_threads());
+  std::vector<int> runs(9, 0);
+  for (int round = 0; round < 3000; ++round) {
+    const int chunks = 2 + round % 8;
+    pool.parallel_for(chunks, [&](int chunk) {
+      if (chunk == 0 && round % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      runs[static_cast<std::size_t>(chunk)] += round;
+    });
+    if (round % 700 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  for (int chunk = 0; chunk < 9; ++chunk) {
+    long expected = 0;
+    for (int round = 0; round < 3000; ++round) expected += chunk < 2 + round % 8 ? round : 0;
+    EXPECT_EQ(runs[static_cast<std::size_t>(chunk)], expected) << "chunk " << chunk;
+  }
 }
 
 TEST(ThreadPool, ManyShortLoopsInARow) {

@@ -60,7 +60,9 @@ int usable_thread_count(int requested) {
 }
 
 ThreadPool::ThreadPool(int thread_count)
-    : thread_count_(std::clamp(thread_count, 1, max_thread_count())) {
+    : thread_count_(std::clamp(thread_count, 1, max_thread_count())),
+      claimed_(new std::atomic<std::uint64_t>[static_cast<std::size_t>(thread_count_)]) {
+  for (int slot = 0; slot < thread_count_; ++slot) claimed_[slot].store(0);
   if constexpr (kThreadsAvailable) {
     workers_.reserve(static_cast<std::size_t>(thread_count_ - 1));
     for (int index = 1; index < thread_count_; ++index) {
@@ -78,9 +80,27 @@ ThreadPool::~ThreadPool() {
   for (std::thread& worker : workers_) worker.join();
 }
 
-void ThreadPool::run_chunks(int thread_index) const {
-  for (int chunk = thread_index; chunk < chunk_count_; chunk += thread_count_) {
-    task_(context_, chunk);
+void ThreadPool::run_chunks(int slot) const {
+  for (int chunk = slot; chunk < chunk_count_; chunk += thread_count_) task_(context_, chunk);
+}
+
+bool ThreadPool::claim(int slot, std::uint64_t generation) {
+  // Generations only grow: a thread that read an older one (a worker waking late) never takes
+  // a slot of a later loop.
+  std::uint64_t last = claimed_[slot].load(std::memory_order_relaxed);
+  while (last < generation) {
+    if (claimed_[slot].compare_exchange_weak(last, generation, std::memory_order_acq_rel)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void ThreadPool::finish_slot() {
+  if (unfinished_slots_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // Taking the lock orders this check after the caller's check-then-wait.
+    const std::lock_guard lock(mutex_);
+    if (caller_sleeping_) work_done_.notify_one();
   }
 }
 
@@ -92,19 +112,32 @@ void ThreadPool::run(int chunk_count, Task task, void* context) {
   task_ = task;
   context_ = context;
   chunk_count_ = chunk_count;
-  busy_workers_.store(thread_count_ - 1, std::memory_order_relaxed);
+  unfinished_slots_.store(thread_count_ - 1, std::memory_order_relaxed);
+  std::uint64_t generation = 0;
+  bool wake = false;
   {
     const std::lock_guard lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_release);
+    generation = generation_.fetch_add(1, std::memory_order_release) + 1;
+    wake = sleeping_workers_ > 0;
   }
-  work_ready_.notify_all();
+  if (wake) work_ready_.notify_all();
 
   run_chunks(0);
+  // The slots no worker has started yet.
+  for (int slot = 1; slot < thread_count_; ++slot) {
+    if (!claim(slot, generation)) continue;
+    run_chunks(slot);
+    unfinished_slots_.fetch_sub(1, std::memory_order_acq_rel);
+  }
 
-  const auto all_done = [this] { return busy_workers_.load(std::memory_order_acquire) == 0; };
+  const auto all_done = [this] {
+    return unfinished_slots_.load(std::memory_order_acquire) == 0;
+  };
   if (!spin_until(all_done)) {
     std::unique_lock lock(mutex_);
+    caller_sleeping_ = true;
     work_done_.wait(lock, all_done);
+    caller_sleeping_ = false;
   }
 }
 
@@ -114,18 +147,15 @@ void ThreadPool::worker_loop(int thread_index) {
     const auto new_work = [&] { return generation_.load(std::memory_order_acquire) != seen; };
     if (!spin_until(new_work)) {
       std::unique_lock lock(mutex_);
+      ++sleeping_workers_;
       work_ready_.wait(lock, [&] { return stopping_ || new_work(); });
+      --sleeping_workers_;
       if (stopping_) return;
     }
     seen = generation_.load(std::memory_order_acquire);
-
+    if (!claim(thread_index, seen)) continue;  // the caller ran it
     run_chunks(thread_index);
-
-    if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      // Taking the lock orders this notification after the caller's check-then-wait.
-      const std::lock_guard lock(mutex_);
-      work_done_.notify_one();
-    }
+    finish_slot();
   }
 }
 

@@ -3,12 +3,17 @@
 //
 // The pool holds N threads in all: the caller of parallel_for plus N - 1 background workers,
 // created once and reused for every loop. parallel_for(chunk_count, fn) runs fn(chunk) for
-// every chunk in [0, chunk_count), chunk i always on thread i mod N (thread 0 is the caller),
-// and returns when all have finished. The fixed mapping, and callers that give each chunk
-// disjoint outputs, make results independent of thread timing. A call allocates nothing.
+// every chunk in [0, chunk_count) and returns when all have finished. Chunk i belongs to slot
+// i mod N, and a slot's chunks run in order on one thread: slot 0 on the caller, slot s on
+// worker s, or on the caller where that worker has not started it by the time the caller has
+// run its own (a worker woken from sleep starts late: in wasm a loop of microseconds waited on
+// it for longer than its work). Callers index their per-thread workspaces by slot and give each
+// chunk disjoint outputs, so results are independent of thread timing. A call allocates nothing.
 //
 // Waking up: workers spin briefly on an atomic generation counter (loops inside one step follow
-// each other within microseconds), then sleep on a condition variable (between steps).
+// each other within microseconds), then sleep on a condition variable (between steps); a loop
+// notifies only where a worker sleeps, and a worker its caller only where the caller sleeps
+// (each notification is a futex call, in wasm a call out to JavaScript).
 //
 // Builds: natively N <= std::thread::hardware_concurrency(); in the threaded WebAssembly build
 // N <= 1 + SMFEM_WASM_POOL_SIZE (Emscripten's pthread pool is fixed: asking for more threads
@@ -17,6 +22,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -41,8 +47,8 @@ class ThreadPool {
   static int max_thread_count();
   int thread_count() const { return thread_count_; }
 
-  // Calls fn(chunk) for chunk in [0, chunk_count), chunk i on thread i mod thread_count(), and
-  // waits for all of them. fn must not throw (std::terminate otherwise) and must not call
+  // Calls fn(chunk) for chunk in [0, chunk_count), slot by slot (chunk i in slot i mod
+  // thread_count(); above), and waits for all of them. fn must not throw (std::terminate otherwise) and must not call
   // parallel_for on the same pool. Not reentrant: one caller at a time.
   template <class Fn>
   void parallel_for(int chunk_count, Fn&& fn) {
@@ -57,7 +63,11 @@ class ThreadPool {
   using Task = void (*)(void*, int) noexcept;
 
   void run(int chunk_count, Task task, void* context);
-  void run_chunks(int thread_index) const;
+  void run_chunks(int slot) const;
+  // Whether this thread takes slot `slot` of loop `generation` (no other thread has).
+  bool claim(int slot, std::uint64_t generation);
+  // After a slot's chunks: the last slot of the loop wakes its caller where it sleeps.
+  void finish_slot();
   void worker_loop(int thread_index);
 
   int thread_count_ = 1;
@@ -68,10 +78,14 @@ class ThreadPool {
   void* context_ = nullptr;
   int chunk_count_ = 0;
   std::atomic<std::uint64_t> generation_{0};
-  std::atomic<int> busy_workers_{0};
+  // Per slot, the last loop that a thread took it in (slot 0's unused: the caller's).
+  std::unique_ptr<std::atomic<std::uint64_t>[]> claimed_;
+  std::atomic<int> unfinished_slots_{0};
   bool stopping_ = false;
 
   std::mutex mutex_;
+  int sleeping_workers_ = 0;     // under mutex_
+  bool caller_sleeping_ = false;  // under mutex_
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
 };
