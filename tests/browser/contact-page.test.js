@@ -146,7 +146,7 @@ describe('scenes with contact', () => {
         await waitUntilReady(page);
         // Its only obstacle is a plane, which no drag moves: the description offers the body alone.
         const description = await page.locator('#description').textContent();
-        expect(description).toContain('Drag any body; Drop lets the bodies fall again.');
+        expect(description).toContain('Drag the body; Drop lets the body fall again.');
         expect(description).not.toContain('obstacles');
         await page.locator('#iterations').fill(String(Math.log10(3))); // a logarithmic slider
         await page.locator('#solver').selectOption('fem');
@@ -208,7 +208,7 @@ describe('scenes with contact', () => {
         await waitUntilReady(page);
         // Its only obstacle is a plane, which no drag moves: the description offers the body alone.
         const description = await page.locator('#description').textContent();
-        expect(description).toContain('Drag any body; Drop lets the bodies fall again.');
+        expect(description).toContain('Drag the body; Drop lets the body fall again.');
         expect(description).not.toContain('obstacles');
         await expect
           .poll(async () => (await status(page)).contact?.activeContacts ?? 0, { timeout: 20000 })

@@ -253,5 +253,29 @@ describe('smfem simulate', () => {
       code: 1,
       stderr: expect.stringContaining('corrupt.smfem'),
     });
+    // A scene whose "bodies" is misspelt is not baked as a recipe (the bake listed a recipe's keys).
+    const misspelt = join(folder, 'misspelt.json');
+    await writeFile(misspelt, JSON.stringify({ timestep: 0.016, bodys: [{ asset: 'box.smfem' }] }));
+    await expect(run([misspelt])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `${misspelt}: neither a scene file (it has no "bodies") nor a body's recipe`,
+      ),
+    });
+    // A shell is not a scene's body; a key given twice is refused, not the last one kept.
+    const shell = join(folder, 'cloth.json');
+    await writeFile(shell, JSON.stringify({ shell: { grid: [3, 3], size: [1, 1] } }));
+    const withShell = join(folder, 'with-shell.json');
+    await writeFile(withShell, JSON.stringify({ bodies: [{ recipe: 'cloth.json' }] }));
+    await expect(run([withShell])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`bodies[0].recipe "cloth.json" is a shell's or a rod's recipe`),
+    });
+    const twice = join(folder, 'twice.json');
+    await writeFile(twice, '{"bodies": [{"asset": "box.smfem"}], "friction": 0.4, "friction": 0.9}');
+    await expect(run([twice])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('twice.json: the key "friction" appears twice in one object'),
+    });
   });
 });

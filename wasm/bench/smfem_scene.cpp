@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,8 +89,9 @@ int main(int argc, char** argv) {
   try {
     std::ifstream in(scene_file);
     if (!in) throw std::runtime_error(scene_file + ": cannot read");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const multibody::ContactSceneSpec spec =
-        multibody::read_contact_scene(nlohmann::json::parse(in), scene_file);
+        multibody::read_contact_scene(multibody::parse_scene_text(text, scene_file), scene_file);
     std::vector<asset::Asset> bodies;
     for (const std::string& asset : assets) bodies.push_back(asset::Asset::from_file(asset));
     const std::unique_ptr<multibody::ContactScene> loaded =

@@ -319,7 +319,8 @@ class JsContactScene {
   JsContactScene(const std::string& scene_text, const val& assets, const std::string& source_name,
                  const json& options) {
     check_option_keys(options, "scene", {"sleeping"});
-    const auto spec = smfem::multibody::read_contact_scene(json::parse(scene_text), source_name);
+    const auto spec = smfem::multibody::read_contact_scene(
+        smfem::multibody::parse_scene_text(scene_text, source_name), source_name);
     std::vector<smfem::asset::Asset> bodies;
     const auto count = assets["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {

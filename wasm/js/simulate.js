@@ -312,18 +312,31 @@ async function contactScene(path) {
   } catch (error) {
     throw new Error(`${path}: not valid JSON: ${error.message}`);
   }
-  if (!Array.isArray(scene?.bodies)) return null;
+  if (scene?.bodies === undefined) {
+    if (scene?.geometry !== undefined) return null; // a body's recipe
+    // A misspelt "bodies" was baked as a recipe, and the bake listed a recipe's keys.
+    throw new Error(
+      `${path}: neither a scene file (it has no "bodies") nor a body's recipe (no "geometry"); ` +
+        `a shell's or a rod's recipe has "shell", "rod" or "parts" (assets/scenes/README.md)`,
+    );
+  }
+  if (!Array.isArray(scene.bodies)) throw new Error(`${path}: bodies: must be an array of bodies`);
   const assets = [];
   for (const [i, body] of scene.bodies.entries()) {
     const file = body?.asset ?? body?.recipe;
     if (typeof file !== 'string') throw new Error(`${path}: bodies[${i}] needs an "asset" or a "recipe"`);
     const where = resolve(dirname(path), file);
+    const key = body.asset === undefined ? 'recipe' : 'asset';
     try {
       await access(where);
     } catch {
-      const key = body.asset === undefined ? 'recipe' : 'asset';
       throw new Error(`${path}: bodies[${i}].${key} "${file}" is not there (looked for ${where})`);
     }
+    if (await thinRecipe(where))
+      throw new Error(
+        `${path}: bodies[${i}].${key} "${file}" is a shell's or a rod's recipe: a scene file's bodies ` +
+          `are volumes (run a shell or a rod by itself: its recipe takes "obstacles")`,
+      );
     // A body with local deformations needs its tet mesh in its asset.
     const bakeArgs = body.localDeformations === true ? ['--full-mesh'] : [];
     assets.push({ bytes: await assetBytes(where, bakeArgs), name: basename(file) });
@@ -592,6 +605,9 @@ export async function simulate(smfem, options, out = process.stdout) {
           `elastic ${last.elastic.toPrecision(6)} J\n`,
       );
     }
+    // Nothing was simulated (the records say so step by step); a script checks the status.
+    if (failed === options.steps)
+      throw new Error(`every one of the ${options.steps} steps failed ("ok": false in each record)`);
   } finally {
     await trajectory?.discard(); // cut short: an error, or the reader of stdout gone
     scene?.stepper.dispose();

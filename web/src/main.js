@@ -147,7 +147,12 @@ class Demo {
       onReset: () => this.reset(),
       onDrop: () => this.drop().catch((e) => status.fail(e)),
       onChange: (change) => this.change(change),
-      onScene: (name) => this.open(name, {}).catch((e) => status.fail(e)),
+      onScene: (name) => {
+        // A scene picked from the list is a page of its own for Back (settings changed on a
+        // scene replace its entry).
+        this.newHistoryEntry = true;
+        this.open(name, {}).catch((e) => status.fail(e));
+      },
     });
     this.drag = new DragController(
       this.view,
@@ -334,7 +339,10 @@ class Demo {
       embed: urlState.embed,
       paused: this.paused,
     };
-    history.replaceState(null, '', formatState(state) || location.pathname);
+    const url = formatState(state) || location.pathname;
+    if (this.newHistoryEntry) history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+    this.newHistoryEntry = false;
   }
 
   async change(change) {
@@ -602,6 +610,9 @@ async function start() {
   sayUrlModuli(null); // what is left when the URL's scene did not open
   demo.run();
 }
+
+// Back or Forward to another scene's entry: the page opens what that URL says.
+window.addEventListener('popstate', () => location.reload());
 
 start().catch((error) => {
   progress.hidden = true;

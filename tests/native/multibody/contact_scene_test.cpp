@@ -441,6 +441,24 @@ TEST(ContactScene, AnObstacleDraggedIntoTheFloorStaysOnIt) {
   EXPECT_NEAR(scene.obstacles()[1].offset.x(), 0.3, 1e-12);  // refusals move nothing
 }
 
+TEST(ContactScene, SceneFileRefusesAKeyGivenTwice) {
+  // nlohmann keeps the last of two: the scene ran with friction 0.9 and no word.
+  try {
+    parse_scene_text(R"({"bodies": [{}], "friction": 0.4, "friction": 0.9})", "scene.json");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "scene.json: the key \"friction\" appears twice in one object");
+  }
+  try {
+    parse_scene_text("{\"bodies\": [", "scene.json");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("scene.json: invalid JSON: ", 0), 0u) << e.what();
+  }
+  EXPECT_EQ(parse_scene_text(R"({"bodies": [{"x": 1}, {"x": 2}]})", "scene.json")["bodies"].size(),
+            2u);
+}
+
 TEST(ContactScene, SceneFileRefusesAbsurdValues) {
   const auto read = [](const char* text) {
     return read_contact_scene(nlohmann::json::parse(text), "scene.json");
@@ -457,6 +475,21 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
                         "radius": -1}]})"),
                std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "timestep": -1})"), std::invalid_argument);
+  // Messages in the key's own terms: a velocity in m/s, an obstacle named without a stray dot.
+  const auto refusal_of = [&](const char* text) {
+    try {
+      read(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal_of(R"({"bodies": [{"velocity": [2e6, 0, 0]}]})"),
+            "scene.json: bodies[0].velocity: is beyond 1000000 m/s");
+  EXPECT_EQ(refusal_of(R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
+                         "radius": -1}]})")
+                .rfind("scene.json: obstacles[0]: ", 0),
+            0u);
   // Beyond the solver's range: each body's solver clamped it while the scene's clock kept it.
   try {
     read(R"({"bodies": [{}], "timestep": 0.5})");

@@ -174,9 +174,24 @@ TEST(ThinRecipe, RefusesMaterialsAndShapesBeyondTheStepperRanges) {
             std::string::npos);
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "radius": 0}})").find("rod.radius"),
             std::string::npos);
+  // So are the solver's settings (a body recipe's are too): clamped, a timestep of 0 ran every
+  // step into a failure, and a key given twice kept its last value unsaid.
+  const std::string rope = R"({"rod": {"points": 3, "length": 1}, )";
+  EXPECT_NE(refusal(rope + R"("solver": {"timestep": 0}})")
+                .find("cloth.json: solver.timestep: must lie in [1e-05, 0.1] s, not 0"),
+            std::string::npos);
+  EXPECT_NE(refusal(rope + R"("solver": {"iterations": 0}})")
+                .find("solver.iterations: must lie in [1, 200], not 0"),
+            std::string::npos);
+  EXPECT_NE(refusal(rope + R"("solver": {"gravity": [0, -1e6, 0]}})").find("solver.gravity"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "youngs": 1e6, "youngs": 2e6}})")
+                .find("the key \"youngs\" appears twice in one object"),
+            std::string::npos);
   // The ranges' ends are the stepper's own, and taken.
   EXPECT_EQ(refusal(R"({"shell": {)" + grid + R"(, "youngs": 1e13, "poisson": 0.49}})"),
             "accepted");
+  EXPECT_EQ(refusal(rope + R"("solver": {"timestep": 0.1, "iterations": 200}})"), "accepted");
   EXPECT_EQ(refusal(R"({"rod": {"points": 3, "length": 1, "youngs": 100, "poisson": 0}})"),
             "accepted");
   // The bodies' own constructors hold the same ranges.
@@ -314,7 +329,7 @@ TEST(ThinRecipe, RefusesBadMeshRecipesNamingTheKeyAndTheFile) {
     EXPECT_NE(refusal.find(message), std::string::npos) << recipe << "\n" << refusal;
   }
   EXPECT_TRUE(thin_recipe_files(R"({"rod": {"points": 3, "length": 1}})", "r.json").empty());
-  EXPECT_NE(test::refusal([] { thin_recipe_files("{", "r.json"); }).find("not valid JSON"),
+  EXPECT_NE(test::refusal([] { thin_recipe_files("{", "r.json"); }).find("invalid JSON"),
             std::string::npos);
 }
 

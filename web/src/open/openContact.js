@@ -69,11 +69,13 @@ function oneBodyMaterials(loaded, info) {
 }
 
 // What the description says the hands can do: a drag moves any body, and the spheres, boxes and
-// capsules, never the planes (ObstacleMeshes.movable).
-function handling(obstacles) {
+// capsules, never the planes (ObstacleMeshes.movable); said of one body as of one.
+function handling(bodyCount, obstacles) {
+  const [bodies, them, fall] =
+    bodyCount > 1 ? ['any body', 'the bodies', 'fall'] : ['the body', 'the body', 'falls'];
   return obstacles.some((shape) => shape.type !== 'plane')
-    ? 'Drag any body or the grey obstacles (with Shift, one behind a body); Drop lets the bodies fall again where the obstacles now are.'
-    : 'Drag any body; Drop lets the bodies fall again.';
+    ? `Drag ${bodies} or the grey obstacles (with Shift, one behind a body); Drop lets ${them} ${fall} again where the obstacles now are.`
+    : `Drag ${bodies}; Drop lets ${them} ${fall} again.`;
 }
 
 /**
@@ -131,7 +133,7 @@ export async function openContact({ client, showProgress, onObstacleMoved }, nam
     ...(copies > 1 && { labels: localComparisonLabels }),
     timestep: info.timestep,
     camera: null,
-    description: `${contact.description} ${handling(info.obstacles)}`,
+    description: `${contact.description} ${handling(info.bodies.length, info.obstacles)}`,
     controls: { contact: true, localDeformations, ...oneBodyMaterials(loaded, info) },
     dragActions: {
       grab: (drawnBody, vertex, point) => {

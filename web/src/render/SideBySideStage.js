@@ -14,8 +14,14 @@ export function sideBySideSpacing(restBounds) {
   return 2 * restBounds.getSize(new THREE.Vector3()).length();
 }
 
+// The least height a label is drawn at, as a fraction of the canvas's height: side by side the
+// far body's label, `height` scene units tall, was 5 pixels high on a 640-pixel canvas.
+const kLeastLabelHeight = 0.025;
+const labelPlace = new THREE.Vector3();
+
 // A label drawn into the WebGL canvas (so screenshots and recordings keep it): text on a dark
-// rounded plate, always on top, `height` scene units tall.
+// rounded plate, always on top, `height` scene units tall, or taller where that would be drawn
+// below kLeastLabelHeight.
 function labelSprite(text, height) {
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d');
@@ -34,8 +40,18 @@ function labelSprite(text, height) {
   const texture = new THREE.CanvasTexture(canvas);
   texture.colorSpace = THREE.SRGBColorSpace;
   const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false }));
-  sprite.scale.set((height * canvas.width) / canvas.height, height, 1);
+  const aspect = canvas.width / canvas.height;
+  sprite.scale.set(height * aspect, height, 1);
   sprite.renderOrder = 1;
+  sprite.onBeforeRender = (renderer, scene, camera) => {
+    // A perspective camera draws h at distance d as h * P[1][1] / (2 d) of the canvas's height.
+    const distance = camera.position.distanceTo(sprite.getWorldPosition(labelPlace));
+    const least = (2 * kLeastLabelHeight * distance) / camera.projectionMatrix.elements[5];
+    const drawn = Math.max(height, least);
+    if (drawn === sprite.scale.y) return;
+    sprite.scale.set(drawn * aspect, drawn, 1);
+    sprite.updateMatrixWorld(); // the renderer reads it right after this call
+  };
   return sprite;
 }
 

@@ -11,10 +11,19 @@ export function embedSnippet(location) {
   );
 }
 
+// How long a button says "Copied" before it names itself again (the page's URL changes with
+// every setting, so an old "Copied" would vouch for a link that is no longer the page's).
+const kCopiedMs = 2000;
+
 async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
+    button.dataset.label ??= button.textContent; // a second click within the delay reads "Copied"
     button.textContent = 'Copied';
+    clearTimeout(button.copiedTimer);
+    button.copiedTimer = setTimeout(() => {
+      button.textContent = button.dataset.label;
+    }, kCopiedMs);
   } catch {
     // No clipboard permission (an embed, an old browser): show the text to copy by hand.
     window.prompt('Copy this:', text);

@@ -142,9 +142,8 @@ void add_files_read(const std::filesystem::path& file, std::vector<std::filesyst
   read.push_back(file);
   if (file.extension() != ".json") return;
   std::ifstream in(file, std::ios::binary);
-  const nlohmann::json recipe = nlohmann::json::parse(std::istreambuf_iterator<char>(in),
-                                                      std::istreambuf_iterator<char>(), nullptr,
-                                                      false);
+  const nlohmann::json recipe = nlohmann::json::parse(
+      std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), nullptr, false);
   std::vector<const nlohmann::json*> values = {&recipe};
   while (!values.empty()) {
     const nlohmann::json& value = *values.back();

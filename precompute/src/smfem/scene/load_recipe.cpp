@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "smfem/asset/json_text.hpp"
 #include "smfem/geometry/primitives.hpp"
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
@@ -28,33 +29,11 @@ constexpr double kMaxDensity = 1e5;
 constexpr double kMaxStiffness = 1e12;
 
 Json parse_json(std::string_view text, const std::string& file) {
-  // nlohmann keeps the last of two equal keys; a recipe with both is a mistake worth naming.
-  std::vector<std::set<std::string>> open_objects;
-  std::string duplicate;
-  const Json::parser_callback_t watch = [&](int, Json::parse_event_t event, Json& value) {
-    if (event == Json::parse_event_t::object_start) open_objects.emplace_back();
-    if (event == Json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
-    if (event == Json::parse_event_t::key && !open_objects.empty() && duplicate.empty()) {
-      const std::string& key = value.get_ref<const std::string&>();
-      if (!open_objects.back().insert(key).second) duplicate = key;
-    }
-    return true;
-  };
   Json root;
   try {
-    root = Json::parse(text.begin(), text.end(), watch);
-  } catch (const Json::exception& error) {
-    // Syntax errors, and numbers too large for a double. Drop nlohmann's
-    // "[json.exception.parse_error.101] " prefix.
-    std::string message = error.what();
-    const auto bracket = message.find("] ");
-    if (message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
-      message = message.substr(bracket + 2);
-    }
-    throw SceneError(file, "", "invalid JSON: " + message);
-  }
-  if (!duplicate.empty()) {
-    throw SceneError(file, "", "the key \"" + duplicate + "\" appears twice in one object");
+    root = asset::parse_json_text(text);
+  } catch (const asset::JsonTextError& error) {
+    throw SceneError(file, "", error.what());
   }
   if (!root.is_object()) {
     throw SceneError(file, "", "a recipe must be a JSON object, got " + detail::describe(root));

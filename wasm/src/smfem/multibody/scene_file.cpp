@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "smfem/asset/json_text.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::multibody {
@@ -57,12 +58,14 @@ Eigen::Vector3d vector_at(const json& object, const char* key, const std::string
   return v;
 }
 
-// A position or a length: within contact::kMaxCoordinate.
+// A position or a length (or, in `unit` "m/s", a velocity): within contact::kMaxCoordinate.
 Eigen::Vector3d place_at(const json& object, const char* key, const std::string& where,
-                         const std::string& source, const Eigen::Vector3d& fallback) {
+                         const std::string& source, const Eigen::Vector3d& fallback,
+                         const char* unit = "m") {
   const Eigen::Vector3d v = vector_at(object, key, where, source, fallback);
   if (!(v.cwiseAbs().maxCoeff() <= contact::kMaxCoordinate)) {
-    refuse(source, where + key, "is beyond " + std::to_string(int(contact::kMaxCoordinate)) + " m");
+    refuse(source, where + key,
+           "is beyond " + std::to_string(int(contact::kMaxCoordinate)) + " " + unit);
   }
   return v;
 }
@@ -153,9 +156,18 @@ contact::Obstacle read_obstacle(const json& entry, const std::string& where,
   try {
     contact::check_obstacle(o);
   } catch (const std::invalid_argument& e) {
-    refuse(source, where, e.what());
+    // `where` ends with the dot a key would follow ("obstacles[1].").
+    refuse(source, where.substr(0, where.size() - (where.ends_with('.') ? 1 : 0)), e.what());
   }
   return o;
+}
+
+json parse_scene_text(std::string_view text, const std::string& source) {
+  try {
+    return asset::parse_json_text(text);
+  } catch (const asset::JsonTextError& error) {
+    throw std::invalid_argument(source + ": " + error.what());
+  }
 }
 
 ContactSceneSpec read_contact_scene(const json& scene, const std::string& source) {
@@ -211,7 +223,7 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
                source);
     SceneBodySpec body;
     body.translation = place_at(entry, "translation", where, source, body.translation);
-    body.velocity = place_at(entry, "velocity", where, source, body.velocity);
+    body.velocity = place_at(entry, "velocity", where, source, body.velocity, "m/s");
     if (entry.contains("localDeformations")) {
       if (!entry.at("localDeformations").is_boolean()) {
         refuse(source, where + "localDeformations", "must be true or false");

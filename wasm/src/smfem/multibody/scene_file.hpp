@@ -3,6 +3,7 @@
 // its assets: the caller resolves each body's "asset" or "recipe" path. This reader owns the
 // format: it refuses a key it does not know, naming the key and the keys that belong there.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
@@ -44,6 +45,10 @@ contact::Obstacle read_obstacle(const nlohmann::json& entry, const std::string& 
 // Scenes, their obstacles and the thin bodies' recipes read theirs here.
 double read_friction(const nlohmann::json& object, const std::string& where,
                      const std::string& source, double fallback);
+
+// A scene file's text as JSON (asset/json_text.hpp: a key given twice is refused); throws
+// std::invalid_argument naming `source`.
+nlohmann::json parse_scene_text(std::string_view text, const std::string& source);
 
 // Parses a scene file's JSON; throws std::invalid_argument naming `source` and the key at fault.
 // Out-of-range values are refused, not clamped: d_hat <= 0, friction outside [0,

@@ -130,9 +130,7 @@ void ThreadPool::run(int chunk_count, Task task, void* context) {
     unfinished_slots_.fetch_sub(1, std::memory_order_acq_rel);
   }
 
-  const auto all_done = [this] {
-    return unfinished_slots_.load(std::memory_order_acquire) == 0;
-  };
+  const auto all_done = [this] { return unfinished_slots_.load(std::memory_order_acquire) == 0; };
   if (!spin_until(all_done)) {
     std::unique_lock lock(mutex_);
     caller_sleeping_ = true;

@@ -48,8 +48,8 @@ class ThreadPool {
   int thread_count() const { return thread_count_; }
 
   // Calls fn(chunk) for chunk in [0, chunk_count), slot by slot (chunk i in slot i mod
-  // thread_count(); above), and waits for all of them. fn must not throw (std::terminate otherwise) and must not call
-  // parallel_for on the same pool. Not reentrant: one caller at a time.
+  // thread_count(); above), and waits for all of them. fn must not throw (std::terminate otherwise)
+  // and must not call parallel_for on the same pool. Not reentrant: one caller at a time.
   template <class Fn>
   void parallel_for(int chunk_count, Fn&& fn) {
     using Callable = std::remove_reference_t<Fn>;
@@ -84,7 +84,7 @@ class ThreadPool {
   bool stopping_ = false;
 
   std::mutex mutex_;
-  int sleeping_workers_ = 0;     // under mutex_
+  int sleeping_workers_ = 0;      // under mutex_
   bool caller_sleeping_ = false;  // under mutex_
   std::condition_variable work_ready_;
   std::condition_variable work_done_;

@@ -12,10 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/asset/json_text.hpp"
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "smfem/thin/combined_body.hpp"
+#include "smfem/thin/detail/body_checks.hpp"
 #include "smfem/thin/rod.hpp"
 #include "smfem/thin/shell.hpp"
 #include "smfem/thin/thin_contact.hpp"
@@ -407,11 +409,34 @@ bool pins_every_vertex(const ThinBody& body) {
   return std::find(pinned.begin(), pinned.end(), 0) == pinned.end();
 }
 
+// The recipe's solver settings within the stepper's ranges (sim/solver_limits.json), refused
+// outside them as a body recipe's are. Clamped, a timestep of 0 ran at 1e-5 s while the contact
+// stiffness made from it (mass over area over h^2) was infinite, and every step failed.
+void require_solver_ranges(const RecipeReader& reader, const sim::SolverSettings& settings) {
+  const auto outside = [&](const char* key, double value, double least, double most,
+                           const char* unit) {
+    reader.fail(std::string("solver.") + key, "must lie in [" + detail::format_number(least) +
+                                                  ", " + detail::format_number(most) + "]" + unit +
+                                                  ", not " + detail::format_number(value));
+  };
+  if (!(settings.timestep >= sim::kMinTimestep && settings.timestep <= sim::kMaxTimestep)) {
+    outside("timestep", settings.timestep, sim::kMinTimestep, sim::kMaxTimestep, " s");
+  }
+  if (settings.iterations < sim::kMinIterations || settings.iterations > sim::kMaxIterations) {
+    outside("iterations", settings.iterations, sim::kMinIterations, sim::kMaxIterations, "");
+  }
+  if (!(settings.gravity.allFinite() && settings.gravity.norm() <= sim::kMaxGravity)) {
+    reader.fail("solver.gravity", "must be at most " + detail::format_number(sim::kMaxGravity) +
+                                      " m/s^2 long, not " +
+                                      detail::format_number(settings.gravity.norm()));
+  }
+}
+
 json parse_recipe(const RecipeReader& reader, const std::string& text) {
   try {
-    return json::parse(text);
-  } catch (const json::exception& error) {
-    reader.fail("recipe", std::string("not valid JSON: ") + error.what());
+    return asset::parse_json_text(text);
+  } catch (const asset::JsonTextError& error) {
+    reader.fail("recipe", error.what());
   }
 }
 
@@ -486,6 +511,7 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
     // The reader names an asset's section ("meta"); a recipe's key is enough here.
     throw std::invalid_argument(source + ": " + error.problem());
   }
+  require_solver_ranges(reader, out.body.model.defaults);
   out.body.model.source = source;
   read_contact(reader, recipe, out);
   return out;
