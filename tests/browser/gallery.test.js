@@ -127,6 +127,33 @@ describe('the report', () => {
 });
 
 describe('interaction', () => {
+  it('Back after a scene picked from the list opens the scene before; Link says Copied, then Link', async () => {
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?scene=crab&paused=1`,
+      async ({ page, errors }) => {
+        await waitUntilReady(page);
+        await page.selectOption('#scene-select', 'candy');
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.scene), { timeout: 20000 })
+          .toBe('candy');
+        await expect.poll(() => new URL(page.url()).searchParams.get('scene')).toBe('candy');
+        await page.goBack();
+        await waitUntilReady(page);
+        await expect
+          .poll(() => page.evaluate(() => window.smfem.status.scene), { timeout: 20000 })
+          .toBe('crab');
+        await expect.poll(() => new URL(page.url()).searchParams.get('scene')).toBe('crab');
+        // The page's URL follows every setting: a "Copied" that stayed would vouch for an old one.
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+        await page.click('#copy-link');
+        await expect.poll(() => page.locator('#copy-link').textContent()).toBe('Copied');
+        await expect.poll(() => page.locator('#copy-link').textContent(), { timeout: 5000 }).toBe('Link');
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+
   it('a drag grabs the body and changes its shape', async () => {
     // Weightless and without forces, the beam moves only if the drag pulls it.
     await withPage(

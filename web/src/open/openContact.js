@@ -71,11 +71,10 @@ function oneBodyMaterials(loaded, info) {
 // What the description says the hands can do: a drag moves any body, and the spheres, boxes and
 // capsules, never the planes (ObstacleMeshes.movable); said of one body as of one.
 function handling(bodyCount, obstacles) {
-  const [bodies, them, fall] =
-    bodyCount > 1 ? ['any body', 'the bodies', 'fall'] : ['the body', 'the body', 'falls'];
+  const [bodies, them] = bodyCount > 1 ? ['any body', 'the bodies'] : ['the body', 'the body'];
   return obstacles.some((shape) => shape.type !== 'plane')
-    ? `Drag ${bodies} or the grey obstacles (with Shift, one behind a body); Drop lets ${them} ${fall} again where the obstacles now are.`
-    : `Drag ${bodies}; Drop lets ${them} ${fall} again.`;
+    ? `Drag ${bodies} or the grey obstacles (with Shift, one behind a body); Drop lets ${them} fall again where the obstacles now are.`
+    : `Drag ${bodies}; Drop lets ${them} fall again.`;
 }
 
 /**
