@@ -450,6 +450,11 @@ async function openScene(smfem, options) {
     parameters: options.parameters,
   });
   if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
+  if (options.parameters.eigenFit !== undefined && simulator.info.eigenFit === null)
+    process.stderr.write(
+      `smfem: warning: --eigenfit does nothing here: ${sourceName} carries no EigenFit ` +
+        `(bake it with smfem-bake --eigenfit, or from a recipe with fit_resolution)\n`,
+    );
   const { parameters } = simulator.info;
   return {
     stepper: simulator,
@@ -482,6 +487,7 @@ export function stepRecord(step, report, obstacleForces = null) {
     energyGain: report.energyGain,
     minDistance: report.minDistance ?? null,
     activeContacts: report.activeContacts ?? 0,
+    obstaclesHeld: report.obstaclesHeld ?? null,
     dHat: report.dHat ?? null,
     bodies:
       report.bodies?.map(({ centroid, kinetic, asleep, localPatches }) => ({
