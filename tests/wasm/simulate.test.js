@@ -271,6 +271,13 @@ describe('smfem simulate', () => {
       code: 1,
       stderr: expect.stringContaining(`bodies[0].recipe "cloth.json" is a shell's or a rod's recipe`),
     });
+    // Broken JSON is located by line and column (Node's own message named a character position).
+    const broken = join(folder, 'broken.json');
+    await writeFile(broken, '{\n  "timestep": 0.016,\n  "bodies": [ }\n');
+    await expect(run([broken])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('broken.json: invalid JSON: parse error at line 3, column 15'),
+    });
     const twice = join(folder, 'twice.json');
     await writeFile(twice, '{"bodies": [{"asset": "box.smfem"}], "friction": 0.4, "friction": 0.9}');
     await expect(run([twice])).rejects.toMatchObject({

@@ -309,8 +309,10 @@ async function contactScene(path) {
   let scene;
   try {
     scene = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON: ${error.message}`);
+  } catch {
+    // The scene reader says what is wrong and where, by line and column (Node's JSON.parse
+    // names a character position, or nothing, and may quote the whole file).
+    return { text, assets: [] };
   }
   if (scene?.bodies === undefined) {
     if (scene?.geometry !== undefined) return null; // a body's recipe
