@@ -9,5 +9,8 @@ describe('the rate and sleepers on the status line', () => {
     // Every body asleep since the scene opened: no step solved anything, so no rate.
     expect(rateSentence(null, 8, 8)).toBe('8 of 8 bodies are at rest and asleep.');
     expect(rateSentence(null, 0, 8)).toBe('');
+    // Fewer steps a second than the time step asks: the line says the motion is slowed.
+    expect(rateSentence(7, 0, 30, 0.016)).toBe('It steps 7 times a second (slow motion: 0.11 of real time).');
+    expect(rateSentence(62.5, 0, 30, 0.016)).toBe('It steps 63 times a second.');
   });
 });

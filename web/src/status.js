@@ -40,9 +40,15 @@ function median(values) {
  * The line's words for a scene with contact: how many steps it solves a second (null: none solved
  * yet) and how many of its bodies sleep; '' where there is neither.
  */
-export function rateSentence(stepsPerSecond, asleep, bodies) {
+export function rateSentence(stepsPerSecond, asleep, bodies, timestep = null) {
   const parts = [];
-  if (stepsPerSecond !== null) parts.push(`It steps ${Math.round(stepsPerSecond)} times a second`);
+  if (stepsPerSecond !== null) {
+    // Steps of h seconds, fewer than 1 / h a second: the motion is shown slower than it happens.
+    const realTime = timestep ? stepsPerSecond * timestep : null;
+    const slow =
+      realTime !== null && realTime < 0.95 ? ` (slow motion: ${realTime.toFixed(2)} of real time)` : '';
+    parts.push(`It steps ${Math.round(stepsPerSecond)} times a second${slow}`);
+  }
   if (asleep > 0) parts.push(`${asleep} of ${bodies} bodies are at rest and asleep`);
   return parts.length ? `${parts.join('; ')}.` : '';
 }
@@ -144,6 +150,7 @@ export class StatusBoard {
     });
     this.stepTimes = [];
     this.workingStepTimes = [];
+    this.timestep = null; // s, from the reports' times
     this.sentence = null;
     this.say(`Loading ${scene}…`);
   }
@@ -223,7 +230,9 @@ export class StatusBoard {
       this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
       this.state.contact = this.state.contacts[0];
       const { asleep, centroids } = this.state.contact;
-      this.rateWords = rateSentence(stepsPerSecond, asleep, centroids.length);
+      const timestep = reports.length > 1 ? last.time - reports.at(-2).time : this.timestep;
+      if (timestep > 0) this.timestep = timestep;
+      this.rateWords = rateSentence(stepsPerSecond, asleep, centroids.length, this.timestep);
     }
     if (last) this.sayCurrent(last.time);
   }
