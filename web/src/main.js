@@ -151,7 +151,10 @@ class Demo {
         // A scene picked from the list is a page of its own for Back (settings changed on a
         // scene replace its entry).
         this.newHistoryEntry = true;
-        this.open(name, {}).catch((e) => status.fail(e));
+        this.open(name, {}).catch((e) => {
+          this.newHistoryEntry = false;
+          status.fail(e);
+        });
       },
     });
     this.drag = new DragController(
