@@ -4,7 +4,7 @@
 // build (build/bin/smfem-run --displacement-basis), the CLI's records are the JS API's, and bad
 // input is refused with a message naming it.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,8 +170,16 @@ describe('smfem simulate --subspace', () => {
     await expect(
       simulate([assets.linear, '--subspace', 'modal_derivatives', '--steps', '1']),
     ).rejects.toThrow('carries a linear basis, not modal_derivatives');
-    await expect(simulate([recipe, '--subspace', 'wavelets', '--steps', '1'])).rejects.toThrow(
+    const unknown = simulate([recipe, '--subspace', 'wavelets', '--steps', '1']);
+    await expect(unknown).rejects.toThrow(
       '--comparison-basis: expected "linear" or "modal_derivatives", got "wavelets"',
+    );
+    await expect(unknown).rejects.not.toThrow('usage:'); // the bake's usage, which said nothing more
+    // An asset of the skinning modes alone says so, not which section it lacks.
+    const skinningOnly = join(folder, 'skinning.smfem');
+    await writeFile(skinningOnly, syntheticAsset(2, 16));
+    await expect(simulate([skinningOnly, '--subspace', 'linear', '--steps', '1'])).rejects.toThrow(
+      'skinning.smfem carries no comparison subspace: bake it with smfem-bake --comparison-basis',
     );
     await expect(
       simulate([recipe, '--subspace', 'linear', '--drag', '0', '0', '0', '0', '1']),

@@ -270,7 +270,8 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   try {
     const asset = join(folder, `${basename(recipe, '.json')}.smfem`);
     await promisify(execFile)(bakeTool, [recipe, '-o', asset, '--quiet', ...bakeArgs]).catch((error) => {
-      throw new Error((error.stderr || error.message).trim());
+      // What is wrong, without the usage smfem-bake prints after an option it refuses.
+      throw new Error((error.stderr || error.message).split(/^usage: /m)[0].trim());
     });
     await writeAtomically(cached, await readFile(asset));
     await pruneBakeCache(cache, cached);
@@ -353,7 +354,17 @@ async function openDisplacementBasis(smfem, options) {
     ? await bakedAsset(options.scene, ['--comparison-basis', options.subspace])
     : options.scene;
   const bytes = await readInput(path);
-  const simulator = smfem.createDisplacementSimulator(bytes, { sourceName, parameters: options.parameters });
+  let simulator;
+  try {
+    simulator = smfem.createDisplacementSimulator(bytes, { sourceName, parameters: options.parameters });
+  } catch (error) {
+    // An asset baked without one names only the section it lacks.
+    if (!/displacement\.basis.*missing/.test(error.message)) throw error;
+    throw new Error(
+      `${sourceName} carries no comparison subspace: bake it with smfem-bake --comparison-basis ` +
+        `linear|modal_derivatives (a recipe given to --subspace is baked so)`,
+    );
+  }
   const { basis, coordinates, parameters } = simulator.info;
   if (basis !== options.subspace) {
     simulator.dispose();
