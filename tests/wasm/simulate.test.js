@@ -253,6 +253,15 @@ describe('smfem simulate', () => {
       code: 1,
       stderr: expect.stringContaining('corrupt.smfem'),
     });
+    // A file of another kind is not reported as a broken asset only.
+    const notes = join(folder, 'notes.txt');
+    await writeFile(notes, 'hello\n');
+    await expect(run([notes])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        `${notes}: neither a baked asset (.smfem) nor a recipe or scene file (.json)`,
+      ),
+    });
     // A scene whose "bodies" is misspelt is not baked as a recipe (the bake listed a recipe's keys).
     const misspelt = join(folder, 'misspelt.json');
     await writeFile(misspelt, JSON.stringify({ timestep: 0.016, bodys: [{ asset: 'box.smfem' }] }));

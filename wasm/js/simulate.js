@@ -458,10 +458,17 @@ async function openScene(smfem, options) {
     };
   }
   const bytes = await assetBytes(options.scene);
-  const simulator = smfem.createSimulator(bytes, {
-    sourceName,
-    parameters: options.parameters,
-  });
+  let simulator;
+  try {
+    simulator = smfem.createSimulator(bytes, { sourceName, parameters: options.parameters });
+  } catch (error) {
+    // A file of another kind (notes.txt) read as an asset named only the header it lacks.
+    if (options.scene.endsWith('.smfem') || bytes.subarray(0, 6).toString('latin1') === '\x89SMFEM')
+      throw error;
+    throw new Error(
+      `${options.scene}: neither a baked asset (.smfem) nor a recipe or scene file (.json): ${error.message}`,
+    );
+  }
   if (options.drag) simulator.dragStart(options.drag.vertex, options.drag.target, options.drag.stiffness);
   if (options.parameters.eigenFit !== undefined && simulator.info.eigenFit === null)
     process.stderr.write(
