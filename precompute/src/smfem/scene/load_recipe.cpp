@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "smfem/asset/json_text.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/geometry/primitives.hpp"
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
@@ -31,8 +31,8 @@ constexpr double kMaxStiffness = 1e12;
 Json parse_json(std::string_view text, const std::string& file) {
   Json root;
   try {
-    root = asset::parse_json_text(text);
-  } catch (const asset::JsonTextError& error) {
+    root = smfem::json::parse_json_text(text);
+  } catch (const smfem::json::JsonTextError& error) {
     throw SceneError(file, "", error.what());
   }
   if (!root.is_object()) {

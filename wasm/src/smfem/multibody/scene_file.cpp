@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "smfem/asset/json_text.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::multibody {
@@ -164,8 +164,8 @@ contact::Obstacle read_obstacle(const json& entry, const std::string& where,
 
 json parse_scene_text(std::string_view text, const std::string& source) {
   try {
-    return asset::parse_json_text(text);
-  } catch (const asset::JsonTextError& error) {
+    return smfem::json::parse_json_text(text);
+  } catch (const smfem::json::JsonTextError& error) {
     throw std::invalid_argument(source + ": " + error.what());
   }
 }

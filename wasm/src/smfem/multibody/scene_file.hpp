@@ -46,7 +46,7 @@ contact::Obstacle read_obstacle(const nlohmann::json& entry, const std::string& 
 double read_friction(const nlohmann::json& object, const std::string& where,
                      const std::string& source, double fallback);
 
-// A scene file's text as JSON (asset/json_text.hpp: a key given twice is refused); throws
+// A scene file's text as JSON (json/json_text.hpp: a key given twice is refused); throws
 // std::invalid_argument naming `source`.
 nlohmann::json parse_scene_text(std::string_view text, const std::string& source);
 

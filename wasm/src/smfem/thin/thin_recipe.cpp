@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "smfem/asset/asset_error.hpp"
-#include "smfem/asset/json_text.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
@@ -434,8 +434,8 @@ void require_solver_ranges(const RecipeReader& reader, const sim::SolverSettings
 
 json parse_recipe(const RecipeReader& reader, const std::string& text) {
   try {
-    return asset::parse_json_text(text);
-  } catch (const asset::JsonTextError& error) {
+    return smfem::json::parse_json_text(text);
+  } catch (const smfem::json::JsonTextError& error) {
     reader.fail("recipe", error.what());
   }
 }

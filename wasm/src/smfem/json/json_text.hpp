@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace smfem::asset {
+namespace smfem::json {
 
 // What is wrong with the text, without nlohmann's "[json.exception...] " prefix: "invalid JSON:
 // ..." or "the key "k" appears twice in one object". Callers name the file.
@@ -19,4 +19,4 @@ class JsonTextError : public std::runtime_error {
 
 nlohmann::json parse_json_text(std::string_view text);
 
-}  // namespace smfem::asset
+}  // namespace smfem::json

@@ -1,9 +1,9 @@
-#include "smfem/asset/json_text.hpp"
+#include "smfem/json/json_text.hpp"
 
 #include <set>
 #include <vector>
 
-namespace smfem::asset {
+namespace smfem::json {
 
 nlohmann::json parse_json_text(std::string_view text) {
   using Json = nlohmann::json;
@@ -36,4 +36,4 @@ nlohmann::json parse_json_text(std::string_view text) {
   return root;
 }
 
-}  // namespace smfem::asset
+}  // namespace smfem::json
