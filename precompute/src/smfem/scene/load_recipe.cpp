@@ -6,8 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include "smfem/json/json_text.hpp"
 #include "smfem/geometry/primitives.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
 #include "smfem/scene/scene_error.hpp"
