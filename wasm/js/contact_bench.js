@@ -62,6 +62,12 @@ export function pileScene(count) {
   };
 }
 
+/** The scene with every body's local deformations off. */
+const withoutLocalDeformations = (scene) => ({
+  ...scene,
+  bodies: scene.bodies.map((body) => ({ ...body, localDeformations: false })),
+});
+
 const recipes = fileURLToPath(new URL('../../assets/scenes/contact/', import.meta.url));
 
 /**
@@ -83,9 +89,8 @@ async function crabSizedPoke(smfem, pokeScene, options) {
   const radius = 0.15;
   const center = [ball.center[0], ball.center[1] - ball.radius + radius, ball.center[2]];
   const scene = { ...pokeScene, obstacles: [{ ...ball, center, radius }] };
-  const without = { ...scene, bodies: scene.bodies.map((body) => ({ ...body, localDeformations: false })) };
   const dented = await timed(smfem, scene, [block], options);
-  const plain = await timed(smfem, without, [block], options);
+  const plain = await timed(smfem, withoutLocalDeformations(scene), [block], options);
   return {
     modes: subspace.modes,
     cubature: subspace.cubature,
@@ -155,12 +160,7 @@ export async function contactBench(
   const block = await load('bodies/soft-block.smfem');
   const pokeOptions = { ...options, warmup: 45, steps: 105, sleeping: false };
   const poked = await timed(smfem, pokeScene, [block], pokeOptions);
-  const unpoked = await timed(
-    smfem,
-    { ...pokeScene, bodies: pokeScene.bodies.map((body) => ({ ...body, localDeformations: false })) },
-    [block],
-    pokeOptions,
-  );
+  const unpoked = await timed(smfem, withoutLocalDeformations(pokeScene), [block], pokeOptions);
   const pokeOverhead = poked.stepMs / unpoked.stepMs - 1;
   print(
     `poke, the ball held (${poked.patches} patches at the end): ${poked.stepMs.toFixed(3)} ms per step ` +

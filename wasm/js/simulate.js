@@ -463,8 +463,7 @@ async function openScene(smfem, options) {
     simulator = smfem.createSimulator(bytes, { sourceName, parameters: options.parameters });
   } catch (error) {
     // A file of another kind (notes.txt) read as an asset named only the header it lacks.
-    if (options.scene.endsWith('.smfem') || bytes.subarray(0, 6).toString('latin1') === '\x89SMFEM')
-      throw error;
+    if (options.scene.endsWith('.smfem')) throw error;
     throw new Error(
       `${options.scene}: neither a baked asset (.smfem) nor a recipe or scene file (.json): ${error.message}`,
     );
