@@ -90,6 +90,8 @@ export class StatusBoard {
     };
     this.stepTimes = [];
     this.workingStepTimes = [];
+    this.timestep = null;
+    this.lastTime = null;
     this.frameTimes = [];
     this.rateWords = '';
     this.againWords = '';
@@ -151,6 +153,7 @@ export class StatusBoard {
     this.stepTimes = [];
     this.workingStepTimes = [];
     this.timestep = null; // s, from the reports' times
+    this.lastTime = null; // s, of the last report
     this.sentence = null;
     this.say(`Loading ${scene}…`);
   }
@@ -230,8 +233,11 @@ export class StatusBoard {
       this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
       this.state.contact = this.state.contacts[0];
       const { asleep, centroids } = this.state.contact;
-      const timestep = reports.length > 1 ? last.time - reports.at(-2).time : this.timestep;
-      if (timestep > 0) this.timestep = timestep;
+      // The time step from two reports in a row: this call's last two, or (one report a call, as
+      // the page steps) this one's and the last call's.
+      const before = reports.length > 1 ? reports.at(-2).time : this.lastTime;
+      if (before !== null && last.time > before) this.timestep = last.time - before;
+      this.lastTime = last.time;
       this.rateWords = rateSentence(stepsPerSecond, asleep, centroids.length, this.timestep);
     }
     if (last) this.sayCurrent(last.time);
