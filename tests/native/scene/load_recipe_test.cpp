@@ -77,20 +77,21 @@ TEST_F(RecipeErrors, FitResolutionIsAResolution) {
 TEST_F(RecipeErrors, BadNumbers) {
   json r = test::base_recipe();
   r["materials"][1]["youngs"] = -3;
-  EXPECT_EQ(error_of(r),
-            "crab.json: /materials/1/youngs: must be a number in [100, 1e+13], got -3");
+  EXPECT_EQ(error_of(r), "crab.json: /materials/1/youngs: must lie in [100, 1e+13] Pa, not -3");
   r = test::base_recipe();
   r["materials"][0]["poisson"] = 0.5;
-  EXPECT_EQ(error_of(r), "crab.json: /materials/0/poisson: must be a number in [0, 0.49], got 0.5");
+  EXPECT_EQ(error_of(r), "crab.json: /materials/0/poisson: must lie in [0, 0.49], not 0.5");
   r = test::base_recipe();
   r["materials"][0]["density"] = 1e9;
   EXPECT_EQ(error_of(r),
             "crab.json: /materials/0/density: must be at most 100000, got 1000000000.0");
   r = test::base_recipe();
   r["subspace"]["modes"] = 65;
-  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got 65");
+  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be a whole number in [1, 64], not 65");
   r["subspace"]["modes"] = 0;
-  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got 0");
+  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be a whole number in [1, 64], not 0");
+  r["subspace"]["modes"] = 2.5;
+  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be a whole number in [1, 64], not 2.5");
   r = test::base_recipe();
   r["subspace"]["cubature_method"] = "random";
   EXPECT_EQ(error_of(r),
@@ -104,10 +105,11 @@ TEST_F(RecipeErrors, BadNumbers) {
   EXPECT_EQ(error_of(r), "crab.json: /resolution/edge_length: must be a positive number, got 0");
   r = test::base_recipe();
   r["solver"]["timestep"] = 2;
-  EXPECT_EQ(error_of(r), "crab.json: /solver/timestep: must be a number in [1e-05, 0.1], got 2");
+  EXPECT_EQ(error_of(r), "crab.json: /solver/timestep: must lie in [1e-05, 0.1] s, not 2");
   r = test::base_recipe();
   r["solver"]["gravity"] = {0, -800, -800};  // each component within the range, its length not
-  EXPECT_EQ(error_of(r), "crab.json: /solver/gravity: is longer than 1000 m/s^2");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /solver/gravity: must be at most 1000 m/s^2 long, not 1131.37");
   r = test::base_recipe();
   r["camera"]["target"] = {0, 1, 4};
   EXPECT_EQ(error_of(r), "crab.json: /camera/target: must differ from the camera position");
@@ -124,7 +126,8 @@ TEST_F(RecipeErrors, BadNumbers) {
 TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   json r = test::base_recipe();
   r["subspace"]["modes"] = "16";
-  EXPECT_EQ(error_of(r), "crab.json: /subspace/modes: must be an integer in [1, 64], got \"16\"");
+  EXPECT_EQ(error_of(r),
+            "crab.json: /subspace/modes: must be a whole number in [1, 64], not \"16\"");
   r = test::base_recipe();
   r["camera"]["position"] = {0, 1};
   EXPECT_EQ(error_of(r),

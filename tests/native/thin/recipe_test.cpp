@@ -160,9 +160,9 @@ TEST(ThinRecipe, RefusesMaterialsAndShapesBeyondTheStepperRanges) {
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1, "poisson": 0.499}})")
                 .find("rod: poisson must lie in [0, 0.49], not 0.499"),
             std::string::npos);
-  EXPECT_NE(refusal(R"({"rod": {"points": 3, "poisson": 0.4900001, "length": 1}})")
-                .find("not 0.4900000999"),
-            std::string::npos)
+  EXPECT_NE(
+      refusal(R"({"rod": {"points": 3, "poisson": 0.4900001, "length": 1}})").find("not 0.4900001"),
+      std::string::npos)
       << "the refused value, not the range's end it rounds to";
   EXPECT_NE(refusal(R"({"rod": {"points": 3, "length": 1e30}})")
                 .find("rod: a vertex has a coordinate beyond +-1000000 m"),
@@ -181,7 +181,7 @@ TEST(ThinRecipe, RefusesMaterialsAndShapesBeyondTheStepperRanges) {
                 .find("cloth.json: solver.timestep: must lie in [1e-05, 0.1] s, not 0"),
             std::string::npos);
   EXPECT_NE(refusal(rope + R"("solver": {"iterations": 0}})")
-                .find("solver.iterations: must lie in [1, 200], not 0"),
+                .find("solver.iterations: must be a whole number in [1, 200], not 0"),
             std::string::npos);
   EXPECT_NE(refusal(rope + R"("solver": {"gravity": [0, -1e6, 0]}})").find("solver.gravity"),
             std::string::npos);

@@ -3,7 +3,6 @@
 #include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "smfem/geometry/primitives.hpp"
@@ -11,7 +10,7 @@
 #include "smfem/scene/detail/geometry_node.hpp"
 #include "smfem/scene/detail/json_reader.hpp"
 #include "smfem/scene/scene_error.hpp"
-#include "smfem/solver_limits.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::scene {
 namespace {
@@ -68,10 +67,10 @@ std::vector<Material> read_materials(const Json& value, const Place& place,
     Material m;
     m.name = detail::read_string(r.required("name"), r / "name", 64);
     if (!names.insert(m.name).second) (r / "name").fail("repeats the name \"" + m.name + "\"");
-    m.youngs = detail::read_number_in(r.required("youngs"), r / "youngs", sim::kMinYoungs,
-                                      sim::kMaxYoungs, false, false);
-    m.poisson = detail::read_number_in(r.required("poisson"), r / "poisson", sim::kMinPoisson,
-                                       sim::kMaxPoisson, false, false);
+    m.youngs = detail::read_within_limits(r.required("youngs"), r / "youngs", sim::kMinYoungs,
+                                          sim::kMaxYoungs, "Pa");
+    m.poisson = detail::read_within_limits(r.required("poisson"), r / "poisson", sim::kMinPoisson,
+                                           sim::kMaxPoisson);
     m.density =
         detail::read_positive(r.required("density"), r / "density", kMinPositive, kMaxDensity);
     if (const Json* v = r.optional("where")) {
@@ -145,10 +144,10 @@ Force read_force(const Json& value, const Place& place, const std::filesystem::p
 
 SubspaceSettings read_subspace(const Json& value, const Place& place) {
   const ObjectReader r(value, place, {"modes", "cubature", "cubature_method"});
-  SubspaceSettings s{
-      detail::read_integer_in(r.required("modes"), r / "modes", sim::kMinModes, sim::kMaxModes),
-      detail::read_integer_in(r.required("cubature"), r / "cubature", sim::kMinCubature,
-                              sim::kMaxCubature)};
+  SubspaceSettings s{detail::read_whole_within_limits(r.required("modes"), r / "modes",
+                                                      sim::kMinModes, sim::kMaxModes),
+                     detail::read_whole_within_limits(r.required("cubature"), r / "cubature",
+                                                      sim::kMinCubature, sim::kMaxCubature)};
   if (const Json* v = r.optional("cubature_method")) {
     const auto method =
         cubature::cubature_method_from_name(detail::read_string(*v, r / "cubature_method", 16));
@@ -172,15 +171,14 @@ SolverSettings read_solver(const Json& value, const Place& place) {
         .fail("must be \"mfem\" or \"fem\", got " + detail::describe(r.required("method")));
   }
   s.method = *solver;
-  s.iterations = detail::read_integer_in(r.required("iterations"), r / "iterations",
-                                         sim::kMinIterations, sim::kMaxIterations);
-  s.timestep = detail::read_number_in(r.required("timestep"), r / "timestep", sim::kMinTimestep,
-                                      sim::kMaxTimestep, false, false);
+  s.iterations = detail::read_whole_within_limits(r.required("iterations"), r / "iterations",
+                                                  sim::kMinIterations, sim::kMaxIterations);
+  s.timestep = detail::read_within_limits(r.required("timestep"), r / "timestep", sim::kMinTimestep,
+                                          sim::kMaxTimestep, "s");
+  // Each component within the length's bound first: the length of [1e308, 1e308, 0] is not finite.
   s.gravity = detail::read_vector3(r.required("gravity"), r / "gravity", sim::kMaxGravity);
-  if (!(s.gravity.norm() <= sim::kMaxGravity)) {
-    std::ostringstream longest;
-    longest << "is longer than " << sim::kMaxGravity << " m/s^2";
-    (r / "gravity").fail(longest.str());
+  if (const std::string problem = sim::gravity_outside_limits(s.gravity); !problem.empty()) {
+    (r / "gravity").fail(problem);
   }
   const std::string model =
       detail::read_string(r.required("material_model"), r / "material_model", 16);

@@ -9,9 +9,6 @@
 namespace smfem::geometry {
 namespace {
 
-// The face opposite corner k of a positive tet, counter-clockwise seen from outside.
-constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-
 struct Face {
   std::array<int, 3> key;  // sorted corners
   int tet;
@@ -25,8 +22,8 @@ BoundaryFaces boundary_faces(const TetIndices& tets, Eigen::Index vertex_count) 
   faces.reserve(static_cast<std::size_t>(4 * tets.rows()));
   for (int t = 0; t < static_cast<int>(tets.rows()); ++t) {
     for (int f = 0; f < 4; ++f) {
-      std::array<int, 3> key = {tets(t, kFaces[f][0]), tets(t, kFaces[f][1]),
-                                tets(t, kFaces[f][2])};
+      std::array<int, 3> key = {tets(t, kTetFaces[f][0]), tets(t, kTetFaces[f][1]),
+                                tets(t, kTetFaces[f][2])};
       std::sort(key.begin(), key.end());
       faces.push_back({key, t, f});
     }
@@ -70,7 +67,7 @@ BoundaryFaces boundary_faces(const TetIndices& tets, Eigen::Index vertex_count) 
   for (std::size_t i = 0; i < boundary.size(); ++i) {
     const Face& face = *boundary[i];
     for (int k = 0; k < 3; ++k) {
-      const int v = tets(face.tet, kFaces[face.local][k]);
+      const int v = tets(face.tet, kTetFaces[face.local][k]);
       surface.triangles(static_cast<Eigen::Index>(i), k) = compact[static_cast<std::size_t>(v)];
     }
     surface.face_tet[static_cast<Eigen::Index>(i)] = face.tet;

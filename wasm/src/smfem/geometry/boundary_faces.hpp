@@ -6,6 +6,9 @@
 
 namespace smfem::geometry {
 
+// The face opposite corner k of a positive tet, counter-clockwise seen from outside.
+inline constexpr int kTetFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+
 using TetIndices = Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor>;
 using TriangleIndices = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
 

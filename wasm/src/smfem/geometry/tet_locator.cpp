@@ -8,6 +8,7 @@
 
 #include <Eigen/LU>
 
+#include "smfem/geometry/boundary_faces.hpp"
 #include "smfem/geometry/point_triangle.hpp"
 
 namespace smfem::geometry {
@@ -37,9 +38,8 @@ Eigen::Vector4d TetLocator::barycentric(int tet, const Eigen::Vector3d& p) const
 
 double TetLocator::distance_to(int tet, const Eigen::Vector3d& p) const {
   if (barycentric(tet, p).minCoeff() >= 0.0) return 0.0;
-  constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
   double nearest = std::numeric_limits<double>::infinity();
-  for (const auto& face : kFaces) {
+  for (const auto& face : kTetFaces) {
     const auto corner = [&](int k) -> Eigen::Vector3d {
       return vertices_.row(tets_(tet, face[k])).transpose();
     };

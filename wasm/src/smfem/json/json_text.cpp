@@ -1,6 +1,7 @@
 #include "smfem/json/json_text.hpp"
 
 #include <set>
+#include <sstream>
 #include <vector>
 
 namespace smfem::json {
@@ -34,6 +35,18 @@ nlohmann::json parse_json_text(std::string_view text) {
     throw JsonTextError("the key \"" + duplicate + "\" appears twice in one object");
   }
   return root;
+}
+
+std::string format_number(double x) {
+  std::string text;
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::ostringstream out;
+    out.precision(digits);
+    out << x;
+    text = out.str();
+    if (std::stod(text) == x) break;
+  }
+  return text;
 }
 
 }  // namespace smfem::json

@@ -19,4 +19,8 @@ class JsonTextError : public std::runtime_error {
 
 nlohmann::json parse_json_text(std::string_view text);
 
+// A number as the messages about such text echo it: as %g prints (at least 6 significant digits:
+// 100, 1e-05, 1e+13, 0.49), with as many more as reading it back as x needs (0.4900001).
+std::string format_number(double x);
+
 }  // namespace smfem::json

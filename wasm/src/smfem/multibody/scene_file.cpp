@@ -178,16 +178,14 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
   ContactSceneSpec spec;
   spec.timestep = number_at(scene, "timestep", "", source, spec.timestep);
   // The solver would clamp it body by body while the scene's clock kept the file's value.
-  if (!(spec.timestep >= sim::kMinTimestep && spec.timestep <= sim::kMaxTimestep)) {
-    std::ostringstream range;
-    range << "must be within [" << sim::kMinTimestep << ", " << sim::kMaxTimestep << "] s";
-    refuse(source, "timestep", range.str());
+  if (const std::string problem =
+          sim::outside_limits(spec.timestep, sim::kMinTimestep, sim::kMaxTimestep, "s");
+      !problem.empty()) {
+    refuse(source, "timestep", problem);
   }
   spec.gravity = vector_at(scene, "gravity", "", source, spec.gravity);
-  if (!(spec.gravity.norm() <= sim::kMaxGravity)) {
-    std::ostringstream longest;
-    longest << "is longer than " << sim::kMaxGravity << " m/s^2";
-    refuse(source, "gravity", longest.str());
+  if (const std::string problem = sim::gravity_outside_limits(spec.gravity); !problem.empty()) {
+    refuse(source, "gravity", problem);
   }
   spec.friction = read_friction(scene, "", source, 0.0);
   if (scene.contains("contact")) {

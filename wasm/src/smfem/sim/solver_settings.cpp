@@ -5,6 +5,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "smfem/json/json_text.hpp"
+
 namespace smfem::sim {
 namespace {
 
@@ -97,6 +99,33 @@ void clamp_material(double& youngs, double& poisson, std::string_view what,
              std::string(what) + ": Young's modulus", warnings);
   clamp_into(poisson, kMinPoisson, kMaxPoisson, 0.3, std::string(what) + ": Poisson's ratio",
              warnings);
+}
+
+std::string limits_wanted(double least, double most, std::string_view unit) {
+  return "must lie in [" + json::format_number(least) + ", " + json::format_number(most) + "]" +
+         (unit.empty() ? "" : " ") + std::string(unit);
+}
+
+std::string whole_limits_wanted(int least, int most) {
+  return "must be a whole number in [" + std::to_string(least) + ", " + std::to_string(most) + "]";
+}
+
+std::string outside_limits(double value, double least, double most, std::string_view unit) {
+  if (value >= least && value <= most) return {};
+  return limits_wanted(least, most, unit) + ", not " + json::format_number(value);
+}
+
+std::string outside_whole_limits(double value, int least, int most) {
+  if (value >= least && value <= most && std::floor(value) == value) return {};
+  return whole_limits_wanted(least, most) + ", not " + json::format_number(value);
+}
+
+std::string gravity_outside_limits(const Eigen::Vector3d& gravity) {
+  const double length = gravity.norm();
+  if (length <= kMaxGravity) return {};  // false for NaN
+  // The length is computed, not typed: six digits of it, as format() gives.
+  return "must be at most " + json::format_number(kMaxGravity) + " m/s^2 long, not " +
+         format(length);
 }
 
 }  // namespace smfem::sim

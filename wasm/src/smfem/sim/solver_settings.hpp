@@ -79,4 +79,15 @@ SolverSettings clamp_settings(const SolverSettings& settings, std::vector<std::s
 void clamp_material(double& youngs, double& poisson, std::string_view what,
                     std::vector<std::string>& warnings);
 
+// Why a value a file gives lies outside its range in solver_limits.json, worded once for every
+// reader that refuses such a file (a body recipe, a scene file, a shell or rod recipe) where the
+// stepper would clamp: "must lie in [1e-05, 0.1] s, not 0" (`unit` follows the range), "must be a
+// whole number in [1, 200], not 2.5", "must be at most 1000 m/s^2 long, not 5000". Empty where
+// the value lies within. The *_wanted halves, for a reader to add what it got that is no number.
+std::string limits_wanted(double least, double most, std::string_view unit = "");
+std::string whole_limits_wanted(int least, int most);
+std::string outside_limits(double value, double least, double most, std::string_view unit = "");
+std::string outside_whole_limits(double value, int least, int most);
+std::string gravity_outside_limits(const Eigen::Vector3d& gravity);
+
 }  // namespace smfem::sim

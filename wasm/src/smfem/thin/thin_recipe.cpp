@@ -413,22 +413,14 @@ bool pins_every_vertex(const ThinBody& body) {
 // outside them as a body recipe's are. Clamped, a timestep of 0 ran at 1e-5 s while the contact
 // stiffness made from it (mass over area over h^2) was infinite, and every step failed.
 void require_solver_ranges(const RecipeReader& reader, const sim::SolverSettings& settings) {
-  const auto outside = [&](const char* key, double value, double least, double most,
-                           const char* unit) {
-    reader.fail(std::string("solver.") + key, "must lie in [" + detail::format_number(least) +
-                                                  ", " + detail::format_number(most) + "]" + unit +
-                                                  ", not " + detail::format_number(value));
-  };
-  if (!(settings.timestep >= sim::kMinTimestep && settings.timestep <= sim::kMaxTimestep)) {
-    outside("timestep", settings.timestep, sim::kMinTimestep, sim::kMaxTimestep, " s");
-  }
-  if (settings.iterations < sim::kMinIterations || settings.iterations > sim::kMaxIterations) {
-    outside("iterations", settings.iterations, sim::kMinIterations, sim::kMaxIterations, "");
-  }
-  if (!(settings.gravity.allFinite() && settings.gravity.norm() <= sim::kMaxGravity)) {
-    reader.fail("solver.gravity", "must be at most " + detail::format_number(sim::kMaxGravity) +
-                                      " m/s^2 long, not " +
-                                      detail::format_number(settings.gravity.norm()));
+  const std::pair<const char*, std::string> problems[] = {
+      {"solver.timestep",
+       sim::outside_limits(settings.timestep, sim::kMinTimestep, sim::kMaxTimestep, "s")},
+      {"solver.iterations",
+       sim::outside_whole_limits(settings.iterations, sim::kMinIterations, sim::kMaxIterations)},
+      {"solver.gravity", sim::gravity_outside_limits(settings.gravity)}};
+  for (const auto& [key, problem] : problems) {
+    if (!problem.empty()) reader.fail(key, problem);
   }
 }
 

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "smfem/json/json_text.hpp"
 #include "smfem/scene/scene_error.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::scene::detail {
 namespace {
@@ -23,23 +25,9 @@ std::string escape_pointer_token(const std::string& key) {
   return out;
 }
 
-// As %g prints (at least 6 significant digits: 100, 100000, 1e+13, 0.49), with as many more as
-// reading it back as x needs.
-std::string format_number(double x) {
-  std::string text;
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::ostringstream out;
-    out.precision(digits);
-    out << x;
-    text = out.str();
-    if (std::stod(text) == x) break;
-  }
-  return text;
-}
-
 std::string format_range(double lo, double hi, bool lo_open, bool hi_open) {
-  return std::string(lo_open ? "(" : "[") + format_number(lo) + ", " + format_number(hi) +
-         (hi_open ? ")" : "]");
+  return std::string(lo_open ? "(" : "[") + json::format_number(lo) + ", " +
+         json::format_number(hi) + (hi_open ? ")" : "]");
 }
 
 }  // namespace
@@ -95,12 +83,35 @@ double read_positive(const Json& value, const Place& place, double min, double m
   if (!(std::isfinite(x) && x > 0.0))
     place.fail("must be a positive number, got " + describe(value));
   if (x < min) {
-    place.fail("must be at least " + format_number(min) + ", got " + describe(value));
+    place.fail("must be at least " + json::format_number(min) + ", got " + describe(value));
   }
   if (x > max) {
-    place.fail("must be at most " + format_number(max) + ", got " + describe(value));
+    place.fail("must be at most " + json::format_number(max) + ", got " + describe(value));
   }
   return x;
+}
+
+double read_within_limits(const Json& value, const Place& place, double least, double most,
+                          std::string_view unit) {
+  if (!value.is_number()) {
+    place.fail(sim::limits_wanted(least, most, unit) + ", not " + describe(value));
+  }
+  const double x = value.get<double>();
+  if (const std::string problem = sim::outside_limits(x, least, most, unit); !problem.empty()) {
+    place.fail(problem);
+  }
+  return x;
+}
+
+int read_whole_within_limits(const Json& value, const Place& place, int least, int most) {
+  if (!value.is_number()) {
+    place.fail(sim::whole_limits_wanted(least, most) + ", not " + describe(value));
+  }
+  const double x = value.get<double>();
+  if (const std::string problem = sim::outside_whole_limits(x, least, most); !problem.empty()) {
+    place.fail(problem);
+  }
+  return static_cast<int>(x);
 }
 
 int read_integer_in(const Json& value, const Place& place, int lo, int hi) {

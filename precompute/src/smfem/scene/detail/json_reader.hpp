@@ -43,6 +43,11 @@ double read_number_in(const Json& value, const Place& place, double lo, double h
 // A number > 0 within [min, max]; "must be a positive number" when it is not > 0.
 double read_positive(const Json& value, const Place& place, double min, double max);
 int read_integer_in(const Json& value, const Place& place, int lo, int hi);
+// A setting within its range in sim/solver_limits.json, refused in the words of every reader of
+// such settings (sim::outside_limits, sim::outside_whole_limits).
+double read_within_limits(const Json& value, const Place& place, double least, double most,
+                          std::string_view unit = "");
+int read_whole_within_limits(const Json& value, const Place& place, int least, int most);
 std::string read_string(const Json& value, const Place& place, std::size_t max_length);
 // An array of three finite numbers, each within [-max_abs, max_abs].
 Eigen::Vector3d read_vector3(const Json& value, const Place& place, double max_abs);

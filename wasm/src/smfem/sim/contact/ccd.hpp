@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -47,6 +48,32 @@ double conservative_advancement(Distance&& distance, double speed, double keep,
     if (alpha >= 1.0) return 1.0;
     d = distance(alpha);
     if (speed * (1.0 - alpha) <= d - target) return 1.0;
+  }
+  return alpha;
+}
+
+// The largest alpha in [0, 1] that keeps a point's distance to a convex shape at ccd_target or
+// more, by Newton's steps from below. The distance to a convex set is convex along a line, so
+// its tangent at any alpha lies below it from there on: the step to where the tangent meets the
+// target is safe, and where the distance does not fall (slope >= 0) it never will. Where
+// conservative advancement bounds the slope by the whole motion |dx|, a point sliding along the
+// shape (slope near 0) was allowed d / |dx| of its step: a body sliding over a box moved a few
+// percent of each step, as if braked, friction or none. at(alpha) returns the distance there and
+// its derivative in alpha.
+template <class DistanceAndSlope>
+double convex_advancement(DistanceAndSlope&& at, double keep, double reach = kNoReach) {
+  auto [d, slope] = at(0.0);
+  if (!(d > 0.0)) return 0.0;
+  const double target = ccd_target(d, keep, reach);
+  double alpha = 0.0;
+  for (int i = 0; i < kMaxAdvancements; ++i) {
+    if (!(slope < 0.0)) return 1.0;
+    const double advance = (d - target) / -slope;
+    if (alpha + advance >= 1.0) return 1.0;
+    // Converged on the target (a contact is coming): close enough, and still safe.
+    if (!(advance > 1e-9 * (1.0 + alpha))) break;
+    alpha += advance;
+    std::tie(d, slope) = at(alpha);
   }
   return alpha;
 }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/ccd.hpp"
@@ -162,8 +163,12 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
     case ObstacleKind::capsule:
       break;
   }
-  return conservative_advancement(
-      [&](double alpha) { return obstacle_distance(obstacle, x + alpha * dx).distance; }, dx.norm(),
+  // Both convex; outside them the distance's gradient is the unit direction from the nearest point.
+  return convex_advancement(
+      [&](double alpha) {
+        const ObstacleDistance d = obstacle_distance(obstacle, x + alpha * dx);
+        return std::pair{d.distance, d.direction.dot(dx)};
+      },
       keep, reach);
 }
 

@@ -3,40 +3,28 @@
 // naming what is wrong.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "smfem/sim/contact/obstacle.hpp"
-#include "smfem/solver_limits.hpp"
+#include "smfem/sim/solver_settings.hpp"
 #include "smfem/thin/bending.hpp"
 
 namespace smfem::thin::detail {
-
-// The shortest of %g and %.17g that reads back as `value`: 1e+13 where std::to_string gives
-// 10000000000000.000000, and 0.4900001 where %g alone would print the range's own 0.49.
-inline std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
 
 // Young's modulus and Poisson's ratio within the stepper's ranges (sim/solver_limits.json), refused
 // outside them: the stepper would clamp each element's membrane (with a warning per element) but
 // not the bending, which is made here from the value given, so a recipe's 1e300 Pa cloth froze.
 inline void require_material(double youngs, double poisson, double density) {
-  if (!(youngs >= sim::kMinYoungs && youngs <= sim::kMaxYoungs)) {
-    throw std::invalid_argument("youngs must lie in [" + format_number(sim::kMinYoungs) + ", " +
-                                format_number(sim::kMaxYoungs) + "] Pa, not " +
-                                format_number(youngs));
+  if (const std::string problem =
+          sim::outside_limits(youngs, sim::kMinYoungs, sim::kMaxYoungs, "Pa");
+      !problem.empty()) {
+    throw std::invalid_argument("youngs " + problem);
   }
-  if (!(poisson >= sim::kMinPoisson && poisson <= sim::kMaxPoisson)) {
-    throw std::invalid_argument("poisson must lie in [" + format_number(sim::kMinPoisson) + ", " +
-                                format_number(sim::kMaxPoisson) + "], not " +
-                                format_number(poisson));
+  if (const std::string problem = sim::outside_limits(poisson, sim::kMinPoisson, sim::kMaxPoisson);
+      !problem.empty()) {
+    throw std::invalid_argument("poisson " + problem);
   }
   if (!(std::isfinite(density) && density > 0.0)) {
     throw std::invalid_argument("density must be a positive number of kg/m^3, not " +
