@@ -1,13 +1,18 @@
 // Sharing and embedding: the page's own URL (its settings are mirrored there), an iframe
 // snippet for course pages and articles, and fullscreen for the canvas's container.
 
-/** The iframe snippet that embeds the current setup with minimal controls. */
+/**
+ * The iframe snippet that embeds the current setup with minimal controls. It allows
+ * cross-origin isolation, without which the embedded page runs the single-threaded build; the
+ * embedding page must be cross-origin isolated itself for that to count (docs/page.md, "Hosting
+ * the page for an embed").
+ */
 export function embedSnippet(location) {
   const url = new URL(location.href);
   url.searchParams.set('embed', '1');
   return (
     `<iframe src="${url.href}" width="800" height="500" style="border:0" ` +
-    `allow="fullscreen" loading="lazy" title="Subspace Mixed FEM demo"></iframe>`
+    `allow="fullscreen; cross-origin-isolated" loading="lazy" title="Subspace Mixed FEM demo"></iframe>`
   );
 }
 
