@@ -200,7 +200,7 @@ describe('your own model', () => {
     });
   }, 180000);
 
-  it('opens a hosted asset from ?asset=URL, keeps it in the URL, and says why a missing one fails', async () => {
+  it('opens a hosted asset from ?asset=URL, keeps it in the URL, and says why a missing, unreachable or unreadable one fails', async () => {
     const dist = fileURLToPath(new URL('../../dist/assets/', import.meta.url));
     const crab = (await readdir(dist)).find((file) => /^crab-.*\.smfem$/.test(file));
     await withPage(
@@ -249,10 +249,31 @@ describe('your own model', () => {
       async ({ page }) => {
         const ready = await waitUntilReady(page);
         expect(ready.scene).not.toBe('custom');
-        expect(ready.notices.at(-1)).toContain('asset=assets/missing.smfem could not be opened');
+        expect(ready.notices.at(-1)).toContain('asset=assets/missing.smfem could not be downloaded');
         expect(ready.notices.at(-1)).toContain('404');
+        // The server answered: no advice on CORS, which did not stop it.
+        expect(ready.notices.at(-1)).not.toContain('Access-Control-Allow-Origin');
       },
     );
+    // A server the page cannot reach: the fetch fails, and the notice says what a host must send.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=http://127.0.0.1:1/far.smfem`,
+      async ({ page }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.scene).not.toBe('custom');
+        expect(ready.notices.at(-1)).toContain('asset=http://127.0.0.1:1/far.smfem could not be downloaded');
+        expect(ready.notices.at(-1)).toContain('Access-Control-Allow-Origin');
+      },
+    );
+    // Bytes that arrive but are no asset: the reader's message, naming the file as the URL does.
+    await withPage(served.browser.context, `${served.server.url}?asset=index.html`, async ({ page }) => {
+      const ready = await waitUntilReady(page);
+      expect(ready.scene).not.toBe('custom');
+      expect(ready.notices.at(-1)).toMatch(/^asset=index\.html could not be opened: index\.html: /);
+      expect(ready.notices.at(-1)).not.toContain('custom.smfem');
+      expect(ready.notices.at(-1)).not.toContain('Access-Control-Allow-Origin');
+    });
     // Where the asset does not open, the gallery's scene the URL names opens with the URL's
     // other settings; the moduli and the ground were the model's, and are said not to be used.
     await withPage(
@@ -265,7 +286,7 @@ describe('your own model', () => {
         expect(await page.locator('#iterations + output').textContent()).toBe('5');
         expect(await page.locator('#status').textContent()).toMatch(/ is paused in your browser /);
         expect(ready.notices).toHaveLength(3);
-        expect(ready.notices[0]).toContain('could not be opened');
+        expect(ready.notices[0]).toContain('could not be downloaded');
         expect(ready.notices[1]).toMatch(/^ground=1 applies to Your model/);
         expect(ready.notices[2]).toBe('E1=3e6: asset=assets/missing.smfem did not open; it is not used.');
         // The crab's own joints keep their baked modulus.

@@ -3,6 +3,7 @@
 // the ground", in a scene with contact over a ground plane (open/openOnGround.js); and the brush
 // that paints and pins it for the next bake, on its rest shape (ui/modelBrush.js).
 import { Vector3 } from 'three';
+import { fetchBytes } from '../../../wasm/js/fetchBytes.js';
 import { BakeClient } from '../bake/BakeClient.js';
 import { BrushMarkers } from '../render/BrushMarkers.js';
 import { scenes } from '../scenes.js';
@@ -10,7 +11,8 @@ import { yourModel } from '../ui/yourModel.js';
 
 export class CustomScene {
   /**
-   * demo: the page (open, reset, setPaused, and its scene, stage, paused, view and drag);
+   * demo: the page (open, reset, setPaused, showProgress, and its scene, stage, paused, view
+   * and drag);
    * status: its StatusBoard; onGround: whether "On the ground" starts ticked (?ground=1).
    */
   constructor(demo, status, onGround) {
@@ -83,10 +85,16 @@ export class CustomScene {
 
   // A model the user baked: opened from its bytes.
   async openBaked(asset, name) {
-    if (scenes.custom?.url?.protocol === 'blob:') URL.revokeObjectURL(scenes.custom.url);
-    scenes.custom = { title: `Your model: ${name}`, url: new URL(URL.createObjectURL(new Blob([asset]))) };
+    this.setAsset({ title: `Your model: ${name}` }, asset);
     this.hostedAsset = null;
     await this.demo.open('custom', {});
+  }
+
+  // The scene "custom" becomes the asset of these bytes (scene: its title, and the file name the
+  // reader's messages give it, by default custom.smfem).
+  setAsset(scene, bytes) {
+    if (scenes.custom?.url?.protocol === 'blob:') URL.revokeObjectURL(scenes.custom.url);
+    scenes.custom = { ...scene, url: new URL(URL.createObjectURL(new Blob([bytes]))) };
   }
 
   /**
@@ -95,19 +103,43 @@ export class CustomScene {
    * caller opens the gallery instead.
    */
   async openHosted(address, overrides) {
-    const url = new URL(address, location.href);
-    scenes.custom = { title: `Hosted: ${url.pathname.split('/').pop()}`, url };
+    // The file as the URL names it: the title and the reader's messages name it so.
+    const file = address.split(/[?#]/)[0].split('/').pop() || address;
+    let url;
+    try {
+      url = new URL(address, location.href);
+    } catch {
+      this.status.warn(`asset=${address} is not an address the page can download from.`);
+      return false;
+    }
+    let bytes;
+    try {
+      bytes = await fetchBytes(url, (loaded, total) =>
+        this.demo.showProgress(total ? (0.45 * loaded) / total : null),
+      );
+    } catch (error) {
+      // fetch throws a TypeError where the server could not be reached or did not let this page
+      // read its answer (a server of another origin without CORS); fetchBytes throws on an
+      // HTTP error status, which the server let the page read.
+      this.status.warn(
+        `asset=${address} could not be downloaded (${error.message})` +
+          (error instanceof TypeError
+            ? ': the server could not be reached, or did not let this page read the file. A server ' +
+              "of another origin than the page's must send Access-Control-Allow-Origin with it (CORS)."
+            : '.'),
+      );
+      return false;
+    }
+    this.setAsset({ title: `Hosted: ${file}`, sourceName: file }, bytes);
     this.hostedAsset = address;
     try {
       await this.demo.open('custom', overrides);
       return true;
     } catch (error) {
+      // The bytes arrived: what refused them says why, naming the file (the asset reader's
+      // "file: header: ...").
       this.hostedAsset = null;
-      this.status.warn(
-        `asset=${address} could not be opened (${error.message}). A server hosting an asset for ` +
-          'this page must allow it to be read from here: Access-Control-Allow-Origin, or ' +
-          'Cross-Origin-Resource-Policy: cross-origin (the page is cross-origin isolated).',
-      );
+      this.status.warn(`asset=${address} could not be opened: ${error.message}`);
       return false;
     }
   }

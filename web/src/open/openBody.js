@@ -120,11 +120,17 @@ export function bodyControls(meta, info, surface, stage, localDeformations = fal
 
 /**
  * Opens a body on its own: one simulator, or two side by side. context: { client (the worker's),
- * showProgress(fraction), warn(text) }; scene: scenes.js's, { url, fullUrl } (fullUrl: the asset
- * with its tet mesh, which local deformations need, or absent). Returns what Demo.open shows,
- * with the settings, the asset's metadata and gravity vector.
+ * showProgress(fraction), warn(text) }; scene: scenes.js's, { url, fullUrl, sourceName } (fullUrl:
+ * the asset with its tet mesh, which local deformations need, or absent; sourceName: the file
+ * the reader's messages name, by default `${name}.smfem`). Returns what Demo.open shows, with the
+ * settings, the asset's metadata and gravity vector.
  */
-export async function openBody({ client, showProgress, warn }, name, { url, fullUrl }, overrides) {
+export async function openBody(
+  { client, showProgress, warn },
+  name,
+  { url, fullUrl, sourceName },
+  overrides,
+) {
   // Local deformations where the URL asks and the scene can.
   const asked = { local: overrides.local ?? false, compareLocal: overrides.compareLocal ?? false };
   if ((asked.local || asked.compareLocal) && !fullUrl) {
@@ -142,7 +148,7 @@ export async function openBody({ client, showProgress, warn }, name, { url, full
   const count = asked.compareLocal || overrides.compare ? 2 : 1;
   const loaded = await client.load({
     asset: bytes,
-    sourceName: `${name}.smfem`,
+    sourceName: sourceName ?? `${name}.smfem`,
     parameterSets: new Array(count).fill({}),
     localDeformations: localDeformationsOf(asked, count),
   });

@@ -6,9 +6,9 @@ import { openContact } from './openContact.js';
 // It starts this fraction of its height above the ground, centred over the origin.
 const kDropOfHeight = 0.5;
 
-/** scene: { title, url } of the asset. */
-export async function openOnGround(context, name, { title, url }, overrides) {
-  const body = 'model.smfem';
+/** scene: { title, url, sourceName } of the asset (sourceName: its file, for the reader's messages). */
+export async function openOnGround(context, name, { title, url, sourceName }, overrides) {
+  const body = sourceName ?? 'model.smfem';
   const { min, max } = await context.client.bounds({ asset: await fetchBytes(url), sourceName: body });
   const centre = (k) => -(min[k] + max[k]) / 2;
   const description = `${title}, dropped on the ground.`;
