@@ -37,7 +37,15 @@ export interface SimulatorParameters {
    */
   eigenFitRelinearized?: boolean;
   materialModel?: 'arap' | 'fixed_corotational' | 'stable_neo_hookean';
-  /** Solver iterations per step (exactly, or at most with untilConverged), 1..200. */
+  /**
+   * Solver iterations per step, 1..200: at most this many. A step stops early once it has
+   * converged: its Newton decrement is 0, or the energy decrease it predicts (decrement^2 / 2) is
+   * below 1e-12 of the magnitude of the step's energies (lost in rounding), or, with
+   * untilConverged, it meets the tolerances below (StepReport.converged). A line search that
+   * accepts nothing ends the step too. A step that starts with an impact (contact) gets 4 times
+   * as many, and the energy check solves a step that gained energy again with 4 times as many,
+   * then to convergence (StepReport.retries).
+   */
   iterations?: number;
   /** Seconds, 1e-5..0.1. */
   timestep?: number;

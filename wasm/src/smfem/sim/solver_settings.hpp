@@ -41,8 +41,12 @@ struct SolverSettings {
   MixedVariant mixed_variant = MixedVariant::curvature;
   MaterialModel material_model = MaterialModel::fixed_corotational;
   double timestep = 1.0 / 60.0;  // h, s
-  // Solver iterations per step: exactly this many (real-time use), or at most this many when
-  // until_converged.
+  // Solver iterations per step: at most this many. A step stops early once it has converged:
+  // its Newton decrement is 0, or the decrease it predicts (delta^2 / 2) is lost in rounding
+  // (lost_in_rounding, step/line_search.hpp: below 1e-12 of the magnitude of the step's
+  // energies), or, when until_converged, the tolerances below are met; a line search that
+  // accepts nothing ends it too. The simulator gives a step that starts with an impact, and the
+  // energy check's retries, more (simulator.hpp, step/energy_check.hpp).
   int iterations = 2;
   // Iterate until the Newton decrement delta (see fem_step.hpp, mfem_step.hpp) satisfies
   //   delta <= relative_tolerance * delta_0   or   delta^2 / 2 <= absolute_tolerance,
