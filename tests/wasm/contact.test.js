@@ -261,5 +261,11 @@ describe('contact', () => {
       bodies: [{ asset: 'box.smfem' }, { asset: 'box.smfem', translation: [0.5, 0, 0] }],
     };
     expect(() => scene(drop(overlapping), 2)).toThrow(/overlaps|touch/);
+    // A body it does not have: an Error naming it (it threw a bare number).
+    const one = scene(drop(), 1);
+    expect(() => one.bodyDent(9)).toThrow('bodyDent: no body 9 (the scene has 1)');
+    expect(() => one.bodyDent(0.5)).toThrow(/no body 0\.5/);
+    expect(one.bodyDent(0)).toBeNull();
+    one.dispose();
   });
 });

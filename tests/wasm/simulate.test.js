@@ -55,6 +55,18 @@ describe('smfem simulate', () => {
     expect(records[0].wallMs).toBeGreaterThan(0);
   });
 
+  it('runs --converged to convergence, not to the asset's own iteration count', async () => {
+    const { stdout } = await run([asset, '--dt', '0.01', '--steps', '3', '--converged', '--json']);
+    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const bytes = await readFile(asset);
+    const converged = { timestep: 0.01, untilConverged: true, iterations: 200 };
+    const simulator = smfem.createSimulator(bytes, { parameters: converged });
+    const reports = simulator.step(3).map((report, k) => stepRecord(k + 1, report));
+    simulator.dispose();
+    expect(records.map(withoutWallClock)).toEqual(reports.map(withoutWallClock));
+    expect(Math.max(...records.map((r) => r.iterations))).toBeGreaterThan(2);
+  });
+
   it('prints the same as CSV columns, vectors split by axis', async () => {
     const { stdout } = await run([asset, ...args, '--csv']);
     const [header, ...rows] = stdout.trim().split('\n');

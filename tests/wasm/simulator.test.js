@@ -219,6 +219,27 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     );
     expect(() => smfem.createSimulator(asset, { threads: 'many' })).toThrow(/threads/);
     expect(() => smfem.createSimulator(asset, { parameters: { gravity: [0, 1] } })).toThrow(/gravity/);
+    // A key it does not take ran the defaults without a word.
+    expect(() => smfem.createSimulator(asset, { solver: 'fem' })).toThrow(/unknown option solver/);
+    expect(() => smfem.createSimulator(asset, { parameter: {} })).toThrow(/unknown option parameter /);
+  });
+
+  it('refuses a step count or a parameter object it would otherwise truncate or choke on', () => {
+    const simulator = smfem.createSimulator(asset);
+    for (const count of [2.7, NaN, 1e10, -1, 2 ** 32 + 1]) {
+      expect(() => simulator.step(count)).toThrow(`step count ${count} is not a whole number in [0, 100000]`);
+    }
+    expect(simulator.info.parameters.iterations).toBe(2);
+    expect(() => simulator.setParameters()).toThrow(/takes an object of parameters/);
+    // A grab at a point that is not finite holds the body, at rest without gravity, where it is;
+    // it pulled the vertex to the origin.
+    simulator.setParameters({ gravity: [0, 0, 0] });
+    simulator.dragStart(5, [NaN, NaN, NaN], 1e4);
+    expect(simulator.step(1)[0].energy.spring).toBe(0);
+    expect(simulator.warnings().join()).toMatch(/drag target is not finite/);
+    simulator.dragStart(5, [0, 0, 0], 1e4);
+    expect(simulator.step(1)[0].energy.spring).toBeGreaterThan(0);
+    simulator.dispose();
   });
 
   it('gives worker threads back on dispose, never blocking on an exhausted pool', () => {

@@ -24,6 +24,7 @@
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/config.hpp"
 #include "smfem/full/full_model.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/local/render_dent.hpp"
 #include "smfem/multibody/contact_scene.hpp"
 #include "smfem/parallel/thread_pool.hpp"
@@ -185,7 +186,7 @@ class JsSimulator {
   }
 
   // Runs `count` steps (stopping at the first that fails) and returns their reports as JSON.
-  std::string step(int count) {
+  std::string step(double count) {
     return js_errors([&] {
       check_step_count(count);
       json reports = json::array();
@@ -380,7 +381,7 @@ class JsContactScene {
     scene_->set_settings(settings);
   }
 
-  std::string step(int count) {
+  std::string step(double count) {
     return js_errors([&] {
       check_step_count(count);
       json reports = json::array();
@@ -432,11 +433,15 @@ class JsContactScene {
 
   // How far body b's patches move its render vertices now (ContactScene::body_dent), or null
   // without patches.
-  val body_dent(int body) {
-    if (body < 0 || body >= scene_->body_count())
-      throw std::out_of_range("no body " + std::to_string(body));
-    const std::vector<float> dent = scene_->body_dent(body);
-    return dent.empty() ? val::null() : typed_array_copy(dent, "Float32Array");
+  val body_dent(double body) {
+    return js_errors([&] {
+      if (!(body >= 0 && body < scene_->body_count() && std::floor(body) == body)) {
+        throw std::out_of_range("bodyDent: no body " + smfem::json::format_number(body) +
+                                " (the scene has " + std::to_string(scene_->body_count()) + ")");
+      }
+      const std::vector<float> dent = scene_->body_dent(static_cast<int>(body));
+      return dent.empty() ? val::null() : typed_array_copy(dent, "Float32Array");
+    });
   }
 
   // The force the bodies press on each obstacle now (ContactScene::obstacle_forces), on demand:

@@ -80,7 +80,7 @@ class JsDisplacementSimulator {
     });
   }
 
-  std::string step(int count) {
+  std::string step(double count) {
     return js_errors([&] {
       check_step_count(count);
       json reports = json::array();

@@ -1,10 +1,12 @@
 #include "js_boundary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
 #include "smfem/asset/asset.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/parallel/thread_pool.hpp"
 #include "smfem/sim/material_model.hpp"
 
@@ -197,9 +199,11 @@ json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagn
   return report_json(report, time);
 }
 
-void check_step_count(int count) {
-  if (count < 0 || count > 100000) {
-    throw std::invalid_argument("step count " + std::to_string(count) + " is outside [0, 100000]");
+void check_step_count(double count) {
+  // A double, so that 2.7, 1e10 or NaN reach here as given, not truncated or wrapped into an int.
+  if (!(count >= 0 && count <= 100000 && std::floor(count) == count)) {
+    throw std::invalid_argument("step count " + smfem::json::format_number(count) +
+                                " is not a whole number in [0, 100000]");
   }
 }
 

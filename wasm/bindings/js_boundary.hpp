@@ -77,8 +77,8 @@ json report_json(const sim::StepReport& report, double time);
 // diagnostics of the state after it.
 json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagnostics,
                  double time);
-// Throws unless 0 <= count <= 100000.
-void check_step_count(int count);
+// Throws unless count is a whole number in [0, 100000].
+void check_step_count(double count);
 // U (column-major) as a new Float64Array (tests compare trajectories across builds).
 val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U);
 // options.threads (default 2 in the threaded build), within the free workers (a warning where

@@ -118,7 +118,7 @@ class JsThinSimulator {
     });
   }
 
-  std::string step(int count) {
+  std::string step(double count) {
     return js_errors([&] {
       check_step_count(count);
       json reports = json::array();

@@ -114,7 +114,11 @@ function wrap(module, flavour, threadsFailed = null) {
       return JSON.parse(text);
     },
     /** A simulator of the scene in `bytes` (an asset); see loader.d.ts for the options. */
-    createSimulator(bytes, { sourceName = 'asset', threads, parameters, localDeformations } = {}) {
+    createSimulator(
+      bytes,
+      { sourceName = 'asset', threads, parameters, localDeformations, ...unknown } = {},
+    ) {
+      refuseUnknownOptions('createSimulator', unknown, 'sourceName, threads, parameters, localDeformations');
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
       if (localDeformations !== undefined) options.localDeformations = localDeformations;
@@ -128,7 +132,8 @@ function wrap(module, flavour, threadsFailed = null) {
      * modal derivatives, Trusty et al. 2023, Fig. 5), stepped by the same FEM and MFEM steps with
      * the same parameters and step reports as createSimulator's; no drag spring.
      */
-    createDisplacementSimulator(bytes, { sourceName = 'asset', threads, parameters } = {}) {
+    createDisplacementSimulator(bytes, { sourceName = 'asset', threads, parameters, ...unknown } = {}) {
+      refuseUnknownOptions('createDisplacementSimulator', unknown, 'sourceName, threads, parameters');
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
       const native = new (tool('DisplacementSimulator'))(
@@ -153,7 +158,11 @@ function wrap(module, flavour, threadsFailed = null) {
      * createSimulator's, plus maxStrain; coordinatesF64() is the vertices' displacements. `files`
      * holds one {name, bytes} per name thinRecipeFiles gives.
      */
-    createThinSimulator(recipeText, { sourceName = 'recipe', threads, parameters, files = [] } = {}) {
+    createThinSimulator(
+      recipeText,
+      { sourceName = 'recipe', threads, parameters, files = [], ...unknown } = {},
+    ) {
+      refuseUnknownOptions('createThinSimulator', unknown, 'sourceName, threads, parameters, files');
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
       const list = files.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
@@ -185,6 +194,17 @@ function wrap(module, flavour, threadsFailed = null) {
   };
 }
 
+// A key a constructor does not take: silently dropped, a misspelt `parameter:` or a `solver:`
+// beside `parameters` ran the defaults. (createContactScene's keys are the scene's to refuse.)
+function refuseUnknownOptions(what, unknown, known) {
+  const keys = Object.keys(unknown);
+  if (keys.length === 0) return;
+  throw new Error(
+    `smfem: ${what}: unknown option ${keys.join(', ')} (it takes ${known}; a solver parameter such as ` +
+      'iterations goes in parameters)',
+  );
+}
+
 // A stepper behind the API (a simulator or a scene with contact): live until disposed, then
 // every call throws.
 class NativeHandle {
@@ -210,6 +230,8 @@ class NativeHandle {
 
   /** Changes some parameters; out-of-range values are clamped (see warnings()). */
   setParameters(parameters) {
+    if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
+      throw new Error('smfem: setParameters takes an object of parameters, e.g. { iterations: 4 }');
     this.live().setParameters(JSON.stringify(parameters));
   }
 

@@ -35,6 +35,9 @@
 // refused before anything runs; --force replaces the file, or writes its frames among the
 // folder's files (output_guard.js).
 //
+// --converged iterates each step until its Newton decrement converges, at most --iters times (200,
+// the stepper's most, when --iters is not given).
+//
 // --eigenfit off steps an asset baked with EigenFit (smfem-bake --eigenfit, a recipe's
 // fit_resolution) without its correction (the JS API's eigenFit; on by default), relinearized
 // re-fits it every step (eigenFitRelinearized).
@@ -66,6 +69,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import solverLimits from '../src/smfem/sim/solver_limits.json' with { type: 'json' };
 import { nativeTool } from './native_tools.js';
 import { optionNumber } from './option_values.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
@@ -162,6 +166,9 @@ export function parseSimulateArgs(args) {
     }
   }
   if (options.scene === undefined) throw new Error('give an asset or a recipe');
+  // A converged run asked for without --iters: the asset's own count (2, mostly) would stop each
+  // step there, converged or not.
+  if (options.parameters.untilConverged) options.parameters.iterations ??= solverLimits.iterations.max;
   if (options.subspace !== 'skinning' && options.build === 'single')
     throw new Error(`--subspace ${options.subspace} runs on the threaded build only (--build threads)`);
   if (options.subspace !== 'skinning' && (options.drag || options.render))

@@ -413,6 +413,18 @@ TEST(ContactScene, RefusesIntersectingStartStates) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("beyond the plane"), std::string::npos) << e.what();
   }
+  // Wholly inside a box, whose centre is then inside the body: the body is what is inside.
+  contact::Obstacle box;
+  box.kind = contact::ObstacleKind::box;
+  box.point = {0.7, 0, 0.3};
+  box.half_extents = {1.0, 1.0, 1.0};
+  try {
+    ContactScene(spec_with({box}, {{}}), {box_body()});
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("starts inside the box obstacle 0"), std::string::npos)
+        << e.what();
+  }
   EXPECT_THROW(
       ContactScene(spec_with({}, {{}, {Eigen::Vector3d(0.5, 0, 0)}}), {box_body(), box_body()}),
       std::invalid_argument);

@@ -3,6 +3,7 @@
 #include "smfem/sim/simulator.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -519,6 +520,28 @@ TEST(Simulator, DragSpringPullsTheVertexTowardsTheTarget) {
   simulator.drag_end();
   EXPECT_FALSE(simulator.dragging());
   EXPECT_EQ(simulator.diagnostics().spring_energy, 0.0);
+}
+
+// A target that is not finite holds the grabbed vertex where it is, with a warning: it pulled
+// the vertex to the world's origin (the last spring's point, none, stood in for the new one's).
+TEST(Simulator, DragWithATargetThatIsNotFiniteHoldsTheVertexWhereItIs) {
+  const BoxModel model = make_box_model();
+  SolverSettings settings;
+  settings.gravity.setZero();
+  Simulator simulator(model.model, settings);
+  const ReducedMatrix V = spin_and_stretch(model, Eigen::Vector3d(0.0, 1.0, 0.0));
+  simulator.set_state(ReducedMatrix::Zero(V.rows(), 3), V);
+  for (int step = 0; step < 5; ++step) ASSERT_TRUE(simulator.step().ok);
+  const int vertex = 10;
+  const Eigen::VectorXd basis = render_vertex_basis(model.model, vertex);
+  const Eigen::Vector3d rest = model.model.render_positions.row(vertex).transpose();
+  const Eigen::Vector3d now = rest + simulator.coordinates().transpose() * basis;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  simulator.drag_start(vertex, Eigen::Vector3d(nan, nan, nan), 1e4);
+  EXPECT_EQ(simulator.diagnostics().spring_energy, 0.0);  // its target is where the vertex is
+  ASSERT_FALSE(simulator.warnings().empty());
+  EXPECT_NE(simulator.warnings().back().find("not finite"), std::string::npos);
+  EXPECT_GT(now.norm(), 0.1);  // the origin would have stretched it
 }
 
 TEST(Simulator, MaterialChangesTakeEffect) {

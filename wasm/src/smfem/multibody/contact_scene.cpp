@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "smfem/geometry/point_triangle.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/multibody/body_groups.hpp"
 #include "smfem/sim/kernels/detail/reduced_dot.hpp"
 
@@ -251,23 +252,29 @@ void ContactScene::check_start_state() {
       const contact::Obstacle& obstacle = obstacles_[o];
       const std::string what = std::string(contact::obstacle_kind_name(obstacle.kind)) +
                                " obstacle " + std::to_string(o);
-      if (obstacle.kind != contact::ObstacleKind::plane &&
-          inside(obstacle.point + obstacle.offset, surfaces[b], surface.triangles)) {
-        throw std::invalid_argument("the " + what + " is inside " + name);
-      }
       double closest = std::numeric_limits<double>::infinity();
+      bool every_sample_in = true;  // 0 is a sample's distance inside a solid obstacle
       for (Eigen::Index k = 0; k < surface.samples.size(); ++k) {
-        closest = std::min(closest, contact::obstacle_distance(
-                                        obstacle, surfaces[b].row(surface.samples(k)).transpose())
-                                        .distance);
+        const double d =
+            contact::obstacle_distance(obstacle, surfaces[b].row(surface.samples(k)).transpose())
+                .distance;
+        closest = std::min(closest, d);
+        every_sample_in = every_sample_in && !(d > 0.0);
+      }
+      if (obstacle.kind != contact::ObstacleKind::plane) {
+        if (every_sample_in) throw std::invalid_argument(name + " starts inside the " + what);
+        if (inside(obstacle.point + obstacle.offset, surfaces[b], surface.triangles)) {
+          throw std::invalid_argument("the " + what + " is inside " + name);
+        }
       }
       if (!(closest > 0.0)) {
-        throw std::invalid_argument(
-            name + " starts inside or touching the " + what +
-            (obstacle.kind == contact::ObstacleKind::plane
-                 ? " (its deepest point is " + std::to_string(-closest) +
-                       " m beyond the plane, the side its normal points away from)"
-                 : std::string()));
+        std::string where;
+        if (obstacle.kind == contact::ObstacleKind::plane) {
+          where = closest < 0.0 ? " (its deepest point is " + json::format_number(-closest) +
+                                      " m beyond the plane, the side its normal points away from)"
+                                : " (its lowest point lies on the plane: start it above)";
+        }
+        throw std::invalid_argument(name + " starts inside or touching the " + what + where);
       }
     }
   }

@@ -167,7 +167,12 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
   DragSpring spring;
   spring.basis = basis;
   spring.rest = rest;
-  spring.target = target.allFinite() ? target : dynamics_.spring_point(state_.U);
+  spring.target = target;
+  if (!target.allFinite()) {
+    // Held where it is now (the new spring's point, not the last one's).
+    spring.target = rest + state_.U.transpose() * basis;
+    warnings_.push_back("drag target is not finite; the vertex is held where it is");
+  }
   if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
     const double clamped =
         std::isnan(stiffness) ? 0.0 : std::clamp(stiffness, 0.0, kMaxSpringStiffness);
