@@ -232,7 +232,9 @@ ShellMesh icosphere(int levels, double r) {
 }
 
 // A hollow rubber ball (no air inside) dropped on the ground at the page's settings: with bending
-// it rests round, its middle about a radius up; a membrane alone (paper 002's shell) folds.
+// it rests round, its middle about a radius up; a membrane alone (paper 002's shell) folds and
+// rests lower. How much lower depends on how it meets the ground: 1.7 cm while the barrier held
+// the midsurface off it, 0.86 cm since it holds the shell's lower face (contact_skins: 2 mm).
 TEST(HingeBending, ARubberBallKeepsItsShapeWithBendingAndFoldsWithout) {
   const double radius = 0.1;
   const auto rest_height = [&](bool bending) {
@@ -262,7 +264,7 @@ TEST(HingeBending, ARubberBallKeepsItsShapeWithBendingAndFoldsWithout) {
   };
   const double with = rest_height(true);
   EXPECT_NEAR(with, radius, 0.15 * radius);
-  EXPECT_LT(rest_height(false), with - 0.1 * radius);
+  EXPECT_LT(rest_height(false), with - 0.05 * radius);
 }
 
 }  // namespace

@@ -106,8 +106,9 @@ void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
     }
     const double closest = contact->closest(U_).first;
     if (!(closest > 0.0)) {
-      throw std::invalid_argument("a contact point is not clear of the obstacles (distance " +
-                                  std::to_string(closest) + " m): place the body outside them");
+      throw std::invalid_argument(
+          "a contact point is not clear of the obstacles (distance " + std::to_string(closest) +
+          " m, a rod's radius or half a shell's thickness taken off): place the body outside them");
     }
   }
   contact_ = std::move(contact);

@@ -47,7 +47,8 @@ void ObstacleContact::begin_step(const sim::ReducedMatrix& U_before, const sim::
       const bool moved = obstacle.offset != obstacle.start_offset;
       const Eigen::Vector3d start =
           moved ? Eigen::Vector3d(before + obstacle.offset - obstacle.start_offset) : x;
-      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, start);
+      const contact::ObstacleDistance d =
+          contact::obstacle_distance(obstacle, start, points_[i].skin);
       if (d.distance >= dhat) continue;
       friction_.push_back({i, contact::tangent_basis(d.direction), start,
                            mu * parameters_.stiffness * points_[i].area *
@@ -65,7 +66,7 @@ void ObstacleContact::linearize(const sim::ReducedMatrix& U, sim::ReducedMatrix&
     block.setZero();
     const Eigen::Vector3d x = position(p, U);
     for (const contact::Obstacle& obstacle : obstacles_) {
-      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, x);
+      const contact::ObstacleDistance d = contact::obstacle_distance(obstacle, x, p.skin);
       if (d.distance >= dhat) continue;
       const double weight = kappa * p.area;
       gradient.row(p.node) +=
@@ -100,7 +101,7 @@ double ObstacleContact::max_step(const sim::ReducedMatrix& U, const sim::Reduced
     const Eigen::Vector3d dx = dU.row(p.node).transpose();
     for (const contact::Obstacle& obstacle : obstacles_) {
       alpha = std::min(alpha, contact::obstacle_time_of_impact(obstacle, x, dx, parameters_.keep,
-                                                               parameters_.activation));
+                                                               parameters_.activation, p.skin));
     }
   }
   return alpha;
@@ -113,9 +114,9 @@ sim::ReducedMatrix ObstacleContact::limit_each(const sim::ReducedMatrix& U,
     const Eigen::Vector3d x = position(p, U);
     const Eigen::Vector3d dx = dU.row(p.node).transpose();
     for (const contact::Obstacle& obstacle : obstacles_) {
-      scale(p.node) =
-          std::min(scale(p.node), contact::obstacle_time_of_impact(
-                                      obstacle, x, dx, parameters_.keep, parameters_.activation));
+      scale(p.node) = std::min(scale(p.node),
+                               contact::obstacle_time_of_impact(obstacle, x, dx, parameters_.keep,
+                                                                parameters_.activation, p.skin));
     }
   }
   return scale.asDiagonal() * dU;
@@ -139,7 +140,7 @@ double ObstacleContact::energy(const sim::ReducedMatrix& U) const {
   for (const Point& p : points_) {
     const Eigen::Vector3d x = position(p, U);
     for (const contact::Obstacle& obstacle : obstacles_) {
-      const double d = contact::obstacle_distance(obstacle, x).distance;
+      const double d = contact::obstacle_distance(obstacle, x, p.skin).distance;
       if (d < dhat) sum += p.area * contact::barrier(d, dhat);
     }
   }
@@ -152,7 +153,7 @@ std::pair<double, int> ObstacleContact::closest(const sim::ReducedMatrix& U) con
   for (const Point& p : points_) {
     const Eigen::Vector3d x = position(p, U);
     for (const contact::Obstacle& obstacle : obstacles_) {
-      const double d = contact::obstacle_distance(obstacle, x).distance;
+      const double d = contact::obstacle_distance(obstacle, x, p.skin).distance;
       closest = std::min(closest, d);
       active += d < parameters_.activation ? 1 : 0;
     }
@@ -167,20 +168,21 @@ std::vector<Eigen::Vector3d> ObstacleContact::obstacle_forces(const sim::Reduced
     const Eigen::Vector3d x = position(p, U);
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
       forces[o] += contact::obstacle_reaction(obstacles_[o], x, parameters_.stiffness * p.area,
-                                              parameters_.activation);
+                                              parameters_.activation, p.skin);
     }
   }
   return forces;
 }
 
-double ObstacleContact::held_reach(const contact::Obstacle& obstacle, const Eigen::Vector3d& x,
-                                   const Eigen::Vector3d& motion) const {
+double ObstacleContact::held_reach(const contact::Obstacle& obstacle, const Point& p,
+                                   const Eigen::Vector3d& x, const Eigen::Vector3d& motion) const {
   const double floor = parameters_.keep * parameters_.activation;
-  const double distance = contact::obstacle_distance(obstacle, x).distance;
+  const double distance = contact::obstacle_distance(obstacle, x, p.skin).distance;
   if (distance <= floor) return 0.0;
   // keep * max(distance, dhat) as a fraction of the distance: below 1, as distance > floor.
   return contact::obstacle_time_of_impact(
-      obstacle, x, -motion, parameters_.keep * std::max(1.0, parameters_.activation / distance));
+      obstacle, x, -motion, parameters_.keep * std::max(1.0, parameters_.activation / distance),
+      contact::kNoReach, p.skin);
 }
 
 bool ObstacleContact::obstacles_move() const {
@@ -206,19 +208,20 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
     double alpha = 1.0;
     for (std::size_t i = 0; i < points_.size(); ++i) {
       const Eigen::Vector3d x = position(points_[i], U);
-      reach[i] = contact::obstacle_time_of_impact(obstacle, x, -motion, parameters_.keep);
+      reach[i] = contact::obstacle_time_of_impact(obstacle, x, -motion, parameters_.keep,
+                                                  contact::kNoReach, points_[i].skin);
       // A pinned point holds it whether or not it comes within a tenth of its distance (a slow
       // obstacle within dhat would otherwise creep closer step by step).
       bool held = fixed[static_cast<std::size_t>(points_[i].node)] != 0;
       if (!held && reach[i] >= 1.0) continue;
       for (std::size_t other = 0; other < obstacles_.size() && !held; ++other) {
-        held = other != o &&
-               contact::obstacle_time_of_impact(obstacles_[other], x, (1.0 - reach[i]) * motion,
-                                                parameters_.keep) < 1.0;
+        held = other != o && contact::obstacle_time_of_impact(
+                                 obstacles_[other], x, (1.0 - reach[i]) * motion, parameters_.keep,
+                                 contact::kNoReach, points_[i].skin) < 1.0;
       }
       // Nothing pushes a held point away, so the obstacle stops at a tenth (keep) of dhat from
       // it, not a tenth of its distance each step, which would take it to rounding's distance.
-      if (held) alpha = std::min(alpha, held_reach(obstacle, x, motion));
+      if (held) alpha = std::min(alpha, held_reach(obstacle, points_[i], x, motion));
     }
     obstacle.offset += alpha * motion;
     // The rest of the way a point could not let it come, the point goes along: relative to the
@@ -232,7 +235,7 @@ int ObstacleContact::advance_obstacles(sim::ReducedMatrix& U, sim::ReducedMatrix
       const int node = points_[i].node;
       U.row(node) += ((alpha - reach[i]) * motion).transpose();
       const Eigen::Vector3d normal =
-          contact::obstacle_distance(obstacle, position(points_[i], U)).direction;
+          contact::obstacle_distance(obstacle, position(points_[i], U), points_[i].skin).direction;
       const double behind = velocity.dot(normal) - Udot.row(node).dot(normal);
       if (behind > 0.0) {
         Udot.row(node) += (behind * normal).transpose();

@@ -37,6 +37,9 @@ class ObstacleContact final : public sim::StepContact {
     int node = 0;
     Eigen::Vector3d rest = Eigen::Vector3d::Zero();  // m
     double area = 0.0;                               // m^2, the barrier's weight
+    // m: the body's surface lies this far beyond the point (a rod's radius, half a shell's
+    // thickness), so distances are the obstacle's grown by it (obstacle.hpp).
+    double skin = 0.0;
   };
 
   // Throws std::invalid_argument for a point of non-finite position or non-positive area, an
@@ -112,9 +115,9 @@ class ObstacleContact final : public sim::StepContact {
     return p.rest + U.row(p.node).transpose();
   }
 
-  // How much of `motion` the obstacle may make towards the point at x that nothing pushes: to
+  // How much of `motion` the obstacle may make towards point p, at x, that nothing pushes: to
   // keep (a tenth) of dhat from it, or of its distance where that is farther.
-  double held_reach(const contact::Obstacle& obstacle, const Eigen::Vector3d& x,
+  double held_reach(const contact::Obstacle& obstacle, const Point& p, const Eigen::Vector3d& x,
                     const Eigen::Vector3d& motion) const;
 
   // A point's friction against one obstacle over the step (begin_step()).

@@ -30,6 +30,7 @@ ThinBody combine_bodies(const std::vector<ThinBody>& bodies) {
   out.rest.resize(vertices, 3);
   out.directions.resize(directors, 3);
   out.contact_areas.resize(vertices);
+  out.contact_skins.resize(vertices);
   std::vector<Eigen::Triplet<double>> bending;
   if (hinges > 0) model.hinges.rest = Positions::Zero(nodes, 3);
   int first_vertex = 0, first_director = vertices, first_element = 0;
@@ -72,6 +73,7 @@ ThinBody combine_bodies(const std::vector<ThinBody>& bodies) {
     out.rest.middleRows(first_vertex, n) = body.rest;
     out.directions.middleRows(first_director - vertices, d) = body.directions;
     out.contact_areas.segment(first_vertex, n) = body.contact_areas;
+    out.contact_skins.segment(first_vertex, n) = body.contact_skins;
     const auto append = [&](auto& into, const auto& rows) {
       const Eigen::Index at = into.rows();
       into.conservativeResize(at + rows.rows(), Eigen::NoChange);

@@ -69,6 +69,7 @@ ThinBody make_rods(const Positions& points, const Segments& segments, const RodM
   body.line_radii = Eigen::VectorXd::Constant(S, material.radius);
   body.directions.resize(2 * S, 3);
   body.contact_areas = Eigen::VectorXd::Zero(n);
+  body.contact_skins = Eigen::VectorXd::Constant(n, material.radius);
   full::ElementModel& model = body.model;
   model.source = "rod";
   model.defaults = thin_body_defaults();

@@ -55,6 +55,7 @@ ThinBody make_shell(const ShellMesh& mesh, const ShellMaterial& material, std::v
   body.triangles = triangles;
   body.directions.resize(T, 3);
   body.contact_areas = Eigen::VectorXd::Zero(n);
+  body.contact_skins = Eigen::VectorXd::Constant(n, material.thickness / 2.0);
   full::ElementModel& model = body.model;
   model.source = "shell";
   model.defaults = thin_body_defaults();

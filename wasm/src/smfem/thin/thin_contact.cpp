@@ -23,7 +23,8 @@ std::unique_ptr<full::ObstacleContact> thin_obstacle_contact(
   std::vector<full::ObstacleContact::Point> points;
   for (int v = 0; v < body.vertex_count; ++v) {
     if (body.contact_areas(v) > 0.0) {
-      points.push_back({v, body.rest.row(v).transpose(), body.contact_areas(v)});
+      points.push_back(
+          {v, body.rest.row(v).transpose(), body.contact_areas(v), body.contact_skins(v)});
     }
   }
   return std::make_unique<full::ObstacleContact>(std::move(points), std::move(obstacles),

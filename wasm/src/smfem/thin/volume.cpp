@@ -94,6 +94,7 @@ ThinBody make_volume(const Positions& X, const Tets& tets, const VolumeMaterial&
   model.translational_mass = model.node_mass;
   model.pinned = std::move(pinned);
   body.contact_areas = Eigen::VectorXd::Zero(n);
+  body.contact_skins = Eigen::VectorXd::Zero(n);
   std::vector<std::array<int, 3>> boundary;
   for (const auto& [key, use] : faces) {
     if (use.first != 1) continue;

@@ -69,30 +69,31 @@ Eigen::Vector3d ObstaclePath::offset_at(double time) const {
   return (1.0 - t) * offsets[i - 1] + t * offsets[i];
 }
 
-ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x_world) {
+ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x_world,
+                                   double skin) {
   const Eigen::Vector3d x = x_world - obstacle.offset;
   switch (obstacle.kind) {
     case ObstacleKind::plane: {
-      return {obstacle.normal.dot(x - obstacle.point), obstacle.normal};
+      return {obstacle.normal.dot(x - obstacle.point) - skin, obstacle.normal};
     }
     case ObstacleKind::sphere:
-      return from_point(x, obstacle.point, obstacle.radius, Eigen::Vector3d::UnitY());
+      return from_point(x, obstacle.point, obstacle.radius + skin, Eigen::Vector3d::UnitY());
     case ObstacleKind::capsule:
-      return from_point(x, nearest_on_segment(x, obstacle.point, obstacle.end), obstacle.radius,
-                        Eigen::Vector3d::UnitY());
+      return from_point(x, nearest_on_segment(x, obstacle.point, obstacle.end),
+                        obstacle.radius + skin, Eigen::Vector3d::UnitY());
     case ObstacleKind::box: {
       const Eigen::Vector3d local = x - obstacle.point;
       const Eigen::Vector3d nearest =
           local.cwiseMax(-obstacle.half_extents).cwiseMin(obstacle.half_extents);
-      return from_point(local, nearest, 0.0, Eigen::Vector3d::UnitY());
+      return from_point(local, nearest, skin, Eigen::Vector3d::UnitY());
     }
   }
   return {};
 }
 
 Eigen::Vector3d obstacle_reaction(const Obstacle& obstacle, const Eigen::Vector3d& x, double weight,
-                                  double dhat) {
-  const ObstacleDistance d = obstacle_distance(obstacle, x);
+                                  double dhat, double skin) {
+  const ObstacleDistance d = obstacle_distance(obstacle, x, skin);
   return weight * barrier_derivative(d.distance, dhat) * d.direction;
 }
 
@@ -135,8 +136,8 @@ void hold_by_hand(std::vector<Obstacle>& obstacles, std::size_t o, const Eigen::
 }
 
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
-                               const Eigen::Vector3d& dx, double keep, double reach) {
-  const ObstacleDistance start = obstacle_distance(obstacle, x);
+                               const Eigen::Vector3d& dx, double keep, double reach, double skin) {
+  const ObstacleDistance start = obstacle_distance(obstacle, x, skin);
   if (!(start.distance > 0.0)) return 0.0;
   const double target = ccd_target(start.distance, keep, reach);
   switch (obstacle.kind) {
@@ -149,7 +150,7 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
     case ObstacleKind::sphere: {
       // |x + a dx - c| = radius + target: the first root of a quadratic in a.
       const Eigen::Vector3d from_center = x - obstacle.offset - obstacle.point;
-      const double touch = obstacle.radius + target;
+      const double touch = obstacle.radius + skin + target;
       const double a = dx.squaredNorm();
       const double b = from_center.dot(dx);
       const double c = from_center.squaredNorm() - touch * touch;
@@ -166,7 +167,7 @@ double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& 
   // Both convex; outside them the distance's gradient is the unit direction from the nearest point.
   return convex_advancement(
       [&](double alpha) {
-        const ObstacleDistance d = obstacle_distance(obstacle, x + alpha * dx);
+        const ObstacleDistance d = obstacle_distance(obstacle, x + alpha * dx, skin);
         return std::pair{d.distance, d.direction.dot(dx)};
       },
       keep, reach);

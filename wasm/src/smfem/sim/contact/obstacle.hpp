@@ -42,20 +42,22 @@ struct Obstacle {
   Eigen::Vector3d start_offset = Eigen::Vector3d::Zero();  // the translation a step started at
 };
 
-// The distance from x to the obstacle (translated by its offset) and the unit direction from
-// the obstacle's nearest point towards x (the distance's gradient; any unit vector where the
-// distance is 0).
+// The distance from x to the obstacle (translated by its offset) grown by `skin` all round (a
+// rod's radius: the rod's midline against the obstacle keeps its surface off it; 0 otherwise),
+// and the unit direction from the obstacle's nearest point towards x (the distance's gradient;
+// any unit vector where the distance is 0). A grown obstacle stays convex.
 struct ObstacleDistance {
   double distance = 0.0;
   Eigen::Vector3d direction = Eigen::Vector3d::UnitY();
 };
-ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x);
+ObstacleDistance obstacle_distance(const Obstacle& obstacle, const Eigen::Vector3d& x,
+                                   double skin = 0.0);
 
 // The barrier's force on the obstacle from a contact point at x that stands for `weight` (the
 // pair's stiffness times its area, contact_potential.hpp): weight b'(d) n, n from the obstacle
 // towards x (zero from dhat on). Summed over the points, the force a body presses on it.
 Eigen::Vector3d obstacle_reaction(const Obstacle& obstacle, const Eigen::Vector3d& x, double weight,
-                                  double dhat);
+                                  double dhat, double skin = 0.0);
 
 // The signed distance from `plane`'s boundary to the deepest point of `shape` (a sphere, box or
 // capsule; both translated by their offsets): negative where the shape reaches that far beyond
@@ -74,11 +76,12 @@ void hold_by_hand(std::vector<Obstacle>& obstacles, std::size_t o, const Eigen::
 
 // The largest alpha in [0, 1] such that x + a dx, for every a in [0, alpha], stays at least
 // `keep` times its present distance, or times `reach` where that is less, from the obstacle
-// (0 < keep < 1; ccd.hpp: ccd_target): continuous collision detection of a point moving
-// linearly. Closed form for planes and spheres; conservative advancement (ccd.hpp) for boxes and
-// capsules.
+// (0 < keep < 1; ccd.hpp: ccd_target), the obstacle grown by `skin` (obstacle_distance):
+// continuous collision detection of a point moving linearly. Closed form for planes and spheres;
+// Newton's steps from below for boxes and capsules (ccd.hpp: convex_advancement).
 double obstacle_time_of_impact(const Obstacle& obstacle, const Eigen::Vector3d& x,
-                               const Eigen::Vector3d& dx, double keep, double reach = kNoReach);
+                               const Eigen::Vector3d& dx, double keep, double reach = kNoReach,
+                               double skin = 0.0);
 
 // Throws std::invalid_argument naming the problem (non-finite values, zero normal, radius or
 // half extents <= 0, a path whose times do not increase).
