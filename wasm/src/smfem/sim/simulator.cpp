@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
@@ -421,6 +422,7 @@ const StepReport& Simulator::step() {
   const std::array<StepAttempt, 4> attempts = step_attempts(settings_, first);
   bool ok = false;
   bool have_kept = false;  // kept_: the last finite attempt, which gained energy
+  bool gaining = false;    // the attempt in state_ (or kept_) gained energy and did not converge
   int budget = 0;          // the iterations given to the attempts the current one goes on from
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
     const StepAttempt& a = attempts[attempt];
@@ -430,7 +432,10 @@ const StepReport& Simulator::step() {
     if (attempt > 0) {
       if (!settings_.energy_check) break;
       // A converged step is implicit Euler itself: kept, however it came out.
-      if (ok && report_.stats.converged) break;
+      if (ok && report_.stats.converged) {
+        gaining = false;
+        break;
+      }
       // An attempt that cannot do better than the last is skipped; FEM is only the mixed
       // solver's fallback.
       if (attempt_adds_nothing(a, settings_, first)) continue;
@@ -451,6 +456,7 @@ const StepReport& Simulator::step() {
     const TetKinematics& kinematics =
         solve_step(a.method, a.iterations - budget, whole - budget, a.until_converged, go_on);
     budget = a.iterations;
+    gaining = false;
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
          state_.z.allFinite() && state_.lambda.allFinite();
     if (!ok) continue;
@@ -465,6 +471,7 @@ const StepReport& Simulator::step() {
     const double energy_after = mechanical_energy(state_, stretch_, patch_stretch_);
     report_.energy_gain = energy_after - energy_before - work;
     if (report_.energy_gain <= allowed_energy_gain(energy_before, energy_after, work)) break;
+    gaining = !report_.stats.converged;
     copy_dynamic_state(state_, kept_);
     kept_stretch_ = stretch_;
     kept_patch_stretch_ = patch_stretch_;
@@ -478,9 +485,17 @@ const StepReport& Simulator::step() {
     patch_stretch_ = kept_patch_stretch_;
     report_.energy_gain = kept_gain_;
     ok = true;
+    gaining = true;
   }
   report_.ok = ok;
-  if (report_.retries > 0) {
+  if (ok && gaining && report_.retries > 0) {
+    // Not implicit Euler's step but the last of its approximations: say so, and what helps.
+    warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": gained " +
+                        json::format_number(report_.energy_gain) +
+                        " J beyond the loads' work in every retry, none of which converged: "
+                        "the motion is not to be trusted at these settings (a smaller time step "
+                        "or a stiffer material helps)");
+  } else if (report_.retries > 0) {
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": " +
                         (ok ? "retried " + std::to_string(report_.retries) +
                                   " time(s) with more iterations (energy grew beyond the "

@@ -43,8 +43,9 @@ struct PhaseTimes {
 };
 
 struct StepStats {
-  int iterations = 0;            // iterations that computed a direction
-  bool converged = false;        // the decrement test passed (until_converged only)
+  int iterations = 0;  // iterations that computed a direction
+  // The decrement test passed (until_converged), or the decrement is 0 or lost in rounding.
+  bool converged = false;
   double first_decrement = 0.0;  // delta of the first iteration
   double decrement = 0.0;        // delta of the last iteration
   int backtracks = 0;            // step halvings, all line searches
