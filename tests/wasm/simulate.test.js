@@ -55,12 +55,17 @@ describe('smfem simulate', () => {
     expect(records[0].wallMs).toBeGreaterThan(0);
   });
 
-  it('runs --converged to convergence, not to the asset's own iteration count', async () => {
-    const { stdout } = await run([asset, '--dt', '0.01', '--steps', '3', '--converged', '--json']);
-    const records = stdout.trim().split('\n').map((line) => JSON.parse(line));
+  it("runs --converged to convergence, not to the asset's own iteration count", async () => {
+    const pull = ['--drag', '0', '1', '1', '1', '1e5']; // a hard pull: steps need tens of iterations
+    const { stdout } = await run([asset, '--dt', '0.01', '--steps', '3', ...pull, '--converged', '--json']);
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const bytes = await readFile(asset);
     const converged = { timestep: 0.01, untilConverged: true, iterations: 200 };
     const simulator = smfem.createSimulator(bytes, { parameters: converged });
+    simulator.dragStart(0, [1, 1, 1], 1e5);
     const reports = simulator.step(3).map((report, k) => stepRecord(k + 1, report));
     simulator.dispose();
     expect(records.map(withoutWallClock)).toEqual(reports.map(withoutWallClock));

@@ -226,9 +226,10 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
 
   it('refuses a step count or a parameter object it would otherwise truncate or choke on', () => {
     const simulator = smfem.createSimulator(asset);
-    for (const count of [2.7, NaN, 1e10, -1, 2 ** 32 + 1]) {
-      expect(() => simulator.step(count)).toThrow(`step count ${count} is not a whole number in [0, 100000]`);
+    for (const count of [2.7, NaN, -1, 2 ** 32 + 1]) {
+      expect(() => simulator.step(count)).toThrow(/is not a whole number in \[0, 100000\]/);
     }
+    expect(() => simulator.step(1e10)).toThrow('step count 1e+10 is not'); // not wrapped to 1410065408
     expect(simulator.info.parameters.iterations).toBe(2);
     expect(() => simulator.setParameters()).toThrow(/takes an object of parameters/);
     // A grab at a point that is not finite holds the body, at rest without gravity, where it is;

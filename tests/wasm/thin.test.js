@@ -39,7 +39,8 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     smfem = await loadSmfem({ build });
   });
 
-  // A rope lying across a 20 degree slope (its first point 1 mm above it) slides down it at the
+  // A rope lying across a 20 degree slope (its surface 1 mm above it: its axis its 2 mm radius
+  // higher, the default radius) slides down it at the
   // page's settings: with the recipe's mu 0.2 at g (sin - mu cos), Coulomb's kinetic friction;
   // with mu 0.6 > tan 20 degrees it holds, creeping at most eps_v = 1 cm/s (friction.hpp).
   it("takes the recipe's friction: a rope slides down a slope as Coulomb says, or holds", () => {
@@ -48,7 +49,7 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     const downhill = [0, -Math.sin(theta), Math.cos(theta)];
     const slope = (friction) =>
       JSON.stringify({
-        rod: { points: 11, length: 0.2, start: normal.map((n) => 1e-3 * n), youngs: 1e7, density: 1000 },
+        rod: { points: 11, length: 0.2, start: normal.map((n) => 3e-3 * n), youngs: 1e7, density: 1000 },
         obstacles: [{ type: 'plane', point: [0, 0, 0], normal }],
         contact: { activation_distance: 2e-3 },
         friction,
@@ -482,7 +483,8 @@ describe('npx smfem simulate on a shell recipe', () => {
     await writeFile(
       recipe,
       JSON.stringify({
-        rod: { points: 11, length: 0.2, start: [-0.1, dHat / 2, 0], density: 1000, youngs: 1e7 },
+        // Its surface half dHat above the floor: its axis its (default) 2 mm radius higher.
+        rod: { points: 11, length: 0.2, start: [-0.1, 0.002 + dHat / 2, 0], density: 1000, youngs: 1e7 },
         friction: 0.5,
         contact: { activation_distance: dHat },
         obstacles: [
