@@ -539,6 +539,13 @@ class Demo {
         if (this.loggedWarnings.has(kind)) continue;
         this.loggedWarnings.add(kind);
         console.warn(`smfem: ${warning} (logged once; later ones like it are not)`);
+        // Not a step solved again but one no retry could bring back: the picture is not physics.
+        if (/in every retry, none of which converged/.test(warning)) {
+          status.notice(
+            'Steps gain energy that no retry removes: the motion is not to be trusted at these ' +
+              'settings. Try a smaller time step or a stiffer material.',
+          );
+        }
       }
       status.stepped(answer.reports[0], answer.reports);
       answer.reports.forEach((list, i) => {

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
@@ -490,8 +490,9 @@ const StepReport& Simulator::step() {
   report_.ok = ok;
   if (ok && gaining && report_.retries > 0) {
     // Not implicit Euler's step but the last of its approximations: say so, and what helps.
-    warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": gained " +
-                        json::format_number(report_.energy_gain) +
+    char gain[32];
+    std::snprintf(gain, sizeof gain, "%.3g", report_.energy_gain);
+    warnings_.push_back("step " + std::to_string(state_.step_count + 1) + ": gained " + gain +
                         " J beyond the loads' work in every retry, none of which converged: "
                         "the motion is not to be trusted at these settings (a smaller time step "
                         "or a stiffer material helps)");
