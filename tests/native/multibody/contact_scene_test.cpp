@@ -345,27 +345,27 @@ TEST(ContactScene, AMovingFloorCarriesTheBoxOnItWithoutRetries) {
   }
 }
 
-// A 2 cm plastic cube thrown at 1 m/s along a frictionless table slides as far over a box or a
+// A 2 cm plastic bar thrown at 1 m/s along a frictionless table slides as far over a box or a
 // capsule as over a plane: 1 m in a second, at the page's 2 iterations. While CCD bounded a
 // sample's approach to a box or capsule by its whole motion (ccd.hpp, convex_advancement), a
-// sample resting within the barrier's reach (0.17 mm) slid a fraction of each step, as if braked:
-// 0.30 m over the box, 0.16 m over the capsule.
+// sample resting within the barrier's reach slid a fraction of each step, as if braked: 0.24 m
+// over the box and over the capsule.
 TEST(ContactScene, APebbleSlidesOverABoxOrACapsuleAsOverAPlane) {
+  // The test box's grid, 2 x 1 x 1 cm (a 2 x 2 x 2 grid's mass block was singular in wasm).
   sim::BoxModelOptions pebble = sim::test::small_box();
-  pebble.nx = pebble.ny = pebble.nz = 2;
-  pebble.lower = Eigen::Vector3d::Constant(-0.01);
-  pebble.upper = Eigen::Vector3d::Constant(0.01);
+  pebble.lower = Eigen::Vector3d(-0.01, -0.005, -0.005);
+  pebble.upper = Eigen::Vector3d(0.01, 0.005, 0.005);
   pebble.youngs[0] = pebble.youngs[1] = 2e8;
   contact::Obstacle table;
   table.kind = contact::ObstacleKind::box;
-  table.point = {0.0, -1.011, 0.0};
+  table.point = {0.0, -1.006, 0.0};
   table.half_extents = {5.0, 1.0, 5.0};  // its top 1 mm under the pebble's base
   contact::Obstacle log;                 // a long capsule whose top is there too
   log.kind = contact::ObstacleKind::capsule;
-  log.point = {-5.0, -2.011, 0.0};
-  log.end = {5.0, -2.011, 0.0};
+  log.point = {-5.0, -2.006, 0.0};
+  log.end = {5.0, -2.006, 0.0};
   log.radius = 2.0;
-  for (const contact::Obstacle& under : {ground(-0.011), table, log}) {
+  for (const contact::Obstacle& under : {ground(-0.006), table, log}) {
     ContactSceneSpec spec = spec_with({under}, {{Eigen::Vector3d::Zero()}});
     spec.bodies[0].velocity = {1.0, 0.0, 0.0};
     ContactScene scene(spec, {sim::make_box_model(pebble).model});
