@@ -243,6 +243,33 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     simulator.dispose();
   });
 
+  it('says when every retry gained energy and none converged, and only then', () => {
+    // Balanced: the box falling at the test's settings.
+    const plain = smfem.createSimulator(asset, { parameters: PARAMETERS });
+    expect(plain.step(STEPS).some((r) => r.energyUnbalanced)).toBe(false);
+    plain.dispose();
+    // FEM allowed two backtracks and no tolerance, its corner yanked 3 m by a stiff spring at
+    // 0.1 s steps: no retry converges, and each gains energy.
+    const yanked = smfem.createSimulator(asset, {
+      parameters: {
+        ...PARAMETERS,
+        solver: 'fem',
+        iterations: 1,
+        timestep: 0.1,
+        maxBacktracks: 2,
+        relativeTolerance: 0,
+        absoluteTolerance: 0,
+      },
+    });
+    yanked.dragStart(0, [0, 3, 0], 1e6);
+    const reports = yanked.step(10);
+    const unbalanced = reports.filter((r) => r.energyUnbalanced);
+    expect(unbalanced.length).toBeGreaterThan(0);
+    expect(unbalanced.every((r) => r.ok && r.retries > 0 && r.energyGain > 0)).toBe(true);
+    expect(yanked.warnings().join()).toMatch(/in every retry, none of which converged/);
+    yanked.dispose();
+  });
+
   it('gives worker threads back on dispose, never blocking on an exhausted pool', () => {
     const simulators = [];
     for (let i = 0; i < 6; ++i) simulators.push(smfem.createSimulator(asset, { threads: 2 }));

@@ -170,6 +170,7 @@ json report_json(const smfem::sim::StepReport& report, double time) {
   out["ok"] = report.ok;
   out["retries"] = report.retries;
   out["energyGain"] = report.energy_gain;
+  out["energyUnbalanced"] = report.energy_unbalanced;
   out["time"] = time;
   out["iterations"] = s.iterations;
   out["converged"] = s.converged;

@@ -123,6 +123,12 @@ export interface StepReport extends Diagnostics {
   retries: number;
   /** J: the step's energy change beyond the loads' work (kinetic + elastic + springs). */
   energyGain: number;
+  /**
+   * Every retry of the energy check gained energy and none converged: the step kept is the last
+   * attempt, not implicit Euler's (warnings() says so); the motion is not to be trusted at these
+   * settings. Always false for shells, rods and displacement bases.
+   */
+  energyUnbalanced: boolean;
   /** Simulated time after the step, s. */
   time: number;
   /** A Simulator's with localDeformations: the patches attached after the step. */

@@ -132,7 +132,7 @@ class Demo {
     this.retriedSteps = []; // per simulator, since the scene, the reset or the iterations changed
     // The solver's warnings logged, a step's each kind once per scene opened: a step solved
     // again warns every time (705 lines in 8 s of the hundred bodies), and the status line
-    // counts those.
+    // counts those. Also 'energyUnbalanced' once its notice is shown.
     this.loggedWarnings = new Set();
     this.saidThreadsFailed = false;
     // The bar: the scene's assets to 45 %, the wasm module's download (first load only) to 90 %;
@@ -539,13 +539,15 @@ class Demo {
         if (this.loggedWarnings.has(kind)) continue;
         this.loggedWarnings.add(kind);
         console.warn(`smfem: ${warning} (logged once; later ones like it are not)`);
-        // Not a step solved again but one no retry could bring back: the picture is not physics.
-        if (/in every retry, none of which converged/.test(warning)) {
-          status.notice(
-            'Steps gain energy that no retry removes: the motion is not to be trusted at these ' +
-              'settings. Try a smaller time step or a stiffer material.',
-          );
-        }
+      }
+      // Not a step solved again but one no retry could bring back: the picture is not physics.
+      const unbalanced = answer.reports.some((list) => list.some((report) => report.energyUnbalanced));
+      if (unbalanced && !this.loggedWarnings.has('energyUnbalanced')) {
+        this.loggedWarnings.add('energyUnbalanced');
+        status.notice(
+          'Steps gain energy that no retry removes: the motion is not to be trusted at these ' +
+            'settings. Try a smaller time step or a stiffer material.',
+        );
       }
       status.stepped(answer.reports[0], answer.reports);
       answer.reports.forEach((list, i) => {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "smfem/energies/lame.hpp"
+#include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/sim/step/energy_check.hpp"
 
@@ -107,7 +108,8 @@ void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
     const double closest = contact->closest(U_).first;
     if (!(closest > 0.0)) {
       throw std::invalid_argument(
-          "a contact point is not clear of the obstacles (distance " + std::to_string(closest) +
+          "a contact point is not clear of the obstacles (distance " +
+          json::format_number(closest) +
           " m, a rod's radius or half a shell's thickness taken off): place the body outside them");
     }
   }

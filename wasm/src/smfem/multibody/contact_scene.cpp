@@ -661,6 +661,7 @@ const StepSummary& ContactScene::step() {
     report_.ok = report_.ok && report.ok;
     report_.retries += report.retries;
     report_.energy_gain += report.energy_gain;
+    report_.energy_unbalanced = report_.energy_unbalanced || report.energy_unbalanced;
     add_stats(report.stats, report_.stats);
   }
   fall_asleep_where_quiet(stepped, pairs);

@@ -171,7 +171,7 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
   spring.target = target;
   if (!target.allFinite()) {
     // Held where it is now (the new spring's point, not the last one's).
-    spring.target = rest + state_.U.transpose() * basis;
+    spring.target = spring.point(state_.U);
     warnings_.push_back("drag target is not finite; the vertex is held where it is");
   }
   if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
@@ -414,6 +414,7 @@ const StepReport& Simulator::step() {
   report_.stats = StepStats{};
   report_.retries = 0;
   report_.energy_gain = 0.0;
+  report_.energy_unbalanced = false;
   report_.step_ms = 0.0;  // the stopwatch adds to it
   // The fallbacks of a step that gained energy or failed (step/energy_check.hpp).
   const SolverMethod method = settings_.method;
@@ -488,7 +489,8 @@ const StepReport& Simulator::step() {
     gaining = true;
   }
   report_.ok = ok;
-  if (ok && gaining && report_.retries > 0) {
+  report_.energy_unbalanced = ok && gaining && report_.retries > 0;
+  if (report_.energy_unbalanced) {
     // Not implicit Euler's step but the last of its approximations: say so, and what helps.
     char gain[32];
     std::snprintf(gain, sizeof gain, "%.3g", report_.energy_gain);

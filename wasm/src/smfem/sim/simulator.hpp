@@ -94,9 +94,12 @@ struct StepReport {
   bool eigen_fit_tangled = false;
   int retries = 0;           // attempts after the first (see above)
   double energy_gain = 0.0;  // J, of the accepted attempt
-  StepStats stats;           // summed over the attempts
-  Diagnostics diagnostics;   // of the state after the step
-  double step_ms = 0.0;      // wall clock of the whole step() call
+  // Every retry gained energy and none converged: the last attempt was kept, not implicit
+  // Euler's step (the warning says so; the page shows a notice).
+  bool energy_unbalanced = false;
+  StepStats stats;          // summed over the attempts
+  Diagnostics diagnostics;  // of the state after the step
+  double step_ms = 0.0;     // wall clock of the whole step() call
 };
 
 class Simulator {

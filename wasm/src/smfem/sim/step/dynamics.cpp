@@ -88,9 +88,7 @@ void Dynamics::begin_step(const ReducedMatrix& U_n, const ReducedMatrix& Udot_n,
   force_ = force;
 }
 
-Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const {
-  return spring_.rest + U.transpose() * spring_.basis;
-}
+Eigen::Vector3d Dynamics::spring_point(const ReducedMatrix& U) const { return spring_.point(U); }
 
 double Dynamics::energy(const ReducedMatrix& U) {
   work_ = U - predicted_;

@@ -37,6 +37,9 @@ struct DragSpring {
   Eigen::Vector3d rest = Eigen::Vector3d::Zero();
   Eigen::Vector3d target = Eigen::Vector3d::Zero();
   double stiffness = 0.0;  // N/m
+
+  // Where the grabbed point is at U: rest + U^T b_p.
+  Eigen::Vector3d point(const ReducedMatrix& U) const { return rest + U.transpose() * basis; }
 };
 
 class Dynamics final : public InertialEnergy {
