@@ -345,6 +345,83 @@ TEST(ContactScene, AMovingFloorCarriesTheBoxOnItWithoutRetries) {
   }
 }
 
+// The box of box_body() with a vertex at the middle of each face (2 x 2 cubes across it): a
+// sphere meets it there face on, not at its corners.
+sim::ReducedModel faced_box() {
+  sim::BoxModelOptions options = sim::test::small_box();
+  options.ny = options.nz = 2;
+  return sim::make_box_model(options).model;
+}
+
+// A sphere on a path pushes the free box in its way ahead of it (obstacle_push.hpp) at the
+// page's 2 iterations: the box (1 m long, on a frictionless floor) leaves at the sphere's 1 m/s
+// and the sphere keeps to its path; swept slightly downwards, the push slides the box along the
+// floor instead of into it. Before, the sphere stalled at the box, held back where it would come
+// too near a sample, and the barrier alone moved the box: 5 cm/s (docs/contact.md).
+TEST(ContactScene, AnObstacleOnAPathPushesAFreeBodyAhead) {
+  for (const double sink : {0.0, 0.1}) {  // m/s downwards
+    contact::Obstacle ball;
+    ball.kind = contact::ObstacleKind::sphere;
+    ball.point = {-0.05, 0.1 * sink / 0.1, 0.3};  // 5 cm short of the box's face at x = 0.2
+    ball.radius = 0.2;
+    ball.path.times = {0.0, 2.0};
+    ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, -2.0 * sink, 0.0)};
+    ContactSceneSpec spec = spec_with({ground(-0.201), ball}, {{Eigen::Vector3d::Zero()}});
+    ContactScene scene(spec, {faced_box()});
+    scene.set_solver(sim::SolverMethod::mfem, 2, false);
+    const Eigen::Vector3d start = scene.body_centroid(0);
+    for (int step = 0; step < 100; ++step) {
+      const StepSummary& summary = scene.step();
+      ASSERT_TRUE(summary.ok) << step;
+      ASSERT_GT(summary.min_distance, 0.0) << step;
+    }
+    const Eigen::Vector3d moved = scene.body_centroid(0) - start;
+    const double speed = scene.body_momentum(0).x() / scene.body_mass(0);
+    std::printf("[ measured ] sinking %.1f m/s: sphere at %.4f m of its path's 1, box moved %.4f m "
+                "at %.3f m/s, %.2g m up\n",
+                sink, scene.obstacles().back().offset.x(), moved.x(), speed, moved.y());
+    EXPECT_NEAR(scene.obstacles().back().offset.x(), 1.0, 0.01) << sink;
+    EXPECT_GT(moved.x(), 0.9) << sink;  // struck after 5 cm
+    // Face on, at the sphere's speed; struck by a sphere coming down over its face, faster: a
+    // frictionless push along the normal, which points down into the floor there, wedges it
+    // forwards (at normal n, until v . n = V . n: v_x = 1 + 0.1 |n_y| / n_x).
+    EXPECT_GE(speed, 0.99) << sink;
+    EXPECT_LT(speed, sink > 0.0 ? 1.3 : 1.01) << sink;
+    EXPECT_LT(std::abs(moved.y()), 0.01) << sink;  // on the floor, neither in it nor lifted
+  }
+}
+
+// A box the push would take into a wall holds the sphere back instead, clear of both.
+TEST(ContactScene, ABodyAgainstAWallHoldsAnObstacleOnAPathBack) {
+  contact::Obstacle ball;
+  ball.kind = contact::ObstacleKind::sphere;
+  ball.point = {-0.05, 0.0, 0.3};
+  ball.radius = 0.2;
+  ball.path.times = {0.0, 2.0};
+  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
+  contact::Obstacle wall;
+  wall.point = {1.3, 0.0, 0.0};  // 10 cm beyond the box's far face
+  wall.normal = {-1.0, 0.0, 0.0};
+  ContactSceneSpec spec = spec_with({ground(-0.201), wall, ball}, {{Eigen::Vector3d::Zero()}});
+  ContactScene scene(spec, {faced_box()});
+  scene.set_solver(sim::SolverMethod::mfem, 2, false);
+  // 0.4 s: the box meets the wall at about 0.15 s.
+  for (int step = 0; step < 40; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  // Pushed up to the wall (its far face from 1.2 to 1.3; its centroid a little further, as the
+  // sphere then presses into the soft box's near half), and the sphere held back from there, far
+  // short of its path's 0.4 m.
+  std::printf("[ measured ] box moved %.4f m, sphere at %.4f m of its path's 0.4\n",
+              scene.body_centroid(0).x() - 0.7, scene.obstacles().back().offset.x());
+  EXPECT_GT(scene.body_centroid(0).x() - 0.7, 0.095);
+  EXPECT_LT(scene.body_centroid(0).x() - 0.7, 0.13);
+  EXPECT_LT(scene.obstacles().back().offset.x(), 0.3);
+  EXPECT_GT(scene.last_step().obstacles_held, 0);
+}
+
 // A 2 cm plastic bar thrown at 1 m/s along a frictionless table slides as far over a box or a
 // capsule as over a plane: 1 m in a second, at the page's 2 iterations. While CCD bounded a
 // sample's approach to a box or capsule by its whole motion (ccd.hpp, convex_advancement), a

@@ -14,6 +14,7 @@
 #include "smfem/geometry/point_triangle.hpp"
 #include "smfem/json/json_text.hpp"
 #include "smfem/multibody/body_groups.hpp"
+#include "smfem/multibody/obstacle_push.hpp"
 #include "smfem/sim/kernels/detail/reduced_dot.hpp"
 
 namespace smfem::multibody {
@@ -107,6 +108,7 @@ ContactScene::ContactScene(const ContactSceneSpec& spec, std::vector<sim::Reduce
     layout_.modes += model.mode_count();
     layout_.tets += model.cubature_count();
     surface_bases_.push_back(contact::surface_basis(model.contact));
+    translations_.push_back(rigid_translation(model, {0}, {model.mode_count()}));
     velocities_.push_back(spec.bodies[i].velocity);
     rest_centroids_.push_back(model.rest_centroid + spec.bodies[i].translation);
     masses_.push_back(model.total_mass);
@@ -178,6 +180,8 @@ std::vector<Eigen::Vector3d> ContactScene::obstacle_forces() {
       }
     }
   }
+  // The last step's pushes (obstacle_push.hpp), over that step.
+  for (std::size_t o = 0; o < push_forces_.size(); ++o) forces[o] += push_forces_[o];
   return forces;
 }
 
@@ -377,13 +381,15 @@ void ContactScene::set_sleeping(bool allowed) {
   }
 }
 
-void ContactScene::wake(int body) {
-  if (asleep_[static_cast<std::size_t>(body)]) {
-    // Its island no longer holds its state as it is now (its velocity was zeroed asleep).
-    for (auto& [bodies, island] : islands_) {
-      if (std::binary_search(bodies.begin(), bodies.end(), body)) island->synced_step = -1;
-    }
+void ContactScene::unsync(int body) {
+  for (auto& [bodies, island] : islands_) {
+    if (std::binary_search(bodies.begin(), bodies.end(), body)) island->synced_step = -1;
   }
+}
+
+void ContactScene::wake(int body) {
+  // Its islands no longer hold its state as it is now (its velocity was zeroed asleep).
+  if (asleep_[static_cast<std::size_t>(body)]) unsync(body);
   asleep_[static_cast<std::size_t>(body)] = 0;
   quiet_steps_[static_cast<std::size_t>(body)] = 0;
 }
@@ -442,31 +448,43 @@ void ContactScene::drag_end() {
 
 void ContactScene::move_obstacles(double end_time) {
   summary_.obstacles_held = 0;
+  push_forces_.assign(obstacles_.size(), Eigen::Vector3d::Zero());
   std::vector<contact::SurfacePositions>
       surfaces;  // computed once an obstacle moves (most steps none does)
-  for (contact::Obstacle& obstacle : obstacles_) {
+  std::vector<PushCandidate> candidates;
+  for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+    contact::Obstacle& obstacle = obstacles_[o];
     obstacle.start_offset = obstacle.offset;
     if (obstacle.path.times.empty()) continue;
     const Eigen::Vector3d motion = obstacle.path.offset_at(end_time) - obstacle.offset;
     if (motion.isZero(0.0)) continue;
     if (surfaces.empty()) {
       surfaces.resize(models_.size());
-      for (int i = 0; i < body_count(); ++i)
-        current_surface(i, surfaces[static_cast<std::size_t>(i)]);
-    }
-    // A sample sees the obstacle come at it: relative motion -motion.
-    double alpha = 1.0;
-    for (int i = 0; i < body_count(); ++i) {
-      const auto b = static_cast<std::size_t>(i);
-      const Eigen::VectorXi& samples = models_[b].contact.samples;
-      for (Eigen::Index k = 0; k < samples.size(); ++k) {
-        alpha = std::min(alpha, contact::obstacle_time_of_impact(
-                                    obstacle, surfaces[b].row(samples(k)).transpose(), -motion,
-                                    parameters_.keep));
+      for (int i = 0; i < body_count(); ++i) {
+        const auto b = static_cast<std::size_t>(i);
+        current_surface(i, surfaces[b]);
+        candidates.push_back({&surfaces[b], &models_[b].contact.samples,
+                              !translations_[b].isZero(0.0), Eigen::Vector3d::Zero()});
       }
     }
-    obstacle.offset += alpha * motion;
-    if (alpha < 1.0) ++summary_.obstacles_held;
+    for (int i = 0; i < body_count(); ++i) {
+      candidates[static_cast<std::size_t>(i)].velocity = body_momentum(i) / body_mass(i);
+    }
+    const ObstacleAdvance advance = advance_obstacle(
+        obstacles_, o, motion, candidates, parameters_.keep, parameters_.activation, timestep_);
+    obstacle.offset += advance.alpha * motion;
+    if (advance.alpha < 1.0) ++summary_.obstacles_held;
+    for (const Push& push : advance.pushes) {
+      const auto b = static_cast<std::size_t>(push.body);
+      const Eigen::VectorXd& t = translations_[b];
+      const Eigen::Index first = 4 * layout_.first_mode[b], rows = 4 * layout_.mode_count[b];
+      state_.U.middleRows(first, rows) += t * push.translation.transpose();
+      state_.Udot.middleRows(first, rows) += t * push.velocity.transpose();
+      surfaces[b].rowwise() += push.translation.transpose();
+      push_forces_[o] -= masses_[b] * push.velocity / timestep_;
+      unsync(push.body);
+      wake(push.body);
+    }
     // Bodies it may come near wake up: their boxes within the motion and dhat of it.
     for (int i = 0; i < body_count(); ++i) {
       const auto b = static_cast<std::size_t>(i);
@@ -475,7 +493,8 @@ void ContactScene::move_obstacles(double end_time) {
                                     surfaces[b].colwise().maxCoeff().transpose());
       const double reach = 0.5 * box.diagonal().norm() + motion.norm() + parameters_.activation;
       if (contact::obstacle_distance(obstacle, box.center()).distance < reach ||
-          contact::obstacle_distance(obstacle, box.center() + alpha * motion).distance < reach) {
+          contact::obstacle_distance(obstacle, box.center() + advance.alpha * motion).distance <
+              reach) {
         wake(i);
       }
     }
@@ -903,6 +922,7 @@ contact::ContactMeasure ContactScene::measure() {
 
 void ContactScene::reset() {
   obstacles_ = initial_obstacles_;
+  push_forces_.clear();
   stiffness_ = start_stiffness_;
   parameters_.stiffness = *std::max_element(stiffness_.begin(), stiffness_.end());
   ++parameters_version_;

@@ -25,10 +25,11 @@
 // island, never slept in wasm. A body is never held on an awake one: it would hang in the air as
 // its support crept away, and drop when it woke.
 //
-// A step first moves the obstacles along their paths (or to where the user dragged them), each
-// held back where it would come closer to a sample than `keep` of their distance allows (an
-// obstacle scripted into a body stalls against it; StepSummary::obstacles_held), then steps the
-// islands.
+// A step first moves the obstacles along their paths (or to where the user dragged them),
+// pushing the free bodies in their way ahead of them (obstacle_push.hpp); a body that cannot be
+// pushed (pinned, against another body or obstacle) holds its obstacle back where it would come
+// closer to a sample than `keep` of their distance allows (StepSummary::obstacles_held). Then it
+// steps the islands.
 //
 // Local deformations (paper 001, sim/simulator.hpp), where the scene asks for them
 // (enable_local_deformations): the body dents where the obstacles press it and the hand drags
@@ -196,7 +197,8 @@ class ContactScene {
   contact::ContactMeasure measure();
   // The force the bodies press on each obstacle now (N): the barrier's reaction, sum over every
   // body's samples of kappa_b a b'(d) n (n from the obstacle towards the sample, the samples
-  // where a dent has moved them), sleeping bodies included; friction's is not in it.
+  // where a dent has moved them), sleeping bodies included, and the last step's push (the
+  // momentum it gave the bodies, over the time step); friction's is not in it.
   std::vector<Eigen::Vector3d> obstacle_forces();
 
   // Local deformations for `body` on its tet mesh (its asset's mesh group, smfem-bake
@@ -260,6 +262,8 @@ class ContactScene {
   // Adapts the stiffness of the bodies of the islands stepped (see above).
   void update_stiffness(const std::vector<Island*>& stepped);
   void wake(int body);
+  // Its islands take its state from state_ when they next step (it changed outside them).
+  void unsync(int body);
   // Per body: awake and not quiet now (rms speed at or above kSleepSpeed's or kSleepCreep's
   // still speed), or dragged.
   std::vector<char> restless_bodies() const;
@@ -289,6 +293,8 @@ class ContactScene {
   std::vector<std::unique_ptr<local::RenderDent>> render_dents_;  // per body, made when first asked
   SceneLayout layout_;
   std::vector<contact::SurfaceBasis> surface_bases_;  // per body: ns x 4m
+  std::vector<Eigen::VectorXd> translations_;         // per body: rigid_translation (island.hpp)
+  std::vector<Eigen::Vector3d> push_forces_;          // per obstacle: its last step's push, N
   std::vector<Eigen::Vector3d> velocities_;           // initial, per body
   std::vector<Eigen::Vector3d> rest_centroids_;       // per body, in the scene
   std::vector<double> masses_, diagonals_;            // per body

@@ -6,13 +6,14 @@
 
 namespace smfem::multibody {
 
-Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
-  const sim::ReducedModel& model = composite.model;
+Eigen::VectorXd rigid_translation(const sim::ReducedModel& model,
+                                  const std::vector<int>& first_mode,
+                                  const std::vector<int>& mode_count) {
   // Per body, M_b^-1 m_b (M is block-diagonal: one factorization of the whole was cubic in the
   // bodies, 21 ms natively for 30 cubes).
   Eigen::VectorXd t(model.mass_vector.size());
-  for (std::size_t b = 0; b < composite.first_mode.size(); ++b) {
-    const Eigen::Index first = 4 * composite.first_mode[b], size = 4 * composite.mode_count[b];
+  for (std::size_t b = 0; b < first_mode.size(); ++b) {
+    const Eigen::Index first = 4 * first_mode[b], size = 4 * mode_count[b];
     t.segment(first, size) = model.mass_block.block(first, first, size, size)
                                  .ldlt()
                                  .solve(model.mass_vector.segment(first, size));
@@ -20,19 +21,23 @@ Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
   // Exact where every surface vertex moves by exactly 1: b_v . t = 1 (b_v over its body's
   // modes: it is zero elsewhere).
   const contact::ContactSurface& surface = model.contact;
-  std::vector<char> exact(composite.first_mode.size(), 1);
+  std::vector<char> exact(first_mode.size(), 1);
   Eigen::VectorXd row;
   for (Eigen::Index v = 0; v < surface.positions.rows(); ++v) {
-    const auto body = static_cast<std::size_t>(surface.part(v));
-    const int first = composite.first_mode[body], modes = composite.mode_count[body];
+    const auto body = static_cast<std::size_t>(surface.part.size() > 0 ? surface.part(v) : 0);
+    const int first = first_mode[body], modes = mode_count[body];
     row.resize(4 * modes);
     contact::surface_basis_row(surface, v, first, modes, row.data());
     if (std::abs(row.dot(t.segment(4 * first, 4 * modes)) - 1.0) > 1e-6) exact[body] = 0;
   }
-  for (std::size_t i = 0; i < exact.size(); ++i) {
-    if (!exact[i]) body_block(composite, static_cast<int>(i), t).setZero();
+  for (std::size_t b = 0; b < exact.size(); ++b) {
+    if (!exact[b]) t.segment(4 * first_mode[b], 4 * mode_count[b]).setZero();
   }
   return t;
+}
+
+Eigen::VectorXd rigid_translation(const CompositeModel& composite) {
+  return rigid_translation(composite.model, composite.first_mode, composite.mode_count);
 }
 
 Island::Island(std::vector<int> bodies, const std::vector<sim::ReducedModel>& models,

@@ -101,5 +101,10 @@ class Island {
 // (translation_correction.hpp): the mass-norm fit of the constant; zero on bodies whose subspace
 // does not hold a translation exactly (pinned ones).
 Eigen::VectorXd rigid_translation(const CompositeModel& composite);
+// The same over the bodies whose modes are [first_mode_b, first_mode_b + mode_count_b) of
+// `model` ({0}, {m}: a model of one body).
+Eigen::VectorXd rigid_translation(const sim::ReducedModel& model,
+                                  const std::vector<int>& first_mode,
+                                  const std::vector<int>& mode_count);
 
 }  // namespace smfem::multibody

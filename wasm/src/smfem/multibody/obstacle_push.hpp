@@ -1,0 +1,53 @@
+#pragma once
+// An obstacle that moves (along its path, or to where the hand drags it) pushes the free bodies
+// in its way ahead of it, before the step: an inelastic push by a body of unbounded mass, as
+// the thin bodies' points are pushed (full/obstacle_contact.hpp: advance_obstacles).
+//
+// Why: the step sees the obstacle where its motion ends, and the barrier alone must then move
+// the body out of its way; at 1 or 2 iterations it moves it a little, so the obstacle, held back
+// where it would come too near a sample, stalled at the body: a sphere swept at 1 m/s into a
+// free cube on a frictionless floor moved it at 5 cm/s.
+//
+// A body the obstacle would come nearer than CCD allows (`keep` of a sample's distance) moves on
+// rigidly along the contact's normal where it is struck first, by the obstacle's motion along it
+// over the part of the step the obstacle could not make unpushed, and its velocity along that
+// normal rises to the obstacle's (a body struck obliquely keeps its slide along the surface). The body holds the obstacle back instead, as far as keeps
+// it clear, where it cannot translate (its subspace holds no translation: a pinned body) or
+// where the push would take it near another body (their boxes grown by dhat meet) or into
+// another obstacle; against a plane (the floor) the push slides along it instead where it can.
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "smfem/sim/contact/contact_surface.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
+
+namespace smfem::multibody {
+
+struct PushCandidate {
+  const contact::SurfacePositions* surface = nullptr;  // every surface vertex, in the scene
+  const Eigen::VectorXi* samples = nullptr;            // the contact samples among them
+  bool can_translate = false;
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  // of its centre of mass, m/s
+};
+
+struct Push {
+  int body = 0;
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();  // m, added to every point
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();     // m/s, added to its velocity
+};
+
+struct ObstacleAdvance {
+  double alpha = 1.0;  // the fraction of the motion the obstacle makes
+  std::vector<Push> pushes;
+};
+
+// Obstacle o of `obstacles` moving by `motion` over a step of `timestep` among `bodies`; keep:
+// CCD's fraction (contact::ContactParameters::keep); activation: dhat.
+ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles, std::size_t o,
+                                 const Eigen::Vector3d& motion,
+                                 const std::vector<PushCandidate>& bodies, double keep,
+                                 double activation, double timestep);
+
+}  // namespace smfem::multibody
