@@ -11,7 +11,10 @@ namespace {
 
 struct Approach {
   double reach = 1.0;  // the fraction of the motion the obstacle may make towards the body
-  Eigen::Index first = -1;  // the surface vertex that limits it
+  // The contact's normal (from the obstacle): its normals at the samples it would come too near,
+  // weighted by how much of the motion each denies it. One sample's alone was tilted by where it
+  // sat: a sphere striking a flat face between samples knocked a cube sideways.
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
 };
 
 // How far the obstacle may come at the body's samples (each sees it come at it: -motion).
@@ -22,10 +25,14 @@ Approach approach(const contact::Obstacle& obstacle, const PushCandidate& body,
   Approach out;
   const Eigen::VectorXi& samples = *body.samples;
   for (Eigen::Index k = 0; k < samples.size(); ++k) {
-    const double reach = contact::obstacle_time_of_impact(
-        obstacle, body.surface->row(samples(k)).transpose(), relative_motion, keep, reach_limit);
-    if (reach < out.reach) out = {reach, samples(k)};
+    const Eigen::Vector3d x = body.surface->row(samples(k)).transpose();
+    const double reach =
+        contact::obstacle_time_of_impact(obstacle, x, relative_motion, keep, reach_limit);
+    if (reach >= 1.0) continue;
+    out.reach = std::min(out.reach, reach);
+    out.normal += (1.0 - reach) * contact::obstacle_distance(obstacle, x).direction;
   }
+  out.normal.normalize();  // zero stays zero
   return out;
 }
 
@@ -39,8 +46,7 @@ Eigen::AlignedBox3d box_of(const contact::SurfacePositions& surface) {
 std::optional<Eigen::Vector3d> clear_push(const std::vector<contact::Obstacle>& obstacles,
                                           std::size_t o, const std::vector<PushCandidate>& bodies,
                                           std::size_t b, Eigen::Vector3d translation,
-                                          double activation,
-                                          std::vector<Eigen::Vector3d>& planes) {
+                                          double activation, std::vector<Eigen::Vector3d>& planes) {
   const PushCandidate& body = bodies[b];
   if (!body.can_translate) return std::nullopt;
   // A push may bring the body as near another obstacle as dhat, and none of it nearer where it
@@ -85,19 +91,17 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
   struct Pushing {
     int body;
     Eigen::Vector3d translation;  // for the whole motion
-    Eigen::Index first;           // the vertex struck first
+    Eigen::Vector3d normal;       // the contact's (Approach)
     std::vector<Eigen::Vector3d> planes;
   };
   std::vector<Pushing> pushing;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const Approach unpushed = approach(obstacle, bodies[b], -motion, keep);
     if (unpushed.reach >= 1.0) continue;
-    // Along the normal where it strikes, by the rest of the motion's part along it: a sphere
-    // pressing down into the top of a block on the floor pushes it into the floor (held), not
-    // along its own slide (which dragged the block along under it).
-    const Eigen::Vector3d normal =
-        contact::obstacle_distance(obstacle, bodies[b].surface->row(unpushed.first).transpose())
-            .direction;
+    // Along the contact's normal, by the rest of the motion's part along it: a sphere pressing
+    // down into the top of a block on the floor pushes it into the floor (held), not along its
+    // own slide (which dragged the block along under it).
+    const Eigen::Vector3d& normal = unpushed.normal;
     const double closing = motion.dot(normal);
     std::vector<Eigen::Vector3d> planes;
     const std::optional<Eigen::Vector3d> push =
@@ -111,20 +115,16 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
     // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
     // where the push is the whole rest of the motion; less where it slides along a plane).
     out.alpha = std::min(out.alpha, approach(obstacle, bodies[b], *push - motion, keep).reach);
-    pushing.push_back({static_cast<int>(b), *push, unpushed.first, std::move(planes)});
+    pushing.push_back({static_cast<int>(b), *push, normal, std::move(planes)});
   }
   // Each pushed body goes the obstacle's way as far as it goes (a prefix of the checked motion).
-  contact::Obstacle moved = obstacle;
-  moved.offset += out.alpha * motion;
   const Eigen::Vector3d velocity = out.alpha * motion / timestep;
   for (const Pushing& p : pushing) {
     const PushCandidate& body = bodies[static_cast<std::size_t>(p.body)];
     Push push{p.body, out.alpha * p.translation, Eigen::Vector3d::Zero()};
     if (push.translation.isZero(0.0)) continue;
-    const Eigen::Vector3d struck = body.surface->row(p.first).transpose() + push.translation;
-    const Eigen::Vector3d normal = contact::obstacle_distance(moved, struck).direction;
-    const double behind = (velocity - body.velocity).dot(normal);
-    if (behind > 0.0) push.velocity = behind * normal;
+    const double behind = (velocity - body.velocity).dot(p.normal);
+    if (behind > 0.0) push.velocity = behind * p.normal;
     // Not into the planes it slides along.
     for (const Eigen::Vector3d& plane : p.planes) {
       push.velocity -= std::min(0.0, push.velocity.dot(plane)) * plane;

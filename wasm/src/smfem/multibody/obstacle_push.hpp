@@ -11,10 +11,11 @@
 // A body the obstacle would come nearer than CCD allows (`keep` of a sample's distance) moves on
 // rigidly along the contact's normal where it is struck first, by the obstacle's motion along it
 // over the part of the step the obstacle could not make unpushed, and its velocity along that
-// normal rises to the obstacle's (a body struck obliquely keeps its slide along the surface). The body holds the obstacle back instead, as far as keeps
-// it clear, where it cannot translate (its subspace holds no translation: a pinned body) or
-// where the push would take it near another body (their boxes grown by dhat meet) or into
-// another obstacle; against a plane (the floor) the push slides along it instead where it can.
+// normal rises to the obstacle's (a body struck obliquely keeps its slide along the surface). The
+// body holds the obstacle back instead, as far as keeps it clear, where it cannot translate (its
+// subspace holds no translation: a pinned body) or where the push would take it near another body
+// (their boxes grown by dhat meet) or into another obstacle; against a plane (the floor) the push
+// slides along it instead where it can.
 #include <cstddef>
 #include <vector>
 
