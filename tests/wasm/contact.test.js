@@ -215,6 +215,35 @@ describe('contact', () => {
     for (const report of reports) expect(report.minDistance).toBeGreaterThan(0);
   });
 
+  it('pushes the box across the floor ahead of a sphere dragged into it by hand', () => {
+    // The sphere 5 cm short of the box's face at x = 0, large enough to meet the face's corner
+    // samples; dragged 1 cm a step (1 m/s) for a second. The floor's friction (0.5) does not
+    // stop it: the hand moves the obstacle, whatever it takes.
+    const ball = { type: 'sphere', center: [-0.35, 0.2, 0.2], radius: 0.3 };
+    const swept = scene(
+      {
+        ...drop(),
+        obstacles: [{ ...ground, point: [0, -0.002, 0] }, ball],
+        bodies: [{ asset: 'box.smfem' }],
+      },
+      1,
+      { iterations: 2 },
+    );
+    const reports = [];
+    for (let step = 1; step <= 100; ++step) {
+      swept.moveObstacle(1, [0.01 * step, 0, 0]);
+      reports.push(...swept.step(1));
+    }
+    swept.dispose();
+    for (const report of reports) expect(report.minDistance).toBeGreaterThan(0);
+    const [first, last] = [reports[0], reports.at(-1)];
+    // The sphere kept to the hand, and the box went ahead of it (before, the sphere stalled at the
+    // box and the barrier alone pushed it, at a few centimetres a second).
+    expect(last.obstacleOffsets[1][0]).toBeCloseTo(1, 2);
+    expect(last.bodies[0].centroid[0] - first.bodies[0].centroid[0]).toBeGreaterThan(0.85);
+    expect(Math.abs(last.bodies[0].centroid[1] - first.bodies[0].centroid[1])).toBeLessThan(0.01);
+  });
+
   it('ships scene files whose bodies exist, and that start and step in the build', async () => {
     const sources = fileURLToPath(new URL('../../assets/scenes/contact/', import.meta.url));
     const built = fileURLToPath(new URL('../../build/native/assets/contact/', import.meta.url));
