@@ -218,6 +218,12 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
       /broken\.smfem.*checksum/,
     );
     expect(() => smfem.createSimulator(asset, { threads: 'many' })).toThrow(/threads/);
+    // 0 and -1 ran on one thread without a word; 2.5 was refused as "not an integer".
+    for (const threads of [0, -1, 2.5, 1e10]) {
+      expect(() => smfem.createSimulator(asset, { threads })).toThrow(
+        /parameter threads: must be a whole number in \[1, 1024\], not/,
+      );
+    }
     expect(() => smfem.createSimulator(asset, { parameters: { gravity: [0, 1] } })).toThrow(/gravity/);
     // A key it does not take ran the defaults without a word.
     expect(() => smfem.createSimulator(asset, { solver: 'fem' })).toThrow(/unknown option solver/);

@@ -214,12 +214,19 @@ val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U) {
       .call<val>("slice");
 }
 
+// More than any machine the page runs on has; the free pthreads limit it further.
+constexpr int kMaxThreads = 1024;
+
 int requested_threads(const json& options, std::vector<std::string>& warnings) {
   int threads = SMFEM_WASM_THREADS ? 2 : 1;
   if (options.contains("threads")) {
-    if (!options["threads"].is_number_integer()) bad_parameter("threads", "must be an integer");
-    threads =
-        static_cast<int>(std::clamp<std::int64_t>(options["threads"].get<std::int64_t>(), 1, 1024));
+    // A number, not only an integer: 2.5 or 1e10 is refused as given, not rounded or wrapped.
+    if (!options["threads"].is_number()) bad_parameter("threads", "must be a whole number");
+    const double asked = options["threads"].get<double>();
+    // 0 or -1 ran on one thread, silently: a caller asking for none meant something else.
+    const std::string problem = sim::outside_whole_limits(asked, 1, kMaxThreads);
+    if (!problem.empty()) bad_parameter("threads", problem);
+    threads = static_cast<int>(asked);
   }
   if (threads - 1 > free_workers) {
     warnings.push_back("threads " + std::to_string(threads) + ": only " +

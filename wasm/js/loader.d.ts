@@ -66,7 +66,10 @@ export interface SimulatorParameters {
 export interface SimulatorOptions {
   /** Names the asset in error messages. */
   sourceName?: string;
-  /** Threads in all (default 2 in 'threads', 1 in 'single'); limited by the free pthreads. */
+  /**
+   * Threads in all, a whole number in [1, 1024] (default 2 in 'threads', 1 in 'single'); limited
+   * by the free pthreads (with a warning).
+   */
   threads?: number;
   /** Overrides of the asset's solver defaults. */
   parameters?: SimulatorParameters;

@@ -612,6 +612,8 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
   };
   EXPECT_EQ(refusal_of(R"({"bodies": [{"velocity": [2e6, 0, 0]}]})"),
             "scene.json: bodies[0].velocity: is beyond 1000000 m/s");
+  EXPECT_EQ(refusal_of(R"({"bodies": [{"asset": "a.smfem", "recipe": "a.json"}]})"),
+            "scene.json: bodies[0].asset: a body has an \"asset\" or a \"recipe\", not both");
   EXPECT_EQ(refusal_of(R"({"bodies": [{}], "obstacles": [{"type": "sphere", "center": [0, 0, 0],
                          "radius": -1}]})")
                 .rfind("scene.json: obstacles[0]: ", 0),

@@ -219,6 +219,11 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
     if (!entry.is_object()) refuse(source, where, "must be an object");
     check_keys(entry, {"asset", "recipe", "translation", "velocity", "localDeformations"}, where,
                source);
+    // One source for the body: with both, which was meant is a guess. (Neither is for the caller
+    // to judge: the API and smfem-scene take the assets beside the file.)
+    if (entry.contains("asset") && entry.contains("recipe")) {
+      refuse(source, where + "asset", "a body has an \"asset\" or a \"recipe\", not both");
+    }
     SceneBodySpec body;
     body.translation = place_at(entry, "translation", where, source, body.translation);
     body.velocity = place_at(entry, "velocity", where, source, body.velocity, "m/s");

@@ -38,8 +38,9 @@ class RecipeReader {
   explicit RecipeReader(std::string source) : source_(std::move(source)) {}
   const std::string& source() const { return source_; }
 
+  // where: the key at fault; empty for the whole text (the source names it).
   [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
-    throw std::invalid_argument(source_ + ": " + where + ": " + problem);
+    throw std::invalid_argument(source_ + ": " + (where.empty() ? "" : where + ": ") + problem);
   }
 
   void require_keys(const json& object, const std::string& where,
@@ -428,7 +429,7 @@ json parse_recipe(const RecipeReader& reader, const std::string& text) {
   try {
     return smfem::json::parse_json_text(text);
   } catch (const smfem::json::JsonTextError& error) {
-    reader.fail("recipe", error.what());
+    reader.fail("", error.what());
   }
 }
 
@@ -467,7 +468,7 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
   const int kinds = static_cast<int>(recipe.contains("shell")) +
                     static_cast<int>(recipe.contains("rod")) +
                     static_cast<int>(recipe.contains("parts"));
-  if (kinds != 1) reader.fail("recipe", "needs exactly one of \"shell\", \"rod\" and \"parts\"");
+  if (kinds != 1) reader.fail("", "needs exactly one of \"shell\", \"rod\" and \"parts\"");
   ThinRecipe out;
   if (recipe.contains("name") && !recipe["name"].is_string())
     reader.fail("name", "must be a string");
