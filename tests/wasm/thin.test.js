@@ -78,6 +78,10 @@ describe.each(['threads', 'single'])('shells and rods, %s build', (build) => {
     expect(unknowns).toBe(3 * (321 - 2));
     expect(totalMass).toBeCloseTo(0.5 * 0.5 * 5e-4 * 200, 12);
     expect(parameters.mixedVariant).toBe('projected');
+    for (const key of ['eigenFit', 'eigenFitRelinearized', 'floatStiffness']) {
+      expect(parameters).not.toHaveProperty(key);
+    }
+    expect(parameters.energyCheck).toBe(true);
     expect(simulator.restShape().edgeRadii).toHaveLength(0);
     simulator.dispose();
     // A rope's segments, as the page draws them: 20 of its 2 mm radius.

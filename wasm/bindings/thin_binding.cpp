@@ -28,6 +28,13 @@ namespace thin = smfem::thin;
 constexpr std::array<const char*, 3> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
                                                            "floatStiffness"};
 
+// The settings the info reports: the ones that apply.
+json applicable_settings(const smfem::sim::SolverSettings& settings) {
+  json out = settings_json(settings);
+  for (const char* key : kIgnoredParameters) out.erase(key);
+  return out;
+}
+
 void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
   if (!parameters.is_object()) return;  // apply_parameters says so
   for (const char* key : kIgnoredParameters) {
@@ -87,7 +94,7 @@ class JsThinSimulator {
                 {"description", recipe_.description},
                 {"camera", recipe_.camera},
                 {"materials", materials},
-                {"parameters", settings_json(simulator_->settings())}}
+                {"parameters", applicable_settings(simulator_->settings())}}
         .dump();
   }
 

@@ -368,7 +368,13 @@ export interface DisplacementSimulatorInfo {
   vertices: number;
   threads: number;
   source: string;
-  parameters: Required<Omit<SimulatorParameters, 'materials'>>;
+  /** Those that apply: not eigenFit, eigenFitRelinearized, floatStiffness nor energyCheck. */
+  parameters: Required<
+    Omit<
+      SimulatorParameters,
+      'materials' | 'eigenFit' | 'eigenFitRelinearized' | 'floatStiffness' | 'energyCheck'
+    >
+  >;
 }
 
 export interface DisplacementSimulator {
@@ -407,7 +413,10 @@ export interface ThinSimulatorInfo {
   camera: { position: Vec3; target: Vec3 } | null;
   /** One material per part (region i: part i): the recipe's, or as setParameters set it since. */
   materials: Array<{ region: number; name: string; youngs: number; poisson: number }>;
-  parameters: Required<Omit<SimulatorParameters, 'materials'>>;
+  /** Those that apply: not eigenFit, eigenFitRelinearized nor floatStiffness. */
+  parameters: Required<
+    Omit<SimulatorParameters, 'materials' | 'eigenFit' | 'eigenFitRelinearized' | 'floatStiffness'>
+  >;
 }
 
 export interface ThinStepReport extends StepReport {
