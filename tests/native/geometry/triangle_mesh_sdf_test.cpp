@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,26 @@ TEST(TriangleMeshSdf, OpenSheetHasNoInside) {
     FAIL() << "half a sphere was accepted";
   } catch (const GeometryError& error) {
     EXPECT_NE(std::string(error.what()).find("does not enclose a volume"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("open edges: close its holes"), std::string::npos)
+        << error.what();
+  }
+}
+
+// A closed sphere with half its triangles turned inside out has no holes: the message says what
+// is wrong (it told the user to close holes).
+TEST(TriangleMeshSdf, SaysAClosedSurfaceWithFlippedTrianglesIsMisoriented) {
+  mesh::SurfaceMesh sphere = test::icosphere(1.0, 2);
+  for (Eigen::Index t = 0; t < sphere.triangles.rows(); ++t) {
+    double z = 0.0;
+    for (int k = 0; k < 3; ++k) z += sphere.vertices(sphere.triangles(t, k), 2);
+    if (z > 0) std::swap(sphere.triangles(t, 1), sphere.triangles(t, 2));
+  }
+  try {
+    make(sphere);
+    FAIL() << "a sphere with half its triangles flipped was accepted";
+  } catch (const GeometryError& error) {
+    EXPECT_NE(std::string(error.what()).find("its triangles face opposite ways"), std::string::npos)
+        << error.what();
   }
 }
 

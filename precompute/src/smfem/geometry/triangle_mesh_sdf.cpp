@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "smfem/geometry/error.hpp"
 #include "smfem/geometry/point_triangle.hpp"
@@ -26,6 +28,38 @@ std::vector<Eigen::AlignedBox3d> triangle_boxes(Eigen::Ref<const mesh::Vertices>
   return geometry::element_boxes(vertices, triangles);
 }
 
+// What keeps a surface without an inside from having one, as advice: its open edges (holes), or
+// edges its two triangles cross in the same direction (one of them faces the wrong way). A closed
+// surface with flipped triangles was told to close holes it did not have.
+std::string closing_advice(Eigen::Ref<const mesh::Triangles> triangles) {
+  // Per undirected edge (low, high): its uses, and the uses going from low to high.
+  std::map<std::pair<int, int>, std::pair<int, int>> edges;
+  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const int a = triangles(t, k), b = triangles(t, (k + 1) % 3);
+      auto& [uses, forward] = edges[{std::min(a, b), std::max(a, b)}];
+      ++uses;
+      if (a < b) ++forward;
+    }
+  }
+  int open = 0, flipped = 0;
+  for (const auto& [edge, count] : edges) {
+    if (count.first == 1) ++open;
+    if (count.first == 2 && count.second != 1) ++flipped;
+  }
+  std::ostringstream advice;
+  if (open > 0) {
+    advice << "it has " << open << " open edges: close its holes or give a tet mesh instead";
+  } else if (flipped > 0) {
+    advice << "it is closed, but across " << flipped
+           << " edges its triangles face opposite ways: orient them all outwards (your modeller's "
+              "\"recalculate normals\")";
+  } else {
+    advice << "give a closed surface or a tet mesh instead";
+  }
+  return advice.str();
+}
+
 }  // namespace
 
 TriangleMeshSdf::TriangleMeshSdf(Eigen::Ref<const mesh::Vertices> vertices,
@@ -38,8 +72,7 @@ TriangleMeshSdf::TriangleMeshSdf(Eigen::Ref<const mesh::Vertices> vertices,
     std::ostringstream problem;
     problem << "the surface does not enclose a volume: its mean winding number on the surface "
                "is "
-            << surface_winding_
-            << " (1/2 for a closed surface); close its holes or give a tet mesh instead";
+            << surface_winding_ << " (1/2 for a closed surface); " << closing_advice(triangles);
     throw GeometryError(problem.str());
   }
   if (surface_winding_ < 0.0) {
