@@ -22,24 +22,11 @@ using namespace smfem::bindings;
 constexpr std::array<const char*, 4> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
                                                            "floatStiffness", "energyCheck"};
 
-// The settings the info reports: the ones that apply.
-json applicable_settings(const smfem::sim::SolverSettings& settings) {
-  json out = settings_json(settings);
-  for (const char* key : kIgnoredParameters) out.erase(key);
-  return out;
-}
-
 void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
-  if (!parameters.is_object()) return;  // apply_parameters says so
-  if (parameters.contains("materials")) {
+  if (parameters.is_object() && parameters.contains("materials")) {
     bad_parameter("materials", "a displacement basis keeps its baked materials");
   }
-  for (const char* key : kIgnoredParameters) {
-    if (parameters.contains(key)) {
-      warnings.push_back(std::string("parameter ") + key +
-                         " does not apply to a displacement basis");
-    }
-  }
+  warn_inapplicable(parameters, kIgnoredParameters, "a displacement basis", warnings);
 }
 
 class JsDisplacementSimulator {
@@ -72,7 +59,7 @@ class JsDisplacementSimulator {
                 {"vertices", simulator_->model().vertex_count()},
                 {"threads", simulator_->thread_count()},
                 {"source", simulator_->model().source},
-                {"parameters", applicable_settings(simulator_->settings())}}
+                {"parameters", settings_json(simulator_->settings(), kIgnoredParameters)}}
         .dump();
   }
 

@@ -104,21 +104,33 @@ void apply_parameters(const json& parameters, smfem::sim::SolverSettings& settin
 
 // A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters): after a
 // load, the asset's defaults as the stepper read them, which the page shows.
-json settings_json(const smfem::sim::SolverSettings& s) {
-  return {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
-          {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
-          {"energyCheck", s.energy_check},
-          {"eigenFit", s.eigen_fit},
-          {"eigenFitRelinearized", s.eigen_fit_relinearized},
-          {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
-          {"iterations", s.iterations},
-          {"timestep", s.timestep},
-          {"gravity", vector_json(s.gravity)},
-          {"untilConverged", s.until_converged},
-          {"relativeTolerance", s.relative_tolerance},
-          {"absoluteTolerance", s.absolute_tolerance},
-          {"floatStiffness", s.single_precision_stiffness},
-          {"maxBacktracks", s.max_backtracks}};
+json settings_json(const smfem::sim::SolverSettings& s, std::span<const char* const> left_out) {
+  json out = {{"solver", std::string(smfem::sim::solver_method_name(s.method))},
+              {"mixedVariant", std::string(smfem::sim::mixed_variant_name(s.mixed_variant))},
+              {"energyCheck", s.energy_check},
+              {"eigenFit", s.eigen_fit},
+              {"eigenFitRelinearized", s.eigen_fit_relinearized},
+              {"materialModel", std::string(smfem::sim::material_model_name(s.material_model))},
+              {"iterations", s.iterations},
+              {"timestep", s.timestep},
+              {"gravity", vector_json(s.gravity)},
+              {"untilConverged", s.until_converged},
+              {"relativeTolerance", s.relative_tolerance},
+              {"absoluteTolerance", s.absolute_tolerance},
+              {"floatStiffness", s.single_precision_stiffness},
+              {"maxBacktracks", s.max_backtracks}};
+  for (const char* key : left_out) out.erase(key);
+  return out;
+}
+
+void warn_inapplicable(const json& parameters, std::span<const char* const> inapplicable,
+                       const std::string& stepper, std::vector<std::string>& warnings) {
+  if (!parameters.is_object()) return;  // apply_parameters says so
+  for (const char* key : inapplicable) {
+    if (parameters.contains(key)) {
+      warnings.push_back(std::string("parameter ") + key + " does not apply to " + stepper);
+    }
+  }
 }
 
 json diagnostics_json(const smfem::sim::Diagnostics& d) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,8 +66,13 @@ double number(const json& value, const std::string& key);
 void apply_parameters(const json& parameters, sim::SolverSettings& settings);
 
 json vector_json(const Eigen::Vector3d& v);
-// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters).
-json settings_json(const sim::SolverSettings& s);
+// A stepper's parameters in the JS API's terms (loader.d.ts: SimulatorParameters), without
+// `left_out` (those that do not apply to it).
+json settings_json(const sim::SolverSettings& s, std::span<const char* const> left_out = {});
+// A warning for each key of `parameters` in `inapplicable` ("parameter floatStiffness does not
+// apply to a shell or rod"): accepted, so that one set of parameters serves every stepper.
+void warn_inapplicable(const json& parameters, std::span<const char* const> inapplicable,
+                       const std::string& stepper, std::vector<std::string>& warnings);
 json diagnostics_json(const sim::Diagnostics& d);
 // The obstacles' shapes where they start (a step's report has their offsets since), in the
 // scene file's terms: what the page draws.

@@ -28,22 +28,6 @@ namespace thin = smfem::thin;
 constexpr std::array<const char*, 3> kIgnoredParameters = {"eigenFit", "eigenFitRelinearized",
                                                            "floatStiffness"};
 
-// The settings the info reports: the ones that apply.
-json applicable_settings(const smfem::sim::SolverSettings& settings) {
-  json out = settings_json(settings);
-  for (const char* key : kIgnoredParameters) out.erase(key);
-  return out;
-}
-
-void check_parameters(const json& parameters, std::vector<std::string>& warnings) {
-  if (!parameters.is_object()) return;  // apply_parameters says so
-  for (const char* key : kIgnoredParameters) {
-    if (parameters.contains(key)) {
-      warnings.push_back(std::string("parameter ") + key + " does not apply to a shell or rod");
-    }
-  }
-}
-
 class JsThinSimulator {
  public:
   JsThinSimulator(const std::string& recipe_text, const std::string& source_name,
@@ -54,7 +38,7 @@ class JsThinSimulator {
         recipe_(thin::read_thin_recipe(recipe_text, source_name, files)) {
     check_option_keys(options, "thin simulator");
     const json parameters = options.value("parameters", json::object());
-    check_parameters(parameters, warnings_);
+    warn_inapplicable(parameters, kIgnoredParameters, "a shell or rod", warnings_);
     apply_materials(parameters);
     smfem::sim::SolverSettings settings = recipe_.body.model.defaults;
     apply_parameters(parameters, settings);
@@ -94,7 +78,7 @@ class JsThinSimulator {
                 {"description", recipe_.description},
                 {"camera", recipe_.camera},
                 {"materials", materials},
-                {"parameters", applicable_settings(simulator_->settings())}}
+                {"parameters", settings_json(simulator_->settings(), kIgnoredParameters)}}
         .dump();
   }
 
@@ -102,7 +86,7 @@ class JsThinSimulator {
   void set_parameters(const std::string& parameters_json) {
     js_errors([&] {
       const json parameters = json::parse(parameters_json);
-      check_parameters(parameters, warnings_);
+      warn_inapplicable(parameters, kIgnoredParameters, "a shell or rod", warnings_);
       // The settings first: a refused one must leave the materials (the recipe) as they were.
       smfem::sim::SolverSettings settings = simulator_->settings();
       apply_parameters(parameters, settings);

@@ -464,7 +464,9 @@ void ContactScene::move_obstacles(double end_time) {
         const auto b = static_cast<std::size_t>(i);
         current_surface(i, surfaces[b]);
         candidates.push_back({&surfaces[b], &models_[b].contact.samples,
-                              !translations_[b].isZero(0.0), Eigen::Vector3d::Zero()});
+                              !translations_[b].isZero(0.0), Eigen::Vector3d::Zero(),
+                              Eigen::AlignedBox3d(surfaces[b].colwise().minCoeff().transpose(),
+                                                  surfaces[b].colwise().maxCoeff().transpose())});
       }
     }
     for (int i = 0; i < body_count(); ++i) {
@@ -481,16 +483,16 @@ void ContactScene::move_obstacles(double end_time) {
       state_.U.middleRows(first, rows) += t * push.translation.transpose();
       state_.Udot.middleRows(first, rows) += t * push.velocity.transpose();
       surfaces[b].rowwise() += push.translation.transpose();
+      candidates[b].box.translate(push.translation);
       push_forces_[o] -= masses_[b] * push.velocity / timestep_;
-      unsync(push.body);
+      unsync(push.body);  // its islands hold its state from before the push
       wake(push.body);
     }
     // Bodies it may come near wake up: their boxes within the motion and dhat of it.
     for (int i = 0; i < body_count(); ++i) {
       const auto b = static_cast<std::size_t>(i);
       if (!asleep_[b]) continue;
-      const Eigen::AlignedBox3d box(surfaces[b].colwise().minCoeff().transpose(),
-                                    surfaces[b].colwise().maxCoeff().transpose());
+      const Eigen::AlignedBox3d& box = candidates[b].box;
       const double reach = 0.5 * box.diagonal().norm() + motion.norm() + parameters_.activation;
       if (contact::obstacle_distance(obstacle, box.center()).distance < reach ||
           contact::obstacle_distance(obstacle, box.center() + advance.alpha * motion).distance <

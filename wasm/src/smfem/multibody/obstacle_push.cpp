@@ -36,10 +36,6 @@ Approach approach(const contact::Obstacle& obstacle, const PushCandidate& body,
   return out;
 }
 
-Eigen::AlignedBox3d box_of(const contact::SurfacePositions& surface) {
-  return {surface.colwise().minCoeff().transpose(), surface.colwise().maxCoeff().transpose()};
-}
-
 // The push `body` can make by `translation` (along a plane it would go into, the part along
 // it), or nothing where another obstacle or body stands in its way. planes: the normals of the
 // planes it slides along.
@@ -70,12 +66,12 @@ std::optional<Eigen::Vector3d> clear_push(const std::vector<contact::Obstacle>& 
     if (other != o && blocked_by(obstacles[other])) return std::nullopt;
   }
   // Another body: kept dhat apart from the swept box (a push does not carry a neighbour along).
-  Eigen::AlignedBox3d swept = box_of(*body.surface);
+  Eigen::AlignedBox3d swept = body.box;
   swept.extend(swept.min() + translation).extend(swept.max() + translation);
   swept.min().array() -= activation;
   swept.max().array() += activation;
   for (std::size_t other = 0; other < bodies.size(); ++other) {
-    if (other != b && swept.intersects(box_of(*bodies[other].surface))) return std::nullopt;
+    if (other != b && swept.intersects(bodies[other].box)) return std::nullopt;
   }
   return translation;
 }
@@ -113,7 +109,8 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
       continue;
     }
     // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
-    // where the push is the whole rest of the motion; less where it slides along a plane).
+    // where the push takes the body out of the obstacle's way; less where it slides along a
+    // plane, or the obstacle also comes at it across the normal).
     out.alpha = std::min(out.alpha, approach(obstacle, bodies[b], *push - motion, keep).reach);
     pushing.push_back({static_cast<int>(b), *push, normal, std::move(planes)});
   }

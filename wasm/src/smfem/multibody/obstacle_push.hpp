@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include "smfem/sim/contact/contact_surface.hpp"
 #include "smfem/sim/contact/obstacle.hpp"
@@ -31,6 +32,7 @@ struct PushCandidate {
   const Eigen::VectorXi* samples = nullptr;            // the contact samples among them
   bool can_translate = false;
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  // of its centre of mass, m/s
+  Eigen::AlignedBox3d box;                             // of its surface
 };
 
 struct Push {
