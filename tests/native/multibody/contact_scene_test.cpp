@@ -393,6 +393,84 @@ TEST(ContactScene, AnObstacleOnAPathPushesAFreeBodyAhead) {
   }
 }
 
+// The push passes on: a row of three boxes on a frictionless floor, 2 cm apart, goes ahead of the
+// sphere together once the first meets the second, each at the sphere's speed, and the sphere
+// keeps to its path. Before, a box the push would bring near another held the sphere back, and
+// the barrier alone moved the row (the sphere stopped 2 cm after meeting the first box).
+TEST(ContactScene, AnObstacleOnAPathPushesARowOfBodiesAhead) {
+  contact::Obstacle ball;
+  ball.kind = contact::ObstacleKind::sphere;
+  ball.point = {-0.05, 0.0, 0.3};
+  ball.radius = 0.2;
+  ball.path.times = {0.0, 2.0};
+  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
+  ContactSceneSpec spec = spec_with({ground(-0.201), ball}, {{Eigen::Vector3d::Zero()},
+                                                             {Eigen::Vector3d(1.02, 0.0, 0.0)},
+                                                             {Eigen::Vector3d(2.04, 0.0, 0.0)}});
+  ContactScene scene(spec, {faced_box(), faced_box(), faced_box()});
+  scene.set_solver(sim::SolverMethod::mfem, 2, false);
+  std::vector<Eigen::Vector3d> start;
+  for (int b = 0; b < 3; ++b) start.push_back(scene.body_centroid(b));
+  for (int step = 0; step < 100; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  std::printf("[ measured ] sphere at %.4f m of its path's 1; boxes moved",
+              scene.obstacles().back().offset.x());
+  for (int b = 0; b < 3; ++b) {
+    const Eigen::Vector3d moved = scene.body_centroid(b) - start[static_cast<std::size_t>(b)];
+    const double speed = scene.body_momentum(b).x() / scene.body_mass(b);
+    std::printf(" %.4f m at %.3f m/s (%.2g m aside)", moved.x(), speed, moved.z());
+    // Struck after 5 cm, the next ones after 2 and 4 cm more.
+    EXPECT_GT(moved.x(), 0.88) << b;
+    EXPECT_GE(speed, 0.99) << b;
+    EXPECT_LT(speed, 1.01) << b;
+    EXPECT_LT(std::abs(moved.z()), 0.01) << b;
+    EXPECT_LT(std::abs(moved.y()), 0.01) << b;
+  }
+  std::printf("\n");
+  EXPECT_NEAR(scene.obstacles().back().offset.x(), 1.0, 0.01);
+}
+
+// A floor rising like a lift at 1 m/s carries a stack of two boxes up at its speed, the upper one
+// with the lower. Before, the upper box held the floor back where it would have pushed the lower
+// one near it, and the barrier alone lifted the stack: the floor made 5.5 cm of its 20 and the
+// boxes rose at 0.29 m/s.
+TEST(ContactScene, ARisingFloorLiftsAStack) {
+  contact::Obstacle floor = ground(-0.201);
+  floor.path.times = {0.0, 0.5, 0.7};
+  floor.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                        Eigen::Vector3d(0.0, 0.2, 0.0)};
+  ContactSceneSpec spec =
+      spec_with({floor}, {{Eigen::Vector3d::Zero()}, {Eigen::Vector3d(0.0, 0.402, 0.0)}});
+  spec.friction = 0.5;
+  ContactScene scene(spec, {box_body(1e6), box_body(1e6)});
+  scene.set_solver(sim::SolverMethod::mfem, 2, false);
+  for (int step = 0; step < 50; ++step) ASSERT_TRUE(scene.step().ok) << step;  // settled
+  const Eigen::Vector3d lower = scene.body_centroid(0), upper = scene.body_centroid(1);
+  for (int step = 50; step < 70; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  const Eigen::Vector3d lifted_lower = scene.body_centroid(0) - lower;
+  const Eigen::Vector3d lifted_upper = scene.body_centroid(1) - upper;
+  std::printf(
+      "[ measured ] floor up %.4f m of 0.2; boxes lifted %.4f and %.4f m, at %.3f and "
+      "%.3f m/s\n",
+      scene.obstacles().front().offset.y(), lifted_lower.y(), lifted_upper.y(),
+      scene.body_momentum(0).y() / scene.body_mass(0),
+      scene.body_momentum(1).y() / scene.body_mass(1));
+  EXPECT_NEAR(scene.obstacles().front().offset.y(), 0.2, 1e-3);
+  // Each push leaves a body at the floor's speed, and the step's gravity takes g h = 0.1 m/s from
+  // it until the next (flying ahead of the floor by up to a step's 1 cm between pushes).
+  for (const double lifted : {lifted_lower.y(), lifted_upper.y()}) EXPECT_NEAR(lifted, 0.2, 0.015);
+  for (int b = 0; b < 2; ++b) {
+    EXPECT_NEAR(scene.body_momentum(b).y() / scene.body_mass(b), 1.0, 0.11) << b;
+  }
+}
+
 // A box the push would take into a wall holds the sphere back instead, clear of both.
 TEST(ContactScene, ABodyAgainstAWallHoldsAnObstacleOnAPathBack) {
   contact::Obstacle ball;

@@ -36,44 +36,88 @@ Approach approach(const contact::Obstacle& obstacle, const PushCandidate& body,
   return out;
 }
 
-// The push `body` can make by `translation` (along a plane it would go into, the part along
-// it), or nothing where another obstacle or body stands in its way. planes: the normals of the
-// planes it slides along.
-std::optional<Eigen::Vector3d> clear_push(const std::vector<contact::Obstacle>& obstacles,
-                                          std::size_t o, const std::vector<PushCandidate>& bodies,
-                                          std::size_t b, Eigen::Vector3d translation,
-                                          double activation, std::vector<Eigen::Vector3d>& planes) {
-  const PushCandidate& body = bodies[b];
-  if (!body.can_translate) return std::nullopt;
-  // A push may bring the body as near another obstacle as dhat, and none of it nearer where it
-  // is nearer already (resting on the floor, against a wall): pushed by a tenth of its distance
-  // at each step, as CCD allows the solver, a box crept into a wall until the obstacle behind
-  // crushed it.
-  const auto blocked_by = [&](const contact::Obstacle& other) {
-    return approach(other, body, translation, 1.0, activation).reach < 1.0;
-  };
-  for (std::size_t other = 0; other < obstacles.size(); ++other) {
-    const contact::Obstacle& obstacle = obstacles[other];
-    if (other == o || obstacle.kind != contact::ObstacleKind::plane) continue;
-    const double into = translation.dot(obstacle.normal);
-    if (into < 0.0 && blocked_by(obstacle)) {
-      translation -= into * obstacle.normal;
-      planes.push_back(obstacle.normal);
-    }
-  }
-  if (translation.isZero(0.0)) return std::nullopt;
-  for (std::size_t other = 0; other < obstacles.size(); ++other) {
-    if (other != o && blocked_by(obstacles[other])) return std::nullopt;
-  }
-  // Another body: kept dhat apart from the swept box (a push does not carry a neighbour along).
-  Eigen::AlignedBox3d swept = body.box;
+// The bodies a push of `translation` moves together (obstacle_push.hpp): the struck body and,
+// in turn, every body whose box comes within dhat of a mover's swept box. They move rigidly
+// together, so none comes nearer another.
+struct GroupPush {
+  std::vector<int> bodies;
+  Eigen::Vector3d translation;
+  std::vector<Eigen::Vector3d> planes;  // the normals of the planes it slides along
+};
+
+Eigen::AlignedBox3d swept_box(const Eigen::AlignedBox3d& box, const Eigen::Vector3d& translation,
+                              double activation) {
+  Eigen::AlignedBox3d swept = box;
   swept.extend(swept.min() + translation).extend(swept.max() + translation);
   swept.min().array() -= activation;
   swept.max().array() += activation;
-  for (std::size_t other = 0; other < bodies.size(); ++other) {
-    if (other != b && swept.intersects(bodies[other].box)) return std::nullopt;
+  return swept;
+}
+
+// The bodies a push of `translation` from body b carries along (b first).
+std::vector<int> carried(const std::vector<PushCandidate>& bodies, std::size_t b,
+                         const Eigen::Vector3d& translation, double activation) {
+  std::vector<int> group{static_cast<int>(b)};
+  std::vector<char> in(bodies.size(), 0);
+  in[b] = 1;
+  for (std::size_t next = 0; next < group.size(); ++next) {
+    const Eigen::AlignedBox3d swept =
+        swept_box(bodies[static_cast<std::size_t>(group[next])].box, translation, activation);
+    for (std::size_t other = 0; other < bodies.size(); ++other) {
+      if (!in[other] && swept.intersects(bodies[other].box)) {
+        in[other] = 1;
+        group.push_back(static_cast<int>(other));
+      }
+    }
   }
-  return translation;
+  return group;
+}
+
+// The push body b and the bodies it carries can make by `translation` (along a plane one of them
+// would go into, the part along it), or nothing where one of them cannot translate or another
+// obstacle stands in the way.
+std::optional<GroupPush> clear_push(const std::vector<contact::Obstacle>& obstacles, std::size_t o,
+                                    const std::vector<PushCandidate>& bodies, std::size_t b,
+                                    const Eigen::Vector3d& translation, double activation) {
+  GroupPush push{{}, translation, {}};
+  // A push may bring a body as near another obstacle as dhat, and none of it nearer where it
+  // is nearer already (resting on the floor, against a wall): pushed by a tenth of its distance
+  // at each step, as CCD allows the solver, a box crept into a wall until the obstacle behind
+  // crushed it.
+  const auto blocked_by = [&](const contact::Obstacle& other, int body) {
+    return approach(other, bodies[static_cast<std::size_t>(body)], push.translation, 1.0,
+                    activation)
+               .reach < 1.0;
+  };
+  // Sliding along a plane shortens the push, which may leave a body behind: the group is found
+  // again until no plane shortens it.
+  for (std::size_t pass = 0;; ++pass) {
+    bool shortened = false;
+    push.bodies = carried(bodies, b, push.translation, activation);
+    for (const int body : push.bodies) {
+      if (!bodies[static_cast<std::size_t>(body)].can_translate) return std::nullopt;
+      for (std::size_t other = 0; other < obstacles.size(); ++other) {
+        const contact::Obstacle& obstacle = obstacles[other];
+        if (other == o || obstacle.kind != contact::ObstacleKind::plane) continue;
+        const double into = push.translation.dot(obstacle.normal);
+        if (into < 0.0 && blocked_by(obstacle, body)) {
+          push.translation -= into * obstacle.normal;
+          push.planes.push_back(obstacle.normal);
+          shortened = true;
+        }
+      }
+    }
+    if (push.translation.isZero(0.0)) return std::nullopt;
+    if (!shortened) break;
+    // Planes meeting at an angle shorten it in turn without end: held, as a body in a corner.
+    if (pass == obstacles.size()) return std::nullopt;
+  }
+  for (const int body : push.bodies) {
+    for (std::size_t other = 0; other < obstacles.size(); ++other) {
+      if (other != o && blocked_by(obstacles[other], body)) return std::nullopt;
+    }
+  }
+  return push;
 }
 
 }  // namespace
@@ -85,48 +129,66 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
   const contact::Obstacle& obstacle = obstacles[o];
   ObstacleAdvance out;
   struct Pushing {
-    int body;
-    Eigen::Vector3d translation;  // for the whole motion
-    Eigen::Vector3d normal;       // the contact's (Approach)
-    std::vector<Eigen::Vector3d> planes;
+    GroupPush group;         // its translation for the whole motion
+    Eigen::Vector3d normal;  // the contact's (Approach)
   };
   std::vector<Pushing> pushing;
+  std::vector<int> pushed_by(bodies.size(), -1);  // per body: its place in `pushing`, or -1
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const Approach unpushed = approach(obstacle, bodies[b], -motion, keep);
     if (unpushed.reach >= 1.0) continue;
+    // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
+    // where the push takes the body out of the obstacle's way; less where it slides along a
+    // plane, or the obstacle also comes at it across the normal).
+    const auto together = [&](const Eigen::Vector3d& translation) {
+      out.alpha =
+          std::min(out.alpha, approach(obstacle, bodies[b], translation - motion, keep).reach);
+    };
+    if (pushed_by[b] >= 0) {  // carried by a push found before
+      together(pushing[static_cast<std::size_t>(pushed_by[b])].group.translation);
+      continue;
+    }
     // Along the contact's normal, by the rest of the motion's part along it: a sphere pressing
     // down into the top of a block on the floor pushes it into the floor (held), not along its
     // own slide (which dragged the block along under it).
     const Eigen::Vector3d& normal = unpushed.normal;
     const double closing = motion.dot(normal);
-    std::vector<Eigen::Vector3d> planes;
-    const std::optional<Eigen::Vector3d> push =
+    std::optional<GroupPush> push =
         closing > 0.0 ? clear_push(obstacles, o, bodies, b,
-                                   (1.0 - unpushed.reach) * closing * normal, activation, planes)
+                                   (1.0 - unpushed.reach) * closing * normal, activation)
                       : std::nullopt;
+    // A group that would meet one pushed before is held (their pushes differ).
+    if (push && std::any_of(push->bodies.begin(), push->bodies.end(), [&](int body) {
+          return pushed_by[static_cast<std::size_t>(body)] >= 0;
+        })) {
+      push.reset();
+    }
     if (!push) {
       out.alpha = std::min(out.alpha, unpushed.reach);
       continue;
     }
-    // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
-    // where the push takes the body out of the obstacle's way; less where it slides along a
-    // plane, or the obstacle also comes at it across the normal).
-    out.alpha = std::min(out.alpha, approach(obstacle, bodies[b], *push - motion, keep).reach);
-    pushing.push_back({static_cast<int>(b), *push, normal, std::move(planes)});
+    together(push->translation);
+    for (const int body : push->bodies) {
+      pushed_by[static_cast<std::size_t>(body)] = static_cast<int>(pushing.size());
+    }
+    pushing.push_back({std::move(*push), normal});
   }
-  // Each pushed body goes the obstacle's way as far as it goes (a prefix of the checked motion).
+  // Each pushed body goes the obstacle's way as far as it goes (a prefix of the checked motion),
+  // and as fast along the contact's normal.
   const Eigen::Vector3d velocity = out.alpha * motion / timestep;
   for (const Pushing& p : pushing) {
-    const PushCandidate& body = bodies[static_cast<std::size_t>(p.body)];
-    Push push{p.body, out.alpha * p.translation, Eigen::Vector3d::Zero()};
-    if (push.translation.isZero(0.0)) continue;
-    const double behind = (velocity - body.velocity).dot(p.normal);
-    if (behind > 0.0) push.velocity = behind * p.normal;
-    // Not into the planes it slides along.
-    for (const Eigen::Vector3d& plane : p.planes) {
-      push.velocity -= std::min(0.0, push.velocity.dot(plane)) * plane;
+    const Eigen::Vector3d translation = out.alpha * p.group.translation;
+    if (translation.isZero(0.0)) continue;
+    for (const int b : p.group.bodies) {
+      Push push{b, translation, Eigen::Vector3d::Zero()};
+      const double behind = (velocity - bodies[static_cast<std::size_t>(b)].velocity).dot(p.normal);
+      if (behind > 0.0) push.velocity = behind * p.normal;
+      // Not into the planes it slides along.
+      for (const Eigen::Vector3d& plane : p.group.planes) {
+        push.velocity -= std::min(0.0, push.velocity.dot(plane)) * plane;
+      }
+      out.pushes.push_back(push);
     }
-    out.pushes.push_back(push);
   }
   return out;
 }

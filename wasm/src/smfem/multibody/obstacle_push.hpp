@@ -12,10 +12,12 @@
 // rigidly along the contact's normal where it is struck first, by the obstacle's motion along it
 // over the part of the step the obstacle could not make unpushed, and its velocity along that
 // normal rises to the obstacle's (a body struck obliquely keeps its slide along the surface). The
-// body holds the obstacle back instead, as far as keeps it clear, where it cannot translate (its
-// subspace holds no translation: a pinned body) or where the push would take it near another body
-// (their boxes grown by dhat meet) or into another obstacle; against a plane (the floor) the push
-// slides along it instead where it can.
+// push passes on: the bodies the pushed body would come near (their boxes within dhat of its swept
+// box), and theirs in turn, go with it, rigidly together (a row of blocks, a stack on a lift). The
+// obstacle is held back instead, as far as keeps it clear, where one of them cannot translate (its
+// subspace holds no translation: a pinned body) or would go into another obstacle, or where the
+// group would meet another the same obstacle pushes; against a plane (the floor) the push slides
+// along it instead where it can.
 #include <cstddef>
 #include <vector>
 
