@@ -94,6 +94,66 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
   EXPECT_EQ(quiet.out, "");
 }
 
+// A mesh in millimetres read as metres (a 1.5 m box written as 1500) bakes a 1.5 km body: the bake
+// says so, --quiet or not, and names the fix; --scale 0.001 then bakes the box in metres, the
+// same model as the file in metres, without the warning. Out of range, or on a recipe (which has
+// its transform), --scale is refused.
+TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
+  const auto dir = test::scratch_dir("units");
+  const auto metres = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
+  const auto millimetres =
+      test::write_medit(dir / "box_mm.mesh", test::box_mesh({3, 2, 2}, {1500, 1000, 1000}));
+  const std::vector<std::string> small = {"--modes", "4", "--cubature", "10", "--json"};
+  const auto bake = [&](const std::filesystem::path& mesh, const std::string& out,
+                        std::vector<std::string> more) {
+    std::vector<std::string> args = {mesh.string(), "-o", (dir / out).string()};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_bake_tool(dir, args);
+  };
+  std::vector<std::string> args = small;
+  const ToolRun large = bake(millimetres, "mm.smfem", args);
+  ASSERT_EQ(large.status, 0) << large.err;
+  EXPECT_NE(large.err.find("smfem-bake: warning: box_mm.mesh: the body is 1.5e+03 m across"),
+            std::string::npos)
+      << large.err;
+  EXPECT_NE(large.err.find("--scale 0.001"), std::string::npos) << large.err;
+  const nlohmann::json large_summary = nlohmann::json::parse(large.out);
+  ASSERT_EQ(large_summary["warnings"].size(), 1u);
+  const ToolRun quiet = bake(millimetres, "quiet.smfem", {"--modes", "4", "--quiet"});
+  EXPECT_NE(quiet.err.find("the body is 1.5e+03 m across"), std::string::npos) << quiet.err;
+
+  args.insert(args.end(), {"--scale", "0.001"});
+  const ToolRun scaled = bake(millimetres, "scaled.smfem", args);
+  ASSERT_EQ(scaled.status, 0) << scaled.err;
+  EXPECT_EQ(scaled.err.find("warning"), std::string::npos) << scaled.err;
+  const nlohmann::json scaled_summary = nlohmann::json::parse(scaled.out);
+  EXPECT_TRUE(scaled_summary["warnings"].empty());
+  EXPECT_EQ(scaled_summary["recipe_unavailable"], "--scale has no recipe form");
+  const ToolRun plain = bake(metres, "m.smfem", small);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const nlohmann::json plain_summary = nlohmann::json::parse(plain.out);
+  for (std::size_t k = 0; k < 4; ++k) {
+    const double expected = plain_summary["eigenvalues"][k];
+    EXPECT_NEAR(scaled_summary["eigenvalues"][k].get<double>(), expected, 1e-9 * (1 + expected))
+        << k;
+  }
+
+  for (const char* factor : {"0", "-1", "1e5", "x"}) {
+    const ToolRun refused = bake(millimetres, "refused.smfem", {"--scale", factor});
+    EXPECT_EQ(refused.status, 2) << factor;
+    EXPECT_NE(refused.err.find("smfem-bake: --scale: expected "), std::string::npos) << refused.err;
+  }
+  std::ofstream(dir / "box.json") << R"({"name": "box", "geometry": {"mesh": "box.mesh"},
+      "materials": [{"name": "all", "youngs": 1e5, "poisson": 0.3, "density": 1000}],
+      "subspace": {"modes": 4, "cubature": 10}})";
+  const ToolRun recipe = bake(dir / "box.json", "recipe.smfem", {"--scale", "0.001"});
+  EXPECT_EQ(recipe.status, 2);
+  EXPECT_NE(recipe.err.find("--scale applies to mesh files; a recipe scales its geometry with a "
+                            "transform"),
+            std::string::npos)
+      << recipe.err;
+}
+
 // --json's recipe (bake/bake_recipe.hpp): baked again, it gives the same model as the bake
 // with options it stands for: the same tets, per-tet moduli, pins and spectrum.
 TEST(SmfemBakeCli, TheSummarysRecipeBakesTheSameModelAgain) {

@@ -37,6 +37,21 @@ nlohmann::json default_scene_json(const std::string& name) {
             {"material_model", sim::material_model_name(defaults.material_model)}}}};
 }
 
+// The reader's report on `file` as warnings: what it skipped or fixed.
+void add_read_warnings(const std::filesystem::path& file, const mesh::ReadReport& report,
+                       BakeInput& input) {
+  const std::string name = file.filename().string() + ": ";
+  for (const std::string& note : report.notes) input.warnings.push_back(name + note);
+  if (report.reoriented_tets > 0) {
+    input.warnings.push_back(name + std::to_string(report.reoriented_tets) +
+                             " inverted tets were turned over (two corners swapped)");
+  }
+  if (report.unreferenced_vertices > 0) {
+    input.warnings.push_back(name + std::to_string(report.unreferenced_vertices) +
+                             " vertices are in no element and were left out");
+  }
+}
+
 // Drops the vertices no tet uses (tet mesh files may carry surface-only or stray points: they
 // would have no mass). Returns old index -> new index, -1 for a dropped vertex.
 std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
@@ -81,6 +96,11 @@ void check_triangles(const std::filesystem::path& file, const mesh::SurfaceMesh&
 void load_recipe(const std::filesystem::path& file, const BakeSettings& settings, BakeInput& input,
                  int& recipe_modes, int& recipe_cubature) {
   const bool at_fit_resolution = settings.at_fit_resolution;
+  if (settings.scale) {
+    throw BakeInputError(
+        "--scale applies to mesh files; a recipe scales its geometry with a "
+        "transform: {\"transform\": {\"scale\": S, \"of\": ...}}");
+  }
   auto start = Clock::now();
   scene::SceneRecipe recipe = scene::load_scene_recipe(file);
   if (recipe.geometry.surface) check_triangles(file, *recipe.geometry.surface, settings);
@@ -115,10 +135,14 @@ void load_recipe(const std::filesystem::path& file, const BakeSettings& settings
   input.cubature_method = recipe.subspace.cubature_method;
 }
 
-std::vector<int> load_tet_mesh(const std::filesystem::path& file, BakeInput& input) {
+std::vector<int> load_tet_mesh(const std::filesystem::path& file, const BakeSettings& settings,
+                               BakeInput& input) {
   const auto start = Clock::now();
   input.kind = "tet mesh";
-  input.mesh = mesh::read_tet_mesh(file);
+  mesh::ReadReport report;
+  input.mesh = mesh::read_tet_mesh(file, &report);
+  add_read_warnings(file, report, input);
+  if (settings.scale) input.mesh.vertices *= *settings.scale;
   const std::vector<int> new_index = drop_unused_vertices(input.mesh);
   std::map<int, Eigen::Index> region_tets;
   for (Eigen::Index t = 0; t < input.mesh.regions.size(); ++t) ++region_tets[input.mesh.regions(t)];
@@ -144,7 +168,10 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   scene::SceneRecipe recipe;
   recipe.file = file.string();
   recipe.name = file.filename().string();
-  recipe.geometry.surface = mesh::read_surface_mesh(file);
+  mesh::ReadReport report;
+  recipe.geometry.surface = mesh::read_surface_mesh(file, &report);
+  add_read_warnings(file, report, input);
+  if (settings.scale) recipe.geometry.surface->vertices *= *settings.scale;
   check_triangles(file, *recipe.geometry.surface, settings);
   try {
     recipe.geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
@@ -264,13 +291,27 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
   if (extension == ".json") {
     load_recipe(file, settings, input, modes, cubature);
   } else if (mesh::is_tet_mesh_file(file)) {
-    file_to_mesh = load_tet_mesh(file, input);
+    file_to_mesh = load_tet_mesh(file, settings, input);
   } else if (mesh::is_surface_mesh_file(file)) {
     load_surface_mesh(file, settings, input);
   } else {
     throw BakeInputError(file.string() +
                          ": unknown input type; expected a scene recipe (.json), a tet mesh "
                          "(.mesh .msh .node .ele) or a surface mesh (.obj .stl .off .ply)");
+  }
+  const Eigen::Vector3d extent =
+      input.mesh.vertices.colwise().maxCoeff() - input.mesh.vertices.colwise().minCoeff();
+  if (extent.maxCoeff() > kLargestLikelySize) {
+    std::ostringstream size;
+    size << std::setprecision(3) << extent.maxCoeff();
+    input.warnings.push_back(
+        input.source + ": the body is " + size.str() +
+        " m across (a file's coordinates are read as metres): if they are millimetres, " +
+        (input.kind == "recipe" ? std::string("scale its mesh by 0.001 with a transform "
+                                              "({\"transform\": {\"scale\": 0.001, \"of\": "
+                                              "...}}), centimetres by 0.01")
+                                : std::string("bake it with --scale 0.001, centimetres with "
+                                              "--scale 0.01")));
   }
   if (settings.target_tets && input.kind != "surface mesh") {
     throw BakeInputError("--target-tets applies to surface meshes only (" + input.source +

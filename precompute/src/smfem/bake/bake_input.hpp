@@ -120,6 +120,9 @@ struct BakeSettings {
   // Load a recipe at its fit_resolution instead of its resolution (the EigenFit stage's fine
   // model); refused for a recipe without one.
   bool at_fit_resolution = false;
+  // --scale S: a mesh file's coordinates times S, read as metres (a mesh in millimetres: 0.001);
+  // a recipe scales its geometry with a transform instead.
+  std::optional<double> scale;
 };
 
 struct MaterialInfo {
@@ -154,7 +157,15 @@ struct BakeInput {
   bool fit_resolution = false;
   double read_seconds = 0.0;
   double tetrahedralize_seconds = 0.0;  // 0 for a tet mesh
+  // What the user should know about the input that does not stop the bake, one sentence each
+  // (smfem-bake prints them, --quiet or not, and its --json summary lists them): what a mesh
+  // reader skipped or fixed, a body so large that its file is likely not in metres.
+  std::vector<std::string> warnings;
 };
+
+// A body larger than this across (m) is most likely a mesh in millimetres or centimetres read as
+// metres (a 16 cm bunny in millimetres bakes 160 m tall, and falls as if in slow motion).
+inline constexpr double kLargestLikelySize = 10.0;
 
 // The modes a default bake gives `input`'s mesh: one per kFreeVerticesPerMode free vertices,
 // at least 1 (also what a refusal of too many modes suggests, run_bake.cpp).

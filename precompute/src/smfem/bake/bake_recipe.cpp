@@ -67,7 +67,10 @@ BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettin
        {std::pair{settings.youngs_per_tet.has_value(), "--youngs-per-tet"},
         std::pair{settings.region_materials.has_value(), "--region-materials"},
         std::pair{settings.pin_file.has_value(), "--pin-file"},
-        std::pair{settings.eigenfit.has_value(), "--eigenfit"}}) {
+        std::pair{settings.eigenfit.has_value(), "--eigenfit"},
+        // A recipe's transform would scale the mesh, but draw the tets' boundary instead of the
+        // file's triangles.
+        std::pair{settings.scale.has_value(), "--scale"}}) {
     if (set) return {std::nullopt, std::string(option) + " has no recipe form"};
   }
   const auto material_of = [&](int region) -> const MaterialInfo* {

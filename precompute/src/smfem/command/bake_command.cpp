@@ -9,6 +9,7 @@
 #include <iterator>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,6 +33,7 @@
 #include "smfem/geometry/error.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/medit.hpp"
+#include "smfem/scene/recipe.hpp"
 #include "smfem/scene/scene_error.hpp"
 #include "smfem/solver_limits.hpp"
 #include "smfem/subspace/comparison_bases.hpp"
@@ -49,7 +51,7 @@ constexpr const char* kUsage =
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--paint X,Y,Z,R,E ...] [--pin X,Y,Z,R ...] [--pin-lowest F]\n"
     "                  [--max-tets N] [--max-triangles N]\n"
-    "                  [--target-tets N] [--seed S] [--threads T]\n"
+    "                  [--target-tets N] [--scale S] [--seed S] [--threads T]\n"
     "                  [--full-mesh | --full-mesh-copy OUT.full.smfem]\n"
     "                  [--tet-mesh OUT.mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
@@ -214,6 +216,14 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
       if (!(*s.pin_lowest > 0.0 && *s.pin_lowest <= 1.0)) {
         throw BakeInputError("--pin-lowest: expected a fraction of the body's height in (0, 1]");
       }
+    } else if (arg == "--scale") {
+      s.scale = parse_real(arg, value());
+      if (!(*s.scale >= scene::kMinScale && *s.scale <= scene::kMaxScale)) {
+        std::ostringstream range;
+        range << "--scale: expected a factor in [" << scene::kMinScale << ", " << scene::kMaxScale
+              << "] (0.001 for a mesh in millimetres), got " << *s.scale;
+        throw BakeInputError(range.str());
+      }
     } else if (arg == "--target-tets") {
       s.target_tets = static_cast<double>(parse_integer(arg, value(), 10, 5'000'000));
     } else if (arg == "--seed") {
@@ -323,6 +333,10 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
   progress("reading " + options.input.string());
   const smfem::bake::BakeInput input =
       smfem::bake::load_bake_input(options.input, options.settings);
+  // Printed whether --quiet or not: they are about the user's file, not the bake's progress.
+  for (const std::string& warning : input.warnings) {
+    err << "smfem-bake: warning: " << warning << std::endl;
+  }
   progress(std::to_string(input.mesh.vertices.rows()) + " vertices, " +
            std::to_string(input.mesh.tets.rows()) + " tets, " +
            std::to_string(input.pinned.size()) + " pinned");
@@ -389,7 +403,8 @@ int bake(const Options& options, std::ostream& out, std::ostream& err) {
         {"render_vertices", input.render_surface.vertices.rows()},
         {"eigenvalues", eigenvalues},
         {"timings_s", timings},
-        {"total_s", total}};
+        {"total_s", total},
+        {"warnings", input.warnings}};
     // How many cubature tets each material region holds (a region with none is invisible to
     // the solver: its modulus never enters it).
     summary["cubature_per_region"] = options.settings.cubature_per_region;

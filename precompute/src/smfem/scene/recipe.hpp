@@ -19,6 +19,9 @@
 
 namespace smfem::scene {
 
+// The range of a scale factor: a transform node's "scale" and smfem-bake's --scale.
+inline constexpr double kMinScale = 1e-4, kMaxScale = 1e4;
+
 // What to fill with tets: exactly one of
 //   - sdf alone: a procedural shape;
 //   - sdf and surface: a closed surface mesh file, whose triangles also become the render

@@ -59,7 +59,7 @@ geometry::Sdf read_transform(const Json& value, const Place& place,
     t.rotation = geometry::rotation_from_axis_angle_deg(axis, angle);
   }
   if (const Json* v = r.optional("scale")) {
-    t.scale = read_number_in(*v, r / "scale", 1e-4, 1e4, false, false);
+    t.scale = read_number_in(*v, r / "scale", kMinScale, kMaxScale, false, false);
   }
   return geometry::transform(read_geometry_node(r.required("of"), r / "of", folder, depth + 1), t);
 }
