@@ -389,6 +389,35 @@ describe('your own model', () => {
     });
   }, 120000);
 
+  it('says when a model is likely not in metres, and bakes it again in the units chosen', async () => {
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      // A 40 cm bar written in millimetres: read as metres, 400 m long.
+      const bar = [{ name: 'bar_mm.mesh', text: medit(gridTets(16, 2, 2, 25)) }];
+      expect((await pick(page, bar)).stage).toBe('done');
+      await expect.poll(() => page.locator('#description').textContent()).toContain('(400 x 50 x 50 m)');
+      const shown = () => page.locator('#notices li').allTextContents();
+      const warned = (await shown()).filter((text) => text.includes('bar_mm.mesh: the body is 400 m across'));
+      expect(warned.length).toBe(1);
+      expect(warned[0]).toContain('Here: set Units, then Bake again.');
+      expect(await page.isVisible('#bake-units')).toBe(true);
+      await page.selectOption('#bake-units', '0.001');
+      await bakeAfter(page, () => page.click('#bake-again'));
+      await expect.poll(() => page.locator('#description').textContent()).toContain('(0.4 x 0.05 x 0.05 m)');
+      expect((await shown()).filter((text) => text.includes('m across'))).toEqual([]);
+      // In metres it falls at g over its own size: 0.5 g t^2 from rest.
+      const [t1, y1] = await playUntil(page, 0.1);
+      const [t2, y2] = await playUntil(page, 0.3);
+      expect(y1 - y2).toBeGreaterThan(0.9 * 0.5 * 9.8 * (t2 ** 2 - t1 ** 2));
+      // A new pick starts again from metres.
+      expect((await pick(page, [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }])).stage).toBe(
+        'done',
+      );
+      expect(await page.inputValue('#bake-units')).toBe('1');
+      expect(errors).toEqual([]);
+    });
+  }, 120000);
+
   it('paints and pins with the brush; baked again, a drag stretches the soft half more', async () => {
     await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
       await waitUntilReady(page);

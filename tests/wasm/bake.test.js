@@ -255,6 +255,23 @@ describe('the bake in WebAssembly', () => {
     }
   });
 
+  // A mesh in millimetres read as metres: the page's bake warns as the native one does (its line,
+  // and the summary's list), and --scale 0.001 (the page's Units) bakes it in metres.
+  it('warns of a mesh likely not in metres, and --scale bakes it in metres', () => {
+    const bar = [{ name: 'bar_mm.mesh', bytes: new TextEncoder().encode(medit(gridTets(16, 2, 2, 25))) }];
+    const lines = [];
+    const large = baker.bake(bar, ['bar_mm.mesh', '--modes', '4'], (line) => lines.push(line));
+    expect(large.summary.warnings).toEqual([
+      "bar_mm.mesh: the body is 400 m across (a file's coordinates are read as metres): if they are " +
+        'millimetres, bake it with --scale 0.001, centimetres with --scale 0.01',
+    ]);
+    expect(lines).toContain(`smfem-bake: warning: ${large.summary.warnings[0]}`);
+    const scaled = baker.bake(bar, ['bar_mm.mesh', '--modes', '4', '--scale', '0.001']);
+    expect(scaled.summary.warnings).toEqual([]);
+    const rest = section(scaled.asset, 'render.positions');
+    expect(Math.max(...rest)).toBeCloseTo(0.4, 6); // stored in float
+  });
+
   // --pin (what the page's brush pins): a bar pinned at one end by a sphere stays there under
   // gravity, its other end sags.
   it('pins the vertices within a sphere', () => {

@@ -276,10 +276,18 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   const folder = await mkdtemp(join(tmpdir(), 'smfem-simulate-'));
   try {
     const asset = join(folder, `${basename(recipe, '.json')}.smfem`);
-    await promisify(execFile)(bakeTool, [recipe, '-o', asset, '--quiet', ...bakeArgs]).catch((error) => {
+    const { stderr } = await promisify(execFile)(bakeTool, [
+      recipe,
+      '-o',
+      asset,
+      '--quiet',
+      ...bakeArgs,
+    ]).catch((error) => {
       // What is wrong, without the usage smfem-bake prints after an option it refuses.
       throw new Error((error.stderr || error.message).split(/^usage: /m)[0].trim());
     });
+    // Its warnings (a body so large that its mesh is likely not in metres), once, when it bakes.
+    if (stderr) process.stderr.write(stderr);
     await writeAtomically(cached, await readFile(asset));
     await pruneBakeCache(cache, cached);
     return cached;

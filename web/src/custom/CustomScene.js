@@ -39,6 +39,8 @@ export class CustomScene {
         ['options', 'bake-options'],
         ['modes', 'bake-modes'],
         ['cubature', 'bake-cubature'],
+        ['units', 'bake-units'],
+        ['unitsLabel', 'bake-units-label'],
         ['pinLowest', 'bake-pin-lowest'],
         ['brush', 'bake-brush'],
         ['radius', 'bake-brush-radius'],
@@ -59,6 +61,7 @@ export class CustomScene {
           return this.openBaked(asset, name);
         },
         onError: (e) => status.warn(e.message, 'bake'),
+        onWarning: (text) => status.warn(text, 'bake'),
         onTool: (tool) => {
           const starting = this.tool === 'drag' && tool !== 'drag';
           this.tool = tool;

@@ -15,14 +15,28 @@ const kLowest = '0.05';
 
 /**
  * elements: { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature,
- * pinLowest, brush, radius, youngs, clear, again };
+ * units, unitsLabel, pinLowest, brush, radius, youngs, clear, again };
  * baker: a BakeClient;
  * onBaked(asset, name): opens the baked asset; onError(error): says what went wrong;
+ * onWarning(text): says what the bake warns of (it baked);
  * onTool(tool) and onRegions(painted, pinned): as modelBrush's.
  */
-export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions }) {
-  const { input, canvas, stages, cancel, save, saveRecipe, options, modes, cubature, pinLowest, again } =
-    elements;
+export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool, onRegions }) {
+  const {
+    input,
+    canvas,
+    stages,
+    cancel,
+    save,
+    saveRecipe,
+    options,
+    modes,
+    cubature,
+    units,
+    unitsLabel,
+    pinLowest,
+    again,
+  } = elements;
   for (const [field, range] of [
     [modes, limits.modes],
     [cubature, limits.cubature],
@@ -55,6 +69,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
     ...(modes.value !== '' ? ['--modes', modes.value] : []),
     ...(cubature.value !== '' ? ['--cubature', cubature.value] : []),
     ...(pinLowest.checked ? ['--pin-lowest', kLowest] : []),
+    ...(units.value !== '1' ? ['--scale', units.value] : []),
     ...brush.options(),
   ];
 
@@ -65,6 +80,7 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
   function adopt(files) {
     picked = files;
     pinLowest.checked = false;
+    units.value = '1';
     brush.forget();
     modes.value = '';
     cubature.value = '';
@@ -95,8 +111,14 @@ export function yourModel(elements, baker, { onBaked, onError, onTool, onRegions
       modes.value = summary.modes;
       cubature.value = summary.cubature;
       cubatureChosen = false;
+      // A recipe scales its meshes with a transform (the bake refuses --scale for one).
+      unitsLabel.hidden = /\.json$/i.test(baked);
       options.hidden = false;
       await onBaked(asset, name);
+      for (const warning of summary.warnings ?? []) {
+        // The bake names its own option; here the field beside Bake again sets it.
+        onWarning(warning.includes('--scale') ? `${warning}. Here: set Units, then Bake again.` : warning);
+      }
     } catch (error) {
       if (number !== latest) return;
       onError(error);
