@@ -276,6 +276,30 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     yanked.dispose();
   });
 
+  it('says when the line search ends steps unconverged for want of backtracks', () => {
+    // The corner yanked 3 m: each iteration's full Newton step overshoots. Without backtracks
+    // every step ends at its first rejected trial, unconverged but ok, and says so.
+    const step = (maxBacktracks) => {
+      const simulator = smfem.createSimulator(asset, { parameters: { ...PARAMETERS, maxBacktracks } });
+      simulator.dragStart(0, [0, 3, 0], 1e4);
+      const reports = simulator.step(STEPS);
+      const warned = simulator.warnings().filter((w) => /the line search found no decrease/.test(w));
+      simulator.dispose();
+      return { reports, warned };
+    };
+    const held = step(0);
+    expect(held.reports.every((r) => r.ok && r.lineSearchFailures > 0)).toBe(true);
+    expect(held.warned.length).toBe(STEPS);
+    expect(held.warned[0]).toBe(
+      'step 1: the line search found no decrease within 0 halvings (maxBacktracks), and the step ' +
+        'ended there unconverged (more backtracks let it go on)',
+    );
+    // The default backtracks: it moves, and nothing is said.
+    const moving = step(30);
+    expect(moving.reports.every((r) => r.lineSearchFailures === 0)).toBe(true);
+    expect(moving.warned).toEqual([]);
+  });
+
   it('gives worker threads back on dispose, never blocking on an exhausted pool', () => {
     const simulators = [];
     for (let i = 0; i < 6; ++i) simulators.push(smfem.createSimulator(asset, { threads: 2 }));

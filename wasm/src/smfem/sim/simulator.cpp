@@ -505,6 +505,15 @@ const StepReport& Simulator::step() {
                                   "loads' work, or the step failed)"
                             : std::string("failed in every retry")));
   }
+  if (ok && report_.stats.line_search_failures > 0 && !report_.stats.converged) {
+    // An iteration whose line search finds no decrease ends the step where it stands: with few
+    // backtracks allowed that can hold a body still (ok, and nothing else says why).
+    warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
+                        ": the line search found no decrease within " +
+                        std::to_string(settings_.max_backtracks) +
+                        " halvings (maxBacktracks), and the step ended there unconverged (more "
+                        "backtracks let it go on)");
+  }
   if (ok) {
     state_.time = end_time;
     ++state_.step_count;
