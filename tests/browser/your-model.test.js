@@ -401,9 +401,13 @@ describe('your own model', () => {
       expect(warned.length).toBe(1);
       expect(warned[0]).toContain('Here: set Units, then Bake again.');
       expect(await page.isVisible('#bake-units')).toBe(true);
+      // A region painted on the 400 m model goes with it to millimetres (it would miss the 0.4 m
+      // bar, and the bake refuse it, at its old coordinates).
+      expect(await page.evaluate(() => window.smfem.paintRegion([300, 25, 25], 100, 1e4))).toBe(1);
       await page.selectOption('#bake-units', '0.001');
       await bakeAfter(page, () => page.click('#bake-again'));
       await expect.poll(() => page.locator('#description').textContent()).toContain('(0.4 x 0.05 x 0.05 m)');
+      await expect.poll(() => page.locator('#legend').textContent()).toContain('painted 1');
       expect((await shown()).filter((text) => text.includes('m across'))).toEqual([]);
       // In metres it falls at g over its own size: 0.5 g t^2 from rest.
       const [t1, y1] = await playUntil(page, 0.1);

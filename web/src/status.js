@@ -107,7 +107,7 @@ export class StatusBoard {
 
   /**
    * An input refused or changed: said in a dismissible notice and kept in status.notices. kind:
-   * what the notice is about ('bake': a model that did not bake), for dismissNotices.
+   * what the notice is about ('bake': a model that did not bake, or what a bake warned of), for dismissNotices.
    */
   warn(text, kind = null) {
     this.state.notices.push(text);

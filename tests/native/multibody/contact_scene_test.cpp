@@ -396,7 +396,8 @@ TEST(ContactScene, AnObstacleOnAPathPushesAFreeBodyAhead) {
 // The push passes on: a row of three boxes on a frictionless floor, 2 cm apart, goes ahead of the
 // sphere together once the first meets the second, each at the sphere's speed, and the sphere
 // keeps to its path. Before, a box the push would bring near another held the sphere back, and
-// the barrier alone moved the row (the sphere stopped 2 cm after meeting the first box).
+// the barrier alone moved the row (the sphere made 0.43 m of its 1, the first box crept at
+// 0.42 m/s).
 TEST(ContactScene, AnObstacleOnAPathPushesARowOfBodiesAhead) {
   contact::Obstacle ball;
   ball.kind = contact::ObstacleKind::sphere;
@@ -498,6 +499,40 @@ TEST(ContactScene, ABodyAgainstAWallHoldsAnObstacleOnAPathBack) {
               scene.body_centroid(0).x() - 0.7, scene.obstacles().back().offset.x());
   EXPECT_GT(scene.body_centroid(0).x() - 0.7, 0.095);
   EXPECT_LT(scene.body_centroid(0).x() - 0.7, 0.13);
+  EXPECT_LT(scene.obstacles().back().offset.x(), 0.3);
+  EXPECT_GT(scene.last_step().obstacles_held, 0);
+}
+
+// A row the push would take into a wall holds the sphere back as a whole: the far box stops at
+// the wall, the near one against it, and the sphere behind them.
+TEST(ContactScene, ARowAgainstAWallHoldsAnObstacleOnAPathBack) {
+  contact::Obstacle ball;
+  ball.kind = contact::ObstacleKind::sphere;
+  ball.point = {-0.05, 0.0, 0.3};
+  ball.radius = 0.2;
+  ball.path.times = {0.0, 2.0};
+  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
+  contact::Obstacle wall;
+  wall.point = {2.32, 0.0, 0.0};  // 10 cm beyond the far box's far face
+  wall.normal = {-1.0, 0.0, 0.0};
+  ContactSceneSpec spec = spec_with({ground(-0.201), wall, ball},
+                                    {{Eigen::Vector3d::Zero()}, {Eigen::Vector3d(1.02, 0.0, 0.0)}});
+  ContactScene scene(spec, {faced_box(), faced_box()});
+  scene.set_solver(sim::SolverMethod::mfem, 2, false);
+  for (int step = 0; step < 40; ++step) {
+    const StepSummary& summary = scene.step();
+    ASSERT_TRUE(summary.ok) << step;
+    ASSERT_GT(summary.min_distance, 0.0) << step;
+  }
+  const double near = scene.body_centroid(0).x() - 0.7, far = scene.body_centroid(1).x() - 1.72;
+  std::printf("[ measured ] boxes moved %.4f and %.4f m, sphere at %.4f m of its path's 0.4\n",
+              near, far, scene.obstacles().back().offset.x());
+  EXPECT_GT(far, 0.095);
+  EXPECT_LT(far, 0.13);
+  // The near box closes its 2 cm gap to the far one, and the sphere presses into its soft near
+  // half (as into the lone box's above: its centroid moves on by 1-3 cm).
+  EXPECT_GT(near, far + 0.015);
+  EXPECT_LT(near, far + 0.06);
   EXPECT_LT(scene.obstacles().back().offset.x(), 0.3);
   EXPECT_GT(scene.last_step().obstacles_held, 0);
 }

@@ -78,12 +78,26 @@ export function modelBrush({ brush, radius, youngs, clear }, { onChange, onTool 
     sized(size) {
       if (radius.value === '') radius.value = String(round(kRadiusOfSize * size));
     },
-    /** smfem-bake's options for the regions. */
-    options() {
+    /** smfem-bake's options for the regions, on the model scaled by `factor` (its Units changed). */
+    options(factor = 1) {
+      const at = (center, r) => [...center.map((x) => x * factor), r * factor];
       return [
-        ...painted.flatMap(({ center, radius: r, youngs: E }) => ['--paint', [...center, r, E].join(',')]),
-        ...pinned.flatMap(({ center, radius: r }) => ['--pin', [...center, r].join(',')]),
+        ...painted.flatMap(({ center, radius: r, youngs: E }) => [
+          '--paint',
+          [...at(center, r), E].join(','),
+        ]),
+        ...pinned.flatMap(({ center, radius: r }) => ['--pin', at(center, r).join(',')]),
       ];
+    },
+    /** The model baked again `factor` times as large: the regions and the radius go with it. */
+    scaled(factor) {
+      if (factor === 1) return;
+      for (const region of [...painted, ...pinned]) {
+        region.center = region.center.map((x) => x * factor);
+        region.radius *= factor;
+      }
+      if (radius.value !== '') radius.value = String(round(Number(radius.value) * factor));
+      changed();
     },
     /** "2 painted regions and 1 pinned region", or '' when there are none. */
     summary() {

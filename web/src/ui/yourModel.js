@@ -64,13 +64,16 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
   modes.addEventListener('input', () => {
     if (!cubatureChosen) cubature.value = '';
   });
-  // smfem-bake's options for "Bake again" (none for a fresh pick: the bake's own defaults).
+  // The Units of the model shown (its last bake's): the brush's regions are in its coordinates.
+  let bakedScale = 1;
+  // smfem-bake's options for "Bake again" (none for a fresh pick: the bake's own defaults); the
+  // brush's regions go to the Units chosen with the model.
   const chosenOptions = () => [
     ...(modes.value !== '' ? ['--modes', modes.value] : []),
     ...(cubature.value !== '' ? ['--cubature', cubature.value] : []),
     ...(pinLowest.checked ? ['--pin-lowest', kLowest] : []),
     ...(units.value !== '1' ? ['--scale', units.value] : []),
-    ...brush.options(),
+    ...brush.options(Number(units.value) / bakedScale),
   ];
 
   let latest = 0; // the latest bake's number: a bake it replaced leaves the page alone
@@ -81,6 +84,7 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
     picked = files;
     pinLowest.checked = false;
     units.value = '1';
+    bakedScale = 1;
     brush.forget();
     modes.value = '';
     cubature.value = '';
@@ -89,14 +93,20 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
   }
 
   // Bakes `files` with `extra` options; `fresh`: a new pick, which becomes the model once it has
-  // baked, or failed to (its error can then be acted on: fewer modes, other pins).
-  async function bake(files, extra, fresh) {
+  // baked, or failed to (its error can then be acted on: fewer modes, other pins); `scale`: the
+  // Units they bake in.
+  async function bake(files, extra, fresh, scale = 1) {
     const number = ++latest;
     stages.hidden = false;
     cancel.hidden = false;
     try {
       const { asset, summary, input: baked } = await baker.bake(copies(files), extra);
-      if (fresh) adopt(files);
+      if (fresh) {
+        adopt(files);
+      } else {
+        brush.scaled(scale / bakedScale); // the regions follow the model to its new size
+        bakedScale = scale;
+      }
       const name = baked.replace(/\.[^.]*$/, '');
       // A recipe names its mesh by file name: saved beside it, the native tool bakes it again;
       // none for a glTF scene, whose file baked is the page's STL of it.
@@ -115,9 +125,11 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
       unitsLabel.hidden = /\.json$/i.test(baked);
       options.hidden = false;
       await onBaked(asset, name);
+      if (number !== latest) return; // a newer bake speaks for the model now
       for (const warning of summary.warnings ?? []) {
         // The bake names its own option; here the field beside Bake again sets it.
-        onWarning(warning.includes('--scale') ? `${warning}. Here: set Units, then Bake again.` : warning);
+        const units = warning.includes('--scale') && !unitsLabel.hidden;
+        onWarning(units ? `${warning}. Here: set Units, then Bake again.` : warning);
       }
     } catch (error) {
       if (number !== latest) return;
@@ -172,7 +184,7 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
       );
       return;
     }
-    bake(picked, chosenOptions());
+    bake(picked, chosenOptions(), false, Number(units.value));
   });
   canvas.addEventListener('dragover', (event) => {
     if (event.dataTransfer?.types.includes('Files')) event.preventDefault();

@@ -1,6 +1,7 @@
 #include "smfem/bake/bake_input.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <iomanip>
 #include <map>
@@ -35,6 +36,11 @@ nlohmann::json default_scene_json(const std::string& name) {
             {"timestep", defaults.timestep},
             {"gravity", {defaults.gravity.x(), defaults.gravity.y(), defaults.gravity.z()}},
             {"material_model", sim::material_model_name(defaults.material_model)}}}};
+}
+
+// The sides of the mesh's bounding box, m.
+Eigen::Vector3d extent(const mesh::TetMesh& mesh) {
+  return mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff();
 }
 
 // The reader's report on `file` as warnings: what it skipped or fixed.
@@ -98,8 +104,9 @@ void load_recipe(const std::filesystem::path& file, const BakeSettings& settings
   const bool at_fit_resolution = settings.at_fit_resolution;
   if (settings.scale) {
     throw BakeInputError(
-        "--scale applies to mesh files; a recipe scales its geometry with a "
-        "transform: {\"transform\": {\"scale\": S, \"of\": ...}}");
+        "--scale applies to mesh files; a recipe scales a surface mesh with a transform: "
+        "{\"transform\": {\"scale\": S, \"of\": {\"mesh\": ...}}} (a tet mesh file cannot be "
+        "scaled in a recipe yet)");
   }
   auto start = Clock::now();
   scene::SceneRecipe recipe = scene::load_scene_recipe(file);
@@ -254,8 +261,7 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
 // What the page says of a mesh baked without a recipe: what it was baked with, and its size
 // (a mesh's numbers are read as metres: one drawn in millimetres is a body 1000 times too large).
 std::string mesh_description(const BakeInput& input) {
-  const Eigen::Vector3d size =
-      input.mesh.vertices.colwise().maxCoeff() - input.mesh.vertices.colwise().minCoeff();
+  const Eigen::Vector3d size = extent(input.mesh);
   std::ostringstream text;
   text << "Baked from " << input.source << " (" << std::setprecision(3) << size.x() << " x "
        << size.y() << " x " << size.z() << " m): " << std::setprecision(6) << input.modes
@@ -299,19 +305,16 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
                          ": unknown input type; expected a scene recipe (.json), a tet mesh "
                          "(.mesh .msh .node .ele) or a surface mesh (.obj .stl .off .ply)");
   }
-  const Eigen::Vector3d extent =
-      input.mesh.vertices.colwise().maxCoeff() - input.mesh.vertices.colwise().minCoeff();
-  if (extent.maxCoeff() > kLargestLikelySize) {
-    std::ostringstream size;
-    size << std::setprecision(3) << extent.maxCoeff();
+  if (const double size = extent(input.mesh).maxCoeff(); size > kLargestLikelySize) {
     input.warnings.push_back(
-        input.source + ": the body is " + size.str() +
+        input.source + ": the body is " + std::to_string(std::lround(size)) +
         " m across (a file's coordinates are read as metres): if they are millimetres, " +
-        (input.kind == "recipe" ? std::string("scale its mesh by 0.001 with a transform "
-                                              "({\"transform\": {\"scale\": 0.001, \"of\": "
-                                              "...}}), centimetres by 0.01")
-                                : std::string("bake it with --scale 0.001, centimetres with "
-                                              "--scale 0.01")));
+        (input.kind == "recipe"
+             ? std::string("scale a surface mesh by 0.001 with a transform ({\"transform\": "
+                           "{\"scale\": 0.001, \"of\": {\"mesh\": ...}}}), centimetres by "
+                           "0.01 (a recipe cannot scale a tet mesh file yet: bake the file "
+                           "itself with --scale)")
+             : std::string("bake it with --scale 0.001, centimetres with --scale 0.01")));
   }
   if (settings.target_tets && input.kind != "surface mesh") {
     throw BakeInputError("--target-tets applies to surface meshes only (" + input.source +

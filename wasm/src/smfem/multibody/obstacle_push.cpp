@@ -9,6 +9,9 @@
 namespace smfem::multibody {
 namespace {
 
+// Relative rounding of a translation's parts.
+constexpr double kRounding = 1e-12;
+
 struct Approach {
   double reach = 1.0;  // the fraction of the motion the obstacle may make towards the body
   // The contact's normal (from the obstacle): its normals at the samples it would come too near,
@@ -99,15 +102,17 @@ std::optional<GroupPush> clear_push(const std::vector<contact::Obstacle>& obstac
       for (std::size_t other = 0; other < obstacles.size(); ++other) {
         const contact::Obstacle& obstacle = obstacles[other];
         if (other == o || obstacle.kind != contact::ObstacleKind::plane) continue;
+        // Into it beyond rounding: a push slid along a tilted plane keeps a part of -1e-17
+        // into it, which would shorten it again at every pass.
         const double into = push.translation.dot(obstacle.normal);
-        if (into < 0.0 && blocked_by(obstacle, body)) {
+        if (into < -kRounding * push.translation.norm() && blocked_by(obstacle, body)) {
           push.translation -= into * obstacle.normal;
           push.planes.push_back(obstacle.normal);
           shortened = true;
         }
       }
     }
-    if (push.translation.isZero(0.0)) return std::nullopt;
+    if (push.translation.norm() <= kRounding * translation.norm()) return std::nullopt;
     if (!shortened) break;
     // Planes meeting at an angle shorten it in turn without end: held, as a body in a corner.
     if (pass == obstacles.size()) return std::nullopt;
@@ -135,19 +140,9 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
   std::vector<Pushing> pushing;
   std::vector<int> pushed_by(bodies.size(), -1);  // per body: its place in `pushing`, or -1
   for (std::size_t b = 0; b < bodies.size(); ++b) {
+    if (pushed_by[b] >= 0) continue;  // carried by a push found before (and checked there)
     const Approach unpushed = approach(obstacle, bodies[b], -motion, keep);
     if (unpushed.reach >= 1.0) continue;
-    // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
-    // where the push takes the body out of the obstacle's way; less where it slides along a
-    // plane, or the obstacle also comes at it across the normal).
-    const auto together = [&](const Eigen::Vector3d& translation) {
-      out.alpha =
-          std::min(out.alpha, approach(obstacle, bodies[b], translation - motion, keep).reach);
-    };
-    if (pushed_by[b] >= 0) {  // carried by a push found before
-      together(pushing[static_cast<std::size_t>(pushed_by[b])].group.translation);
-      continue;
-    }
     // Along the contact's normal, by the rest of the motion's part along it: a sphere pressing
     // down into the top of a block on the floor pushes it into the floor (held), not along its
     // own slide (which dragged the block along under it).
@@ -157,7 +152,7 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
         closing > 0.0 ? clear_push(obstacles, o, bodies, b,
                                    (1.0 - unpushed.reach) * closing * normal, activation)
                       : std::nullopt;
-    // A group that would meet one pushed before is held (their pushes differ).
+    // A group that would meet one pushed before is held (the two are not made one push).
     if (push && std::any_of(push->bodies.begin(), push->bodies.end(), [&](int body) {
           return pushed_by[static_cast<std::size_t>(body)] >= 0;
         })) {
@@ -167,8 +162,15 @@ ObstacleAdvance advance_obstacle(const std::vector<contact::Obstacle>& obstacles
       out.alpha = std::min(out.alpha, unpushed.reach);
       continue;
     }
-    together(push->translation);
+    // Body and obstacle move together, linearly: as far as CCD keeps them apart (all the way
+    // where the push takes the body out of the obstacle's way; less where it slides along a
+    // plane, or the obstacle also comes at it across the normal). Every member, not only the
+    // struck one: the obstacle may also come at a body it carries (one it held back before, or
+    // one it reaches later).
     for (const int body : push->bodies) {
+      out.alpha = std::min(out.alpha, approach(obstacle, bodies[static_cast<std::size_t>(body)],
+                                               push->translation - motion, keep)
+                                          .reach);
       pushed_by[static_cast<std::size_t>(body)] = static_cast<int>(pushing.size());
     }
     pushing.push_back({std::move(*push), normal});

@@ -12,12 +12,13 @@
 // rigidly along the contact's normal where it is struck first, by the obstacle's motion along it
 // over the part of the step the obstacle could not make unpushed, and its velocity along that
 // normal rises to the obstacle's (a body struck obliquely keeps its slide along the surface). The
-// push passes on: the bodies the pushed body would come near (their boxes within dhat of its swept
-// box), and theirs in turn, go with it, rigidly together (a row of blocks, a stack on a lift). The
+// push passes on: the bodies whose boxes come within dhat of the pushed body's swept box (those in
+// its way, and, boxes being coarse, those beside or on it too), and theirs in turn, go with it,
+// rigidly together (a row of blocks, a stack on a lift). The
 // obstacle is held back instead, as far as keeps it clear, where one of them cannot translate (its
 // subspace holds no translation: a pinned body) or would go into another obstacle, or where the
-// group would meet another the same obstacle pushes; against a plane (the floor) the push slides
-// along it instead where it can.
+// group would meet another group the same obstacle pushes; against a plane (the floor) the push
+// slides along it instead where it can.
 #include <cstddef>
 #include <vector>
 

@@ -422,9 +422,10 @@ const StepReport& Simulator::step() {
   const int first = impact_ ? std::min(kMoreIterations * iterations, kMaxIterations) : iterations;
   const std::array<StepAttempt, 4> attempts = step_attempts(settings_, first);
   bool ok = false;
-  bool have_kept = false;  // kept_: the last finite attempt, which gained energy
-  bool gaining = false;    // the attempt in state_ (or kept_) gained energy and did not converge
-  int budget = 0;          // the iterations given to the attempts the current one goes on from
+  bool have_kept = false;   // kept_: the last finite attempt, which gained energy
+  bool gaining = false;     // the attempt in state_ (or kept_) gained energy and did not converge
+  int budget = 0;           // the iterations given to the attempts the current one goes on from
+  int failed_searches = 0;  // the last attempt's iterations whose line search accepted nothing
   for (std::size_t attempt = 0; attempt < attempts.size(); ++attempt) {
     const StepAttempt& a = attempts[attempt];
     // The first iterations run on the whole model (the rest: an impact's moving bodies).
@@ -454,8 +455,10 @@ const StepReport& Simulator::step() {
         budget = 0;
       }
     }
+    const int failed_before = report_.stats.line_search_failures;
     const TetKinematics& kinematics =
         solve_step(a.method, a.iterations - budget, whole - budget, a.until_converged, go_on);
+    failed_searches = report_.stats.line_search_failures - failed_before;
     budget = a.iterations;
     gaining = false;
     ok = !report_.stats.failed && state_.U.allFinite() && state_.Udot.allFinite() &&
@@ -505,14 +508,16 @@ const StepReport& Simulator::step() {
                                   "loads' work, or the step failed)"
                             : std::string("failed in every retry")));
   }
-  if (ok && report_.stats.line_search_failures > 0 && !report_.stats.converged) {
+  if (ok && failed_searches > 0 && !report_.stats.converged) {
     // An iteration whose line search finds no decrease ends the step where it stands: with few
-    // backtracks allowed that can hold a body still (ok, and nothing else says why).
+    // backtracks allowed that can hold a body still (ok, and nothing else says why). With the
+    // default's, what stops it is the direction, which more halvings would not mend.
+    const bool few = settings_.max_backtracks < SolverSettings{}.max_backtracks;
     warnings_.push_back("step " + std::to_string(state_.step_count + 1) +
                         ": the line search found no decrease within " +
                         std::to_string(settings_.max_backtracks) +
-                        " halvings (maxBacktracks), and the step ended there unconverged (more "
-                        "backtracks let it go on)");
+                        " halvings (maxBacktracks), and the step ended there unconverged" +
+                        (few ? " (more backtracks let it go on)" : ""));
   }
   if (ok) {
     state_.time = end_time;
