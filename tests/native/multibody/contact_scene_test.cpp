@@ -353,6 +353,26 @@ sim::ReducedModel faced_box() {
   return sim::make_box_model(options).model;
 }
 
+// A 20 cm sphere 5 cm short of a faced box's near face (x = 0.2), swept along +x at 1 m/s
+// (and down at `sink` m/s, starting that much higher).
+contact::Obstacle swept_sphere(double sink = 0.0) {
+  contact::Obstacle ball;
+  ball.kind = contact::ObstacleKind::sphere;
+  ball.point = {-0.05, sink, 0.3};
+  ball.radius = 0.2;
+  ball.path.times = {0.0, 2.0};
+  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, -2.0 * sink, 0.0)};
+  return ball;
+}
+
+// A wall facing -x at `x`.
+contact::Obstacle wall_at(double x) {
+  contact::Obstacle wall;
+  wall.point = {x, 0.0, 0.0};
+  wall.normal = {-1.0, 0.0, 0.0};
+  return wall;
+}
+
 // A sphere on a path pushes the free box in its way ahead of it (obstacle_push.hpp) at the
 // page's 2 iterations: the box (1 m long, on a frictionless floor) leaves at the sphere's 1 m/s
 // and the sphere keeps to its path; swept slightly downwards, the push slides the box along the
@@ -360,13 +380,8 @@ sim::ReducedModel faced_box() {
 // too near a sample, and the barrier alone moved the box: 5 cm/s (docs/contact.md).
 TEST(ContactScene, AnObstacleOnAPathPushesAFreeBodyAhead) {
   for (const double sink : {0.0, 0.1}) {  // m/s downwards
-    contact::Obstacle ball;
-    ball.kind = contact::ObstacleKind::sphere;
-    ball.point = {-0.05, 0.1 * sink / 0.1, 0.3};  // 5 cm short of the box's face at x = 0.2
-    ball.radius = 0.2;
-    ball.path.times = {0.0, 2.0};
-    ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, -2.0 * sink, 0.0)};
-    ContactSceneSpec spec = spec_with({ground(-0.201), ball}, {{Eigen::Vector3d::Zero()}});
+    ContactSceneSpec spec =
+        spec_with({ground(-0.201), swept_sphere(sink)}, {{Eigen::Vector3d::Zero()}});
     ContactScene scene(spec, {faced_box()});
     scene.set_solver(sim::SolverMethod::mfem, 2, false);
     const Eigen::Vector3d start = scene.body_centroid(0);
@@ -399,15 +414,10 @@ TEST(ContactScene, AnObstacleOnAPathPushesAFreeBodyAhead) {
 // the barrier alone moved the row (the sphere made 0.43 m of its 1, the first box crept at
 // 0.42 m/s).
 TEST(ContactScene, AnObstacleOnAPathPushesARowOfBodiesAhead) {
-  contact::Obstacle ball;
-  ball.kind = contact::ObstacleKind::sphere;
-  ball.point = {-0.05, 0.0, 0.3};
-  ball.radius = 0.2;
-  ball.path.times = {0.0, 2.0};
-  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
-  ContactSceneSpec spec = spec_with({ground(-0.201), ball}, {{Eigen::Vector3d::Zero()},
-                                                             {Eigen::Vector3d(1.02, 0.0, 0.0)},
-                                                             {Eigen::Vector3d(2.04, 0.0, 0.0)}});
+  ContactSceneSpec spec =
+      spec_with({ground(-0.201), swept_sphere()}, {{Eigen::Vector3d::Zero()},
+                                                   {Eigen::Vector3d(1.02, 0.0, 0.0)},
+                                                   {Eigen::Vector3d(2.04, 0.0, 0.0)}});
   ContactScene scene(spec, {faced_box(), faced_box(), faced_box()});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
   std::vector<Eigen::Vector3d> start;
@@ -474,16 +484,9 @@ TEST(ContactScene, ARisingFloorLiftsAStack) {
 
 // A box the push would take into a wall holds the sphere back instead, clear of both.
 TEST(ContactScene, ABodyAgainstAWallHoldsAnObstacleOnAPathBack) {
-  contact::Obstacle ball;
-  ball.kind = contact::ObstacleKind::sphere;
-  ball.point = {-0.05, 0.0, 0.3};
-  ball.radius = 0.2;
-  ball.path.times = {0.0, 2.0};
-  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
-  contact::Obstacle wall;
-  wall.point = {1.3, 0.0, 0.0};  // 10 cm beyond the box's far face
-  wall.normal = {-1.0, 0.0, 0.0};
-  ContactSceneSpec spec = spec_with({ground(-0.201), wall, ball}, {{Eigen::Vector3d::Zero()}});
+  // The wall 10 cm beyond the box's far face.
+  ContactSceneSpec spec =
+      spec_with({ground(-0.201), wall_at(1.3), swept_sphere()}, {{Eigen::Vector3d::Zero()}});
   ContactScene scene(spec, {faced_box()});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);
   // 0.4 s: the box meets the wall at about 0.15 s.
@@ -506,16 +509,8 @@ TEST(ContactScene, ABodyAgainstAWallHoldsAnObstacleOnAPathBack) {
 // A row the push would take into a wall holds the sphere back as a whole: the far box stops at
 // the wall, the near one against it, and the sphere behind them.
 TEST(ContactScene, ARowAgainstAWallHoldsAnObstacleOnAPathBack) {
-  contact::Obstacle ball;
-  ball.kind = contact::ObstacleKind::sphere;
-  ball.point = {-0.05, 0.0, 0.3};
-  ball.radius = 0.2;
-  ball.path.times = {0.0, 2.0};
-  ball.path.offsets = {Eigen::Vector3d::Zero(), Eigen::Vector3d(2.0, 0.0, 0.0)};
-  contact::Obstacle wall;
-  wall.point = {2.32, 0.0, 0.0};  // 10 cm beyond the far box's far face
-  wall.normal = {-1.0, 0.0, 0.0};
-  ContactSceneSpec spec = spec_with({ground(-0.201), wall, ball},
+  // The wall 10 cm beyond the far box's far face.
+  ContactSceneSpec spec = spec_with({ground(-0.201), wall_at(2.32), swept_sphere()},
                                     {{Eigen::Vector3d::Zero()}, {Eigen::Vector3d(1.02, 0.0, 0.0)}});
   ContactScene scene(spec, {faced_box(), faced_box()});
   scene.set_solver(sim::SolverMethod::mfem, 2, false);

@@ -68,8 +68,8 @@ const Eigen::Vector3d kMotion(0.1, 0.0, 0.0);  // the sphere's, over the step: 5
 TEST(ObstaclePush, TheStruckBodyGoesAlongTheNormalAndTheObstacleGoesOn) {
   const Cube cube(Eigen::Vector3d::Zero());
   const std::vector<contact::Obstacle> obstacles = with_sphere({});
-  const ObstacleAdvance advance = advance_obstacle(obstacles, 0, kMotion, {cube.candidate()},
-                                                   kKeep, kActivation, kTimestep);
+  const ObstacleAdvance advance =
+      advance_obstacle(obstacles, 0, kMotion, {cube.candidate()}, kKeep, kActivation, kTimestep);
   EXPECT_DOUBLE_EQ(advance.alpha, 1.0);
   ASSERT_EQ(advance.pushes.size(), 1u);
   const Push& push = advance.pushes[0];
@@ -83,10 +83,9 @@ TEST(ObstaclePush, ThePushPassesOnAlongARow) {
   const Cube first(Eigen::Vector3d::Zero()), second(Eigen::Vector3d(0.12, 0.0, 0.0));
   const Cube aside(Eigen::Vector3d(0.0, 0.0, 0.5));  // far from both: left alone
   const std::vector<contact::Obstacle> obstacles = with_sphere({});
-  const ObstacleAdvance advance =
-      advance_obstacle(obstacles, 0, kMotion,
-                       {first.candidate(), second.candidate(), aside.candidate()}, kKeep,
-                       kActivation, kTimestep);
+  const ObstacleAdvance advance = advance_obstacle(
+      obstacles, 0, kMotion, {first.candidate(), second.candidate(), aside.candidate()}, kKeep,
+      kActivation, kTimestep);
   EXPECT_DOUBLE_EQ(advance.alpha, 1.0);
   ASSERT_EQ(advance.pushes.size(), 2u);
   EXPECT_EQ(advance.pushes[0].body, 0);
@@ -114,8 +113,8 @@ TEST(ObstaclePush, APushIntoATiltedFloorSlidesAlongIt) {
   const double lowest = (cube.positions * normal).minCoeff();
   const std::vector<contact::Obstacle> obstacles =
       with_sphere({plane((lowest - 0.001) * normal, normal)});
-  const ObstacleAdvance advance = advance_obstacle(obstacles, 1, kMotion, {cube.candidate()},
-                                                   kKeep, kActivation, kTimestep);
+  const ObstacleAdvance advance =
+      advance_obstacle(obstacles, 1, kMotion, {cube.candidate()}, kKeep, kActivation, kTimestep);
   ASSERT_EQ(advance.pushes.size(), 1u);
   const Push& push = advance.pushes[0];
   EXPECT_NEAR(push.translation.dot(normal), 0.0, 1e-12);
@@ -135,8 +134,8 @@ TEST(ObstaclePush, ABodyWedgedBetweenTwoPlanesHoldsTheObstacleBack) {
   const std::vector<contact::Obstacle> obstacles =
       with_sphere({plane((lowest - 0.001) * floor_normal, floor_normal),
                    plane((nearest - 0.001) * wall_normal, wall_normal)});
-  const ObstacleAdvance advance = advance_obstacle(obstacles, 2, kMotion, {cube.candidate()},
-                                                   kKeep, kActivation, kTimestep);
+  const ObstacleAdvance advance =
+      advance_obstacle(obstacles, 2, kMotion, {cube.candidate()}, kKeep, kActivation, kTimestep);
   EXPECT_TRUE(advance.pushes.empty());
   EXPECT_LT(advance.alpha, 1.0);
 }
