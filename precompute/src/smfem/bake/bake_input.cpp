@@ -38,6 +38,11 @@ nlohmann::json default_scene_json(const std::string& name) {
             {"material_model", sim::material_model_name(defaults.material_model)}}}};
 }
 
+// How a recipe scales its meshes (smfem-bake's --scale is for mesh files).
+constexpr const char* kHowRecipesScale =
+    "a recipe scales a surface mesh with a transform ({\"transform\": {\"scale\": S, \"of\": "
+    "{\"mesh\": ...}}}), and cannot scale a tet mesh file yet (bake the file itself with --scale)";
+
 // The sides of the mesh's bounding box, m.
 Eigen::Vector3d extent(const mesh::TetMesh& mesh) {
   return mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff();
@@ -103,10 +108,7 @@ void load_recipe(const std::filesystem::path& file, const BakeSettings& settings
                  int& recipe_modes, int& recipe_cubature) {
   const bool at_fit_resolution = settings.at_fit_resolution;
   if (settings.scale) {
-    throw BakeInputError(
-        "--scale applies to mesh files; a recipe scales a surface mesh with a transform: "
-        "{\"transform\": {\"scale\": S, \"of\": {\"mesh\": ...}}} (a tet mesh file cannot be "
-        "scaled in a recipe yet)");
+    throw BakeInputError(std::string("--scale applies to mesh files; ") + kHowRecipesScale);
   }
   auto start = Clock::now();
   scene::SceneRecipe recipe = scene::load_scene_recipe(file);
@@ -310,10 +312,7 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
         input.source + ": the body is " + std::to_string(std::lround(size)) +
         " m across (a file's coordinates are read as metres): if they are millimetres, " +
         (input.kind == "recipe"
-             ? std::string("scale a surface mesh by 0.001 with a transform ({\"transform\": "
-                           "{\"scale\": 0.001, \"of\": {\"mesh\": ...}}}), centimetres by "
-                           "0.01 (a recipe cannot scale a tet mesh file yet: bake the file "
-                           "itself with --scale)")
+             ? std::string("scale by 0.001, centimetres by 0.01: ") + kHowRecipesScale
              : std::string("bake it with --scale 0.001, centimetres with --scale 0.01")));
   }
   if (settings.target_tets && input.kind != "surface mesh") {
