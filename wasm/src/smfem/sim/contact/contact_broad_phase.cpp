@@ -63,11 +63,15 @@ void ContactPotential::build_trees(const SurfacePositions& P, const SurfacePosit
       box.extend(grown_box(x0, x0 + D.row(v).transpose(), margin));
     }
   });
+  // Two bodies that both keep still (an impact's further iterations move a few) cannot meet:
+  // their trees are not refitted for each other.
   near_.assign(count * count, 0);
   for (std::size_t p = 0; p < count; ++p) {
     for (std::size_t q = 0; q < count; ++q) {
-      near_[p * count + q] =
-          p != q && (every_body || part_boxes[p].intersects(part_boxes[q])) ? 1 : 0;
+      near_[p * count + q] = p != q && (every_body || ((moving_part(p) || moving_part(q)) &&
+                                                       part_boxes[p].intersects(part_boxes[q])))
+                                 ? 1
+                                 : 0;
     }
   }
   drift_.assign(count, Eigen::Vector3d::Zero());
@@ -132,10 +136,11 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
                               std::vector<Pair>& pairs) {
   pairs.clear();
   update_start(U);
-  if (dU.isZero(0.0)) {
-    motion_.setZero(start_.rows(), 3);
-  } else {
-    displacements(dU, motion_);
+  // The bodies that keep still (an impact's further iterations move a few) do not move.
+  motion_.setZero(start_.rows(), 3);
+  if (!dU.isZero(0.0)) {
+    const std::vector<char> moving = parts_differing(dU, ReducedMatrix());
+    displacements(dU, motion_, &moving);
   }
   if (several_parts()) {
     build_trees(start_, motion_, margin, false);
@@ -204,7 +209,7 @@ void ContactPotential::gather_between_bodies(double margin, std::vector<Pair>& p
         end_box.extend(Eigen::Vector3d(x0 + motion_.row(v).transpose()));
       }
       for (std::size_t q = 0; q < count; ++q) {
-        if (!near_[p * count + q] || !(moving_part(p) || moving_part(q))) continue;
+        if (!near_[p * count + q]) continue;
         // Swept in the frame of q's tree (build_trees).
         const Eigen::AlignedBox3d swept =
             start_box.merged(Eigen::AlignedBox3d(end_box).translate(-drift_[q]));

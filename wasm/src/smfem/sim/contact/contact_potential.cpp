@@ -141,13 +141,15 @@ void ContactPotential::set_environment(const std::vector<Obstacle>* obstacles,
   segment_pairs_ = nullptr;
 }
 
-void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out) const {
+void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& out,
+                                     const std::vector<char>* parts) const {
   out.resize(surface_.positions.rows(), 3);
   // Row by row (detail/reduced_dot.hpp): a blocked GEMM would pack the tall basis on every call,
   // which costs more than the product.
   if (!several_parts()) {
     // One body touches only obstacles: its samples are all that is ever looked at.
     const Part& range = parts_.front();
+    if (parts != nullptr && !(*parts)[0]) return;
     for_chunks(
         surface_.samples.size(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
           for (Eigen::Index k = begin; k < end; ++k) {
@@ -160,33 +162,58 @@ void ContactPotential::displacements(const ReducedMatrix& U, SurfacePositions& o
   }
   for_chunks(out.rows(), kVertexChunk, [&](int, Eigen::Index begin, Eigen::Index end) {
     for (Eigen::Index v = begin; v < end; ++v) {
-      const Part& range = parts_[static_cast<std::size_t>(part(static_cast<int>(v)))];
+      const auto p = static_cast<std::size_t>(part(static_cast<int>(v)));
+      if (parts != nullptr && !(*parts)[p]) continue;
+      const Part& range = parts_[p];
       out.row(v) =
           sim::detail::reduced_dot(&basis_(v, 0), U, range.first_row, range.rows).transpose();
     }
   });
 }
 
-void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out) const {
-  displacements(U, out);
+void ContactPotential::positions(const ReducedMatrix& U, SurfacePositions& out,
+                                 const std::vector<char>* parts) const {
+  displacements(U, out, parts);
   if (!several_parts()) {
+    if (parts != nullptr && !(*parts)[0]) return;
     for (Eigen::Index k = 0; k < surface_.samples.size(); ++k) {
       const int v = surface_.samples(k);
       out.row(v) += surface_.positions.row(v) + offsets_.front().transpose();
     }
     return;
   }
-  out += surface_.positions;
   for (std::size_t p = 0; p < parts_.size(); ++p) {
+    if (parts != nullptr && !(*parts)[p]) continue;
     const Part& range = parts_[p];
-    out.middleRows(range.first_vertex, range.end_vertex - range.first_vertex).rowwise() +=
-        offsets_[p].transpose();
+    const Eigen::Index count = range.end_vertex - range.first_vertex;
+    out.middleRows(range.first_vertex, count) +=
+        surface_.positions.middleRows(range.first_vertex, count);
+    out.middleRows(range.first_vertex, count).rowwise() += offsets_[p].transpose();
   }
 }
 
+std::vector<char> ContactPotential::parts_differing(const ReducedMatrix& A,
+                                                    const ReducedMatrix& B) const {
+  std::vector<char> differ(parts_.size(), 0);
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    const Part& range = parts_[p];
+    const auto rows = [&](const ReducedMatrix& M) {
+      return M.middleRows(range.first_row, range.rows);
+    };
+    differ[p] = B.rows() == 0 ? !rows(A).isZero(0.0) : rows(A) != rows(B);
+  }
+  return differ;
+}
+
 void ContactPotential::update_start(const ReducedMatrix& U) {
-  if (U.rows() == start_U_.rows() && U == start_U_) return;
-  positions(U, start_);
+  const bool placed = U.rows() == start_U_.rows() && start_.rows() == surface_.positions.rows();
+  if (placed && U == start_U_) return;
+  if (placed) {
+    const std::vector<char> changed = parts_differing(U, start_U_);
+    positions(U, start_, &changed);
+  } else {
+    positions(U, start_);
+  }
   start_U_ = U;
 }
 

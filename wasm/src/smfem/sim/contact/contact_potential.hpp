@@ -269,12 +269,18 @@ class ContactPotential final : public sim::StepContact {
                  const Eigen::Vector3d& v) const;
   double pair_area(const Pair& pair) const { return surface_.areas(pair.sample); }
   // Every surface vertex's displacement U^T b_v, and its position (body by body: each touches
-  // its own modes only).
-  void displacements(const ReducedMatrix& U, SurfacePositions& out) const;
-  void positions(const ReducedMatrix& U, SurfacePositions& out) const;
+  // its own modes only). With `parts`, only the vertices of the parts it flags; the others' rows
+  // of out stay as they are.
+  void displacements(const ReducedMatrix& U, SurfacePositions& out,
+                     const std::vector<char>* parts = nullptr) const;
+  void positions(const ReducedMatrix& U, SurfacePositions& out,
+                 const std::vector<char>* parts = nullptr) const;
+  // Per part, whether its rows of A and B differ (B zero where it has no rows).
+  std::vector<char> parts_differing(const ReducedMatrix& A, const ReducedMatrix& B) const;
   // start_ = positions(U), unless it holds them already: a step asks for the same U several
   // times (linearize, then max_step, at each iterate; the energy balance and the measure after
-  // the step).
+  // the step). Only the bodies whose rows changed are placed again: an impact's further
+  // iterations move a few of a pile's bodies.
   void update_start(const ReducedMatrix& U);
   // How far the last max_step()'s whole direction closes the pair (largest_approach()).
   double approach(const Pair& pair) const;
@@ -286,10 +292,10 @@ class ContactPotential final : public sim::StepContact {
   bool moves(std::size_t pair_parts) const;
   int part(int v) const { return surface_.part.size() > 0 ? surface_.part(v) : 0; }
   bool several_parts() const { return parts_.size() > 1; }
-  // The broad phase between bodies: near_[p * parts + q] where the boxes of bodies p and q,
-  // swept from P to P + D and grown by margin, meet (or for every pair), and a tree over the
-  // triangles of every body some other body is near. A body's tree is built once, in the rest
-  // shape, and refitted here: a body's triangles keep their neighbours however it moves and
+  // The broad phase between bodies: near_[p * parts + q] where one of bodies p and q moves and
+  // their boxes, swept from P to P + D and grown by margin, meet (or for every pair), and a tree
+  // over the triangles of every body some other body is near. A body's tree is built once, in the
+  // rest shape, and refitted here: a body's triangles keep their neighbours however it moves and
   // deforms (its modes are smooth), and a refit costs a fraction of a build (building each
   // body's tree at every step's start was 6 % of a settling pile of 12 cubes' time). Body q's
   // tree holds its triangles swept in a frame that moves with q's mean motion drift_[q] (a
