@@ -200,6 +200,41 @@ describe('smfem simulate', () => {
     }
   }, 60000);
 
+  it("prints a recipe's bake warnings at every run, from the cache too", async () => {
+    const own = await mkdtemp(join(tmpdir(), 'smfem-simulate-warnings-'));
+    try {
+      const recipe = join(own, 'hall.json');
+      // A 20 m box: a mesh in centimetres read as metres, say.
+      await writeFile(join(own, 'hall.obj'), boxObj([20, 20, 20]));
+      await writeFile(
+        recipe,
+        JSON.stringify({
+          name: 'hall',
+          description: 'a body too large to be in metres',
+          geometry: { mesh: 'hall.obj' },
+          resolution: { target_tets: 300 },
+          materials: [{ name: 'rubber', youngs: 1e5, poisson: 0.45, density: 1000 }],
+          subspace: { modes: 4, cubature: 20 },
+          solver: {
+            method: 'mfem',
+            iterations: 2,
+            timestep: 0.01,
+            gravity: [0, -9.8, 0],
+            material_model: 'fcr',
+          },
+        }),
+      );
+      for (const run_ of ['baked', 'cached']) {
+        const { stdout, stderr } = await run([recipe, '--steps', '1', '--json']);
+        expect(JSON.parse(stdout).step, run_).toBe(1);
+        expect(stderr, run_).toMatch(/smfem-bake: warning: .*hall\.json: the body is 20 m across/);
+        expect(stderr, run_).toMatch(/"transform"/);
+      }
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  }, 60000);
+
   it('keeps its bake cache within its size, dropping the bakes used longest ago', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'smfem-cache-test-'));
     try {
@@ -210,9 +245,12 @@ describe('smfem simulate', () => {
         await utimes(path, minute * 60, minute * 60);
       }
       await writeFile(join(cache, 'notes.txt'), Buffer.alloc(1000));
+      // Two bakes' warnings: they go with their bake.
+      await writeFile(join(cache, '2.warnings'), 'smfem-bake: warning: ...\n');
+      await writeFile(join(cache, '4.warnings'), 'smfem-bake: warning: ...\n');
       await pruneBakeCache(cache, join(cache, '1.smfem'), 300);
       const left = (await readdir(cache)).sort();
-      expect(left).toEqual(['1.smfem', '4.smfem', '5.smfem', 'notes.txt']);
+      expect(left).toEqual(['1.smfem', '4.smfem', '4.warnings', '5.smfem', 'notes.txt']);
     } finally {
       await rm(cache, { recursive: true, force: true });
     }

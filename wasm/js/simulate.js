@@ -219,9 +219,13 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
 // grows by every scene's bodies each time.
 const bakeCacheBytes = 2 ** 30;
 
+/** Where a cached bake's warnings are kept (smfem-bake's stderr, when it printed any). */
+const warningsOf = (bake) => bake.replace(/\.smfem$/, '.warnings');
+
 /**
  * Removes the .smfem files of `folder` used longest ago (by modification time, which a cache
- * hit renews) until they take at most `maxBytes`; never `keep`, the bake just made.
+ * hit renews), with their warnings, until they take at most `maxBytes`; never `keep`, the bake
+ * just made.
  */
 export async function pruneBakeCache(folder, keep, maxBytes = bakeCacheBytes) {
   const entries = [];
@@ -236,6 +240,7 @@ export async function pruneBakeCache(folder, keep, maxBytes = bakeCacheBytes) {
     if (total <= maxBytes) break;
     if (path === keep) continue;
     await rm(path, { force: true });
+    await rm(warningsOf(path), { force: true });
     total -= size;
   }
 }
@@ -268,6 +273,9 @@ export async function bakedAsset(recipe, bakeArgs = []) {
     if (await stat(found).catch(() => null)) {
       const now = new Date();
       await utimes(found, now, now).catch(() => {}); // used now (a read-only cache stays as it is)
+      // The bake's warnings, at every run: a cached bake is the same body, as likely mis-scaled.
+      const warnings = await readFile(warningsOf(found), 'utf8').catch(() => '');
+      if (warnings) process.stderr.write(warnings);
       return found;
     }
   }
@@ -286,8 +294,12 @@ export async function bakedAsset(recipe, bakeArgs = []) {
       // What is wrong, without the usage smfem-bake prints after an option it refuses.
       throw new Error((error.stderr || error.message).split(/^usage: /m)[0].trim());
     });
-    // Its warnings (a body so large that its mesh is likely not in metres), once, when it bakes.
-    if (stderr) process.stderr.write(stderr);
+    // Its warnings (a body so large that its mesh is likely not in metres, what a mesh reader
+    // skipped), kept beside the bake for the runs that find it cached.
+    if (stderr) {
+      process.stderr.write(stderr);
+      await writeAtomically(warningsOf(cached), Buffer.from(stderr, 'utf8'));
+    }
     await writeAtomically(cached, await readFile(asset));
     await pruneBakeCache(cache, cached);
     return cached;
