@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -272,6 +273,60 @@ TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
                                    asset::Asset::from_file(dir / "direct.smfem").bytes(section)))
         << section;
   }
+}
+
+// What the readers skip or fix in the meshes a recipe names is said as in a mesh file baked
+// directly: a surface mesh's ignored statements (in a material's region too) and a tet mesh
+// file's unused vertices, each warning naming its file; those vertices are left out, as from a
+// file baked directly (they had no mass, and the bake refused the recipe).
+TEST(SmfemBakeCli, WarnsOfWhatTheReadersSkipInARecipesMeshes) {
+  constexpr const char* kSolver = R"({"method": "mfem", "iterations": 2, "timestep": 0.01,
+      "gravity": [0, -9.8, 0], "material_model": "fcr"})";
+  const auto dir = test::scratch_dir("recipe-read-notes");
+  test::write_text(dir / "box.obj", std::string(kUnitCubeObj) + "cstype bspline\ndeg 3\ndeg 3\n");
+  // The core: the box's lower half-size corner.
+  test::write_text(dir / "core.obj",
+                   "v 0 0 0\nv .5 0 0\nv 0 .5 0\nv .5 .5 0\nv 0 0 .5\nv .5 0 .5\nv 0 .5 .5\n"
+                   "v .5 .5 .5\n" +
+                       std::string(std::strstr(kUnitCubeObj, "f ")) + "bevel off\n");
+  std::ofstream(dir / "surface.json") << R"({"name": "box", "description": "a box",
+      "geometry": {"mesh": "box.obj"}, "resolution": {"target_tets": 300},
+      "materials": [{"name": "core", "youngs": 1e6, "poisson": 0.3, "density": 1000,
+                     "where": {"mesh": "core.obj"}},
+                    {"name": "rest", "youngs": 1e5, "poisson": 0.3, "density": 1000}],
+      "subspace": {"modes": 4, "cubature": 10}, "solver": )" +
+                                             std::string(kSolver) + "}";
+  const ToolRun surface = run_bake_tool(
+      dir, {(dir / "surface.json").string(), "-o", (dir / "s.smfem").string(), "--json"});
+  ASSERT_EQ(surface.status, 0) << surface.err;
+  EXPECT_NE(surface.err.find("smfem-bake: warning: box.obj: ignored 1 lines starting with"),
+            std::string::npos)
+      << surface.err;
+  EXPECT_NE(surface.err.find("smfem-bake: warning: box.obj: ignored 2 lines starting with"),
+            std::string::npos)
+      << surface.err;
+  EXPECT_NE(surface.err.find("smfem-bake: warning: core.obj: ignored 1 lines starting with"),
+            std::string::npos)
+      << surface.err;
+  EXPECT_EQ(nlohmann::json::parse(surface.out)["warnings"].size(), 3u);
+
+  // Two vertices no tet uses, after the box's.
+  mesh::TetMesh box = test::box_mesh({2, 2, 2}, {1, 1, 1});
+  const Eigen::Index n = box.vertices.rows();
+  box.vertices.conservativeResize(n + 2, 3);
+  box.vertices.bottomRows(2).setConstant(5.0);
+  test::write_medit(dir / "box.mesh", box);
+  std::ofstream(dir / "tets.json") << R"({"name": "box", "description": "a box",
+      "geometry": {"mesh": "box.mesh"},
+      "materials": [{"name": "all", "youngs": 1e5, "poisson": 0.3, "density": 1000}],
+      "subspace": {"modes": 4, "cubature": 10}, "solver": )" +
+                                          std::string(kSolver) + "}";
+  const ToolRun tets = run_bake_tool(
+      dir, {(dir / "tets.json").string(), "-o", (dir / "t.smfem").string(), "--quiet"});
+  ASSERT_EQ(tets.status, 0) << tets.err;
+  EXPECT_NE(tets.err.find("smfem-bake: warning: box.mesh: 2 vertices are in no element"),
+            std::string::npos)
+      << tets.err;
 }
 
 // --tet-mesh writes the tet mesh it baked, which reads back as the asset's own, to the bit.

@@ -16,6 +16,7 @@
 #include "smfem/geometry/error.hpp"
 #include "smfem/geometry/triangle_mesh_sdf.hpp"
 #include "smfem/mesh/read_mesh.hpp"
+#include "smfem/mesh/unused_vertices.hpp"
 #include "smfem/scene/load_recipe.hpp"
 #include "smfem/scene/metadata.hpp"
 #include "smfem/sim/material_model.hpp"
@@ -52,42 +53,9 @@ Eigen::Vector3d extent(const mesh::TetMesh& mesh) {
 void add_read_warnings(const std::filesystem::path& file, const mesh::ReadReport& report,
                        BakeInput& input) {
   const std::string name = file.filename().string() + ": ";
-  for (const std::string& note : report.notes) input.warnings.push_back(name + note);
-  if (report.reoriented_tets > 0) {
-    input.warnings.push_back(name + std::to_string(report.reoriented_tets) +
-                             " inverted tets were turned over (two corners swapped)");
+  for (const std::string& sentence : mesh::report_sentences(report)) {
+    input.warnings.push_back(name + sentence);
   }
-  if (report.unreferenced_vertices > 0) {
-    input.warnings.push_back(name + std::to_string(report.unreferenced_vertices) +
-                             " vertices are in no element and were left out");
-  }
-}
-
-// Drops the vertices no tet uses (tet mesh files may carry surface-only or stray points: they
-// would have no mass). Returns old index -> new index, -1 for a dropped vertex.
-std::vector<int> drop_unused_vertices(mesh::TetMesh& mesh) {
-  const Eigen::Index n = mesh.vertices.rows();
-  std::vector<int> new_index(static_cast<std::size_t>(n), -1);
-  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
-    for (int k = 0; k < 4; ++k) new_index[static_cast<std::size_t>(mesh.tets(t, k))] = 0;
-  }
-  int kept = 0;
-  for (auto& index : new_index) {
-    if (index == 0) index = kept++;
-  }
-  if (kept == n) return new_index;
-  mesh::Vertices vertices(kept, 3);
-  for (Eigen::Index v = 0; v < n; ++v) {
-    if (new_index[static_cast<std::size_t>(v)] >= 0) {
-      vertices.row(new_index[static_cast<std::size_t>(v)]) = mesh.vertices.row(v);
-    }
-  }
-  mesh.vertices = std::move(vertices);
-  for (Eigen::Index t = 0; t < mesh.tets.rows(); ++t) {
-    for (int k = 0; k < 4; ++k)
-      mesh.tets(t, k) = new_index[static_cast<std::size_t>(mesh.tets(t, k))];
-  }
-  return new_index;
 }
 
 // --max-triangles: a surface that would become the render surface, refused before it is
@@ -124,6 +92,9 @@ void load_recipe(const std::filesystem::path& file, const BakeSettings& settings
   start = Clock::now();
   scene::SceneMesh built = scene::build_scene(recipe);
   input.tetrahedralize_seconds = seconds_since(start);
+  for (std::vector<std::string>* notes : {&recipe.read_notes, &built.read_notes}) {
+    input.warnings.insert(input.warnings.end(), notes->begin(), notes->end());
+  }
 
   input.kind = "recipe";
   input.scene = scene::scene_metadata(recipe, built);
@@ -152,7 +123,7 @@ std::vector<int> load_tet_mesh(const std::filesystem::path& file, const BakeSett
   input.mesh = mesh::read_tet_mesh(file, &report);
   add_read_warnings(file, report, input);
   if (settings.scale) input.mesh.vertices *= *settings.scale;
-  const std::vector<int> new_index = drop_unused_vertices(input.mesh);
+  const std::vector<int> new_index = mesh::drop_unused_vertices(input.mesh);
   std::map<int, Eigen::Index> region_tets;
   for (Eigen::Index t = 0; t < input.mesh.regions.size(); ++t) ++region_tets[input.mesh.regions(t)];
   for (const auto& [region, count] : region_tets) {

@@ -81,4 +81,17 @@ SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::
   fail_unsupported(name, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(name));
 }
 
+std::vector<std::string> report_sentences(const ReadReport& report) {
+  std::vector<std::string> sentences = report.notes;
+  if (report.reoriented_tets > 0) {
+    sentences.push_back(std::to_string(report.reoriented_tets) +
+                        " inverted tets were turned over (two corners swapped)");
+  }
+  if (report.unreferenced_vertices > 0) {
+    sentences.push_back(std::to_string(report.unreferenced_vertices) +
+                        " vertices are in no element and were left out");
+  }
+  return sentences;
+}
+
 }  // namespace smfem::mesh

@@ -6,7 +6,9 @@
 //
 // Each format's own reader (medit.hpp, gmsh.hpp, ...) documents what it accepts.
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "smfem/mesh/types.hpp"
 
@@ -25,6 +27,10 @@ SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::
 // read_tet_mesh of a file's content (.mesh, .msh; a TetGen mesh is two files and is refused).
 TetMesh parse_tet_mesh(std::string_view content, const std::filesystem::path& name,
                        ReadReport* report = nullptr);
+
+// What a reader skipped or fixed, one plain sentence each (its notes, then the tets turned over
+// and the vertices left out), for warnings that name the file.
+std::vector<std::string> report_sentences(const ReadReport& report);
 
 // Whether read_tet_mesh, respectively read_surface_mesh, takes the path's extension.
 bool is_tet_mesh_file(const std::filesystem::path& path);

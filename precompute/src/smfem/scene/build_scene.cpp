@@ -9,6 +9,7 @@
 #include "smfem/geometry/primitives.hpp"
 #include "smfem/mesh/error.hpp"
 #include "smfem/mesh/read_mesh.hpp"
+#include "smfem/mesh/unused_vertices.hpp"
 #include "smfem/scene/load_recipe.hpp"
 #include "smfem/scene/scene_error.hpp"
 #include "smfem/tetrahedralize/regions.hpp"
@@ -31,10 +32,17 @@ std::string with_commas(double count) {
 }
 
 mesh::TetMesh mesh_geometry(const SceneRecipe& recipe,
-                            std::optional<tetrahedralize::StuffingReport>& report) {
+                            std::optional<tetrahedralize::StuffingReport>& report,
+                            std::vector<std::string>& read_notes) {
   if (recipe.geometry.tet_mesh) {
     try {
-      return mesh::read_tet_mesh(*recipe.geometry.tet_mesh);
+      mesh::ReadReport read;
+      mesh::TetMesh mesh = mesh::read_tet_mesh(*recipe.geometry.tet_mesh, &read);
+      for (const std::string& sentence : mesh::report_sentences(read)) {
+        read_notes.push_back(recipe.geometry.tet_mesh->filename().string() + ": " + sentence);
+      }
+      mesh::drop_unused_vertices(mesh);  // said in the notes ("left out")
+      return mesh;
     } catch (const mesh::MeshError& error) {
       fail(recipe, "/geometry/mesh", error.what());
     }
@@ -140,7 +148,7 @@ render::RenderSurface render_surface(const SceneRecipe& recipe, const mesh::TetM
 
 SceneMesh build_scene(const SceneRecipe& recipe) {
   SceneMesh scene;
-  scene.mesh = mesh_geometry(recipe, scene.stuffing);
+  scene.mesh = mesh_geometry(recipe, scene.stuffing, scene.read_notes);
   scene.quality =
       scene.stuffing ? scene.stuffing->quality : tetrahedralize::measure_quality(scene.mesh);
   assign_materials(recipe, scene);

@@ -30,6 +30,8 @@ struct SceneMesh {
   render::RenderSurface render_surface;
   std::optional<tetrahedralize::StuffingReport> stuffing;  // absent for a tet mesh file
   tetrahedralize::TetQuality quality;
+  // What the reader skipped or fixed in the recipe's tet mesh file, "file: ..." each.
+  std::vector<std::string> read_notes;
 };
 
 // Meshes the recipe's geometry and assigns everything. A tet's material is the first whose

@@ -225,7 +225,8 @@ RenderSettings read_render(const Json& value, const Place& place,
 SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
                                const std::filesystem::path& folder) {
   const Json root = parse_json(text, file);
-  const Place top(file, "");
+  std::vector<std::string> read_notes;
+  const Place top(file, "", &read_notes);
   // A shell's or a rod's recipe is stepped in full space from its own text, never baked.
   for (const char* thin : {"shell", "rod", "parts"}) {
     if (root.is_object() && root.contains(thin)) {
@@ -286,6 +287,7 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
               "and ellipsoids, so it has no exact surface to draw");
     }
   }
+  recipe.read_notes = std::move(read_notes);
   return recipe;
 }
 

@@ -122,6 +122,9 @@ struct SceneRecipe {
   SolverSettings solver;
   std::optional<Camera> camera;
   RenderSettings render;
+  // What the mesh readers skipped or fixed in the surface meshes the recipe names, one sentence
+  // each, "file: ..." (its tet mesh file is read by build_scene: SceneMesh::read_notes).
+  std::vector<std::string> read_notes;
 };
 
 }  // namespace smfem::scene

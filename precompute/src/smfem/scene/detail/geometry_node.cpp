@@ -204,7 +204,12 @@ std::filesystem::path resolve_mesh_path(const Json& value, const Place& place,
 
 mesh::SurfaceMesh read_surface(const std::filesystem::path& path, const Place& place) {
   try {
-    return mesh::read_surface_mesh(path);
+    mesh::ReadReport report;
+    mesh::SurfaceMesh surface = mesh::read_surface_mesh(path, &report);
+    for (const std::string& sentence : mesh::report_sentences(report)) {
+      place.note(path.filename().string() + ": " + sentence);
+    }
+    return surface;
   } catch (const mesh::MeshError& error) {
     place.fail(error.what());
   }

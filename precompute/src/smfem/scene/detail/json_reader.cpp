@@ -33,11 +33,11 @@ std::string format_range(double lo, double hi, bool lo_open, bool hi_open) {
 }  // namespace
 
 Place Place::operator/(const std::string& key) const {
-  return Place(*file_, pointer_ + "/" + escape_pointer_token(key));
+  return Place(*file_, pointer_ + "/" + escape_pointer_token(key), notes_);
 }
 
 Place Place::operator/(std::size_t index) const {
-  return Place(*file_, pointer_ + "/" + std::to_string(index));
+  return Place(*file_, pointer_ + "/" + std::to_string(index), notes_);
 }
 
 void Place::fail(const std::string& problem) const { throw SceneError(*file_, pointer_, problem); }

@@ -13,11 +13,12 @@ namespace smfem::scene::detail {
 
 using Json = nlohmann::json;
 
-// Where a value sits in the recipe.
+// Where a value sits in the recipe, and where what the mesh readers skipped or fixed while
+// reading it is noted (notes: none kept where null).
 class Place {
  public:
-  Place(const std::string& file, std::string pointer)
-      : file_(&file), pointer_(std::move(pointer)) {}
+  Place(const std::string& file, std::string pointer, std::vector<std::string>* notes = nullptr)
+      : file_(&file), pointer_(std::move(pointer)), notes_(notes) {}
 
   Place operator/(const std::string& key) const;  // member `key`
   Place operator/(std::size_t index) const;       // array element
@@ -26,10 +27,15 @@ class Place {
 
   // Throws SceneError(file, pointer, problem).
   [[noreturn]] void fail(const std::string& problem) const;
+  // Keeps a note of what a reader did to the recipe's input (a mesh file's skipped lines).
+  void note(const std::string& what) const {
+    if (notes_ != nullptr) notes_->push_back(what);
+  }
 
  private:
   const std::string* file_;
   std::string pointer_;
+  std::vector<std::string>* notes_;
 };
 
 // How a value reads in "got ..." messages: numbers and short strings as written, other kinds
