@@ -44,6 +44,17 @@ describe('smfem simulate', () => {
 
   const args = ['--solver', 'mfem', '--iters', '2', '--dt', '0.01', '--steps', String(STEPS)];
   const withoutWallClock = ({ wallMs, ...record }) => record;
+  // A small recipe of a rubber body whose geometry is the mesh file `mesh`.
+  const meshRecipe = (name, mesh) =>
+    JSON.stringify({
+      name,
+      description: `a rubber body meshed from ${mesh}`,
+      geometry: { mesh },
+      resolution: { target_tets: 300 },
+      materials: [{ name: 'rubber', youngs: 1e5, poisson: 0.45, density: 1000 }],
+      subspace: { modes: 4, cubature: 20 },
+      solver: { method: 'mfem', iterations: 2, timestep: 0.01, gravity: [0, -9.8, 0], material_model: 'fcr' },
+    });
 
   it('prints the JS API step report to the bit, one JSON object per line', async () => {
     const { stdout } = await run([asset, ...args, '--json']);
@@ -169,24 +180,7 @@ describe('smfem simulate', () => {
     const own = await mkdtemp(join(tmpdir(), 'smfem-simulate-recipe-'));
     try {
       const recipe = join(own, 'box.json');
-      await writeFile(
-        recipe,
-        JSON.stringify({
-          name: 'box',
-          description: 'a box whose mesh changes between runs',
-          geometry: { mesh: 'box.obj' },
-          resolution: { target_tets: 300 },
-          materials: [{ name: 'rubber', youngs: 1e5, poisson: 0.45, density: 1000 }],
-          subspace: { modes: 4, cubature: 20 },
-          solver: {
-            method: 'mfem',
-            iterations: 2,
-            timestep: 0.01,
-            gravity: [0, -9.8, 0],
-            material_model: 'fcr',
-          },
-        }),
-      );
+      await writeFile(recipe, meshRecipe('box', 'box.obj'));
       const centroidY = async (size) => {
         await writeFile(join(own, 'box.obj'), boxObj([size, size, size]));
         const { stdout } = await run([recipe, '--steps', '1', '--json']);
@@ -206,24 +200,7 @@ describe('smfem simulate', () => {
       const recipe = join(own, 'hall.json');
       // A 20 m box: a mesh in centimetres read as metres, say.
       await writeFile(join(own, 'hall.obj'), boxObj([20, 20, 20]));
-      await writeFile(
-        recipe,
-        JSON.stringify({
-          name: 'hall',
-          description: 'a body too large to be in metres',
-          geometry: { mesh: 'hall.obj' },
-          resolution: { target_tets: 300 },
-          materials: [{ name: 'rubber', youngs: 1e5, poisson: 0.45, density: 1000 }],
-          subspace: { modes: 4, cubature: 20 },
-          solver: {
-            method: 'mfem',
-            iterations: 2,
-            timestep: 0.01,
-            gravity: [0, -9.8, 0],
-            material_model: 'fcr',
-          },
-        }),
-      );
+      await writeFile(recipe, meshRecipe('hall', 'hall.obj'));
       for (const run_ of ['baked', 'cached']) {
         const { stdout, stderr } = await run([recipe, '--steps', '1', '--json']);
         expect(JSON.parse(stdout).step, run_).toBe(1);

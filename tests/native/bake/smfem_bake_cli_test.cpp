@@ -280,34 +280,37 @@ TEST(SmfemBakeCli, ASurfacesRecipeKeepsItsResolution) {
 // file's unused vertices, each warning naming its file; those vertices are left out, as from a
 // file baked directly (they had no mass, and the bake refused the recipe).
 TEST(SmfemBakeCli, WarnsOfWhatTheReadersSkipInARecipesMeshes) {
-  constexpr const char* kSolver = R"({"method": "mfem", "iterations": 2, "timestep": 0.01,
-      "gravity": [0, -9.8, 0], "material_model": "fcr"})";
   const auto dir = test::scratch_dir("recipe-read-notes");
+  // Bakes the recipe `name`.json of a box with these geometry and materials.
+  const auto bake = [&](const std::string& name, const std::string& geometry_and_materials,
+                        const std::string& flag) {
+    std::ofstream(dir / (name + ".json"))
+        << R"({"name": "box", "description": "a box", )" << geometry_and_materials
+        << R"(, "subspace": {"modes": 4, "cubature": 10}, "solver": {"method": "mfem",
+            "iterations": 2, "timestep": 0.01, "gravity": [0, -9.8, 0],
+            "material_model": "fcr"}})";
+    return run_bake_tool(
+        dir, {(dir / (name + ".json")).string(), "-o", (dir / (name + ".smfem")).string(), flag});
+  };
+  const auto warns = [](const ToolRun& run, const std::string& what) {
+    return run.err.find("smfem-bake: warning: " + what) != std::string::npos;
+  };
   test::write_text(dir / "box.obj", std::string(kUnitCubeObj) + "cstype bspline\ndeg 3\ndeg 3\n");
   // The core: the box's lower half-size corner.
   test::write_text(dir / "core.obj",
                    "v 0 0 0\nv .5 0 0\nv 0 .5 0\nv .5 .5 0\nv 0 0 .5\nv .5 0 .5\nv 0 .5 .5\n"
                    "v .5 .5 .5\n" +
                        std::string(std::strstr(kUnitCubeObj, "f ")) + "bevel off\n");
-  std::ofstream(dir / "surface.json") << R"({"name": "box", "description": "a box",
-      "geometry": {"mesh": "box.obj"}, "resolution": {"target_tets": 300},
+  const ToolRun surface = bake("surface", R"("geometry": {"mesh": "box.obj"},
+      "resolution": {"target_tets": 300},
       "materials": [{"name": "core", "youngs": 1e6, "poisson": 0.3, "density": 1000,
                      "where": {"mesh": "core.obj"}},
-                    {"name": "rest", "youngs": 1e5, "poisson": 0.3, "density": 1000}],
-      "subspace": {"modes": 4, "cubature": 10}, "solver": )" +
-                                             std::string(kSolver) + "}";
-  const ToolRun surface = run_bake_tool(
-      dir, {(dir / "surface.json").string(), "-o", (dir / "s.smfem").string(), "--json"});
+                    {"name": "rest", "youngs": 1e5, "poisson": 0.3, "density": 1000}])",
+                               "--json");
   ASSERT_EQ(surface.status, 0) << surface.err;
-  EXPECT_NE(surface.err.find("smfem-bake: warning: box.obj: ignored 1 lines starting with"),
-            std::string::npos)
-      << surface.err;
-  EXPECT_NE(surface.err.find("smfem-bake: warning: box.obj: ignored 2 lines starting with"),
-            std::string::npos)
-      << surface.err;
-  EXPECT_NE(surface.err.find("smfem-bake: warning: core.obj: ignored 1 lines starting with"),
-            std::string::npos)
-      << surface.err;
+  EXPECT_TRUE(warns(surface, "box.obj: ignored 1 lines starting with")) << surface.err;
+  EXPECT_TRUE(warns(surface, "box.obj: ignored 2 lines starting with")) << surface.err;
+  EXPECT_TRUE(warns(surface, "core.obj: ignored 1 lines starting with")) << surface.err;
   EXPECT_EQ(nlohmann::json::parse(surface.out)["warnings"].size(), 3u);
 
   // Two vertices no tet uses, after the box's.
@@ -316,17 +319,11 @@ TEST(SmfemBakeCli, WarnsOfWhatTheReadersSkipInARecipesMeshes) {
   box.vertices.conservativeResize(n + 2, 3);
   box.vertices.bottomRows(2).setConstant(5.0);
   test::write_medit(dir / "box.mesh", box);
-  std::ofstream(dir / "tets.json") << R"({"name": "box", "description": "a box",
-      "geometry": {"mesh": "box.mesh"},
-      "materials": [{"name": "all", "youngs": 1e5, "poisson": 0.3, "density": 1000}],
-      "subspace": {"modes": 4, "cubature": 10}, "solver": )" +
-                                          std::string(kSolver) + "}";
-  const ToolRun tets = run_bake_tool(
-      dir, {(dir / "tets.json").string(), "-o", (dir / "t.smfem").string(), "--quiet"});
+  const ToolRun tets = bake("tets", R"("geometry": {"mesh": "box.mesh"},
+      "materials": [{"name": "all", "youngs": 1e5, "poisson": 0.3, "density": 1000}])",
+                            "--quiet");
   ASSERT_EQ(tets.status, 0) << tets.err;
-  EXPECT_NE(tets.err.find("smfem-bake: warning: box.mesh: 2 vertices are in no element"),
-            std::string::npos)
-      << tets.err;
+  EXPECT_TRUE(warns(tets, "box.mesh: 2 vertices are in no element")) << tets.err;
 }
 
 // --tet-mesh writes the tet mesh it baked, which reads back as the asset's own, to the bit.
