@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -47,15 +48,6 @@ constexpr const char* kHowRecipesScale =
 // The sides of the mesh's bounding box, m.
 Eigen::Vector3d extent(const mesh::TetMesh& mesh) {
   return mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff();
-}
-
-// The reader's report on `file` as warnings: what it skipped or fixed.
-void add_read_warnings(const std::filesystem::path& file, const mesh::ReadReport& report,
-                       BakeInput& input) {
-  const std::string name = file.filename().string() + ": ";
-  for (const std::string& sentence : mesh::report_sentences(report)) {
-    input.warnings.push_back(name + sentence);
-  }
 }
 
 // --max-triangles: a surface that would become the render surface, refused before it is
@@ -121,7 +113,7 @@ std::vector<int> load_tet_mesh(const std::filesystem::path& file, const BakeSett
   input.kind = "tet mesh";
   mesh::ReadReport report;
   input.mesh = mesh::read_tet_mesh(file, &report);
-  add_read_warnings(file, report, input);
+  std::ranges::copy(mesh::report_warnings(file, report), std::back_inserter(input.warnings));
   if (settings.scale) input.mesh.vertices *= *settings.scale;
   const std::vector<int> new_index = mesh::drop_unused_vertices(input.mesh);
   std::map<int, Eigen::Index> region_tets;
@@ -150,7 +142,7 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   recipe.name = file.filename().string();
   mesh::ReadReport report;
   recipe.geometry.surface = mesh::read_surface_mesh(file, &report);
-  add_read_warnings(file, report, input);
+  std::ranges::copy(mesh::report_warnings(file, report), std::back_inserter(input.warnings));
   if (settings.scale) recipe.geometry.surface->vertices *= *settings.scale;
   check_triangles(file, *recipe.geometry.surface, settings);
   try {

@@ -158,9 +158,9 @@ struct BakeInput {
   double read_seconds = 0.0;
   double tetrahedralize_seconds = 0.0;  // 0 for a tet mesh
   // What the user should know about the input that does not stop the bake, one sentence each
-  // (smfem-bake prints them, --quiet or not, and its --json summary lists them): what the reader
-  // of a mesh file baked directly skipped or fixed (a recipe's meshes are read without a report),
-  // a body so large that its file is likely not in metres.
+  // (smfem-bake prints them, --quiet or not, and its --json summary lists them): what the mesh
+  // readers skipped or fixed (in a mesh file baked directly and in every mesh a recipe names), a
+  // body so large that its file is likely not in metres.
   std::vector<std::string> warnings;
 };
 

@@ -81,7 +81,8 @@ SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::
   fail_unsupported(name, "surface", surface_extensions, "tetrahedral", is_tet_mesh_file(name));
 }
 
-std::vector<std::string> report_sentences(const ReadReport& report) {
+std::vector<std::string> report_warnings(const std::filesystem::path& file,
+                                         const ReadReport& report) {
   std::vector<std::string> sentences = report.notes;
   if (report.reoriented_tets > 0) {
     sentences.push_back(std::to_string(report.reoriented_tets) +
@@ -91,6 +92,7 @@ std::vector<std::string> report_sentences(const ReadReport& report) {
     sentences.push_back(std::to_string(report.unreferenced_vertices) +
                         " vertices are in no element and were left out");
   }
+  for (std::string& sentence : sentences) sentence = file.filename().string() + ": " + sentence;
   return sentences;
 }
 

@@ -28,9 +28,10 @@ SurfaceMesh parse_surface_mesh(std::string_view content, const std::filesystem::
 TetMesh parse_tet_mesh(std::string_view content, const std::filesystem::path& name,
                        ReadReport* report = nullptr);
 
-// What a reader skipped or fixed, one plain sentence each (its notes, then the tets turned over
-// and the vertices left out), for warnings that name the file.
-std::vector<std::string> report_sentences(const ReadReport& report);
+// What a reader skipped or fixed in `file`, one warning each naming the file by its name ("box.obj:
+// ignored ..."): its notes, then the tets turned over and the vertices left out.
+std::vector<std::string> report_warnings(const std::filesystem::path& file,
+                                         const ReadReport& report);
 
 // Whether read_tet_mesh, respectively read_surface_mesh, takes the path's extension.
 bool is_tet_mesh_file(const std::filesystem::path& path);

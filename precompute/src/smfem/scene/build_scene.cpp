@@ -38,9 +38,7 @@ mesh::TetMesh mesh_geometry(const SceneRecipe& recipe,
     try {
       mesh::ReadReport read;
       mesh::TetMesh mesh = mesh::read_tet_mesh(*recipe.geometry.tet_mesh, &read);
-      for (const std::string& sentence : mesh::report_sentences(read)) {
-        read_notes.push_back(recipe.geometry.tet_mesh->filename().string() + ": " + sentence);
-      }
+      read_notes = mesh::report_warnings(*recipe.geometry.tet_mesh, read);
       mesh::drop_unused_vertices(mesh);  // said in the notes ("left out")
       return mesh;
     } catch (const mesh::MeshError& error) {

@@ -206,9 +206,7 @@ mesh::SurfaceMesh read_surface(const std::filesystem::path& path, const Place& p
   try {
     mesh::ReadReport report;
     mesh::SurfaceMesh surface = mesh::read_surface_mesh(path, &report);
-    for (const std::string& sentence : mesh::report_sentences(report)) {
-      place.note(path.filename().string() + ": " + sentence);
-    }
+    for (const std::string& warning : mesh::report_warnings(path, report)) place.note(warning);
     return surface;
   } catch (const mesh::MeshError& error) {
     place.fail(error.what());

@@ -139,7 +139,7 @@ void ContactPotential::gather(const ReducedMatrix& U, const ReducedMatrix& dU, d
   // The bodies that keep still (an impact's further iterations move a few) do not move.
   motion_.setZero(start_.rows(), 3);
   if (!dU.isZero(0.0)) {
-    const std::vector<char> moving = parts_differing(dU, ReducedMatrix());
+    const std::vector<char> moving = parts_nonzero(dU);
     displacements(dU, motion_, &moving);
   }
   if (several_parts()) {

@@ -197,12 +197,18 @@ std::vector<char> ContactPotential::parts_differing(const ReducedMatrix& A,
   std::vector<char> differ(parts_.size(), 0);
   for (std::size_t p = 0; p < parts_.size(); ++p) {
     const Part& range = parts_[p];
-    const auto rows = [&](const ReducedMatrix& M) {
-      return M.middleRows(range.first_row, range.rows);
-    };
-    differ[p] = B.rows() == 0 ? !rows(A).isZero(0.0) : rows(A) != rows(B);
+    differ[p] =
+        A.middleRows(range.first_row, range.rows) != B.middleRows(range.first_row, range.rows);
   }
   return differ;
+}
+
+std::vector<char> ContactPotential::parts_nonzero(const ReducedMatrix& A) const {
+  std::vector<char> nonzero(parts_.size(), 0);
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    nonzero[p] = !A.middleRows(parts_[p].first_row, parts_[p].rows).isZero(0.0);
+  }
+  return nonzero;
 }
 
 void ContactPotential::update_start(const ReducedMatrix& U) {

@@ -275,8 +275,9 @@ class ContactPotential final : public sim::StepContact {
                      const std::vector<char>* parts = nullptr) const;
   void positions(const ReducedMatrix& U, SurfacePositions& out,
                  const std::vector<char>* parts = nullptr) const;
-  // Per part, whether its rows of A and B differ (B zero where it has no rows).
+  // Per part, whether its rows of A and B differ, respectively whether its rows of A are nonzero.
   std::vector<char> parts_differing(const ReducedMatrix& A, const ReducedMatrix& B) const;
+  std::vector<char> parts_nonzero(const ReducedMatrix& A) const;
   // start_ = positions(U), unless it holds them already: a step asks for the same U several
   // times (linearize, then max_step, at each iterate; the energy balance and the measure after
   // the step). Only the bodies whose rows changed are placed again: an impact's further
