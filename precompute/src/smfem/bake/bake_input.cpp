@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -113,7 +112,8 @@ std::vector<int> load_tet_mesh(const std::filesystem::path& file, const BakeSett
   input.kind = "tet mesh";
   mesh::ReadReport report;
   input.mesh = mesh::read_tet_mesh(file, &report);
-  std::ranges::copy(mesh::report_warnings(file, report), std::back_inserter(input.warnings));
+  const std::vector<std::string> read_warnings = mesh::report_warnings(file, report);
+  input.warnings.insert(input.warnings.end(), read_warnings.begin(), read_warnings.end());
   if (settings.scale) input.mesh.vertices *= *settings.scale;
   const std::vector<int> new_index = mesh::drop_unused_vertices(input.mesh);
   std::map<int, Eigen::Index> region_tets;
@@ -142,7 +142,8 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   recipe.name = file.filename().string();
   mesh::ReadReport report;
   recipe.geometry.surface = mesh::read_surface_mesh(file, &report);
-  std::ranges::copy(mesh::report_warnings(file, report), std::back_inserter(input.warnings));
+  const std::vector<std::string> read_warnings = mesh::report_warnings(file, report);
+  input.warnings.insert(input.warnings.end(), read_warnings.begin(), read_warnings.end());
   if (settings.scale) recipe.geometry.surface->vertices *= *settings.scale;
   check_triangles(file, *recipe.geometry.surface, settings);
   try {
