@@ -97,8 +97,9 @@ TEST(SmfemBakeCli, BakesAMeshAndPrintsTheJsonSummary) {
 
 // A mesh in millimetres read as metres (a 1.5 m box written as 1500) bakes a 1.5 km body: the bake
 // says so, --quiet or not, and names the fix; --scale 0.001 then bakes the box in metres, the
-// same model as the file in metres, without the warning. Out of range, or on a recipe (which has
-// its transform), --scale is refused.
+// same model as the file in metres, without the warning, and so does its summary's recipe (the
+// file under a transform). Out of range, or on a recipe (which has its transform), --scale is
+// refused.
 TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
   const auto dir = test::scratch_dir("units");
   const auto metres = test::write_medit(dir / "box.mesh", test::box_mesh({3, 2, 2}, {1.5, 1, 1}));
@@ -129,13 +130,22 @@ TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
   EXPECT_EQ(scaled.err.find("warning"), std::string::npos) << scaled.err;
   const nlohmann::json scaled_summary = nlohmann::json::parse(scaled.out);
   EXPECT_TRUE(scaled_summary["warnings"].empty());
-  EXPECT_EQ(scaled_summary["recipe_unavailable"], "--scale has no recipe form");
+  // Its recipe form: the file under a transform that scales it.
+  ASSERT_TRUE(scaled_summary.contains("recipe")) << scaled_summary.value("recipe_unavailable", "");
+  EXPECT_EQ(scaled_summary["recipe"]["geometry"]["transform"]["scale"], 0.001);
+  std::ofstream(dir / "box_mm.json") << scaled_summary["recipe"].dump();
+  const ToolRun from_recipe = bake(dir / "box_mm.json", "from-recipe.smfem", {"--json"});
+  ASSERT_EQ(from_recipe.status, 0) << from_recipe.err;
+  const nlohmann::json recipe_summary = nlohmann::json::parse(from_recipe.out);
+  EXPECT_TRUE(recipe_summary["warnings"].empty());
   const ToolRun plain = bake(metres, "m.smfem", small);
   ASSERT_EQ(plain.status, 0) << plain.err;
   const nlohmann::json plain_summary = nlohmann::json::parse(plain.out);
   for (std::size_t k = 0; k < 4; ++k) {
     const double expected = plain_summary["eigenvalues"][k];
     EXPECT_NEAR(scaled_summary["eigenvalues"][k].get<double>(), expected, 1e-9 * (1 + expected))
+        << k;
+    EXPECT_NEAR(recipe_summary["eigenvalues"][k].get<double>(), expected, 1e-9 * (1 + expected))
         << k;
   }
 
@@ -149,8 +159,8 @@ TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
       "subspace": {"modes": 4, "cubature": 10}})";
   const ToolRun recipe = bake(dir / "box.json", "recipe.smfem", {"--scale", "0.001"});
   EXPECT_EQ(recipe.status, 2);
-  EXPECT_NE(recipe.err.find("--scale applies to mesh files; a recipe scales a surface mesh with "
-                            "a transform"),
+  EXPECT_NE(recipe.err.find("--scale applies to mesh files; a recipe scales its mesh with a "
+                            "transform"),
             std::string::npos)
       << recipe.err;
 }

@@ -37,6 +37,16 @@ class BuildScene : public ::testing::Test {
     return "";
   }
 
+  // A stuffed 2 x 0.5 x 0.5 m bar written as bar.mesh in the folder; returns it.
+  mesh::TetMesh write_bar_mesh() const {
+    tetrahedralize::StuffingOptions options;
+    options.edge_length = 0.15;
+    mesh::TetMesh bar = tetrahedralize::stuff_isosurface(
+        geometry::box(Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0.25, 0.25)), options);
+    test::write_text(folder_ / "bar.mesh", test::medit_text(bar));
+    return bar;
+  }
+
   std::filesystem::path folder_;
 };
 
@@ -146,11 +156,7 @@ TEST_F(BuildScene, SurfaceMeshIsFilledAndKeptAsTheRenderSurface) {
 }
 
 TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
-  tetrahedralize::StuffingOptions options;
-  options.edge_length = 0.15;
-  const mesh::TetMesh source = tetrahedralize::stuff_isosurface(
-      geometry::box(Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0.25, 0.25)), options);
-  test::write_text(folder_ / "bar.mesh", test::medit_text(source));
+  const mesh::TetMesh source = write_bar_mesh();
   json r = test::base_recipe();
   r["geometry"] = {{"mesh", "bar.mesh"}};
   EXPECT_EQ(error_of(r),
@@ -167,6 +173,30 @@ TEST_F(BuildScene, TetMeshIsUsedAsItIs) {
   r["render"] = {{"edge_length", 0.05}};
   EXPECT_EQ(error_of(r).rfind("bar.json: /render/edge_length: a finer stuffing needs a shape", 0),
             0u);
+}
+
+// A tet mesh file under transforms (a recipe's only way to scale one, as a mesh in millimetres
+// needs): its vertices are moved by them, the inner one first, and its tets kept.
+TEST_F(BuildScene, TetMeshUnderTransformsHasItsVerticesMoved) {
+  const mesh::TetMesh source = write_bar_mesh();
+  json r = test::base_recipe();
+  r.erase("resolution");
+  r.erase("pins");
+  r.erase("forces");
+  r["materials"] = json::array({r["materials"][1]});
+  r["geometry"] = json::parse(R"({"transform": {"translate": [1, 0, 0], "of":
+      {"transform": {"scale": 2, "rotate_deg": [0, 0, 90], "of": {"mesh": "bar.mesh"}}}}})");
+  const SceneMesh scene = build(r);
+  EXPECT_EQ(scene.mesh.tets, source.tets);
+  ASSERT_EQ(scene.mesh.vertices.rows(), source.vertices.rows());
+  for (Eigen::Index v = 0; v < source.vertices.rows(); ++v) {
+    // Scaled by 2, turned 90 degrees about z ((x, y) -> (-y, x)), then moved 1 m along x.
+    const Eigen::Vector3d expected(1.0 - 2.0 * source.vertices(v, 1), 2.0 * source.vertices(v, 0),
+                                   2.0 * source.vertices(v, 2));
+    // To the file's printed digits (about 1e-11 m here).
+    EXPECT_LT((scene.mesh.vertices.row(v).transpose() - expected).norm(), 1e-9) << v;
+  }
+  EXPECT_GT(scene.quality.min_dihedral_deg, 0.0);
 }
 
 TEST_F(BuildScene, SmoothRenderSurfaceForAShape) {

@@ -41,8 +41,8 @@ nlohmann::json default_scene_json(const std::string& name) {
 
 // How a recipe scales its meshes (smfem-bake's --scale is for mesh files).
 constexpr const char* kHowRecipesScale =
-    "a recipe scales a surface mesh with a transform ({\"transform\": {\"scale\": S, \"of\": "
-    "{\"mesh\": ...}}}), and cannot scale a tet mesh file yet (bake the file itself with --scale)";
+    "a recipe scales its mesh with a transform ({\"transform\": {\"scale\": S, \"of\": "
+    "{\"mesh\": ...}}})";
 
 // The sides of the mesh's bounding box, m.
 Eigen::Vector3d extent(const mesh::TetMesh& mesh) {

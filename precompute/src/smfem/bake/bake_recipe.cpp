@@ -68,9 +68,9 @@ BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettin
         std::pair{settings.region_materials.has_value(), "--region-materials"},
         std::pair{settings.pin_file.has_value(), "--pin-file"},
         std::pair{settings.eigenfit.has_value(), "--eigenfit"},
-        // A recipe's transform would scale the mesh, but draw the tets' boundary instead of the
-        // file's triangles.
-        std::pair{settings.scale.has_value(), "--scale"}}) {
+        // A recipe's transform would scale a surface mesh, but draw the tets' boundary instead
+        // of the file's triangles.
+        std::pair{settings.scale.has_value() && input.kind == "surface mesh", "--scale"}}) {
     if (set) return {std::nullopt, std::string(option) + " has no recipe form"};
   }
   const auto material_of = [&](int region) -> const MaterialInfo* {
@@ -117,6 +117,10 @@ BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettin
               {"solver", solver}};
     if (input.kind == "surface mesh") {
       recipe["resolution"] = {{"target_tets", settings.target_tets.value_or(kDefaultTargetTets)}};
+    }
+    if (settings.scale) {  // a tet mesh (above)
+      recipe["geometry"] = {
+          {"transform", {{"scale", *settings.scale}, {"of", recipe["geometry"]}}}};
     }
   }
   // Every tet belongs to a material listed, so the last may claim whatever the others leave.

@@ -26,11 +26,13 @@ inline constexpr double kMinScale = 1e-4, kMaxScale = 1e4;
 //   - sdf alone: a procedural shape;
 //   - sdf and surface: a closed surface mesh file, whose triangles also become the render
 //     surface (embedded in the tets);
-//   - tet_mesh: a tet mesh file used as it is.
+//   - tet_mesh: a tet mesh file, its vertices moved by tet_placement (the recipe's transforms
+//     around it; identity where there are none).
 struct SceneGeometry {
   std::optional<geometry::Sdf> sdf;
   std::optional<mesh::SurfaceMesh> surface;
   std::optional<std::filesystem::path> tet_mesh;
+  geometry::Similarity tet_placement;
 };
 
 // Exactly one is set for SDF geometry; neither for a tet mesh.

@@ -1,6 +1,7 @@
 #include "smfem/scene/detail/geometry_node.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,8 @@ std::vector<geometry::Sdf> read_operands(const Json& value, const Place& place,
   return operands;
 }
 
-geometry::Sdf read_transform(const Json& value, const Place& place,
-                             const std::filesystem::path& folder, int depth) {
-  const ObjectReader r(
-      value, place, {"translate", "rotate_deg", "rotate_axis", "rotate_angle_deg", "scale", "of"});
+// A transform node's map (its "of" left to the caller).
+geometry::Similarity read_similarity(const ObjectReader& r) {
   geometry::Similarity t;
   if (const Json* v = r.optional("translate"))
     t.translation = read_vector3(*v, r / "translate", kMaxCoordinate);
@@ -61,7 +60,46 @@ geometry::Sdf read_transform(const Json& value, const Place& place,
   if (const Json* v = r.optional("scale")) {
     t.scale = read_number_in(*v, r / "scale", kMinScale, kMaxScale, false, false);
   }
-  return geometry::transform(read_geometry_node(r.required("of"), r / "of", folder, depth + 1), t);
+  return t;
+}
+
+ObjectReader transform_reader(const Json& value, const Place& place) {
+  return ObjectReader(
+      value, place, {"translate", "rotate_deg", "rotate_axis", "rotate_angle_deg", "scale", "of"});
+}
+
+geometry::Sdf read_transform(const Json& value, const Place& place,
+                             const std::filesystem::path& folder, int depth) {
+  const ObjectReader r = transform_reader(value, place);
+  return geometry::transform(read_geometry_node(r.required("of"), r / "of", folder, depth + 1),
+                             read_similarity(r));
+}
+
+// outer after inner: x -> outer(inner(x)).
+geometry::Similarity compose(const geometry::Similarity& outer, const geometry::Similarity& inner) {
+  return {outer.rotation * inner.rotation,
+          outer.scale * (outer.rotation * inner.translation) + outer.translation,
+          outer.scale * inner.scale};
+}
+
+// The geometry where it is a tet mesh file, under any number of transforms (which then move its
+// vertices: a tet mesh has no SDF to transform); nothing where it is not.
+std::optional<SceneGeometry> read_placed_tet_mesh(const Json& node, const Place& place,
+                                                  const std::filesystem::path& folder, int depth) {
+  if (!node.is_object() || node.size() != 1 || depth > kMaxNodeDepth) return std::nullopt;
+  if (node.contains("mesh")) {
+    const std::filesystem::path path = resolve_mesh_path(node["mesh"], place / "mesh", folder);
+    if (!mesh::is_tet_mesh_file(path)) return std::nullopt;
+    SceneGeometry geometry;
+    geometry.tet_mesh = path;
+    return geometry;
+  }
+  if (!node.contains("transform")) return std::nullopt;
+  const ObjectReader r = transform_reader(node["transform"], place / "transform");
+  std::optional<SceneGeometry> inner =
+      read_placed_tet_mesh(r.required("of"), r / "of", folder, depth + 1);
+  if (inner) inner->tet_placement = compose(read_similarity(r), inner->tet_placement);
+  return inner;
 }
 
 geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place& place,
@@ -98,7 +136,9 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
   if (kind == "mesh") {
     const std::filesystem::path path = resolve_mesh_path(value, place, folder);
     if (mesh::is_tet_mesh_file(path)) {
-      place.fail("a tet mesh can only be the whole geometry, not part of a shape or region");
+      place.fail(
+          "a tet mesh can only be the whole geometry (under transforms or none), not part of a "
+          "shape or region");
     }
     const mesh::SurfaceMesh surface = read_surface(path, place);
     try {
@@ -159,14 +199,13 @@ geometry::Sdf read_geometry_node(const Json& node, const Place& place,
 
 SceneGeometry read_scene_geometry(const Json& node, const Place& place,
                                   const std::filesystem::path& folder) {
+  if (std::optional<SceneGeometry> tets = read_placed_tet_mesh(node, place, folder, 0)) {
+    return *tets;
+  }
   SceneGeometry geometry;
   if (node.is_object() && node.size() == 1 && node.contains("mesh")) {
     const Place mesh_place = place / "mesh";
     const std::filesystem::path path = resolve_mesh_path(node["mesh"], mesh_place, folder);
-    if (mesh::is_tet_mesh_file(path)) {
-      geometry.tet_mesh = path;
-      return geometry;
-    }
     geometry.surface = read_surface(path, mesh_place);
     try {
       geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
