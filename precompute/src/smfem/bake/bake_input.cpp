@@ -49,6 +49,10 @@ Eigen::Vector3d extent(const mesh::TetMesh& mesh) {
   return mesh.vertices.colwise().maxCoeff() - mesh.vertices.colwise().minCoeff();
 }
 
+void add_warnings(const std::vector<std::string>& warnings, BakeInput& input) {
+  input.warnings.insert(input.warnings.end(), warnings.begin(), warnings.end());
+}
+
 // --max-triangles: a surface that would become the render surface, refused before it is
 // tetrahedralized.
 void check_triangles(const std::filesystem::path& file, const mesh::SurfaceMesh& surface,
@@ -84,7 +88,7 @@ void load_recipe(const std::filesystem::path& file, const BakeSettings& settings
   scene::SceneMesh built = scene::build_scene(recipe);
   input.tetrahedralize_seconds = seconds_since(start);
   for (std::vector<std::string>* notes : {&recipe.read_notes, &built.read_notes}) {
-    input.warnings.insert(input.warnings.end(), notes->begin(), notes->end());
+    add_warnings(*notes, input);
   }
 
   input.kind = "recipe";
@@ -112,8 +116,7 @@ std::vector<int> load_tet_mesh(const std::filesystem::path& file, const BakeSett
   input.kind = "tet mesh";
   mesh::ReadReport report;
   input.mesh = mesh::read_tet_mesh(file, &report);
-  const std::vector<std::string> read_warnings = mesh::report_warnings(file, report);
-  input.warnings.insert(input.warnings.end(), read_warnings.begin(), read_warnings.end());
+  add_warnings(mesh::report_warnings(file, report), input);
   if (settings.scale) input.mesh.vertices *= *settings.scale;
   const std::vector<int> new_index = mesh::drop_unused_vertices(input.mesh);
   std::map<int, Eigen::Index> region_tets;
@@ -142,8 +145,7 @@ void load_surface_mesh(const std::filesystem::path& file, const BakeSettings& se
   recipe.name = file.filename().string();
   mesh::ReadReport report;
   recipe.geometry.surface = mesh::read_surface_mesh(file, &report);
-  const std::vector<std::string> read_warnings = mesh::report_warnings(file, report);
-  input.warnings.insert(input.warnings.end(), read_warnings.begin(), read_warnings.end());
+  add_warnings(mesh::report_warnings(file, report), input);
   if (settings.scale) recipe.geometry.surface->vertices *= *settings.scale;
   check_triangles(file, *recipe.geometry.surface, settings);
   try {
