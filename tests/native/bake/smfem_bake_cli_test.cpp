@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bake/bake_files.hpp"
+#include "geometry/surface_shapes.hpp"
+#include "scene/recipe_files.hpp"
 #include "smfem/asset/asset.hpp"
 #include "smfem/displacement/displacement_model.hpp"
 #include "smfem/displacement/displacement_simulator.hpp"
@@ -163,6 +165,51 @@ TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
                             "transform"),
             std::string::npos)
       << recipe.err;
+}
+
+// A surface mesh in millimetres baked with --scale 0.001 (the page's Units: mm): its summary's
+// recipe is the file under a transform that scales it, and baked again it gives the same model,
+// the same tets and spectrum, drawn with the file's own triangles (the scaled ball's vertices),
+// as the direct bake draws it.
+TEST(SmfemBakeCli, ASurfaceMeshBakedWithScaleHasARecipeThatBakesTheSameModel) {
+  const auto dir = test::scratch_dir("surface-units");
+  const mesh::SurfaceMesh ball = test::icosphere(300.0, 2);
+  test::write_text(dir / "ball_mm.obj", test::obj_text(ball));
+  const ToolRun direct = run_bake_tool(
+      dir, {(dir / "ball_mm.obj").string(), "-o", (dir / "direct.smfem").string(), "--scale",
+            "0.001", "--target-tets", "1500", "--modes", "4", "--cubature", "10", "--json"});
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  const nlohmann::json summary = nlohmann::json::parse(direct.out);
+  ASSERT_TRUE(summary.contains("recipe")) << summary.value("recipe_unavailable", "");
+  EXPECT_EQ(summary["recipe"]["geometry"]["transform"]["scale"], 0.001);
+  EXPECT_EQ(summary["recipe"]["geometry"]["transform"]["of"]["mesh"], "ball_mm.obj");
+  test::write_text(dir / "ball.json", summary["recipe"].dump(2));
+  const ToolRun again = run_bake_tool(
+      dir, {(dir / "ball.json").string(), "-o", (dir / "again.smfem").string(), "--json"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  const nlohmann::json baked = nlohmann::json::parse(again.out);
+  for (const char* key : {"tets", "vertices", "modes", "cubature"}) {
+    EXPECT_EQ(baked[key], summary[key]) << key;
+  }
+  for (std::size_t i = 0; i < summary["eigenvalues"].size(); ++i) {
+    EXPECT_NEAR(baked["eigenvalues"][i].get<double>(), summary["eigenvalues"][i].get<double>(),
+                1e-9 * summary["eigenvalues"].back().get<double>())
+        << i;
+  }
+  const asset::Asset direct_asset = asset::Asset::from_file(dir / "direct.smfem");
+  const asset::Asset recipe_asset = asset::Asset::from_file(dir / "again.smfem");
+  for (const char* section : {"render.positions", "render.weights"}) {
+    EXPECT_TRUE(std::ranges::equal(recipe_asset.bytes(section), direct_asset.bytes(section)))
+        << section;
+  }
+  const sim::ReducedModel drawn = sim::load_reduced_model(recipe_asset);
+  ASSERT_EQ(drawn.render_positions.rows(), ball.vertices.rows());
+  for (Eigen::Index v = 0; v < ball.vertices.rows(); ++v) {
+    // Single precision in the asset.
+    EXPECT_LT((drawn.render_positions.row(v).cast<double>() - 1e-3 * ball.vertices.row(v)).norm(),
+              1e-6)
+        << v;
+  }
 }
 
 // --json's recipe (bake/bake_recipe.hpp): baked again, it gives the same model as the bake

@@ -7,6 +7,7 @@
 
 #include "geometry/surface_shapes.hpp"
 #include "scene/recipe_files.hpp"
+#include "smfem/mesh/read_mesh.hpp"
 #include "smfem/scene/load_recipe.hpp"
 #include "smfem/scene/metadata.hpp"
 #include "smfem/scene/scene_error.hpp"
@@ -197,6 +198,33 @@ TEST_F(BuildScene, TetMeshUnderTransformsHasItsVerticesMoved) {
     EXPECT_LT((scene.mesh.vertices.row(v).transpose() - expected).norm(), 1e-9) << v;
   }
   EXPECT_GT(scene.quality.min_dihedral_deg, 0.0);
+}
+
+// A surface mesh file under transforms: its vertices are moved by them, the inner one first, and
+// the file's triangles, so placed, are the render surface, as they are without a transform.
+TEST_F(BuildScene, SurfaceMeshUnderTransformsHasItsVerticesMoved) {
+  test::write_text(folder_ / "ball.obj", test::obj_text(test::icosphere(1.0, 2)));
+  const mesh::SurfaceMesh ball = mesh::read_surface_mesh(folder_ / "ball.obj");  // as printed
+  json r = test::base_recipe();
+  r["geometry"] = json::parse(R"({"transform": {"translate": [1, 0, 0], "of":
+      {"transform": {"scale": 0.5, "rotate_deg": [0, 0, 90], "of": {"mesh": "ball.obj"}}}}})");
+  r["resolution"] = {{"edge_length", 0.1}};
+  r["materials"] = json::array({r["materials"][1]});
+  r.erase("pins");
+  r.erase("forces");
+  const SceneMesh scene = build(r);
+  EXPECT_EQ(scene.render_surface.triangles, ball.triangles);
+  ASSERT_EQ(scene.render_surface.vertices.rows(), ball.vertices.rows());
+  for (Eigen::Index v = 0; v < ball.vertices.rows(); ++v) {
+    // Halved, turned 90 degrees about z ((x, y) -> (-y, x)), then moved 1 m along x.
+    const Eigen::Vector3d expected(1.0 - 0.5 * ball.vertices(v, 1), 0.5 * ball.vertices(v, 0),
+                                   0.5 * ball.vertices(v, 2));
+    EXPECT_LT((scene.render_surface.vertices.row(v).transpose() - expected).norm(), 1e-12) << v;
+  }
+  // The tets fill the placed ball: within its radius of its centre, every one.
+  const Eigen::RowVector3d centre(1.0, 0.0, 0.0);
+  EXPECT_LT((scene.mesh.vertices.rowwise() - centre).rowwise().norm().maxCoeff(), 0.5 + 1e-9);
+  EXPECT_GT((scene.mesh.vertices.rowwise() - centre).rowwise().norm().maxCoeff(), 0.45);
 }
 
 TEST_F(BuildScene, SmoothRenderSurfaceForAShape) {

@@ -67,10 +67,7 @@ BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettin
        {std::pair{settings.youngs_per_tet.has_value(), "--youngs-per-tet"},
         std::pair{settings.region_materials.has_value(), "--region-materials"},
         std::pair{settings.pin_file.has_value(), "--pin-file"},
-        std::pair{settings.eigenfit.has_value(), "--eigenfit"},
-        // A recipe's transform would scale a surface mesh, but draw the tets' boundary instead
-        // of the file's triangles.
-        std::pair{settings.scale.has_value() && input.kind == "surface mesh", "--scale"}}) {
+        std::pair{settings.eigenfit.has_value(), "--eigenfit"}}) {
     if (set) return {std::nullopt, std::string(option) + " has no recipe form"};
   }
   const auto material_of = [&](int region) -> const MaterialInfo* {
@@ -118,7 +115,7 @@ BakeRecipe bake_recipe(const std::filesystem::path& input_file, const BakeSettin
     if (input.kind == "surface mesh") {
       recipe["resolution"] = {{"target_tets", settings.target_tets.value_or(kDefaultTargetTets)}};
     }
-    if (settings.scale) {  // a tet mesh (above)
+    if (settings.scale) {
       recipe["geometry"] = {
           {"transform", {{"scale", *settings.scale}, {"of", recipe["geometry"]}}}};
     }

@@ -203,6 +203,10 @@ Sdf smooth_unite(const std::vector<Sdf>& operands, double radius) {
   return Sdf(std::move(program));
 }
 
+void place(const Similarity& t, Points& points) {
+  points = (t.scale * points * t.rotation.transpose()).rowwise() + t.translation.transpose();
+}
+
 Sdf transform(const Sdf& operand, const Similarity& t) {
   require(finite(t.translation) && t.rotation.allFinite() && positive(t.scale),
           "transform needs a finite translation and rotation and a positive scale");

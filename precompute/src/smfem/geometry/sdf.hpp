@@ -34,6 +34,9 @@ struct Similarity {
   double scale = 1.0;
 };
 
+// points <- t(points), row by row (a mesh file's vertices placed by a recipe's transforms).
+void place(const Similarity& t, Points& points);
+
 // Rotation by Euler angles in degrees, applied about x first, then y, then z (R = Rz Ry Rx).
 Eigen::Matrix3d rotation_from_euler_deg(const Eigen::Vector3d& angles_deg);
 // Rotation by angle_deg about `axis` (any nonzero length), right-handed.

@@ -40,9 +40,7 @@ mesh::TetMesh mesh_geometry(const SceneRecipe& recipe,
       mesh::TetMesh mesh = mesh::read_tet_mesh(*recipe.geometry.tet_mesh, &read);
       read_notes = mesh::report_warnings(*recipe.geometry.tet_mesh, read);
       mesh::drop_unused_vertices(mesh);  // said in the notes ("left out")
-      const geometry::Similarity& placement = recipe.geometry.tet_placement;
-      mesh.vertices = (placement.scale * mesh.vertices * placement.rotation.transpose()).rowwise() +
-                      placement.translation.transpose();
+      geometry::place(recipe.geometry.tet_placement, mesh.vertices);
       return mesh;
     } catch (const mesh::MeshError& error) {
       fail(recipe, "/geometry/mesh", error.what());

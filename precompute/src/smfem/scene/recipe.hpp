@@ -24,8 +24,9 @@ inline constexpr double kMinScale = 1e-4, kMaxScale = 1e4;
 
 // What to fill with tets: exactly one of
 //   - sdf alone: a procedural shape;
-//   - sdf and surface: a closed surface mesh file, whose triangles also become the render
-//     surface (embedded in the tets);
+//   - sdf and surface: a closed surface mesh file, its vertices moved by the recipe's transforms
+//     around it (as they are read), whose triangles also become the render surface (embedded in
+//     the tets);
 //   - tet_mesh: a tet mesh file, its vertices moved by tet_placement (the recipe's transforms
 //     around it; identity where there are none).
 struct SceneGeometry {

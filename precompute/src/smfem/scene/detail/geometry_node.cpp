@@ -82,24 +82,36 @@ geometry::Similarity compose(const geometry::Similarity& outer, const geometry::
           outer.scale * inner.scale};
 }
 
-// The geometry where it is a tet mesh file, under any number of transforms (which then move its
-// vertices: a tet mesh has no SDF to transform); nothing where it is not.
-std::optional<SceneGeometry> read_placed_tet_mesh(const Json& node, const Place& place,
-                                                  const std::filesystem::path& folder, int depth) {
+// The geometry where it is a mesh file under any number of transforms (or none), which move its
+// vertices, `outer` those around this node: a tet mesh has no SDF to transform, and a surface
+// mesh's own triangles, placed, are what the body is drawn with. Nothing where it is not.
+std::optional<SceneGeometry> read_placed_mesh(const Json& node, const Place& place,
+                                              const std::filesystem::path& folder, int depth,
+                                              const geometry::Similarity& outer) {
   if (!node.is_object() || node.size() != 1 || depth > kMaxNodeDepth) return std::nullopt;
   if (node.contains("mesh")) {
-    const std::filesystem::path path = resolve_mesh_path(node["mesh"], place / "mesh", folder);
-    if (!mesh::is_tet_mesh_file(path)) return std::nullopt;
+    const Place mesh_place = place / "mesh";
+    const std::filesystem::path path = resolve_mesh_path(node["mesh"], mesh_place, folder);
     SceneGeometry geometry;
-    geometry.tet_mesh = path;
+    if (mesh::is_tet_mesh_file(path)) {
+      geometry.tet_mesh = path;
+      geometry.tet_placement = outer;
+      return geometry;
+    }
+    geometry.surface = read_surface(path, mesh_place);
+    geometry::place(outer, geometry.surface->vertices);
+    try {
+      geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
+          geometry.surface->vertices, geometry.surface->triangles));
+    } catch (const geometry::GeometryError& error) {
+      mesh_place.fail(path.filename().string() + ": " + error.what());
+    }
     return geometry;
   }
   if (!node.contains("transform")) return std::nullopt;
   const ObjectReader r = transform_reader(node["transform"], place / "transform");
-  std::optional<SceneGeometry> inner =
-      read_placed_tet_mesh(r.required("of"), r / "of", folder, depth + 1);
-  if (inner) inner->tet_placement = compose(read_similarity(r), inner->tet_placement);
-  return inner;
+  return read_placed_mesh(r.required("of"), r / "of", folder, depth + 1,
+                          compose(outer, read_similarity(r)));
 }
 
 geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place& place,
@@ -199,22 +211,10 @@ geometry::Sdf read_geometry_node(const Json& node, const Place& place,
 
 SceneGeometry read_scene_geometry(const Json& node, const Place& place,
                                   const std::filesystem::path& folder) {
-  if (std::optional<SceneGeometry> tets = read_placed_tet_mesh(node, place, folder, 0)) {
-    return *tets;
+  if (std::optional<SceneGeometry> placed = read_placed_mesh(node, place, folder, 0, {})) {
+    return *placed;
   }
   SceneGeometry geometry;
-  if (node.is_object() && node.size() == 1 && node.contains("mesh")) {
-    const Place mesh_place = place / "mesh";
-    const std::filesystem::path path = resolve_mesh_path(node["mesh"], mesh_place, folder);
-    geometry.surface = read_surface(path, mesh_place);
-    try {
-      geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
-          geometry.surface->vertices, geometry.surface->triangles));
-    } catch (const geometry::GeometryError& error) {
-      mesh_place.fail(path.filename().string() + ": " + error.what());
-    }
-    return geometry;
-  }
   geometry.sdf = read_geometry_node(node, place, folder);
   return geometry;
 }

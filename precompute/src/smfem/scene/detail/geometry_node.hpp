@@ -25,8 +25,9 @@ Eigen::Vector3d read_lengths(const Json& value, const Place& place);
 geometry::Sdf read_geometry_node(const Json& node, const Place& place,
                                  const std::filesystem::path& folder, int depth = 0);
 
-// The recipe's "geometry": a node, or {"mesh": path} naming a tet mesh (used as is, or moved by
-// the transforms around it) or a surface mesh (filled, and kept as the render surface).
+// The recipe's "geometry": a node, or {"mesh": path} under any number of transforms (or none),
+// which move the file's vertices, naming a tet mesh (used as is) or a surface mesh (filled, and
+// kept as the render surface).
 SceneGeometry read_scene_geometry(const Json& node, const Place& place,
                                   const std::filesystem::path& folder);
 
