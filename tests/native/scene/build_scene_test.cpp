@@ -51,6 +51,20 @@ class BuildScene : public ::testing::Test {
   std::filesystem::path folder_;
 };
 
+// The placement both transformed-mesh tests give, {"translate": [1, 0, 0], "of": {"scale": s,
+// "rotate_deg": [0, 0, 90]}}: scaled by s, turned 90 degrees about z ((x, y) -> (-y, x)), then
+// moved 1 m along x.
+json placed_geometry(double scale, const std::string& file) {
+  return {{"transform",
+           {{"translate", {1, 0, 0}},
+            {"of",
+             {{"transform",
+               {{"scale", scale}, {"rotate_deg", {0, 0, 90}}, {"of", {{"mesh", file}}}}}}}}}};
+}
+Eigen::Vector3d placed_point(double scale, const Eigen::Vector3d& x) {
+  return {1.0 - scale * x.y(), scale * x.x(), scale * x.z()};
+}
+
 TEST_F(BuildScene, FullRecipeGivesRegionsPinsForcesAndRenderSurface) {
   const json r = test::base_recipe();
   const SceneRecipe recipe = parse_scene_recipe(r.dump(), "bar.json", folder_);
@@ -185,17 +199,16 @@ TEST_F(BuildScene, TetMeshUnderTransformsHasItsVerticesMoved) {
   r.erase("pins");
   r.erase("forces");
   r["materials"] = json::array({r["materials"][1]});
-  r["geometry"] = json::parse(R"({"transform": {"translate": [1, 0, 0], "of":
-      {"transform": {"scale": 2, "rotate_deg": [0, 0, 90], "of": {"mesh": "bar.mesh"}}}}})");
+  r["geometry"] = placed_geometry(2.0, "bar.mesh");
   const SceneMesh scene = build(r);
   EXPECT_EQ(scene.mesh.tets, source.tets);
   ASSERT_EQ(scene.mesh.vertices.rows(), source.vertices.rows());
   for (Eigen::Index v = 0; v < source.vertices.rows(); ++v) {
-    // Scaled by 2, turned 90 degrees about z ((x, y) -> (-y, x)), then moved 1 m along x.
-    const Eigen::Vector3d expected(1.0 - 2.0 * source.vertices(v, 1), 2.0 * source.vertices(v, 0),
-                                   2.0 * source.vertices(v, 2));
     // To the file's printed digits (about 1e-11 m here).
-    EXPECT_LT((scene.mesh.vertices.row(v).transpose() - expected).norm(), 1e-9) << v;
+    EXPECT_LT(
+        (scene.mesh.vertices.row(v) - placed_point(2.0, source.vertices.row(v)).transpose()).norm(),
+        1e-9)
+        << v;
   }
   EXPECT_GT(scene.quality.min_dihedral_deg, 0.0);
 }
@@ -206,8 +219,7 @@ TEST_F(BuildScene, SurfaceMeshUnderTransformsHasItsVerticesMoved) {
   test::write_text(folder_ / "ball.obj", test::obj_text(test::icosphere(1.0, 2)));
   const mesh::SurfaceMesh ball = mesh::read_surface_mesh(folder_ / "ball.obj");  // as printed
   json r = test::base_recipe();
-  r["geometry"] = json::parse(R"({"transform": {"translate": [1, 0, 0], "of":
-      {"transform": {"scale": 0.5, "rotate_deg": [0, 0, 90], "of": {"mesh": "ball.obj"}}}}})");
+  r["geometry"] = placed_geometry(0.5, "ball.obj");
   r["resolution"] = {{"edge_length", 0.1}};
   r["materials"] = json::array({r["materials"][1]});
   r.erase("pins");
@@ -216,10 +228,11 @@ TEST_F(BuildScene, SurfaceMeshUnderTransformsHasItsVerticesMoved) {
   EXPECT_EQ(scene.render_surface.triangles, ball.triangles);
   ASSERT_EQ(scene.render_surface.vertices.rows(), ball.vertices.rows());
   for (Eigen::Index v = 0; v < ball.vertices.rows(); ++v) {
-    // Halved, turned 90 degrees about z ((x, y) -> (-y, x)), then moved 1 m along x.
-    const Eigen::Vector3d expected(1.0 - 0.5 * ball.vertices(v, 1), 0.5 * ball.vertices(v, 0),
-                                   0.5 * ball.vertices(v, 2));
-    EXPECT_LT((scene.render_surface.vertices.row(v).transpose() - expected).norm(), 1e-12) << v;
+    EXPECT_LT(
+        (scene.render_surface.vertices.row(v) - placed_point(0.5, ball.vertices.row(v)).transpose())
+            .norm(),
+        1e-12)
+        << v;
   }
   // The tets fill the placed ball: within its radius of its centre, every one.
   const Eigen::RowVector3d centre(1.0, 0.0, 0.0);
