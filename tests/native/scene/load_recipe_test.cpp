@@ -235,6 +235,28 @@ TEST_F(RecipeErrors, MeshPaths) {
   const SceneRecipe recipe = parse_scene_recipe(r.dump(), "crab.json", folder_);
   EXPECT_TRUE(recipe.geometry.surface.has_value());
   EXPECT_LT((*recipe.materials[0].where)(Eigen::Vector3d::Zero()), 0.0);
+  // A surface mesh file, under a transform or not, is drawn with its own triangles: a render
+  // surface of another kind is refused, not ignored; the open sheet is refused under one too.
+  for (const json& geometry :
+       {json{{"mesh", "ball.obj"}},
+        json{{"transform", {{"scale", 2}, {"of", {{"mesh", "ball.obj"}}}}}}}) {
+    r["geometry"] = geometry;
+    r["render"] = {{"edge_length", 0.01}};
+    EXPECT_EQ(error_of(r),
+              "crab.json: /render/edge_length: the geometry's surface mesh already is the render "
+              "surface")
+        << geometry;
+    r["render"] = {{"mesh", "ball.obj"}};
+    EXPECT_EQ(error_of(r),
+              "crab.json: /render/mesh: the geometry's surface mesh already is the render surface")
+        << geometry;
+  }
+  r.erase("render");
+  r["geometry"] = {{"transform", {{"scale", 2}, {"of", {{"mesh", "sheet.obj"}}}}}};
+  EXPECT_NE(
+      error_of(r).find("/geometry/transform/of/mesh: sheet.obj: the surface does not enclose"),
+      std::string::npos)
+      << error_of(r);
 }
 
 TEST_F(RecipeErrors, NotJsonOrNotARecipe) {

@@ -275,8 +275,10 @@ SceneRecipe parse_scene_recipe(std::string_view text, const std::string& file,
       (r / "render" / "edge_length")
           .fail("a finer stuffing needs a shape, not a tet mesh; give \"mesh\"");
     }
-    if (recipe.render.surface && recipe.geometry.surface) {
-      (r / "render" / "mesh").fail("the geometry's surface mesh already is the render surface");
+    // A surface mesh file is drawn with its own triangles, transformed or not.
+    if (recipe.geometry.surface && (recipe.render.surface || recipe.render.edge_length)) {
+      (r / "render" / (recipe.render.surface ? "mesh" : "edge_length"))
+          .fail("the geometry's surface mesh already is the render surface");
     }
     if (recipe.render.exact.value_or(false) &&
         (!recipe.geometry.sdf || recipe.geometry.surface ||
