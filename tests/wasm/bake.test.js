@@ -256,7 +256,8 @@ describe('the bake in WebAssembly', () => {
   });
 
   // A mesh in millimetres read as metres: the page's bake warns as the native one does (its line,
-  // and the summary's list), and --scale 0.001 (the page's Units) bakes it in metres.
+  // and the summary's list), and --scale 0.001 (the page's Units) bakes it in metres; a mesh in
+  // metres so scaled is warned of too.
   it('warns of a mesh likely not in metres, and --scale bakes it in metres', () => {
     const bar = [{ name: 'bar_mm.mesh', bytes: new TextEncoder().encode(medit(gridTets(16, 2, 2, 25))) }];
     const lines = [];
@@ -270,6 +271,13 @@ describe('the bake in WebAssembly', () => {
     expect(scaled.summary.warnings).toEqual([]);
     const rest = section(scaled.asset, 'render.positions');
     expect(Math.max(...rest)).toBeCloseTo(0.4, 6); // stored in float
+    // The same units picked for a bar already in metres: 0.4 mm long, and said so.
+    const metres = [{ name: 'bar.mesh', bytes: new TextEncoder().encode(medit(gridTets(16, 2, 2, 0.025))) }];
+    const shrunk = baker.bake(metres, ['bar.mesh', '--modes', '4', '--scale', '0.001']);
+    expect(shrunk.summary.warnings).toEqual([
+      "bar.mesh: the body is 0.4 mm across (the file's coordinates times --scale 0.001): if they are " +
+        'metres already, bake it without --scale',
+    ]);
   });
 
   // --pin (what the page's brush pins): a bar pinned at one end by a sphere stays there under

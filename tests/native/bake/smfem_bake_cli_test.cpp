@@ -167,6 +167,36 @@ TEST(SmfemBakeCli, WarnsOfAMeshThatIsNotInMetresAndScalesIt) {
       << recipe.err;
 }
 
+// A body smaller than a centimetre is as likely a mistake of units as one larger than 10 m: a box
+// in metres baked as millimetres (--scale 0.001, the page's Units), or a file of 5 mm; the bake
+// says so and names the fix. A 2 cm box bakes without a word.
+TEST(SmfemBakeCli, WarnsOfABodyTooSmallForTheUnitsItIsReadIn) {
+  const auto dir = test::scratch_dir("small-units");
+  const auto box = [&](const std::string& name, double length) {
+    return test::write_medit(dir / name, test::box_mesh({3, 2, 2}, {length, length, length}));
+  };
+  const auto warnings = [&](const std::filesystem::path& mesh, std::vector<std::string> more) {
+    std::vector<std::string> args = {mesh.string(), "-o",    (dir / "out.smfem").string(),
+                                     "--modes",     "4",     "--cubature",
+                                     "10",          "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    const ToolRun run = run_bake_tool(dir, args);
+    EXPECT_EQ(run.status, 0) << run.err;
+    return nlohmann::json::parse(run.out)["warnings"];
+  };
+  nlohmann::json said = warnings(box("metres.mesh", 1.5), {"--scale", "0.001"});
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0],
+            "metres.mesh: the body is 1.5 mm across (the file's coordinates times --scale "
+            "0.001): if they are metres already, bake it without --scale");
+  said = warnings(box("tiny.mesh", 0.005), {});
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0],
+            "tiny.mesh: the body is 5 mm across (a file's coordinates are read as metres): if "
+            "that is not its size, bake it with --scale S, S the file's unit in metres");
+  EXPECT_TRUE(warnings(box("small.mesh", 0.02), {}).empty());
+}
+
 // A surface mesh in millimetres baked with --scale 0.001 (the page's Units: mm): its summary's
 // recipe is the file under a transform that scales it, and baked again it gives the same model,
 // the same tets and spectrum, drawn with the file's own triangles (the scaled ball's vertices),

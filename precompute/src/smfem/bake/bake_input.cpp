@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -226,6 +227,33 @@ void apply_paint(const std::vector<PaintedSphere>& spheres, BakeInput& input) {
   });
 }
 
+// A body so large, or so small, that its numbers are likely not in the units they are read as
+// (bake_input.hpp: kLargestLikelySize, kSmallestLikelySize), and what to do; nothing otherwise.
+std::optional<std::string> size_warning(const BakeInput& input, const BakeSettings& settings) {
+  const double size = extent(input.mesh).maxCoeff();
+  const bool recipe = input.kind == "recipe";
+  if (size > kLargestLikelySize) {
+    return input.source + ": the body is " + std::to_string(std::lround(size)) +
+           " m across (a file's coordinates are read as metres): if they are millimetres, " +
+           (recipe ? std::string("scale by 0.001, centimetres by 0.01: ") + kHowRecipesScale
+                   : std::string("bake it with --scale 0.001, centimetres with --scale 0.01"));
+  }
+  if (size < kSmallestLikelySize) {
+    std::ostringstream text;
+    text << input.source << ": the body is " << std::setprecision(2) << 1e3 * size << " mm across ";
+    if (settings.scale) {
+      text << "(the file's coordinates times --scale " << std::setprecision(6) << *settings.scale
+           << "): if they are metres already, bake it without --scale";
+      return text.str();
+    }
+    text << "(a file's coordinates are read as metres): if that is not its size, ";
+    return text.str() + (recipe
+                             ? std::string(kHowRecipesScale)
+                             : std::string("bake it with --scale S, S the file's unit in metres"));
+  }
+  return std::nullopt;
+}
+
 // What the page says of a mesh baked without a recipe: what it was baked with, and its size
 // (a mesh's numbers are read as metres: one drawn in millimetres is a body 1000 times too large).
 std::string mesh_description(const BakeInput& input) {
@@ -273,13 +301,8 @@ BakeInput load_bake_input(const std::filesystem::path& file, const BakeSettings&
                          ": unknown input type; expected a scene recipe (.json), a tet mesh "
                          "(.mesh .msh .node .ele) or a surface mesh (.obj .stl .off .ply)");
   }
-  if (const double size = extent(input.mesh).maxCoeff(); size > kLargestLikelySize) {
-    input.warnings.push_back(
-        input.source + ": the body is " + std::to_string(std::lround(size)) +
-        " m across (a file's coordinates are read as metres): if they are millimetres, " +
-        (input.kind == "recipe"
-             ? std::string("scale by 0.001, centimetres by 0.01: ") + kHowRecipesScale
-             : std::string("bake it with --scale 0.001, centimetres with --scale 0.01")));
+  if (std::optional<std::string> warning = size_warning(input, settings)) {
+    input.warnings.push_back(*warning);
   }
   if (settings.target_tets && input.kind != "surface mesh") {
     throw BakeInputError("--target-tets applies to surface meshes only (" + input.source +

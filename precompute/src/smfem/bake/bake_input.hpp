@@ -160,13 +160,16 @@ struct BakeInput {
   // What the user should know about the input that does not stop the bake, one sentence each
   // (smfem-bake prints them, --quiet or not, and its --json summary lists them): what the mesh
   // readers skipped or fixed (in a mesh file baked directly and in every mesh a recipe names), a
-  // body so large that its file is likely not in metres.
+  // body so large or so small that its file is likely not in the units it is read as.
   std::vector<std::string> warnings;
 };
 
 // A body larger than this across (m) is most likely a mesh in millimetres or centimetres read as
 // metres (a 16 cm bunny in millimetres bakes 160 m tall, and falls as if in slow motion).
 inline constexpr double kLargestLikelySize = 10.0;
+// A body smaller than this across (m) is most likely a file in metres baked as millimetres (the
+// page's Units, --scale 0.001) or one whose numbers are not metres at all.
+inline constexpr double kSmallestLikelySize = 0.01;
 
 // The modes a default bake gives `input`'s mesh: one per kFreeVerticesPerMode free vertices,
 // at least 1 (also what a refusal of too many modes suggests, run_bake.cpp).
