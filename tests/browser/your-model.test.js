@@ -413,6 +413,10 @@ describe('your own model', () => {
       const [t1, y1] = await playUntil(page, 0.1);
       const [t2, y2] = await playUntil(page, 0.3);
       expect(y1 - y2).toBeGreaterThan(0.9 * 0.5 * 9.8 * (t2 ** 2 - t1 ** 2));
+      // The same numbers in inches: a bar 10.16 m long.
+      await page.selectOption('#bake-units', '0.0254');
+      await bakeAfter(page, () => page.click('#bake-again'));
+      await expect.poll(() => page.locator('#description').textContent()).toContain('(10.2 x 1.27 x 1.27 m)');
       // A new pick starts again from metres.
       expect((await pick(page, [{ name: 'bar.mesh', text: medit(gridTets(16, 2, 2, 0.025)) }])).stage).toBe(
         'done',
