@@ -75,6 +75,18 @@ geometry::Sdf read_transform(const Json& value, const Place& place,
                              read_similarity(r));
 }
 
+// The SDF of a closed surface mesh read from `path`; one that encloses nothing is refused at
+// `place`, naming the file.
+geometry::Sdf surface_sdf(const mesh::SurfaceMesh& surface, const std::filesystem::path& path,
+                          const Place& place) {
+  try {
+    return geometry::triangle_mesh(
+        std::make_shared<const geometry::TriangleMeshSdf>(surface.vertices, surface.triangles));
+  } catch (const geometry::GeometryError& error) {
+    place.fail(path.filename().string() + ": " + error.what());
+  }
+}
+
 // outer after inner: x -> outer(inner(x)).
 geometry::Similarity compose(const geometry::Similarity& outer, const geometry::Similarity& inner) {
   return {outer.rotation * inner.rotation,
@@ -100,12 +112,7 @@ std::optional<SceneGeometry> read_placed_mesh(const Json& node, const Place& pla
     }
     geometry.surface = read_surface(path, mesh_place);
     geometry::place(outer, geometry.surface->vertices);
-    try {
-      geometry.sdf = geometry::triangle_mesh(std::make_shared<const geometry::TriangleMeshSdf>(
-          geometry.surface->vertices, geometry.surface->triangles));
-    } catch (const geometry::GeometryError& error) {
-      mesh_place.fail(path.filename().string() + ": " + error.what());
-    }
+    geometry.sdf = surface_sdf(*geometry.surface, path, mesh_place);
     return geometry;
   }
   if (!node.contains("transform")) return std::nullopt;
@@ -152,13 +159,7 @@ geometry::Sdf read_shape(const std::string& kind, const Json& value, const Place
           "a tet mesh can only be the whole geometry (under transforms or none), not part of a "
           "shape or region");
     }
-    const mesh::SurfaceMesh surface = read_surface(path, place);
-    try {
-      return geometry::triangle_mesh(
-          std::make_shared<const geometry::TriangleMeshSdf>(surface.vertices, surface.triangles));
-    } catch (const geometry::GeometryError& error) {
-      place.fail(path.filename().string() + ": " + error.what());
-    }
+    return surface_sdf(read_surface(path, place), path, place);
   }
   if (kind == "union") return geometry::unite(read_operands(value, place, folder, depth, 1));
   if (kind == "intersection")
