@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "smfem/bake/bake_error.hpp"
+#include "smfem/json/json_text.hpp"
+#include "smfem/sim/solver_settings.hpp"
 
 namespace smfem::bake {
 namespace {
@@ -67,24 +69,26 @@ void expect_words(const Line& line, std::size_t low, std::size_t high, const std
 
 }  // namespace
 
+// The ranges a recipe's materials keep to (solver_limits.json), where the stepper would clamp.
 void check_youngs(double youngs, const std::string& what) {
-  if (!(youngs > 0.0) || !std::isfinite(youngs)) {
-    throw BakeInputError(what + ": Young's modulus must be positive and finite, got " +
-                         std::to_string(youngs));
+  if (const std::string problem =
+          sim::outside_limits(youngs, sim::kMinYoungs, sim::kMaxYoungs, "Pa");
+      !problem.empty()) {
+    throw BakeInputError(what + ": Young's modulus " + problem);
   }
 }
 
 void check_poisson(double poisson, const std::string& what) {
-  if (!(poisson > -1.0 && poisson < 0.5)) {
-    throw BakeInputError(what + ": Poisson's ratio must be in (-1, 0.5), got " +
-                         std::to_string(poisson));
+  if (const std::string problem = sim::outside_limits(poisson, sim::kMinPoisson, sim::kMaxPoisson);
+      !problem.empty()) {
+    throw BakeInputError(what + ": Poisson's ratio " + problem);
   }
 }
 
 void check_density(double density, const std::string& what) {
   if (!(density > 0.0) || !std::isfinite(density)) {
-    throw BakeInputError(what + ": density must be positive and finite, got " +
-                         std::to_string(density));
+    throw BakeInputError(what + ": density must be positive and finite, not " +
+                         json::format_number(density));
   }
 }
 

@@ -284,17 +284,25 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
         "--full-mesh-copy: the asset itself already holds its tet mesh (--full-mesh or "
         "--comparison-basis); leave one of them out");
   }
-  if (options.full_mesh_copy && std::filesystem::weakly_canonical(*options.full_mesh_copy) ==
-                                    std::filesystem::weakly_canonical(options.output)) {
-    throw BakeInputError("--full-mesh-copy: " + options.full_mesh_copy->string() +
-                         " is the output file itself; name another");
-  }
-  // What the bake writes never replaces what it reads, nor a folder (`-o victim.obj` replaced the
-  // mesh by the asset; `-o .` baked and then failed to rename).
+  // What the bake writes never replaces what it reads, another of its outputs (`--tet-mesh` on
+  // `-o` left the asset's name holding the mesh text, and exited 0), nor a folder (`-o
+  // victim.obj` replaced the mesh by the asset; `-o .` baked and then failed to rename).
   const std::vector<std::pair<const char*, std::filesystem::path>> outputs = {
       {"-o", options.output},
       {"--full-mesh-copy", options.full_mesh_copy.value_or("")},
       {"--tet-mesh", options.tet_mesh.value_or("")}};
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto& [option, file] = outputs[i];
+      const auto& [earlier, earlier_file] = outputs[j];
+      if (file.empty() || earlier_file.empty()) continue;
+      if (std::filesystem::weakly_canonical(file) ==
+          std::filesystem::weakly_canonical(earlier_file)) {
+        throw BakeInputError(std::string(option) + " " + file.string() + " is also " + earlier +
+                             "'s file: name another");
+      }
+    }
+  }
   std::vector<std::filesystem::path> inputs;
   for (const std::filesystem::path& file :
        {options.input, s.eigenfit.value_or(""), s.youngs_per_tet.value_or(""),
