@@ -7,11 +7,12 @@
 // surface instead, at the bake's default tet count (a large render surface: a million triangles
 // is what the page takes at most).
 import { execFile } from 'node:child_process';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readInput } from '../../wasm/js/input_files.js';
 import { nativeTool } from '../../wasm/js/native_tools.js';
 import { loadBake } from './bake.js';
 
@@ -29,7 +30,7 @@ export async function bakeBench({ surface = bunny, targets = [20000, 100000] } =
   const folder = await mkdtemp(join(tmpdir(), 'smfem-bench-bake-'));
   const name = basename(surface);
   try {
-    const bytes = await readFile(surface);
+    const bytes = await readInput(surface);
     for (const target of targets) {
       const args = [name, ...(target ? ['--target-tets', String(target)] : [])];
       const started = performance.now();

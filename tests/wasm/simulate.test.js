@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSmfem } from '../../wasm/js/loader.js';
 import { syntheticAsset } from '../../wasm/js/synthetic_asset.js';
-import { boxObj } from './test_meshes.js';
+import { boxObj, gridTets, tetgen } from './test_meshes.js';
 import { pruneBakeCache, stepRecord } from '../../wasm/js/simulate.js';
 
 const cli = fileURLToPath(new URL('../../wasm/js/cli.js', import.meta.url));
@@ -189,6 +189,31 @@ describe('smfem simulate', () => {
       const small = await centroidY(0.2);
       const large = await centroidY(1.0);
       expect(large / small).toBeCloseTo(5, 1);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  }, 60000);
+
+  it("bakes again when a TetGen mesh's .ele changes, and reads a recipe that starts with a byte-order mark", async () => {
+    const own = await mkdtemp(join(tmpdir(), 'smfem-simulate-tetgen-'));
+    try {
+      // The recipe names box.node; the bake reads box.ele beside it. A tet mesh is used as it is
+      // (no resolution).
+      const recipe = join(own, 'box.json');
+      const { resolution, ...tetRecipe } = JSON.parse(meshRecipe('box', 'box.node'));
+      await writeFile(recipe, `\uFEFF${JSON.stringify(tetRecipe)}`);
+      const grid = gridTets(8, 3, 3, 0.05);
+      const centroidX = async (tets) => {
+        const { node, ele } = tetgen({ vertices: grid.vertices, tets });
+        await writeFile(join(own, 'box.node'), node);
+        await writeFile(join(own, 'box.ele'), ele);
+        const { stdout } = await run([recipe, '--steps', '1', '--json']);
+        return JSON.parse(stdout).centroid[0];
+      };
+      const whole = await centroidX(grid.tets);
+      const left = await centroidX(grid.tets.filter((t) => t.every((v) => grid.vertices[v][0] <= 0.2)));
+      expect(whole).toBeCloseTo(0.2, 2);
+      expect(left).toBeCloseTo(0.1, 2);
     } finally {
       await rm(own, { recursive: true, force: true });
     }

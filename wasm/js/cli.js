@@ -26,11 +26,11 @@
 // The paper's Table 1 and figures regenerated with our code (report/figures.js): index.html,
 // report.md, the charts and the raw CSV in DIR (new or empty, or with --force written over what
 // is there: output_guard.js); progress on stderr.
-import { readFile } from 'node:fs/promises';
 import { defaultAssetDir, formatClaims, nativeEvaluator, runClaims, wasmEvaluator } from './claims.js';
 import { bakeBench } from '../../precompute/js/bake_bench.js';
 import { benchSimulator } from './bench.js';
 import { contactBench } from './contact_bench.js';
+import { readInput } from './input_files.js';
 import { thinBench } from './thin_bench.js';
 import { loadSmfem } from './loader.js';
 import { optionWholeNumber } from './option_values.js';
@@ -139,7 +139,7 @@ async function bench(args) {
   const options = parseBenchArgs(args);
   const smfem = await loadSmfem({ build: options.build });
   try {
-    const bytes = options.asset ? await readFile(options.asset) : syntheticAsset(...options.synthetic);
+    const bytes = options.asset ? await readInput(options.asset) : syntheticAsset(...options.synthetic);
     const out = benchSimulator(smfem, bytes, { ...options, sourceName: options.asset ?? 'synthetic' });
     process.stdout.write(`${options.json ? JSON.stringify(out) : JSON.stringify(out, null, 2)}\n`);
   } finally {

@@ -70,6 +70,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import solverLimits from '../src/smfem/sim/solver_limits.json' with { type: 'json' };
+import { readInput } from './input_files.js';
 import { nativeTool } from './native_tools.js';
 import { optionNumber } from './option_values.js';
 import { refuseExistingFile, requireWritableFolder } from './output_guard.js';
@@ -184,10 +185,33 @@ export function parseSimulateArgs(args) {
 }
 
 /**
+ * Text without the byte-order mark some editors begin a UTF-8 file with: JSON.parse refuses it
+ * where the C++ readers skip it, so a recipe with one was taken for a scene of no bodies.
+ */
+const withoutByteOrderMark = (text) => (text.startsWith('\uFEFF') ? text.slice(1) : text);
+
+/** A JSON file's text (readInput), without a byte-order mark. */
+const readJsonText = async (path) => withoutByteOrderMark(await readInput(path, 'utf8'));
+
+/**
+ * The other file of a TetGen mesh (foo.node for foo.ele and the other way round, in the case of
+ * the given extension), which the bake reads with it (precompute/src/smfem/mesh/tetgen.cpp), or
+ * null for any other file.
+ */
+function tetgenPartner(path) {
+  const match = /\.(node|ele)$/i.exec(path);
+  if (!match) return null;
+  const upper = match[1] === match[1].toUpperCase();
+  const other = match[1].toLowerCase() === 'node' ? 'ele' : 'node';
+  return path.slice(0, match.index + 1) + (upper ? other.toUpperCase() : other);
+}
+
+/**
  * Adds to `hash` the recipe's text and every file it names (each string of it that is the path of
- * a file, relative to the recipe's folder; a named .json is followed in turn): an edited mesh
- * must not find the bake of the old one. Which keys name files is the bake's business
- * (precompute/src/smfem/scene/load_recipe.cpp); a string that only looks like a path costs a stat.
+ * a file, relative to the recipe's folder; a named .json is followed in turn, a TetGen mesh's
+ * other file is added): an edited mesh must not find the bake of the old one. Which keys name
+ * files is the bake's business (precompute/src/smfem/scene/load_recipe.cpp); a string that only
+ * looks like a path costs a stat.
  */
 async function hashRecipeInputs(hash, path, seen = new Set()) {
   const where = resolve(path);
@@ -195,20 +219,25 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
   seen.add(where);
   const bytes = await readInput(where);
   hash.update(`${where}\0${bytes.length}\0`).update(bytes);
+  const partner = tetgenPartner(where);
+  if (partner && (await stat(partner).catch(() => null))?.isFile())
+    await hashRecipeInputs(hash, partner, seen);
   if (!where.endsWith('.json')) return;
   let recipe;
   try {
-    recipe = JSON.parse(bytes.toString('utf8'));
+    recipe = JSON.parse(withoutByteOrderMark(bytes.toString('utf8')));
   } catch {
     return; // the bake names what is wrong with it
   }
+  // Every string in it, by a walk with a stack of its own: a recipe nested thousands of levels
+  // deep (which the bake refuses, naming where) overflowed the call stack of a recursive one.
   const strings = [];
-  const walk = (value) => {
+  for (const pending = [recipe]; pending.length > 0;) {
+    const value = pending.pop();
     if (typeof value === 'string') strings.push(value);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(recipe);
-  for (const text of strings) {
+    else if (value && typeof value === 'object') pending.push(...Object.values(value));
+  }
+  for (const text of new Set(strings)) {
     const named = resolve(dirname(where), text);
     if ((await stat(named).catch(() => null))?.isFile()) await hashRecipeInputs(hash, named, seen);
   }
@@ -308,23 +337,6 @@ export async function bakedAsset(recipe, bakeArgs = []) {
   }
 }
 
-// What keeps a file the run reads from being read, said with its path (Node's own message for a
-// folder, "EISDIR: illegal operation on a directory, read", names none).
-const inputProblems = {
-  ENOENT: 'no such file',
-  EISDIR: 'a folder, not a file',
-  EACCES: 'not readable (permission denied)',
-};
-
-/** A file the run reads (readFile's arguments); a failure names the path and the problem. */
-async function readInput(path, encoding) {
-  try {
-    return await readFile(path, encoding);
-  } catch (error) {
-    throw new Error(`${path}: ${inputProblems[error.code] ?? error.message}`);
-  }
-}
-
 /** The asset's bytes: read, or for a .json recipe baked first (bakedAsset). */
 async function assetBytes(path, bakeArgs = []) {
   return readInput(path.endsWith('.json') ? await bakedAsset(path, bakeArgs) : path);
@@ -333,7 +345,7 @@ async function assetBytes(path, bakeArgs = []) {
 /** A scene file's text and its bodies' assets (paths relative to the file), or null for a recipe. */
 async function contactScene(path) {
   if (!path.endsWith('.json')) return null;
-  const text = await readInput(path, 'utf8');
+  const text = await readJsonText(path);
   let scene;
   try {
     scene = JSON.parse(text);
@@ -412,7 +424,7 @@ async function openDisplacementBasis(smfem, options) {
 /** A shell's or rod's recipe text (it has a "shell", a "rod" or "parts"), or null for anything else. */
 async function thinRecipe(path) {
   if (!path.endsWith('.json')) return null;
-  const text = await readInput(path, 'utf8');
+  const text = await readJsonText(path);
   try {
     const recipe = JSON.parse(text);
     return recipe?.shell !== undefined || recipe?.rod !== undefined || recipe?.parts !== undefined

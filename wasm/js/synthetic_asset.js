@@ -15,14 +15,18 @@ export function syntheticAsset(modes, cubature, { eigenFit = 0 } = {}) {
   try {
     const file = join(folder, 'box.smfem');
     const fit = eigenFit ? ['--eigenfit', String(eigenFit)] : [];
-    execFileSync(nativeTool('smfem-bench'), [
-      '--synthetic',
-      String(modes),
-      String(cubature),
-      ...fit,
-      '--write-asset',
-      file,
-    ]);
+    try {
+      execFileSync(
+        nativeTool('smfem-bench'),
+        ['--synthetic', String(modes), String(cubature), ...fit, '--write-asset', file],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+    } catch (error) {
+      // The tool's own words (an m or C out of range, say), once, without "Command failed: ...".
+      throw new Error(error.stderr?.toString().trim() || error.message);
+    }
     return new Uint8Array(readFileSync(file));
   } finally {
     rmSync(folder, { recursive: true, force: true });
