@@ -243,7 +243,10 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     simulator.setParameters({ gravity: [0, 0, 0] });
     simulator.dragStart(5, [NaN, NaN, NaN], 1e4);
     expect(simulator.step(1)[0].energy.spring).toBe(0);
-    expect(simulator.warnings().join()).toMatch(/drag target is not finite/);
+    expect(simulator.warnings().join()).toMatch(/drag target is not finite or beyond 1e6 m/);
+    // Nor one a world away: at 1e30 m the spring's energy was 5e63 J and the body froze.
+    simulator.dragStart(5, [0, 1e30, 0], 1e4);
+    expect(simulator.step(1)[0].energy.spring).toBe(0);
     simulator.dragStart(5, [0, 0, 0], 1e4);
     expect(simulator.step(1)[0].energy.spring).toBeGreaterThan(0);
     simulator.dispose();

@@ -701,6 +701,17 @@ TEST(ContactScene, SceneFileRefusesAbsurdValues) {
                            "normal": [0, 2, 0]}]})"));
   EXPECT_THROW(read(R"({"bodies": [{}], "contact": {"activation_distance": 0}})"),
                std::invalid_argument);
+  // A barrier stiffer than any material froze the body at d_hat, every step reported ok.
+  EXPECT_NO_THROW(read(R"({"bodies": [{}], "contact": {"stiffness": 1e13}})"));
+  try {
+    read(R"({"bodies": [{}], "contact": {"stiffness": 1e300}})");
+    ADD_FAILURE() << "a barrier stiffness of 1e300 Pa was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("contact.stiffness: must be positive and at most 1e+13 Pa"),
+        std::string::npos)
+        << e.what();
+  }
   EXPECT_THROW(read(R"({"bodies": [{}], "friction": 1e9})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": [{}], "friction": -1})"), std::invalid_argument);
   EXPECT_THROW(read(R"({"bodies": []})"), std::invalid_argument);

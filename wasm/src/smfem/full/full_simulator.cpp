@@ -9,6 +9,7 @@
 #include "smfem/energies/lame.hpp"
 #include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/step/energy_check.hpp"
 
 namespace smfem::full {
@@ -124,17 +125,21 @@ void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
 
 void FullSimulator::drag_start(int node, const Eigen::Vector3d& rest, const Eigen::Vector3d& target,
                                double stiffness) {
-  if (node < 0 || node >= model_.node_count || !rest.allFinite() || !target.allFinite() ||
+  if (node < 0 || node >= model_.node_count || !rest.allFinite() ||
+      !contact::within_coordinate_bound(target) ||
       !(stiffness >= 0.0 && std::isfinite(stiffness))) {
     throw std::invalid_argument("drag: node " + std::to_string(node) +
-                                " out of range, or a non-finite position or stiffness");
+                                " out of range, or a position or stiffness not finite, or a target "
+                                "beyond 1e6 m");
   }
   dynamics_.set_spring(FullDynamics::Spring{node, rest, target, stiffness});
 }
 
 void FullSimulator::drag_move(const Eigen::Vector3d& target) {
   if (!dynamics_.spring()) return;
-  if (!target.allFinite()) throw std::invalid_argument("drag: a non-finite target");
+  if (!contact::within_coordinate_bound(target)) {
+    throw std::invalid_argument("drag: a target not finite or beyond 1e6 m");
+  }
   FullDynamics::Spring spring = *dynamics_.spring();
   spring.target = target;
   dynamics_.set_spring(spring);

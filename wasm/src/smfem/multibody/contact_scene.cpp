@@ -433,8 +433,8 @@ void ContactScene::drag_start(int body, int vertex, const Eigen::Vector3d& targe
 
 void ContactScene::drag_move(const Eigen::Vector3d& target) {
   if (drag_.body < 0) return;
-  if (!target.allFinite()) {
-    warnings_.push_back("drag target is not finite; ignored");
+  if (!contact::within_coordinate_bound(target)) {
+    warnings_.push_back(sim::kDragTargetRefused + "; ignored");
     return;
   }
   drag_.target = target;

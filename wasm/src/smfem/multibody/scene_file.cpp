@@ -197,8 +197,13 @@ ContactSceneSpec read_contact_scene(const json& scene, const std::string& source
       refuse(source, "contact.activation_distance", "must be positive (d_hat > 0)");
     }
     spec.stiffness = number_at(contact, "stiffness", "contact.", source, 0.0);
-    if (contact.contains("stiffness") && !(spec.stiffness > 0.0)) {
-      refuse(source, "contact.stiffness", "must be positive");
+    // At most the stiffest material's modulus: at 1e300 Pa every line search failed and the
+    // body hung frozen at d_hat, each step reported ok.
+    if (contact.contains("stiffness") &&
+        !(spec.stiffness > 0.0 && spec.stiffness <= sim::kMaxYoungs)) {
+      refuse(source, "contact.stiffness",
+             "must be positive and at most " + smfem::json::format_number(sim::kMaxYoungs) +
+                 " Pa (the stiffest material's modulus)");
     }
     spec.slip = number_at(contact, "slip", "contact.", source, spec.slip);
     if (!(spec.slip > 0.0)) refuse(source, "contact.slip", "must be positive");

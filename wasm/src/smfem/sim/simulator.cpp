@@ -9,9 +9,11 @@
 #include <string>
 #include <utility>
 
+#include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/polar/stretch_vector.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/contact/translation_correction.hpp"
 
 namespace smfem::sim {
@@ -169,16 +171,16 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
   spring.basis = basis;
   spring.rest = rest;
   spring.target = target;
-  if (!target.allFinite()) {
+  if (!contact::within_coordinate_bound(target)) {
     // Held where it is now (the new spring's point, not the last one's).
     spring.target = spring.point(state_.U);
-    warnings_.push_back("drag target is not finite; the vertex is held where it is");
+    warnings_.push_back(kDragTargetRefused + "; the vertex is held where it is");
   }
   if (!(stiffness >= 0.0 && stiffness <= kMaxSpringStiffness)) {
     const double clamped =
         std::isnan(stiffness) ? 0.0 : std::clamp(stiffness, 0.0, kMaxSpringStiffness);
-    warnings_.push_back("drag stiffness " + std::to_string(stiffness) +
-                        " is outside [0, 1e12]; using " + std::to_string(clamped));
+    warnings_.push_back("drag stiffness " + json::format_number(stiffness) +
+                        " is outside [0, 1e12]; using " + json::format_number(clamped));
     stiffness = clamped;
   }
   spring.stiffness = stiffness;
@@ -189,8 +191,8 @@ void Simulator::drag_start(const Eigen::VectorXd& basis, const Eigen::Vector3d& 
 
 void Simulator::drag_move(const Eigen::Vector3d& target) {
   if (!dynamics_.has_spring()) return;
-  if (!target.allFinite()) {
-    warnings_.push_back("drag target is not finite; ignored");
+  if (!contact::within_coordinate_bound(target)) {
+    warnings_.push_back(kDragTargetRefused + "; ignored");
     return;
   }
   dynamics_.set_spring_target(target);

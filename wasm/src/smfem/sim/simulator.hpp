@@ -88,6 +88,10 @@ namespace smfem::sim {
 // a pile of 30 jelly cubes dropped into a box (steps 30-130, 2 iterations, native): an impact's
 // further iterations moved 5 of the island's 15 bodies on average (2026-11-28).
 
+// The warning a drag target that is not finite or lies beyond contact::kMaxCoordinate gets (the
+// target is then not taken), worded once for the stepper and the contact scene.
+inline const std::string kDragTargetRefused = "drag target is not finite or beyond 1e6 m";
+
 struct StepReport {
   bool ok = true;
   // Re-linearized EigenFit: this step's modes were tangled, the rest fit stepped it instead.

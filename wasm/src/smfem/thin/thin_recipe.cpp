@@ -16,6 +16,7 @@
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/multibody/scene_file.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
+#include "smfem/sim/solver_settings.hpp"
 #include "smfem/thin/combined_body.hpp"
 #include "smfem/thin/detail/body_checks.hpp"
 #include "smfem/thin/rod.hpp"
@@ -396,8 +397,11 @@ void read_contact(const RecipeReader& r, const json& recipe, ThinRecipe& out) {
     out.contact.activation =
         r.number(contact, "contact", "activation_distance", out.contact.activation);
     out.contact.stiffness = r.number(contact, "contact", "stiffness", out.contact.stiffness);
-    if (!(out.contact.activation > 0.0) || !(out.contact.stiffness > 0.0)) {
-      r.fail("contact", "activation_distance and stiffness must be positive");
+    // The stiffness at most the stiffest material's modulus, as a scene file's.
+    if (!(out.contact.activation > 0.0) ||
+        !(out.contact.stiffness > 0.0 && out.contact.stiffness <= sim::kMaxYoungs)) {
+      r.fail("contact", "activation_distance must be positive, stiffness positive and at most " +
+                            smfem::json::format_number(sim::kMaxYoungs) + " Pa");
     }
   }
 }

@@ -67,6 +67,11 @@ double clearance_from_plane(const Obstacle& plane, const Obstacle& shape);
 // Positions beyond this (m) are refused: far past any scene's size, and squares of them would
 // lose every digit of a contact distance.
 inline constexpr double kMaxCoordinate = 1e6;
+// Whether x is finite and within kMaxCoordinate in every coordinate (a drag target beyond it is
+// a bad value, not a pull: 1e30 m made a spring energy of 5e63 J and froze the body).
+inline bool within_coordinate_bound(const Eigen::Vector3d& x) {
+  return x.allFinite() && x.cwiseAbs().maxCoeff() <= kMaxCoordinate;
+}
 
 // obstacles[o] moved by hand: held at `offset` from now on (its path replaced), lifted along each
 // plane's normal where the shape would reach beyond it (never under the floor or through a
