@@ -163,6 +163,12 @@ TEST_F(RecipeErrors, WrongTypesUnknownAndMissingKeys) {
   r["solver"]["material_model"] = "neo";
   EXPECT_EQ(error_of(r),
             "crab.json: /solver/material_model: must be \"arap\", \"fcr\" or \"snh\", got \"neo\"");
+  // The stepper's long name is no recipe's either, and is told the list (not "at most 16
+  // characters long").
+  r["solver"]["material_model"] = "fixed_corotational";
+  EXPECT_EQ(error_of(r),
+            "crab.json: /solver/material_model: must be \"arap\", \"fcr\" or \"snh\", got "
+            "\"fixed_corotational\"");
   r = test::base_recipe();
   r["resolution"] = {{"edge_length", 0.1}, {"target_tets", 1000}};
   EXPECT_EQ(error_of(r),

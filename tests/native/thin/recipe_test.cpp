@@ -100,6 +100,13 @@ TEST(ThinRecipe, RefusesBadRecipesNamingTheKey) {
   EXPECT_EQ(refusal(rope + R"("solver": {"iterations": 3}, )" +
                     R"("camera": {"position": [1, 1, 1], "target": [0, 0, 0]}})"),
             "accepted");
+  // The material model by a recipe's name, as in a body's recipe (it took only the stepper's
+  // "fixed_corotational", and refused "fcr").
+  EXPECT_EQ(read_thin_recipe(rope + R"("solver": {"material_model": "snh"}})", "rope.json")
+                .body.model.defaults.material_model,
+            sim::MaterialModel::stable_neo_hookean);
+  EXPECT_EQ(refusal(rope + R"("solver": {"material_model": "fixed_corotational"}})"),
+            "cloth.json: solver.material_model must be \"arap\", \"fcr\" or \"snh\"");
   EXPECT_NE(refusal(R"({"shell": {"grid": [3, 3]}})").find("size"), std::string::npos);
   EXPECT_NE(refusal(R"({"shell": {"grid": [3, 100000], "size": [1, 1]}})").find("grid[1]"),
             std::string::npos);

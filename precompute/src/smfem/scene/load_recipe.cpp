@@ -181,7 +181,7 @@ SolverSettings read_solver(const Json& value, const Place& place) {
     (r / "gravity").fail(problem);
   }
   const std::string model =
-      detail::read_string(r.required("material_model"), r / "material_model", 16);
+      detail::read_string(r.required("material_model"), r / "material_model", 64);
   const std::optional<sim::MaterialModel> material = sim::material_model_from_recipe_name(model);
   if (!material) {
     (r / "material_model")

@@ -502,8 +502,8 @@ ThinRecipe read_thin_recipe(const std::string& text, const std::string& source,
                               " vertices: nothing can move");
   }
   try {
-    out.body.model.defaults = sim::read_solver_defaults(recipe, source, thin_body_defaults(),
-                                                        sim::UnknownSolverKeys::refused);
+    out.body.model.defaults =
+        sim::read_solver_defaults(recipe, source, thin_body_defaults(), sim::SolverSource::recipe);
   } catch (const asset::AssetError& error) {
     // The reader names an asset's section ("meta"); a recipe's key is enough here.
     throw std::invalid_argument(source + ": " + error.problem());

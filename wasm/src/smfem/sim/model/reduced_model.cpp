@@ -70,7 +70,7 @@ std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std
 }  // namespace
 
 SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source,
-                                    SolverSettings base, UnknownSolverKeys unknown) {
+                                    SolverSettings base, SolverSource from) {
   SolverSettings settings = std::move(base);
   const auto fail = [&](const std::string& problem) {
     return AssetError::in_section(source, "meta", "solver." + problem);
@@ -79,7 +79,7 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
   if (found == meta.end()) return settings;
   const nlohmann::json& solver = *found;
   if (!solver.is_object()) throw AssetError::in_section(source, "meta", "solver is not an object");
-  if (unknown == UnknownSolverKeys::refused) {
+  if (from == SolverSource::recipe) {
     constexpr std::array<std::string_view, 5> kRead = {"method", "iterations", "timestep",
                                                        "gravity", "material_model"};
     for (const auto& [key, value] : solver.items()) {
@@ -113,10 +113,13 @@ SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::strin
     }
   }
   if (const auto it = solver.find("material_model"); it != solver.end()) {
-    const auto model =
-        it->is_string() ? material_model_from_name(it->get<std::string>()) : std::nullopt;
+    const bool recipe = from == SolverSource::recipe;
+    const auto model = !it->is_string() ? std::nullopt
+                       : recipe         ? material_model_from_recipe_name(it->get<std::string>())
+                                        : material_model_from_name(it->get<std::string>());
     if (!model) {
-      throw fail("material_model must be " + material_model_choices());
+      throw fail("material_model must be " +
+                 (recipe ? material_model_recipe_choices() : material_model_choices()));
     }
     settings.material_model = *model;
   }

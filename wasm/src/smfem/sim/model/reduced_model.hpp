@@ -127,16 +127,19 @@ Eigen::Index cubature_width(const ReducedModel& model);
 // positive areas), an eigenfit group as check_eigenfit wants it (and a single body).
 std::optional<ModelProblem> check_reduced_model(const ReducedModel& model);
 
-// What read_solver_defaults does with a key of "solver" it does not read: an asset's meta may
-// come from a later version and keeps working; a recipe someone typed names the misspelt key.
-enum class UnknownSolverKeys { ignored, refused };
+// Where read_solver_defaults reads "solver" from. An asset's meta may come from a later version
+// and keeps working: a key it does not read is ignored, and the material model goes by the
+// stepper's name ("fixed_corotational"). A recipe someone typed (a shell's or a rod's) is told
+// the misspelt key, and the material model goes by a recipe's name ("fcr"), as a body's
+// recipe's does (sim/material_model.hpp).
+enum class SolverSource { asset, recipe };
 
 // The solver defaults of meta "solver" over `base` (every key optional); throws
 // asset::AssetError naming "meta" and the key at fault. Also read by the full-space model and
 // the thin bodies' recipes (thin/thin_recipe.hpp).
 SolverSettings read_solver_defaults(const nlohmann::json& meta, const std::string& source,
                                     SolverSettings base = {},
-                                    UnknownSolverKeys unknown = UnknownSolverKeys::ignored);
+                                    SolverSource from = SolverSource::asset);
 
 // Reads the sections above (render.* optional as a pair) and meta's defaults; throws
 // asset::AssetError naming the section at fault (shapes, dtypes, check_reduced_model, meta).
