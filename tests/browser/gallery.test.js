@@ -241,6 +241,46 @@ describe('interaction', () => {
     });
   });
 
+  it("keeps the keyboard's place: a control keeps the focus, and arrowing through the scenes opens the one it rests on", async () => {
+    await withPage(served.browser.context, `${served.server.url}?scene=bunny`, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      const activeId = () => page.evaluate(() => document.activeElement?.id);
+      // Ticked by Space: the panel is rebuilt for the side by side, the box keeps the focus (it
+      // went back to the page's start).
+      await page.locator('#compare').focus();
+      await page.keyboard.press('Space');
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.solvers), { timeout: 20000 })
+        .toEqual(['mfem', 'fem']);
+      expect(await activeId()).toBe('compare');
+      // Two arrows on the closed scene list: one scene opened, two down, not each on the way.
+      const options = await page
+        .locator('#scene-select option')
+        .evaluateAll((all) => all.map((o) => o.value));
+      const target = options[options.indexOf('bunny') + 2];
+      const opened = [];
+      await page.exposeFunction('sceneOpened', (scene) => opened.push(scene));
+      await page.evaluate(() => {
+        let last = window.smfem.status.scene;
+        setInterval(() => {
+          const now = window.smfem.status.scene;
+          if (now !== last) window.sceneOpened((last = now));
+        }, 20);
+      });
+      await page.locator('#scene-select').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await expect
+        .poll(() => page.evaluate(() => window.smfem.status.ready && window.smfem.status.scene), {
+          timeout: 20000,
+        })
+        .toBe(target);
+      expect(opened).toEqual([target]);
+      expect(await activeId()).toBe('scene-select');
+      expect(errors).toEqual([]);
+    });
+  });
+
   // Local deformations on a body of the gallery (its asset with the tet mesh, loaded when asked):
   // side by side, the same hand pulls the bunny on both copies; the left dents where it grabs
   // (the drag's patch: a pull of 12 cm drew a dent of 11 mm under the hand in Node), the right,

@@ -226,6 +226,55 @@ describe('drawing', () => {
     }
   });
 
+  it('keeps a light scene in real time, and says how many steps it takes a second', async () => {
+    // The beam's step takes about a millisecond. The clock was fed each batch's round trip to the
+    // worker (50-70 ms here, the page drawing in software), took that for the steps' cost and
+    // asked one step a frame: the beam ran at 0.3 of real time while the line said it stepped
+    // hundreds of times a second.
+    for (const speed of [1, 2]) {
+      await withPage(browser.context, `${server.url}?scene=beam&speed=${speed}`, async ({ page, errors }) => {
+        await waitUntilReady(page);
+        const status = () => page.evaluate(() => window.smfem.status);
+        await expect.poll(async () => (await status()).simTime, { timeout: 10000 }).toBeGreaterThan(0.2);
+        const first = await status();
+        const started = Date.now();
+        await page.waitForTimeout(4000);
+        const last = await status();
+        const ratio = (last.simTime - first.simTime) / ((Date.now() - started) / 1000);
+        expect(ratio, `speed ${speed}`).toBeGreaterThan(0.8 * speed);
+        expect(ratio, `speed ${speed}`).toBeLessThan(1.1 * speed);
+        // The line's rate is the page's: 62.5 steps of 16 ms a simulated second, times the speed.
+        const said = await page.locator('#status').textContent();
+        const rate = Number(/It steps (\d+) times a second/.exec(said)?.[1]);
+        expect(rate, said).toBeGreaterThan(0.8 * 62.5 * speed);
+        expect(rate, said).toBeLessThan(1.1 * 62.5 * speed);
+        expect(said).not.toMatch(/slow motion/);
+        expect(errors).toEqual([]);
+      });
+    }
+  });
+
+  it("resets a run whose energy runs away at the sliders' ends, says so in a notice, and the line goes on", async () => {
+    // Every value inside its slider's range: the crab's energy climbed from 20 J to 7e16 J, every
+    // step finite and "ok", a second or two a step, and nothing reset it.
+    const url = `${server.url}?scene=crab&dt=0.1&iters=1&E0=100&E1=1e13&g=30`;
+    await withPage(browser.context, url, async ({ page, errors }) => {
+      await waitUntilReady(page);
+      const status = () => page.evaluate(() => window.smfem.status);
+      await expect
+        .poll(async () => (await status()).notices.join('\n'), { timeout: 30000 })
+        .toContain('The simulation became unstable and was reset.');
+      const { motion } = await status();
+      expect(motion === null || motion.kinetic + motion.elastic < 1e6).toBe(true);
+      // The notice is in the list; the line still says what runs, and Pause is heard.
+      await page.locator('#play').click();
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toMatch(/^Crab is paused in your browser/);
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('shows the run moving at the smallest time step, slower than real time', async () => {
     // 1e-5 s: the 0.1 s the clock may owe is 10,000 steps, which once went to the worker as one
     // batch of minutes while nothing moved on the page.

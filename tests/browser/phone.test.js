@@ -63,6 +63,15 @@ describe('on a phone', () => {
     );
   });
 
+  it('opens a light scene when the URL names none', async () => {
+    // The crab (16 modes) took 15-20 ms a step on a phone-sized page; the beam has 5.
+    await withPage(served.browser.context, `${served.server.url}?paused=1`, async ({ page, errors }) => {
+      const status = await waitUntilReady(page);
+      expect(status.scene).toBe('beam');
+      expect(errors).toEqual([]);
+    });
+  });
+
   it('grabs the body with a finger and pulls it', async () => {
     // Running, weightless and without forces, the beam stays at rest (no elastic energy) until
     // the finger pulls it. Real touch events: the page listens to pointer events, which a touch

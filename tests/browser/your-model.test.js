@@ -266,14 +266,30 @@ describe('your own model', () => {
         expect(ready.notices.at(-1)).toContain('Access-Control-Allow-Origin');
       },
     );
-    // Bytes that arrive but are no asset: the reader's message, naming the file as the URL does.
+    // A web page where the asset should be: a server answering a path it lacks with its own page
+    // (a development server, many static hosts) is said to, not read as a mangled asset.
     await withPage(served.browser.context, `${served.server.url}?asset=index.html`, async ({ page }) => {
       const ready = await waitUntilReady(page);
       expect(ready.scene).not.toBe('custom');
-      expect(ready.notices.at(-1)).toMatch(/^asset=index\.html could not be opened: index\.html: /);
-      expect(ready.notices.at(-1)).not.toContain('custom.smfem');
-      expect(ready.notices.at(-1)).not.toContain('Access-Control-Allow-Origin');
+      expect(ready.notices.at(-1)).toMatch(
+        /^asset=index\.html could not be downloaded \(\/index\.html: the server answered with a web page, not the file/,
+      );
+      expect(ready.notices.at(-1)).not.toContain('magic');
     });
+    // Bytes that arrive but are no asset: the reader's message, naming the file as the URL does.
+    await withPage(
+      served.browser.context,
+      `${served.server.url}?asset=report/data/cubature.csv`,
+      async ({ page }) => {
+        const ready = await waitUntilReady(page);
+        expect(ready.scene).not.toBe('custom');
+        expect(ready.notices.at(-1)).toMatch(
+          /^asset=report\/data\/cubature\.csv could not be opened: cubature\.csv: /,
+        );
+        expect(ready.notices.at(-1)).not.toContain('custom.smfem');
+        expect(ready.notices.at(-1)).not.toContain('Access-Control-Allow-Origin');
+      },
+    );
     // Where the asset does not open, the gallery's scene the URL names opens with the URL's
     // other settings; the moduli and the ground were the model's, and are said not to be used.
     await withPage(

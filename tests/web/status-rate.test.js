@@ -1,4 +1,5 @@
-// The status line's words for a scene with contact: its rate and its sleepers.
+// The status line's running figures: the steps the page takes a second, the share of real time
+// where the motion is slowed, and a scene with contact's sleepers.
 import { describe, expect, it } from 'vitest';
 import { rateSentence } from '../../web/src/status.js';
 
@@ -9,8 +10,8 @@ describe('the rate and sleepers on the status line', () => {
     // Every body asleep since the scene opened: no step solved anything, so no rate.
     expect(rateSentence(null, 8, 8)).toBe('8 of 8 bodies are at rest and asleep.');
     expect(rateSentence(null, 0, 8)).toBe('');
-    // Fewer steps a second than the time step asks: the line says the motion is slowed.
-    expect(rateSentence(7, 0, 30, 0.016)).toBe('It steps 7 times a second (slow motion: 0.11 of real time).');
-    expect(rateSentence(62.5, 0, 30, 0.016)).toBe('It steps 63 times a second.');
+    // Fewer simulated seconds than seconds of wall clock: the line says the motion is slowed.
+    expect(rateSentence(7, 0, 30, 0.112)).toBe('It steps 7 times a second (slow motion: 0.11 of real time).');
+    expect(rateSentence(62.5, 0, 30, 1.0)).toBe('It steps 63 times a second.');
   });
 });

@@ -2,6 +2,14 @@
 export async function fetchBytes(url, onProgress) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url.pathname ?? url}: ${response.status} ${response.statusText}`);
+  // A development server, and many static hosts, answer a path they do not have with their own
+  // page and 200: said so, not read as a mangled asset ("bad magic bytes 3c 21 64 6f ...").
+  if (response.headers.get('content-type')?.startsWith('text/html')) {
+    throw new Error(
+      `${url.pathname ?? url}: the server answered with a web page, not the file: most likely ` +
+        'it has no file there',
+    );
+  }
   const total = Number(response.headers.get('content-length')) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();

@@ -172,3 +172,6 @@ for (const [name, scene] of Object.entries(scenes)) {
 }
 
 export const defaultScene = 'crab';
+// On a narrow screen (a phone, where the panel starts folded): the lightest body, 5 modes where
+// the crab has 16 (USERS.md: a lighter default scene on phones).
+export const narrowScreenScene = 'beam';

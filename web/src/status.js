@@ -13,7 +13,9 @@
 // script can tell whether a setting changed what the body does; null before a step), bake (the last bake of
 // the user's own model: stage, progress in [0, 1], ms since it started, tets, error, and once
 // done modes, cubature, pinned and build, the bake module's; null before one).
-const recent = 120; // steps and frames the medians and rates look back over
+const recent = 120; // steps and frames the medians look back over
+const rateWindow = 2; // s of wall clock the rate and the share of real time look back over
+const leastRateSpan = 1; // s of wall clock running before they are said
 
 // What status.contact says of a scene with contact after its last step (`last`, a StepReport).
 // A shell or a rod among obstacles reports the contact fields of one body, never asleep.
@@ -37,14 +39,14 @@ function median(values) {
 }
 
 /**
- * The line's words for a scene with contact: how many steps it solves a second (null: none solved
- * yet) and how many of its bodies sleep; '' where there is neither.
+ * The line's running figures: how many steps the page took a second of wall clock lately (null:
+ * not running long enough to say), with the simulated seconds a second of wall clock (realTime)
+ * where the motion is shown slower than it happens, and how many bodies of a scene with contact
+ * sleep; '' where there is nothing to say.
  */
-export function rateSentence(stepsPerSecond, asleep, bodies, timestep = null) {
+export function rateSentence(stepsPerSecond, asleep, bodies, realTime = null) {
   const parts = [];
   if (stepsPerSecond !== null) {
-    // Steps of h seconds, fewer than 1 / h a second: the motion is shown slower than it happens.
-    const realTime = timestep ? stepsPerSecond * timestep : null;
     const slow =
       realTime !== null && realTime < 0.95 ? ` (slow motion: ${realTime.toFixed(2)} of real time)` : '';
     parts.push(`It steps ${Math.round(stepsPerSecond)} times a second${slow}`);
@@ -89,9 +91,8 @@ export class StatusBoard {
       bake: null,
     };
     this.stepTimes = [];
-    this.workingStepTimes = [];
-    this.timestep = null;
-    this.lastTime = null;
+    this.progress = []; // { wall, time, steps } after each batch while running (rate())
+    this.stepCount = 0;
     this.frameTimes = [];
     this.rateWords = '';
     this.againWords = '';
@@ -151,9 +152,7 @@ export class StatusBoard {
       motion: null,
     });
     this.stepTimes = [];
-    this.workingStepTimes = [];
-    this.timestep = null; // s, from the reports' times
-    this.lastTime = null; // s, of the last report
+    this.progress = [];
     this.sentence = null;
     this.say(`Loading ${scene}…`);
   }
@@ -185,6 +184,7 @@ export class StatusBoard {
   pausedChanged(paused) {
     const ours = this.saysRunning();
     this.paused = paused;
+    this.runInterrupted();
     if (ours) this.sayRunning();
   }
 
@@ -223,24 +223,37 @@ export class StatusBoard {
     this.stepTimes.push(...reports.map((r) => r.stepMs));
     this.stepTimes.splice(0, Math.max(0, this.stepTimes.length - recent));
     this.state.stepMs = median(this.stepTimes);
-    // The rate of steps that solved something: a step of bodies all asleep costs next to nothing
-    // and said 100000 times a second.
-    this.workingStepTimes.push(...reports.filter((r) => r.iterations > 0).map((r) => r.stepMs));
-    this.workingStepTimes.splice(0, Math.max(0, this.workingStepTimes.length - recent));
+    const { stepsPerSecond, realTime } = this.rate(reports);
+    let asleep = 0;
     if (last?.minDistance !== undefined) {
-      const working = this.workingStepTimes.length > 0 ? median(this.workingStepTimes) : 0;
-      const stepsPerSecond = working > 0 ? 1000 / working : null;
       this.state.contacts = all.map((list) => ({ ...contactSummary(list.at(-1)), stepsPerSecond }));
       this.state.contact = this.state.contacts[0];
-      const { asleep, centroids } = this.state.contact;
-      // The time step from two reports in a row: this call's last two, or (one report a call, as
-      // the page steps) this one's and the last call's.
-      const before = reports.length > 1 ? reports.at(-2).time : this.lastTime;
-      if (before !== null && last.time > before) this.timestep = last.time - before;
-      this.lastTime = last.time;
-      this.rateWords = rateSentence(stepsPerSecond, asleep, centroids.length, this.timestep);
+      asleep = this.state.contact.asleep;
     }
+    this.rateWords = rateSentence(stepsPerSecond, asleep, last?.bodies?.length ?? 1, realTime);
     if (last) this.sayCurrent(last.time);
+  }
+
+  // The steps a second of wall clock and the simulated seconds a second of wall clock over the last
+  // rateWindow seconds of running, after `reports` (null before leastRateSpan of them): what the
+  // page shows, not what the solver could (a step's cost says nothing of the frames between).
+  rate(reports) {
+    this.stepCount += reports.length;
+    if (this.paused) {
+      this.runInterrupted(); // single steps while paused: no rate
+      return { stepsPerSecond: null, realTime: null };
+    }
+    const now = performance.now() / 1000;
+    const last = reports.at(-1);
+    if (last) this.progress.push({ wall: now, time: last.time, steps: this.stepCount });
+    while (this.progress.length > 2 && now - this.progress[1].wall >= rateWindow) this.progress.shift();
+    const first = this.progress[0];
+    const span = now - (first?.wall ?? now);
+    if (span < leastRateSpan) return { stepsPerSecond: null, realTime: null };
+    return {
+      stepsPerSecond: (this.stepCount - first.steps) / span,
+      realTime: (this.progress.at(-1).time - first.time) / span,
+    };
   }
 
   /** sentence: how many steps were solved again with more iterations, in words ('' for none). */
@@ -264,8 +277,15 @@ export class StatusBoard {
     this.say(this.running, false, [this.rateWords, this.againWords].filter(Boolean).join(' '));
   }
 
+  /** The run stopped for a while (paused, hidden, off-screen): no slow motion, and no rate yet. */
+  runInterrupted() {
+    this.progress = [];
+    this.rateWords = '';
+  }
+
   resetTime() {
     this.saidAt = null;
+    this.progress = [];
     this.state.simTime = 0;
     this.state.contact = null;
     this.state.contacts = [];

@@ -13,14 +13,16 @@ export function settingsFor(meta, effective, overrides) {
   const youngs = Object.fromEntries(
     assetMaterials(meta).map(({ region, youngs }) => [region, overrides.youngs?.[region] ?? youngs]),
   );
+  const compare = (overrides.compare ?? false) && !overrides.compareLocal;
   return {
-    solver: overrides.solver ?? solverName(effective),
+    // Side by side runs MFEM on the left (parameterSets), which the solver menu then shows.
+    solver: compare ? 'mfem' : (overrides.solver ?? solverName(effective)),
     materialModel: overrides.materialModel ?? effective.materialModel,
     iterations: overrides.iterations ?? effective.iterations,
     timestep: overrides.timestep ?? effective.timestep,
     gravity: overrides.gravity ?? effective.gravity[1],
     speed: overrides.speed ?? 1,
-    compare: (overrides.compare ?? false) && !overrides.compareLocal,
+    compare,
     // Local deformations (paper 001: the drag dents where it grabs), on every simulator, or
     // side by side on and off (compareLocal, over compare).
     local: overrides.local ?? false,

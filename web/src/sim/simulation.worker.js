@@ -149,15 +149,19 @@ const handlers = {
     return { min, max };
   },
 
-  // Steps every stepper; answers every step's report, per stepper.
+  // Steps every stepper; answers every step's report, per stepper, and the seconds the batch took
+  // here (the steps and what is drawn of them: the page's clock is fed this, not the round trip,
+  // whose wait for the page's own thread is no cost of a step).
   advance({ steps }) {
+    const started = performance.now();
     const reports = requireSteppers().map((s) => s.step(steps));
-    return {
+    const answer = {
       reports,
       u: steppers.map(coordinates),
       warnings: steppers.flatMap((s) => s.warnings()),
       ...views(),
     };
+    return { ...answer, seconds: (performance.now() - started) / 1000 };
   },
 
   setParameters({ parameterSets }) {

@@ -153,6 +153,10 @@ export function parseState(search, sceneNames, notices = []) {
   return state;
 }
 
+// A slider's value as the URL shows it: six digits (a logarithmic slider's position made
+// dt=0.0162181009735893), which the slider cannot tell apart.
+const urlNumber = (x) => String(Number(x.toPrecision(6)));
+
 /** The query string of a state (only the keys it has), in a stable order. */
 export function formatState(state) {
   const params = new URLSearchParams();
@@ -163,12 +167,12 @@ export function formatState(state) {
   if (state.against && state.compare) params.set('against', state.against);
   if (state.materialModel) params.set('model', state.materialModel);
   if (state.iterations !== undefined) params.set('iters', String(state.iterations));
-  if (state.timestep !== undefined) params.set('dt', String(state.timestep));
-  if (state.speed !== undefined) params.set('speed', String(state.speed));
-  if (state.gravity !== undefined) params.set('g', String(state.gravity));
+  if (state.timestep !== undefined) params.set('dt', urlNumber(state.timestep));
+  if (state.speed !== undefined) params.set('speed', urlNumber(state.speed));
+  if (state.gravity !== undefined) params.set('g', urlNumber(state.gravity));
   if (state.mode) params.set('mode', String(state.mode));
   for (const [region, youngs] of Object.entries(state.youngs ?? {})) {
-    params.set(`E${region}`, youngs.toPrecision(3));
+    params.set(`E${region}`, Number(youngs.toPrecision(3)).toExponential().replace('e+', 'e'));
   }
   for (const flag of flags) if (state[flag]) params.set(flag, '1');
   const text = params.toString();

@@ -24,6 +24,36 @@ function formatModulus(pascals) {
 
 const arrowDirections = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1 };
 
+// How long a select changed from the keyboard waits before it opens what it shows (ms).
+const kKeyedChangeDelay = 800;
+
+/**
+ * Calls `open` when `select` changes: at once when picked with a pointer, but from the keyboard
+ * (an arrow on a closed select changes it at every press) only once the keys rest for
+ * kKeyedChangeDelay, or at Enter, so that arrowing through the scenes does not open each one.
+ */
+function openOnChange(select, open) {
+  let keyed = false;
+  let timer = null;
+  const openNow = () => {
+    clearTimeout(timer);
+    timer = null;
+    open();
+  };
+  select.addEventListener('keydown', (event) => {
+    keyed = true;
+    if (event.key === 'Enter' && timer !== null) openNow();
+  });
+  select.addEventListener('pointerdown', () => {
+    keyed = false;
+  });
+  select.addEventListener('change', () => {
+    if (!keyed) return openNow();
+    clearTimeout(timer);
+    timer = setTimeout(openNow, kKeyedChangeDelay);
+  });
+}
+
 /**
  * A labelled range input; `toValue` / `fromValue` map between slider position and value. A
  * position within half a step of `preferred`'s (the scene's default) gives `preferred` itself:
@@ -63,7 +93,11 @@ function slider({
   input.addEventListener('input', () => {
     const position = Number(input.value);
     const snaps = preferred !== undefined && Math.abs(position - fromValue(preferred)) <= step / 2;
-    choose(snaps ? preferred : toValue(position));
+    // An end of the track is the range's end, not the grid's last position before it (from the
+    // least speed by 0.01 of a decade the track ended at 3.97, not 4).
+    const end = position > max - step ? max : position <= min + step / 2 ? min : null;
+    const value = end === null ? toValue(position) : Number(toValue(end).toPrecision(12));
+    choose(snaps ? preferred : value);
   });
   if (arrowKey) {
     input.addEventListener('keydown', (event) => {
@@ -134,7 +168,15 @@ export class Controls {
    * file asks a body for them (on unless settings.globalOnly; side by side: settings.compare), or
    * a body baked with its tet mesh (settings.local; side by side: settings.compareLocal).
    */
-  build({
+  build(options) {
+    // The control that had the focus keeps it (found by its id) in the panel rebuilt for the
+    // change it made: keyboard users were sent back to the page's start after every change.
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.id : '';
+    this.buildPanel(options);
+    if (focused) this.root.querySelector(`#${CSS.escape(focused)}`)?.focus();
+  }
+
+  buildPanel({
     scene,
     scenes,
     settings,
@@ -160,7 +202,7 @@ export class Controls {
       scenes.map(([name, title]) => element('option', { value: name, text: title })),
     );
     sceneSelect.value = scene;
-    sceneSelect.addEventListener('change', () => handlers.onScene(sceneSelect.value));
+    openOnChange(sceneSelect, () => handlers.onScene(sceneSelect.value));
 
     this.playButton = element('button', { type: 'button', id: 'play' });
     this.setPaused(paused);

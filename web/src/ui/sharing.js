@@ -35,6 +35,15 @@ async function copy(text, button) {
   }
 }
 
+// The fullscreen button says what it does now, whichever way fullscreen began or ended (the
+// button, Escape, the browser's own control). One listener for the page: the panel, and its
+// buttons with it, are rebuilt for every scene.
+const fullscreenLabel = () => (document.fullscreenElement ? 'Exit fullscreen' : 'Fullscreen');
+document.addEventListener('fullscreenchange', () => {
+  const button = document.getElementById('fullscreen');
+  if (button) button.textContent = fullscreenLabel();
+});
+
 /** Buttons: copy link, copy embed snippet, fullscreen (of `target`). */
 export function sharingButtons(target) {
   const make = (id, text, onClick) => {
@@ -48,7 +57,7 @@ export function sharingButtons(target) {
   return [
     make('copy-link', 'Link', (b) => copy(location.href, b)),
     make('copy-embed', 'Embed', (b) => copy(embedSnippet(location), b)),
-    make('fullscreen', 'Fullscreen', () => {
+    make('fullscreen', fullscreenLabel(), () => {
       if (document.fullscreenElement) document.exitFullscreen();
       else target.requestFullscreen?.();
     }),
