@@ -13,5 +13,10 @@ describe('the rate and sleepers on the status line', () => {
     // Fewer simulated seconds than seconds of wall clock: the line says the motion is slowed.
     expect(rateSentence(7, 0, 30, 0.112)).toBe('It steps 7 times a second (slow motion: 0.11 of real time).');
     expect(rateSentence(62.5, 0, 30, 1.0)).toBe('It steps 63 times a second.');
+    // Measured against the speed asked: half speed on pace says nothing; 3.1 of 4 is behind.
+    expect(rateSentence(31, 0, 1, 0.5, 0.5)).toBe('It steps 31 times a second.');
+    expect(rateSentence(196, 0, 1, 3.11, 4)).toBe(
+      'It steps 196 times a second (3.11 of real time, behind the speed asked).',
+    );
   });
 });

@@ -235,7 +235,7 @@ async function hashRecipeInputs(hash, path, seen = new Set()) {
   for (const pending = [recipe]; pending.length > 0;) {
     const value = pending.pop();
     if (typeof value === 'string') strings.push(value);
-    else if (value && typeof value === 'object') pending.push(...Object.values(value));
+    else if (value && typeof value === 'object') for (const item of Object.values(value)) pending.push(item);
   }
   for (const text of new Set(strings)) {
     const named = resolve(dirname(where), text);

@@ -283,6 +283,7 @@ class Demo {
     }
     if (overrides === urlState) sayUrlModuli(opened.settings.youngs ?? {}, scene.title);
     if (
+      overrides === urlState &&
       overrides.solver !== undefined &&
       opened.settings.solver !== overrides.solver &&
       opened.settings.compare
@@ -314,6 +315,7 @@ class Demo {
     this.startRecords(names);
     this.scene = name;
     this.clock = new StepClock({ timestep: opened.timestep, speed: this.settings.speed });
+    status.speedIs(this.settings.speed);
     this.runaways = []; // per stepper, lazily
     description.textContent =
       opened.description +
@@ -374,7 +376,10 @@ class Demo {
     Object.assign(this.settings, change);
     // (A contact scene's time step is its file's: only a change sets the clock's.)
     if ('timestep' in change) this.clock.timestep = change.timestep;
-    if ('speed' in change) this.clock.speed = change.speed;
+    if ('speed' in change) {
+      this.clock.speed = change.speed;
+      status.speedIs(change.speed);
+    }
     this.writeUrl();
     if ('youngs' in change) this.applyViews();
     if ('mode' in change || 'clusters' in change || 'contacts' in change || 'strain' in change) {
@@ -390,6 +395,8 @@ class Demo {
             ? lineupParameterSets(this.settings, this.gravityVector, this.lineupBodies)
             : parameterSets(this.settings, this.gravityVector);
       await this.client.setParameters(sets).catch((e) => status.fail(e));
+      // A modulus or gravity changed moves the energy a step holds: no runaway of the steps'.
+      this.runaways = [];
       if ('solver' in change) this.startRecords(this.seriesNames(sets));
       else if ('iterations' in change) this.restartRetried();
       const labels = this.lineupPages

@@ -44,11 +44,16 @@ function median(values) {
  * where the motion is shown slower than it happens, and how many bodies of a scene with contact
  * sleep; '' where there is nothing to say.
  */
-export function rateSentence(stepsPerSecond, asleep, bodies, realTime = null) {
+export function rateSentence(stepsPerSecond, asleep, bodies, realTime = null, speed = 1) {
   const parts = [];
   if (stepsPerSecond !== null) {
-    const slow =
-      realTime !== null && realTime < 0.95 ? ` (slow motion: ${realTime.toFixed(2)} of real time)` : '';
+    // Behind the speed asked (1: real time): said so, in real time's terms.
+    const behind = realTime !== null && realTime < 0.95 * speed;
+    const slow = !behind
+      ? ''
+      : speed === 1
+        ? ` (slow motion: ${realTime.toFixed(2)} of real time)`
+        : ` (${realTime.toFixed(2)} of real time, behind the speed asked)`;
     parts.push(`It steps ${Math.round(stepsPerSecond)} times a second${slow}`);
   }
   if (asleep > 0) parts.push(`${asleep} of ${bodies} bodies are at rest and asleep`);
@@ -92,6 +97,7 @@ export class StatusBoard {
     };
     this.stepTimes = [];
     this.progress = []; // { wall, time, steps } after each batch while running (rate())
+    this.speed = 1; // the speed asked (speedIs)
     this.stepCount = 0;
     this.frameTimes = [];
     this.rateWords = '';
@@ -177,6 +183,7 @@ export class StatusBoard {
     this.rateWords = '';
     this.againWords = '';
     this.saidAt = null;
+    this.progress = []; // a batch of the scene before may have come back since loading()
     this.sayRunning();
   }
 
@@ -230,7 +237,7 @@ export class StatusBoard {
       this.state.contact = this.state.contacts[0];
       asleep = this.state.contact.asleep;
     }
-    this.rateWords = rateSentence(stepsPerSecond, asleep, last?.bodies?.length ?? 1, realTime);
+    this.rateWords = rateSentence(stepsPerSecond, asleep, last?.bodies?.length ?? 1, realTime, this.speed);
     if (last) this.sayCurrent(last.time);
   }
 
@@ -245,6 +252,8 @@ export class StatusBoard {
     }
     const now = performance.now() / 1000;
     const last = reports.at(-1);
+    // Time gone back: a reset, or the last batch of the scene before.
+    if (last && last.time < (this.progress.at(-1)?.time ?? -Infinity)) this.progress = [];
     if (last) this.progress.push({ wall: now, time: last.time, steps: this.stepCount });
     while (this.progress.length > 2 && now - this.progress[1].wall >= rateWindow) this.progress.shift();
     const first = this.progress[0];
@@ -275,6 +284,12 @@ export class StatusBoard {
 
   sayRunning() {
     this.say(this.running, false, [this.rateWords, this.againWords].filter(Boolean).join(' '));
+  }
+
+  /** The simulated seconds a wall-clock second the page is asked for (the Speed slider). */
+  speedIs(speed) {
+    this.speed = speed;
+    this.runInterrupted();
   }
 
   /** The run stopped for a while (paused, hidden, off-screen): no slow motion, and no rate yet. */

@@ -38,7 +38,8 @@ function openOnChange(select, open) {
   const openNow = () => {
     clearTimeout(timer);
     timer = null;
-    open();
+    // A panel rebuilt meanwhile (another change opened the scene again) has its own list.
+    if (select.isConnected) open();
   };
   select.addEventListener('keydown', (event) => {
     keyed = true;
@@ -95,7 +96,7 @@ function slider({
     const snaps = preferred !== undefined && Math.abs(position - fromValue(preferred)) <= step / 2;
     // An end of the track is the range's end, not the grid's last position before it (from the
     // least speed by 0.01 of a decade the track ended at 3.97, not 4).
-    const end = position > max - step ? max : position <= min + step / 2 ? min : null;
+    const end = max - position < 0.999 * step ? max : position <= min + step / 2 ? min : null;
     const value = end === null ? toValue(position) : Number(toValue(end).toPrecision(12));
     choose(snaps ? preferred : value);
   });
