@@ -19,12 +19,12 @@ describe('RunawayWatch', () => {
   });
 
   it('adds up the struggling steps in a row, and starts over after a clean one', () => {
-    const watch = new RunawayWatch();
+    let watch = new RunawayWatch();
     // The page's crab: 75 J, then ten times over and more, step after struggling step.
     const climb = [75, 700, 7000, 70000].map((k, i) => step(k, { retries: i === 0 ? 0 : 3 }));
     expect(watch.blownUp(climb)).toBe(false); // 69,925 J gained over 75 J: 932 times
     expect(watch.blownUp([step(80000, { retries: 3 })])).toBe(true);
-    watch.clear();
+    watch = new RunawayWatch();
     expect(watch.blownUp(climb)).toBe(false);
     expect(watch.blownUp([step(70000), step(80000, { retries: 3 })])).toBe(false); // over 70,000 J now
   });
@@ -39,16 +39,16 @@ describe('RunawayWatch', () => {
   });
 
   it("leaves the hand's work and gravity's zero out, and measures from at least 1 J", () => {
-    const watch = new RunawayWatch();
+    let watch = new RunawayWatch();
     // A pull that stores 5 kJ in the spring: the hand's, not a blow-up.
     expect(watch.blownUp([step(0), step(0.5, { spring: 5000, retries: 2 })])).toBe(false);
     // From rest, 999 J in a struggling step is below a thousand times the 1 J floor; 1001 J is not.
     expect(watch.blownUp([step(999, { retries: 2 })])).toBe(false);
-    watch.clear();
+    watch = new RunawayWatch();
     expect(watch.blownUp([step(0), step(1001, { retries: 2 })])).toBe(true);
     // A body high above the origin holds much energy of gravity's; its gain is measured against
     // its motion's.
-    watch.clear();
+    watch = new RunawayWatch();
     expect(watch.blownUp([step(0.04, { gravity: 429 }), step(2e4, { gravity: 500, retries: 3 })])).toBe(true);
   });
 });

@@ -180,10 +180,9 @@ export class StatusBoard {
     const hand = `Drag ${bodies > 1 ? 'any body' : 'it'} with the mouse or a finger.`;
     this.sentence = (state) => `${title} is ${state} in your browser ${where}. ${hand}`;
     this.paused = paused;
-    this.rateWords = '';
     this.againWords = '';
     this.saidAt = null;
-    this.progress = []; // a batch of the scene before may have come back since loading()
+    this.runInterrupted(); // a batch of the scene before may have come back since loading()
     this.sayRunning();
   }
 
@@ -300,7 +299,6 @@ export class StatusBoard {
 
   resetTime() {
     this.saidAt = null;
-    this.progress = [];
     this.state.simTime = 0;
     this.state.contact = null;
     this.state.contacts = [];

@@ -20,12 +20,6 @@ export class RunawayWatch {
     this.start = null; // the report before the struggling steps in a row, or null
   }
 
-  /** Forgets the run (a reset, another scene). */
-  clear() {
-    this.before = null;
-    this.start = null;
-  }
-
   /** reports: the steps just taken, oldest first; true once the run has blown up. */
   blownUp(reports) {
     for (const report of reports) {

@@ -155,13 +155,13 @@ const handlers = {
   advance({ steps }) {
     const started = performance.now();
     const reports = requireSteppers().map((s) => s.step(steps));
-    const answer = {
+    return {
       reports,
       u: steppers.map(coordinates),
       warnings: steppers.flatMap((s) => s.warnings()),
       ...views(),
+      seconds: (performance.now() - started) / 1000,
     };
-    return { ...answer, seconds: (performance.now() - started) / 1000 };
   },
 
   setParameters({ parameterSets }) {
