@@ -1,6 +1,7 @@
 // smfem-asset: inspect, verify and make baked assets (assets/FORMAT.md).
 //   smfem-asset info [--json] <file>   header, section table and metadata
-//   smfem-asset verify <file>          exit 0 if valid, 2 with the error on stderr otherwise
+//   smfem-asset verify <file>          exit 0 if valid, 2 with the error on stderr otherwise: the
+//                                      layout, then what the stepper's and page's readers check
 //   smfem-asset example <out.smfem>    a small valid asset (a unit cube), for tests and demos
 // Exit codes: 0 success, 1 usage error, 2 invalid asset or failed write.
 #include <cmath>
@@ -15,8 +16,12 @@
 
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/asset_writer.hpp"
+#include "smfem/asset/cubature_markers.hpp"
 #include "smfem/asset/render_surface.hpp"
 #include "smfem/config.hpp"
+#include "smfem/displacement/displacement_model.hpp"
+#include "smfem/full/full_model.hpp"
+#include "smfem/sim/model/reduced_model.hpp"
 
 namespace {
 
@@ -101,6 +106,34 @@ void write_example(const std::string& path) {
   writer.write_file(path);
 }
 
+// Reads every part the asset has with the reader that uses it (each throws an AssetError naming
+// the section where its sections disagree: a triangle's vertex id past the render surface, a
+// cubature tet past the mesh) and returns the parts' names.
+std::string verify_contents(const Asset& asset) {
+  std::string parts;
+  const auto read = [&](const char* part) {
+    parts += (parts.empty() ? "" : ", ") + std::string(part);
+  };
+  if (asset.has(kRenderTriangles)) {  // a procedural model's vertices, for drag springs, have none
+    read_render_surface(asset);
+    read("render surface");
+  }
+  if (read_cubature_markers(asset).count > 0) read("cubature markers");
+  if (asset.has("subspace.eigenvalues")) {
+    smfem::sim::load_reduced_model(asset);
+    read("reduced model");
+  }
+  if (asset.has("mesh.positions")) {
+    smfem::full::load_full_model(asset);
+    read("tet mesh");
+  }
+  if (smfem::displacement::has_displacement_basis(asset)) {
+    smfem::displacement::load_displacement_model(asset);
+    read("displacement subspace");
+  }
+  return parts;
+}
+
 int run(const std::vector<std::string_view>& args) {
   if (args.size() == 2 && args[0] == "info") {
     print_info(Asset::from_file(args[1]));
@@ -108,8 +141,10 @@ int run(const std::vector<std::string_view>& args) {
     std::cout << describe(Asset::from_file(args[2])).dump(2) << "\n";
   } else if (args.size() == 2 && args[0] == "verify") {
     const Asset asset = Asset::from_file(args[1]);
-    std::printf("%s: valid (%zu sections, %llu bytes)\n", asset.source_name().c_str(),
-                asset.sections().size(), static_cast<unsigned long long>(asset.file_size()));
+    const std::string parts = verify_contents(asset);
+    std::printf("%s: valid (%zu sections, %llu bytes%s%s)\n", asset.source_name().c_str(),
+                asset.sections().size(), static_cast<unsigned long long>(asset.file_size()),
+                parts.empty() ? "" : "; read: ", parts.c_str());
   } else if (args.size() == 2 && args[0] == "example") {
     write_example(std::string(args[1]));
   } else {
@@ -124,6 +159,9 @@ int main(int argc, char** argv) {
   try {
     return run(std::vector<std::string_view>(argv + 1, argv + argc));
   } catch (const AssetError& error) {
+    std::cerr << error.what() << "\n";
+    return kInvalid;
+  } catch (const std::exception& error) {  // a reader's other refusals (std::invalid_argument)
     std::cerr << error.what() << "\n";
     return kInvalid;
   }

@@ -142,6 +142,8 @@ describe('shells and rods on the page', () => {
         expect(ready.solvers).toEqual(['mfem']);
         for (const region of [0, 1, 2]) expect(await page.locator(`#youngs-${region}`).count()).toBe(1);
         expect(await page.locator('#youngs-2 + output').textContent()).toBe('1.0e9 Pa');
+        // Three bunnies to the hand, not "it".
+        expect(await page.locator('#status').textContent()).toContain('Drag any body with the mouse');
         await page.click('#play');
         await expect.poll(async () => (await status(page)).simTime, { timeout: 40000 }).toBeGreaterThan(1.0);
         const after = await status(page);

@@ -147,6 +147,11 @@ describe('your own model', () => {
         expect(await page.locator('#status').textContent()).not.toMatch(/Baking your model/);
       };
       await refused([{ name: 'notes.txt', text: 'hello' }], 'not a model the bake reads');
+      // A model baked, then a pick that fails: Save names the model it saves, the one shown.
+      expect((await pick(page, [{ name: 'shown.obj', text: boxObj([0.3, 0.1, 0.1]) }])).error).toBeNull();
+      await refused([{ name: 'notes.txt', text: 'hello' }], 'not a model the bake reads');
+      expect(await page.locator('#bake-save').textContent()).toBe('Save shown.smfem');
+      expect(await page.locator('#bake-save-recipe').textContent()).toBe('Save recipe shown.json');
       // Half a box (three faces about a corner) encloses nothing.
       const open = boxObj([0.3, 0.1, 0.1])
         .split('\n')
@@ -456,6 +461,10 @@ describe('your own model', () => {
       };
       // Its far half 100 times softer than the default 1 MPa, a few vertices at its near end pinned.
       await page.selectOption('#bake-brush', 'paint');
+      // The line says what a click does now (it said "Drag it").
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toContain("Click on it to paint the brush's material");
       // A radius of 0 is refused in the panel's words.
       await page.fill('#bake-brush-radius', '0');
       await click([0.39, 0.04, 0.05]);
@@ -470,6 +479,7 @@ describe('your own model', () => {
         'Bake again with 1 painted region and 1 pinned region',
       );
       await page.selectOption('#bake-brush', 'drag');
+      await expect.poll(() => page.locator('#status').textContent()).toContain('Drag it with the mouse');
       const baked = await bakeAfter(page, () => page.click('#bake-again'));
       expect(baked.pinned).toBeGreaterThan(0);
       await expect.poll(() => page.locator('#legend').textContent()).toContain('painted 1');

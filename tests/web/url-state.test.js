@@ -37,12 +37,12 @@ describe('URL state', () => {
   it('ignores unknown scenes and solvers and clamps numbers to the sliders, saying so for each', () => {
     const notices = [];
     const state = parseState(
-      '?scene=nope&solver=xpbd&against=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=999&paused=yes',
+      '?scene=nope&solver=xpbd&against=xpbd&iters=1e9&dt=-1&E0=1e30&speed=abc&mode=-2&paused=yes',
       names,
       notices,
     );
     expect(state).toEqual({
-      mode: limits.mode.max,
+      mode: 0,
       iterations: limits.iterations.max,
       timestep: limits.timestep.min,
       youngs: { 0: limits.youngs.max },
@@ -54,10 +54,16 @@ describe('URL state', () => {
       `iters=1e9 is outside [1, 200]: 200 is used.`,
       `dt=-1 is outside [1e-5, 0.1] s: 1e-5 is used.`,
       'speed=abc is not a number: the default is used.',
-      'mode=999 is outside [0, 64]: 64 is used.',
+      'mode=-2 is below 0: 0 is used.',
       'E0=1e30 is outside [100, 1e13] Pa: 1e13 is used.',
       'paused=yes is neither 1 nor 0: it is off.',
     ]);
+  });
+
+  it("leaves a mode above any scene's to the scene opened, which says it once by its own count", () => {
+    const notices = [];
+    expect(parseState('?mode=999', names, notices)).toEqual({ mode: 999 });
+    expect(notices).toEqual([]);
   });
 
   it('says a value inside the range was rounded, not that it was outside', () => {

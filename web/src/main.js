@@ -289,6 +289,7 @@ class Demo {
       opened.settings.compare
     ) {
       status.warn(`solver=${overrides.solver} gives way to compare=1: side by side runs MFEM on the left.`);
+      this.soloSolver = overrides.solver; // back when side by side is unticked
     }
     this.settings = opened.settings;
     this.meta = opened.meta;
@@ -332,14 +333,15 @@ class Demo {
       ...opened.controls,
     });
     progress.hidden = true;
-    this.custom.opened(name);
     status.ready(
       name,
       opened.loaded,
       names,
-      { bodies: this.stage.bodies.length, paused: this.paused },
+      // A thin scene's parts (the bunny three ways) are bodies to the hand, in each copy.
+      { bodies: this.stage.bodies.length * (opened.partCount ?? 1), paused: this.paused },
       scene.title,
     );
+    this.custom.opened(name); // after ready: the brush's words replace the drag's
     this.sayThreadsFailed(opened.loaded.threadsFailed);
     this.writeUrl();
   }
@@ -361,6 +363,13 @@ class Demo {
   }
 
   async change(change) {
+    // Side by side runs MFEM on the left (settingsFor): the solver chosen before comes back
+    // when it is unticked (it stayed MFEM, the user's FEM lost).
+    if (change.compare === true && !this.contact) this.soloSolver = this.settings.solver;
+    if (change.compare === false && this.soloSolver) {
+      change = { ...change, solver: this.soloSolver };
+      this.soloSolver = undefined;
+    }
     // A body shows one side by side at a time: solvers, or local deformations on and off.
     if (change.compare && !this.contact) change = { ...change, compareLocal: false };
     if (change.compareLocal) change = { ...change, compare: false };

@@ -177,13 +177,26 @@ export class StatusBoard {
         : threadsFailed
           ? 'on one thread (the two-thread solver did not start)'
           : 'on one thread (the page is not cross-origin isolated)';
-    const hand = `Drag ${bodies > 1 ? 'any body' : 'it'} with the mouse or a finger.`;
-    this.sentence = (state) => `${title} is ${state} in your browser ${where}. ${hand}`;
+    this.dragWords = `Drag ${bodies > 1 ? 'any body' : 'it'} with the mouse or a finger.`;
+    this.hand = this.dragWords;
+    this.sentence = (state) => `${title} is ${state} in your browser ${where}. ${this.hand}`;
     this.paused = paused;
     this.againWords = '';
     this.saidAt = null;
     this.runInterrupted(); // a batch of the scene before may have come back since loading()
     this.sayRunning();
+  }
+
+  /** Your model's brush changed ('drag', 'paint' or 'pin'): the line says what a click does. */
+  brushIs(tool) {
+    const ours = this.saysRunning();
+    this.hand =
+      tool === 'paint'
+        ? "Click on it to paint the brush's material; play to drag it again."
+        : tool === 'pin'
+          ? 'Click on it to pin the vertices under the brush; play to drag it again.'
+          : this.dragWords;
+    if (ours) this.sayRunning();
   }
 
   /** Play or Pause pressed: the line says which, if it is the line's own. */

@@ -22,33 +22,17 @@
 #include "smfem/mesh/read_mesh.hpp"
 #include "smfem/sim/model/reduced_model.hpp"
 #include "subspace/box_mesh.hpp"
+#include "support/run_tool.hpp"
 #include "support/test_paths.hpp"
 
 namespace smfem::bake {
 namespace {
 
-struct ToolRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using test::ToolRun;
 
-// Runs smfem-bake with the arguments (each quoted), capturing stdout and stderr.
+// Runs smfem-bake with the arguments, its stderr collected in `dir`.
 ToolRun run_bake_tool(const std::filesystem::path& dir, const std::vector<std::string>& args) {
-  std::string command = std::string("'") + SMFEM_BAKE_EXECUTABLE + "'";
-  for (const std::string& arg : args) command += " '" + arg + "'";
-  command += " 2> '" + (dir / "stderr.txt").string() + "'";
-  ToolRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer{};
-  for (std::size_t got; (got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) {
-    run.out.append(buffer.data(), got);
-  }
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(dir / "stderr.txt");
-  run.err.assign(std::istreambuf_iterator<char>(err), {});
-  return run;
+  return test::run_tool(SMFEM_BAKE_EXECUTABLE, dir, args);
 }
 
 std::string read_all(const std::filesystem::path& file) {
@@ -600,6 +584,11 @@ TEST(SmfemBakeCli, BadInputExitsWithTwoNamesTheProblemAndLeavesTheOldOutput) {
       {{mesh.string(), "-o", target, "--density", "0"},
        "density must be positive and finite, not 0"},
       {{mesh.string(), "-o", target, "--frobnicate"}, "unknown option --frobnicate"},
+      // An option given twice was last-wins, silently.
+      {{mesh.string(), "-o", target, "--modes", "4", "--modes", "6"},
+       "--modes: given twice (only --paint and --pin may be repeated)"},
+      {{mesh.string(), "-o", target, "--output", (dir / "other.smfem").string()},
+       "--output: given twice"},
       {{mesh.string()}, "no output file"},
       {{mesh.string(), "-o", (dir / "no" / "such" / "x.smfem").string()}, "does not exist"},
       {{broken.string(), "-o", target}, "broken.json: invalid JSON"},

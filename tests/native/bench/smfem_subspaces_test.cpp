@@ -2,38 +2,21 @@
 // rotation table, dynamics), and its exit codes.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "support/run_tool.hpp"
 #include "support/test_paths.hpp"
 
 namespace smfem {
 namespace {
 
-struct SubspacesRun {
-  int status = -1;
-  std::string out;
-};
-
-// Runs smfem-subspaces with the arguments (each quoted), capturing stdout; stderr is dropped.
-SubspacesRun run_subspaces_tool(const std::vector<std::string>& args) {
-  std::string command = std::string("'") + SMFEM_SUBSPACES_EXECUTABLE + "'";
-  for (const std::string& arg : args) command += " '" + arg + "'";
-  command += " 2> /dev/null";
-  SubspacesRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer{};
-  for (std::size_t got; (got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) {
-    run.out.append(buffer.data(), got);
-  }
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+// Runs smfem-subspaces with the arguments, its stderr collected in `scratch`.
+test::ToolRun run_subspaces_tool(const std::filesystem::path& scratch,
+                                 const std::vector<std::string>& args) {
+  return test::run_tool(SMFEM_SUBSPACES_EXECUTABLE, scratch, args);
 }
 
 // A bar of about 250 tets pinned at its left end.
@@ -59,9 +42,10 @@ std::filesystem::path write_cantilever(const std::filesystem::path& dir) {
 }
 
 TEST(SmfemSubspacesCli, PrintsBasesRotationAndDynamics) {
-  const auto recipe = write_cantilever(test::scratch_dir("bar"));
-  const SubspacesRun run = run_subspaces_tool(
-      {recipe.string(), "--angles", "0,90", "--dynamics", "--steps", "3", "--iters", "2"});
+  const auto dir = test::scratch_dir("bar");
+  const auto recipe = write_cantilever(dir);
+  const test::ToolRun run = run_subspaces_tool(
+      dir, {recipe.string(), "--angles", "0,90", "--dynamics", "--steps", "3", "--iters", "2"});
   ASSERT_EQ(run.status, 0);
   const nlohmann::json out = nlohmann::json::parse(run.out);
   EXPECT_EQ(out["modes"], 2);
@@ -92,12 +76,12 @@ TEST(SmfemSubspacesCli, PrintsBasesRotationAndDynamics) {
 }
 
 TEST(SmfemSubspacesCli, RefusesBadArgumentsAndBadInput) {
-  EXPECT_EQ(run_subspaces_tool({}).status, 2);
-  EXPECT_EQ(run_subspaces_tool({"x.json", "--modes", "0"}).status, 2);
-  EXPECT_EQ(run_subspaces_tool({"x.json", "--material", "arap"}).status, 2);
-  EXPECT_EQ(run_subspaces_tool({"x.json", "--axis", "0,0,0"}).status, 2);
   const auto dir = test::scratch_dir("missing");
-  EXPECT_EQ(run_subspaces_tool({(dir / "missing.json").string()}).status, 1);
+  EXPECT_EQ(run_subspaces_tool(dir, {}).status, 2);
+  EXPECT_EQ(run_subspaces_tool(dir, {"x.json", "--modes", "0"}).status, 2);
+  EXPECT_EQ(run_subspaces_tool(dir, {"x.json", "--material", "arap"}).status, 2);
+  EXPECT_EQ(run_subspaces_tool(dir, {"x.json", "--axis", "0,0,0"}).status, 2);
+  EXPECT_EQ(run_subspaces_tool(dir, {(dir / "missing.json").string()}).status, 1);
 }
 
 }  // namespace

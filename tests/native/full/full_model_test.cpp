@@ -71,7 +71,10 @@ TEST(FullModel, BrokenMeshesAndMaterialsAreRefusedByName) {
   EXPECT_NE(refusal(bad).find("tet 7 has no positive volume"), std::string::npos) << refusal(bad);
   bad = box;
   bad.positions(2, 1) = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(refusal(bad), "mesh.positions: not finite");
+  EXPECT_EQ(refusal(bad), "mesh.positions: not finite, or a coordinate beyond 1000000 m");
+  bad = box;
+  bad.positions(2, 1) = 1e300;
+  EXPECT_EQ(refusal(bad), "mesh.positions: not finite, or a coordinate beyond 1000000 m");
   bad = box;
   bad.poisson(4) = 0.5;
   EXPECT_NE(refusal(bad).find("mesh.poisson: tet 4"), std::string::npos) << refusal(bad);

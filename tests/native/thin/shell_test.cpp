@@ -353,8 +353,21 @@ TEST(Shell, ADraggedCornerFollowsTheHandAndPullsTheCloth) {
   const Eigen::Vector3d held = corner + U.row(0).transpose();
   EXPECT_LT((held - target).norm(), 0.05) << "the corner follows the hand";
   EXPECT_LT(U(n * n - 1, 0), -0.1) << "the far corner is pulled along";
+
+  // A target beyond 1e6 m (a ray nearly parallel to the drag plane) is warned of and ignored,
+  // as the reduced stepper does, not thrown at the page: the corner stays with the hand.
+  simulator.drag_move(Eigen::Vector3d(0.0, 1e30, 0.0));
+  EXPECT_NE(simulator.warnings().back().find("drag target is not finite or beyond 1e6 m"),
+            std::string::npos);
+  ASSERT_TRUE(simulator.step().ok);
+  EXPECT_LT((corner + simulator.displacements().row(0).transpose() - target).norm(), 0.05);
   simulator.drag_end();
   EXPECT_EQ(simulator.spring_energy(), 0.0);
+  // And a spring started at one holds the node where it is.
+  const Eigen::Vector3d now = corner + simulator.displacements().row(0).transpose();
+  simulator.drag_start(0, corner, Eigen::Vector3d(std::nan(""), 0.0, 0.0), mass * 400.0);
+  EXPECT_EQ(simulator.spring_energy(), 0.0) << (now - corner).transpose();
+  EXPECT_THROW(simulator.drag_start(-1, corner, target, 1.0), std::invalid_argument);
 }
 
 }  // namespace

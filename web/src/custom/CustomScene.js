@@ -174,6 +174,7 @@ export class CustomScene {
       : null;
     if (brushing) this.markers.show(...this.regions, demo.stage.bodies[0].offset);
     this.markers.visible = brushing;
+    if (demo.scene === 'custom') this.status.brushIs(brushing ? this.tool : 'drag');
     demo.view.invalidate();
     if (brushing && starting) {
       demo.setPaused(true);

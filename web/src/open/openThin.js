@@ -82,6 +82,7 @@ export async function openThin({ client, showProgress }, name, thin, overrides) 
     mixedVariant,
     loaded,
     stage,
+    partCount: info.parts.length,
     names: sets.map(solverName),
     labels: settings.compare ? sets.map(runLabel) : null,
     timestep: settings.timestep,

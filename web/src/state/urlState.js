@@ -13,7 +13,9 @@ export const limits = {
   youngs: solverLimits.youngs,
   speed: { min: 0.05, max: 4 },
   gravity: { min: -30, max: 30 }, // the slider's: within the stepper's length of 1000 m/s²
-  mode: { min: 0, max: solverLimits.modes.max }, // 0: colour by material; else a mode's weight
+  // 0: colour by material; else a mode's weight. No maximum here: the scene opened bounds it by
+  // its own mode count and says so once (openBody), where a 64 here said it twice for mode=999.
+  mode: { min: 0, max: Infinity },
   // What "Your model" may ask of a bake.
   modes: solverLimits.modes,
   cubature: solverLimits.cubature,
@@ -119,10 +121,11 @@ export function parseState(search, sceneNames, notices = []) {
     const inside = clamp(value, range);
     const used = round ? Math.round(inside) : inside;
     if (inside !== value) {
-      notices.push(
-        `${key}=${text} is outside [${written(range.min)}, ${written(range.max)}]${unit}: ` +
-          `${written(used)} is used.`,
-      );
+      const bounds =
+        range.max === Infinity
+          ? `below ${written(range.min)}`
+          : `outside [${written(range.min)}, ${written(range.max)}]`;
+      notices.push(`${key}=${text} is ${bounds}${unit}: ${written(used)} is used.`);
     } else if (used !== value) {
       notices.push(`${key}=${text} is not a whole number: ${written(used)} is used.`);
     }

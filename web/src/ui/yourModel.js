@@ -116,6 +116,9 @@ export function yourModel(elements, baker, { onBaked, onError, onWarning, onTool
             why: "a glTF scene is baked from the page's STL of its triangles, which the native tool does not read",
           };
       last = { asset: asset.slice(), recipe, name };
+      // Named: after a pick that fails, Save still saves the model shown, not the file picked.
+      save.textContent = `Save ${name}.smfem`;
+      saveRecipe.textContent = `Save recipe ${name}.json`;
       save.hidden = false;
       saveRecipe.hidden = false;
       modes.value = summary.modes;

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -51,7 +52,8 @@ constexpr const char* kUsage =
     "                  [--youngs-per-tet FILE] [--region-materials FILE] [--pin-file FILE]\n"
     "                  [--paint X,Y,Z,R,E ...] [--pin X,Y,Z,R ...] [--pin-lowest F]\n"
     "                  [--max-tets N] [--max-triangles N]\n"
-    "                  [--target-tets N] [--scale S] [--seed S] [--threads T]\n"
+    "                  [--target-tets N] [--scale S] [--seed S]\n"
+    "                  [--threads T (0: one per hardware thread)]\n"
     "                  [--full-mesh | --full-mesh-copy OUT.full.smfem]\n"
     "                  [--tet-mesh OUT.mesh]\n"
     "                  [--contact-samples N] [--collision-triangles N]\n"
@@ -164,8 +166,16 @@ Options parse_options(const std::vector<std::string>& args, bool& help) {
   Options options;
   auto& s = options.settings;
   const std::size_t count = args.size();
+  // An option given twice is a mistake to name, not a choice to make silently (the last won).
+  std::set<std::string_view> given;
   for (std::size_t i = 0; i < count; ++i) {
     const std::string_view arg = args[i];
+    const std::string_view name = arg == "-o" ? "--output" : arg;
+    const bool repeats = name == "--paint" || name == "--pin";
+    if (name.size() > 2 && name.substr(0, 2) == "--" && !repeats && !given.insert(name).second) {
+      throw BakeInputError(std::string(arg) +
+                           ": given twice (only --paint and --pin may be repeated)");
+    }
     const auto value = [&]() -> std::string {
       if (i + 1 >= count) throw BakeInputError(std::string(arg) + ": missing its value");
       return args[++i];

@@ -6,6 +6,7 @@
 #include "smfem/asset/asset.hpp"
 #include "smfem/asset/asset_error.hpp"
 #include "smfem/multibody/composite_model.hpp"
+#include "smfem/sim/model/reduced_model_writer.hpp"
 
 namespace smfem::sim {
 namespace {
@@ -152,6 +153,45 @@ TEST(ReducedModel, RefusesInconsistentModelsNamingTheSection) {
   EXPECT_EQ(load_error(no_change, {{"solver", {{"gravity", {1, 2}}}}}).section(), "meta");
   EXPECT_EQ(load_error(no_change, {{"solver", {{"material_model", "rubber"}}}}).section(), "meta");
   EXPECT_EQ(load_error(no_change, {{"materials", {{{"name", "x"}}}}}).section(), "meta");
+}
+
+// Positions far beyond any scene (finite, so they passed) and ids that point past what the asset
+// says it has: each refused naming its section, where the stepper would fail every step without
+// saying why or carry the bad id on.
+TEST(ReducedModel, RefusesPositionsBeyondTheBoundAndIdsPastWhatTheAssetHas) {
+  const auto no_change = [](ReducedModel&) {};
+  EXPECT_EQ(
+      load_error([](ReducedModel& model) { model.contact.positions(3, 1) = 1e300; }).section(),
+      "contact.positions");
+  EXPECT_EQ(load_error([](ReducedModel& model) { model.render_positions(0, 0) = -2e6; }).section(),
+            "render.positions");
+  const nlohmann::json small_mesh = {{"mesh", {{"tets", 5}, {"vertices", 8}}}};
+  const auto past_the_mesh = load_error(no_change, small_mesh);
+  EXPECT_EQ(past_the_mesh.section(), "cubature.tets");
+  EXPECT_NE(past_the_mesh.problem().find("not below the mesh's 5 tets"), std::string::npos);
+  const auto unlisted = load_error(no_change, {{"materials", {{{"region", 7}}}}});
+  EXPECT_EQ(unlisted.section(), "cubature.region");
+  EXPECT_NE(unlisted.problem().find("(7)"), std::string::npos);
+
+  // subspace.pinned against meta mesh.vertices: the bake's asset carries both.
+  const BoxModel test_model = make_box_model();
+  const auto with_pins = [&](std::vector<std::uint32_t> pinned) {
+    asset::AssetWriter writer;
+    writer.set_meta({{"format", "smfem-asset"},
+                     {"kind", "scene"},
+                     {"generator", "test"},
+                     {"mesh", {{"tets", 1000000}, {"vertices", 40}}}});
+    add_reduced_model(writer, test_model.model);
+    writer.add("subspace.pinned", pinned, {pinned.size()});
+    return as_asset(writer.to_bytes());
+  };
+  EXPECT_NO_THROW(load_reduced_model(with_pins({0, 39})));
+  try {
+    load_reduced_model(with_pins({0, 40}));
+    ADD_FAILURE() << "no AssetError";
+  } catch (const asset::AssetError& error) {
+    EXPECT_EQ(error.section(), "subspace.pinned");
+  }
 }
 
 TEST(ReducedModel, RefusesMissingAndMisshapenSections) {

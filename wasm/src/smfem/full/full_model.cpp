@@ -6,6 +6,7 @@
 
 #include "smfem/asset/asset_error.hpp"
 #include "smfem/fem/linear_tet.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/model/detail/asset_arrays.hpp"
 
 namespace smfem::full {
@@ -26,7 +27,12 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
   const int n = model.vertex_count();
   const int T = model.tet_count();
   if (n < 4) return problem("mesh.positions", "needs at least 4 vertices");
-  if (!model.positions.allFinite()) return problem("mesh.positions", "not finite");
+  if (!model.positions.allFinite() ||
+      model.positions.cwiseAbs().maxCoeff() > contact::kMaxCoordinate) {
+    return problem("mesh.positions",
+                   "not finite, or a coordinate beyond " +
+                       std::to_string(static_cast<long long>(contact::kMaxCoordinate)) + " m");
+  }
   if (T < 1) return problem("mesh.tets", "needs at least one tet");
   for (int t = 0; t < T; ++t) {
     const auto row = model.tets.row(t);

@@ -10,6 +10,7 @@
 #include "smfem/json/json_text.hpp"
 #include "smfem/polar/polar.hpp"
 #include "smfem/sim/contact/obstacle.hpp"
+#include "smfem/sim/simulator.hpp"
 #include "smfem/sim/step/energy_check.hpp"
 
 namespace smfem::full {
@@ -126,19 +127,23 @@ void FullSimulator::set_contact(std::unique_ptr<ObstacleContact> contact) {
 void FullSimulator::drag_start(int node, const Eigen::Vector3d& rest, const Eigen::Vector3d& target,
                                double stiffness) {
   if (node < 0 || node >= model_.node_count || !rest.allFinite() ||
-      !contact::within_coordinate_bound(target) ||
       !(stiffness >= 0.0 && std::isfinite(stiffness))) {
     throw std::invalid_argument("drag: node " + std::to_string(node) +
-                                " out of range, or a position or stiffness not finite, or a target "
-                                "beyond 1e6 m");
+                                " out of range, or a rest position or stiffness not finite");
   }
-  dynamics_.set_spring(FullDynamics::Spring{node, rest, target, stiffness});
+  FullDynamics::Spring spring{node, rest, target, stiffness};
+  if (!contact::within_coordinate_bound(target)) {  // as the reduced stepper: warned, not thrown
+    spring.target = rest + U_.row(node).transpose();
+    warnings_.push_back(sim::kDragTargetRefused + "; the node is held where it is");
+  }
+  dynamics_.set_spring(spring);
 }
 
 void FullSimulator::drag_move(const Eigen::Vector3d& target) {
   if (!dynamics_.spring()) return;
   if (!contact::within_coordinate_bound(target)) {
-    throw std::invalid_argument("drag: a target not finite or beyond 1e6 m");
+    warnings_.push_back(sim::kDragTargetRefused + "; ignored");
+    return;
   }
   FullDynamics::Spring spring = *dynamics_.spring();
   spring.target = target;

@@ -74,7 +74,8 @@ class FullSimulator {
 
   // The drag spring: node `node` (rest position `rest`, m) pulled towards `target` with
   // `stiffness` (N/m) from the next step on; drag_move moves the target, drag_end removes it.
-  // Throws std::invalid_argument for a node out of range or non-finite or negative values.
+  // Throws std::invalid_argument for a node out of range or non-finite or negative values; a
+  // target not finite or beyond 1e6 m is warned of (warnings()) and the node held where it is.
   void drag_start(int node, const Eigen::Vector3d& rest, const Eigen::Vector3d& target,
                   double stiffness);
   void drag_move(const Eigen::Vector3d& target);

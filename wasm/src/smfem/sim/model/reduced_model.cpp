@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 
 #include "smfem/asset/asset_error.hpp"
+#include "smfem/sim/contact/obstacle.hpp"
 #include "smfem/sim/model/detail/asset_arrays.hpp"
 
 namespace smfem::sim {
@@ -29,6 +30,23 @@ std::string size_text(Eigen::Index rows, Eigen::Index cols) {
 template <class Derived>
 bool all_finite(const Eigen::DenseBase<Derived>& values) {
   return values.allFinite();
+}
+
+std::optional<ModelProblem> problem(std::string section, std::string text) {
+  return ModelProblem{std::move(section), std::move(text)};
+}
+
+// Finite and within the scenes' coordinate bound (contact::kMaxCoordinate): a surface at 1e300 m
+// passes as finite and then fails every step without saying why.
+template <class Derived>
+bool within_bound(const Eigen::MatrixBase<Derived>& positions) {
+  return positions.allFinite() &&
+         (positions.size() == 0 || positions.cwiseAbs().maxCoeff() <= contact::kMaxCoordinate);
+}
+
+std::string beyond_bound() {
+  return "not finite, or a coordinate beyond " +
+         std::to_string(static_cast<long long>(contact::kMaxCoordinate)) + " m";
 }
 
 std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std::string& source) {
@@ -170,10 +188,6 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   const Eigen::Index m = model.eigenvalues.size();
   const Eigen::Index n = 4 * m;
   const Eigen::Index C = model.cubature_weights.size();
-  const auto problem = [](std::string section, std::string text) {
-    return std::optional<ModelProblem>(ModelProblem{std::move(section), std::move(text)});
-  };
-
   if (m < 1) return problem("subspace.eigenvalues", "there must be at least one mode");
   if (!all_finite(model.eigenvalues)) return problem("subspace.eigenvalues", "not finite");
   if (model.mass_block.rows() != n || model.mass_block.cols() != n) {
@@ -201,7 +215,9 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (!(model.total_mass > 0.0 && std::isfinite(model.total_mass))) {
     return problem("subspace.total_mass", "must be positive and finite");
   }
-  if (!all_finite(model.rest_centroid)) return problem("subspace.rest_centroid", "not finite");
+  if (!within_bound(model.rest_centroid)) {
+    return problem("subspace.rest_centroid", beyond_bound());
+  }
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
   const Eigen::Index width = cubature_width(model);
@@ -235,7 +251,7 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
       (model.render_weights.rows() > 0 && model.render_weights.cols() != m)) {
     return problem("render.weights", "must be nv x m with nv the rows of render.positions");
   }
-  if (!all_finite(model.render_positions)) return problem("render.positions", "not finite");
+  if (!within_bound(model.render_positions)) return problem("render.positions", beyond_bound());
   if (!all_finite(model.render_weights)) return problem("render.weights", "not finite");
 
   const contact::ContactSurface& contact = model.contact;
@@ -243,9 +259,8 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (contact.weights.rows() != ns || (ns > 0 && contact.weights.cols() != m)) {
     return problem("contact.weights", "must be ns x m with ns the rows of contact.positions");
   }
-  if (!all_finite(contact.positions) || !all_finite(contact.weights)) {
-    return problem("contact.positions", "not finite");
-  }
+  if (!within_bound(contact.positions)) return problem("contact.positions", beyond_bound());
+  if (!all_finite(contact.weights)) return problem("contact.weights", "not finite");
   if (contact.triangles.size() > 0 &&
       (contact.triangles.minCoeff() < 0 || contact.triangles.maxCoeff() >= ns)) {
     return problem("contact.triangles", "vertex ids must be below ns = " + std::to_string(ns));
@@ -284,6 +299,63 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   }
   return std::nullopt;
 }
+
+namespace {
+
+// meta "mesh"'s count under `key` (the source mesh the bake wrote it from), where it says one.
+std::optional<std::uint64_t> mesh_count(const nlohmann::json& meta, const char* key) {
+  const auto mesh = meta.find("mesh");
+  if (mesh == meta.end() || !mesh->is_object()) return std::nullopt;
+  const auto count = mesh->find(key);
+  if (count == mesh->end() || !count->is_number_unsigned()) return std::nullopt;
+  return count->get<std::uint64_t>();
+}
+
+// The ids the stepper carries but never follows (cubature.tets and subspace.pinned name the
+// source mesh's tets and vertices, cubature.region a material of meta "materials"): checked
+// against what the asset says of them, so that sections which disagree are refused here, not
+// passed on to a reader that trusts them.
+std::optional<ModelProblem> check_references(const ReducedModel& model, const asset::Asset& asset) {
+  const nlohmann::json& meta = asset.meta();
+  if (const auto tets = mesh_count(meta, "tets")) {
+    for (const std::uint32_t tet : model.cubature_tets) {
+      if (tet >= *tets) {
+        return problem("cubature.tets", "tet id " + std::to_string(tet) +
+                                            " is not below the mesh's " + std::to_string(*tets) +
+                                            " tets (meta mesh.tets)");
+      }
+    }
+  }
+  if (asset.has("subspace.pinned")) {
+    asset.expect("subspace.pinned", DType::u32, {kAnyExtent});
+    if (const auto vertices = mesh_count(meta, "vertices")) {
+      for (const std::uint32_t v : asset.array<std::uint32_t>("subspace.pinned")) {
+        if (v >= *vertices) {
+          return problem("subspace.pinned",
+                         "vertex id " + std::to_string(v) + " is not below the mesh's " +
+                             std::to_string(*vertices) + " vertices (meta mesh.vertices)");
+        }
+      }
+    }
+  }
+  if (model.materials.empty()) return std::nullopt;
+  for (const std::uint32_t region : model.cubature_region) {
+    const bool listed = std::any_of(model.materials.begin(), model.materials.end(),
+                                    [&](const MaterialRegion& m) { return m.region == region; });
+    if (!listed) {
+      std::string regions;
+      for (const MaterialRegion& m : model.materials) {
+        regions += (regions.empty() ? "" : ", ") + std::to_string(m.region);
+      }
+      return problem("cubature.region", "region " + std::to_string(region) +
+                                            " is not among meta materials' regions (" + regions +
+                                            ")");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 ReducedModel load_reduced_model(const asset::Asset& asset) {
   const std::string& source = asset.source_name();
@@ -341,9 +413,9 @@ ReducedModel load_reduced_model(const asset::Asset& asset) {
   model.materials = read_materials(asset.meta(), source);
   model.loads = read_scene_loads(asset, n);
 
-  if (const auto problem = check_reduced_model(model)) {
-    throw AssetError::in_section(source, problem->section, problem->problem);
-  }
+  auto problem = check_reduced_model(model);
+  if (!problem) problem = check_references(model, asset);
+  if (problem) throw AssetError::in_section(source, problem->section, problem->problem);
   return model;
 }
 
