@@ -37,6 +37,12 @@ describe('loader under Node', () => {
 
     it(`runs work on ${expectedThreads} distinct thread(s)`, () => {
       expect(smfem.distinctWorkerThreads(2)).toBe(expectedThreads);
+      // More threads than the pool has never started: the call hung (5), or aborted the module.
+      for (const count of [0, 2.5, NaN, 1e7]) {
+        expect(() => smfem.distinctWorkerThreads(count)).toThrow(
+          /distinctWorkerThreads: count .* is not a whole number in \[1, /,
+        );
+      }
     });
 
     it('validates an asset with the C++ reader', () => {

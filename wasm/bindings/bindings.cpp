@@ -92,10 +92,9 @@ std::string inspect_asset(const val& bytes, const std::string& source_name) {
   });
 }
 
-// Runs `count` threads and returns how many distinct threads did the work: proves that the
-// threaded flavour really runs in parallel workers (1 in the single-threaded flavour).
-int distinct_worker_threads(int count) {
-  if (!SMFEM_WASM_THREADS || count < 1) return 1;
+// The threads of distinct_worker_threads, `count` of them at once.
+int run_on_threads(int count) {
+  if (!SMFEM_WASM_THREADS) return 1;
   std::mutex mutex;
   std::set<std::thread::id> seen;
   std::vector<std::thread> threads;
@@ -107,6 +106,22 @@ int distinct_worker_threads(int count) {
   }
   for (auto& t : threads) t.join();
   return static_cast<int>(seen.size());
+}
+
+// Runs `count` threads and returns how many distinct threads did the work: proves that the
+// threaded flavour really runs in parallel workers (1 in the single-threaded flavour). At most
+// the pool's threads: one beyond Emscripten's fixed pool never starts, and joining it hung.
+int distinct_worker_threads(double count) {
+  return js_errors([&] {
+    // (The single-threaded build starts none: any count gives 1.)
+    const int most = SMFEM_WASM_THREADS ? smfem::parallel::ThreadPool::max_thread_count() : 1024;
+    if (!(count >= 1 && count <= most && std::floor(count) == count)) {
+      throw std::invalid_argument("distinctWorkerThreads: count " +
+                                  smfem::json::format_number(count) +
+                                  " is not a whole number in [1, " + std::to_string(most) + "]");
+    }
+    return run_on_threads(static_cast<int>(count));
+  });
 }
 
 // The material regions some cubature tet samples, ascending: only their materials reach the

@@ -140,6 +140,7 @@ json diagnostics_json(const smfem::sim::Diagnostics& d) {
             {"stretch", d.stretch_energy},
             {"gravity", d.gravity_potential},
             {"spring", d.spring_energy},
+            {"contact", d.contact_energy},
             {"total", d.total_energy}}},
           {"linearMomentum", vector_json(d.linear_momentum)},
           {"angularMomentum", vector_json(d.angular_momentum)},

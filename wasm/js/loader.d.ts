@@ -102,13 +102,18 @@ export interface ContactSceneOptions extends SimulatorOptions {
 }
 
 export interface Diagnostics {
-  /** Joules: kinetic, elastic (cubature, at s(F(u))), stretch (at the stretch DOFs), gravity potential, drag spring, total. */
+  /**
+   * Joules: kinetic, elastic (cubature, at s(F(u))), stretch (at the stretch DOFs), gravity
+   * potential, drag spring, contact (the barrier's, in a contact scene and for a thin body with
+   * obstacles; else 0), total (kinetic + elastic + gravity + spring + contact).
+   */
   energy: {
     kinetic: number;
     elastic: number;
     stretch: number;
     gravity: number;
     spring: number;
+    contact: number;
     total: number;
   };
   /** kg m/s. */
@@ -299,7 +304,10 @@ export interface Smfem {
    * cubature markers, assets/FORMAT.md); throws an Error naming file, section and problem.
    */
   pageAsset(bytes: Uint8Array | ArrayBuffer, sourceName?: string): PageAsset;
-  /** Runs `count` tasks on threads; returns how many distinct threads ran them (1 in 'single'). */
+  /**
+   * Runs `count` tasks on threads; returns how many distinct threads ran them (1 in 'single').
+   * Throws an Error for a count that is not a whole number from 1 to the thread pool's size.
+   */
   distinctWorkerThreads(count: number): number;
   /**
    * The claims suite's measurements of one scene (`npx smfem claims`): converged, truncated and

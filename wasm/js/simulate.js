@@ -534,6 +534,7 @@ export function stepRecord(step, report, obstacleForces = null) {
     elastic: report.energy.elastic,
     gravity: report.energy.gravity,
     spring: report.energy.spring,
+    contact: report.energy.contact,
     total: report.energy.total,
     linearMomentum: report.linearMomentum,
     angularMomentum: report.angularMomentum,

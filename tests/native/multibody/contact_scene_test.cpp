@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/test_model.hpp"
+#include "smfem/sim/step/energy_check.hpp"
 
 namespace smfem::multibody {
 namespace {
@@ -51,21 +53,44 @@ struct SolverCase {
 class DropTest : public ::testing::TestWithParam<SolverCase> {};
 
 // A soft box dropped from 10 cm: every accepted state is apart from the ground, and it comes to
-// rest without jitter.
+// rest without jitter. Its total energy, the barrier's included, never grows (implicit Euler
+// dissipates): the landing trades kinetic energy for the barrier's and the rebound takes it back.
 TEST_P(DropTest, NeverPenetratesAndSettles) {
   const SolverCase c = GetParam();
   ContactSceneSpec spec = spec_with({ground()}, {{Eigen::Vector3d(0, 0.1, 0)}});
   ContactScene scene(spec, {box_body()});
   scene.set_solver(c.method, c.iterations, c.converged);
-  double peak = 0.0, late = 0.0;
+  double peak = 0.0, late = 0.0, barrier_peak = 0.0;
+  double previous = std::numeric_limits<double>::infinity();
+  double growth = 0.0;                  // the largest rise of the total from a step to the next
+  double growth_without_barrier = 0.0;  // the same of the total left without it
+  double previous_without = std::numeric_limits<double>::infinity();
   for (int step = 0; step < 300; ++step) {
     const StepSummary& summary = scene.step();
     ASSERT_TRUE(summary.ok) << step;
     ASSERT_GT(summary.min_distance, 0.0) << step;
-    const double kinetic = scene.last_report().diagnostics.kinetic_energy;
+    const sim::Diagnostics& d = scene.last_report().diagnostics;
+    const double kinetic = d.kinetic_energy;
     peak = std::max(peak, kinetic);
     if (step >= 250) late = std::max(late, kinetic);
+    barrier_peak = std::max(barrier_peak, d.contact_energy);
+    EXPECT_DOUBLE_EQ(d.total_energy, d.kinetic_energy + d.elastic_energy + d.gravity_potential +
+                                         d.spring_energy + d.contact_energy);
+    EXPECT_LE(d.total_energy, previous + sim::allowed_energy_gain(previous, d.total_energy, 0.0))
+        << step;
+    growth = std::max(growth, d.total_energy - previous);
+    const double without = d.total_energy - d.contact_energy;
+    growth_without_barrier = std::max(growth_without_barrier, without - previous_without);
+    previous = d.total_energy;
+    previous_without = without;
   }
+  std::printf(
+      "barrier energy up to %.3g J; the total rose by up to %.3g J a step, without it %.3g J\n",
+      barrier_peak, growth, growth_without_barrier);
+  EXPECT_GT(barrier_peak, 1e-3 * peak);
+  // Measured: never rose at all (the total without the barrier rose by 0.09 J a step).
+  EXPECT_LT(growth, 1e-6 * peak);
+  EXPECT_GT(growth_without_barrier, 1e-4 * peak);
   EXPECT_GT(peak, 10.0);  // it fell: 160 kg over 10 cm
   EXPECT_LT(late, 1e-6 * peak);
   // Resting within the barrier's reach, not sunk into it.

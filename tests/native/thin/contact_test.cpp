@@ -17,6 +17,7 @@
 #include "smfem/sim/contact/friction.hpp"
 #include "smfem/thin/rod.hpp"
 #include "smfem/thin/shell.hpp"
+#include "smfem/thin/thin_diagnostics.hpp"
 #include "thin/thin_support.hpp"
 
 namespace smfem::thin {
@@ -58,6 +59,8 @@ struct ContactRun {
   double lowest = 0.0;   // the lowest vertex at the end, m
   double centre = 0.0;   // the middle vertex's height at the end, m
   double kinetic = 0.0;  // at the end, J
+  double barrier = 0.0;  // the barrier's energy at the end, J (thin_diagnostics')
+  double rise = 0.0;     // the largest rise of the total energy, the barrier's in it, J
   ReducedMatrix end;     // vertex displacements at the end
 };
 
@@ -67,10 +70,15 @@ ContactRun run(const ThinBody& body, const std::vector<contact::Obstacle>& obsta
   simulator.set_contact(
       thin_obstacle_contact(body, obstacles, default_contact_parameters(body, settings.timestep)));
   ContactRun out;
+  double total = thin_diagnostics(body, simulator).total_energy;
   for (int step = 0; step < steps; ++step) {
     EXPECT_TRUE(simulator.step().ok) << "step " << step;
     out.closest =
         std::min(out.closest, simulator.contact()->closest(simulator.displacements()).first);
+    const sim::Diagnostics d = thin_diagnostics(body, simulator);
+    out.rise = std::max(out.rise, d.total_energy - total);
+    total = d.total_energy;
+    out.barrier = d.contact_energy;
   }
   const ReducedMatrix x = body.rest + simulator.displacements().topRows(body.vertex_count);
   out.lowest = x.col(1).minCoeff();
@@ -102,13 +110,16 @@ TEST(ThinContact, AClothDroppedOnTheGroundLandsAndRestsOnIt) {
     std::cout << sim::solver_method_name(method) << ": closest " << r.closest << " m, lowest "
               << r.lowest << " m, kinetic " << r.kinetic << " J (converged: lowest "
               << converged.lowest << ", kinetic " << converged.kinetic << "), dhat " << dhat
-              << "\n";
+              << ", barrier " << r.barrier << " J, the total's largest rise " << r.rise << " J\n";
     EXPECT_GT(r.closest, 0.0);
     EXPECT_GT(r.lowest, 0.0);
     EXPECT_LT(r.lowest, dhat) << "it rests on the ground, within the barrier's reach";
     EXPECT_NEAR(r.lowest, converged.lowest, 0.1 * dhat);
     EXPECT_LT(r.kinetic, 1e-6);
+    // The records' total holds the barrier's energy: a landing stores some in it.
+    EXPECT_GT(r.barrier, 0.0);
   }
+  EXPECT_LE(converged.rise, 1e-12) << "a converged implicit Euler step never gains energy";
 }
 
 // A thick hose and a thick mat dropped on the floor rest on their surfaces, not their midlines:

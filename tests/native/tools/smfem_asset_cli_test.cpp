@@ -22,7 +22,8 @@ test::ToolRun verify(const std::string& name, const std::vector<std::uint8_t>& b
   const auto dir = test::scratch_dir("smfem-asset-" + name);
   const auto file = dir / (name + ".smfem");
   std::ofstream(file, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   return test::run_tool(SMFEM_ASSET_EXECUTABLE, dir, {"verify", file.string()});
 }
 

@@ -120,6 +120,16 @@ TEST(ContactMeasure, IsTheOneThreadLoopOverEveryPairOnAnyThreadCount) {
   EXPECT_EQ(on_pool.active, measure.active);
   EXPECT_EQ(on_pool.active_points, measure.active_points);
   EXPECT_EQ(on_pool.part_closest, measure.part_closest);
+  EXPECT_EQ(on_pool.barrier_energy, measure.barrier_energy);
+
+  // The barrier's energy: the potential's own (its gather of candidates at U), with stiffness
+  // per body so that a pair between two bodies takes the stiffer one's.
+  EXPECT_GT(measure.barrier_energy, 0.0);
+  EXPECT_NEAR(measure.barrier_energy, serial.potential_energy(U), 1e-12 * measure.barrier_energy);
+  serial.set_part_stiffness({1e3, 4e3, 2e3, 1e3});
+  const double per_body = serial.measure(U).barrier_energy;
+  EXPECT_NEAR(per_body, serial.potential_energy(U), 1e-12 * per_body);
+  EXPECT_GT(per_body, 1.5 * measure.barrier_energy);
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ void add_diagnostics(const sim::Diagnostics& from, double mass, sim::Diagnostics
   to.stretch_energy += from.stretch_energy;
   to.gravity_potential += from.gravity_potential;
   to.spring_energy += from.spring_energy;
+  to.contact_energy += from.contact_energy;
   to.total_energy += from.total_energy;
   to.linear_momentum += from.linear_momentum;
   to.angular_momentum += from.angular_momentum;
@@ -692,6 +693,8 @@ const StepSummary& ContactScene::step() {
     double mass = 0.0;
     for (const int i : group) mass += masses_[static_cast<std::size_t>(i)];
     add_diagnostics(island->rest_diagnostics, mass, report_.diagnostics, total_mass);
+    report_.diagnostics.contact_energy += island->measure.barrier_energy;
+    report_.diagnostics.total_energy += island->measure.barrier_energy;
     const bool solved = found != results_.end();
     const int iterations = solved ? island->simulator().last_report().stats.iterations : 0;
     for (std::size_t k = 0; k < group.size(); ++k) {

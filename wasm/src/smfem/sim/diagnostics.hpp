@@ -33,6 +33,9 @@ struct Diagnostics {
   double stretch_energy = 0.0;
   double gravity_potential = 0.0;
   double spring_energy = 0.0;
+  // The contact barrier's (where the scene measures it: a contact scene, a thin body against
+  // obstacles), J; in total_energy, so that a landing trades kinetic energy for it.
+  double contact_energy = 0.0;
   double total_energy = 0.0;
   Eigen::Vector3d linear_momentum = Eigen::Vector3d::Zero();
   Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero();

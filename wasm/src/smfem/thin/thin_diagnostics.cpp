@@ -48,8 +48,9 @@ sim::Diagnostics thin_diagnostics(const ThinBody& body, const full::FullSimulato
   }
   if (mass > 0.0) out.centroid /= mass;
   out.spring_energy = simulator.spring_energy();
-  out.total_energy =
-      out.kinetic_energy + out.elastic_energy + out.gravity_potential + out.spring_energy;
+  if (simulator.contact() != nullptr) out.contact_energy = simulator.contact()->energy(U);
+  out.total_energy = out.kinetic_energy + out.elastic_energy + out.gravity_potential +
+                     out.spring_energy + out.contact_energy;
   return out;
 }
 

@@ -1,5 +1,6 @@
 // The closest contact of a configuration (ContactPotential::measure, contact_potential.hpp): the
-// closest distance, the active pairs, and each body's closest distance to anything.
+// closest distance, the active pairs, each body's closest distance to anything, and the barrier's
+// energy (the pairs within dhat are all the barrier has).
 //
 // The samples are measured in chunks on the pool, then merged in sample order. A sample's search
 // of another body's tree is bounded by the closest distance found so far (or dhat, if larger):
@@ -19,6 +20,7 @@
 
 #include "smfem/geometry/aabb_tree.hpp"
 #include "smfem/geometry/point_triangle.hpp"
+#include "smfem/sim/contact/barrier.hpp"
 #include "smfem/sim/contact/contact_potential.hpp"
 #include "smfem/sim/contact/swept_box.hpp"
 
@@ -48,6 +50,7 @@ struct BodyHit {
 struct ChunkFound {
   std::vector<SampleFound> samples;
   std::vector<BodyHit> hits;
+  double barrier_energy = 0.0;  // J, of the chunk's samples' pairs
 };
 
 }  // namespace
@@ -93,11 +96,15 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
       const Eigen::Vector3d x = P.row(v).transpose();
       SampleFound sample;
       sample.sample = k;
+      const double area = surface_.areas(k);
       if (obstacles_ != nullptr) {
         for (const Obstacle& obstacle : *obstacles_) {
           const double d = obstacle_distance(obstacle, x).distance;
           sample.obstacle_closest = std::min(sample.obstacle_closest, d);
-          if (d < dhat) ++sample.obstacle_active;
+          if (d < dhat) {
+            ++sample.obstacle_active;
+            out.barrier_energy += part_stiffness(part(v)) * area * barrier(d, dhat);
+          }
         }
       }
       closest = std::min(closest, sample.obstacle_closest);
@@ -125,10 +132,17 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
           if (nearest < dhat) {
             // Every other triangle of that body within dhat is an active pair too.
             const Eigen::AlignedBox3d near = grown_box(x, x, dhat);
+            const double stiffness =
+                std::max(part_stiffness(part(v)), part_stiffness(static_cast<int>(q)));
             int active_here = 0;
             other.tree->for_each_overlapping(
                 [&](const Eigen::AlignedBox3d& box) { return box.intersects(near); },
-                [&](int i) { active_here += triangle_distance(i) < dhat ? 1 : 0; });
+                [&](int i) {
+                  const double d = triangle_distance(i);
+                  if (!(d < dhat)) return;
+                  ++active_here;
+                  out.barrier_energy += stiffness * area * barrier(d, dhat);
+                });
             hit.more_active = active_here - 1;
           }
           out.hits.push_back(hit);
@@ -150,6 +164,7 @@ ContactMeasure ContactPotential::measure(const ReducedMatrix& U) {
     }
   };
   for (const ChunkFound& chunk : found) {
+    result.barrier_energy += chunk.barrier_energy;  // in chunk order: the same for any threads
     for (const SampleFound& sample : chunk.samples) {
       const int v = surface_.samples(sample.sample);
       const int sample_part = part(v);

@@ -63,6 +63,9 @@ struct ContactMeasure {
   // Per part (body), its closest distance to anything: exact below dhat, at least dhat (or
   // infinity) otherwise.
   std::vector<double> part_closest;
+  // The barrier's energy, J: potential_energy(U) (friction's lagged potential left out), summed
+  // over every pair within dhat.
+  double barrier_energy = 0.0;
 };
 
 class ContactPotential final : public sim::StepContact {

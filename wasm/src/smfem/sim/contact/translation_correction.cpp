@@ -71,9 +71,29 @@ int minimize_along_translation(sim::Dynamics& dynamics, ContactPotential& contac
         hessian.block<3, 3>(3 * i, 3 * j).diagonal().array() += inertia(i, j);
       }
     }
-    const Eigen::VectorXd step = -hessian.ldlt().solve(slope_tau);
+    Eigen::VectorXd step(3 * k);
+    const bool together = iterations == 0 && k > 1;
+    if (together) {
+      // First the bodies' common translation: along it the pairs between them keep their
+      // distances, so only inertia and the obstacles' pairs count (the blocks of a pair between
+      // two bodies cancel in the sum), and with no obstacle near it is exact in one step. The
+      // full step can seldom take it: from a contact crushed to rounding its CCD limit let two
+      // balls that met at 1e-7 m move 7-30 % of each step, and they lost 28 % of their momentum.
+      Eigen::Matrix3d common = Eigen::Matrix3d::Zero();
+      Eigen::Vector3d slope_common = Eigen::Vector3d::Zero();
+      for (Eigen::Index i = 0; i < k; ++i) {
+        slope_common += slope_tau.segment<3>(3 * i);
+        for (Eigen::Index j = 0; j < k; ++j) common += hessian.block<3, 3>(3 * i, 3 * j);
+      }
+      step = (-common.ldlt().solve(slope_common)).replicate(k, 1);
+    } else {
+      step = -hessian.ldlt().solve(slope_tau);
+    }
     const double slope = slope_tau.dot(step);
-    if (!step.allFinite() || !(slope < 0.0)) break;
+    if (!step.allFinite() || !(slope < 0.0)) {
+      if (together) continue;  // nothing to gain together: each on its own then
+      break;
+    }
     direction.setZero();
     for (Eigen::Index i = 0; i < k; ++i) {
       const Mover& a = movers[static_cast<std::size_t>(i)];
@@ -87,10 +107,14 @@ int minimize_along_translation(sim::Dynamics& dynamics, ContactPotential& contac
       return dynamics.energy(trial) + contact.energy_along(alpha, trial) - start;
     };
     const sim::LineSearchResult search = sim::backtracking_line_search(change, slope, 30, max_step);
-    if (!search.accepted) break;
+    if (!search.accepted) {
+      if (together) continue;
+      break;
+    }
     U += search.step * direction;
-    // Converged: the step's predicted decrease is below rounding.
-    if (sim::lost_in_rounding(-0.5 * slope, std::abs(start))) {
+    // Converged: the step's predicted decrease is below rounding (together, only the common
+    // part converged).
+    if (!together && sim::lost_in_rounding(-0.5 * slope, std::abs(start))) {
       ++iterations;
       break;
     }
