@@ -72,6 +72,20 @@ describe('contact', () => {
     });
   }
 
+  it('refuses what a scene cannot take, naming it: materials, an obstacle index that is not whole', () => {
+    const dropped = scene(drop(), 1);
+    try {
+      // Its bodies' materials are their assets': the parameter was dropped without a word.
+      expect(() => dropped.setParameters({ materials: [{ region: 0, youngs: 1e5 }] })).toThrow(
+        "parameter materials: a contact scene's bodies keep their assets' materials",
+      );
+      expect(() => dropped.moveObstacle(NaN, [0, 0.1, 0])).toThrow('obstacle NaN is not an index');
+      expect(() => dropped.dragStart(0.5, 0, [0, 1, 0], 10)).toThrow('body 0.5 is not an index');
+    } finally {
+      dropped.dispose();
+    }
+  });
+
   it('tells the page what to draw: the obstacles as the file gives them, the contact points', () => {
     const sphere = { type: 'sphere', center: [2, 1, 0], radius: 0.25 };
     const box = { type: 'box', center: [-2, 1, 0], half_extents: [0.1, 0.2, 0.3] };

@@ -178,6 +178,22 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
     simulator.dragEnd();
     expect(simulator.diagnostics().energy.spring).toBe(0);
     expect(() => simulator.dragStart(1e9, [0, 0, 0], 1)).toThrow(/render vertex/);
+    // Indices as given: NaN and 1.7 were taken as 0 and 1 (a spring on another vertex, no word),
+    // 1e12 was named as a wrapped -727379968.
+    for (const [vertex, words] of [
+      [NaN, 'render vertex NaN is not an index'],
+      [1.7, 'render vertex 1.7 is not an index'],
+      [1e12, 'render vertex 1e+12 is not an index'],
+    ]) {
+      expect(() => simulator.dragStart(vertex, [0, 0, 0], 1)).toThrow(words);
+    }
+    // A misspelt key of a materials entry, and a source name that is not a string, named.
+    expect(() => simulator.setParameters({ materials: [{ region: 1, youngs: 1e6, possion: 0.3 }] })).toThrow(
+      'parameter materials: unknown key "possion" (an entry takes region, youngs, poisson)',
+    );
+    expect(() => smfem.createSimulator(asset, { sourceName: 42 })).toThrow(
+      'smfem: createSimulator: sourceName must be a string, not number',
+    );
     simulator.dispose();
   });
 

@@ -236,9 +236,10 @@ class JsSimulator {
     return out.dump();
   }
 
-  void drag_start(int vertex, double x, double y, double z, double stiffness) {
+  void drag_start(double vertex, double x, double y, double z, double stiffness) {
     js_errors([&] {
-      simulator_->drag_start(vertex, Eigen::Vector3d(x, y, z), stiffness);
+      simulator_->drag_start(index_of(vertex, "render vertex"), Eigen::Vector3d(x, y, z),
+                             stiffness);
       return 0;
     });
   }
@@ -298,6 +299,7 @@ class JsSimulator {
           !entry["region"].is_number_unsigned()) {
         bad_parameter("materials", "each entry needs a non-negative integer region");
       }
+      check_material_keys(entry);
       const auto region = entry["region"].get<std::uint32_t>();
       double youngs = 0.0, poisson = 0.0;
       bool have_youngs = false, have_poisson = false;
@@ -391,6 +393,9 @@ class JsContactScene {
     if (parameters.contains("timestep") || parameters.contains("gravity")) {
       throw std::invalid_argument("timestep and gravity are the scene file's");
     }
+    if (parameters.is_object() && parameters.contains("materials")) {
+      bad_parameter("materials", "a contact scene's bodies keep their assets' materials");
+    }
     smfem::sim::SolverSettings settings = scene_->settings();
     apply_parameters(parameters, settings);
     scene_->set_settings(settings);
@@ -468,16 +473,17 @@ class JsContactScene {
     return forces.dump();
   }
 
-  void move_obstacle(int obstacle, double x, double y, double z) {
+  void move_obstacle(double obstacle, double x, double y, double z) {
     js_errors([&] {
-      scene_->move_obstacle(obstacle, Eigen::Vector3d(x, y, z));
+      scene_->move_obstacle(index_of(obstacle, "obstacle"), Eigen::Vector3d(x, y, z));
       return 0;
     });
   }
 
-  void drag_start(int body, int vertex, double x, double y, double z, double stiffness) {
+  void drag_start(double body, double vertex, double x, double y, double z, double stiffness) {
     js_errors([&] {
-      scene_->drag_start(body, vertex, Eigen::Vector3d(x, y, z), stiffness);
+      scene_->drag_start(index_of(body, "body"), index_of(vertex, "render vertex"),
+                         Eigen::Vector3d(x, y, z), stiffness);
       return 0;
     });
   }

@@ -50,6 +50,16 @@ int free_workers = smfem::parallel::ThreadPool::max_thread_count() - 1;
   throw std::invalid_argument("parameter " + key + ": " + problem);
 }
 
+void check_material_keys(const json& entry) {
+  if (!entry.is_object()) return;  // the callers say what an entry must be
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "region" && key != "youngs" && key != "poisson") {
+      bad_parameter("materials",
+                    "unknown key \"" + key + "\" (an entry takes region, youngs, poisson)");
+    }
+  }
+}
+
 double number(const json& value, const std::string& key) {
   if (!value.is_number()) bad_parameter(key, "must be a number");
   return value.get<double>();
@@ -211,6 +221,15 @@ json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagn
   report.step_ms = step.step_ms;
   report.diagnostics = diagnostics;
   return report_json(report, time);
+}
+
+int index_of(double value, const char* what) {
+  if (!(value >= 0 && value < 2147483648.0 && std::floor(value) == value)) {
+    const std::string shown = std::isnan(value) ? "NaN" : smfem::json::format_number(value);
+    throw std::invalid_argument(std::string(what) + " " + shown +
+                                " is not an index (a whole number from 0 to 2^31 - 1)");
+  }
+  return static_cast<int>(value);
 }
 
 void check_step_count(double count) {

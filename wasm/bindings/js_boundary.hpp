@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,11 @@ template <class Fn>
 auto js_errors(Fn&& fn) {
   try {
     return fn();
+  } catch (const std::bad_alloc&) {  // what() is "std::bad_alloc", which names nothing
+    val::global("Error")
+        .new_(std::string("out of memory: this needs more than the WebAssembly module's memory "
+                          "can hold (a smaller model, or fewer points or cells)"))
+        .throw_();
   } catch (const std::exception& e) {
     val::global("Error").new_(std::string(e.what())).throw_();
   }
@@ -58,6 +64,9 @@ sim::ReducedModel model_from(const val& bytes, const std::string& source_name);
 extern int free_workers;
 
 [[noreturn]] void bad_parameter(const std::string& key, const std::string& problem);
+// Refuses a key of a "materials" entry other than region, youngs and poisson (a misspelt
+// "possion" was dropped without a word, the rest of the entry applied).
+void check_material_keys(const json& entry);
 double number(const json& value, const std::string& key);
 
 // Applies the JS parameters (loader.d.ts: SimulatorParameters) to settings. Unknown keys and
@@ -85,6 +94,10 @@ json report_json(const full::FullStepReport& step, const sim::Diagnostics& diagn
                  double time);
 // Throws unless count is a whole number in [0, 100000].
 void check_step_count(double count);
+// `value` as an index (a vertex, a body, an obstacle), passed from JS as a double so that NaN,
+// 1.7 or 1e12 arrive as given (an int parameter made them 0, 1 and a wrapped -727379968);
+// throws naming `what` unless it is a whole number in [0, 2^31).
+int index_of(double value, const char* what);
 // U (column-major) as a new Float64Array (tests compare trajectories across builds).
 val coordinates_f64_of(const Eigen::Ref<const Eigen::MatrixXd>& U);
 // options.threads (default 2 in the threaded build), within the free workers (a warning where

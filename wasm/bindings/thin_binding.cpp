@@ -183,21 +183,21 @@ class JsThinSimulator {
   // Obstacle `index` held at offset (x, y, z) from where the recipe puts it: each step moves it
   // there as far as the vertices let it. A plane, an index out of range or a non-finite offset
   // throw.
-  void move_obstacle(int index, double x, double y, double z) {
+  void move_obstacle(double index, double x, double y, double z) {
     js_errors([&] {
       smfem::full::ObstacleContact* contact = simulator_->contact();
       if (contact == nullptr) throw std::invalid_argument("the recipe has no obstacles");
-      if (index < 0) throw std::invalid_argument("no obstacle " + std::to_string(index));
-      contact->hold_obstacle(static_cast<std::size_t>(index), {x, y, z});
+      contact->hold_obstacle(static_cast<std::size_t>(index_of(index, "obstacle")), {x, y, z});
       return 0;
     });
   }
 
   // A drag spring from vertex `vertex` to (x, y, z) with `stiffness` N/m; a vertex out of range
   // or non-finite values throw.
-  void drag_start(int vertex, double x, double y, double z, double stiffness) {
+  void drag_start(double index, double x, double y, double z, double stiffness) {
     js_errors([&] {
-      if (vertex < 0 || vertex >= recipe_.body.vertex_count) {
+      const int vertex = index_of(index, "drag: vertex");
+      if (vertex >= recipe_.body.vertex_count) {
         throw std::invalid_argument("drag: vertex " + std::to_string(vertex) +
                                     " is not one of the " +
                                     std::to_string(recipe_.body.vertex_count));
@@ -247,6 +247,7 @@ class JsThinSimulator {
         bad_parameter("materials", "each entry needs a region: a body of the recipe, 0 to " +
                                        std::to_string(count - 1));
       }
+      check_material_keys(entry);
       const auto region = entry["region"].get<std::size_t>();
       const thin::ThinRecipe::Part& part = recipe_.parts[region];
       json& material =

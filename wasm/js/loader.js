@@ -91,11 +91,11 @@ function wrap(module, flavour, threadsFailed = null) {
     version: module.version(),
     /** Validates asset bytes with the C++ reader; throws an Error naming the problem. */
     inspectAsset(bytes, sourceName = 'asset') {
-      return JSON.parse(live().inspectAsset(toUint8Array(bytes), sourceName));
+      return JSON.parse(live().inspectAsset(toUint8Array(bytes), sourceNameOf('inspectAsset', sourceName)));
     },
     /** What the page draws of an asset: metadata, render surface, cubature markers (C++ reader). */
     pageAsset(bytes, sourceName = 'asset') {
-      return live().pageAsset(toUint8Array(bytes), sourceName);
+      return live().pageAsset(toUint8Array(bytes), sourceNameOf('pageAsset', sourceName));
     },
     /** How many distinct threads ran `count` tasks (1 in the single-threaded build). */
     distinctWorkerThreads(count) {
@@ -122,7 +122,11 @@ function wrap(module, flavour, threadsFailed = null) {
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
       if (localDeformations !== undefined) options.localDeformations = localDeformations;
-      const native = new (live().Simulator)(toUint8Array(bytes), sourceName, JSON.stringify(options));
+      const native = new (live().Simulator)(
+        toUint8Array(bytes),
+        sourceNameOf('createSimulator', sourceName),
+        JSON.stringify(options),
+      );
       const simulator = new Simulator(native, () => simulators.delete(simulator));
       simulators.add(simulator);
       return simulator;
@@ -138,7 +142,7 @@ function wrap(module, flavour, threadsFailed = null) {
       if (threads !== undefined) options.threads = threads;
       const native = new (tool('DisplacementSimulator'))(
         toUint8Array(bytes),
-        sourceName,
+        sourceNameOf('createDisplacementSimulator', sourceName),
         JSON.stringify(options),
       );
       const simulator = new DisplacementSimulator(native, () => simulators.delete(simulator));
@@ -150,7 +154,7 @@ function wrap(module, flavour, threadsFailed = null) {
      * read and give to createThinSimulator as `files`.
      */
     thinRecipeFiles(recipeText, { sourceName = 'recipe' } = {}) {
-      return JSON.parse(live().thinRecipeFiles(recipeText, sourceName));
+      return JSON.parse(live().thinRecipeFiles(recipeText, sourceNameOf('thinRecipeFiles', sourceName)));
     },
     /**
      * A shell or a rod from its recipe's JSON text (wasm/src/smfem/thin/thin_recipe.hpp), stepped
@@ -166,7 +170,12 @@ function wrap(module, flavour, threadsFailed = null) {
       const options = { parameters: parameters ?? {} };
       if (threads !== undefined) options.threads = threads;
       const list = files.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
-      const native = new (live().ThinSimulator)(recipeText, sourceName, JSON.stringify(options), list);
+      const native = new (live().ThinSimulator)(
+        recipeText,
+        sourceNameOf('createThinSimulator', sourceName),
+        JSON.stringify(options),
+        list,
+      );
       const simulator = new ThinSimulator(native, () => simulators.delete(simulator));
       simulators.add(simulator);
       return simulator;
@@ -179,7 +188,12 @@ function wrap(module, flavour, threadsFailed = null) {
       const list = assets.map(({ bytes, name }) => ({ bytes: toUint8Array(bytes), name }));
       // threads, sleeping and any other key go to the scene, which refuses keys it does not know.
       const settings = JSON.stringify({ ...options, parameters: parameters ?? {} });
-      const native = new (live().ContactScene)(sceneText, list, sourceName, settings);
+      const native = new (live().ContactScene)(
+        sceneText,
+        list,
+        sourceNameOf('createContactScene', sourceName),
+        settings,
+      );
       const scene = new ContactScene(native, () => simulators.delete(scene));
       simulators.add(scene);
       return scene;
@@ -196,6 +210,15 @@ function wrap(module, flavour, threadsFailed = null) {
 
 // A key a constructor does not take: silently dropped, a misspelt `parameter:` or a `solver:`
 // beside `parameters` ran the defaults. (createContactScene's keys are the scene's to refuse.)
+// The name the reader's messages give the input: a string (a number reached embind as
+// "Cannot pass non-string to std::string", naming neither the option nor the call).
+function sourceNameOf(what, sourceName) {
+  if (typeof sourceName !== 'string') {
+    throw new Error(`smfem: ${what}: sourceName must be a string, not ${typeof sourceName}`);
+  }
+  return sourceName;
+}
+
 function refuseUnknownOptions(what, unknown, known) {
   const keys = Object.keys(unknown);
   if (keys.length === 0) return;

@@ -368,6 +368,12 @@ TEST(Shell, ADraggedCornerFollowsTheHandAndPullsTheCloth) {
   simulator.drag_start(0, corner, Eigen::Vector3d(std::nan(""), 0.0, 0.0), mass * 400.0);
   EXPECT_EQ(simulator.spring_energy(), 0.0) << (now - corner).transpose();
   EXPECT_THROW(simulator.drag_start(-1, corner, target, 1.0), std::invalid_argument);
+  // A pinned node pulls nothing: said, not dropped without a word.
+  full::FullSimulator pinned(make_shell(shell_grid(n, n, 0.4, 0.4), cloth(1e8), {0}).model,
+                             settings);
+  pinned.drag_start(0, corner, target, 1.0);
+  ASSERT_FALSE(pinned.warnings().empty());
+  EXPECT_EQ(pinned.warnings().back(), "drag: node 0 is pinned; nothing is dragged");
 }
 
 }  // namespace

@@ -131,6 +131,9 @@ void FullSimulator::drag_start(int node, const Eigen::Vector3d& rest, const Eige
     throw std::invalid_argument("drag: node " + std::to_string(node) +
                                 " out of range, or a rest position or stiffness not finite");
   }
+  if (dynamics_.pinned()[static_cast<std::size_t>(node)]) {  // held still: it would pull nothing
+    warnings_.push_back("drag: node " + std::to_string(node) + " is pinned; nothing is dragged");
+  }
   FullDynamics::Spring spring{node, rest, target, stiffness};
   if (!contact::within_coordinate_bound(target)) {  // as the reduced stepper: warned, not thrown
     spring.target = rest + U_.row(node).transpose();
