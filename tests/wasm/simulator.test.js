@@ -248,6 +248,12 @@ describe.each(['threads', 'single'])('simulator, %s build', (build) => {
 
   it('refuses a step count or a parameter object it would otherwise truncate or choke on', () => {
     const simulator = smfem.createSimulator(asset);
+    for (const [count, type] of [
+      ['2', 'string'],
+      [null, 'object'],
+    ]) {
+      expect(() => simulator.step(count)).toThrow(`smfem: step takes a number of steps, not ${type}`);
+    }
     for (const count of [2.7, NaN, -1, 2 ** 32 + 1]) {
       expect(() => simulator.step(count)).toThrow(/is not a whole number in \[0, 100000\]/);
     }

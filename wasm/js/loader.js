@@ -260,6 +260,9 @@ class NativeHandle {
 
   /** Runs `count` steps; returns one report per step run (stops after a failed step). */
   step(count = 1) {
+    // A number, as given: embind made "2" two steps and null none, without a word.
+    if (typeof count !== 'number')
+      throw new Error(`smfem: step takes a number of steps, not ${typeof count}`);
     return JSON.parse(this.live().step(count));
   }
 
