@@ -24,10 +24,14 @@ describe('the EigenFit lineup', () => {
   it('runs three resolutions side by side, labelled, with one EigenFit switch for all', async () => {
     await withPage(
       served.browser.context,
-      `${served.server.url}?scene=eigenfit&paused=1`,
+      `${served.server.url}?scene=eigenfit&paused=1&mode=999`,
       async ({ page, errors }) => {
         const status = await waitUntilReady(page);
         expect(status.solvers).toHaveLength(3);
+        // A mode beyond the bodies' is said and bounded, as on a body's page (it drew none).
+        expect(status.notices).toEqual([
+          expect.stringMatching(/^mode=999: this scene has \d+ modes; mode \d+ is shown\.$/),
+        ]);
         for (const name of status.solvers) expect(name).toMatch(/^mfem-\d+-tets$/);
         const tets = status.solvers.map((name) => Number(name.split('-')[1]));
         expect(tets[0]).toBeLessThan(tets[1]);

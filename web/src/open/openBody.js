@@ -42,6 +42,13 @@ export function settingsFor(meta, effective, overrides) {
 // One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
 // variant of MFEM) on the right, with everything else the same.
 // Side by side with and without local deformations, both the chosen solver.
+/** The mode coloured within the scene's own (the URL's bound is any scene's), said once. */
+export function boundMode(settings, modeCount, warn) {
+  if (settings.mode <= modeCount) return;
+  warn(`mode=${settings.mode}: this scene has ${modeCount} modes; mode ${modeCount} is shown.`);
+  settings.mode = modeCount;
+}
+
 export function parameterSets(settings, gravityVector) {
   const shared = simulatorParameters(settings, gravityVector);
   const chosen = { ...shared, ...solvers[settings.solver].parameters };
@@ -161,12 +168,7 @@ export async function openBody(
   const sets = parameterSets(settings, gravityVector);
   await client.setParameters(sets);
   const { surface, markers } = loaded.page;
-  if (settings.mode > surface.modeCount) {
-    warn(
-      `mode=${settings.mode}: this scene has ${surface.modeCount} modes; mode ${surface.modeCount} is shown.`,
-    );
-    settings.mode = surface.modeCount;
-  }
+  boundMode(settings, surface.modeCount, warn);
   const stage = new SideBySideStage(
     loaded.info.map((info) => ({ surface, markers, dent: info.localDeformations })),
   );

@@ -9,7 +9,7 @@ import { SideBySideStage } from '../render/SideBySideStage.js';
 import { materialModelLabels } from '../../../wasm/js/material_models.js';
 import { solverName } from '../state/urlState.js';
 import { dragStiffness } from './dragStiffness.js';
-import { bodyControls, parameterSets, settingsFor } from './openBody.js';
+import { bodyControls, boundMode, parameterSets, settingsFor } from './openBody.js';
 
 const tetCount = (page) => page.meta.mesh.tets.toLocaleString('en-US');
 
@@ -67,9 +67,9 @@ function nearestVertex(surface, point) {
 /**
  * Opens a lineup: lineup.bodies [{ name, url, parameters (optional: this body's own, e.g.
  * { materialModel }) }], one simulator each. context: { client,
- * showProgress(fraction) }. Returns what Demo.open shows, with the settings.
+ * showProgress(fraction), warn(text) }. Returns what Demo.open shows, with the settings.
  */
-export async function openLineup({ client, showProgress }, name, lineup, overrides) {
+export async function openLineup({ client, showProgress, warn }, name, lineup, overrides) {
   // Each asset once, however many bodies run it.
   const urls = [...new Set(lineup.bodies.map((body) => String(body.url)))];
   let fetched = 0;
@@ -89,6 +89,7 @@ export async function openLineup({ client, showProgress }, name, lineup, overrid
   const meta = pages[0].meta;
   const effective = loaded.info[0].parameters;
   const settings = settingsFor(meta, effective, { ...overrides, compare: false });
+  boundMode(settings, Math.min(...pages.map((page) => page.surface.modeCount)), warn);
   const gravityVector = effective.gravity;
   const sets = lineupParameterSets(settings, gravityVector, lineup.bodies);
   await client.setParameters(sets);
