@@ -27,11 +27,8 @@ std::optional<ModelProblem> check_full_model(const FullModel& model) {
   const int n = model.vertex_count();
   const int T = model.tet_count();
   if (n < 4) return problem("mesh.positions", "needs at least 4 vertices");
-  if (!model.positions.allFinite() ||
-      model.positions.cwiseAbs().maxCoeff() > contact::kMaxCoordinate) {
-    return problem("mesh.positions",
-                   "not finite, or a coordinate beyond " +
-                       std::to_string(static_cast<long long>(contact::kMaxCoordinate)) + " m");
+  if (!contact::within_coordinate_bound(model.positions)) {
+    return problem("mesh.positions", contact::kBeyondCoordinateBound);
   }
   if (T < 1) return problem("mesh.tets", "needs at least one tet");
   for (int t = 0; t < T; ++t) {

@@ -69,9 +69,13 @@ double clearance_from_plane(const Obstacle& plane, const Obstacle& shape);
 inline constexpr double kMaxCoordinate = 1e6;
 // Whether x is finite and within kMaxCoordinate in every coordinate (a drag target beyond it is
 // a bad value, not a pull: 1e30 m made a spring energy of 5e63 J and froze the body).
-inline bool within_coordinate_bound(const Eigen::Vector3d& x) {
-  return x.allFinite() && x.cwiseAbs().maxCoeff() <= kMaxCoordinate;
+// Any matrix of positions likewise (an asset's surfaces and meshes), empty ones included.
+template <class Derived>
+bool within_coordinate_bound(const Eigen::MatrixBase<Derived>& x) {
+  return x.allFinite() && (x.size() == 0 || x.cwiseAbs().maxCoeff() <= kMaxCoordinate);
 }
+// What an asset reader says of positions that are not (its section named beside it).
+inline const std::string kBeyondCoordinateBound = "not finite, or a coordinate beyond 1000000 m";
 
 // obstacles[o] moved by hand: held at `offset` from now on (its path replaced), lifted along each
 // plane's normal where the shape would reach beyond it (never under the floor or through a

@@ -36,19 +36,6 @@ std::optional<ModelProblem> problem(std::string section, std::string text) {
   return ModelProblem{std::move(section), std::move(text)};
 }
 
-// Finite and within the scenes' coordinate bound (contact::kMaxCoordinate): a surface at 1e300 m
-// passes as finite and then fails every step without saying why.
-template <class Derived>
-bool within_bound(const Eigen::MatrixBase<Derived>& positions) {
-  return positions.allFinite() &&
-         (positions.size() == 0 || positions.cwiseAbs().maxCoeff() <= contact::kMaxCoordinate);
-}
-
-std::string beyond_bound() {
-  return "not finite, or a coordinate beyond " +
-         std::to_string(static_cast<long long>(contact::kMaxCoordinate)) + " m";
-}
-
 std::vector<MaterialRegion> read_materials(const nlohmann::json& meta, const std::string& source) {
   std::vector<MaterialRegion> materials;
   const auto found = meta.find("materials");
@@ -215,8 +202,8 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (!(model.total_mass > 0.0 && std::isfinite(model.total_mass))) {
     return problem("subspace.total_mass", "must be positive and finite");
   }
-  if (!within_bound(model.rest_centroid)) {
-    return problem("subspace.rest_centroid", beyond_bound());
+  if (!contact::within_coordinate_bound(model.rest_centroid)) {
+    return problem("subspace.rest_centroid", contact::kBeyondCoordinateBound);
   }
 
   if (C < 1) return problem("cubature.weights", "there must be at least one cubature tet");
@@ -251,7 +238,8 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
       (model.render_weights.rows() > 0 && model.render_weights.cols() != m)) {
     return problem("render.weights", "must be nv x m with nv the rows of render.positions");
   }
-  if (!within_bound(model.render_positions)) return problem("render.positions", beyond_bound());
+  if (!contact::within_coordinate_bound(model.render_positions))
+    return problem("render.positions", contact::kBeyondCoordinateBound);
   if (!all_finite(model.render_weights)) return problem("render.weights", "not finite");
 
   const contact::ContactSurface& contact = model.contact;
@@ -259,7 +247,11 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
   if (contact.weights.rows() != ns || (ns > 0 && contact.weights.cols() != m)) {
     return problem("contact.weights", "must be ns x m with ns the rows of contact.positions");
   }
-  if (!within_bound(contact.positions)) return problem("contact.positions", beyond_bound());
+  // Positions within the scenes' bound: a surface at 1e300 m passed as finite and then failed
+  // every step without saying why.
+  if (!contact::within_coordinate_bound(contact.positions)) {
+    return problem("contact.positions", contact::kBeyondCoordinateBound);
+  }
   if (!all_finite(contact.weights)) return problem("contact.weights", "not finite");
   if (contact.triangles.size() > 0 &&
       (contact.triangles.minCoeff() < 0 || contact.triangles.maxCoeff() >= ns)) {
