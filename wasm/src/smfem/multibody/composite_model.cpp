@@ -52,7 +52,10 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
   whole.cubature_poisson.resize(cubature);
   contact::ContactSurface& all = whole.contact;
   all.positions.resize(surface_vertices, 3);
-  all.weights.setZero(surface_vertices, modes);
+  // Each vertex's own body's weights only (contact_surface.hpp).
+  all.weights.setZero(surface_vertices, widest);
+  all.mode_count = modes;
+  all.part_first_mode = composite.first_mode;
   all.triangles.resize(triangles, 3);
   all.samples.resize(samples);
   all.areas.resize(samples);
@@ -121,7 +124,7 @@ CompositeModel combine_models(std::vector<sim::ReducedModel> models,
     const Eigen::Index nk = part.samples.size();
     if (ns == 0) continue;
     all.positions.middleRows(vertex_base, ns) = part.positions;
-    all.weights.block(vertex_base, first_mode, ns, m) = part.weights;
+    all.weights.block(vertex_base, 0, ns, m) = part.weights;
     all.triangles.middleRows(triangle_base, nt) =
         (part.triangles.array() + static_cast<int>(vertex_base)).matrix();
     all.samples.segment(sample_base, nk) =

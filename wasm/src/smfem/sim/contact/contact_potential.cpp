@@ -75,15 +75,15 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
   for (int p = 0; p < parts; ++p) {
     Part& range = parts_[static_cast<std::size_t>(p)];
     range.first_vertex = vertex_count;
-    int first_mode = static_cast<int>(surface.weights.cols()), end_mode = 0;
+    int first_mode = surface.modes(), end_mode = 0;
     for (int v = 0; v < vertex_count; ++v) {
       if (part(v) != p) continue;
       range.first_vertex = std::min(range.first_vertex, v);
       range.end_vertex = v + 1;
-      for (Eigen::Index i = 0; i < surface.weights.cols(); ++i) {
+      for (int i = 0; i < static_cast<int>(surface.weights.cols()); ++i) {
         if (surface.weights(v, i) == 0.0) continue;
-        first_mode = std::min(first_mode, static_cast<int>(i));
-        end_mode = std::max(end_mode, static_cast<int>(i) + 1);
+        first_mode = std::min(first_mode, surface.mode_of_column(v, i));
+        end_mode = std::max(end_mode, surface.mode_of_column(v, i) + 1);
       }
     }
     range.first_row = 4 * std::min(first_mode, end_mode);
@@ -110,7 +110,7 @@ ContactPotential::ContactPotential(const ContactSurface& surface,
     const Part& range = parts_[static_cast<std::size_t>(part(v))];
     surface_basis_row(surface, v, range.first_row / 4, range.rows / 4, &basis_(v, 0));
   }
-  unknown_rows_ = 4 * static_cast<int>(surface.weights.cols());
+  unknown_rows_ = 4 * surface.modes();
 }
 
 void ContactPotential::set_part_stiffness(std::vector<double> stiffness) {

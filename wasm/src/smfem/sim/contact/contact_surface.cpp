@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include <Eigen/Geometry>
@@ -49,6 +50,9 @@ ContactSurface read_contact_surface(const asset::Asset& asset, Eigen::Index m) {
 
 void add_contact_surface(asset::AssetWriter& writer, const ContactSurface& surface) {
   if (surface.empty()) return;
+  if (!surface.part_first_mode.empty()) {
+    throw std::invalid_argument("contact: a surface of several bodies is not written to an asset");
+  }
   const auto ns = static_cast<std::uint64_t>(surface.positions.rows());
   writer.add("contact.positions",
              std::span<const double>(surface.positions.data(), surface.positions.size()), {ns, 3});
@@ -74,13 +78,13 @@ void surface_basis_row(const ContactSurface& surface, Eigen::Index v, int first_
                        double* out) {
   const Eigen::Vector4d homogeneous = surface.positions.row(v).transpose().homogeneous();
   for (int i = 0; i < modes; ++i) {
-    Eigen::Map<Eigen::Vector4d>(out + 4 * i) = surface.weights(v, first_mode + i) * homogeneous;
+    Eigen::Map<Eigen::Vector4d>(out + 4 * i) = surface.weight(v, first_mode + i) * homogeneous;
   }
 }
 
 SurfaceBasis surface_basis(const ContactSurface& surface) {
   const Eigen::Index ns = surface.positions.rows();
-  const auto m = static_cast<int>(surface.weights.cols());
+  const int m = surface.modes();
   SurfaceBasis basis(ns, 4 * m);
   for (Eigen::Index v = 0; v < ns; ++v) surface_basis_row(surface, v, 0, m, &basis(v, 0));
   return basis;

@@ -244,7 +244,11 @@ std::optional<ModelProblem> check_reduced_model(const ReducedModel& model) {
 
   const contact::ContactSurface& contact = model.contact;
   const Eigen::Index ns = contact.positions.rows();
-  if (contact.weights.rows() != ns || (ns > 0 && contact.weights.cols() != m)) {
+  // A surface of several bodies holds each vertex's own body's weights (contact_surface.hpp).
+  const bool several = !contact.part_first_mode.empty();
+  if (contact.weights.rows() != ns ||
+      (ns > 0 && (several ? contact.weights.cols() > m || contact.mode_count != m
+                          : contact.weights.cols() != m))) {
     return problem("contact.weights", "must be ns x m with ns the rows of contact.positions");
   }
   // Positions within the scenes' bound: a surface at 1e300 m passed as finite and then failed

@@ -43,23 +43,25 @@ void Dynamics::clear_anchors() {
 
 void Dynamics::rebuild_hessian() {
   hessian_block_ = mass_block_ / (timestep_ * timestep_);
-  // The coupling pattern of every term (not of their sum, where entries could cancel).
-  Eigen::MatrixXd pattern = mass_block_.cwiseAbs();
   if (has_spring_) {
     hessian_block_.noalias() += spring_.stiffness * spring_.basis * spring_.basis.transpose();
-    pattern.noalias() += spring_.basis.cwiseAbs() * spring_.basis.cwiseAbs().transpose();
   }
-  if (has_anchors_) {
-    hessian_block_ += anchor_block_;
-    pattern += anchor_block_.cwiseAbs();
-  }
+  if (has_anchors_) hessian_block_ += anchor_block_;
+  // The coupling pattern of every term (not of their sum, where entries could cancel), read
+  // where it is needed rather than held: an island of 30 bodies' pattern was a 7 MB matrix. Every
+  // term is symmetric, so column r (contiguous) says what row r couples to.
+  const auto coupled = [&](Eigen::Index r, Eigen::Index c) {
+    return mass_block_(c, r) != 0.0 ||
+           (has_spring_ && spring_.basis(r) != 0.0 && spring_.basis(c) != 0.0) ||
+           (has_anchors_ && anchor_block_(c, r) != 0.0);
+  };
   // A block ends at row r when no row up to r is coupled to a row after it.
   diagonal_blocks_.clear();
-  const Eigen::Index n = pattern.rows();
+  const Eigen::Index n = mass_block_.rows();
   Eigen::Index first = 0, reach = 0;
   for (Eigen::Index r = 0; r < n; ++r) {
     for (Eigen::Index c = n - 1; c > reach; --c) {
-      if (pattern(r, c) != 0.0) {
+      if (coupled(r, c)) {
         reach = c;
         break;
       }
