@@ -42,11 +42,6 @@ void Dynamics::clear_anchors() {
 }
 
 void Dynamics::rebuild_hessian() {
-  hessian_block_ = mass_block_ / (timestep_ * timestep_);
-  if (has_spring_) {
-    hessian_block_.noalias() += spring_.stiffness * spring_.basis * spring_.basis.transpose();
-  }
-  if (has_anchors_) hessian_block_ += anchor_block_;
   // The coupling pattern of every term (not of their sum, where entries could cancel), read
   // where it is needed rather than held: an island of 30 bodies' pattern was a 7 MB matrix. Every
   // term is symmetric, so column r (contiguous) says what row r couples to.
@@ -71,6 +66,20 @@ void Dynamics::rebuild_hessian() {
       first = r + 1;
       reach = first;
     }
+  }
+  // H_block on those blocks, zero elsewhere: the whole n x n's arithmetic was most of a 30-body
+  // island's build (and of a drag's start on it).
+  hessian_block_.setZero(n, n);
+  for (const Range& range : diagonal_blocks_) {
+    auto block = hessian_block_.block(range.first, range.first, range.size, range.size);
+    block = mass_block_.block(range.first, range.first, range.size, range.size) /
+            (timestep_ * timestep_);
+    if (has_spring_) {
+      const auto basis = spring_.basis.segment(range.first, range.size);
+      block.noalias() += spring_.stiffness * basis * basis.transpose();
+    }
+    if (has_anchors_)
+      block += anchor_block_.block(range.first, range.first, range.size, range.size);
   }
 }
 
