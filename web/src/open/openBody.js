@@ -39,9 +39,6 @@ export function settingsFor(meta, effective, overrides) {
   };
 }
 
-// One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
-// variant of MFEM) on the right, with everything else the same.
-// Side by side with and without local deformations, both the chosen solver.
 /** The mode coloured within the scene's own (the URL's bound is any scene's), said once. */
 export function boundMode(settings, modeCount, warn) {
   if (settings.mode <= modeCount) return;
@@ -49,6 +46,9 @@ export function boundMode(settings, modeCount, warn) {
   settings.mode = modeCount;
 }
 
+// One parameter set per simulator: side by side, MFEM on the left and FEM (or the paper's
+// variant of MFEM) on the right, with everything else the same.
+// Side by side with and without local deformations, both the chosen solver.
 export function parameterSets(settings, gravityVector) {
   const shared = simulatorParameters(settings, gravityVector);
   const chosen = { ...shared, ...solvers[settings.solver].parameters };
