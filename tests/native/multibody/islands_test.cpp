@@ -221,7 +221,7 @@ TEST(Islands, AQuietBodyRestsOnASleepingOneHeldStillButNotOnAnAwakeOne) {
   EXPECT_TRUE(both_asleep()) << "quiet again, the upper box sleeps again";
   // Where it was, to a tenth of dhat: at 2 iterations a woken box resting on another creeps
   // sideways a few micrometres a step until it sleeps (0.19 mm in all, measured; 0.04 mm before
-  // the energy check's retries stopped at their first balanced iteration).
+  // the energy check's retries stopped at their first dissipating iteration).
   EXPECT_LT((scene.body_centroid(1) - upper_centroid).norm(), 0.1 * 0.005) << "where it was";
 
   touch(0);

@@ -226,9 +226,10 @@ TEST(Simulator, RealTimeMixedFemDoesNotGainEnergyOnAStronglyHeterogeneousBody) {
 }
 
 // A step the energy check retries with more iterations goes on from where its first attempt
-// stopped and stops at its first iteration that keeps the energy balance (simulator.hpp): it ends
-// where that many iterations from the step's start end, and one iteration fewer gains energy.
-TEST(Simulator, ARetryGoesOnFromTheAttemptItRetriesAndStopsOnceBalanced) {
+// stopped (simulator.hpp) and stops at its first iteration that dissipates energy, or runs them
+// all: it ends where that many iterations from the step's start end, and one iteration fewer
+// does not dissipate.
+TEST(Simulator, ARetryGoesOnFromTheAttemptItRetriesAndStopsOnceItDissipates) {
   // A soft (1e4 Pa) half joined to a stiff one, spun fast, 1 iteration per step: some steps
   // gain energy and are retried once.
   const BoxModel model = make_box_model({.mode_count = 6, .youngs = {1e4, 1e9}});
@@ -251,9 +252,11 @@ TEST(Simulator, ARetryGoesOnFromTheAttemptItRetriesAndStopsOnceBalanced) {
     const int iterations = report.stats.iterations;
     EXPECT_GE(iterations, 2) << "step " << step;
     EXPECT_LE(iterations, kMoreIterations) << "step " << step;
-    if (iterations < kMoreIterations) ++stopped_early;
+    const bool early = iterations < kMoreIterations;
+    if (early) ++stopped_early;
     EXPECT_LE(report.energy_gain, allowed(energy_before, retried.diagnostics().total_energy))
         << "step " << step;
+    if (early) EXPECT_LE(report.energy_gain, 0.0) << "step " << step;
     // The same step run unchecked with that many iterations, and with one fewer.
     for (const int run : {iterations, iterations - 1}) {
       SolverSettings settings = weightless_mixed(run);
@@ -266,9 +269,8 @@ TEST(Simulator, ARetryGoesOnFromTheAttemptItRetriesAndStopsOnceBalanced) {
         EXPECT_LE((retried.coordinates() - reference.coordinates()).norm(), 1e-9 * moved)
             << "step " << step;
       } else {
-        EXPECT_GT(unchecked.energy_gain,
-                  allowed(energy_before, reference.diagnostics().total_energy))
-            << "step " << step << ": " << run << " iterations kept the balance already";
+        EXPECT_GT(unchecked.energy_gain, 0.0)
+            << "step " << step << ": " << run << " iterations dissipated already";
       }
     }
   }

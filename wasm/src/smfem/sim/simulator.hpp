@@ -70,7 +70,7 @@ namespace smfem::sim {
 // retry fails, the last finite attempt is. A retry of the same solver goes on from where the
 // finite attempt before it stopped (its iterations are the retry's first ones; measured on the
 // shipped contact scenes at 2 iterations: 18 % fewer iterations in all, 40 % on ball-wall) and
-// stops at its first iteration that keeps the balance (simulator.cpp); a failed attempt or FEM's
+// stops at its first iteration that dissipates energy (simulator.cpp); a failed attempt or FEM's
 // fallback starts again from the step's start.
 
 // An impact: the step's inertial prediction closes some contact pair by more than dhat. Each
