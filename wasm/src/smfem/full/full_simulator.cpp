@@ -187,7 +187,8 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
   // little without the relaxation as with it (and took 3 times as long with it).
   const bool relax = !relaxation_->empty() && attempt.method == sim::SolverMethod::mfem;
   // An attempt that goes on from the last (step(): only where the energy check is on) stops at
-  // its first iteration that passes the check, so it too runs them one at a time.
+  // its first iteration that dissipates (sim/step/energy_check.hpp), so it too runs them one at a
+  // time.
   const bool one_at_a_time = relax || go_on;
   settings.iterations = one_at_a_time ? 1 : iterations;
   sim::StepContext step_context = context(settings);
@@ -209,7 +210,7 @@ bool FullSimulator::attempt_step(const sim::StepAttempt& attempt, int iterations
     if (stats.failed || (attempt.until_converged && stats.converged)) break;
     if (go_on && k + 1 < iterations && U_.allFinite()) {
       Udot_ = (U_ - U_backup_) / settings_.timestep;
-      if (passes_energy_check(energy_before)) break;
+      if (passes_energy_check(energy_before) && sim::dissipates(report_.energy_gain)) break;
     }
   }
   // The mixed solver's fallback: its next step starts from these stretches.

@@ -13,9 +13,9 @@
 // that gains energy beyond gravity's work, or fails, is retried as the stepper retries it
 // (sim/simulator.hpp: more iterations, then to convergence, then FEM to convergence); a step
 // that fails in every attempt is undone. As in the stepper, a retry of the same solver goes on
-// from where the last attempt stopped; here it also stops at its first iteration whose result
-// passes the check (the bench's 32 x 32 cloth: its retried steps took 3 or 4 iterations in all
-// where they took 2 + 8).
+// from where the last attempt stopped and stops at its first iteration that dissipates
+// (sim/step/energy_check.hpp; the bench's 32 x 32 cloth: its retried steps took 3 or 4
+// iterations in all where they took 2 + 8).
 // With contact (set_contact: points against analytic obstacles, obstacle_contact.hpp) each step
 // starts, as the stepper's, from the prediction as far as CCD lets it go, or from the step's
 // start where that has the lower step energy (sim/simulator.cpp says why).

@@ -473,18 +473,15 @@ const StepReport& Simulator::step() {
     }
     const int failed_before = report_.stats.line_search_failures;
     // An attempt that goes on from the last runs its iterations one at a time and stops at the
-    // first that dissipates energy (gain <= 0, as a converged implicit Euler step does), else
-    // runs them all and is judged by the balance. Run whole, a creeping pile of 20 jelly cubes
-    // spent 6 iterations of its 20-body island on every retry, and a retry to convergence once
-    // took 45 (793 ms in wasm). Stopping at the first balanced iteration instead, as the
-    // full-space stepper does, left bodies rocking for ever: a jelly cube of rain-100 retried
-    // every step, each third iteration keeping the balance to the tolerance, its kinetic energy
-    // 5.4e-4 J throughout. Measured natively (2 iterations, 1 thread; body-iterations, the sum
-    // over steps of each body's island's iterations): the pile of 20, 600 steps, 23,377 -> 14,202
-    // (asleep whole from step 544 -> 331); the bench's pile of 30, 400 steps,
-    // 44,636 -> 27,253 (never asleep whole -> from step 268); rain-100, 600 steps, 43,182
-    // -> 36,485 (88 -> 95 asleep). Single bodies retry more often for fewer iterations each:
-    // jelly-drop 233 -> 251, creature-ramp 844 -> 904, bunny-drop 200 -> 209 (400 steps).
+    // first that dissipates (step/energy_check.hpp), else runs them all and is judged by the
+    // balance. Run whole, a creeping pile of 20 jelly cubes spent 6 iterations of its 20-body
+    // island on every retry, and a retry to convergence once took 45 (793 ms in wasm); measured
+    // natively (2 iterations, 1 thread, body-iterations: each step's island iterations summed over
+    // the bodies): the pile of 20, 600 steps, 23,377 -> 14,202 (asleep whole from step 544 ->
+    // 331); the bench's pile of 30, 400 steps, 44,636 -> 27,253 (never asleep whole -> from step
+    // 268); rain-100, 600 steps, 43,182 -> 36,485 (88 -> 95 asleep). Single bodies retry more
+    // often for fewer iterations each: jelly-drop 233 -> 251, creature-ramp 844 -> 904,
+    // bunny-drop 200 -> 209 (400 steps).
     const int remaining = a.iterations - budget;
     const int solves = go_on ? remaining : 1;
     bool passes = false;
@@ -498,7 +495,7 @@ const StepReport& Simulator::step() {
       if (!ok) break;
       passes = balanced(kinematics);
       // A line search that accepted nothing ends the attempt where it stands, as it ends a solve.
-      if ((passes && report_.energy_gain <= 0.0) || report_.stats.converged ||
+      if (dissipates(report_.energy_gain) || report_.stats.converged ||
           report_.stats.line_search_failures > searches_before) {
         break;
       }
